@@ -1,0 +1,29 @@
+"""envsnap: probe, check, snapshot, diff and roll back the ML stack of a GPU host.
+
+The public API is imported lazily (PEP 562) so that ``import envsnap`` and ``envsnap --version``
+stay fast and never load textual, torch, pynvml or amdsmi.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from envsnap.api import check, collect, diff, load, save
+    from envsnap.live.guard import guard
+
+__all__ = ["__version__", "check", "collect", "diff", "guard", "load", "save"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("check", "collect", "diff", "load", "save"):
+        from envsnap import api
+
+        return getattr(api, name)
+    if name == "guard":
+        from envsnap.live.guard import guard
+
+        return guard
+    raise AttributeError(f"module 'envsnap' has no attribute {name!r}")

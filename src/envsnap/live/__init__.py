@@ -1,0 +1,1 @@
+"""Live observation: the telemetry sampler, process-level CPU-fallback detection, in-process op guard."""
