@@ -1,0 +1,95 @@
+"""The Python API behind the CLI: ``envsnap.collect()``, ``load()``, ``save()``, ``diff()``, ``check()``.
+
+Thin on purpose: each function wires the layers (probes -> model -> rules/diff -> store) the same
+way the CLI does, so scripts and the command line can't drift apart.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from envsnap.model import Change, Finding, Snapshot
+
+if TYPE_CHECKING:
+    from envsnap.collect import ProgressCallback
+
+DEFAULT_SNAPSHOT_DIR = Path("snapshots")
+
+
+def collect(
+    *,
+    python: str | None = None,
+    frameworks: bool = True,
+    anonymize: bool = False,
+    timeout_scale: float = 1.0,
+    progress: ProgressCallback | None = None,
+    findings: bool = True,
+) -> Snapshot:
+    """Probe the live machine into a redacted, fingerprinted Snapshot.
+
+    Args:
+        python: interpreter whose environment to probe (default: the running one).
+        frameworks: import ML frameworks in the target interpreter.
+        anonymize: mask host identity (hostname, usernames in paths, serials, UUIDs).
+        timeout_scale: multiply every probe's deadline.
+        progress: called as probes start and finish.
+        findings: run the rules and attach their findings.
+    """
+    from envsnap.collect import collect as run_probes
+    from envsnap.probes.base import ProbeContext
+
+    ctx = ProbeContext(frameworks=frameworks) if python is None else ProbeContext(python=python, frameworks=frameworks)
+    snapshot = run_probes(ctx, progress=progress, anonymize_identity=anonymize, timeout_scale=timeout_scale)
+    return with_findings(snapshot) if findings else snapshot
+
+
+def with_findings(snapshot: Snapshot) -> Snapshot:
+    """Attach the rules' findings to a snapshot (replacing any it had)."""
+    return msgspec.structs.replace(snapshot, findings=tuple(check(snapshot)))
+
+
+def check(snapshot: Snapshot) -> list[Finding]:
+    """Run every rule on a snapshot; findings sorted errors first."""
+    try:
+        from envsnap.rules import evaluate
+    except ImportError:  # rules land in their own change; until then there is nothing to report
+        return []
+    return list(evaluate(snapshot))
+
+
+def load(path: str | Path) -> Snapshot:
+    """Read and validate a snapshot file (raises BadInput with a one-line message)."""
+    from envsnap import store
+
+    return store.load(path)
+
+
+def save(snapshot: Snapshot, path: str | Path | None = None) -> Path:
+    """Write a snapshot atomically; default path ``snapshots/<host>-<UTC time>.yaml``."""
+    from envsnap import store
+
+    target = Path(path) if path is not None else default_snapshot_path(snapshot)
+    return store.save(snapshot, target)
+
+
+def diff(old: Snapshot, new: Snapshot, **options: Any) -> Sequence[Change]:
+    """Changes from ``old`` to ``new``, layer-aware (see envsnap.diff)."""
+    from envsnap import diff as diff_module
+
+    return diff_module.diff(old, new, **options)  # type: ignore[no-any-return]
+
+
+_UNSAFE_IN_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def default_snapshot_path(snapshot: Snapshot, folder: Path = DEFAULT_SNAPSHOT_DIR) -> Path:
+    """``snapshots/<host>-<UTC timestamp>.yaml``, using the host alias when anonymized."""
+    host = snapshot.meta.host_alias or (snapshot.host.hostname if snapshot.host else None) or socket.gethostname()
+    stamp = snapshot.meta.captured_at.replace("-", "").replace(":", "")
+    return folder / f"{_UNSAFE_IN_NAME.sub('_', host)}-{stamp}.yaml"
