@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from envsnap.model import AmdInfo, DeviceSample
+from envsnap.live.sampler import TelemetrySource
 from envsnap.probes.base import ProbeContext
 
 
@@ -24,3 +25,8 @@ def probe(ctx: ProbeContext) -> AmdReading:
 def failed(reason: str) -> AmdReading:
     """The reading recorded when the probe cannot finish."""
     return AmdReading(AmdInfo(status="failed", reason=reason))
+
+
+def open_telemetry(ctx: ProbeContext | None = None) -> TelemetrySource | None:
+    """Placeholder: the live telemetry source, or None when the backend is unavailable."""
+    return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from envsnap.model import NvidiaInfo, DeviceSample
+from envsnap.live.sampler import TelemetrySource
 from envsnap.probes.base import ProbeContext
 
 
@@ -24,3 +25,8 @@ def probe(ctx: ProbeContext) -> NvidiaReading:
 def failed(reason: str) -> NvidiaReading:
     """The reading recorded when the probe cannot finish."""
     return NvidiaReading(NvidiaInfo(status="failed", reason=reason))
+
+
+def open_telemetry(ctx: ProbeContext | None = None) -> TelemetrySource | None:
+    """Placeholder: the live telemetry source, or None when the backend is unavailable."""
+    return None
