@@ -22,7 +22,7 @@ _IDENTITY_KEYS = frozenset({"hostname", "serial", "uuid"})
 def _strip_identity(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _strip_identity(v) for k, v in value.items() if k not in _IDENTITY_KEYS}
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return [_strip_identity(v) for v in value]
     if isinstance(value, str):
         return mask_user_paths(value)

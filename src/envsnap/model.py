@@ -204,6 +204,8 @@ class NvidiaDevice(Model, frozen=True, kw_only=True):
     compute_mode: str | None = None
     vbios_version: str | None = None
     board_part_number: str | None = None
+    driver_model: str | None = None
+    """Windows driver model: "WDDM", "TCC" or "MCDM"; absent on Linux."""
     status: DeviceStatus = "ok"
     reason: str | None = None
 

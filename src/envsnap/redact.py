@@ -110,7 +110,7 @@ def redact_value(value: Any, key: str | None = None) -> Any:
         return redact_text(value)
     if isinstance(value, dict):
         return {k: redact_value(v, k if isinstance(k, str) else None) for k, v in value.items()}
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return [redact_value(v) for v in value]
     return value
 
@@ -126,7 +126,7 @@ def _without_mapping_names(value: Any) -> Any:
             k: (redact_value(v) if k in _FREE_FORM_MAPS and isinstance(v, dict) else _without_mapping_names(v))
             for k, v in value.items()
         }
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return [_without_mapping_names(v) for v in value]
     if isinstance(value, str):
         return redact_text(value)
@@ -179,7 +179,7 @@ def anonymize(snapshot: Snapshot) -> Snapshot:
     def walk(value: Any, key: str | None = None) -> Any:
         if isinstance(value, dict):
             return {k: walk(v, k) for k, v in value.items()}
-        if isinstance(value, list):
+        if isinstance(value, (list, tuple)):
             return [walk(v) for v in value]
         if isinstance(value, str):
             if key in _IDENTITY_FIELDS:

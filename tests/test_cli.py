@@ -1,0 +1,141 @@
+"""The command-line contract: exit codes, stdout vs stderr, one-line errors, fast --help/--version."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from envsnap import __version__, cli, store
+from envsnap.errors import ExitCode
+from tests.factories import make_snapshot
+from tests.test_store import ALIAS_BOMB
+
+ENVSNAP = [sys.executable, "-m", "envsnap"]
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*ENVSNAP, *args], capture_output=True, text=True, cwd=cwd, check=False, timeout=300)
+
+
+def test_version() -> None:
+    done = run_cli("--version")
+    assert done.returncode == 0
+    assert done.stdout.strip() == f"envsnap, version {__version__}"
+
+
+def test_help_has_an_example_for_every_command() -> None:
+    for name, command in cli.cli.commands.items():
+        done = run_cli(name, "--help")
+        assert done.returncode == 0, name
+        assert "Examples:" in done.stdout or "Example:" in done.stdout, f"`envsnap {name} --help` has no example"
+        assert command.help
+
+
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["save", "--help"], ["diff", "--help"]])
+def test_fast_paths_import_no_heavy_module(args: list[str]) -> None:
+    probe = (
+        "import sys\n"
+        "from envsnap.cli import run\n"
+        f"code = run({args!r})\n"
+        "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'textual', 'torch', 'pynvml', 'amdsmi', 'yaml'})\n"
+        "print('HEAVY=' + ','.join(heavy))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
+    assert "HEAVY=\n" in done.stdout, done.stdout + done.stderr
+
+
+def test_no_arguments_off_a_terminal_prints_help() -> None:
+    done = run_cli()
+    assert done.returncode == 0
+    assert "Usage: envsnap" in done.stdout
+
+
+def test_unknown_command_is_a_usage_error() -> None:
+    done = run_cli("frobnicate")
+    assert done.returncode == ExitCode.BAD_INPUT
+    assert "No such command" in done.stderr
+
+
+def _hostile_files(tmp_path: Path) -> dict[str, Path]:
+    files = {
+        "alias-bomb": ALIAS_BOMB.encode(),
+        "python-tag": b"schema: 1\nmeta: !!python/object/apply:os.system ['echo pwned']\n",
+        "binary": bytes(range(256)) * 100,
+        "truncated": store.dumps(make_snapshot()).encode()[:700],
+        "wrong-types": b"schema: 1\nmeta: {envsnap_version: 1, captured_at: now}\n",
+        "future-schema": b"schema: 99\nmeta: {}\n",
+        "not-a-mapping": b"just a string\n",
+    }
+    paths = {}
+    for name, payload in files.items():
+        path = tmp_path / f"{name}.yaml"
+        path.write_bytes(payload)
+        paths[name] = path
+    huge = tmp_path / "huge.yaml"
+    with huge.open("wb") as handle:
+        handle.seek(100 * 1024 * 1024)
+        handle.write(b"\n")
+    paths["100MB"] = huge
+    return paths
+
+
+def test_hostile_files_give_exit_2_and_one_clear_line(tmp_path: Path) -> None:
+    for name, path in _hostile_files(tmp_path).items():
+        done = run_cli("show", str(path))
+        assert done.returncode == ExitCode.BAD_INPUT, (name, done.stderr)
+        assert done.stdout == ""
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1, (name, done.stderr)
+        assert lines[0].startswith(f"envsnap: error: {path}"), (name, lines[0])
+        assert "Traceback" not in done.stderr
+    assert not (tmp_path / "pwned").exists()
+
+
+def test_show_json_is_the_snapshot(tmp_path: Path) -> None:
+    path = store.save(make_snapshot(), tmp_path / "s.yaml")
+    done = run_cli("show", str(path), "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["schema"] == 1
+    assert data["accelerators"]["nvidia"]["devices"][0]["compute_capability"] == "9.0"
+
+
+def test_show_text_names_the_layers(tmp_path: Path) -> None:
+    path = store.save(make_snapshot(), tmp_path / "s.yaml")
+    done = run_cli("show", str(path))
+    assert done.returncode == 0, done.stderr
+    for expected in ("gpu-node-01", "590.48.01", "NVIDIA H100 80GB HBM3", "torch 2.13.0+cpu (CPU build)", "13.0.88"):
+        assert expected in done.stdout
+
+
+def test_internal_errors_are_one_line_with_exit_3(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from envsnap import api
+
+    def broken(**kwargs: object) -> object:
+        raise RuntimeError("probe exploded")
+
+    monkeypatch.setattr(api, "collect", broken)
+    assert cli.run(["show"]) == ExitCode.INTERNAL
+    err = capsys.readouterr().err
+    assert err.strip() == "envsnap: internal error: RuntimeError: probe exploded (set ENVSNAP_DEBUG=1 for a traceback)"
+
+
+@pytest.mark.slow
+def test_save_default_path_stdout_and_summary(tmp_path: Path) -> None:
+    done = run_cli("save", "--no-frameworks", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    written = Path(tmp_path, done.stdout.strip())
+    assert written.parent.name == "snapshots" and written.suffix == ".yaml"
+    assert store.load(written).schema == 1
+    assert done.stderr.startswith("saved: ")
+
+
+@pytest.mark.slow
+def test_save_to_stdout() -> None:
+    done = run_cli("save", "-o", "-", "--no-frameworks")
+    assert done.returncode == 0, done.stderr
+    assert store.loads(done.stdout).schema == 1
