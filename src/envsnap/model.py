@@ -148,6 +148,7 @@ class Package(Model, frozen=True, kw_only=True):
     name: str
     """As written in the distribution's metadata (compare PEP 503-normalized)."""
     version: str
+    """As installed; empty only when an imported report doesn't say (a ``pip freeze`` direct URL)."""
     installer: str | None = None
     """Content of the ``INSTALLER`` file: pip, uv, conda, ..."""
     source: PackageSource | None = None

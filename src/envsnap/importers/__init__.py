@@ -1,0 +1,56 @@
+"""Importers: turn the reports people already paste into snapshots the rules and diff can judge.
+
+``collect-env`` (``python -m torch.utils.collect_env``), ``pip-freeze`` and ``nvidia-smi-xml``
+(``nvidia-smi -q -x``). Input is untrusted: it is size-capped, must be text, and every parse
+failure is a one-line BadInput naming the file (exit code 2).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Literal
+
+from envsnap.errors import BadInput
+from envsnap.importers import collect_env, nvidia_smi_xml, pip_freeze
+from envsnap.importers.base import ImportedSections, to_snapshot
+from envsnap.model import Snapshot
+from envsnap.store import decode_text, read_bytes_capped
+
+ReportKind = Literal["collect-env", "pip-freeze", "nvidia-smi-xml"]
+KINDS: tuple[ReportKind, ...] = ("collect-env", "pip-freeze", "nvidia-smi-xml")
+
+MAX_REPORT_BYTES = 8 * 1024 * 1024
+"""Largest report accepted: real ones are kilobytes (an 8-GPU nvidia-smi XML is ~200 KB)."""
+
+
+def read_report(source: str) -> tuple[str, str]:
+    """The text of a report file, or of standard input for ``-``; with the name to show in errors."""
+    if source == "-":
+        data = sys.stdin.buffer.read(MAX_REPORT_BYTES + 1)
+        if len(data) > MAX_REPORT_BYTES:
+            raise BadInput(f"<stdin>: input is larger than {MAX_REPORT_BYTES // (1024 * 1024)} MB; refusing it")
+        return decode_text(data, "<stdin>"), "<stdin>"
+    return decode_text(read_bytes_capped(Path(source), source, MAX_REPORT_BYTES), source), source
+
+
+def parse_report(kind: ReportKind, text: str, name: str, *, captured_at: str, allow_partial: bool = False) -> Snapshot:
+    """Parse report text of the given kind into an (unfinalized) snapshot.
+
+    Raises:
+        BadInput: the text is not a report of that kind, or is damaged.
+    """
+    sections: ImportedSections
+    try:
+        if kind == "collect-env":
+            sections = collect_env.parse(text, name, allow_partial=allow_partial)
+        elif kind == "pip-freeze":
+            sections = pip_freeze.parse(text, name)
+        else:
+            sections = nvidia_smi_xml.parse(text, name, captured_at=captured_at)
+    except BadInput as err:
+        message = str(err)
+        raise BadInput(message if message.startswith(name) else f"{name}: {message}") from err
+    except RecursionError as err:
+        raise BadInput(f"{name}: nested too deeply to be a {kind} report") from err
+    return to_snapshot(sections, format_name=kind, file=name, captured_at=captured_at)

@@ -1,0 +1,337 @@
+"""Import the text of ``python -m torch.utils.collect_env``, as pasted in countless bug reports.
+
+Every generation of the script is read (2019's ``Yes``/``No`` booleans through today's XPU and
+allocator lines; compat-rules.md A.2), along with what pasting does to it: indentation, Markdown
+fences, Windows paths, lines wrapped by a chat window, ``Could not collect``, missing sections.
+
+Two traps the importer avoids:
+- "CUDA runtime version" is the system ``nvcc`` on PATH, not the framework's runtime: it maps to
+  ``toolkits.cuda``, never to ``frameworks.torch.cuda``.
+- "cuDNN version" is a file path (``ldconfig -p``), so the version is read from the file name.
+
+Fields the report lacks stay absent; nothing is guessed. A report cut off before its final
+"Versions of relevant libraries:" section is refused as truncated (``allow_partial`` imports it).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+
+from envsnap.errors import BadInput
+from envsnap.model import (
+    Accelerators,
+    AmdDevice,
+    AmdInfo,
+    CudaToolkit,
+    Environment,
+    Frameworks,
+    Host,
+    LibraryInstall,
+    NvidiaDevice,
+    NvidiaInfo,
+    Package,
+    PythonEnv,
+    Toolkits,
+    TorchAvailability,
+    TorchInfo,
+)
+from envsnap.importers.base import ImportedSections
+
+# Labels of every generation, longest first so "CUDA used to build PyTorch" wins over shorter ones.
+LABELS = (
+    "PyTorch version",
+    "Is debug build",
+    "CUDA used to build PyTorch",
+    "ROCM used to build PyTorch",
+    "OS",
+    "GCC version",
+    "Clang version",
+    "CMake version",
+    "Libc version",
+    "Python version",
+    "Python platform",
+    "Is CUDA available",
+    "CUDA runtime version",
+    "CUDA_MODULE_LOADING set to",
+    "GPU models and configuration",
+    "Nvidia driver version",
+    "cuDNN version",
+    "Is XPU available",
+    "XPU used to build PyTorch",
+    "Intel GPU driver version",
+    "Intel GPU models onboard",
+    "Intel GPU models detected",
+    "HIP runtime version",
+    "MIOpen runtime version",
+    "Is XNNPACK available",
+    "Caching allocator config",
+    "CPU",
+    "Versions of relevant libraries",
+)
+_BLOCK_LABELS = frozenset(
+    {
+        "GPU models and configuration",
+        "cuDNN version",
+        "CPU",
+        "Versions of relevant libraries",
+        "Intel GPU driver version",
+        "Intel GPU models onboard",
+        "Intel GPU models detected",
+    }
+)
+_LABEL_RE = re.compile(r"^(?P<label>" + "|".join(re.escape(label) for label in LABELS) + r"):[ \t]?(?P<value>.*)$")
+_MISSING = frozenset({"", "Could not collect", "N/A", "None", "No CUDA", "NoGCNArchNameOnOldPyTorch"})
+_TRUE = frozenset({"True", "Yes"})
+_FALSE = frozenset({"False", "No"})
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_HEADER = "Collecting environment information..."
+
+
+@dataclass
+class _Report:
+    values: dict[str, str] = field(default_factory=dict)
+    blocks: dict[str, list[str]] = field(default_factory=dict)
+    order: list[str] = field(default_factory=list)
+
+
+def _clean_lines(text: str) -> list[str]:
+    lines = []
+    for raw in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        if _FENCE.match(raw):
+            continue
+        lines.append(raw.strip())
+    return lines
+
+
+def _split(text: str) -> _Report:
+    report = _Report()
+    current: str | None = None
+    for line in _clean_lines(text):
+        if line == _HEADER:
+            continue
+        match = _LABEL_RE.match(line)
+        if match:
+            current = match.group("label")
+            value = match.group("value").strip()
+            report.order.append(current)
+            report.values[current] = value
+            report.blocks[current] = [value] if value else []
+            continue
+        if current is None or not line:
+            if current in _BLOCK_LABELS and not line and report.blocks.get(current):
+                # A blank line ends a multi-line GPU list; other blocks may contain blanks.
+                current = None if current == "GPU models and configuration" else current
+            continue
+        if current in _BLOCK_LABELS:
+            report.blocks[current].append(line)
+        else:
+            # A single-line value wrapped by the paste: glue the continuation back on.
+            report.values[current] = f"{report.values[current]} {line}".strip()
+    return report
+
+
+def _value(report: _Report, label: str) -> str | None:
+    value = report.values.get(label)
+    return None if value is None or value in _MISSING else value
+
+
+def _bool(report: _Report, label: str) -> bool | None:
+    value = _value(report, label)
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    return None
+
+
+def parse(text: str, name: str = "<collect_env>", *, allow_partial: bool = False) -> ImportedSections:
+    """Turn a collect_env report into snapshot sections.
+
+    Raises:
+        BadInput: not a collect_env report, or cut off before its last section.
+    """
+    report = _split(text)
+    if "PyTorch version" not in report.values:
+        raise BadInput(f"{name}: not a collect_env report (no 'PyTorch version:' line)")
+    if "Versions of relevant libraries" not in report.values and not allow_partial:
+        last = report.order[-1] if report.order else "PyTorch version"
+        raise BadInput(
+            f"{name}: the report looks truncated: it stops after '{last}:' and lacks the final "
+            "'Versions of relevant libraries:' section (paste all of it, or use --allow-partial)"
+        )
+    return ImportedSections(
+        host=_host(report),
+        python=_python(report),
+        packages=_packages(report, name),
+        environment=_environment(report),
+        accelerators=_accelerators(report),
+        toolkits=_toolkits(report),
+        frameworks=_frameworks(report),
+    )
+
+
+_OS_ARCH = re.compile(r"^(?P<os>.+?)\s*\((?P<arch>x86_64|aarch64|arm64|AMD64|ppc64le|s390x)\)$")
+_LINUX_PLATFORM = re.compile(r"^Linux-(?P<kernel>\d[^-]*(?:-[^-]+)*?)-(?:x86_64|aarch64|ppc64le|s390x)-with")
+
+
+def _host(report: _Report) -> Host | None:
+    fields: dict[str, object] = {}
+    os_value = _value(report, "OS")
+    if os_value:
+        match = _OS_ARCH.match(os_value)
+        fields["os_name"] = match.group("os") if match else os_value
+        if match:
+            fields["arch"] = match.group("arch")
+    libc = _value(report, "Libc version")
+    if libc:
+        fields["libc"] = libc
+    platform = _value(report, "Python platform")
+    if platform:
+        match = _LINUX_PLATFORM.match(platform)
+        if match:
+            fields["kernel"] = match.group("kernel")
+    fields.update(_cpu(report.blocks.get("CPU", [])))
+    return Host(status="ok", **fields) if fields else None  # type: ignore[arg-type]
+
+
+def _cpu(lines: list[str]) -> dict[str, object]:
+    info: dict[str, str] = {}
+    for line in lines:
+        key, sep, value = line.partition(":")
+        if sep:
+            info.setdefault(key.strip(), value.strip())
+    fields: dict[str, object] = {}
+    model = info.get("Model name") or info.get("Name")  # lscpu on Linux, Win32_Processor on Windows
+    if model:
+        fields["cpu_model"] = model
+    if info.get("CPU(s)", "").isdigit():
+        fields["cpu_logical_cores"] = int(info["CPU(s)"])
+    cores, sockets = info.get("Core(s) per socket", ""), info.get("Socket(s)", "")
+    if cores.isdigit() and sockets.isdigit():
+        fields["cpu_physical_cores"] = int(cores) * int(sockets)
+    if "Architecture" in info and "arch" not in fields:
+        fields["arch"] = info["Architecture"]
+    return fields
+
+
+def _python(report: _Report) -> PythonEnv | None:
+    value = _value(report, "Python version")
+    if not value:
+        return None
+    version = value.split()[0]
+    return PythonEnv(status="ok", version=version) if re.match(r"^\d+\.\d+", version) else None
+
+
+_PIP_LINE = re.compile(r"^\[pip\d?\]\s+(?P<req>\S.*)$")
+_CONDA_LINE = re.compile(r"^\[conda\]\s+(?P<name>\S+)\s+(?P<version>\S+)(?:\s+(?P<build>\S+))?(?:\s+(?P<channel>\S+))?$")
+
+
+def _packages(report: _Report, name: str) -> tuple[Package, ...] | None:
+    lines = report.blocks.get("Versions of relevant libraries")
+    if lines is None:
+        return None
+    packages: dict[str, Package] = {}
+    for line in lines:
+        if "Could not collect" in line or "No relevant packages" in line:
+            continue
+        pip = _PIP_LINE.match(line)
+        if pip:
+            requirement = pip.group("req")
+            pkg_name, sep, version = requirement.partition("==")
+            if sep and pkg_name and version and " " not in version:
+                packages.setdefault(pkg_name.lower(), Package(name=pkg_name, version=version, installer="pip"))
+            continue
+        conda = _CONDA_LINE.match(line)
+        if conda:
+            pkg = conda.group("name")
+            packages.setdefault(pkg.lower(), Package(name=pkg, version=conda.group("version"), installer="conda"))
+    return tuple(packages.values())
+
+
+def _environment(report: _Report) -> Environment | None:
+    value = _value(report, "Caching allocator config")
+    if not value or not value.startswith("{") or len(value) > 10_000:
+        return None
+    try:
+        parsed = ast.literal_eval(value)  # collect_env prints a dict repr of the *_ALLOC_CONF variables
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    if not isinstance(parsed, dict):
+        return None
+    variables = {str(k): str(v) for k, v in parsed.items() if isinstance(k, str) and isinstance(v, (str, int))}
+    return Environment(status="ok", variables=variables) if variables else None
+
+
+_GPU_LINE = re.compile(r"^(?:GPU (?P<index>\d+):\s*)?(?P<name>.+?)(?:\s*\((?P<gfx>gfx[0-9a-f]+)(?::[^)]*)?\))?$")
+
+
+def _accelerators(report: _Report) -> Accelerators | None:
+    gpu_lines = [line for line in report.blocks.get("GPU models and configuration", []) if line not in _MISSING]
+    driver = _value(report, "Nvidia driver version")
+    hip_built = _value(report, "ROCM used to build PyTorch")
+    nvidia_devices: list[NvidiaDevice] = []
+    amd_devices: list[AmdDevice] = []
+    for position, line in enumerate(gpu_lines):
+        match = _GPU_LINE.match(line)
+        if match is None:
+            continue
+        index = int(match.group("index")) if match.group("index") else position
+        gpu_name = match.group("name").strip()
+        if match.group("gfx") or "AMD" in gpu_name or "Radeon" in gpu_name or "Instinct" in gpu_name:
+            amd_devices.append(AmdDevice(index=index, name=gpu_name, gfx_target=match.group("gfx")))
+        else:
+            nvidia_devices.append(NvidiaDevice(index=index, name=gpu_name))
+    nvidia = None
+    if driver or nvidia_devices:
+        nvidia = NvidiaInfo(
+            status="ok", source="import", driver_version=driver, devices=tuple(nvidia_devices) or None
+        )
+    amd = AmdInfo(status="ok", source="import", devices=tuple(amd_devices)) if amd_devices or hip_built and gpu_lines else None
+    if nvidia is None and amd is None:
+        return None
+    return Accelerators(nvidia=nvidia, amd=amd)
+
+
+_NVCC = re.compile(r"^(?P<version>\d+\.\d+(?:\.\d+)?)")
+_CUDNN_FILE = re.compile(r"libcudnn(?:_[a-z_]+)?\.so\.(?P<version>\d+(?:\.\d+){0,2})|cudnn\w*64_(?P<win>\d+)\.dll", re.I)
+
+
+def _toolkits(report: _Report) -> Toolkits | None:
+    cuda = None
+    nvcc = _value(report, "CUDA runtime version")
+    match = _NVCC.match(nvcc or "")
+    if match:
+        version = match.group("version")
+        cuda = CudaToolkit(status="ok", nvcc_version=version, version=".".join(version.split(".")[:2]))
+    cudnn = None
+    paths = [line for line in report.blocks.get("cuDNN version", []) if line not in _MISSING]
+    paths = [p for p in paths if p != "Probably one of the following:"]
+    versions = [(m.group("version") or m.group("win"), p) for p in paths if (m := _CUDNN_FILE.search(p))]
+    if versions:
+        version, path = max(versions, key=lambda vp: [int(x) for x in vp[0].split(".")])
+        cudnn = LibraryInstall(status="ok", version=version, path=path)
+    if cuda is None and cudnn is None:
+        return None
+    return Toolkits(cuda=cuda, cudnn=cudnn)
+
+
+def _frameworks(report: _Report) -> Frameworks | None:
+    version = _value(report, "PyTorch version")
+    if version is None:
+        return Frameworks(torch=TorchInfo(status="skipped", reason="collect_env reports PyTorch as not installed"))
+    available = TorchAvailability(cuda=_bool(report, "Is CUDA available"), xpu=_bool(report, "Is XPU available"))
+    hip = _value(report, "ROCM used to build PyTorch") or _value(report, "HIP runtime version")
+    return Frameworks(
+        torch=TorchInfo(
+            status="ok",
+            version=version,
+            debug=_bool(report, "Is debug build"),
+            cuda=_value(report, "CUDA used to build PyTorch"),
+            hip=hip,
+            xpu=_value(report, "XPU used to build PyTorch"),
+            miopen=_value(report, "MIOpen runtime version"),
+            available=available if available != TorchAvailability() else None,
+        )
+    )

@@ -1,0 +1,45 @@
+"""The headless core never loads Textual, and `import envsnap` loads nothing heavy.
+
+Each module is imported in a fresh interpreter, because inside the test process other tests have
+long since imported everything.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+HEADLESS = [
+    "envsnap",
+    "envsnap.api",
+    "envsnap.cli",
+    "envsnap.collect",
+    "envsnap.model",
+    "envsnap.store",
+    "envsnap.redact",
+    "envsnap.fingerprint",
+    "envsnap.normalize",
+    "envsnap.live.sampler",
+    "envsnap.live.sources",
+    "envsnap.render.summary",
+]
+
+
+def _loaded_after_import(module: str) -> set[str]:
+    code = f"import sys, {module}\nprint(' '.join(sorted({{m.split('.')[0] for m in sys.modules}})))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return set(done.stdout.split())
+
+
+@pytest.mark.parametrize("module", HEADLESS)
+def test_headless_modules_do_not_load_textual(module: str) -> None:
+    loaded = _loaded_after_import(module)
+    assert "textual" not in loaded
+    assert "torch" not in loaded
+
+
+def test_import_envsnap_is_light() -> None:
+    loaded = _loaded_after_import("envsnap")
+    assert not loaded & {"textual", "rich", "torch", "pynvml", "amdsmi", "yaml", "msgspec", "click"}
