@@ -32,9 +32,15 @@ class ProbeContext:
 
     @property
     def is_own_interpreter(self) -> bool:
-        """Whether the target interpreter is the one envsnap runs in."""
+        """Whether the target interpreter is the one envsnap runs in (same file, same environment).
+
+        A venv's ``bin/python`` is a symlink to its base interpreter, so "same file" alone would
+        call every venv built on this Python our own; the environment is the folder it sits in.
+        """
+        target, own = os.path.abspath(self.python), os.path.abspath(sys.executable)
         try:
-            return os.path.samefile(self.python, sys.executable)
+            same_folder = os.path.samefile(os.path.dirname(target), os.path.dirname(own))
+            return same_folder and os.path.samefile(target, own)
         except OSError:
             return False
 
