@@ -387,6 +387,10 @@ class TorchInfo(Section, frozen=True, kw_only=True):
     """Relevant lines of ``torch.__config__.show()``: compiler, CUDA/ROCm arch flags, BLAS."""
     loaded_libraries: tuple[LoadedLibrary, ...] | None = None
     location: str | None = None
+    errors: tuple[str, ...] | None = None
+    """Questions that failed although torch imported, e.g. "calling torch.backends.cudnn.version(): ..."."""
+    warnings: tuple[str, ...] | None = None
+    """Python warnings raised while probing, e.g. "UserWarning: CUDA initialization: ..."."""
 
 
 class JaxInfo(Section, frozen=True, kw_only=True):
@@ -398,6 +402,9 @@ class JaxInfo(Section, frozen=True, kw_only=True):
     devices: tuple[str, ...] | None = None
     plugins: tuple[str, ...] | None = None
     """Installed CUDA/ROCm plugin distributions as ``name==version``."""
+    errors: tuple[str, ...] | None = None
+    """Questions that failed although jax imported, e.g. backend initialisation."""
+    warnings: tuple[str, ...] | None = None
 
 
 class TensorflowInfo(Section, frozen=True, kw_only=True):
@@ -406,6 +413,8 @@ class TensorflowInfo(Section, frozen=True, kw_only=True):
     version: str | None = None
     build_info: dict[str, str] | None = None
     gpus: tuple[str, ...] | None = None
+    errors: tuple[str, ...] | None = None
+    warnings: tuple[str, ...] | None = None
 
 
 class OnnxruntimeInfo(Section, frozen=True, kw_only=True):
@@ -415,6 +424,10 @@ class OnnxruntimeInfo(Section, frozen=True, kw_only=True):
     distribution: str | None = None
     device: str | None = None
     providers: tuple[str, ...] | None = None
+    distributions: tuple[str, ...] | None = None
+    """Set when several distributions provide the package (``name==version``); they overwrite each other."""
+    errors: tuple[str, ...] | None = None
+    warnings: tuple[str, ...] | None = None
 
 
 class CompanionBuild(Model, frozen=True, kw_only=True):
@@ -453,6 +466,8 @@ class ExtensionDistribution(Model, frozen=True, kw_only=True):
     """Number of ELF objects of the distribution that link them."""
     sm_archs: tuple[str, ...] | None = None
     """SM architectures found in embedded fatbins, e.g. "sm_80"."""
+    runpaths: tuple[str, ...] | None = None
+    """DT_RUNPATH/DT_RPATH entries of those objects, e.g. "$ORIGIN/../../nvidia/cublas/lib"."""
 
 
 class Extensions(Section, frozen=True, kw_only=True):
@@ -460,6 +475,8 @@ class Extensions(Section, frozen=True, kw_only=True):
 
     scanned_files: int | None = None
     distributions: tuple[ExtensionDistribution, ...] | None = None
+    unreadable_files: tuple[str, ...] | None = None
+    """ELF objects that could not be parsed (truncated, corrupt), relative to their site-packages."""
 
 
 # ---------------------------------------------------------------------------- telemetry
