@@ -1,0 +1,5 @@
+"""torch.backends."""
+
+from torch.backends import cudnn, mps
+
+__all__ = ["cudnn", "mps"]
