@@ -1,0 +1,155 @@
+"""Does the framework build match the host's GPU vendor at all? (compat-rules.md B6.2)
+
+The most common silent failure on a GPU host is a CPU-only torch: ``torch.cuda.is_available()``
+just returns False and the job runs on the CPU. Close behind: a CUDA build on an AMD host or a
+ROCm build on an NVIDIA host, and CUDA-only wheels dragged into a ROCm environment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from packaging.utils import canonicalize_name
+
+from envsnap.model import Finding, Snapshot
+from envsnap.rules import compat, facts, knowledge
+from envsnap.rules.base import ev, finding, rule, version
+
+CPU_BUILD_SOURCE = "https://pytorch.org/get-started/locally/"
+VENDOR_SOURCE = "https://pytorch.org/get-started/locally/"
+
+
+@rule("cpu-only-build-on-gpu-host")
+def cpu_only_build(snapshot: Snapshot) -> Iterator[Finding]:
+    """torch has neither CUDA nor ROCm while the driver reports GPUs."""
+    torch = facts.torch(snapshot)
+    if torch is None or torch.cuda or torch.hip:
+        return
+    nvidia = facts.nvidia_devices(snapshot)
+    amd = facts.amd_devices(snapshot)
+    if not nvidia and not amd:
+        return
+    build = facts.torch_build(snapshot)
+    evidence = [
+        ev("frameworks.torch.version", facts.torch_version(snapshot)),
+        ev("frameworks.torch.cuda", None),
+    ]
+    if nvidia:
+        info = facts.nvidia(snapshot)
+        gpus = f"{len(nvidia)}× {nvidia[0].name or 'NVIDIA GPU'}"
+        evidence += [
+            ev("accelerators.nvidia.devices[0].name", nvidia[0].name),
+            ev("accelerators.nvidia.driver_version", info.driver_version if info else None),
+        ]
+        fix = _nvidia_fix(snapshot, build)
+    else:
+        gpus = f"{len(amd)}× {amd[0].name or 'AMD GPU'}"
+        evidence += [ev("frameworks.torch.hip", None), ev("accelerators.amd.devices[0].name", amd[0].name)]
+        fix = _rocm_fix(build)
+    yield finding(
+        "cpu-only-build-on-gpu-host",
+        "error",
+        f"{facts.torch_label(snapshot)} is a CPU-only build on a host with {gpus}: "
+        "everything runs on the CPU",
+        fix,
+        CPU_BUILD_SOURCE,
+        evidence,
+    )
+
+
+def _nvidia_fix(snapshot: Snapshot, build: facts.TorchBuild | None) -> str:
+    info = facts.nvidia(snapshot)
+    driver = version(info.driver_version) if info else None
+    devices = facts.nvidia_ccs(snapshot)
+    machine = snapshot.host.arch if snapshot.host and snapshot.host.arch else "x86_64"
+    variant = (
+        compat.suggest_cuda_variant(
+            build.release, driver=driver, devices=devices, machine=machine, windows=facts.is_windows(snapshot)
+        )
+        if build is not None
+        else None
+    )
+    if build is not None and variant is not None:
+        return (
+            "Reinstall torch built for CUDA: "
+            f"`pip uninstall -y torch && {compat.install_torch(build.release, variant)}` "
+            "(reinstall torchvision/torchaudio from the same index)."
+        )
+    return f"Reinstall torch with a CUDA variant that your driver supports: see {compat.PYTORCH_GET_STARTED}."
+
+
+def _rocm_fix(build: facts.TorchBuild | None) -> str:
+    row = compat.release_row(build.release) if build is not None else None
+    if build is not None and row is not None and row.rocm:
+        command = compat.install_torch(build.release, f"rocm{row.rocm}")
+        return f"Reinstall torch built for ROCm: `pip uninstall -y torch && {command}`."
+    return f"Reinstall torch with a ROCm variant: see {compat.PYTORCH_GET_STARTED}."
+
+
+@rule("build-vendor-mismatch")
+def vendor_mismatch(snapshot: Snapshot) -> Iterator[Finding]:
+    """A CUDA build on an AMD-only host, a ROCm build on an NVIDIA-only host, CUDA wheels under ROCm."""
+    torch = facts.torch(snapshot)
+    nvidia = facts.nvidia_devices(snapshot)
+    amd = facts.amd_devices(snapshot)
+    build = facts.torch_build(snapshot)
+    if torch is not None and torch.cuda and amd and not nvidia:
+        yield finding(
+            "build-vendor-mismatch",
+            "error",
+            f"{facts.torch_label(snapshot)} is built for CUDA {torch.cuda} but this host only has AMD GPUs",
+            _rocm_fix(build),
+            VENDOR_SOURCE,
+            [ev("frameworks.torch.cuda", torch.cuda), ev("accelerators.amd.devices[0].name", amd[0].name)],
+        )
+    if torch is not None and torch.hip and nvidia and not amd:
+        yield finding(
+            "build-vendor-mismatch",
+            "error",
+            f"{facts.torch_label(snapshot)} is built for ROCm (HIP {torch.hip}) "
+            "but this host only has NVIDIA GPUs",
+            _nvidia_fix(snapshot, build),
+            VENDOR_SOURCE,
+            [
+                ev("frameworks.torch.hip", torch.hip),
+                ev("accelerators.nvidia.devices[0].name", nvidia[0].name),
+            ],
+        )
+    rocm_env = (torch is not None and bool(torch.hip)) or (bool(amd) and not nvidia)
+    if rocm_env:
+        yield from _cuda_packages_under_rocm(snapshot)
+
+
+def _cuda_packages_under_rocm(snapshot: Snapshot) -> Iterator[Finding]:
+    patterns = knowledge.cuda_only_packages()
+    packages: list[str] = []
+    evidence = []
+    source = VENDOR_SOURCE
+    for package in snapshot.packages or ():
+        match = next((p for p in patterns if p.regex.search(canonicalize_name(package.name))), None)
+        if match is not None:
+            packages.append(package.name)
+            evidence.append(ev(f"packages[{package.name}].version", package.version))
+            source = match.source
+    extensions = snapshot.extensions
+    linked = [
+        dist
+        for dist in ((extensions.distributions or ()) if extensions is not None and extensions.ok else ())
+        if tuple(dist.vendors) == ("cuda",)
+    ]
+    evidence += [ev(f"extensions.distributions[{d.name}].libraries", list(d.libraries)) for d in linked]
+    names = packages + [d.name for d in linked]
+    if not names:
+        return
+    more = f" and {len(names) - 4} more" if len(names) > 4 else ""
+    fix = "Install the ROCm variants instead (e.g. onnxruntime-rocm, the jax ROCm plugin)"
+    if packages:
+        fix = f"Uninstall them (`pip uninstall {' '.join(packages)}`); install their ROCm variants instead"
+    yield finding(
+        "build-vendor-mismatch",
+        "warning",
+        f"CUDA-only packages in a ROCm environment: {', '.join(names[:4])}{more}",
+        fix + (", and rebuild extensions that link only CUDA for ROCm." if linked else "."),
+        source,
+        evidence,
+    )

@@ -1,0 +1,160 @@
+"""Read-only views of a snapshot that several rules need, in the shape rules want them.
+
+Each accessor answers one question ("which NVIDIA GPUs did the driver report?", "which version of
+distribution X is installed?") and treats skipped or failed sections as "nothing known", so a rule
+never has to repeat those checks or guess from a section that did not probe successfully.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+from envsnap.model import AmdDevice, NvidiaDevice, NvidiaInfo, Package, Snapshot, TorchInfo
+from envsnap.rules import knowledge
+from envsnap.rules.base import version
+
+_LOCAL_CUDA = re.compile(r"^cu(\d+)(\d)$")
+
+
+def torch(snapshot: Snapshot) -> TorchInfo | None:
+    """The torch section when the framework probe (or an importer) read it successfully."""
+    info = snapshot.frameworks.torch if snapshot.frameworks else None
+    return info if info is not None and info.ok else None
+
+
+def torch_version(snapshot: Snapshot) -> str | None:
+    """torch's version: as the framework reported it, else the installed distribution's."""
+    info = torch(snapshot)
+    if info is not None and info.version:
+        return info.version
+    dist = package(snapshot, "torch") if info is not None else None
+    return dist.version if dist is not None else None
+
+
+def torch_label(snapshot: Snapshot) -> str:
+    """``"torch 2.4.1+cu124"`` for titles (just ``"torch"`` when the version is unknown)."""
+    found = torch_version(snapshot)
+    return f"torch {found}" if found else "torch"
+
+
+def nvidia(snapshot: Snapshot) -> NvidiaInfo | None:
+    """The NVIDIA section when NVML (or nvidia-smi) answered."""
+    info = snapshot.accelerators.nvidia if snapshot.accelerators else None
+    return info if info is not None and info.ok else None
+
+
+def nvidia_devices(snapshot: Snapshot) -> tuple[NvidiaDevice, ...]:
+    """NVIDIA GPUs the driver reported (empty when there is no working driver)."""
+    info = nvidia(snapshot)
+    return info.devices or () if info is not None else ()
+
+
+def amd_devices(snapshot: Snapshot) -> tuple[AmdDevice, ...]:
+    """AMD GPUs amdsmi or sysfs reported."""
+    info = snapshot.accelerators.amd if snapshot.accelerators else None
+    return info.devices or () if info is not None and info.ok else ()
+
+
+def variables(snapshot: Snapshot) -> dict[str, str]:
+    """Environment variables recorded in the snapshot (empty when the section is absent)."""
+    env = snapshot.environment
+    return dict(env.variables or {}) if env is not None and env.ok else {}
+
+
+def packages(snapshot: Snapshot) -> dict[str, Package]:
+    """Installed distributions by PEP 503 name (the first of duplicates; see duplicate rules)."""
+    found: dict[str, Package] = {}
+    for package in snapshot.packages or ():
+        found.setdefault(canonicalize_name(package.name), package)
+    return found
+
+
+def package(snapshot: Snapshot, name: str) -> Package | None:
+    """One installed distribution by (any spelling of) its name."""
+    return packages(snapshot).get(canonicalize_name(name))
+
+
+def local_tag(text: str | None) -> str | None:
+    """The local version label: ``"2.4.1+cu124"`` -> ``"cu124"``; None without one."""
+    parsed = version(text)
+    return parsed.local if parsed is not None else None
+
+
+def cuda_of_tag(tag: str | None) -> str | None:
+    """``"cu124"`` -> ``"12.4"``, ``"cu118"`` -> ``"11.8"``; None for ``cpu``, ``rocm6.2`` and the like."""
+    match = _LOCAL_CUDA.match(tag or "")
+    return f"{match.group(1)}.{match.group(2)}" if match else None
+
+
+def tag_of_cuda(cuda: str) -> str | None:
+    """``"12.4"`` -> ``"cu124"`` (the PyTorch index name of a CUDA variant)."""
+    parsed = version(cuda)
+    if parsed is None or len(parsed.release) < 2:
+        return None
+    return f"cu{parsed.release[0]}{parsed.release[1]}"
+
+
+@dataclass(frozen=True)
+class TorchBuild:
+    """What the rules need to know about the installed torch build."""
+
+    release: Version
+    """The version without its local label, e.g. ``2.4.1``."""
+    variant: str | None
+    """``cu124``, ``rocm6.2``, ``cpu``, ``xpu``; from the local label, else from torch.version.cuda."""
+
+
+def torch_build(snapshot: Snapshot) -> TorchBuild | None:
+    """The torch release and wheel variant, when torch was probed."""
+    info = torch(snapshot)
+    parsed = version(torch_version(snapshot))
+    if info is None or parsed is None:
+        return None
+    variant = parsed.local or (tag_of_cuda(info.cuda) if info.cuda else None)
+    return TorchBuild(release=Version(parsed.base_version), variant=variant)
+
+
+def is_windows(snapshot: Snapshot) -> bool:
+    """Whether the snapshot is of a Windows host (driver tables differ there)."""
+    host = snapshot.host
+    if host is None:
+        return False
+    return (host.os_id or "").lower() == "windows" or (host.os_name or "").lower().startswith(
+        ("windows", "microsoft")
+    )
+
+
+def compute_capability(device: NvidiaDevice) -> tuple[Version | None, bool]:
+    """A GPU's compute capability, and whether it was inferred from the product name.
+
+    Probes read it from NVML; imports (nvidia-smi XML, collect_env) only have the name, which
+    NVIDIA's "CUDA GPU Compute Capability" table maps to a CC (rules/data/nvidia_gpus.yaml).
+    """
+    recorded = version(device.compute_capability)
+    if recorded is not None:
+        return recorded, False
+    for row in knowledge.compute_capabilities():
+        if device.name and row.regex.search(device.name):
+            return Version(row.cc), True
+    return None, False
+
+
+def nvidia_ccs(snapshot: Snapshot) -> list[Version]:
+    """The compute capabilities of the NVIDIA GPUs (recorded or inferred), unknown ones left out."""
+    found = (compute_capability(device)[0] for device in nvidia_devices(snapshot))
+    return [cc for cc in found if cc is not None]
+
+
+def cc_text(value: Version) -> str:
+    """``Version("12.0")`` -> ``"12.0"``, ``Version("9")`` -> ``"9.0"``."""
+    release = (*value.release, 0)
+    return f"{release[0]}.{release[1]}"
+
+
+def strip_gfx(target: str) -> str:
+    """``"gfx90a:sramecc+:xnack-"`` -> ``"gfx90a"`` (feature suffixes don't change the ISA)."""
+    return target.split(":", 1)[0].strip().lower()

@@ -1,0 +1,114 @@
+"""ROCm and AMD GPUs: is the GPU supported by this ROCm, and is its identity being faked? (B3.1, B3.2)
+
+AMD supports a short list of gfx targets per ROCm release; others may work, or fail with
+``hipErrorNoBinaryForGpu``. ``HSA_OVERRIDE_GFX_VERSION`` makes every GPU in the process claim
+another target — a common workaround for consumer cards that "only partially works", applies to
+all GPUs at once, and breaks HSA init on TheRock-based ROCm. Both are worth seeing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from packaging.specifiers import SpecifierSet
+from packaging.version import Version
+
+from envsnap.model import Finding, Snapshot
+from envsnap.rules import facts, knowledge
+from envsnap.rules.arch import gfx_of_override
+from envsnap.rules.base import ev, finding, rule, version
+
+ID = "rocm-gfx-unsupported"
+
+
+def rocm_version(snapshot: Snapshot) -> tuple[Version | None, str]:
+    """The ROCm release (major.minor.patch) and where the snapshot says it."""
+    amd = snapshot.accelerators.amd if snapshot.accelerators else None
+    toolkits = snapshot.toolkits
+    candidates = [
+        (amd.rocm_version if amd is not None and amd.ok else None, "accelerators.amd.rocm_version"),
+        (
+            toolkits.rocm.version
+            if toolkits is not None and toolkits.rocm is not None and toolkits.rocm.ok
+            else None,
+            "toolkits.rocm.version",
+        ),
+    ]
+    for text, path in candidates:
+        parsed = version(text)
+        if parsed is not None:
+            return Version(".".join(str(p) for p in parsed.release[:3])), path
+    return None, ""
+
+
+@rule(ID)
+def unsupported_gfx(snapshot: Snapshot) -> Iterator[Finding]:
+    """A GPU whose gfx target the installed ROCm release does not support."""
+    rocm, path = rocm_version(snapshot)
+    if rocm is None:
+        return
+    row = next((r for r in knowledge.gfx_support() if SpecifierSet(r.rocm).contains(rocm)), None)
+    if row is None:
+        return
+    for device in facts.amd_devices(snapshot):
+        if not device.gfx_target:
+            continue
+        gfx = facts.strip_gfx(device.gfx_target)
+        if gfx in row.gfx:
+            continue
+        known = knowledge.gfx_names().get(gfx)
+        arch = f" — {known.name}" if known else ""
+        yield finding(
+            ID,
+            "warning",
+            f"{device.name or 'AMD GPU'} ({gfx}{arch}) is not a supported target of ROCm {rocm}",
+            f"Use a GPU and ROCm release pair from AMD's compatibility matrix (ROCm {rocm} supports "
+            f"{', '.join(row.gfx)}); unsupported targets may fail with 'hipErrorNoBinaryForGpu'.",
+            row.source,
+            [
+                ev(f"accelerators.amd.devices[{device.index}].gfx_target", device.gfx_target),
+                ev(path, str(rocm)),
+            ],
+        )
+
+
+@rule(ID)
+def hsa_override(snapshot: Snapshot) -> Iterator[Finding]:
+    """HSA_OVERRIDE_GFX_VERSION is set: say what it overrides, and whether it fits the GPUs."""
+    value = facts.variables(snapshot).get("HSA_OVERRIDE_GFX_VERSION")
+    if value is None:
+        return
+    evidence = [ev("environment.variables.HSA_OVERRIDE_GFX_VERSION", value)]
+    target = gfx_of_override(value)
+    if target is None:
+        yield finding(
+            ID,
+            "warning",
+            f"HSA_OVERRIDE_GFX_VERSION={value!r} is not MAJOR.MINOR.STEPPING: the ROCm runtime may refuse it",
+            "Unset it, or set it like `10.3.0` (gfx1030) / `11.0.0` (gfx1100).",
+            knowledge.hsa_override_source(),
+            evidence,
+        )
+        return
+    natives = []
+    for device in facts.amd_devices(snapshot):
+        if device.gfx_target:
+            natives.append(facts.strip_gfx(device.gfx_target))
+            evidence.append(ev(f"accelerators.amd.devices[{device.index}].gfx_target", device.gfx_target))
+    shown = ", ".join(sorted(set(natives))) or "the GPUs"
+    family = {gfx[:-1] for gfx in natives}  # gfx + major + minor; the last digit is the stepping
+    other_family = bool(natives) and target[:-1] not in family
+    note = "; it names a different GPU family, so kernels may fail" if other_family else ""
+    torch = facts.torch(snapshot)
+    if torch is not None and torch.arch_list and natives and all(n in torch.arch_list for n in natives):
+        note += "; torch already has code for the native target, so it is not needed"
+    yield finding(
+        ID,
+        "warning",
+        f"HSA_OVERRIDE_GFX_VERSION={value} makes every GPU report {target} instead of {shown}{note}",
+        "The override applies to all GPUs in the process and only partially works; prefer a ROCm/torch build "
+        "that supports the GPU natively, and unset it on TheRock-based ROCm (7.14+), "
+        "where it breaks HSA init.",
+        knowledge.hsa_override_source(),
+        evidence,
+    )

@@ -1,0 +1,211 @@
+"""torch's own CUDA wheels and the libraries built against one torch release (B5.1, B6.2).
+
+A pip-installed CUDA torch pins every ``nvidia-*`` (and, from 2.14, ``cuda-toolkit``) wheel it was
+built with; a later ``pip install`` of something else can move one of them and break torch at the
+first cuDNN/cuBLAS call. Companion libraries (torchvision, torchaudio, xformers, ...) ship compiled
+ops for exactly one torch release and CUDA variant; mixing them gives "operator torchvision::nms
+does not exist" or undefined symbols.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+from envsnap.model import Evidence, Finding, Package, Severity, Snapshot
+from envsnap.rules import compat, facts, knowledge
+from envsnap.rules.base import ev, finding, rule, version, worst
+from envsnap.rules.requirements import Dependency, dependencies, marker_environment, satisfied
+
+PINS_SOURCE = "https://github.com/pytorch/pytorch/blob/main/.github/scripts/generate_binary_build_matrix.py"
+
+
+def is_bundled_cuda_pin(dependency: Dependency) -> bool:
+    """A requirement of torch on one of its CUDA wheels (reported by bundled-cuda-wheels-mismatch)."""
+    name = canonicalize_name(dependency.requirement.name)
+    return canonicalize_name(dependency.owner.name) == "torch" and name.startswith(("nvidia-", "cuda-"))
+
+
+def is_companion_torch_pin(dependency: Dependency) -> bool:
+    """A companion's requirement on torch (reported by companion-version-mismatch)."""
+    owner = canonicalize_name(dependency.owner.name)
+    names = {canonicalize_name(n) for n in knowledge.companions().names}
+    return owner in names and canonicalize_name(dependency.requirement.name) == "torch"
+
+
+def pinned_version(requirement: Requirement) -> Version | None:
+    """The version a requirement names first (``==9.1.0.70``, ``~=13.0.48``, ``>=12.0``)."""
+    for spec in requirement.specifier:
+        parsed = version(spec.version.rstrip(".*"))
+        if parsed is not None:
+            return parsed
+    return None
+
+
+def requirement_text(requirement: Requirement) -> str:
+    """The requirement without its marker, quoted for a shell: ``'nvidia-cudnn-cu12==9.1.0.70'``."""
+    extras = f"[{','.join(sorted(requirement.extras))}]" if requirement.extras else ""
+    return f"'{requirement.name}{extras}{requirement.specifier}'"
+
+
+@rule("bundled-cuda-wheels-mismatch")
+def bundled_wheels(snapshot: Snapshot) -> Iterator[Finding]:
+    """Installed nvidia-*/cuda-* wheels don't satisfy the installed torch's own pins."""
+    torch_dist = facts.package(snapshot, "torch")
+    if torch_dist is None or not torch_dist.requires:
+        return
+    installed = facts.packages(snapshot)
+    environment = marker_environment(snapshot)
+    problems: list[tuple[Severity, str, Evidence, Requirement]] = []
+    for dependency in dependencies(torch_dist, environment):
+        if not is_bundled_cuda_pin(dependency):
+            continue
+        requirement = dependency.requirement
+        have = installed.get(canonicalize_name(requirement.name))
+        if have is None:
+            path = f"packages[{requirement.name}]"
+            problems.append(("error", f"{requirement.name} is missing", ev(path, None), requirement))
+        elif not satisfied(requirement, have):
+            severity = _severity(have, requirement)
+            text = f"{have.name} {have.version} (torch pins {requirement.specifier})"
+            problems.append((severity, text, ev(f"packages[{have.name}].version", have.version), requirement))
+    if not problems:
+        return
+    severity = worst(p[0] for p in problems)
+    more = f" and {len(problems) - 1} more" if len(problems) > 1 else ""
+    pins = " ".join(requirement_text(p[3]) for p in problems)
+    yield finding(
+        "bundled-cuda-wheels-mismatch",
+        severity,
+        f"torch {torch_dist.version} was built against other CUDA wheels: {problems[0][1]}{more}",
+        f"Reinstall the exact wheels torch pins: `pip install {pins}`.",
+        PINS_SOURCE,
+        [ev("packages[torch].version", torch_dist.version), *(p[2] for p in problems)],
+    )
+
+
+def _severity(have: Package, requirement: Requirement) -> Severity:
+    """Another major or an older release breaks torch; a newer one of the same major mostly works."""
+    installed, pinned = version(have.version), pinned_version(requirement)
+    if installed is None or pinned is None:
+        return "warning"
+    if installed.release[0] != pinned.release[0] or installed < pinned:
+        return "error"
+    return "warning"
+
+
+@rule("companion-version-mismatch")
+def companions(snapshot: Snapshot) -> Iterator[Finding]:
+    """torchvision & co. built for another torch release or another CUDA variant."""
+    torch_dist = facts.package(snapshot, "torch")
+    torch_version = version(torch_dist.version) if torch_dist is not None else None
+    if torch_dist is None or torch_version is None:
+        return
+    environment = marker_environment(snapshot)
+    table = knowledge.companions()
+    for name in table.names:
+        companion = facts.package(snapshot, name)
+        if companion is None:
+            continue
+        pins = [d for d in dependencies(companion, environment) if is_companion_torch_pin(d)]
+        problem = _torch_pin_problem(companion, torch_dist, pins) or _pairing_problem(
+            companion, torch_version, pins
+        )
+        if problem is not None:
+            title, evidence, source = problem
+            yield finding(
+                "companion-version-mismatch",
+                "error",
+                title,
+                _companion_fix(companion, torch_version),
+                source,
+                [ev(f"packages[{companion.name}].version", companion.version), *evidence],
+            )
+        variant = _variant_problem(companion, torch_dist)
+        if variant is not None:
+            severity, title = variant
+            yield finding(
+                "companion-version-mismatch",
+                severity,
+                title,
+                _companion_fix(companion, torch_version),
+                table.source,
+                [
+                    ev(f"packages[{companion.name}].version", companion.version),
+                    ev("packages[torch].version", torch_dist.version),
+                ],
+            )
+
+
+def _torch_pin_problem(
+    companion: Package, torch_dist: Package, pins: list[Dependency]
+) -> tuple[str, list[Evidence], str] | None:
+    for pin in pins:
+        if not satisfied(pin.requirement, torch_dist):
+            return (
+                f"{companion.name} {companion.version} requires torch{pin.requirement.specifier}, "
+                f"but torch {torch_dist.version} is installed",
+                [
+                    ev(f"packages[{companion.name}].requires", pin.text),
+                    ev("packages[torch].version", torch_dist.version),
+                ],
+                knowledge.companions().source,
+            )
+    return None
+
+
+def _pairing_problem(
+    companion: Package, torch_version: Version, pins: list[Dependency]
+) -> tuple[str, list[Evidence], str] | None:
+    """Without recorded Requires-Dist, compare with the known release pairs."""
+    if companion.requires is not None or pins:
+        return None
+    expected = _paired(companion.name, torch_version)
+    have = version(companion.version)
+    if expected is None or have is None or have.release[:2] == expected[0].release[:2]:
+        return None
+    return (
+        f"{companion.name} {companion.version} belongs to another torch release than torch {torch_version} "
+        f"(expected {companion.name} {expected[0]}.x)",
+        [ev("packages[torch].version", str(torch_version))],
+        expected[1],
+    )
+
+
+def _paired(name: str, torch_version: Version) -> tuple[Version, str] | None:
+    key = f"{torch_version.release[0]}.{((*torch_version.release, 0))[1]}"
+    row = next((r for r in knowledge.companions().pairs if r.torch == key), None)
+    value = getattr(row, canonicalize_name(name), None) if row is not None else None
+    return (Version(value), row.source) if row is not None and value else None
+
+
+def _variant_problem(companion: Package, torch_dist: Package) -> tuple[Severity, str] | None:
+    """Different local variants: ``+cu121`` vs ``+cu124``, or a CPU companion next to a CUDA torch."""
+    mine, theirs = facts.local_tag(companion.version), facts.local_tag(torch_dist.version)
+    if not mine or not theirs or mine == theirs:
+        return None
+    mine_cuda, their_cuda = facts.cuda_of_tag(mine), facts.cuda_of_tag(theirs)
+    if mine_cuda and their_cuda:
+        severity: Severity = "error" if mine_cuda.split(".")[0] != their_cuda.split(".")[0] else "warning"
+        what = f"CUDA {mine_cuda}, torch for CUDA {their_cuda}"
+    else:
+        severity, what = "warning", f"+{mine}, torch is +{theirs}"
+    return (
+        severity,
+        f"{companion.name} {companion.version} is built for {what}: its compiled ops may not load",
+    )
+
+
+def _companion_fix(companion: Package, torch_version: Version) -> str:
+    paired = _paired(companion.name, torch_version)
+    variant = torch_version.local
+    index = f" --index-url {compat.PYTORCH_INDEX}/{variant}" if variant else ""
+    if paired is not None:
+        return f"Reinstall the matching release: `pip install '{companion.name}=={paired[0]}.*'{index}`."
+    return (
+        f"Reinstall {companion.name} for torch {torch_version} from the same index as torch"
+        f"{index and ' (' + index.strip() + ')'}, or rebuild it against the installed torch."
+    )

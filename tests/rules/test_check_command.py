@@ -1,0 +1,160 @@
+"""``envsnap check``: exit codes, --fail-on, --json, bad input, the live machine, and the NVML stub."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from envsnap import store
+from envsnap.cli import run
+from envsnap.collect import finalize
+from envsnap.model import Snapshot
+from envsnap.probes import nvidia as nvidia_probe
+from envsnap.probes import toolkits
+from envsnap.probes.base import ProbeContext
+from tests.fakes.nvml_stub import build_nvml_stub
+from tests.rules.conftest import accelerators, cuda_toolkit, env, no_nvidia, nvidia, snapshot, torch
+
+
+def _save(tmp_path: Path, snap: Snapshot, name: str = "s.yaml") -> str:
+    path = tmp_path / name
+    store.save(finalize(snap), path)
+    return str(path)
+
+
+def _error(tmp_path: Path) -> str:
+    return _save(
+        tmp_path, snapshot(accelerators=accelerators(nvidia=nvidia("h100")), frameworks=torch("2.13.0+cpu"))
+    )
+
+
+def _warning(tmp_path: Path) -> str:
+    # H100 capture driver 590.48.01 under a cu132 torch: minor-version compatibility only.
+    snap = snapshot(
+        accelerators=accelerators(nvidia=nvidia("h100")), frameworks=torch("2.13.0+cu132", "13.2")
+    )
+    return _save(tmp_path, snap)
+
+
+def _info(tmp_path: Path) -> str:
+    snap = snapshot(
+        accelerators=accelerators(nvidia=no_nvidia()),
+        toolkits=cuda_toolkit("13.0", "13.0.88", "/usr/local/cuda-13.0"),
+    )
+    return _save(tmp_path, snap)
+
+
+@pytest.mark.parametrize(
+    ("make", "fail_on", "code"),
+    [
+        (_error, "error", 1),
+        (_warning, "error", 0),
+        (_warning, "warning", 1),
+        (_info, "warning", 0),
+        (_info, "info", 1),
+    ],
+)
+def test_exit_code_follows_fail_on(
+    tmp_path: Path, make: object, fail_on: str, code: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = make(tmp_path)  # type: ignore[operator]
+    assert run(["check", path, "--fail-on", fail_on]) == code
+    capsys.readouterr()
+
+
+def test_default_fail_on_is_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["check", _error(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "Errors (1)" in out
+    assert "cpu-only-build-on-gpu-host" in out
+
+
+def test_clean_snapshot_prints_no_findings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _save(
+        tmp_path,
+        snapshot(accelerators=accelerators(nvidia=nvidia("h100")), frameworks=torch("2.13.0+cu130", "13.0")),
+    )
+    assert run(["check", path]) == 0
+    assert capsys.readouterr().out.startswith("no findings")
+
+
+def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _error(tmp_path)
+    assert run(["check", path, "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["fingerprint"] == store.load(path).fingerprint
+    (finding,) = data["findings"]
+    assert set(finding) == {"id", "severity", "title", "evidence", "fix", "source"}
+    assert finding["id"] == "cpu-only-build-on-gpu-host"
+
+
+def test_secrets_in_a_hand_edited_file_are_not_echoed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "edited.yaml"
+    snap = snapshot(
+        accelerators=accelerators(nvidia=nvidia("h100")),
+        environment=env(CUDA_VISIBLE_DEVICES="", HF_TOKEN="hf_abcdefghijklmnopqrstuvwx"),
+    )
+    path.write_text(store.dumps(snap), encoding="utf-8")
+    run(["check", str(path), "--json"])
+    assert "hf_abcdefghijklmnopqrstuvwx" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("content", ["not: [valid", "schema: 99\nmeta: {}\n"])
+def test_bad_input_is_exit_2_with_one_line(
+    tmp_path: Path, content: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(content, encoding="utf-8")
+    assert run(["check", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert len(captured.err.strip().splitlines()) == 1
+    assert run(["check", str(tmp_path / "missing.yaml")]) == 2
+    assert run(["check", "--fail-on", "fatal"]) == 2
+
+
+def test_help_has_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["check", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "envsnap check --fail-on warning" in out
+    assert "--json" in out
+
+
+def test_live_check_on_this_machine(capsys: pytest.CaptureFixture[str]) -> None:
+    """The live path end to end; on the development machine (CUDA 13.0 toolkit, no driver) it is info only."""
+    assert run(["check", "--json", "--no-frameworks"]) == 0
+    ids = {f["id"]: f for f in json.loads(capsys.readouterr().out)["findings"]}
+    found_toolkit = toolkits.probe(ProbeContext()).cuda
+    no_driver = nvidia_probe.probe(ProbeContext()).info.status == "skipped"
+    if found_toolkit is not None and found_toolkit.ok and no_driver:
+        assert ids["cuda-toolkit-without-driver"]["severity"] == "info"
+    else:
+        assert "cuda-toolkit-without-driver" not in ids
+
+
+@pytest.mark.slow
+def test_cpu_torch_on_two_stub_h100s(tmp_path: Path) -> None:
+    """The real nvidia-ml-py over the NVML stub (two H100s) and this venv's CPU torch: exit 1."""
+    stub = build_nvml_stub(tmp_path / "stub")
+    done = subprocess.run(
+        [sys.executable, "-m", "envsnap", "check", "--json"],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, LD_LIBRARY_PATH=str(stub)),
+        cwd=tmp_path,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    findings = {f["id"]: f for f in json.loads(done.stdout)["findings"]}
+    cpu = findings["cpu-only-build-on-gpu-host"]
+    assert cpu["severity"] == "error"
+    assert "2× NVIDIA H100 80GB HBM3" in cpu["title"]
+    assert "--index-url https://download.pytorch.org/whl/cu130" in cpu["fix"]
