@@ -174,6 +174,36 @@ def test_quoted_ampersands_and_stars_are_not_mistaken_for_aliases() -> None:
     assert store.loads(store.dumps(snapshot)).meta.host_alias == "a &b *c !d"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "schema: 1\nx: &a 1\n",
+        "schema: 1\nx: [1, *a]\n",
+        "schema: 1\nx: {k:!t v}\n",
+        "schema: 1\nx:\n  - - !t v\n",
+        "--- !t\nschema: 1\n",
+        "schema: 1\n? !t k\n: v\n",
+    ],
+)
+def test_every_node_start_position_is_suspected(text: str) -> None:
+    assert store._suspect(text), text
+
+
+def test_requirement_markers_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    # "!=" inside Requires-Dist lines is not a tag: no event-level scan is needed for them.
+    def must_not_scan(text: str, name: str) -> None:
+        raise AssertionError("slow path taken")
+
+    monkeypatch.setattr(store, "_refuse_anchors_and_tags", must_not_scan)
+    snapshot = make_snapshot()
+    assert snapshot.packages is not None
+    torch = msgspec.structs.replace(
+        snapshot.packages[0], requires=('numpy>=1.22,!=1.24.0; python_version != "3.8"', "a, !b")
+    )
+    text = store.dumps(msgspec.structs.replace(snapshot, packages=(torch, *snapshot.packages[1:])))
+    assert store.loads(text).packages is not None
+
+
 def test_older_schema_goes_through_migrations(monkeypatch: pytest.MonkeyPatch) -> None:
     # Pretend this envsnap writes schema 2: a schema-1 file must pass through MIGRATIONS[1] once.
     seen: list[object] = []

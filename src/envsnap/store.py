@@ -33,9 +33,23 @@ MAX_FILE_BYTES = 32 * 1024 * 1024
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _BaseDumper: type[yaml.SafeDumper] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
-# Anchors (&a), aliases (*a) and tags (!t) can only start at these positions; the regex also
-# matches inside quoted text, which just sends the file through the exact event-level check.
-_SUSPECT = re.compile(r"(?:^|[\s\[\{,])[&*!][^\s\]\}\[\{,]", re.MULTILINE)
+# Anchors (&a), aliases (*a) and tags (!t) can only appear where a node starts: at the start of a
+# line (after indentation and "- ", "? " or "--- ") or after a mapping colon; inside a non-empty
+# flow collection ([...] or {...}) also after "[", "{" or ",". Requirement lines such as
+# ``foo>=1,!=1.3; python_version != "3.8"`` have "!" mid-scalar and don't match. These regexes may
+# also match inside quoted or block text; that only sends the file through the exact event-level
+# check, so they can over-match but never miss.
+_NODE_START = r"(?:^[ \t]*(?:(?:-|\?|---)[ \t]+)*|:[ \t]*)"
+_BLOCK_SUSPECT = re.compile(_NODE_START + r"[&*!]", re.MULTILINE)
+_FLOW_OPEN = re.compile(_NODE_START + r"[\[\{](?![ \t]*[\]\}][ \t]*(?:#.*)?$)", re.MULTILINE)
+_FLOW_SUSPECT = re.compile(r"[\[\{,][ \t]*[&*!]")
+
+
+def _suspect(text: str) -> bool:
+    """Whether the text may hold an anchor, alias or tag (then the exact check runs)."""
+    if _BLOCK_SUSPECT.search(text):
+        return True
+    return _FLOW_OPEN.search(text) is not None and _FLOW_SUSPECT.search(text) is not None
 
 
 class _Dumper(_BaseDumper):  # type: ignore[misc, valid-type]
@@ -182,7 +196,7 @@ def loads(text: str, name: str = "<snapshot>") -> Snapshot:
     """
     if len(text) > MAX_FILE_BYTES:
         raise BadInput(f"{name}: text is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; refusing to read it")
-    if _SUSPECT.search(text):
+    if _suspect(text):
         _refuse_anchors_and_tags(text, name)
     try:
         data = yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader, after the alias/tag scan

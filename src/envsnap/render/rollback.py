@@ -1,0 +1,118 @@
+"""Write a rollback plan as requirements.txt, a conda environment.yml, or a POSIX shell script.
+
+Everything written here was validated by rollback.plan (names, versions, URLs, revisions and
+system versions are single safe tokens), and the script quotes every argument with
+``shlex.quote`` anyway; the YAML goes through PyYAML's safe dumper. Free text (the snapshot's
+label, the reasons of manual steps) only ever appears in comments, flattened to one line.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+import yaml
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+from envsnap.rollback import Pin, RollbackPlan, pytorch_index
+
+FORMATS = ("requirements", "conda", "script")
+
+_CONDA_NAMES = {"torch": "pytorch"}
+"""conda package names that differ from the distribution name they install."""
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
+
+
+def _one_line(text: str) -> str:
+    return _CONTROL.sub(" ", text)
+
+
+def _header(plan: RollbackPlan, what: str) -> list[str]:
+    fingerprint = f" ({plan.fingerprint})" if plan.fingerprint else ""
+    label = _one_line(plan.label)
+    lines = [f"# envsnap rollback {what}: restores the Python packages of {label}{fingerprint}"]
+    if plan.system:
+        lines.append("#")
+        lines.append("# Manual steps (layers pip cannot restore):")
+        lines += [f"#   - {step.text}" for step in plan.system]
+    if plan.manual:
+        lines.append("#")
+        lines.append("# Not pinned (restore these by hand):")
+        lines += [f"#   - {m.name} {m.version}: {_one_line(m.why)}" for m in plan.manual]
+    return lines
+
+
+def requirements_txt(plan: RollbackPlan) -> str:
+    """A requirements file with exact pins, dependencies first."""
+    lines = _header(plan, "requirements")
+    lines += [
+        "#",
+        "# Install:  python -m pip install -r THIS_FILE   (add --no-deps to install exactly these pins)",
+        "# pip resolves the whole file at once, so line order does not matter to it; dependencies come",
+        "# first anyway, for step-by-step --no-deps installs and for people reading the file.",
+    ]
+    lines += [f"--extra-index-url {url}" for url in plan.extra_index_urls]
+    lines += [pin.requirement for pin in plan.pins]
+    return "\n".join(lines) + "\n"
+
+
+def conda_environment(plan: RollbackPlan) -> str:
+    """An environment.yml: conda-installed packages in the conda section, the rest under pip."""
+    conda: list[str] = [f"python={plan.python_version}"] if plan.python_version else []
+    pins: list[Pin] = []
+    for pin in plan.pins:
+        if pin.installer == "conda" and pin.kind == "index":
+            name = canonicalize_name(pin.name)
+            conda.append(f"{_CONDA_NAMES.get(name, name)}={Version(pin.version).public}")
+        elif canonicalize_name(pin.name) not in ("pip", "python"):
+            pins.append(pin)
+    indexes = sorted({index for pin in pins if (index := pytorch_index(pin)) is not None})
+    pip = [f"--extra-index-url {url}" for url in indexes] + [pin.requirement for pin in pins]
+    conda.append("pip")
+    dependencies: list[object] = [*conda, {"pip": pip}] if pip else list(conda)
+    document = {"name": plan.env_name or "envsnap-restore", "dependencies": dependencies}
+    lines = _header(plan, "environment")
+    lines += [
+        "#",
+        "# Create:  conda env create -f THIS_FILE   (add the channels the original environment used)",
+    ]
+    if plan.env_kind != "conda":
+        kind = plan.env_kind or "non-conda"
+        lines.append(f"# Note: the snapshot is of a {kind} environment; every package is under pip.")
+    body = yaml.safe_dump(document, sort_keys=False, default_flow_style=False, width=4096)
+    return "\n".join(lines) + "\n" + body
+
+
+def shell_script(plan: RollbackPlan) -> str:
+    """A commented POSIX shell script that reinstalls the pins with the interpreter in $PYTHON."""
+    lines = ["#!/bin/sh", *_header(plan, "script")]
+    lines += [
+        "#",
+        "# Usage:  PYTHON=/path/to/env/bin/python sh THIS_FILE",
+        "# Installs every pin with --no-deps (exact versions, no resolver surprises). It does not",
+        "# remove distributions the snapshot lacks: `envsnap rollback SNAPSHOT --apply --python PATH` does.",
+        "set -eu",
+        'PYTHON="${PYTHON:-python3}"',
+        f'echo "envsnap rollback: installing {len(plan.pins)} pinned distributions with $PYTHON" >&2',
+    ]
+    if plan.pins:
+        args = ['"$PYTHON" -m pip install --no-deps --no-input']
+        args += [f"--extra-index-url {shlex.quote(url)}" for url in plan.extra_index_urls]
+        args.append("--")
+        args += [shlex.quote(pin.requirement) for pin in plan.pins]
+        lines.append(" \\\n    ".join(args))
+    lines.append(
+        'echo "done; compare with the snapshot: envsnap save --python \\"$PYTHON\\" -o after.yaml'
+        ' && envsnap diff SNAPSHOT after.yaml --only packages" >&2'
+    )
+    return "\n".join(lines) + "\n"
+
+
+def render_plan(plan: RollbackPlan, fmt: str) -> str:
+    """The plan in one of ``FORMATS``."""
+    if fmt == "conda":
+        return conda_environment(plan)
+    if fmt == "script":
+        return shell_script(plan)
+    return requirements_txt(plan)
