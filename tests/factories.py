@@ -73,7 +73,12 @@ def make_snapshot(**overrides: Any) -> Snapshot:
                 top_level=("torch", "torchgen", "functorch"),
             ),
             Package(name="filelock", version="3.20.0", installer="pip", source=PackageSource(kind="index")),
-            Package(name="typing_extensions", version="4.15.0", installer="pip", source=PackageSource(kind="index")),
+            Package(
+                name="typing_extensions",
+                version="4.15.0",
+                installer="pip",
+                source=PackageSource(kind="index"),
+            ),
         ),
         environment=Environment(status="ok", variables={"CUDA_HOME": "/usr/local/cuda-13.0"}),
         accelerators=Accelerators(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +19,9 @@ ENVSNAP = [sys.executable, "-m", "envsnap"]
 
 
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*ENVSNAP, *args], capture_output=True, text=True, cwd=cwd, check=False, timeout=300)
+    return subprocess.run(
+        [*ENVSNAP, *args], capture_output=True, text=True, cwd=cwd, check=False, timeout=300
+    )
 
 
 def test_version() -> None:
@@ -31,7 +34,9 @@ def test_help_has_an_example_for_every_command() -> None:
     for name, command in cli.cli.commands.items():
         done = run_cli(name, "--help")
         assert done.returncode == 0, name
-        assert "Examples:" in done.stdout or "Example:" in done.stdout, f"`envsnap {name} --help` has no example"
+        assert "Examples:" in done.stdout or "Example:" in done.stdout, (
+            f"`envsnap {name} --help` has no example"
+        )
         assert command.help
 
 
@@ -41,7 +46,8 @@ def test_fast_paths_import_no_heavy_module(args: list[str]) -> None:
         "import sys\n"
         "from envsnap.cli import run\n"
         f"code = run({args!r})\n"
-        "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'textual', 'torch', 'pynvml', 'amdsmi', 'yaml'})\n"
+        "heavy = {'textual', 'torch', 'pynvml', 'amdsmi', 'yaml'}\n"
+        "heavy = sorted({m.split('.')[0] for m in sys.modules} & heavy)\n"
         "print('HEAVY=' + ','.join(heavy))\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
@@ -108,11 +114,19 @@ def test_show_text_names_the_layers(tmp_path: Path) -> None:
     path = store.save(make_snapshot(), tmp_path / "s.yaml")
     done = run_cli("show", str(path))
     assert done.returncode == 0, done.stderr
-    for expected in ("gpu-node-01", "590.48.01", "NVIDIA H100 80GB HBM3", "torch 2.13.0+cpu (CPU build)", "13.0.88"):
+    for expected in (
+        "gpu-node-01",
+        "590.48.01",
+        "NVIDIA H100 80GB HBM3",
+        "torch 2.13.0+cpu (CPU build)",
+        "13.0.88",
+    ):
         assert expected in done.stdout
 
 
-def test_internal_errors_are_one_line_with_exit_3(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_internal_errors_are_one_line_with_exit_3(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from envsnap import api
 
     def broken(**kwargs: object) -> object:
@@ -121,7 +135,10 @@ def test_internal_errors_are_one_line_with_exit_3(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(api, "collect", broken)
     assert cli.run(["show"]) == ExitCode.INTERNAL
     err = capsys.readouterr().err
-    assert err.strip() == "envsnap: internal error: RuntimeError: probe exploded (set ENVSNAP_DEBUG=1 for a traceback)"
+    assert (
+        err.strip()
+        == "envsnap: internal error: RuntimeError: probe exploded (set ENVSNAP_DEBUG=1 for a traceback)"
+    )
 
 
 @pytest.mark.slow
@@ -129,7 +146,8 @@ def test_save_default_path_stdout_and_summary(tmp_path: Path) -> None:
     done = run_cli("save", "--no-frameworks", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     written = Path(tmp_path, done.stdout.strip())
-    assert written.parent.name == "snapshots" and written.suffix == ".yaml"
+    assert written.parent.name == "snapshots"
+    assert written.suffix == ".yaml"
     assert store.load(written).schema == 1
     assert done.stderr.startswith("saved: ")
 
@@ -139,3 +157,67 @@ def test_save_to_stdout() -> None:
     done = run_cli("save", "-o", "-", "--no-frameworks")
     assert done.returncode == 0, done.stderr
     assert store.loads(done.stdout).schema == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (
+            ["save", "--python", "/nonexistent/python", "-o", "-"],
+            "--python /nonexistent/python: no such file",
+        ),
+        (["check", "--python", "/"], "--python /: is a directory"),
+        (["save", "-o", "/proc/envsnap-cannot-write.yaml"], "cannot write"),
+    ],
+)
+def test_bad_targets_fail_before_probing(args: list[str], expected: str) -> None:
+    done = run_cli(*args)
+    assert done.returncode == ExitCode.BAD_INPUT
+    assert expected in done.stderr
+    assert done.stderr.count("\n") == 1
+    assert done.stdout == ""
+
+
+def test_live_only_options_are_refused_with_a_file(tmp_path: Path) -> None:
+    path = store.save(make_snapshot(), tmp_path / "s.yaml")
+    done = run_cli("check", str(path), "--no-frameworks")
+    assert done.returncode == ExitCode.BAD_INPUT
+    assert "--no-frameworks only applies to the live machine" in done.stderr
+
+
+def test_snapshot_from_stdin(tmp_path: Path) -> None:
+    text = store.dumps(make_snapshot())
+    done = subprocess.run(
+        [*ENVSNAP, "show", "-", "--json"], input=text, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["host"]["hostname"] == "gpu-node-01"
+
+
+def test_unwritable_or_closed_stdout_is_a_clear_error(tmp_path: Path) -> None:
+    path = store.save(make_snapshot(), tmp_path / "s.yaml")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [*ENVSNAP, "show", str(path)], stdout=full, stderr=subprocess.PIPE, text=True, check=False
+        )
+    assert done.returncode == ExitCode.BAD_INPUT
+    assert done.stderr == "envsnap: error: cannot write the output: No space left on device\n"
+    closed = subprocess.run(
+        [*ENVSNAP, "show", str(path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+        preexec_fn=lambda: os.close(1),
+    )
+    assert closed.returncode == ExitCode.BAD_INPUT
+    assert closed.stderr == "envsnap: error: standard output is closed\n"
+
+
+def test_piped_output_has_no_trailing_padding(tmp_path: Path) -> None:
+    path = store.save(make_snapshot(), tmp_path / "s.yaml")
+    done = run_cli("show", str(path))
+    assert done.stdout
+    assert all(line == line.rstrip() for line in done.stdout.splitlines())
+    # Long values (paths, fingerprints) are folded, never cut with an ellipsis.
+    assert "…" not in done.stdout

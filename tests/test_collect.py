@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import importlib
 import threading
 from collections.abc import Iterator
 
 import pytest
 
-import importlib
-
-collect_module = importlib.import_module("envsnap.collect")
 from envsnap.collect import Probe, ProbeEvent, collect
 from envsnap.model import Host
 from envsnap.probes.base import ProbeContext
+
+# `envsnap.collect` as an attribute is the public API function; the module is in sys.modules.
+collect_module = importlib.import_module("envsnap.collect")
 
 RELEASE = threading.Event()
 
@@ -38,12 +39,16 @@ def _fast_context() -> ProbeContext:
 
 
 def test_a_hung_probe_is_abandoned_and_recorded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(collect_module, "HOST", Probe("host", _hung, lambda r: Host(status="failed", reason=r), 0.3))
+    monkeypatch.setattr(
+        collect_module, "HOST", Probe("host", _hung, lambda r: Host(status="failed", reason=r), 0.3)
+    )
     snapshot = collect(_fast_context())
     assert snapshot.host == Host(status="failed", reason="host probe timed out after 0.3 s")
-    assert snapshot.python is not None and snapshot.python.status == "ok"  # the rest still came through
+    assert snapshot.python is not None
+    assert snapshot.python.status == "ok"
     runs = {run.name: run for run in snapshot.meta.probes or ()}
-    assert runs["host"].status == "failed" and runs["host"].duration_s == pytest.approx(0.3)
+    assert runs["host"].status == "failed"
+    assert runs["host"].duration_s == pytest.approx(0.3)
     assert runs["python"].status == "ok"
 
 
@@ -52,9 +57,11 @@ def test_a_crashing_probe_is_recorded_with_its_error(monkeypatch: pytest.MonkeyP
         collect_module, "HOST", Probe("host", _crashing, lambda r: Host(status="failed", reason=r), 5.0)
     )
     snapshot = collect(_fast_context())
-    assert snapshot.host is not None and snapshot.host.status == "failed"
+    assert snapshot.host is not None
+    assert snapshot.host.status == "failed"
     assert snapshot.host.reason == "host probe crashed: OSError: [Errno 5] Input/output error"
-    assert snapshot.fingerprint is not None and snapshot.fingerprint.startswith("sha256:")
+    assert snapshot.fingerprint is not None
+    assert snapshot.fingerprint.startswith("sha256:")
 
 
 def test_progress_reports_every_probe_start_and_finish() -> None:
@@ -70,11 +77,15 @@ def test_progress_reports_every_probe_start_and_finish() -> None:
     finished = {e.name for e in events if e.state == "finished"}
     assert started == finished == {run.name for run in snapshot.meta.probes or ()}
     assert "frameworks" not in started  # --no-frameworks
-    assert snapshot.frameworks and snapshot.frameworks.torch
+    assert snapshot.frameworks
+    assert snapshot.frameworks.torch
     assert snapshot.frameworks.torch.reason == "--no-frameworks"
 
 
 def test_timeout_scale_stretches_deadlines(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(collect_module, "HOST", Probe("host", _hung, lambda r: Host(status="failed", reason=r), 0.1))
+    monkeypatch.setattr(
+        collect_module, "HOST", Probe("host", _hung, lambda r: Host(status="failed", reason=r), 0.1)
+    )
     snapshot = collect(_fast_context(), timeout_scale=3.0)
-    assert snapshot.host is not None and snapshot.host.reason == "host probe timed out after 0.3 s"
+    assert snapshot.host is not None
+    assert snapshot.host.reason == "host probe timed out after 0.3 s"

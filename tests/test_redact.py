@@ -17,7 +17,7 @@ import pytest
 
 from envsnap import store
 from envsnap.fingerprint import fingerprint
-from envsnap.model import Environment, GpuProcess, Package, PackageSource, Sample, DeviceSample
+from envsnap.model import DeviceSample, Environment, GpuProcess, Package, PackageSource, Sample
 from envsnap.redact import REDACTED, anonymize, is_secret_name, redact_snapshot, redact_text
 from tests.factories import make_snapshot
 
@@ -25,13 +25,21 @@ from tests.factories import make_snapshot
 PLANTED: list[tuple[str, str, str]] = [
     ("HF_TOKEN", "hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789", "hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"),
     ("HF_HUB_TOKEN", "hf_ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210", "hf_ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210"),
-    ("CUDA_GITHUB_TOKEN", "ghp_1234567890abcdefghijABCDEFGHIJ123456", "ghp_1234567890abcdefghijABCDEFGHIJ123456"),
+    (
+        "CUDA_GITHUB_TOKEN",
+        "ghp_1234567890abcdefghijABCDEFGHIJ123456",
+        "ghp_1234567890abcdefghijABCDEFGHIJ123456",
+    ),
     (
         "NVIDIA_GH_PAT",
         "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRS",
         "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz",
     ),
-    ("TORCH_OPENAI_KEY", "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"),
+    (
+        "TORCH_OPENAI_KEY",
+        "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+        "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+    ),
     ("TF_AWS_ACCESS_KEY_ID", "AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE"),
     (
         "TF_AWS_SECRET_ACCESS_KEY",
@@ -43,7 +51,11 @@ PLANTED: list[tuple[str, str, str]] = [
         "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
         "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
     ),
-    ("HF_WANDB_API_KEY", "0123456789abcdef0123456789abcdef01234567", "0123456789abcdef0123456789abcdef01234567"),
+    (
+        "HF_WANDB_API_KEY",
+        "0123456789abcdef0123456789abcdef01234567",
+        "0123456789abcdef0123456789abcdef01234567",
+    ),
     ("NCCL_IB_PASSWORD", "correct-horse-battery-staple", "correct-horse-battery-staple"),
     ("CONDA_TOKEN", "Zm9vYmFyYmF6cXV4", "Zm9vYmFyYmF6cXV4"),
     ("TRITON_CACHE_AUTH", "Basic dXNlcjpwYXNzd29yZA==", "dXNlcjpwYXNzd29yZA=="),
@@ -88,6 +100,7 @@ PLANTED: list[tuple[str, str, str]] = [
         "ghs_abcdefghijklmnopqrstuvwxyzABCDEFGHIJ",
     ),
     ("ONEAPI_DSN", "postgres://svc:hunter2hunter2@db.example.com:5432/metrics", "hunter2hunter2"),
+    ("PIP_EXTRA_INDEX_URL_2", "https://1aB2cD3eF4gH5iJ6kL7m@pypi.fury.io/acme/", "1aB2cD3eF4gH5iJ6kL7m"),
 ]
 
 # Values that look technical but are not secrets: they must survive untouched.
@@ -144,7 +157,9 @@ def test_secrets_outside_environment_are_caught_by_shape() -> None:
             Package(
                 name="private-lib",
                 version="1.0",
-                source=PackageSource(kind="vcs", url=f"https://{token}@github.com/acme/private-lib.git", vcs="git"),
+                source=PackageSource(
+                    kind="vcs", url=f"https://{token}@github.com/acme/private-lib.git", vcs="git"
+                ),
             ),
         ),
         telemetry=Sample(
@@ -153,7 +168,11 @@ def test_secrets_outside_environment_are_caught_by_shape() -> None:
                 DeviceSample(
                     vendor="nvidia",
                     index=0,
-                    processes=(GpuProcess(pid=4242, name="python train.py --hf-token hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123"),),
+                    processes=(
+                        GpuProcess(
+                            pid=4242, name="python train.py --hf-token hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123"
+                        ),
+                    ),
                 ),
             ),
         ),
@@ -175,6 +194,7 @@ def test_redaction_is_idempotent_and_leaves_model_keys_alone() -> None:
     [
         "3f1d2c4b5a6978877665544332211ffeeddccbba",  # git commit
         "sha256=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        "git+ssh://git@github.com/acme/tools.git@v1.2",
         "/usr/local/cuda-13.0/targets/x86_64-linux/lib",
         "torch==2.13.0+cpu",
         "nvidia-cudnn-cu13==9.24.0.43; platform_system == 'Linux'",
@@ -200,7 +220,11 @@ def test_save_and_show_never_print_a_planted_secret(tmp_path: Path) -> None:
     env = _env_with_secrets()
     command = [sys.executable, "-m", "envsnap"]
     saved = subprocess.run(
-        [*command, "save", "-o", str(out), "--no-frameworks"], env=env, capture_output=True, text=True, check=False
+        [*command, "save", "-o", str(out), "--no-frameworks"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert saved.returncode == 0, saved.stderr
     shown = subprocess.run([*command, "show", str(out)], env=env, capture_output=True, text=True, check=False)
@@ -230,20 +254,23 @@ def test_anonymize_masks_identity_and_keeps_the_fingerprint() -> None:
     for identity in ("gpu-node-01", "alice", "0000000000000", "GPU-00000000-0000-0000-0000-000000000000"):
         assert identity not in text
     assert masked.meta.anonymized is True
-    assert masked.host is not None and masked.host.hostname == masked.meta.host_alias
+    assert masked.host is not None
+    assert masked.host.hostname == masked.meta.host_alias
     assert fingerprint(masked) == fingerprint(snapshot)
 
 
 def test_anonymize_is_stable_so_diffs_line_up() -> None:
     first, second = anonymize(make_snapshot()), anonymize(make_snapshot())
     assert first == second
-    assert first.python is not None and first.python.executable is not None
+    assert first.python is not None
+    assert first.python.executable is not None
     assert first.python.executable.startswith("/home/user-")
 
 
 def test_fingerprint_ignores_host_identity_but_not_the_stack() -> None:
     base = make_snapshot()
-    assert base.host is not None and base.python is not None
+    assert base.host is not None
+    assert base.python is not None
     other_host = msgspec.structs.replace(
         base,
         host=msgspec.structs.replace(base.host, hostname="gpu-node-77", memory_total_bytes=25_769_000_000),

@@ -49,16 +49,20 @@ def test_dump_never_writes_anchors_for_shared_objects() -> None:
     assert shared is not None
     twice = msgspec.structs.replace(make_snapshot(), packages=shared + shared)
     text = store.dumps(twice)
-    assert "&id" not in text and "*id" not in text
+    assert "&id" not in text
+    assert "*id" not in text
     assert store.loads(text).packages == shared + shared
 
 
 def test_multiline_text_is_a_block_scalar() -> None:
     snapshot = make_snapshot()
-    assert snapshot.frameworks is not None and snapshot.frameworks.torch is not None
+    assert snapshot.frameworks is not None
+    assert snapshot.frameworks.torch is not None
     torch = msgspec.structs.replace(snapshot.frameworks.torch, config={"blas": "line one\nline two\n"})
     text = store.dumps(
-        msgspec.structs.replace(snapshot, frameworks=msgspec.structs.replace(snapshot.frameworks, torch=torch))
+        msgspec.structs.replace(
+            snapshot, frameworks=msgspec.structs.replace(snapshot.frameworks, torch=torch)
+        )
     )
     assert "blas: |" in text
     assert store.loads(text).frameworks == msgspec.structs.replace(snapshot.frameworks, torch=torch)
@@ -94,16 +98,23 @@ ALIAS_BOMB = textwrap.dedent(
     ("text", "expected"),
     [
         pytest.param(ALIAS_BOMB, r":2: YAML anchors are not allowed", id="alias-bomb"),
-        pytest.param("schema: 1\nmeta: !!python/object:os.system {}\n", "YAML tags are not allowed", id="python-tag"),
+        pytest.param(
+            "schema: 1\nmeta: !!python/object:os.system {}\n", "YAML tags are not allowed", id="python-tag"
+        ),
         pytest.param("schema: 1\nmeta: !custom x\n", "YAML tags are not allowed", id="custom-tag"),
-        pytest.param("schema: 1\nmeta: {envsnap_version: x, captured_at: [\n", "not valid YAML", id="truncated"),
+        pytest.param(
+            "schema: 1\nmeta: {envsnap_version: x, captured_at: [\n", "not valid YAML", id="truncated"
+        ),
         pytest.param("", "the document is empty", id="empty"),
         pytest.param("- a\n- b\n", "the document is a YAML list", id="top-level-list"),
         pytest.param("meta: {}\n", "no 'schema' version", id="no-schema"),
         pytest.param("schema: '1'\n", "unknown snapshot schema '1'", id="schema-as-string"),
-        pytest.param(f"schema: {SCHEMA_VERSION + 1}\n", "written by a newer envsnap", id="schema-from-future"),
         pytest.param(
-            "schema: 1\nmeta: {envsnap_version: '0.1', captured_at: 'x'}\npackages:\n- {name: torch, version: 2}\n",
+            f"schema: {SCHEMA_VERSION + 1}\n", "written by a newer envsnap", id="schema-from-future"
+        ),
+        pytest.param(
+            "schema: 1\nmeta: {envsnap_version: '0.1', captured_at: 'x'}\n"
+            "packages:\n- {name: torch, version: 2}\n",
             r":4: invalid snapshot: Expected `str`, got `int` - at `\$.packages\[0\].version`",
             id="wrong-type",
         ),
@@ -112,7 +123,9 @@ ALIAS_BOMB = textwrap.dedent(
             "Object contains unknown field `evil`",
             id="unknown-field",
         ),
-        pytest.param("schema: 1\n" + "x: " + "[" * 5000 + "]" * 5000 + "\n", "nesting depth", id="deep-nesting"),
+        pytest.param(
+            "schema: 1\n" + "x: " + "[" * 5000 + "]" * 5000 + "\n", "nesting depth", id="deep-nesting"
+        ),
     ],
 )
 def test_hostile_text_is_refused_with_one_line(text: str, expected: str) -> None:
@@ -128,8 +141,8 @@ def test_alias_bomb_is_refused_before_anything_is_constructed(monkeypatch: pytes
     def must_not_construct(*args: object, **kwargs: object) -> object:
         raise AssertionError("the YAML was constructed")
 
-    monkeypatch.setattr(store.yaml, "load", must_not_construct)
-    monkeypatch.setattr(store.yaml, "compose", must_not_construct)
+    monkeypatch.setattr(yaml, "load", must_not_construct)
+    monkeypatch.setattr(yaml, "compose", must_not_construct)
     with pytest.raises(BadInput, match="anchors are not allowed"):
         store.loads(ALIAS_BOMB, "bomb.yaml")
 
@@ -278,4 +291,39 @@ def test_write_atomic_replaces_and_cleans_up(tmp_path: Path) -> None:
 
 def test_c_loader_is_used_when_available() -> None:
     assert yaml.__with_libyaml__, "LibYAML is part of the PyYAML wheels CI installs"
-    assert store._Loader is yaml.CSafeLoader
+    assert store._Loader.__name__ == "CSafeLoader"
+
+
+def test_symlinks_stay_links_and_devices_are_written_through(tmp_path: Path) -> None:
+    target = tmp_path / "real.yaml"
+    target.write_text("old\n")
+    link = tmp_path / "link.yaml"
+    link.symlink_to(target)
+    store.save(make_snapshot(), link)
+    assert link.is_symlink()
+    assert store.load(target).schema == 1
+    fifo_like = Path("/dev/null")
+    store.save(make_snapshot(), fifo_like)  # written through: /dev/null stays a device
+    assert fifo_like.is_char_device()
+    with pytest.raises(BadInput, match="No space left on device"):
+        store.save(make_snapshot(), Path("/dev/full"))
+    assert Path("/dev/full").is_char_device()
+
+
+def test_existing_permissions_are_kept_and_new_files_follow_the_umask(tmp_path: Path) -> None:
+    existing = tmp_path / "shared.yaml"
+    existing.write_text("old\n")
+    existing.chmod(0o664)
+    store.save(make_snapshot(), existing)
+    assert existing.stat().st_mode & 0o777 == 0o664
+    fresh = store.save(make_snapshot(), tmp_path / "fresh.yaml")
+    assert fresh.stat().st_mode & 0o777 == 0o666 & ~store._UMASK
+
+
+def test_check_writable_refuses_before_any_work(tmp_path: Path) -> None:
+    store.check_writable(tmp_path / "new" / "dir" / "snap.yaml")
+    with pytest.raises(BadInput, match="is a directory"):
+        store.check_writable(tmp_path)
+    with pytest.raises(BadInput, match="cannot write"):
+        store.check_writable(Path("/proc/envsnap-test.yaml"))
+    assert [p.name for p in (tmp_path / "new" / "dir").iterdir()] == []

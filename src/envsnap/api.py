@@ -6,14 +6,17 @@ way the CLI does, so scripts and the command line can't drift apart.
 
 from __future__ import annotations
 
+import os
 import re
 import socket
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from envsnap.errors import BadInput
 from envsnap.model import Change, Finding, Snapshot
 
 if TYPE_CHECKING:
@@ -44,7 +47,14 @@ def collect(
     from envsnap.collect import collect as run_probes
     from envsnap.probes.base import ProbeContext
 
-    ctx = ProbeContext(frameworks=frameworks) if python is None else ProbeContext(python=python, frameworks=frameworks)
+    if python is not None:
+        check_interpreter(python)
+
+    ctx = (
+        ProbeContext(frameworks=frameworks)
+        if python is None
+        else ProbeContext(python=python, frameworks=frameworks)
+    )
     snapshot = run_probes(ctx, progress=progress, anonymize_identity=anonymize, timeout_scale=timeout_scale)
     return with_findings(snapshot) if findings else snapshot
 
@@ -63,10 +73,34 @@ def check(snapshot: Snapshot) -> list[Finding]:
     return list(evaluate(snapshot))
 
 
+def check_interpreter(python: str) -> None:
+    """Refuse a ``--python`` that is not an executable file, before any probing.
+
+    Raises:
+        BadInput: missing, a directory, or not executable.
+    """
+    path = Path(python)
+    if path.is_dir():
+        raise BadInput(
+            f"--python {python}: is a directory; give the interpreter, e.g. {path / 'bin' / 'python'}"
+        )
+    if not path.exists():
+        raise BadInput(f"--python {python}: no such file")
+    if not os.access(path, os.X_OK):
+        raise BadInput(f"--python {python}: not executable")
+
+
 def load(path: str | Path) -> Snapshot:
-    """Read and validate a snapshot file (raises BadInput with a one-line message)."""
+    """Read and validate a snapshot file, or standard input for ``-`` (BadInput on failure)."""
     from envsnap import store
 
+    if str(path) == "-":
+        data = sys.stdin.buffer.read(store.MAX_FILE_BYTES + 1)
+        if len(data) > store.MAX_FILE_BYTES:
+            raise BadInput(
+                f"<stdin>: input is larger than {store.MAX_FILE_BYTES // (1024 * 1024)} MB; refusing it"
+            )
+        return store.loads(store.decode_text(data, "<stdin>"), "<stdin>")
     return store.load(path)
 
 
@@ -90,6 +124,10 @@ _UNSAFE_IN_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 def default_snapshot_path(snapshot: Snapshot, folder: Path = DEFAULT_SNAPSHOT_DIR) -> Path:
     """``snapshots/<host>-<UTC timestamp>.yaml``, using the host alias when anonymized."""
-    host = snapshot.meta.host_alias or (snapshot.host.hostname if snapshot.host else None) or socket.gethostname()
+    host = (
+        snapshot.meta.host_alias
+        or (snapshot.host.hostname if snapshot.host else None)
+        or socket.gethostname()
+    )
     stamp = snapshot.meta.captured_at.replace("-", "").replace(":", "")
     return folder / f"{_UNSAFE_IN_NAME.sub('_', host)}-{stamp}.yaml"

@@ -34,11 +34,23 @@ from envsnap.model import (
     ProbeRun,
     Sample,
     Snapshot,
+    Status,
     Toolkits,
     TorchInfo,
 )
 from envsnap.normalize import normalize
-from envsnap.probes import amd, apple, environment, extensions, frameworks, host, intel, nvidia, python_env, toolkits
+from envsnap.probes import (
+    amd,
+    apple,
+    environment,
+    extensions,
+    frameworks,
+    host,
+    intel,
+    nvidia,
+    python_env,
+    toolkits,
+)
 from envsnap.probes.base import ProbeContext
 from envsnap.redact import anonymize, redact_snapshot
 
@@ -110,6 +122,8 @@ class _Runner:
         probe = handle.probe
         limit = probe.timeout_s * self._scale
         remaining = handle.started + limit - time.monotonic()
+        status: Status
+        reason: str | None
         if not handle.done.wait(max(remaining, 0.0)):
             reason = f"{probe.name} probe timed out after {limit:g} s"
             value, status = probe.failed(reason), "failed"
@@ -133,9 +147,11 @@ class _Runner:
             self._progress(event)
 
 
-def _status_of(section: object) -> Literal["ok", "skipped", "failed"]:
+def _status_of(section: object) -> Status:
     status = getattr(section, "status", "ok")
-    return status if status in ("skipped", "failed") else "ok"  # type: ignore[no-any-return]
+    if status == "skipped":
+        return "skipped"
+    return "failed" if status == "failed" else "ok"
 
 
 def _reason_of(section: object) -> str | None:
@@ -156,7 +172,11 @@ AMD = Probe("amd", amd.probe, amd.failed, 30.0, lambda r: r.info)
 INTEL = Probe("intel", intel.probe, lambda r: IntelInfo(status="failed", reason=r), 10.0)
 MPS = Probe("mps", apple.probe, lambda r: MpsInfo(status="failed", reason=r), 10.0)
 TOOLKITS = Probe(
-    "toolkits", toolkits.probe, lambda r: Toolkits(cuda=CudaToolkit(status="failed", reason=r)), 20.0, lambda r: r.cuda
+    "toolkits",
+    toolkits.probe,
+    lambda r: Toolkits(cuda=CudaToolkit(status="failed", reason=r)),
+    20.0,
+    lambda r: r.cuda,
 )
 FRAMEWORKS = Probe(
     "frameworks",
@@ -249,4 +269,3 @@ def finalize(snapshot: Snapshot, *, anonymize_identity: bool = False) -> Snapsho
     if anonymize_identity:
         snapshot = anonymize(snapshot)
     return msgspec.structs.replace(snapshot, fingerprint=fingerprint(snapshot))
-

@@ -40,7 +40,8 @@ def normalize(snapshot: Snapshot) -> Snapshot:
         changes["packages"] = _sorted(snapshot.packages, lambda p: (canonicalize_name(p.name), p.version))
     if snapshot.python is not None and snapshot.python.shadowed is not None:
         changes["python"] = replace(
-            snapshot.python, shadowed=_sorted(snapshot.python.shadowed, lambda s: (canonicalize_name(s.name), s.location))
+            snapshot.python,
+            shadowed=_sorted(snapshot.python.shadowed, lambda s: (canonicalize_name(s.name), s.location)),
         )
     env = snapshot.environment
     if env is not None and env.variables is not None:
@@ -60,12 +61,16 @@ def normalize(snapshot: Snapshot) -> Snapshot:
         if fw.companions is not None:
             fw_changes["companions"] = _sorted(fw.companions, lambda c: canonicalize_name(c.name))
         if fw.torch is not None and fw.torch.loaded_libraries is not None:
-            fw_changes["torch"] = replace(fw.torch, loaded_libraries=_sorted(fw.torch.loaded_libraries, lambda lib: lib.path))
+            fw_changes["torch"] = replace(
+                fw.torch, loaded_libraries=_sorted(fw.torch.loaded_libraries, lambda lib: lib.path)
+            )
         if fw_changes:
             changes["frameworks"] = replace(fw, **fw_changes)
     ext = snapshot.extensions
     if ext is not None and ext.distributions is not None:
-        changes["extensions"] = replace(ext, distributions=_sorted(ext.distributions, lambda d: canonicalize_name(d.name)))
+        changes["extensions"] = replace(
+            ext, distributions=_sorted(ext.distributions, lambda d: canonicalize_name(d.name))
+        )
     if snapshot.telemetry is not None:
         changes["telemetry"] = replace(
             snapshot.telemetry,

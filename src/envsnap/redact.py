@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -51,6 +52,8 @@ def is_secret_name(name: str) -> bool:
 _SHAPES = [
     # URL userinfo with a password: https://user:pass@host -> https://user:<redacted>@host
     r"(?i)\b[a-z][a-z0-9+.-]*://[^/\s:@]+:(?P<secret>[^/\s@]+)@",
+    # A token as the whole userinfo (https://<token>@pypi.fury.io/...): long, letters and digits.
+    r"(?i)\b[a-z][a-z0-9+.-]*://(?=[^/\s:@]*\d)(?=[^/\s:@]*[a-z])(?P<secret>[A-Za-z0-9_.~%-]{16,})@",
     r"-----BEGIN[A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END[A-Z ]*PRIVATE KEY-----|$)",
     r"\bhf_[A-Za-z0-9]{30,}",
     r"\bgh[pousr]_[A-Za-z0-9]{30,}",
@@ -102,6 +105,37 @@ def _replace_secret(match: re.Match[str]) -> str:
     return REDACTED
 
 
+_ENV_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def redact_argv(argv: Sequence[str]) -> list[str]:
+    """Redact a command line item by item, and the values of secret-named options.
+
+    Shape alone misses ``--password hunter2``: the value is a separate item that looks like any
+    word. So besides ``redact_text`` on every item, the item after an option whose name passes
+    ``is_secret_name`` (dashes stripped: ``--api-key``, ``--hf-token``, ``--pass``; not ``-p``) is
+    replaced whole, as is the value of ``--name=value`` and of an env(1)-style ``NAME=value``
+    with such a name. Over-redacting a flag's neighbour (``--no-auth train.py``) is the price of
+    never writing a password that follows one.
+    """
+    redacted: list[str] = []
+    after_secret_option = False
+    for item in argv:
+        if after_secret_option:
+            redacted.append(REDACTED)
+        else:
+            name, sep, value = item.partition("=")
+            option = name.startswith("-")
+            named = option or _ENV_ASSIGNMENT.fullmatch(name) is not None
+            if sep and value and named and is_secret_name(name.lstrip("-")):
+                redacted.append(f"{name}={REDACTED}")
+            else:
+                redacted.append(redact_text(item))
+        # Judged on the raw item, so `--token --password x` hides both following items.
+        after_secret_option = item.startswith("-") and "=" not in item and is_secret_name(item.lstrip("-"))
+    return redacted
+
+
 def redact_value(value: Any, key: str | None = None) -> Any:
     """Redact a JSON-like value; entries under secret-looking keys are replaced whole."""
     if key is not None and is_secret_name(key) and isinstance(value, str) and value:
@@ -123,7 +157,9 @@ def _without_mapping_names(value: Any) -> Any:
     """
     if isinstance(value, dict):
         return {
-            k: (redact_value(v) if k in _FREE_FORM_MAPS and isinstance(v, dict) else _without_mapping_names(v))
+            k: (
+                redact_value(v) if k in _FREE_FORM_MAPS and isinstance(v, dict) else _without_mapping_names(v)
+            )
             for k, v in value.items()
         }
     if isinstance(value, (list, tuple)):

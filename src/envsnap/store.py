@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -91,30 +92,98 @@ def dumps(snapshot: Snapshot) -> str:
     return f"# envsnap snapshot (schema {snapshot.schema}), written by envsnap {__version__}\n{text}"
 
 
+def _current_umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _current_umask()  # read once at import, while the process is single-threaded
+
+
+def _is_special(path: Path) -> bool:
+    """A device, FIFO or socket (``/dev/stdout``, ``/dev/null``): written through, never replaced."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+def check_writable(path: Path) -> None:
+    """Fail early, before slow work, when ``path`` can't be written.
+
+    Creates (and removes) a scratch file next to the target, because ``os.access`` says yes to root
+    for read-only places such as /proc and /sys.
+
+    Raises:
+        BadInput: the target is a directory, or its folder can't be created or written.
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise BadInput(f"{path}: is a directory; give a file name")
+    if _is_special(path):
+        try:
+            with open(path, "ab"):
+                return
+        except OSError as err:
+            raise BadInput(f"{path}: cannot write: {err.strerror or err}") from err
+    target = Path(os.path.realpath(path))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, scratch = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".check", dir=target.parent)
+        os.close(fd)
+        os.unlink(scratch)
+    except OSError as err:
+        raise BadInput(f"{path}: cannot write: {err.strerror or err}") from err
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Replace ``path`` with ``text`` so that readers see the old file or the new one, never a mix.
 
+    A symlink keeps pointing where it did (its target is replaced), an existing file keeps its
+    permissions, and a device or FIFO (``-o /dev/stdout``) is written through, not replaced.
+
     Raises:
-        BadInput: the folder can't be created or written.
+        BadInput: the path is a directory, or the folder can't be created or written.
     """
     path = Path(path)
+    if path.is_dir():
+        raise BadInput(f"{path}: is a directory; give a file name")
+    if _is_special(path):
+        _write_through(path, text)
+        return
+    target = Path(os.path.realpath(path))
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
+        mode = stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        mode = 0o666 & ~_UMASK
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
     except OSError as err:
         raise BadInput(f"{path}: cannot write: {err.strerror or err}") from err
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
             handle.flush()
+            os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
-        os.replace(tmp_name, path)
+        os.replace(tmp_name, target)
     except BaseException as err:
         Path(tmp_name).unlink(missing_ok=True)
         if isinstance(err, OSError):
             raise BadInput(f"{path}: cannot write: {err.strerror or err}") from err
         raise
-    _fsync_dir(path.parent)
+    _fsync_dir(target.parent)
+
+
+def _write_through(path: Path, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+    except OSError as err:
+        raise BadInput(f"{path}: cannot write: {err.strerror or err}") from err
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -155,7 +224,7 @@ def read_bytes_capped(path: Path, name: str, cap: int = MAX_FILE_BYTES) -> bytes
     except FileNotFoundError as err:
         raise BadInput(f"{name}: no such file") from err
     except IsADirectoryError as err:
-        raise BadInput(f"{name}: is a directory, not a snapshot file") from err
+        raise BadInput(f"{name}: is a directory, not a file") from err
     except OSError as err:
         raise BadInput(f"{name}: cannot read: {err.strerror or err}") from err
     if len(data) > cap:
@@ -195,11 +264,13 @@ def loads(text: str, name: str = "<snapshot>") -> Snapshot:
         BadInput: with a one-line message naming ``name`` (and line where known).
     """
     if len(text) > MAX_FILE_BYTES:
-        raise BadInput(f"{name}: text is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; refusing to read it")
+        raise BadInput(
+            f"{name}: text is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; refusing to read it"
+        )
     if _suspect(text):
         _refuse_anchors_and_tags(text, name)
     try:
-        data = yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader, after the alias/tag scan
+        data = yaml.load(text, Loader=_Loader)
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         where = f":{mark.line + 1}" if mark is not None else ""
@@ -215,7 +286,7 @@ def _refuse_anchors_and_tags(text: str, name: str) -> None:
     """Walk the YAML event stream (nothing is constructed) and refuse aliases, anchors and tags."""
     try:
         for event in yaml.parse(text, Loader=_Loader):
-            line = event.start_mark.line + 1
+            line = event.start_mark.line + 1 if event.start_mark is not None else 0
             if isinstance(event, yaml.AliasEvent):
                 raise BadInput(f"{name}:{line}: YAML aliases are not allowed in snapshots (*{event.anchor})")
             anchor = getattr(event, "anchor", None)
@@ -233,6 +304,15 @@ def _refuse_anchors_and_tags(text: str, name: str) -> None:
         raise BadInput(f"{name}: not valid YAML: {err}") from err
 
 
+_YAML_KINDS = {
+    "str": "a YAML string",
+    "list": "a YAML list",
+    "int": "a YAML number",
+    "float": "a YAML number",
+    "bool": "a YAML boolean",
+}
+
+
 def from_builtins(data: Any, name: str = "<snapshot>", text: str | None = None) -> Snapshot:
     """Check the schema version, migrate, and convert plain data into a Snapshot.
 
@@ -240,13 +320,17 @@ def from_builtins(data: Any, name: str = "<snapshot>", text: str | None = None) 
         BadInput: not a mapping, missing/unknown/newer schema, or wrong types.
     """
     if not isinstance(data, dict):
-        kind = "empty" if data is None else f"a YAML {type(data).__name__}"
+        kind = "empty" if data is None else _YAML_KINDS.get(type(data).__name__, "not a mapping")
         raise BadInput(f"{name}: not an envsnap snapshot (the document is {kind}, expected a mapping)")
+    if "report" in data and "verdict" in data:
+        raise BadInput(f"{name}: this is an `envsnap run` report, not a snapshot")
     version = data.get("schema")
     if "schema" not in data:
         raise BadInput(f"{name}: not an envsnap snapshot (no 'schema' version at the top)")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise BadInput(f"{name}: unknown snapshot schema {version!r} (expected an integer from 1 to {SCHEMA_VERSION})")
+        raise BadInput(
+            f"{name}: unknown snapshot schema {version!r} (expected an integer from 1 to {SCHEMA_VERSION})"
+        )
     if version > SCHEMA_VERSION:
         raise BadInput(
             f"{name}: written by a newer envsnap (schema {version}); envsnap {__version__} reads schema "

@@ -24,7 +24,8 @@ def test_import_from_stdin_to_a_file(tmp_path: Path) -> None:
     assert done.stdout.decode().strip() == str(out)
     assert done.stderr.decode().startswith("imported collect-env from <stdin>:")
     snap = store.load(out)
-    assert snap.meta.origin and snap.meta.origin.file == "<stdin>"
+    assert snap.meta.origin
+    assert snap.meta.origin.file == "<stdin>"
 
 
 def test_hostile_reports_exit_2_with_one_line(tmp_path: Path) -> None:
@@ -39,7 +40,9 @@ def test_hostile_reports_exit_2_with_one_line(tmp_path: Path) -> None:
     lines = (DATA / "collect_env" / "gen2021_torch1.10_nvcc_minor_mismatch.txt").read_text().splitlines()
     half.write_text("\n".join(lines[: len(lines) // 2]))
     bad_xml = tmp_path / "bad.xml"
-    bad_xml.write_text('<?xml version="1.0"?>\n<!DOCTYPE x [<!ENTITY a "aaaa">]>\n<nvidia_smi_log>&a;</nvidia_smi_log>\n')
+    bad_xml.write_text(
+        '<?xml version="1.0"?>\n<!DOCTYPE x [<!ENTITY a "aaaa">]>\n<nvidia_smi_log>&a;</nvidia_smi_log>\n'
+    )
     cases = [
         ("collect-env", garbage, "binary data"),
         ("collect-env", huge, "larger than 8 MB"),
@@ -52,5 +55,7 @@ def test_hostile_reports_exit_2_with_one_line(tmp_path: Path) -> None:
         done = run("import", kind, str(path))
         err = done.stderr.decode()
         assert done.returncode == 2, (kind, path.name, err)
-        assert err.count("\n") == 1 and expected in err and err.startswith(f"envsnap: error: {path}"), err
+        assert err.count("\n") == 1, err
+        assert expected in err, err
+        assert err.startswith(f"envsnap: error: {path}"), err
         assert done.stdout == b""

@@ -27,14 +27,19 @@ def test_pins_urls_and_editables() -> None:
     assert packages["torch"].version == "2.4.1+cu121"
     assert packages["nvidia-cudnn-cu12"].version == "9.1.0.70"
     tools = packages["acme_tools"]
-    assert tools.source and tools.source.kind == "editable" and tools.source.vcs == "git"
+    assert tools.source
+    assert tools.source.kind == "editable"
+    assert tools.source.vcs == "git"
     assert tools.source.commit_id == "0123456789abcdef0123456789abcdef01234567"
     private = packages["private-lib"]
-    assert private.source and (private.source.kind, private.source.vcs) == ("vcs", "git")
+    assert private.source
+    assert (private.source.kind, private.source.vcs) == ("vcs", "git")
     assert private.version == ""  # pip freeze doesn't say; left empty, not invented
     wheel = packages["wheelhouse-pkg"]
-    assert wheel.source and wheel.source.kind == "file"
-    assert "filelock" in packages and len(packages) == 6
+    assert wheel.source
+    assert wheel.source.kind == "file"
+    assert "filelock" in packages
+    assert len(packages) == 6
 
 
 @pytest.mark.parametrize(

@@ -29,12 +29,16 @@ def read_report(source: str) -> tuple[str, str]:
     if source == "-":
         data = sys.stdin.buffer.read(MAX_REPORT_BYTES + 1)
         if len(data) > MAX_REPORT_BYTES:
-            raise BadInput(f"<stdin>: input is larger than {MAX_REPORT_BYTES // (1024 * 1024)} MB; refusing it")
+            raise BadInput(
+                f"<stdin>: input is larger than {MAX_REPORT_BYTES // (1024 * 1024)} MB; refusing it"
+            )
         return decode_text(data, "<stdin>"), "<stdin>"
     return decode_text(read_bytes_capped(Path(source), source, MAX_REPORT_BYTES), source), source
 
 
-def parse_report(kind: ReportKind, text: str, name: str, *, captured_at: str, allow_partial: bool = False) -> Snapshot:
+def parse_report(
+    kind: ReportKind, text: str, name: str, *, captured_at: str, allow_partial: bool = False
+) -> Snapshot:
     """Parse report text of the given kind into an (unfinalized) snapshot.
 
     Raises:

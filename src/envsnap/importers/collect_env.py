@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from envsnap.errors import BadInput
+from envsnap.importers.base import ImportedSections
 from envsnap.model import (
     Accelerators,
     AmdDevice,
@@ -37,7 +38,6 @@ from envsnap.model import (
     TorchAvailability,
     TorchInfo,
 )
-from envsnap.importers.base import ImportedSections
 
 # Labels of every generation, longest first so "CUDA used to build PyTorch" wins over shorter ones.
 LABELS = (
@@ -81,7 +81,9 @@ _BLOCK_LABELS = frozenset(
         "Intel GPU models detected",
     }
 )
-_LABEL_RE = re.compile(r"^(?P<label>" + "|".join(re.escape(label) for label in LABELS) + r"):[ \t]?(?P<value>.*)$")
+_LABEL_RE = re.compile(
+    r"^(?P<label>" + "|".join(re.escape(label) for label in LABELS) + r"):[ \t]?(?P<value>.*)$"
+)
 _MISSING = frozenset({"", "Could not collect", "N/A", "None", "No CUDA", "NoGCNArchNameOnOldPyTorch"})
 _TRUE = frozenset({"True", "Yes"})
 _FALSE = frozenset({"False", "No"})
@@ -225,7 +227,9 @@ def _python(report: _Report) -> PythonEnv | None:
 
 
 _PIP_LINE = re.compile(r"^\[pip\d?\]\s+(?P<req>\S.*)$")
-_CONDA_LINE = re.compile(r"^\[conda\]\s+(?P<name>\S+)\s+(?P<version>\S+)(?:\s+(?P<build>\S+))?(?:\s+(?P<channel>\S+))?$")
+_CONDA_LINE = re.compile(
+    r"^\[conda\]\s+(?P<name>\S+)\s+(?P<version>\S+)(?:\s+(?P<build>\S+))?(?:\s+(?P<channel>\S+))?$"
+)
 
 
 def _packages(report: _Report, name: str) -> tuple[Package, ...] | None:
@@ -241,12 +245,16 @@ def _packages(report: _Report, name: str) -> tuple[Package, ...] | None:
             requirement = pip.group("req")
             pkg_name, sep, version = requirement.partition("==")
             if sep and pkg_name and version and " " not in version:
-                packages.setdefault(pkg_name.lower(), Package(name=pkg_name, version=version, installer="pip"))
+                packages.setdefault(
+                    pkg_name.lower(), Package(name=pkg_name, version=version, installer="pip")
+                )
             continue
         conda = _CONDA_LINE.match(line)
         if conda:
             pkg = conda.group("name")
-            packages.setdefault(pkg.lower(), Package(name=pkg, version=conda.group("version"), installer="conda"))
+            packages.setdefault(
+                pkg.lower(), Package(name=pkg, version=conda.group("version"), installer="conda")
+            )
     return tuple(packages.values())
 
 
@@ -260,15 +268,21 @@ def _environment(report: _Report) -> Environment | None:
         return None
     if not isinstance(parsed, dict):
         return None
-    variables = {str(k): str(v) for k, v in parsed.items() if isinstance(k, str) and isinstance(v, (str, int))}
+    variables = {
+        str(k): str(v) for k, v in parsed.items() if isinstance(k, str) and isinstance(v, (str, int))
+    }
     return Environment(status="ok", variables=variables) if variables else None
 
 
-_GPU_LINE = re.compile(r"^(?:GPU (?P<index>\d+):\s*)?(?P<name>.+?)(?:\s*\((?P<gfx>gfx[0-9a-f]+)(?::[^)]*)?\))?$")
+_GPU_LINE = re.compile(
+    r"^(?:GPU (?P<index>\d+):\s*)?(?P<name>.+?)(?:\s*\((?P<gfx>gfx[0-9a-f]+)(?::[^)]*)?\))?$"
+)
 
 
 def _accelerators(report: _Report) -> Accelerators | None:
-    gpu_lines = [line for line in report.blocks.get("GPU models and configuration", []) if line not in _MISSING]
+    gpu_lines = [
+        line for line in report.blocks.get("GPU models and configuration", []) if line not in _MISSING
+    ]
     driver = _value(report, "Nvidia driver version")
     hip_built = _value(report, "ROCM used to build PyTorch")
     nvidia_devices: list[NvidiaDevice] = []
@@ -288,14 +302,20 @@ def _accelerators(report: _Report) -> Accelerators | None:
         nvidia = NvidiaInfo(
             status="ok", source="import", driver_version=driver, devices=tuple(nvidia_devices) or None
         )
-    amd = AmdInfo(status="ok", source="import", devices=tuple(amd_devices)) if amd_devices or hip_built and gpu_lines else None
+    amd = (
+        AmdInfo(status="ok", source="import", devices=tuple(amd_devices))
+        if amd_devices or (hip_built and gpu_lines)
+        else None
+    )
     if nvidia is None and amd is None:
         return None
     return Accelerators(nvidia=nvidia, amd=amd)
 
 
 _NVCC = re.compile(r"^(?P<version>\d+\.\d+(?:\.\d+)?)")
-_CUDNN_FILE = re.compile(r"libcudnn(?:_[a-z_]+)?\.so\.(?P<version>\d+(?:\.\d+){0,2})|cudnn\w*64_(?P<win>\d+)\.dll", re.I)
+_CUDNN_FILE = re.compile(
+    r"libcudnn(?:_[a-z_]+)?\.so\.(?P<version>\d+(?:\.\d+){0,2})|cudnn\w*64_(?P<win>\d+)\.dll", re.I
+)
 
 
 def _toolkits(report: _Report) -> Toolkits | None:
@@ -320,8 +340,12 @@ def _toolkits(report: _Report) -> Toolkits | None:
 def _frameworks(report: _Report) -> Frameworks | None:
     version = _value(report, "PyTorch version")
     if version is None:
-        return Frameworks(torch=TorchInfo(status="skipped", reason="collect_env reports PyTorch as not installed"))
-    available = TorchAvailability(cuda=_bool(report, "Is CUDA available"), xpu=_bool(report, "Is XPU available"))
+        return Frameworks(
+            torch=TorchInfo(status="skipped", reason="collect_env reports PyTorch as not installed")
+        )
+    available = TorchAvailability(
+        cuda=_bool(report, "Is CUDA available"), xpu=_bool(report, "Is XPU available")
+    )
     hip = _value(report, "ROCM used to build PyTorch") or _value(report, "HIP runtime version")
     return Frameworks(
         torch=TorchInfo(

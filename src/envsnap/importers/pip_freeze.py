@@ -9,6 +9,7 @@ with its line number: a half-pasted line is better refused than silently importe
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from packaging.requirements import InvalidRequirement, Requirement
 
@@ -16,7 +17,9 @@ from envsnap.errors import BadInput
 from envsnap.importers.base import ImportedSections
 from envsnap.model import Package, PackageSource
 
-_EDITABLE_VCS = re.compile(r"^(?:-e|--editable)\s+(?P<url>(?P<vcs>git|hg|svn|bzr)\+\S+?)(?:#egg=(?P<name>[\w.-]+))?$")
+_EDITABLE_VCS = re.compile(
+    r"^(?:-e|--editable)\s+(?P<url>(?P<vcs>git|hg|svn|bzr)\+\S+?)(?:#egg=(?P<name>[\w.-]+))?$"
+)
 _VCS_COMMIT = re.compile(r"@(?P<commit>[0-9a-f]{7,40})(?:#|$)")
 
 
@@ -52,7 +55,8 @@ def parse(text: str, name: str = "<pip freeze>") -> ImportedSections:
         try:
             requirement = Requirement(line)
         except InvalidRequirement as err:
-            raise BadInput(f"{name}:{number}: not a requirement: {line[:80]!r} ({err})") from err
+            reason = str(err).splitlines()[0]  # packaging adds a caret diagram on further lines
+            raise BadInput(f"{name}:{number}: not a requirement: {line[:80]!r} ({reason})") from err
         package = _package(requirement, name, number)
         packages[requirement.name.lower()] = package
     if not packages:
@@ -65,13 +69,17 @@ def _package(requirement: Requirement, name: str, number: int) -> Package:
         url = requirement.url
         vcs = url.split("+", 1)[0] if re.match(r"^(git|hg|svn|bzr)\+", url) else None
         commit = _VCS_COMMIT.search(url) if vcs else None
-        kind = "vcs" if vcs else ("file" if url.startswith("file:") else "url")
+        kind: Literal["vcs", "file", "url"] = "vcs" if vcs else ("file" if url.startswith("file:") else "url")
         return Package(
             name=requirement.name,
             version="",
-            source=PackageSource(kind=kind, url=url, vcs=vcs, commit_id=commit.group("commit") if commit else None),
+            source=PackageSource(
+                kind=kind, url=url, vcs=vcs, commit_id=commit.group("commit") if commit else None
+            ),
         )
     pins = [spec for spec in requirement.specifier if spec.operator in ("==", "===")]
     if len(pins) != 1 or "*" in pins[0].version:
-        raise BadInput(f"{name}:{number}: '{requirement}' is not pinned to one version (pip freeze writes name==version)")
+        raise BadInput(
+            f"{name}:{number}: '{requirement}' is not pinned to one version (pip freeze writes name==version)"
+        )
     return Package(name=requirement.name, version=pins[0].version)

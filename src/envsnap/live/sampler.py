@@ -13,6 +13,7 @@ one returned, so a hung driver call can never pile up threads.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from typing import Protocol
@@ -67,8 +68,6 @@ class Sampler:
     def close(self) -> None:
         """Close every source, ignoring errors from backends that are already gone."""
         for source in self._sources:
-            try:
+            with contextlib.suppress(Exception):
                 source.close()
-            except Exception:  # noqa: S110 - closing a dead backend has nothing left to report
-                pass
         self._sources.clear()

@@ -137,7 +137,8 @@ def _root(xml_text: str) -> ET.Element:
     try:
         root = ET.fromstring(text)
     except ET.ParseError as err:
-        raise BadInput(f"nvidia-smi XML: not well-formed ({err})") from None
+        line, column = err.position
+        raise BadInput(f"nvidia-smi XML: not well-formed XML at line {line}, column {column + 1}") from None
     if root.tag != "nvidia_smi_log":
         raise BadInput(f"nvidia-smi XML: root element is <{root.tag}>, expected <nvidia_smi_log>")
     return root

@@ -69,7 +69,9 @@ def one_line_summary(snapshot: Snapshot) -> str:
     parts.append(_gpu_line(snapshot))
     nvidia = snapshot.accelerators.nvidia if snapshot.accelerators else None
     if nvidia is not None:
-        parts.append(f"NVIDIA driver {nvidia.driver_version}" if nvidia.driver_version else "no NVIDIA driver")
+        parts.append(
+            f"NVIDIA driver {nvidia.driver_version}" if nvidia.driver_version else "no NVIDIA driver"
+        )
     failed = [run.name for run in (snapshot.meta.probes or ()) if run.status == "failed"]
     if failed:
         parts.append(f"failed probes: {', '.join(failed)}")
@@ -92,6 +94,15 @@ def _status(section: Section | None) -> Text:
     return text
 
 
+def _join(*parts: object, sep: str = " · ") -> str:
+    """Join the parts that are known; ``None`` and empty parts are left out, never printed."""
+    return sep.join(str(part) for part in parts if part not in (None, ""))
+
+
+def _labelled(label: str, value: object) -> str | None:
+    return None if value in (None, "") else f"{label} {value}"
+
+
 def _row(table: Table, label: str, value: Any) -> None:
     if value is None or value == "":
         return
@@ -102,29 +113,38 @@ def render_summary(snapshot: Snapshot) -> Group:
     """The ``envsnap show`` report: one table of layers, then devices and findings."""
     table = Table.grid(padding=(0, 2))
     table.add_column(no_wrap=True)
-    table.add_column()
+    table.add_column(overflow="fold")  # fingerprints and paths must stay whole to be copied
     origin = snapshot.meta.origin
-    source = f"imported from {origin.format} ({origin.file})" if origin and origin.kind == "import" else "probed"
+    source = (
+        f"imported from {origin.format}: {origin.file}" if origin and origin.kind == "import" else "probed"
+    )
     _row(table, "Captured", f"{snapshot.meta.captured_at} ({source})")
     host = snapshot.host
     if host is not None:
         if host.ok:
-            where = [w for w in (host.container, "Slurm" if host.slurm else None, "WSL" if host.wsl else None) if w]
-            os_text = " ".join(x for x in (host.os_name, host.os_version) if x)
-            _row(table, "Host", f"{host.hostname or '?'} · {os_text} · kernel {host.kernel} · {host.arch}")
+            where = [
+                w for w in (host.container, "Slurm" if host.slurm else None, "WSL" if host.wsl else None) if w
+            ]
+            os_text = _join(host.os_name, host.os_version, sep=" ")
+            _row(table, "Host", _join(host.hostname, os_text, _labelled("kernel", host.kernel), host.arch))
+            cores = (
+                f"{host.cpu_physical_cores or '?'}/{host.cpu_logical_cores or '?'} cores"
+                if host.cpu_physical_cores or host.cpu_logical_cores
+                else None
+            )
+            memory = human_bytes(host.memory_total_bytes) if host.memory_total_bytes else None
             _row(
                 table,
                 "CPU / memory",
-                f"{host.cpu_model or '?'} · {host.cpu_physical_cores}/{host.cpu_logical_cores} cores · "
-                f"{human_bytes(host.memory_total_bytes)}" + (f" · in {', '.join(where)}" if where else ""),
+                _join(host.cpu_model, cores, memory, f"in {', '.join(where)}" if where else None),
             )
         else:
             _row(table, "Host", _status(host))
     py = snapshot.python
     if py is not None:
         if py.ok:
-            env = f" · {py.env_kind} {py.env_name or ''}".rstrip() if py.env_kind else ""
-            _row(table, "Python", f"{py.implementation or ''} {py.version or '?'} · {py.executable}{env}".strip())
+            env = _join(py.env_kind, py.env_name, sep=" ") if py.env_kind else None
+            _row(table, "Python", _join(_join(py.implementation, py.version, sep=" "), py.executable, env))
         else:
             _row(table, "Python", _status(py))
     if snapshot.packages is not None:
@@ -134,11 +154,15 @@ def render_summary(snapshot: Snapshot) -> Group:
         nvidia = acc.nvidia
         if nvidia is not None:
             if nvidia.ok:
+                count = len(nvidia.devices or ())
                 _row(
                     table,
                     "NVIDIA",
-                    f"driver {nvidia.driver_version} · supports CUDA ≤ {nvidia.cuda_driver_version} · "
-                    f"{len(nvidia.devices or ())} GPU(s)",
+                    _join(
+                        _labelled("driver", nvidia.driver_version),
+                        _labelled("supports CUDA ≤", nvidia.cuda_driver_version),
+                        f"{count} GPU" + ("" if count == 1 else "s"),
+                    ),
                 )
             else:
                 _row(table, "NVIDIA", _status(nvidia))
@@ -147,24 +171,47 @@ def render_summary(snapshot: Snapshot) -> Group:
             _row(
                 table,
                 "AMD",
-                f"amdgpu {amd.driver_version or '?'} · ROCm {amd.rocm_version or '?'} · {len(amd.devices or ())} GPU(s)"
+                _join(
+                    _labelled("amdgpu", amd.driver_version),
+                    _labelled("ROCm", amd.rocm_version),
+                    f"{len(amd.devices or ())} GPU" + ("" if len(amd.devices or ()) == 1 else "s"),
+                )
                 if amd.ok
                 else _status(amd),
             )
         if acc.intel is not None:
-            _row(table, "Intel GPU", f"{len(acc.intel.devices or ())} GPU(s)" if acc.intel.ok else _status(acc.intel))
+            intel_count = len(acc.intel.devices or ())
+            _row(
+                table,
+                "Intel GPU",
+                f"{intel_count} GPU" + ("" if intel_count == 1 else "s")
+                if acc.intel.ok
+                else _status(acc.intel),
+            )
         if acc.mps is not None:
             _row(table, "Apple MPS", f"available ({acc.mps.chip})" if acc.mps.available else _status(acc.mps))
     tk = snapshot.toolkits
     if tk is not None:
         if tk.cuda is not None:
             cuda = tk.cuda
-            _row(table, "CUDA toolkit", f"nvcc {cuda.nvcc_version} at {cuda.path}" if cuda.ok else _status(cuda))
+            _row(
+                table,
+                "CUDA toolkit",
+                _join(_labelled("nvcc", cuda.nvcc_version), _labelled("at", cuda.path), sep=" ")
+                if cuda.ok
+                else _status(cuda),
+            )
         if tk.rocm is not None:
-            _row(table, "ROCm", f"{tk.rocm.version} at {tk.rocm.path}" if tk.rocm.ok else _status(tk.rocm))
+            _row(
+                table,
+                "ROCm",
+                _join(tk.rocm.version, _labelled("at", tk.rocm.path), sep=" ")
+                if tk.rocm.ok
+                else _status(tk.rocm),
+            )
         for label, lib in (("cuDNN", tk.cudnn), ("NCCL", tk.nccl)):
             if lib is not None and lib.ok:
-                _row(table, label, f"{lib.version} at {lib.path}")
+                _row(table, label, _join(lib.version, _labelled("at", lib.path), sep=" "))
     fw = snapshot.frameworks
     if fw is not None:
         if fw.torch is not None:
