@@ -221,3 +221,16 @@ def test_piped_output_has_no_trailing_padding(tmp_path: Path) -> None:
     assert all(line == line.rstrip() for line in done.stdout.splitlines())
     # Long values (paths, fingerprints) are folded, never cut with an ellipsis.
     assert "…" not in done.stdout
+
+
+def test_snapshot_text_cannot_drive_the_terminal_or_inject_markup(tmp_path: Path) -> None:
+    import msgspec
+
+    snapshot = make_snapshot()
+    assert snapshot.host is not None
+    hostile_host = msgspec.structs.replace(snapshot.host, hostname="gpu\x1b]0;pwned\x07[/bold][link=http://evil]x")
+    path = store.save(msgspec.structs.replace(snapshot, host=hostile_host), tmp_path / "s.yaml")
+    done = run_cli("show", str(path))
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout
+    assert "gpu\\x1b]0;pwned\\x07[/bold][link=http://evil]x" in done.stdout

@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from envsnap.model import Finding
+from envsnap.render.safe_text import printable
 
 SEVERITIES = ("error", "warning", "info")
 _HEADINGS = {"error": "Errors", "warning": "Warnings", "info": "Info"}
@@ -73,18 +74,18 @@ def _one(item: Finding) -> RenderableType:
     head.append(f"{_MARKS[item.severity]} ", style=_STYLES[item.severity])
     head.append(item.id, style=_STYLES[item.severity])
     head.append("  ")
-    head.append(item.title)
+    head.append(printable(item.title))
     details = Table.grid(padding=(0, 1))
     details.add_column(style="dim", no_wrap=True)
-    details.add_column()
+    details.add_column(overflow="fold")  # URLs and paths stay whole, folded rather than cut
     for position, evidence in enumerate(item.evidence):
-        line = Text(evidence.path, style="dim")
+        line = Text(printable(evidence.path), style="dim")
         line.append(" = ")
-        line.append(_value(evidence.value))
+        line.append(printable(_value(evidence.value)))
         details.add_row("evidence" if position == 0 else "", line)
-    details.add_row("fix", _with_code(item.fix))
+    details.add_row("fix", _with_code(printable(item.fix)))
     if item.source:
-        details.add_row("source", Text(item.source, style="dim underline"))
+        details.add_row("source", Text(printable(item.source), style="dim underline"))
     return Group(head, Padding(details, (0, 0, 1, 2)))
 
 

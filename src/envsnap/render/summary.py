@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from envsnap.model import Section, Snapshot
+from envsnap.render.safe_text import printable
 
 _STATUS_STYLE = {"ok": "green", "skipped": "dim", "failed": "red"}
 _SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
@@ -90,7 +91,7 @@ def _status(section: Section | None) -> Text:
         return Text("absent", style="dim")
     text = Text(section.status, style=_STATUS_STYLE.get(section.status, ""))
     if section.reason:
-        text.append(f": {section.reason}", style="dim")
+        text.append(f": {printable(section.reason)}", style="dim")
     return text
 
 
@@ -106,7 +107,9 @@ def _labelled(label: str, value: object) -> str | None:
 def _row(table: Table, label: str, value: Any) -> None:
     if value is None or value == "":
         return
-    table.add_row(Text(label, style="bold"), value if isinstance(value, Text) else Text(str(value)))
+    table.add_row(
+        Text(label, style="bold"), value if isinstance(value, Text) else Text(printable(str(value)))
+    )
 
 
 def render_summary(snapshot: Snapshot) -> Group:
@@ -239,7 +242,9 @@ def render_summary(snapshot: Snapshot) -> Group:
         findings.add_column("what")
         for finding in snapshot.findings:
             findings.add_row(
-                Text(finding.severity, style=_SEVERITY_STYLE[finding.severity]), finding.id, finding.title
+                Text(finding.severity, style=_SEVERITY_STYLE[finding.severity]),
+                Text(printable(finding.id)),
+                Text(printable(finding.title)),
             )
         parts.append(findings)
     return Group(*parts)
@@ -249,38 +254,24 @@ def _device_table(snapshot: Snapshot) -> Table | None:
     acc = snapshot.accelerators
     if acc is None:
         return None
+    rows: list[tuple[int, str, str | None, str | None, int | None, str | None]] = []
+    for device in (acc.nvidia.devices if acc.nvidia else None) or ():
+        cc = device.compute_capability
+        arch = f"sm_{cc.replace('.', '')}" if cc else None
+        rows.append((device.index, "NVIDIA", device.name, arch, device.memory_total_bytes, device.pci_bus_id))
+    for amd in (acc.amd.devices if acc.amd else None) or ():
+        rows.append((amd.index, "AMD", amd.name, amd.gfx_target, amd.memory_total_bytes, amd.pci_bus_id))
+    for intel in (acc.intel.devices if acc.intel else None) or ():
+        rows.append(
+            (intel.index, "Intel", intel.name, intel.driver, intel.memory_total_bytes, intel.pci_bus_id)
+        )
+    if not rows:
+        return None
     table = Table(title="Devices", title_justify="left", show_edge=False)
     for column in ("#", "vendor", "name", "arch", "memory", "bus id"):
         table.add_column(column, no_wrap=True)
-    rows = 0
-    for device in (acc.nvidia.devices if acc.nvidia else None) or ():
-        table.add_row(
-            str(device.index),
-            "NVIDIA",
-            device.name or "?",
-            f"sm_{device.compute_capability.replace('.', '')}" if device.compute_capability else "?",
-            human_bytes(device.memory_total_bytes),
-            device.pci_bus_id or "?",
-        )
-        rows += 1
-    for amd in (acc.amd.devices if acc.amd else None) or ():
-        table.add_row(
-            str(amd.index),
-            "AMD",
-            amd.name or "?",
-            amd.gfx_target or "?",
-            human_bytes(amd.memory_total_bytes),
-            amd.pci_bus_id or "?",
-        )
-        rows += 1
-    for intel in (acc.intel.devices if acc.intel else None) or ():
-        table.add_row(
-            str(intel.index),
-            "Intel",
-            intel.name or "?",
-            intel.driver or "?",
-            human_bytes(intel.memory_total_bytes),
-            intel.pci_bus_id or "?",
-        )
-        rows += 1
-    return table if rows else None
+    for index, vendor, name, arch, memory, bus in rows:
+        # Text cells: device names come from the snapshot and must not be read as Rich markup.
+        cells = (str(index), vendor, name or "?", arch or "?", human_bytes(memory), bus or "?")
+        table.add_row(*(Text(printable(cell)) for cell in cells))
+    return table
