@@ -2,7 +2,11 @@
 
 The script runs as ``__main__`` (runpy, like ``python script.py``); when it ends, however it ends,
 the guard's table is printed on stderr (and the YAML report written with ``--report``). The exit
-status is the script's.
+status is the script's. What can be checked before the script runs is checked first, and a
+problem there is one line on stderr, exit 2, and no report: a script or module that doesn't
+exist, a ``--device`` torch doesn't know (or no torch at all), a ``--report`` path where no file
+can be created (tried by creating one). A report that still can't be written at the end is an
+error on stderr and leaves the script's exit status as it is.
 
 Why this module is callable: ``envsnap.guard`` is also the public function
 ``envsnap.guard(device=...)``, which ``envsnap/__init__.py`` serves lazily from
@@ -17,13 +21,17 @@ file as ``__main__`` without importing ``envsnap.guard``, so the attribute stays
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import runpy
 import sys
 import types
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
-from envsnap.live.guard import Guard, OffDeviceError, guard
+from envsnap.errors import BadInput, ExitCode
+from envsnap.live.guard import Guard, OffDeviceError, guard, resolve_device
 from envsnap.live.guard_report import GuardReport
 
 __all__ = ["Guard", "GuardReport", "OffDeviceError", "guard", "main"]
@@ -32,7 +40,7 @@ __all__ = ["Guard", "GuardReport", "OffDeviceError", "guard", "main"]
 class _CallableModule(types.ModuleType):
     """``envsnap.guard`` as a module that can still be called like the function it shadows."""
 
-    def __call__(self, device: str | None = None, *, strict: bool = False, every: int = 1) -> Guard:
+    def __call__(self, device: Any = None, *, strict: bool = False, every: int = 1) -> Any:
         return guard(device, strict=strict, every=every)
 
 
@@ -74,13 +82,68 @@ def _run(module: str | None, target: list[str]) -> int:
     return 0
 
 
+def _check_target(module: str | None, target: list[str]) -> None:
+    """Refuse a script or module that doesn't exist, as ``python`` would, but before the guard starts.
+
+    Raises:
+        BadInput: no such script (or folder/zip without ``__main__``), or no such module.
+    """
+    if module is None:
+        script = Path(target[0])
+        runnable = script / "__main__.py" if script.is_dir() else script
+        try:
+            runnable.open("rb").close()
+        except OSError as err:
+            raise BadInput(f"{target[0]}: cannot open: {err.strerror or err}") from None
+        return
+    # find_spec imports the parent packages, as `python -m` does before it runs anything.
+    try:
+        spec = importlib.util.find_spec(module)
+        if spec is not None and spec.submodule_search_locations is not None:
+            spec = importlib.util.find_spec(f"{module}.__main__")
+    except (ImportError, ValueError) as err:
+        raise BadInput(f"-m {module}: {err}") from None
+    if spec is None:
+        raise BadInput(f"-m {module}: no module named {module!r} (or it has no __main__)")
+
+
+def _check_device(device: str | None) -> None:
+    """Refuse a device string torch doesn't parse, or a missing torch.
+
+    Raises:
+        BadInput: torch can't be imported, or doesn't know the device.
+    """
+    try:
+        resolve_device(device)
+    except ImportError as err:
+        raise BadInput(f"PyTorch can't be imported in this interpreter ({err}); the guard needs it") from None
+    except (RuntimeError, ValueError) as err:
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise BadInput(f"--device {device}: not a device torch knows ({first})") from None
+
+
+def _preflight(args: argparse.Namespace) -> None:
+    """Everything that can be checked before the script runs (BadInput: one line, exit 2)."""
+    from envsnap.live.output_path import check_writable
+
+    _check_target(args.module, args.target)
+    if args.report:
+        check_writable(Path(args.report))
+    _check_device(args.device)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``python -m envsnap.guard``; returns the script's exit status."""
+    """Entry point of ``python -m envsnap.guard``; returns the script's exit status (2: bad usage)."""
     args = _parser().parse_args(argv)
     if args.module is None and not args.target:
         _parser().error("give a script to run (or -m MODULE)")
     if args.every < 1:
         _parser().error("--every must be 1 or more")
+    try:
+        _preflight(args)
+    except BadInput as err:
+        print(f"envsnap: error: {err}", file=sys.stderr)
+        return int(ExitCode.BAD_INPUT)
     wrapped = guard(args.device, strict=args.strict, every=args.every)
     code = 1
     try:
@@ -100,15 +163,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _save(report: GuardReport, path: str) -> None:
-    from pathlib import Path
-
-    from envsnap.errors import BadInput
     from envsnap.store import write_atomic
 
     try:
         write_atomic(Path(path), report.to_yaml())
     except BadInput as err:
-        print(f"envsnap: error: {err}", file=sys.stderr)
+        print(f"envsnap: error: report not written: {err}", file=sys.stderr)
 
 
 if __name__ == "__main__":

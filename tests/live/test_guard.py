@@ -306,3 +306,45 @@ def test_guard_is_reentrant_and_resolves_the_device_lazily() -> None:
     assert guard.report.ops_total == 1
     with pytest.raises(ValueError, match="every must be 1 or more"):
         Guard(every=0)
+
+
+def test_a_decorated_function_reaches_its_report_through_its_guard_attribute(
+    model: Model, x: torch.Tensor
+) -> None:
+    @envsnap.guard(device="meta")
+    def step(batch: torch.Tensor) -> torch.Tensor:
+        out: torch.Tensor = model(batch)
+        return out
+
+    step(x)
+    guard = cast(Guard, step.guard)  # type: ignore[attr-defined]
+    assert guard.report.forwards_seen == 1
+    assert {m.module for m in guard.report.modules if m.off_device_ops} == {"pos"}
+    assert step.__name__ == "step"
+
+
+def test_bare_decorator_guards_with_the_default_device() -> None:
+    @envsnap.guard
+    def double(t: torch.Tensor) -> torch.Tensor:
+        return t * 2
+
+    assert torch.equal(double(torch.ones(2)), torch.full((2,), 2.0))
+    report = cast(Guard, double.guard).report  # type: ignore[attr-defined]
+    assert report.ops_total == 1
+    assert report.expected_reason is not None
+    assert report.expected_reason.startswith("auto: ")
+
+
+def test_table_header_uses_proper_plurals_and_ordinals() -> None:
+    with envsnap.guard(device="meta") as g:
+        torch.ones(4, device="meta")
+    header = g.report.table().splitlines()[0]
+    assert header == "envsnap guard: expected device meta · 1 op · on-device"
+    sampled = GuardReport(
+        report="envsnap-guard", schema=1, expected_device="meta", strict=False, every=2,
+        forwards_seen=1, forwards_accounted=1, verdict="on-device", ops_total=3, ops_off_device=0,
+        devices={"meta": 3},
+    )  # fmt: skip
+    assert sampled.table().splitlines()[0] == (
+        "envsnap guard: expected device meta · 3 ops in 1 of 1 forward, every 2nd forward · on-device"
+    )

@@ -11,6 +11,7 @@ import fcntl
 import json
 import os
 import pty
+import re
 import select
 import signal
 import subprocess
@@ -187,24 +188,37 @@ def test_ctrl_c_on_a_terminal_reaches_the_workload_once_and_the_report_is_writte
 
     assert returncode == 7
     assert b"sigints=1" in output  # not 2: envsnap did not forward the terminal's SIGINT
-    assert "envsnap ▸".encode() in output  # the live status line, since stderr is a terminal
+    assert "\x1b]2;envsnap ▸".encode() in output  # the live status, in the title: stderr is a terminal
     report = load_run_report(report_path)
     assert report.forwarded_signals is None
     assert report.exit_code == 7
 
 
-def test_unknown_command_is_a_one_line_usage_error(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [*ENVSNAP, "run", "--", "no-such-command-envsnap"],
-        cwd=tmp_path,
+def test_a_command_that_cannot_start_exits_127_or_126_like_env(tmp_path: Path) -> None:
+    not_executable = tmp_path / "data.txt"
+    not_executable.write_text("not a program\n", encoding="utf-8")
+    before = sorted(tmp_path.iterdir())
+
+    missing = _envsnap(["run", "--", "no-such-command-envsnap"], tmp_path)
+    denied = _envsnap(["run", "--", str(not_executable)], tmp_path)
+
+    # Not 2: a workload's own exit 2 (argparse) must not look like "envsnap could not start it".
+    assert missing.returncode == 127
+    assert missing.stderr == "envsnap: error: no-such-command-envsnap: command not found\n"
+    assert denied.returncode == 126
+    assert denied.stderr == f"envsnap: error: {not_executable}: permission denied (not executable?)\n"
+    assert sorted(tmp_path.iterdir()) == before  # no report, no leftover from the path check
+
+
+def _envsnap(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*ENVSNAP, *args],
+        cwd=cwd,
         capture_output=True,
         text=True,
-        env=_envsnap_env(),
+        env={**_envsnap_env(), "NO_COLOR": "1"},
         timeout=60,
     )
-    assert done.returncode == 2
-    assert done.stderr == "envsnap: error: no-such-command-envsnap: command not found\n"
-    assert not list(tmp_path.iterdir())
 
 
 def test_unwritable_report_path_is_refused_before_the_workload_starts(tmp_path: Path) -> None:
@@ -218,7 +232,7 @@ def test_unwritable_report_path_is_refused_before_the_workload_starts(tmp_path: 
         timeout=60,
     )
     assert done.returncode == 2
-    assert "is a folder" in done.stderr
+    assert "is a directory" in done.stderr
     assert not marker.exists()
 
 
@@ -254,3 +268,157 @@ def test_watch_of_a_missing_pid_is_a_usage_error() -> None:
     )
     assert done.returncode == 2
     assert done.stderr == f"envsnap: error: no process with PID {gone.pid}\n"
+
+
+# ------------------------------------------------------------------- QA findings C4, M10, M11, M13, 7
+
+HF = "hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"
+ANTHROPIC = "sk-ant-api03-" + "aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6kM9nP2qS5uV8xA1"
+SECRET_ARGS = [f"--token={HF}", "--password", "hunter2", "--api-key", ANTHROPIC, "https://bob:pw@h/x"]
+
+
+def test_secrets_on_the_command_line_reach_neither_the_report_nor_the_terminal(tmp_path: Path) -> None:
+    done = _envsnap(["run", "--report", "r.yaml", "--", "sh", "-c", "true", *SECRET_ARGS], tmp_path)
+
+    assert done.returncode == 0, done.stderr
+    text = (tmp_path / "r.yaml").read_text(encoding="utf-8")
+    for secret in (HF, "hunter2", ANTHROPIC, "bob:pw@"):
+        assert secret not in text
+        assert secret not in done.stderr
+    assert load_run_report(tmp_path / "r.yaml").command == (
+        "sh", "-c", "true", "--token=<redacted>", "--password", "<redacted>", "--api-key", "<redacted>",
+        "https://bob:<redacted>@h/x",
+    )  # fmt: skip
+
+
+def test_watch_json_holds_no_secret(tmp_path: Path) -> None:
+    target = subprocess.Popen([*sleeper(1.5), *SECRET_ARGS])
+    try:
+        done = _envsnap(
+            ["watch", "--pid", str(target.pid), "--interval", "0.1", "--no-report", "--json"], tmp_path
+        )
+    finally:
+        target.wait()
+    assert done.returncode == 0, done.stderr
+    for secret in (HF, "hunter2", ANTHROPIC, "bob:pw@"):
+        assert secret not in done.stdout
+    assert json.loads(done.stdout)["command"][-4] == "<redacted>"
+
+
+STEPS = "import time\nfor i in (1, 2, 3):\n    print(f'step-{i}', flush=True)\n    time.sleep(0.35)\n"
+"""A workload that writes a line now and then, while the status is being updated."""
+
+_TITLE = re.compile(rb"\x1b\]2;[^\x07]*\x07|\x1b\[2[23];2t")
+
+
+def test_the_live_status_never_lands_in_the_workloads_output(tmp_path: Path) -> None:
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [*ENVSNAP, "run", "--interval", "0.1", "--no-report", "--", sys.executable, "-c", STEPS],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        start_new_session=True,
+        preexec_fn=_take_terminal,
+        env={**_envsnap_env(), "TERM": "xterm", "NO_COLOR": "1"},
+    )
+    os.close(slave)
+    try:
+        output = _read_until(master, b"workload exit status 0", timeout_s=30)
+        output += _read_until(master, b"\n", timeout_s=5)
+        returncode = proc.wait(timeout=30)
+    finally:
+        os.close(master)
+        if proc.poll() is None:
+            proc.kill()
+
+    assert returncode == 0
+    titles = re.findall(rb"\x1b\]2;([^\x07]*)\x07", output)
+    assert len([t for t in titles if t.startswith("envsnap ▸".encode())]) >= 3  # updated during the run
+    assert output.count(b"\x1b[22;2t") == output.count(b"\x1b[23;2t") == 1  # the user's title comes back
+    text = _TITLE.sub(b"", output)
+    # The workload's lines arrive whole, one per line, and nothing of envsnap's sits between them.
+    assert text.startswith(b"step-1\r\nstep-2\r\nstep-3\r\nenvsnap run: "), text[:200]
+    assert b"\x1b[2K" not in output
+
+
+def test_reports_in_pseudo_filesystems_are_refused_before_the_workload_starts(tmp_path: Path) -> None:
+    marker = tmp_path / "started"
+    workload = [sys.executable, "-c", f"open({str(marker)!r}, 'w').close()"]
+    for path in ("/sys/envsnap-x.yaml", "/proc/envsnap-x.yaml"):
+        done = _envsnap(["run", "--report", path, "--", *workload], tmp_path)
+        assert done.returncode == 2
+        assert done.stderr.startswith(f"envsnap: error: --report {path}: cannot write: ")
+        assert done.stderr.count("\n") == 1
+        assert not marker.exists()
+
+
+def test_a_report_that_fails_at_the_end_keeps_the_workloads_status(tmp_path: Path) -> None:
+    # The workload turns the report's folder into a file: the final write fails.
+    done = _envsnap(
+        ["run", "--report", "out/r.yaml", "--", "sh", "-c", "rm -r out && touch out && exit 3"], tmp_path
+    )
+
+    assert done.returncode == 3
+    assert "envsnap: error: report not written: out/r.yaml: cannot write" in done.stderr
+    assert "workload exit status 3" in done.stderr
+    assert "report: " not in done.stderr
+
+
+def test_watch_exits_2_when_its_report_cannot_be_written(tmp_path: Path) -> None:
+    # Long enough for envsnap to start watching (and check the path) first, even on a loaded machine.
+    code = "import pathlib, shutil, time; time.sleep(2); shutil.rmtree('out'); pathlib.Path('out').touch()"
+    (tmp_path / "out").mkdir()
+    target = subprocess.Popen([sys.executable, "-c", code], cwd=tmp_path)
+    try:
+        done = _envsnap(
+            ["watch", "--pid", str(target.pid), "--interval", "0.1", "--report", "out/w.yaml"], tmp_path
+        )
+    finally:
+        target.wait()
+    assert done.returncode == 2
+    assert "report not written" in done.stderr
+
+
+def test_runs_started_together_never_overwrite_each_others_default_report(tmp_path: Path) -> None:
+    runs = [
+        subprocess.Popen(
+            [*ENVSNAP, "run", "--no-status", "--", "true"],
+            cwd=tmp_path,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=_envsnap_env(),
+        )
+        for _ in range(3)
+    ]
+    assert [run.wait(timeout=60) for run in runs] == [0, 0, 0]
+    reports = sorted(tmp_path.glob("envsnap-run-*.yaml"))
+    assert len(reports) == 3
+    assert {load_run_report(path).pid for path in reports}.__len__() == 3
+    assert all(re.fullmatch(r"envsnap-run-\d{8}T\d{6}\.\d{3}Z-\d+\.yaml", p.name) for p in reports)
+
+
+def test_fail_on_fallback_gates_ci_without_masking_the_workloads_status(tmp_path: Path) -> None:
+    # --expect mps on Linux: there is never such a device, so the verdict is no-accelerator.
+    gate = ["run", "--no-report", "--expect", "mps", "--fail-on-fallback", "--"]
+
+    failed = _envsnap([*gate, "true"], tmp_path)
+    own_failure = _envsnap([*gate, "sh", "-c", "exit 3"], tmp_path)
+    default = _envsnap(["run", "--no-report", "--expect", "mps", "--", "true"], tmp_path)
+
+    assert failed.returncode == 69
+    assert failed.stderr.endswith(
+        "envsnap: exit 69 (--fail-on-fallback): the workload exited 0, but the verdict is no-accelerator\n"
+    )
+    assert own_failure.returncode == 3
+    assert "--fail-on-fallback" not in own_failure.stderr
+    assert default.returncode == 0
+
+
+def test_a_json_report_name_writes_json(tmp_path: Path) -> None:
+    done = _envsnap(["run", "--report", "r.json", "--", "true"], tmp_path)
+
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert (data["report"], data["mode"], data["exit_code"]) == ("envsnap-run", "run", 0)
+    assert load_run_report(tmp_path / "r.json").verdict == data["verdict"]

@@ -36,7 +36,8 @@ def why_no_accelerator(ctx: ProbeContext | None = None) -> tuple[str, ...]:
         status, reason = getattr(section, "status", None), getattr(section, "reason", None)
         if status == "ok":
             count = len(getattr(section, "devices", None) or ())
-            lines.append(f"{label}: driver answers, {count} device(s), but no telemetry backend opened")
+            devices = f"{count} device{'' if count == 1 else 's'}"
+            lines.append(f"{label}: driver answers, {devices}, but no telemetry backend opened")
         else:
             lines.append(f"{label}: {reason or status}")
     try:

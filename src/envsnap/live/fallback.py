@@ -6,6 +6,9 @@
 (live/verdict.py) once the command ends. ``watch_process`` does the same for a process that is
 already running, until it exits or envsnap is interrupted. Nothing here prints or exits: the CLI
 writes the report and the summary, and turns the workload's exit status into envsnap's.
+
+Reports are scrubbed of secrets (live/scrub.py) as they are built: the workload's command line is
+the usual place for a token.
 """
 
 from __future__ import annotations
@@ -29,9 +32,28 @@ from envsnap.live.process_tree import ProcessTree
 from envsnap.live.run_report import Expect, RunReport, Thresholds
 from envsnap.live.run_summary import RunFacts, build_report
 from envsnap.live.sampler import Sampler
+from envsnap.live.scrub import scrub_report
 from envsnap.live.signals import SignalRelay, exit_status
+from envsnap.redact import redact_text
 
 OnTick = Callable[[LiveState], None]
+
+NOT_FOUND = 127
+"""Exit status when the command does not exist (as env(1), timeout(1) and shells report it)."""
+NOT_EXECUTABLE = 126
+"""Exit status when the command exists but can't be run (permissions, not an executable format)."""
+
+
+class CommandNotStarted(BadInput):
+    """The workload could not be started; ``status`` is 127 (not found) or 126 (can't run it).
+
+    A BadInput, so API callers that catch BadInput keep working; the CLI exits with ``status``
+    instead of 2, so the failure can't be confused with a workload that exits 2 itself.
+    """
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 def _utc_now() -> str:
@@ -63,25 +85,26 @@ def _report(
         report = build_report(
             facts, monitor.state, thresholds, expect=expect, has_sources=monitor.has_sources
         )
-    if why is None or report.verdict != "no-accelerator":
-        return report
-    return msgspec.structs.replace(report, evidence=(*report.evidence, *why.result()))
+    if why is not None and report.verdict == "no-accelerator":
+        report = msgspec.structs.replace(report, evidence=(*report.evidence, *why.result()))
+    return scrub_report(report)
 
 
 def _start(argv: Sequence[str]) -> subprocess.Popen[bytes]:
     """Start the workload with envsnap's own stdin, stdout and stderr.
 
     Raises:
-        BadInput: the command can't be found or run.
+        CommandNotStarted: the command can't be found (127) or run (126).
     """
+    name = redact_text(argv[0])
     try:
         return subprocess.Popen(list(argv))
     except FileNotFoundError:
-        raise BadInput(f"{argv[0]}: command not found") from None
+        raise CommandNotStarted(f"{name}: command not found", NOT_FOUND) from None
     except PermissionError:
-        raise BadInput(f"{argv[0]}: permission denied (not executable?)") from None
-    except OSError as err:
-        raise BadInput(f"{argv[0]}: cannot run: {err.strerror or err}") from None
+        raise CommandNotStarted(f"{name}: permission denied (not executable?)", NOT_EXECUTABLE) from None
+    except OSError as err:  # e.g. ENOEXEC, a file that is neither a binary nor a script with #!
+        raise CommandNotStarted(f"{name}: cannot run: {err.strerror or err}", NOT_EXECUTABLE) from None
 
 
 def run_workload(
@@ -110,10 +133,12 @@ def run_workload(
             by default the vendor probes, when the default sampler finds no backend.
 
     Returns:
-        The report; ``exit_code`` is the workload's status, 128+n when signal n ended it.
+        The report (secrets scrubbed); ``exit_code`` is the workload's status, 128+n when signal n
+        ended it.
 
     Raises:
-        BadInput: empty command, or a command that can't be started.
+        BadInput: empty command.
+        CommandNotStarted: a command that can't be started (a BadInput with ``status`` 127/126).
     """
     if not argv:
         raise BadInput("no command given: envsnap run [OPTIONS] -- COMMAND [ARGS...]")

@@ -4,8 +4,10 @@
         model(x)
     print(g.report)            # "`encoder.layers.3.attn` ran 12 ops on cpu; `aten::_to_copy` moved …"
 
-Also a decorator (``@envsnap.guard(device="cuda")``), and ``python -m envsnap.guard script.py``
-(envsnap/guard.py) wraps a whole script. It reports ops on a device other than the expected one,
+Also a decorator, ``@envsnap.guard(device="cuda")`` or bare ``@envsnap.guard``; the decorated
+function's guard, and so its report, is its ``guard`` attribute (``train.guard.report``), and the
+report accumulates over calls. ``python -m envsnap.guard script.py`` (envsnap/guard.py) wraps a
+whole script. It reports ops on a device other than the expected one,
 cross-device copies (count, bytes, direction), ops that raised NotImplementedError for the device
 (recorded, then re-raised), and framework fallback warnings (MPS, XPU), counting the *ops* that
 fall back rather than the warnings, which PyTorch prints once per process.
@@ -26,7 +28,7 @@ import re
 import warnings
 from collections.abc import Callable
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from envsnap.live.guard_ledger import Ledger, ModKey, build_guard_report
 from envsnap.live.guard_report import GuardReport
@@ -90,10 +92,12 @@ class Guard:
 
     @property
     def report(self) -> GuardReport:
-        """What the guard has seen so far (a fresh model on every access)."""
+        """What the guard has seen so far (a fresh model on every access; secrets scrubbed)."""
+        from envsnap.live.scrub import scrub_report
+
         ledger = self._ledger or Ledger(expected=self._device or "unresolved")
-        return build_guard_report(
-            ledger, strict=self._strict, every=self._every, expected_reason=self._reason
+        return scrub_report(
+            build_guard_report(ledger, strict=self._strict, every=self._every, expected_reason=self._reason)
         )
 
     def __enter__(self) -> Guard:
@@ -134,7 +138,11 @@ class Guard:
             self._warnings_context = None
 
     def __call__(self, func: F) -> F:
-        """Use the guard as a decorator: each call of ``func`` runs inside it."""
+        """Use the guard as a decorator: each call of ``func`` runs inside it.
+
+        The wrapper's ``guard`` attribute is this guard: ``func.guard.report`` is the report of
+        every call so far.
+        """
 
         @functools.wraps(func)
         def guarded(*args: Any, **kwargs: Any) -> Any:
@@ -182,7 +190,15 @@ class Guard:
         )
 
 
-def guard(device: str | None = None, *, strict: bool = False, every: int = 1) -> Guard:
+@overload
+def guard(device: F, *, strict: bool = False, every: int = 1) -> F: ...
+
+
+@overload
+def guard(device: str | None = None, *, strict: bool = False, every: int = 1) -> Guard: ...
+
+
+def guard(device: str | F | None = None, *, strict: bool = False, every: int = 1) -> Guard | F:
     """Count the ATen ops a PyTorch model runs, by device and nn.Module, to catch silent CPU fallback.
 
     Args:
@@ -197,10 +213,17 @@ def guard(device: str | None = None, *, strict: bool = False, every: int = 1) ->
     Returns:
         A Guard: a context manager (``with envsnap.guard("cuda") as g``) and a decorator; its
         ``report`` is a GuardReport (``str(g.report)`` for a table, ``g.report.to_yaml()``).
+        Given a function instead of a device (bare ``@envsnap.guard``), the guarded function,
+        whose ``guard`` attribute holds the Guard.
 
     Example:
         >>> with envsnap.guard(device="cuda") as g:  # doctest: +SKIP
         ...     model(x)
         >>> print(g.report)  # doctest: +SKIP
+        >>> @envsnap.guard(device="cuda")  # doctest: +SKIP
+        ... def step(batch): ...
+        >>> step(batch); print(step.guard.report)  # doctest: +SKIP
     """
+    if callable(device):
+        return Guard(None, strict=strict, every=every)(device)
     return Guard(device, strict=strict, every=every)

@@ -160,7 +160,8 @@ def _findings(
         devices = sorted({c.device for c in stat.off_device})
         top = ", ".join(f"{c.op} ×{c.count}" for c in stat.off_device[:3])
         more = ", …" if len(stat.off_device) > 3 else ""
-        found.append(f"`{stat.module}` ran {stat.off_device_ops} ops on {'/'.join(devices)} ({top}{more})")
+        ops = f"{stat.off_device_ops} op{'' if stat.off_device_ops == 1 else 's'}"
+        found.append(f"`{stat.module}` ran {ops} on {'/'.join(devices)} ({top}{more})")
     for copy in copies:
         found.append(
             f"`{copy.op}` moved {human_bytes(copy.bytes)} {copy.direction} ({copy.src}→{copy.dst}) "

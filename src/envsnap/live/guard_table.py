@@ -17,22 +17,29 @@ def human_bytes(size: float) -> str:
     raise AssertionError("unreachable")
 
 
+def _ordinal(n: int) -> str:
+    """2 → "2nd", 11 → "11th", 23 → "23rd"."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def _devices(counts: dict[str, int]) -> str:
     return " · ".join(f"{key} {count:,}" for key, count in sorted(counts.items(), key=lambda kv: -kv[1]))
 
 
 def render_table(report: GuardReport, max_modules: int) -> str:
     """The report as aligned text: header, per-module table, copies, failures, findings."""
-    sampled = f", every {report.every}th forward" if report.every > 1 else ""
+    sampled = f", every {_ordinal(report.every)} forward" if report.every > 1 else ""
     forwards = (
-        f" in {report.forwards_accounted} of {report.forwards_seen} forwards{sampled}"
+        f" in {report.forwards_accounted} of {report.forwards_seen} "
+        f"forward{'' if report.forwards_seen == 1 else 's'}{sampled}"
         if report.forwards_seen
         else ""
     )
     lines = [
         f"envsnap guard: expected device {report.expected_device}"
         + (f" ({report.expected_reason})" if report.expected_reason else "")
-        + f" · {report.ops_total:,} ops{forwards} · {report.verdict}",
+        + f" · {report.ops_total:,} op{'' if report.ops_total == 1 else 's'}{forwards} · {report.verdict}",
     ]
     if report.devices:
         lines.append(f"ops by device: {_devices(report.devices)}")

@@ -4,6 +4,12 @@ A workload is rarely one process: launchers, DataLoader workers and compiler sub
 its work. So every sample walks the tree again (children come and go) and sums it. psutil's
 ``cpu_percent()`` measures since the previous call *on the same object*, so Process objects are
 kept between samples; a process seen for the first time reports its CPU from its next sample on.
+
+psutil divides CPU-time deltas, counted in clock ticks (10 ms), by the wall time between calls, so
+at short intervals a single-threaded process reads up to ~120%. A process can't use more than one
+core per thread, nor more cores than the machine has, so each reading is capped at
+``min(threads, cores) × 100`` (threads: the larger of this sample's and the previous one's, since
+a thread may have ended in between). The tree total is the sum of the capped readings.
 """
 
 from __future__ import annotations
@@ -67,6 +73,8 @@ class ProcessTree:
     def __init__(self, pid: int) -> None:
         self._root = psutil.Process(pid)
         self._known: dict[int, psutil.Process] = {pid: self._root}
+        self._threads: dict[int, int] = {}
+        self._cores = psutil.cpu_count() or 1
         self._root.cpu_percent(None)  # prime: the first sample measures from here
 
     @property
@@ -95,8 +103,13 @@ class ProcessTree:
             known = self._known.get(proc.pid)
             current[proc.pid] = known if known is not None and known == proc else proc
         self._known = current
-        readings = [reading for proc in current.values() if (reading := _read(proc)) is not None]
+        readings = [
+            reading
+            for proc in current.values()
+            if (reading := _read(proc, self._threads.get(proc.pid), self._cores)) is not None
+        ]
         readings.sort(key=lambda r: r.pid)
+        self._threads = {r.pid: r.threads for r in readings if r.threads is not None}
         return TreeReading(processes=tuple(readings), root_alive=self._root.pid in current)
 
     @staticmethod
@@ -112,17 +125,26 @@ class ProcessTree:
         return [proc for proc in members if proc.pid not in ours]
 
 
-def _read(proc: psutil.Process) -> ProcessReading | None:
+def cap_cpu_percent(
+    cpu_percent: float, threads: int | None, previous_threads: int | None, cores: int
+) -> float:
+    """A process's CPU reading, capped at what its threads and the machine's cores allow (100 = one core)."""
+    most_threads = max(threads or 0, previous_threads or 0) or cores  # unknown count: cap at the machine
+    return min(cpu_percent, min(most_threads, cores) * 100.0)
+
+
+def _read(proc: psutil.Process, previous_threads: int | None, cores: int) -> ProcessReading | None:
     try:
         with proc.oneshot():
             if proc.status() == psutil.STATUS_ZOMBIE:
                 return None
+            threads = proc.num_threads()
             return ProcessReading(
                 pid=proc.pid,
                 name=proc.name(),
-                cpu_percent=proc.cpu_percent(None),
+                cpu_percent=cap_cpu_percent(proc.cpu_percent(None), threads, previous_threads, cores),
                 rss_bytes=proc.memory_info().rss,
-                threads=proc.num_threads(),
+                threads=threads,
             )
     except psutil.Error:  # exited between the walk and the read, or not ours to read
         return None

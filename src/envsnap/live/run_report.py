@@ -116,8 +116,10 @@ class DeviceSummary(Model, frozen=True, kw_only=True):
 class RunReport(Model, frozen=True, kw_only=True):
     """Everything ``envsnap run``/``watch`` observed about one workload. Field order is file order."""
 
-    report: Literal["envsnap-run"]
-    """What this file is (always written, so a reader can tell it from a snapshot)."""
+    report: Literal["envsnap-run", "envsnap-watch"]
+    """What this file is: the report of ``envsnap run`` or of ``envsnap watch`` (always written, so a
+    reader can tell it from a snapshot). Reports of envsnap 0.1.0 say ``envsnap-run`` for both; their
+    ``mode`` tells them apart."""
     schema: int
     """RUN_REPORT_SCHEMA of the envsnap that wrote it."""
     envsnap_version: str
@@ -162,24 +164,37 @@ class RunReport(Model, frozen=True, kw_only=True):
         from envsnap.live.yaml_text import dump_yaml
 
         return dump_yaml(
-            self, f"envsnap run report (schema {self.schema}), written by envsnap {self.envsnap_version}"
+            self,
+            f"envsnap {self.mode} report (schema {self.schema}), written by envsnap {self.envsnap_version}",
         )
 
+    def to_json(self) -> str:
+        """The report as one line of JSON (the object ``envsnap watch --json`` prints)."""
+        import msgspec
 
-def save_run_report(report: RunReport, path: Path) -> Path:
+        return msgspec.json.encode(self).decode()
+
+
+def save_run_report(report: RunReport, path: Path, *, overwrite: bool = True) -> Path:
     """Write the report atomically (a killed envsnap leaves the old file or none, never half of one).
+
+    JSON when ``path`` ends in ``.json``, else YAML. Without ``overwrite`` an existing file is kept
+    and the report gets the next free ``-n`` name (live/output_path.py).
+
+    Returns:
+        The path written.
 
     Raises:
         BadInput: the file can't be written.
     """
-    from envsnap.store import write_atomic
+    from envsnap.live.output_path import write_report
 
-    write_atomic(path, report.to_yaml())
-    return path
+    text = report.to_json() + "\n" if path.suffix.lower() == ".json" else report.to_yaml()
+    return write_report(path, text, overwrite=overwrite)
 
 
 def load_run_report(path: Path | str) -> RunReport:
-    """Read a run report back.
+    """Read a run report back (YAML or JSON: YAML reads JSON too).
 
     Raises:
         BadInput: unreadable, not YAML, or not a run report.

@@ -29,6 +29,11 @@ class RunFacts:
     interrupted: bool | None = None
 
 
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 sample``, ``2 samples``, ``1 process``, ``3 processes`` (``many`` defaults to word + "s")."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
 def human_bytes(size: float) -> str:
     """1536 → "1.5 KiB"; binary units, one decimal."""
     for unit in ("B", "KiB", "MiB", "GiB"):
@@ -98,7 +103,7 @@ def _sentence(
         return f"GPU active: the workload {owner}; GPU utilization up to {peak:g}%."
     duration = state.last.t_s if state.last else 0.0
     return (
-        f"Inconclusive: in {state.detector.samples} samples over {duration:g} s "
+        f"Inconclusive: in {plural(state.detector.samples, 'sample')} over {duration:g} s "
         "the workload was never CPU-bound "
         f"for {thresholds.sustain_s:g} s and was never seen using a GPU."
     )
@@ -109,8 +114,9 @@ def _evidence(state: LiveState, thresholds: Thresholds) -> tuple[str, ...]:
     samples = state.detector.samples
     if samples:
         lines.append(
-            f"tree CPU over {samples} samples: mean {state.cpu_sum / samples:.1f}%, max {state.cpu_max:.1f}% "
-            f"(100% = one core); peak RSS {human_bytes(state.rss_max)}; {len(state.processes)} process(es)"
+            f"tree CPU over {plural(samples, 'sample')}: mean {state.cpu_sum / samples:.1f}%, "
+            f"max {state.cpu_max:.1f}% (100% = one core); peak RSS {human_bytes(state.rss_max)}; "
+            f"{plural(len(state.processes), 'process', 'processes')}"
         )
     lines.extend(_window_text(w, thresholds) for w in state.detector.windows)
     if state.detector.active_s:
@@ -146,7 +152,7 @@ def build_report(
     verdict = detector.verdict(has_devices=bool(state.devices))
     samples = detector.samples
     return RunReport(
-        report="envsnap-run",
+        report="envsnap-run" if facts.mode == "run" else "envsnap-watch",
         schema=RUN_REPORT_SCHEMA,
         envsnap_version=__version__,
         mode="run" if facts.mode == "run" else "watch",

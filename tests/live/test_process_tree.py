@@ -1,0 +1,44 @@
+"""Per-process CPU readings stay within what the process's threads and the machine's cores allow."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from envsnap.live.fallback import run_workload
+from envsnap.live.process_tree import cap_cpu_percent
+from envsnap.live.run_report import Thresholds
+from envsnap.live.sampler import Sampler
+from tests.live.conftest import busy
+
+# 50 ms samples: clock-tick (10 ms) granularity alone makes psutil read up to ~120% here.
+NOISY = Thresholds(interval_s=0.05, cpu_busy_percent=25.0, sustain_s=0.5, gpu_idle_percent=5.0)
+
+
+@pytest.mark.parametrize(
+    ("reading", "threads", "previous", "cores", "capped"),
+    [
+        (119.5, 1, 1, 8, 100.0),  # the QA finding: one thread, read above one core
+        (119.5, 1, 2, 8, 119.5),  # a second thread ran during the interval, then ended
+        (350.0, 8, 8, 2, 200.0),  # more threads than cores: the machine is the limit
+        (42.0, 1, None, 8, 42.0),  # plausible readings are untouched
+        (900.0, None, None, 4, 400.0),  # thread count unknown: capped at the machine
+    ],
+)
+def test_cap_cpu_percent(
+    reading: float, threads: int | None, previous: int | None, cores: int, capped: float
+) -> None:
+    assert cap_cpu_percent(reading, threads, previous, cores) == capped
+
+
+def test_a_single_threaded_busy_loop_never_reads_above_one_core(proc_root: Path) -> None:
+    report = run_workload(busy(1.0), thresholds=NOISY, sampler=Sampler([]), proc_root=proc_root)
+
+    assert report.samples >= 5
+    worker = report.processes[0]
+    assert worker.threads_max == 1
+    assert 0.0 < worker.cpu_percent_max <= 100.0
+    assert all(p.cpu_percent <= 100.0 for tick in report.timeline for p in tick.processes)
+    assert report.cpu_percent_max is not None
+    assert report.cpu_percent_max <= 100.0  # the tree is that one process
