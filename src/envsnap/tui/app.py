@@ -1,0 +1,498 @@
+"""The envsnap TUI application: key bindings, screens, and the thread workers that feed them.
+
+Every probe, telemetry read, psutil join, file read and write runs in a ``@work(thread=True)``
+worker that posts a message (``tui.messages``); handlers put the payloads into the main screen's
+reactives. The live sampler is a loop of one worker at a time: the next sample is scheduled with
+``set_timer`` only after the previous worker finished, also after an error (with a growing delay),
+so a hung driver call never piles up threads. Blocking calls go through
+``background.call_cancellable`` so that quitting never waits for a stuck driver.
+
+Data sources are injected (collector, sampler factory, process lookup, clock): the CLI passes the
+real ones from ``tui.defaults``, tests pass fakes built from recorded hardware outputs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import msgspec
+from textual import on, work
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from envsnap.model import Sample, Snapshot
+from envsnap.tui import defaults
+from envsnap.tui.background import Cancelled, call_cancellable
+from envsnap.tui.messages import (
+    DiffComputed,
+    DiffFailed,
+    ProbeFinished,
+    SamplerFailed,
+    SampleTaken,
+    SaveFailed,
+    SnapshotCollected,
+    SnapshotLoadFailed,
+    SnapshotSaved,
+    SnapshotsListed,
+)
+from envsnap.tui.screens.devices import TelemetryState
+from envsnap.tui.screens.main import TABS, MainScreen
+from envsnap.tui.screens.packages import PackagesPane
+from envsnap.tui.screens.snapshots import SnapshotsPane
+from envsnap.tui.telemetry import ProcessLookup, PsutilProcesses, TelemetryHistory, sample_pids
+
+if TYPE_CHECKING:
+    from textual.command import Provider
+
+    from envsnap.collect import ProbeEvent
+    from envsnap.live.sampler import Sampler
+
+MIN_INTERVAL_S = 0.1
+MAX_RETRY_DELAY_S = 30.0
+"""Longest wait between sampling attempts while a backend keeps failing."""
+
+
+def _envsnap_commands() -> type[Provider]:
+    # Like Textual's own system-commands provider: the class is looked up when the palette opens.
+    from envsnap.tui.commands import EnvsnapCommands
+
+    return EnvsnapCommands
+
+
+class EnvsnapApp(App[int]):
+    """Live inspector of this machine's ML stack, or viewer of a saved snapshot."""
+
+    CSS_PATH = Path(__file__).with_name("envsnap.tcss")
+    TITLE = "envsnap"
+    COMMANDS = App.COMMANDS | {_envsnap_commands}
+    # Textual declares this as an instance-level ClassVar union; annotating it here upsets mypy.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]  # noqa: RUF012
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "quit", "Quit"),
+        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("s", "save", "Save"),
+        Binding("p", "toggle_pause", "Pause"),
+        Binding("r", "refresh", "Refresh"),
+        *(Binding(str(n), f"show_tab('{tab}')", tab.title(), show=False) for n, tab in enumerate(TABS, 1)),
+    ]
+
+    def __init__(
+        self,
+        *,
+        snapshot_path: Path | None = None,
+        interval_s: float = 1.0,
+        snapshot_dir: Path = Path("snapshots"),
+        collector: defaults.Collector | None = None,
+        sampler_factory: defaults.SamplerFactory | None = None,
+        process_lookup: ProcessLookup | None = None,
+        clock: defaults.Clock = defaults.utc_now,
+    ) -> None:
+        """Configure the app; nothing is probed or read until it runs.
+
+        Args:
+            snapshot_path: open this snapshot file read-only instead of probing the live machine.
+            interval_s: seconds between telemetry samples (at least 0.1).
+            snapshot_dir: folder listed on the Snapshots tab and written by ``s``.
+            collector: probes the machine (default: ``envsnap.api.collect``).
+            sampler_factory: opens the telemetry backends (default: NVML/amdsmi via live.sources).
+            process_lookup: joins GPU PIDs with the OS (default: psutil).
+            clock: current time, for saved snapshots' capture time.
+        """
+        super().__init__()
+        self.snapshot_path = snapshot_path
+        self.interval_s = max(interval_s, MIN_INTERVAL_S)
+        self.snapshot_dir = snapshot_dir
+        self._collector = collector or defaults.live_collector()
+        self._sampler_factory = sampler_factory or defaults.live_sampler
+        self._processes = process_lookup or PsutilProcesses()
+        self._clock = clock
+        self._history = TelemetryHistory()
+        self._sampler: Sampler | None = None  # opened and used only in the sampling worker
+        self._sampling = False
+        self._sample_again = False
+        self._paused = False
+        self._failures = 0
+        self._sample_timer: Timer | None = None
+        self._last_sample: Sample | None = None
+        self._last_errors: tuple[str, ...] = ()
+        self.main = MainScreen(id="main")
+
+    @property
+    def live(self) -> bool:
+        """Whether the app shows this machine (not a snapshot file)."""
+        return self.snapshot_path is None
+
+    @property
+    def sampling(self) -> bool:
+        """Whether a telemetry sample is being taken right now."""
+        return self._sampling
+
+    @property
+    def retry_delay_s(self) -> float:
+        """Seconds until the next sample: the interval, doubled per consecutive failed sample (capped)."""
+        return next_delay_s(self.interval_s, self._failures)
+
+    @property
+    def sampler_failures(self) -> int:
+        """Consecutive samples that failed or reported backend errors."""
+        return self._failures
+
+    @property
+    def snapshot(self) -> Snapshot | None:
+        """The snapshot on screen, once collected or loaded."""
+        return self.main.snapshot
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def get_default_screen(self) -> Screen[Any]:
+        # The main screen is the app's base screen (not pushed over an empty default one).
+        return self.main
+
+    def on_mount(self) -> None:
+        self.main.folder = str(self.snapshot_dir)
+        if self.live:
+            self.sub_title = "live"
+            self.main.source = "live · this machine"
+        else:
+            self.sub_title = f"{self.snapshot_path} (read-only)"
+            self.main.source = f"snapshot file {self.snapshot_path} · read-only"
+            self.main.telemetry_status = "reading the snapshot…"
+        # Probe threads compete with the first render for the GIL: paint first, then start them.
+        self.main.call_after_refresh(self._start_work)
+
+    def _start_work(self) -> None:
+        if self.live:
+            self._collect_snapshot()
+            self._schedule_sample()
+        else:
+            self._load_snapshot(Path(str(self.snapshot_path)))
+        self._list_snapshots()
+
+    def on_unmount(self) -> None:
+        if self._sample_timer is not None:
+            self._sample_timer.stop()
+        sampler, self._sampler = self._sampler, None
+        if sampler is not None and not self._sampling:
+            # NVML/amdsmi shutdown is quick, but never let it hold up the exit.
+            import threading
+
+            closer = threading.Thread(target=sampler.close, name="envsnap-sampler-close", daemon=True)
+            closer.start()
+            closer.join(1.0)
+
+    # ------------------------------------------------------------------ actions
+
+    def action_help(self) -> None:
+        """Show every key binding."""
+        # Screens shown on demand are imported on demand: less to load before the first frame.
+        from envsnap.tui.screens.diff import DiffScreen
+        from envsnap.tui.screens.help import HelpScreen, HelpSection
+
+        if isinstance(self.screen, HelpScreen):
+            self.pop_screen()
+            return
+        sections: list[HelpSection] = [
+            ("Everywhere", self.BINDINGS),
+            ("Packages tab", PackagesPane.BINDINGS),
+            ("Snapshots tab", SnapshotsPane.BINDINGS),
+            ("Diff screen", DiffScreen.BINDINGS),
+        ]
+        self.push_screen(HelpScreen(sections))
+
+    async def action_show_tab(self, tab: str) -> None:
+        """Switch to a tab (keys 1–5)."""
+        if self.screen is not self.main:
+            self.pop_screen()
+        await self.main.show_tab(tab)
+
+    def action_toggle_pause(self) -> None:
+        """Pause or resume live telemetry."""
+        if not self.live:
+            self.notify("A snapshot file has no live telemetry to pause.", severity="warning")
+            return
+        self._paused = not self._paused
+        if self._paused:
+            if self._sample_timer is not None:
+                self._sample_timer.stop()
+                self._sample_timer = None
+            self.main.telemetry_status = "paused · p to resume"
+        else:
+            self.main.telemetry_status = f"live · every {self.interval_s:g} s"
+            self._schedule_sample()
+
+    def action_refresh(self) -> None:
+        """Probe the machine again (or re-read the file), sample now, and re-list the snapshots folder."""
+        if self.live:
+            self.main.probe_runs = {}
+            self._collect_snapshot()
+            self.sample_now()
+        else:
+            self._load_snapshot(Path(str(self.snapshot_path)))
+        self._list_snapshots()
+
+    def action_save(self) -> None:
+        """Save the live state (snapshot plus the latest telemetry) to the snapshots folder."""
+        if not self.live:
+            self.notify("This is a saved snapshot (read-only); nothing new to save.", severity="warning")
+            return
+        if self.snapshot is None:
+            self.notify(
+                "Still probing this machine; save again when the Overview is complete.", severity="warning"
+            )
+            return
+        self._save_snapshot(self.snapshot, self._last_sample)
+
+    async def action_diff_selected(self) -> None:
+        """Diff the snapshot selected on the Snapshots tab (command palette entry)."""
+        await self.action_show_tab("snapshots")
+        self.main.query_one(SnapshotsPane).action_diff()
+
+    # ------------------------------------------------------------------ snapshot
+
+    @work(
+        thread=True, exclusive=True, group="snapshot", exit_on_error=False, description="Probing this machine"
+    )
+    def _collect_snapshot(self) -> None:
+        def progress(event: ProbeEvent) -> None:
+            if event.run is not None:
+                self.post_message(ProbeFinished(event.run))
+
+        try:
+            snapshot = call_cancellable(lambda: _evaluated(self._collector(progress)), name="envsnap-collect")
+        except Cancelled:
+            return
+        except Exception as err:  # a collector bug is shown, not raised into the event loop
+            self.post_message(SnapshotLoadFailed(f"probing failed: {type(err).__name__}: {err}"))
+            return
+        if not get_current_worker().is_cancelled:
+            self.post_message(SnapshotCollected(snapshot))
+
+    @work(thread=True, exclusive=True, group="snapshot", exit_on_error=False, description="Reading snapshot")
+    def _load_snapshot(self, path: Path) -> None:
+        from envsnap import api
+        from envsnap.errors import BadInput
+
+        try:
+            snapshot = _evaluated(api.load(path))
+        except BadInput as err:
+            self.post_message(SnapshotLoadFailed(str(err)))
+            return
+        except Exception as err:  # a bug in a migration or rule must not crash the viewer
+            self.post_message(SnapshotLoadFailed(f"{path}: {type(err).__name__}: {err}"))
+            return
+        self.post_message(SnapshotCollected(snapshot, path))
+
+    def on_probe_finished(self, message: ProbeFinished) -> None:
+        self.main.probe_runs = {**self.main.probe_runs, message.run.name: message.run}
+
+    def on_snapshot_collected(self, message: SnapshotCollected) -> None:
+        self.main.load_error = None
+        self.main.snapshot = message.snapshot
+        if message.path is not None:
+            telemetry = message.snapshot.telemetry
+            if telemetry is None:
+                self.main.telemetry_status = "no telemetry recorded in this snapshot"
+                self.main.telemetry = TelemetryState(
+                    Sample(captured_at=message.snapshot.meta.captured_at), recorded=True
+                )
+            else:
+                self.main.telemetry_status = f"recorded at {telemetry.captured_at} · not live"
+                self.main.telemetry = TelemetryState(
+                    telemetry, TelemetryHistory().add(telemetry), recorded=True
+                )
+
+    def on_snapshot_load_failed(self, message: SnapshotLoadFailed) -> None:
+        self.main.load_error = message.error
+        if not self.live:
+            self.main.telemetry_status = "no telemetry: the snapshot could not be read"
+        self.notify(
+            message.error,
+            title="Cannot open snapshot" if not self.live else "Probing failed",
+            severity="error",
+            timeout=10,
+            markup=False,
+        )
+
+    # ------------------------------------------------------------------ telemetry loop
+
+    def sample_now(self) -> None:
+        """Take a sample at once instead of at the next tick (right after the one in flight, if any).
+
+        Does nothing while paused.
+        """
+        if self._sampling:
+            self._sample_again = True  # one in flight: the next starts as soon as it is done
+            return
+        if self._sample_timer is not None:
+            self._sample_timer.stop()
+        self._schedule_sample()
+
+    def _schedule_sample(self) -> None:
+        """Start one sampling worker unless one is running or sampling is paused."""
+        self._sample_timer = None
+        if self._paused or self._sampling or not self.live:
+            return
+        self._sampling = True
+        self._sample_telemetry()
+
+    @work(thread=True, group="metrics", exit_on_error=False, description="Sampling telemetry")
+    def _sample_telemetry(self) -> bool:
+        """Read every backend once, join processes and extend history; True when the sample had errors."""
+        try:
+            if self._sampler is None:
+                self._sampler = call_cancellable(self._sampler_factory, name="envsnap-sampler-open")
+            sampler = self._sampler
+            sample = call_cancellable(sampler.sample, name="envsnap-sample")
+            pids = sample_pids(sample)
+            processes = dict(call_cancellable(lambda: self._processes.lookup(pids))) if pids else {}
+        except Cancelled:
+            return False
+        history = self._history.add(sample)
+        if not get_current_worker().is_cancelled:
+            self.post_message(SampleTaken(sample, history, processes))
+        return bool(sample.errors)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker.group != "metrics" or event.state not in (WorkerState.SUCCESS, WorkerState.ERROR):
+            return
+        failed = event.state == WorkerState.ERROR or bool(worker.result)
+        self._failures = self._failures + 1 if failed else 0
+        delay = self.retry_delay_s
+        if event.state == WorkerState.ERROR:
+            self.post_message(SamplerFailed(f"{type(worker.error).__name__}: {worker.error}", delay))
+        self._sampling = False
+        if self._sample_again:
+            self._sample_again, delay = False, 0.0
+        if not self._paused:
+            self._sample_timer = self.set_timer(delay, self._schedule_sample, name="envsnap-next-sample")
+
+    def on_sample_taken(self, message: SampleTaken) -> None:
+        sample = message.sample
+        self._last_sample = sample
+        errors = sample.errors or ()
+        if errors and errors != self._last_errors:
+            self.notify(
+                "; ".join(errors),
+                title="Telemetry backend failing",
+                severity="error",
+                timeout=8,
+                markup=False,
+            )
+        elif self._last_errors and not errors:
+            self.notify("Telemetry recovered.", severity="information")
+        self._last_errors = errors
+        self.main.telemetry_error = "; ".join(errors) if errors else None
+        if not self._paused:
+            when = sample.captured_at.replace("T", " ").rstrip("Z")[:19]
+            self.main.telemetry_status = f"live · every {self.interval_s:g} s · updated {when} UTC"
+        self.main.telemetry = TelemetryState(sample, dict(message.history), dict(message.processes))
+
+    def on_sampler_failed(self, message: SamplerFailed) -> None:
+        self.main.telemetry_error = f"sampling failed: {message.error} (retrying in {message.retry_in_s:g} s)"
+        if self._failures == 1:
+            self.notify(
+                message.error, title="Telemetry sampling failed", severity="error", timeout=8, markup=False
+            )
+
+    # ------------------------------------------------------------------ save, list, diff
+
+    @work(thread=True, exclusive=True, group="save", exit_on_error=False, description="Saving snapshot")
+    def _save_snapshot(self, snapshot: Snapshot, sample: Sample | None) -> None:
+        from envsnap import api
+        from envsnap.errors import BadInput
+
+        meta = msgspec.structs.replace(snapshot.meta, captured_at=defaults.capture_time(self._clock()))
+        state = msgspec.structs.replace(snapshot, meta=meta, telemetry=sample or snapshot.telemetry)
+        try:
+            path = api.save(state, api.default_snapshot_path(state, folder=self.snapshot_dir))
+        except BadInput as err:
+            self.post_message(SaveFailed(str(err)))
+            return
+        except Exception as err:  # reported in a toast; the session goes on
+            self.post_message(SaveFailed(f"{type(err).__name__}: {err}"))
+            return
+        self.post_message(SnapshotSaved(path))
+
+    def on_snapshot_saved(self, message: SnapshotSaved) -> None:
+        self.notify(f"Saved {message.path}", title="Snapshot saved", timeout=6, markup=False)
+        self._list_snapshots()
+
+    def on_save_failed(self, message: SaveFailed) -> None:
+        self.notify(message.error, title="Save failed", severity="error", timeout=10, markup=False)
+
+    @work(
+        thread=True, exclusive=True, group="snapshots", exit_on_error=False, description="Listing snapshots"
+    )
+    def _list_snapshots(self) -> None:
+        from envsnap.tui.catalog import read_entries
+
+        self.post_message(SnapshotsListed(self.snapshot_dir, read_entries(self.snapshot_dir)))
+
+    def on_snapshots_listed(self, message: SnapshotsListed) -> None:
+        self.main.entries = message.entries
+
+    @on(SnapshotsPane.DiffRequested)
+    def _diff_requested(self, message: SnapshotsPane.DiffRequested) -> None:
+        if message.old is None and self.snapshot is None:
+            self.notify("This machine is still being probed; diff again in a moment.", severity="warning")
+            return
+        self._diff_snapshots(message.old, message.new, self.snapshot)
+
+    @work(thread=True, exclusive=True, group="diff", exit_on_error=False, description="Diffing snapshots")
+    def _diff_snapshots(self, base: Path | None, target: Path, current: Snapshot | None) -> None:
+        from envsnap import api
+        from envsnap.errors import BadInput
+
+        try:
+            # envsnap.diff lands on its own; until it does, the screen says so instead of failing.
+            from envsnap.diff import diff
+        except ImportError:
+            self.post_message(DiffFailed("diff not available in this build of envsnap"))
+            return
+        try:
+            if base is None:
+                assert current is not None
+                old, new = api.load(target), current
+                labels = (target.name, "this machine" if self.live else f"{self.snapshot_path} (opened)")
+            else:
+                old, new = api.load(base), api.load(target)
+                labels = (base.name, target.name)
+            changes = tuple(diff(old, new))
+        except BadInput as err:
+            self.post_message(DiffFailed(str(err)))
+            return
+        except Exception as err:  # a diff bug is reported, never a crash
+            self.post_message(DiffFailed(f"diff failed: {type(err).__name__}: {err}"))
+            return
+        self.post_message(DiffComputed(labels[0], labels[1], changes))
+
+    def on_diff_computed(self, message: DiffComputed) -> None:
+        from envsnap.tui.screens.diff import DiffScreen
+
+        self.push_screen(DiffScreen(message.old_label, message.new_label, message.changes))
+
+    def on_diff_failed(self, message: DiffFailed) -> None:
+        self.notify(message.error, title="Diff", severity="error", timeout=8, markup=False)
+
+
+def next_delay_s(interval_s: float, failures: int) -> float:
+    """The sampling delay after ``failures`` consecutive failed samples: doubling, capped at 30 s."""
+    return interval_s if failures == 0 else min(interval_s * 2**failures, MAX_RETRY_DELAY_S)
+
+
+def _evaluated(snapshot: Snapshot) -> Snapshot:
+    """Attach the rules' findings unless the snapshot already carries them.
+
+    A live collection arrives without findings; a saved file shows the findings it was saved
+    with (``envsnap check FILE`` re-evaluates with the current rules).
+    """
+    if snapshot.findings is not None:
+        return snapshot
+    from envsnap import api
+
+    return api.with_findings(snapshot)

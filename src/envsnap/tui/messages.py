@@ -1,0 +1,102 @@
+"""Messages the TUI's thread workers post to the app: one past-tense event per finished piece of work.
+
+``post_message`` is thread-safe, so workers never touch widgets; the app's handlers put the
+payloads into the main screen's reactives, and the panes redraw from those.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from textual.message import Message
+
+from envsnap.model import Change, ProbeRun, Sample, Snapshot
+from envsnap.tui.catalog import SnapshotEntry
+from envsnap.tui.telemetry import DeviceHistory, ProcessInfo
+
+
+@dataclass
+class ProbeFinished(Message):
+    """One probe of a live collection finished (its section arrives with SnapshotCollected)."""
+
+    run: ProbeRun
+
+
+@dataclass
+class SnapshotCollected(Message):
+    """The live machine was probed, or a snapshot file was read, and findings attached."""
+
+    snapshot: Snapshot
+    path: Path | None = None
+    """The file it was read from; None for a live collection."""
+
+
+@dataclass
+class SnapshotLoadFailed(Message):
+    """A snapshot file could not be read or collection crashed: shown as an error state."""
+
+    error: str
+    """One line, e.g. "x.yaml:3: not valid YAML: ..."."""
+
+
+@dataclass
+class SampleTaken(Message):
+    """A telemetry sample, with the history and process details the worker derived from it."""
+
+    sample: Sample
+    history: Mapping[str, DeviceHistory]
+    """Per device key (see telemetry.device_key), the series after this sample."""
+    processes: Mapping[int, ProcessInfo]
+    """psutil's view of the PIDs in the sample, where they exist on this host."""
+
+    def can_replace(self, message: Message) -> bool:
+        """A newer sample makes a queued older one redundant (history travels with it)."""
+        return isinstance(message, SampleTaken)
+
+
+@dataclass
+class SamplerFailed(Message):
+    """Sampling raised (not a per-backend error, which arrives inside a Sample)."""
+
+    error: str
+    retry_in_s: float
+
+
+@dataclass
+class SnapshotSaved(Message):
+    """The live state was written to a snapshot file."""
+
+    path: Path
+
+
+@dataclass
+class SaveFailed(Message):
+    """Writing a snapshot failed."""
+
+    error: str
+
+
+@dataclass
+class SnapshotsListed(Message):
+    """The snapshots folder was (re)read."""
+
+    folder: Path
+    entries: tuple[SnapshotEntry, ...]
+
+
+@dataclass
+class DiffComputed(Message):
+    """Changes between two snapshots, ready to show."""
+
+    old_label: str
+    new_label: str
+    changes: tuple[Change, ...]
+
+
+@dataclass
+class DiffFailed(Message):
+    """The diff could not be computed (diff module missing, or a file unreadable)."""
+
+    error: str

@@ -1,0 +1,183 @@
+"""The Devices tab: one card per GPU, fed by telemetry samples and the snapshot's static facts.
+
+Samples carry the live numbers; the snapshot adds what the sampler does not repeat every second
+(compute capability or gfx target, maximum PCIe link, MIG layout). Cards are created when the
+set of devices changes and only updated otherwise, which keeps a 1 s refresh cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Static
+
+from envsnap.model import DeviceSample, NvidiaDevice, Sample, Snapshot
+from envsnap.tui.screens.deferred import DeferredPane
+from envsnap.tui.telemetry import DeviceHistory, ProcessInfo, device_key
+
+if TYPE_CHECKING:
+    from envsnap.tui.widgets.device_card import DeviceView
+
+
+@dataclass(frozen=True)
+class TelemetryState:
+    """The latest telemetry the Devices tab shows."""
+
+    sample: Sample
+    history: dict[str, DeviceHistory] = field(default_factory=dict)
+    processes: dict[int, ProcessInfo] = field(default_factory=dict)
+    recorded: bool = False
+    """True for telemetry stored in an opened snapshot file (not this machine, not live)."""
+
+
+class DevicesPane(DeferredPane):
+    """Device cards and a status line (live/paused/recorded, backend errors)."""
+
+    snapshot: reactive[Snapshot | None] = reactive(None)
+    telemetry: reactive[TelemetryState | None] = reactive(None)
+    telemetry_status: reactive[str] = reactive("waiting for the first sample…")
+    """One line: "live · every 1 s", "paused", "recorded at ...", or the backend error."""
+    telemetry_error: reactive[str | None] = reactive(None)
+
+    def __init__(self) -> None:
+        super().__init__("Devices", id="devices")
+        self._status_lines = 0
+
+    def content(self) -> Iterable[Widget]:
+        yield Static(id="devices-status")
+        yield VerticalScroll(id="device-cards")
+
+    def show(self) -> None:
+        self._show_status()
+        self._show_cards()
+
+    def watch_telemetry_status(self) -> None:
+        self._show_status()
+
+    def watch_telemetry_error(self) -> None:
+        self._show_status()
+
+    def watch_telemetry(self) -> None:
+        self._show_cards()
+
+    def watch_snapshot(self) -> None:
+        self._show_cards()
+
+    def _show_status(self) -> None:
+        if not self.built:
+            return
+        status = Content.styled(self.telemetry_status, "$text-muted")
+        if self.telemetry_error:
+            status += Content.assemble(("  ✖ ", "$error"), (self.telemetry_error, "$error"))
+        line = self.query_one("#devices-status", Static)
+        # The status changes every sample; re-lay out only when it needs another number of lines.
+        lines = -(-status.cell_length // max(line.content_size.width, 1))
+        line.update(status, layout=lines != self._status_lines)
+        self._status_lines = lines
+
+    def _show_cards(self) -> None:
+        from envsnap.tui.widgets.device_card import DeviceCard  # built after the first frame
+
+        if not self.built:
+            return
+        holder = self.query_one("#device-cards", VerticalScroll)
+        views = device_views(self.snapshot, self.telemetry)
+        if not views:
+            empty = holder.query_children("#devices-empty")
+            if empty:
+                empty.first(Static).update(_empty_text(self.snapshot, self.telemetry))
+            else:
+                holder.remove_children()
+                holder.mount(Static(_empty_text(self.snapshot, self.telemetry), id="devices-empty"))
+            return
+        holder.query_children("#devices-empty").remove()
+        # Update cards in place; mount only new devices and drop vanished ones, so ids never collide.
+        existing = {card.id: card for card in holder.query_children(DeviceCard)}
+        previous: DeviceCard | None = None
+        for key, view in views.items():
+            card = existing.pop(f"card-{key}", None)
+            if card is None:
+                card = DeviceCard(view, id=f"card-{key}")
+                if previous is not None:
+                    holder.mount(card, after=previous)
+                elif holder.children:
+                    holder.mount(card, before=0)
+                else:
+                    holder.mount(card)
+            else:
+                card.view = view
+            previous = card
+        for stale in existing.values():
+            stale.remove()
+
+
+def _empty_text(snapshot: Snapshot | None, telemetry: TelemetryState | None) -> Content:
+    if telemetry is None:
+        return Content.styled("Waiting for the first telemetry sample…", "$text-muted")
+    reasons = []
+    acc = snapshot.accelerators if snapshot else None
+    for label, info in (("NVIDIA", acc.nvidia if acc else None), ("AMD", acc.amd if acc else None)):
+        if info is not None and info.reason:
+            reasons.append(f"{label}: {info.reason}")
+    text = "No GPU telemetry on this host: no NVIDIA (NVML) or AMD backend could be opened."
+    return Content.styled("\n".join([text, *reasons]), "$text-muted")
+
+
+def device_views(snapshot: Snapshot | None, telemetry: TelemetryState | None) -> dict[str, DeviceView]:
+    """A card view per sampled device, joined with the snapshot's static facts."""
+    from envsnap.tui.widgets.device_card import DeviceView
+
+    if telemetry is None:
+        return {}
+    views: dict[str, DeviceView] = {}
+    for device in telemetry.sample.devices:
+        key = device_key(device)
+        facts = _static_facts(snapshot, device)
+        views[key] = DeviceView(
+            sample=device,
+            history=telemetry.history.get(key, DeviceHistory()),
+            processes=telemetry.processes,
+            **facts,
+        )
+    return views
+
+
+def _same_bus(a: str | None, b: str | None) -> bool:
+    # NVML says 00000000:3B:00.0, snapshots say 0000:3B:00.0: compare bus:device.function only.
+    return a is not None and b is not None and a.split(":", 1)[-1].lower() == b.split(":", 1)[-1].lower()
+
+
+def _static_facts(snapshot: Snapshot | None, device: DeviceSample) -> dict[str, Any]:
+    acc = snapshot.accelerators if snapshot else None
+    if acc is None:
+        return {}
+    if device.vendor == "nvidia" and acc.nvidia is not None:
+        for nv in acc.nvidia.devices or ():
+            if (device.uuid and nv.uuid == device.uuid) or _same_bus(nv.pci_bus_id, device.pci_bus_id):
+                return _nvidia_facts(nv)
+    if device.vendor == "amd" and acc.amd is not None:
+        for amd in acc.amd.devices or ():
+            if (device.uuid and amd.uuid == device.uuid) or _same_bus(amd.pci_bus_id, device.pci_bus_id):
+                return {"arch": amd.gfx_target}
+    return {}
+
+
+def _nvidia_facts(nv: NvidiaDevice) -> dict[str, Any]:
+    facts: dict[str, Any] = {}
+    if nv.compute_capability:
+        facts["arch"] = f"sm_{nv.compute_capability.replace('.', '')}"
+    if nv.pcie_link_gen_max is not None or nv.pcie_link_width_max is not None:
+        facts["pcie_max"] = f"{nv.pcie_link_gen_max or '?'}×{nv.pcie_link_width_max or '?'}"
+    if nv.mig_enabled:
+        profiles: dict[str, int] = {}
+        for mig in nv.mig_instances or ():
+            profiles[mig.profile or "?"] = profiles.get(mig.profile or "?", 0) + 1
+        layout = ", ".join(f"{name} ×{count}" for name, count in sorted(profiles.items()))
+        facts["mig"] = f"MIG on · {len(nv.mig_instances or ())} instances" + (f": {layout}" if layout else "")
+    return facts

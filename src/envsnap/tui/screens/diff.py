@@ -1,0 +1,79 @@
+"""The diff screen: what changed between two snapshots, breaking changes first.
+
+It shows ``model.Change`` values from ``envsnap.diff`` (computed by the app's worker) and knows
+nothing about how they were found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from envsnap.model import Change
+
+IMPACT_ORDER = {"breaking": 0, "notable": 1, "minor": 2}
+_IMPACT_STYLE = {"breaking": "bold reverse", "notable": "bold", "minor": "dim"}
+
+
+def ordered(changes: Sequence[Change]) -> list[Change]:
+    """Breaking changes first, then notable, then minor; by layer and path within each."""
+    return sorted(changes, key=lambda c: (IMPACT_ORDER.get(c.impact, 3), c.layer, c.path))
+
+
+def _short(value: object, width: int = 40) -> str:
+    text = "null" if value is None else str(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def describe(change: Change) -> str:
+    """``old → new``, ``+ new`` or ``− old``."""
+    if change.kind == "added":
+        return f"+ {_short(change.new)}"
+    if change.kind == "removed":
+        return f"− {_short(change.old)}"
+    return f"{_short(change.old)} → {_short(change.new)}"
+
+
+class DiffScreen(Screen[None]):
+    """A table of changes between an old and a new snapshot."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.pop_screen", "Back")]
+
+    def __init__(self, old_label: str, new_label: str, changes: Sequence[Change]) -> None:
+        super().__init__(id="diff-screen")
+        self.old_label = old_label
+        self.new_label = new_label
+        self.changes = ordered(changes)
+
+    def compose(self) -> ComposeResult:
+        counts = {impact: sum(1 for c in self.changes if c.impact == impact) for impact in IMPACT_ORDER}
+        yield Static(
+            Content.assemble(("Diff  ", "bold"), self.old_label, ("  →  ", "$accent bold"), self.new_label),
+            id="diff-title",
+        )
+        if not self.changes:
+            yield Static(
+                Content.styled("● No differences in the stable sections.", "$success bold"), id="diff-empty"
+            )
+        else:
+            summary = "  ·  ".join(f"{count} {impact}" for impact, count in counts.items())
+            yield Static(Content.styled(summary, "$text-muted"), id="diff-summary")
+            table: DataTable[Text] = DataTable(id="diff-table", cursor_type="row", zebra_stripes=True)
+            for column in ("impact", "layer", "path", "change"):
+                table.add_column(column, key=column)
+            for change in self.changes:
+                table.add_row(
+                    Text(change.impact, style=_IMPACT_STYLE.get(change.impact, "")),
+                    Text(change.layer),
+                    Text(change.path),
+                    Text(describe(change)),
+                )
+            yield table
+        yield Footer()

@@ -1,0 +1,181 @@
+"""The Packages tab: every installed distribution, filterable and sortable.
+
+The "linked" column marks distributions whose compiled modules link CUDA, ROCm or oneAPI
+libraries (from the snapshot's ``extensions`` section): those are the packages that break when
+the driver or toolkit underneath them changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.binding import Binding, BindingType
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import DataTable, Input
+
+from envsnap.model import Package, Snapshot
+from envsnap.tui.screens.deferred import DeferredPane
+
+if TYPE_CHECKING:
+    from packaging.version import Version
+
+COLUMNS = ("name", "version", "installer", "source", "linked")
+"""Column keys, also the sort keys ``o`` cycles through."""
+
+
+@dataclass(frozen=True)
+class PackageRow:
+    """One table row, as text."""
+
+    name: str
+    version: str
+    installer: str
+    source: str
+    linked: str
+
+    def cell(self, column: str) -> str:
+        """The text of a column."""
+        return str(getattr(self, column))
+
+
+def package_rows(snapshot: Snapshot | None) -> list[PackageRow]:
+    """Rows for every distribution in the snapshot, with the accelerator-link marker."""
+    from packaging.utils import canonicalize_name
+
+    if snapshot is None:
+        return []
+    linked = {
+        canonicalize_name(dist.name): "/".join(v.upper() if v != "rocm" else "ROCm" for v in dist.vendors)
+        for dist in (snapshot.extensions.distributions or () if snapshot.extensions else ())
+    }
+    return [
+        _row(package, linked.get(canonicalize_name(package.name), "")) for package in snapshot.packages or ()
+    ]
+
+
+def _row(package: Package, linked: str) -> PackageRow:
+    source = package.source
+    where = (
+        ""
+        if source is None
+        else source.kind
+        if source.kind in ("index", "editable")
+        else source.url or source.kind
+    )
+    return PackageRow(package.name, package.version, package.installer or "", where, linked)
+
+
+class PackagesPane(DeferredPane):
+    """A filter box over a DataTable of distributions."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "focus_filter", "Filter", key_display="/"),
+        Binding("o", "cycle_sort", "Sort"),
+        Binding("escape", "focus_table", "Table", show=False),
+    ]
+
+    snapshot: reactive[Snapshot | None] = reactive(None)
+    sort_column: reactive[str] = reactive("name")
+    sort_reverse: reactive[bool] = reactive(False)
+
+    def __init__(self) -> None:
+        super().__init__("Packages", id="packages")
+        self._rows: list[PackageRow] = []
+
+    def content(self) -> Iterable[Widget]:
+        yield Input(placeholder="filter by name, version, installer or source  (/)", id="package-filter")
+        table: DataTable[Text] = DataTable(id="package-table", cursor_type="row", zebra_stripes=True)
+        for column in COLUMNS:
+            table.add_column(column, key=column)
+        yield table
+
+    def watch_snapshot(self, snapshot: Snapshot | None) -> None:
+        self._rows = package_rows(snapshot)
+        self._refill()
+
+    def show(self) -> None:
+        self._refill()
+
+    def watch_sort_column(self) -> None:
+        self._refill()
+
+    def watch_sort_reverse(self) -> None:
+        self._refill()
+
+    @on(Input.Changed, "#package-filter")
+    def _filter_changed(self) -> None:
+        self._refill()
+
+    @on(Input.Submitted, "#package-filter")
+    def _filter_submitted(self) -> None:
+        self.action_focus_table()
+
+    @on(DataTable.HeaderSelected)
+    def _header_selected(self, event: DataTable.HeaderSelected) -> None:
+        column = str(event.column_key.value)
+        if column == self.sort_column:
+            self.sort_reverse = not self.sort_reverse
+        else:
+            self.sort_column, self.sort_reverse = column, False
+
+    def action_focus_filter(self) -> None:
+        """Put the cursor in the filter box."""
+        self.query_one("#package-filter", Input).focus()
+
+    def action_focus_table(self) -> None:
+        """Back from the filter box to the table."""
+        self.query_one("#package-table", DataTable).focus()
+
+    def action_cycle_sort(self) -> None:
+        """Sort by the next column."""
+        index = COLUMNS.index(self.sort_column)
+        self.sort_column, self.sort_reverse = COLUMNS[(index + 1) % len(COLUMNS)], False
+
+    def visible_rows(self) -> list[PackageRow]:
+        """The rows that pass the filter, in the current order."""
+        from packaging.utils import canonicalize_name
+
+        if not self.built:
+            return []
+        needle = self.query_one("#package-filter", Input).value.strip().lower()
+        rows = [r for r in self._rows if not needle or any(needle in r.cell(c).lower() for c in COLUMNS)]
+        column = self.sort_column
+        rows.sort(key=lambda r: canonicalize_name(r.name))
+        if column == "name":
+            if self.sort_reverse:
+                rows.reverse()
+            return rows
+        if column == "version":
+            rows.sort(key=_version_key, reverse=self.sort_reverse)
+        else:
+            rows.sort(key=lambda r: r.cell(column).lower(), reverse=self.sort_reverse)
+        # Empty cells last whatever the direction: "no installer recorded" is not a value to rank.
+        rows.sort(key=lambda r: r.cell(column) == "")
+        return rows
+
+    def _refill(self) -> None:
+        if not self.built:
+            return
+        table: DataTable[Text] = self.query_one("#package-table", DataTable)
+        table.clear()
+        rows = self.visible_rows()
+        # Text, not str: DataTable would parse str cells as markup ("pkg[extra]", URLs with brackets).
+        table.add_rows([tuple(Text(r.cell(c)) for c in COLUMNS) for r in rows])
+        arrow = "▼" if self.sort_reverse else "▲"
+        self.query_one(
+            "#package-filter", Input
+        ).border_subtitle = f"{len(rows)} of {len(self._rows)} · sorted by {self.sort_column} {arrow}"
+
+
+def _version_key(row: PackageRow) -> tuple[int, Version | str]:
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return (0, Version(row.version))
+    except InvalidVersion:
+        return (1, row.version)

@@ -1,0 +1,3 @@
+"""Widgets of the TUI: each owns its look (``DEFAULT_CSS``) and renders one piece of the model."""
+
+from __future__ import annotations
