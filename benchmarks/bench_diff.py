@@ -5,8 +5,9 @@ lines with specifiers, markers and extras, a few VCS installs), writes them with
 then times in the same run, median of several repetitions:
 
   baseline  reading the two files and ``yaml.load`` with PyYAML's CSafeLoader (LibYAML), nothing else
-  envsnap   ``store.load`` of both (size cap, alias/tag scan, schema checks, msgspec conversion)
-            plus ``diff`` (flatten both, compare, classify)
+  envsnap   what ``envsnap diff A B`` does: ``diff_input.load_checked`` of both (``store.load``:
+            size cap, alias/tag scan, schema checks, msgspec conversion; then redaction and a
+            recomputed fingerprint) plus ``diff`` (flatten both, compare, classify)
 
 and prints the ratio, plus a breakdown (store.load alone, diff alone, the fleet view over 100
 copies) so the slow part is visible. Run: ``python benchmarks/bench_diff.py [--packages N]``.
@@ -27,6 +28,7 @@ import yaml
 
 from envsnap import store
 from envsnap.diff import diff
+from envsnap.diff_input import checked, load_checked
 from envsnap.fleet import fleet
 from envsnap.model import SCHEMA_VERSION, Meta, Package, PackageSource, PythonEnv, Snapshot
 
@@ -140,7 +142,8 @@ def main() -> None:
             return [yaml.load(path.read_text(encoding="utf-8"), Loader=loader) for path in (a, b)]
 
         def envsnap_diff() -> object:
-            return diff(store.load(a), store.load(b))
+            (first, second), _ = load_checked([a, b])
+            return diff(first, second)
 
         def load_only() -> object:
             return [store.load(a), store.load(b)]
@@ -149,6 +152,7 @@ def main() -> None:
         changes = diff(loaded_a, loaded_b)
         base, total, loads = median_s([baseline, envsnap_diff, load_only], args.repeat)
         (pure,) = median_s([lambda: diff(loaded_a, loaded_b)], args.repeat)
+        (check,) = median_s([lambda: (checked(loaded_a), checked(loaded_b))], args.repeat)
         hosts = [loaded_a] * 99 + [loaded_b]
         (fleet_s,) = median_s([lambda: fleet(hosts, [f"h{i}" for i in range(100)])], 3)
 
@@ -157,8 +161,9 @@ def main() -> None:
     )
     print(f"baseline  yaml.load (CSafeLoader) x2   {base * 1000:8.1f} ms")
     ratio = f"ratio {total / base:.2f}x (target <= 1.5x)"
-    print(f"envsnap   store.load x2 + diff          {total * 1000:8.1f} ms   {ratio}")
+    print(f"envsnap   load_checked x2 + diff        {total * 1000:8.1f} ms   {ratio}")
     print(f"  of which store.load x2                {loads * 1000:8.1f} ms   ({loads / base:.2f}x baseline)")
+    print(f"  of which redact + fingerprint x2      {check * 1000:8.1f} ms")
     print(f"  of which diff (flatten x2 + compare)  {pure * 1000:8.1f} ms")
     print(f"fleet view of 100 such snapshots        {fleet_s * 1000:8.1f} ms (inputs already loaded)")
 

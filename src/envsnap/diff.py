@@ -16,10 +16,20 @@ impact (impact.py holds the impact table). A few refinements keep the result rea
 
 ``meta``, ``fingerprint`` and ``findings`` are never compared; ``telemetry`` only with
 ``include_telemetry``.
+
+Unknown is not removed: a section absent from one file (``None``: an ``import pip-freeze``
+snapshot has no ``host``, an ``import nvidia-smi-xml`` one no ``packages``) says nothing about
+that layer, so it is not compared at all, and ``not_compared`` names it for the report. Inside
+``accelerators`` and ``toolkits`` the same holds per vendor or toolkit (a probe always records
+every one, with its status); inside ``frameworks`` only for imported snapshots, because a probe
+leaves out the frameworks it did not find installed, and "jax removed" is a real change. A
+section that is present with status ``skipped`` or ``failed`` is known and is compared. A
+package whose version is empty (an imported ``name @ url`` line) has an unknown version too.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable
 
 from envsnap.flatten import Flat, flatten
@@ -32,10 +42,11 @@ from envsnap.impact import (
     Kind,
     impact_of,
     is_noise,
+    is_unknown_value,
     layer_of,
     section_impact,
 )
-from envsnap.model import Change, Snapshot
+from envsnap.model import STABLE_SECTIONS, Change, Snapshot
 
 _DEVICE_CAPABILITY = {
     "accelerators.nvidia.devices": ("compute_capability",),
@@ -43,6 +54,9 @@ _DEVICE_CAPABILITY = {
     "accelerators.intel.devices": ("device_id",),
     "frameworks.torch.devices": ("capability", "gcn_arch"),
 }
+_PER_ITEM = ("accelerators", "toolkits")
+"""Containers whose every vendor or toolkit a probe records, so a missing one is unknown."""
+_SECTION_PREFIX = re.compile(r"[^.\[]+(?:\.[^.\[]+)?")
 
 
 def diff(
@@ -69,16 +83,92 @@ def diff(
             raise ValueError(
                 f"unknown layer(s): {', '.join(sorted(unknown))}; layers are {', '.join(LAYERS)}"
             )
+    one_sided = absent_sections(old, include_telemetry=include_telemetry) ^ absent_sections(
+        new, include_telemetry=include_telemetry
+    )
     return compare(
         flatten(old, include_telemetry=include_telemetry),
         flatten(new, include_telemetry=include_telemetry),
         only,
+        unknown=one_sided,
     )
 
 
-def compare(a: Flat, b: Flat, only: Collection[str] | None = None) -> tuple[Change, ...]:
-    """Changes between two flattened snapshots (see ``diff``)."""
+def absent_sections(snapshot: Snapshot, *, include_telemetry: bool = False) -> frozenset[str]:
+    """Sections the snapshot does not know: ``packages``, ``accelerators.amd``, ``frameworks.jax``."""
+    names = (*STABLE_SECTIONS, "telemetry") if include_telemetry else STABLE_SECTIONS
+    imported = snapshot.meta.origin is not None and snapshot.meta.origin.kind == "import"
+    absent: set[str] = set()
+    for name in names:
+        section = getattr(snapshot, name)
+        if section is None:
+            absent.add(name)
+        elif name in _PER_ITEM or (name == "frameworks" and imported):
+            absent.update(
+                f"{name}.{field}" for field in section.__struct_fields__ if getattr(section, field) is None
+            )
+    return frozenset(absent)
+
+
+def not_compared(
+    old: Snapshot, new: Snapshot, *, include_telemetry: bool = False, only: Collection[str] | None = None
+) -> tuple[tuple[str, str], ...]:
+    """Sections only one side knows, as ``(section, "old" | "new")``: the side that lacks it.
+
+    Sections the other side does not hold either are left out (nothing to say), and with
+    ``only`` so are sections outside those layers.
+    """
+    in_old = absent_sections(old, include_telemetry=include_telemetry)
+    in_new = absent_sections(new, include_telemetry=include_telemetry)
+    # Only what the other side has is worth naming: a framework neither side records is no news.
+    result = [(name, "old") for name in in_old if has_section(new, name)]
+    result += [(name, "new") for name in in_new if has_section(old, name)]
+    if only is not None:
+        result = [(name, side) for name, side in result if section_layers(name) & set(only)]
+    return tuple(sorted(result, key=lambda item: section_key(item[0])))
+
+
+def has_section(snapshot: Snapshot, section: str) -> bool:
+    """Whether the snapshot holds ``section`` (``packages``, ``accelerators.amd``), whatever its status."""
+    top, _, sub = section.partition(".")
+    value = getattr(snapshot, top, None)
+    if sub and value is not None:
+        value = getattr(value, sub, None)
+    return value is not None
+
+
+def section_layers(section: str) -> set[str]:
+    """The layers a section's paths can fall in (``accelerators.amd``: driver, runtime, devices)."""
+    if section.startswith("accelerators"):
+        return {"driver", "runtime", "devices"}
+    return {layer_of(section)}
+
+
+def section_key(section: str) -> tuple[int, str]:
+    """Sort key for section paths: file order of the top-level section, then the name."""
+    top = section.partition(".")[0]
+    order = (*STABLE_SECTIONS, "telemetry")
+    return (order.index(top) if top in order else len(order), section)
+
+
+def is_unknown_in(path: str, sections: Collection[str]) -> bool:
+    """Whether ``path`` lies in one of ``sections`` (a top-level section or a vendor under it)."""
+    if not sections:
+        return False
+    match = _SECTION_PREFIX.match(path)
+    if match is None:
+        return False
+    prefix = match.group()
+    return prefix in sections or prefix.partition(".")[0] in sections
+
+
+def compare(
+    a: Flat, b: Flat, only: Collection[str] | None = None, *, unknown: Collection[str] = ()
+) -> tuple[Change, ...]:
+    """Changes between two flattened snapshots (see ``diff``); paths in ``unknown`` sections are skipped."""
     differing = {path for path, _ in a.values.items() ^ b.values.items()}
+    if unknown:
+        differing = {path for path in differing if not is_unknown_in(path, unknown)}
     collapsed: set[str] = set()
     changes: list[Change] = []
     for path in sorted(differing):
@@ -95,6 +185,8 @@ def compare(a: Flat, b: Flat, only: Collection[str] | None = None) -> tuple[Chan
             collapsed.add(path)  # one side has no data: its fields vanished with it
         if is_noise(schema, old, new) or (kind != "changed" and schema in DETAILS_SOMETIMES_UNKNOWN):
             continue
+        if kind == "changed" and (is_unknown_value(schema, old) or is_unknown_value(schema, new)):
+            continue  # "" -> 1.0 is an imported name @ url line meeting the installed release
         if schema in FOLLOWS_THE_VERSION and (a.parent.get(path) or b.parent.get(path)) in differing:
             continue
         if is_section:

@@ -109,7 +109,12 @@ def source_text(source: dict[str, Any]) -> str:
     if kind == "vcs":
         vcs = source.get("vcs") or "vcs"
         commit = source.get("commit_id") or source.get("requested_revision")
-        return f"vcs {vcs}+{url}" + (f"@{commit}" if commit else "")
+        base = str(url)
+        # PEP 610 stores the bare URL; a pip freeze line carries "git+" and "@<commit>" in it.
+        base = base.removeprefix(f"{vcs}+")
+        if commit and base.endswith(f"@{commit}"):
+            base = base[: -len(commit) - 1]
+        return f"vcs {vcs}+{base}" + (f"@{commit}" if commit else "")
     return kind if url is None else f"{kind} {url}"
 
 

@@ -7,6 +7,15 @@ C-level symmetric difference of ``dict.items()`` against each other snapshot col
 that differ anywhere. Only those paths are then read on every host: O(N x fields) set work plus
 O(N x differing fields) lookups, instead of O(N^2) diffs.
 
+Unknown is not absent: a host whose snapshot lacks a whole section (an imported report) has an
+UNKNOWN value for every field in it; it neither counts toward the majority nor deviates from it,
+and the report lists those sections per host (``not_compared``). A host that has the section but
+not the field (a package not installed) is ABSENT, which is a value like any other.
+
+Majority ties (two values held by equally many hosts) are flagged as such; the value held by the
+earliest host in the given order is reported as the majority, so the output never depends on
+hash order.
+
 Pure, like diff.py: labels and snapshots in, a FleetReport out.
 """
 
@@ -18,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from envsnap.diff import absent_sections, has_section, is_unknown_in, section_key, section_layers
 from envsnap.flatten import Flat, flatten
 from envsnap.impact import (
     DETAILS_SOMETIMES_UNKNOWN,
@@ -28,6 +38,7 @@ from envsnap.impact import (
     Kind,
     impact_of,
     is_noise,
+    is_unknown_value,
     layer_of,
     section_impact,
     worst,
@@ -45,6 +56,16 @@ class _Absent:
 ABSENT: Any = _Absent()
 
 
+class _Unknown:
+    """The value of a field on a host whose snapshot does not record that section at all."""
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN: Any = _Unknown()
+
+
 @dataclass(frozen=True)
 class FleetField:
     """One field that is not the same on every host."""
@@ -52,13 +73,18 @@ class FleetField:
     layer: str
     path: str
     values: tuple[Any, ...]
-    """The value on each host, in host order; ``ABSENT`` where the host does not have it."""
+    """The value on each host, in host order; ``ABSENT`` where the host does not have it,
+    ``UNKNOWN`` where its snapshot does not record the section."""
     majority: Any
     majority_count: int
     deviants: tuple[int, ...]
     """Indexes of the hosts whose value is not the majority value."""
     impact: Impact
     """The worst impact of any deviating value against the majority."""
+    tie: bool = False
+    """Another value is held by as many hosts as the majority (the earliest host's value won)."""
+    unknown: tuple[int, ...] = ()
+    """Indexes of the hosts that do not record this field's section (not compared)."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +94,8 @@ class FleetReport:
     hosts: tuple[str, ...]
     fingerprints: tuple[str | None, ...]
     fields: tuple[FleetField, ...]
+    not_compared: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    """Sections some hosts' snapshots lack, with the indexes of those hosts."""
 
     def deviating_hosts(self) -> dict[str, int]:
         """How many fields each host deviates from the majority on (hosts that never do are left out)."""
@@ -78,14 +106,18 @@ class FleetReport:
 
 
 def host_labels(snapshots: Sequence[Snapshot], files: Sequence[str]) -> tuple[str, ...]:
-    """A label per snapshot: host alias, else hostname, else the file's stem; repeats get the stem."""
+    """A label per snapshot: host alias, else hostname, else the file's stem.
+
+    A label that repeats gets its file name (``gpu01 (monday.yaml)``); one that still repeats
+    (the same file name in two folders) gets ``#2``, ``#3``.
+    """
     labels = []
     for snapshot, file in zip(snapshots, files, strict=True):
         hostname = snapshot.host.hostname if snapshot.host is not None else None
         labels.append(snapshot.meta.host_alias or hostname or Path(file).stem)
     counts = Counter(labels)
     labels = [
-        label if counts[label] == 1 or label == Path(file).stem else f"{label} ({Path(file).stem})"
+        label if counts[label] == 1 else f"{label} ({Path(file).name})"
         for label, file in zip(labels, files, strict=True)
     ]
     seen: Counter[str] = Counter()
@@ -116,6 +148,9 @@ def fleet(
     if only is not None and set(only) - set(LAYERS):
         raise ValueError(f"unknown layer(s): {', '.join(sorted(set(only) - set(LAYERS)))}")
     flats = [flatten(snapshot, include_telemetry=include_telemetry) for snapshot in snapshots]
+    absent = [absent_sections(snapshot, include_telemetry=include_telemetry) for snapshot in snapshots]
+    everywhere = frozenset.intersection(*absent) if absent else frozenset()
+    unknown_somewhere = frozenset().union(*absent) - everywhere
     reference = flats[0].values.items()
     differing: set[str] = set()
     for flat in flats[1:]:
@@ -124,6 +159,10 @@ def fleet(
     fields: list[FleetField] = []
     for path in sorted(differing):
         values = tuple(flat.values.get(path, ABSENT) for flat in flats)
+        if unknown_somewhere and is_unknown_in(path, unknown_somewhere):
+            values = tuple(
+                UNKNOWN if is_unknown_in(path, absent[i]) else value for i, value in enumerate(values)
+            )
         owner = next(flat for flat in flats if path in flat.values)
         schema = owner.schema[path]
         if path in owner.nodes and (ABSENT in values or (path in owner.sections and _any_not_ok(values))):
@@ -140,11 +179,19 @@ def fleet(
     fields.sort(
         key=lambda f: (LAYERS.index(f.layer) if f.layer in LAYERS else 99, IMPACT_RANK[f.impact], f.path)
     )
-    return FleetReport(tuple(labels), tuple(s.fingerprint for s in snapshots), tuple(fields))
+    not_known = tuple(
+        (section, tuple(i for i, lacking in enumerate(absent) if section in lacking))
+        for section in sorted(unknown_somewhere, key=section_key)
+        if (only is None or section_layers(section) & set(only))
+        and any(has_section(snapshot, section) for snapshot in snapshots)
+    )
+    return FleetReport(
+        tuple(labels), tuple(s.fingerprint for s in snapshots), tuple(fields), not_compared=not_known
+    )
 
 
 def _any_not_ok(values: tuple[Any, ...]) -> bool:
-    return any(value != "ok" for value in values)
+    return any(value != "ok" for value in values if value is not UNKNOWN)
 
 
 def _explained_by_parent(
@@ -166,18 +213,25 @@ def _explained_by_parent(
 
 
 def _field(path: str, schema: str, values: tuple[Any, ...], is_section: bool) -> FleetField | None:
-    known = schema in DETAILS_SOMETIMES_UNKNOWN  # hosts that don't record the detail don't deviate
-    counts = Counter(value for value in values if not (known and value is ABSENT))
+    detail = schema in DETAILS_SOMETIMES_UNKNOWN  # hosts that don't record the detail don't deviate
+
+    def compared(value: Any) -> bool:
+        return not (value is UNKNOWN or (detail and value is ABSENT) or is_unknown_value(schema, value))
+
+    counts = Counter(value for value in values if compared(value))  # insertion order: host order
     if not counts:
         return None
-    majority, majority_count = counts.most_common(1)[0]
+    ranked = counts.most_common()  # stable: equal counts keep the earliest host's value first
+    majority, majority_count = ranked[0]
+    tie = len(ranked) > 1 and ranked[1][1] == majority_count
     deviants = tuple(
         i
         for i, value in enumerate(values)
-        if value != majority and not is_noise(schema, majority, value) and not (known and value is ABSENT)
+        if compared(value) and value != majority and not is_noise(schema, majority, value)
     )
     if not deviants:
         return None
+    unknown = tuple(i for i, value in enumerate(values) if value is UNKNOWN)
     impacts = []
     for value in {values[i] for i in deviants}:
         kind: Kind = "added" if majority is ABSENT else ("removed" if value is ABSENT else "changed")
@@ -187,4 +241,6 @@ def _field(path: str, schema: str, values: tuple[Any, ...], is_section: bool) ->
             section_impact(schema, kind, old, new) if is_section else impact_of(schema, path, kind, old, new)
         )
     impact = worst(impacts) or "minor"
-    return FleetField(layer_of(schema), path, values, majority, majority_count, deviants, impact)
+    return FleetField(
+        layer_of(schema), path, values, majority, majority_count, deviants, impact, tie, unknown
+    )

@@ -47,6 +47,7 @@ environment.variables                      *_VISIBLE_DEVICES, *LIBRARY_PATH, LD_
                                            gfx overrides: notable; any other variable: minor
 host.arch                                  breaking (os, libc, kernel, container, wsl: notable)
 package details known on one side only     not a change (an import lacks what a probe records)
+package version "" (unknown) on one side   not a change (an imported ``name @ url`` line)
 package requires / top_level               only when the version is unchanged (a new release
                                            brings new metadata; that is the version change)
 host.memory_total_bytes                    minor, and only past a 2% difference (firmware
@@ -377,6 +378,16 @@ def is_noise(schema: str, old: Any, new: Any) -> bool:
     if schema == "host.memory_total_bytes" and isinstance(old, int) and isinstance(new, int):
         return abs(old - new) <= MEMORY_NOISE_FRACTION * max(old, new)
     return False
+
+
+_VERSION_NODES = frozenset(
+    {"packages", "frameworks.companions", "python.shadowed", "extensions.distributions"}
+)
+
+
+def is_unknown_value(schema: str, value: Any) -> bool:
+    """Whether a value stands for "not reported": an empty package version (``name @ url`` imports)."""
+    return value == "" and schema in _VERSION_NODES
 
 
 def worst(impacts: Any) -> Impact | None:

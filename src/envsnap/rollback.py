@@ -18,6 +18,15 @@ fails is refused whole with a one-line ``BadInput`` (exit 2): nothing is written
 URL policy: ``https``, ``git+https`` and ``git+ssh`` become pins. Other well-formed URLs
 (``http``, ``file``, ``git+file``...) are not pinned: they point at the original machine's disk
 or travel unencrypted, so they are listed as manual steps for a person to judge.
+
+An empty version is "not reported", not hostile, when the package comes from a URL, a VCS or an
+editable install (a ``pip freeze`` line ``name @ url`` or ``-e git+...`` carries no version): such
+a package is restored by its URL, or listed as a manual step. Anywhere else it is refused.
+
+A snapshot without a package list (an ``import nvidia-smi-xml``), or whose python probe did not
+succeed, does not know its package layer: the plan says so (``packages_unknown``) and pins
+nothing, and rollback_apply.py refuses it, because "restore exactly these packages" would then
+mean "uninstall everything". The plan's fingerprint is recomputed, never copied from the file.
 """
 
 from __future__ import annotations
@@ -33,6 +42,7 @@ from packaging.utils import InvalidName, canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from envsnap.errors import BadInput
+from envsnap.fingerprint import fingerprint
 from envsnap.model import Package, PythonEnv, Section, Snapshot
 
 PYTORCH_INDEX = "https://download.pytorch.org/whl/"
@@ -41,7 +51,9 @@ PYTORCH_INDEX = "https://download.pytorch.org/whl/"
 PINNED_SCHEMES = frozenset({"https", "git+https", "git+ssh"})
 _VCS = ("git", "hg", "svn", "bzr")
 _TORCH_VARIANT = re.compile(r"^(cu\d{2,3}|rocm\d+(?:\.\d+)*|cpu|xpu)$")
-_UNSAFE = re.compile(r"[\s\x00-\x1f\x7f]")
+_UNSAFE = re.compile("[\\s\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+"""Whitespace, C0, DEL, C1 and bidirectional controls: never part of a name, version or URL."""
+_UNVERSIONED_SOURCES = frozenset({"vcs", "url", "file", "editable"})
 _REVISION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/+-]{0,199}$")
 _SYSTEM_VERSION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+~:-]{0,63}$")
 
@@ -66,6 +78,7 @@ class ManualPackage:
 
     name: str
     version: str
+    """Empty when the snapshot does not say (an imported ``-e git+...`` line)."""
     why: str
     """E.g. "editable install from file:///home/~/src/mylib: reinstall it with pip install -e <path>"."""
 
@@ -79,6 +92,8 @@ class SystemStep:
     wanted: str
     current: str | None = None
     """Installed now (live probe), "none" when absent there; None when not probed."""
+    unprobed_hint: str | None = None
+    """Why ``current`` is unknown although the machine was probed, e.g. "pass --python PATH"."""
 
     @property
     def satisfied(self) -> bool:
@@ -89,7 +104,8 @@ class SystemStep:
     def text(self) -> str:
         """``install NVIDIA driver 535.104.05; currently 550.54.14``."""
         if self.current is None:
-            return f"install {self.what} {self.wanted}"
+            hint = f"; currently unknown ({self.unprobed_hint})" if self.unprobed_hint else ""
+            return f"install {self.what} {self.wanted}{hint}"
         if self.satisfied:
             return f"{self.what} {self.wanted}: already installed"
         return f"install {self.what} {self.wanted}; currently {self.current}"
@@ -109,6 +125,8 @@ class RollbackPlan:
     extra_index_urls: tuple[str, ...]
     manual: tuple[ManualPackage, ...]
     system: tuple[SystemStep, ...]
+    packages_unknown: str | None = None
+    """Why the snapshot does not know its package layer (then nothing is pinned), or None."""
 
 
 # ---------------------------------------------------------------------------- validation
@@ -126,6 +144,31 @@ def check_name(name: str, where: str) -> str:
         return canonicalize_name(name, validate=True)
     except InvalidName:
         raise _refuse(where, "package name (not a PEP 508 name)", name) from None
+
+
+def check_package_version(package: Package, where: str) -> str:
+    """``check_version``, except that a URL, VCS or editable install may leave its version unknown."""
+    if package.version == "" and package.source is not None and package.source.kind in _UNVERSIONED_SOURCES:
+        return ""
+    return check_version(package.version, where)
+
+
+def packages_unknown(snapshot: Snapshot) -> str | None:
+    """Why ``snapshot`` does not know its package layer, or None when it does.
+
+    A missing ``packages`` section means the source never listed them (an ``import
+    nvidia-smi-xml``); a python section that is not ok means the listing failed.
+    """
+    python = snapshot.python
+    if python is not None and not python.ok:
+        why = f": {python.reason}" if python.reason else ""
+        return f"its python probe {python.status}{why}"
+    if snapshot.packages is None:
+        origin = snapshot.meta.origin
+        if origin is not None and origin.kind == "import" and origin.format:
+            return f"it has no packages section; it was imported from {origin.format}"
+        return "it has no packages section"
+    return None
 
 
 def check_version(version: str, where: str) -> str:
@@ -173,10 +216,12 @@ def plan(snapshot: Snapshot, *, label: str = "snapshot", live: Snapshot | None =
     pins: list[Pin] = []
     manual: list[ManualPackage] = []
     indexes: set[str] = set()
-    for index, package in enumerate(snapshot.packages or ()):
+    unknown = packages_unknown(snapshot)
+    packages = (snapshot.packages or ()) if unknown is None else ()
+    for index, package in enumerate(packages):
         where = f"{label}: packages[{index}]"
         check_name(package.name, where)
-        check_version(package.version, f"{where} ({package.name})")
+        check_package_version(package, f"{where} ({package.name})")
         outcome = _pin_or_manual(package, f"{where} ({package.name})")
         if isinstance(outcome, Pin):
             pins.append(outcome)
@@ -191,21 +236,24 @@ def plan(snapshot: Snapshot, *, label: str = "snapshot", live: Snapshot | None =
         check_system_version(python_version, f"{label}: python.version")
     return RollbackPlan(
         label=label,
-        fingerprint=snapshot.fingerprint,
+        fingerprint=fingerprint(snapshot),  # a stored one may have been edited: never echo it
         python_version=python_version,
         env_kind=python.env_kind if python is not None else None,
         env_name=_conda_env_name(python),
-        pins=install_order(pins, {p.name: p for p in snapshot.packages or ()}),
+        pins=install_order(pins, {p.name: p for p in packages}),
         extra_index_urls=tuple(sorted(indexes)),
         manual=tuple(manual),
         system=system_steps(snapshot, live, label),
+        packages_unknown=unknown,
     )
 
 
 def pytorch_index(pin: Pin) -> str | None:
     """The PyTorch index a pin needs: ``torch==2.4.1+cu121`` is only on ``.../whl/cu121``."""
+    if pin.kind != "index":
+        return None
     local = Version(pin.version).local
-    if pin.kind == "index" and local and _TORCH_VARIANT.match(local):
+    if local and _TORCH_VARIANT.match(local):
         return PYTORCH_INDEX + local
     return None
 
@@ -221,6 +269,7 @@ def _pin_or_manual(package: Package, where: str) -> Pin | ManualPackage:
     name, version, source = package.name, package.version, package.source
     if source is None or source.kind == "index":
         return Pin(name, version, f"{name}=={version}", "index", package.installer)
+    shown_version = version or "(version unknown)"
     url = check_url(source.url, where) if source.url is not None else None
     if source.kind == "editable":
         shown = url or "a local folder"
@@ -228,7 +277,9 @@ def _pin_or_manual(package: Package, where: str) -> Pin | ManualPackage:
             name, version, f"editable install from {shown}: reinstall it with pip install -e <path>"
         )
     if url is None:
-        return ManualPackage(name, version, f"{source.kind} install without a URL: reinstall it by hand")
+        return ManualPackage(
+            name, version, f"{source.kind} install without a URL ({shown_version}): reinstall it by hand"
+        )
     if source.kind == "vcs":
         vcs = source.vcs if source.vcs in _VCS else None
         if vcs is None:
@@ -237,7 +288,8 @@ def _pin_or_manual(package: Package, where: str) -> Pin | ManualPackage:
         revision = source.commit_id or source.requested_revision
         if revision is not None and not _REVISION.match(revision):
             raise _refuse(where, "VCS revision", revision)
-        target = f"{target}@{revision}" if revision else target
+        if revision and not target.endswith(f"@{revision}"):  # a pip freeze URL carries it already
+            target = f"{target}@{revision}"
     else:
         target = url
     scheme = urlsplit(target).scheme
@@ -342,7 +394,11 @@ def _system_versions(snapshot: Snapshot) -> dict[str, str]:
 def system_steps(
     snapshot: Snapshot, live: Snapshot | None, label: str = "snapshot"
 ) -> tuple[SystemStep, ...]:
-    """Manual steps for the layers pip cannot restore, with what the live machine has now."""
+    """Manual steps for the layers pip cannot restore, with what the live machine has now.
+
+    A live snapshot without a python section (the target interpreter was not named) leaves the
+    Python step's current version unknown, and the step says how to find it out.
+    """
     wanted = _system_versions(snapshot)
     current = _system_versions(live) if live is not None else {}
     steps = []
@@ -352,5 +408,10 @@ def system_steps(
         now = current.get(what, "none") if probed else None
         if now is not None and now != "none" and not _SYSTEM_VERSION.match(now):
             now = "unknown"
-        steps.append(SystemStep(what, version, now))
+        hint = (
+            "pass --python PATH to compare the target interpreter"
+            if live is not None and not probed
+            else None
+        )
+        steps.append(SystemStep(what, version, now, hint))
     return tuple(steps)

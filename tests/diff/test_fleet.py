@@ -88,8 +88,26 @@ def test_host_labels_prefer_alias_then_hostname_then_file_stem() -> None:
     assert labels == ("host-1a2b3c", "gpu-a", "monday")
 
 
-def test_repeated_hostnames_get_the_file_stem() -> None:
+def test_repeated_hostnames_get_the_file_name() -> None:
     """Two snapshots of one host (before and after an upgrade) must stay apart in the report."""
-    labels = host_labels([make(), make()], ["before.yaml", "after.yaml"])
-    assert labels == ("gpu-a (before)", "gpu-a (after)")
-    assert len(set(host_labels([make(), make()], ["same.yaml", "dir/same.yaml"]))) == 2
+    labels = host_labels([make(), make()], ["x/before.yaml", "x/after.yaml"])
+    assert labels == ("gpu-a (before.yaml)", "gpu-a (after.yaml)")
+    same = host_labels([make(), make()], ["same.yaml", "dir/same.yaml"])
+    assert same == ("gpu-a (same.yaml)", "gpu-a (same.yaml) #2")
+
+
+def test_a_tie_is_reported_and_resolved_by_host_order() -> None:
+    """Two hosts on one driver, two on another: no majority; the first host's value is shown, flagged."""
+    older = with_nvidia(make(), driver_version="535.54.03")
+    newer = with_nvidia(make(), driver_version="535.86.05")
+    for order, expected in (
+        ([older, newer, older, newer], "535.54.03"),
+        ([newer, older, older, newer], "535.86.05"),
+    ):
+        (field,) = fleet(order, [f"gpu-{i}" for i in range(4)]).fields
+        assert field.tie
+        assert field.majority == expected
+        assert field.majority_count == 2
+        assert len(field.deviants) == 2
+    snapshots, labels = _fleet_of(5, {1: newer})
+    assert not fleet(snapshots, labels).fields[0].tie

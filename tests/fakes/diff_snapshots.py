@@ -5,6 +5,10 @@ tests/data/SOURCES.md) by envsnap's own parser; compute capabilities, which the 
 NVIDIA's published ones. Package names and versions are real releases: torch 2.4.1 with its
 cu121/cu124 variants (download.pytorch.org), the rest as installed on the development machine.
 Every snapshot goes through ``collect.finalize`` (sorting, redaction, fingerprint) like a probed one.
+
+``imported`` runs envsnap's own importers on report text, as ``envsnap import`` does: a ``pip
+freeze`` of the packages above (plus a real editable VCS install and a real wheel URL), or a real
+``nvidia-smi -q -x`` capture.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import msgspec
 
 from envsnap import store
 from envsnap.collect import finalize
+from envsnap.importers import parse_report
 from envsnap.model import (
     SCHEMA_VERSION,
     Accelerators,
@@ -179,3 +184,26 @@ def with_nvidia(snapshot: Snapshot, **fields: Any) -> Snapshot:
 def write(snapshot: Snapshot, path: Path) -> Path:
     """Save with envsnap's store, as ``envsnap save`` would."""
     return store.save(snapshot, path)
+
+
+FLASH_ATTN_COMMIT = "bdf733be55f0b323a8cf7cc6745a81c3f43cd7f0"
+TRITON_WHEEL = "https://download.pytorch.org/whl/triton-3.0.0-1-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"
+PIP_FREEZE = "".join(f"{name}=={version}\n" for name, version, _ in BASE_PACKAGES)
+"""``pip freeze`` of the base packages, torch at its +cu121 build."""
+PIP_FREEZE_DIRECT = (
+    PIP_FREEZE
+    + f"-e git+https://github.com/Dao-AILab/flash-attention@{FLASH_ATTN_COMMIT}#egg=flash_attn\n"
+    + f"triton @ {TRITON_WHEEL}\n"
+)
+"""The same, with the two lines pip freeze writes without a version: an editable VCS install and a URL."""
+
+
+def imported(kind: str, text: str, name: str = "report.txt") -> Snapshot:
+    """A snapshot made by envsnap's importer of ``kind`` (pip-freeze, nvidia-smi-xml, collect-env)."""
+    snapshot = parse_report(kind, text, name, captured_at="2026-11-29T12:00:00Z")  # type: ignore[arg-type]
+    return finalize(snapshot)
+
+
+def nvidia_import(fixture: str = A100) -> Snapshot:
+    """``envsnap import nvidia-smi-xml`` of a real capture: accelerators.nvidia only."""
+    return imported("nvidia-smi-xml", (DATA / fixture).read_text(encoding="utf-8"), fixture)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
 import msgspec
@@ -11,45 +10,15 @@ import pytest
 from envsnap.errors import BadInput
 from envsnap.model import Package, PackageSource
 from envsnap.rollback import PYTORCH_INDEX
-from envsnap.rollback_apply import LineSink, apply
+from envsnap.rollback_apply import apply
 from tests.fakes.diff_snapshots import make, packages
-
-
-class FakePip:
-    """Records pip commands and applies them to an in-memory package list."""
-
-    def __init__(self, installed: tuple[Package, ...], fail: bool = False) -> None:
-        self.installed = {p.name.lower(): p for p in installed}
-        self.commands: list[list[str]] = []
-        self.fail = fail
-
-    def run(self, argv: Sequence[str], on_line: LineSink) -> int:
-        self.commands.append(list(argv))
-        args = list(argv[argv.index("--") + 1 :])
-        if "uninstall" in argv:
-            for name in args:
-                self.installed.pop(name.lower(), None)
-                on_line(f"  Successfully uninstalled {name}")
-        elif not self.fail:
-            for requirement in args:
-                name, _, version = requirement.partition("==")
-                self.installed[name.lower()] = Package(
-                    name=name, version=version, installer="pip", source=PackageSource(kind="index")
-                )
-        return 1 if self.fail else 0
-
-    def read(self, python: str) -> tuple[Package, ...]:
-        return tuple(self.installed.values())
+from tests.fakes.fake_pip import FakePip, fake_interpreter
 
 
 @pytest.fixture
 def python(tmp_path: Path) -> str:
     """An executable file standing in for the target interpreter (pip itself is faked)."""
-    path = tmp_path / "bin" / "python"
-    path.parent.mkdir()
-    path.write_text("#!/bin/sh\nexit 0\n")
-    path.chmod(0o755)
-    return str(path)
+    return fake_interpreter(tmp_path)
 
 
 def test_removes_extras_installs_differences_and_verifies(python: str) -> None:
@@ -63,7 +32,7 @@ def test_removes_extras_installs_differences_and_verifies(python: str) -> None:
     pip = FakePip(current)
     lines: list[str] = []
     result = apply(wanted, python, runner=pip.run, read_packages=pip.read, on_line=lines.append)
-    uninstall, install = pip.commands
+    install, uninstall = pip.commands  # install first: a failed install must not leave a gutted env
     assert uninstall == [python, "-m", "pip", "uninstall", "--yes", "--no-input", "--", "six"]
     assert install[:7] == [
         python,

@@ -1,49 +1,85 @@
 """Diff and fleet reports for people (Rich tables, Markdown for pull requests) and for scripts (JSON).
 
 Reads only what diff.py and fleet.py return. Two-way: a table per layer, the layers with breaking
-changes first and breaking rows first within each, then a summary line with counts per impact.
-Fleet: one row per differing field with the majority value and the hosts that deviate from it.
+changes first and breaking rows first within each, then a summary line with counts per impact and
+the sections one side does not record (not compared). Fleet: one row per differing field with the
+majority value and the hosts that deviate from it.
 JSON keys are API (README): ``{"changes": [{layer, path, kind, old, new, impact}], "summary": {...}}``
 and ``{"hosts": [...], "fields": [...], "summary": {...}}``.
+
+Every string from a snapshot (host labels, paths, values) is untrusted. In text it goes into a
+``rich.text.Text`` (never parsed as markup) after ``safe_text.one_line`` (no terminal control
+characters); in Markdown it is escaped, so a hostname cannot become a link, emphasis or HTML.
+Identifiers (paths, URLs, fingerprints) are never cut: only lists are shortened, at item
+boundaries; and when stdout is not a terminal, tables are laid out at their natural width, so a
+piped report keeps every value on one line.
 """
 
 from __future__ import annotations
 
+import re
+import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TextIO
 
 import msgspec
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from envsnap.diff import summarize
-from envsnap.fleet import ABSENT, FleetReport
+from envsnap.fleet import ABSENT, UNKNOWN, FleetReport
 from envsnap.impact import IMPACT_RANK, IMPACTS, LAYERS
 from envsnap.model import Change
 from envsnap.render.data import to_json
+from envsnap.render.safe_text import one_line
 from envsnap.render.summary import human_bytes
 
 IMPACT_STYLE = {"breaking": "bold red", "notable": "yellow", "minor": "dim"}
-MAX_CELL_CHARS = 160
-"""Longer values (a long Requires-Dist list) are cut in text and Markdown; JSON keeps them whole."""
+MAX_LIST_CHARS = 160
+"""Longer lists (a long Requires-Dist) are shortened at an item boundary in text and Markdown;
+single values (URLs, paths) never are, and JSON keeps everything whole."""
 MAX_DEVIANTS_SHOWN = 12
+PIPED_WIDTH = 10_000
+"""Console width when stdout is not a terminal: wide enough that no table cell wraps or folds."""
+
+NotCompared = Sequence[tuple[str, str]]
+"""``(section, "old" | "new")`` pairs from ``diff.not_compared``: the side that lacks the section."""
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]()<>|#!~&$])")
 
 
-def format_value(path: str, value: Any, *, limit: int = MAX_CELL_CHARS) -> str:
-    """A value as one short line: ``—`` when absent, sizes in GiB, lists comma-separated."""
-    if value is None or value is ABSENT:
+def format_value(path: str, value: Any, *, limit: int = MAX_LIST_CHARS) -> str:
+    """A value as one printable line: ``—`` when absent, sizes in GiB, lists comma-separated."""
+    if value is None:
         return "—"
+    if value is ABSENT:
+        return "(absent)"
+    if value is UNKNOWN:
+        return "(unknown)"
+    if value == "":
+        return "(not reported)"  # an imported name @ url line has no version
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int) and path.endswith("_bytes"):
         return human_bytes(value)
     if isinstance(value, (tuple, list)):
-        text = ", ".join(format_value("", item, limit=limit) for item in value) if value else "(none)"
-    else:
-        text = str(value)
-    text = " ".join(text.split())  # one line, whatever the snapshot holds
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+        return _format_list(path, value, limit)
+    return one_line(str(value))  # one line, whatever the snapshot holds; never cut
+
+
+def _format_list(path: str, items: Sequence[Any], limit: int) -> str:
+    if not items:
+        return "(none)"
+    shown: list[str] = []
+    length = 0
+    for item in items:
+        text = format_value("", item, limit=limit)
+        if shown and length + len(text) + 2 > limit:
+            return ", ".join(shown) + f", … and {len(items) - len(shown)} more"
+        shown.append(text)
+        length += len(text) + 2
+    return ", ".join(shown)
 
 
 def _layer_order(changes: Sequence[Change]) -> list[str]:
@@ -62,27 +98,39 @@ def summary_line(changes: Sequence[Change], old_label: str, new_label: str) -> s
     counts = summarize(changes)
     parts = " · ".join(f"{counts[impact]} {impact}" for impact in IMPACTS)
     noun = "change" if counts["total"] == 1 else "changes"
-    return f"{parts} ({counts['total']} {noun}) from {old_label} to {new_label}"
+    return f"{parts} ({counts['total']} {noun}) from {one_line(old_label)} to {one_line(new_label)}"
 
 
-def render_changes(changes: Sequence[Change], old_label: str, new_label: str) -> RenderableType:
+def not_compared_line(not_compared: NotCompared, old_label: str, new_label: str) -> str | None:
+    """``not compared: host, python (absent in b.yaml)``, or None when every section was compared."""
+    parts = []
+    for side, label in (("old", old_label), ("new", new_label)):
+        sections = [section for section, lacking in not_compared if lacking == side]
+        if sections:
+            parts.append(f"{', '.join(sections)} (absent in {one_line(label)})")
+    return f"not compared: {'; '.join(parts)}" if parts else None
+
+
+def render_changes(
+    changes: Sequence[Change], old_label: str, new_label: str, not_compared: NotCompared = ()
+) -> RenderableType:
     """Rich tables, one per layer, and the summary line."""
-    parts: list[RenderableType] = [Text(f"{old_label} → {new_label}", style="bold")]
+    parts: list[RenderableType] = [Text(f"{one_line(old_label)} → {one_line(new_label)}", style="bold")]
     for layer in _layer_order(changes):
         table = Table(
             title=Text(layer), title_justify="left", title_style="bold", expand=False, show_edge=False
         )
         table.add_column("impact", no_wrap=True)
         table.add_column("", no_wrap=True)
-        table.add_column("path", overflow="fold")
-        table.add_column(old_label, overflow="fold")
-        table.add_column(new_label, overflow="fold")
+        table.add_column("path", no_wrap=True, overflow="fold")
+        table.add_column(Text(one_line(old_label)), overflow="fold")  # a header string would be markup
+        table.add_column(Text(one_line(new_label)), overflow="fold")
         for change in _rows(changes, layer):
             mark = {"added": "+", "removed": "-", "changed": "~"}[change.kind]
             table.add_row(  # Text cells: snapshot values must never be read as Rich markup
                 Text(change.impact, style=IMPACT_STYLE[change.impact]),
                 Text(mark),
-                Text(change.path),
+                Text(one_line(change.path)),
                 Text(format_value(change.path, change.old)),
                 Text(format_value(change.path, change.new)),
             )
@@ -90,16 +138,23 @@ def render_changes(changes: Sequence[Change], old_label: str, new_label: str) ->
         parts.append(table)
     parts.append(Text(""))
     parts.append(Text(summary_line(changes, old_label, new_label), style="bold"))
+    skipped = not_compared_line(not_compared, old_label, new_label)
+    if skipped:
+        parts.append(Text(skipped, style="yellow"))
     return Group(*parts)
 
 
 def changes_json(
-    changes: Sequence[Change], old: tuple[str, str | None], new: tuple[str, str | None]
+    changes: Sequence[Change],
+    old: tuple[str, str | None],
+    new: tuple[str, str | None],
+    not_compared: NotCompared = (),
 ) -> dict[str, Any]:
     """The ``--json`` document; ``old``/``new`` are (label, fingerprint)."""
     summary: dict[str, Any] = dict(summarize(changes))
     summary["old"] = {"label": old[0], "fingerprint": old[1]}
     summary["new"] = {"label": new[0], "fingerprint": new[1]}
+    summary["not_compared"] = [{"section": section, "absent_in": side} for section, side in not_compared]
     rows = [
         {
             "layer": change.layer,
@@ -115,20 +170,33 @@ def changes_json(
 
 
 def _md(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("`", "'")
+    """Snapshot text as inert Markdown: one line, every character that could start markup escaped."""
+    return _MD_SPECIAL.sub(r"\\\1", one_line(text))
 
 
-def changes_markdown(changes: Sequence[Change], old_label: str, new_label: str) -> str:
+def _code(text: str, *, in_table: bool = True) -> str:
+    """Text inside a code span: backticks can't end it, and a pipe can't end a table cell."""
+    text = one_line(text).replace("`", "'")
+    return text.replace("|", "\\|") if in_table else text
+
+
+def changes_markdown(
+    changes: Sequence[Change], old_label: str, new_label: str, not_compared: NotCompared = ()
+) -> str:
     """A Markdown report to paste into a pull request or an issue."""
-    lines = [f"### envsnap diff: `{_md(old_label)}` → `{_md(new_label)}`", ""]
+    heading = f"`{_code(old_label, in_table=False)}` → `{_code(new_label, in_table=False)}`"
+    lines = [f"### envsnap diff: {heading}", ""]
     lines.append(f"**{_md(summary_line(changes, old_label, new_label))}**")
+    skipped = not_compared_line(not_compared, old_label, new_label)
+    if skipped:
+        lines += ["", _md(skipped)]
     for layer in _layer_order(changes):
         lines += ["", f"#### {layer}", "", "| impact | path | old | new |", "|---|---|---|---|"]
         for change in _rows(changes, layer):
             old = _md(format_value(change.path, change.old))
             new = _md(format_value(change.path, change.new))
             impact = f"**{change.impact}**" if change.impact == "breaking" else change.impact
-            lines.append(f"| {impact} | `{_md(change.path)}` | {old} | {new} |")
+            lines.append(f"| {impact} | `{_code(change.path)}` | {old} | {new} |")
     return "\n".join(lines) + "\n"
 
 
@@ -139,54 +207,87 @@ def _deviants_text(report: FleetReport, index: int, limit: int | None = MAX_DEVI
     field = report.fields[index]
     shown = field.deviants if limit is None else field.deviants[:limit]
     text = ", ".join(
-        f"{report.hosts[i]}: {format_value(field.path, field.values[i], limit=60)}" for i in shown
+        f"{one_line(report.hosts[i])}: {format_value(field.path, field.values[i])}" for i in shown
     )
     hidden = len(field.deviants) - len(shown)
     return text + (f", … and {hidden} more" if hidden else "")
+
+
+def _majority_text(report: FleetReport, index: int) -> str:
+    """``12.1 (49/50)``; ``(absent) (2/4, tie)`` when another value is held by as many hosts."""
+    field = report.fields[index]
+    compared = len(report.hosts) - len(field.unknown)
+    share = f"{field.majority_count}/{compared}" + (", tie" if field.tie else "")
+    return f"{format_value(field.path, field.majority)} ({share})"
 
 
 def fleet_summary_line(report: FleetReport) -> str:
     """``3 fields differ across 50 hosts; most deviations: gpu-17 (3)``."""
     counts = {impact: sum(1 for f in report.fields if f.impact == impact) for impact in IMPACTS}
     hosts = report.deviating_hosts()
-    top = ", ".join(f"{host} ({n})" for host, n in list(hosts.items())[:5])
+    top = ", ".join(f"{one_line(host)} ({n})" for host, n in list(hosts.items())[:5])
     parts = " · ".join(f"{counts[impact]} {impact}" for impact in IMPACTS)
     noun = "field differs" if len(report.fields) == 1 else "fields differ"
     return f"{len(report.fields)} {noun} across {len(report.hosts)} hosts ({parts}); deviating: {top}"
+
+
+def fleet_not_compared_line(report: FleetReport) -> str | None:
+    """``not compared: packages (absent in gpu-03, gpu-07)``, or None."""
+    if not report.not_compared:
+        return None
+    parts = [
+        f"{section} (absent in {', '.join(one_line(report.hosts[i]) for i in hosts)})"
+        for section, hosts in report.not_compared
+    ]
+    return f"not compared: {'; '.join(parts)}"
 
 
 def render_fleet(report: FleetReport) -> RenderableType:
     """One table of differing fields: majority value and the hosts that deviate."""
     table = Table(expand=False, show_edge=False)
     for name in ("impact", "layer", "path", "majority", "deviating hosts"):
-        table.add_column(name, overflow="fold", no_wrap=name == "impact")
-    total = len(report.hosts)
+        table.add_column(name, overflow="fold", no_wrap=name in ("impact", "layer", "path"))
     for index, field in enumerate(report.fields):
         table.add_row(
             Text(field.impact, style=IMPACT_STYLE[field.impact]),
             Text(field.layer),
-            Text(field.path),
-            Text(f"{format_value(field.path, field.majority, limit=60)} ({field.majority_count}/{total})"),
+            Text(one_line(field.path)),
+            Text(_majority_text(report, index)),
             Text(_deviants_text(report, index)),
         )
-    return Group(table, Text(""), Text(fleet_summary_line(report), style="bold"))
+    parts: list[RenderableType] = [table, Text(""), Text(fleet_summary_line(report), style="bold")]
+    skipped = fleet_not_compared_line(report)
+    if skipped:
+        parts.append(Text(skipped, style="yellow"))
+    return Group(*parts)
 
 
 def _plain(value: Any) -> Any:
-    return None if value is ABSENT else msgspec.to_builtins(value)
+    return None if value is ABSENT or value is UNKNOWN else msgspec.to_builtins(value)
 
 
 def fleet_json(report: FleetReport) -> dict[str, Any]:
-    """The ``--json`` document of a fleet comparison."""
+    """The ``--json`` document of a fleet comparison.
+
+    ``values`` holds null for hosts without the field; ``absent`` names the hosts that have the
+    section but not the field, ``unknown`` those whose snapshot lacks the section (not compared).
+    ``majority_absent`` says that the majority is not having the field at all.
+    """
     fields = [
         {
             "layer": field.layer,
             "path": field.path,
             "impact": field.impact,
             "majority": _plain(field.majority),
+            "majority_absent": field.majority is ABSENT,
             "majority_count": field.majority_count,
+            "tie": field.tie,
             "values": {host: _plain(value) for host, value in zip(report.hosts, field.values, strict=True)},
             "deviants": [report.hosts[i] for i in field.deviants],
+            "absent": [
+                host for host, value in zip(report.hosts, field.values, strict=True) if value is ABSENT
+            ],
+            "unknown": [report.hosts[i] for i in field.unknown],
         }
         for field in report.fields
     ]
@@ -198,6 +299,7 @@ def fleet_json(report: FleetReport) -> dict[str, Any]:
         "fields": len(report.fields),
         "hosts": len(report.hosts),
         "deviating": report.deviating_hosts(),
+        "not_compared": {section: [report.hosts[i] for i in hosts] for section, hosts in report.not_compared},
     }
     return {"hosts": list(report.hosts), "fields": fields, "summary": summary}
 
@@ -210,13 +312,14 @@ def fleet_markdown(report: FleetReport) -> str:
         f"**{_md(fleet_summary_line(report))}**",
         "",
     ]
+    skipped = fleet_not_compared_line(report)
+    if skipped:
+        lines += [_md(skipped), ""]
     lines += ["| impact | path | majority | deviating hosts |", "|---|---|---|---|"]
-    total = len(report.hosts)
     for index, field in enumerate(report.fields):
-        majority = _md(format_value(field.path, field.majority, limit=60))
+        majority = _md(_majority_text(report, index))
         deviants = _md(_deviants_text(report, index, limit=None))
-        share = f"{field.majority_count}/{total}"
-        lines.append(f"| {field.impact} | `{_md(field.path)}` | {majority} ({share}) | {deviants} |")
+        lines.append(f"| {field.impact} | `{_code(field.path)}` | {majority} | {deviants} |")
     return "\n".join(lines) + "\n"
 
 
@@ -224,23 +327,32 @@ def fleet_markdown(report: FleetReport) -> str:
 
 
 def diff_report(
-    changes: Sequence[Change], labels: Sequence[str], fingerprints: Sequence[str | None], fmt: str
+    changes: Sequence[Change],
+    labels: Sequence[str],
+    fingerprints: Sequence[str | None],
+    fmt: str,
+    not_compared: NotCompared = (),
 ) -> str | RenderableType:
     """What ``envsnap diff A B`` prints: text (JSON, Markdown, "no differences: ...") or Rich tables."""
     old, new = (labels[0], fingerprints[0]), (labels[1], fingerprints[1])
     if fmt == "json":
-        return to_json(changes_json(changes, old, new)) + "\n"
+        return to_json(changes_json(changes, old, new, not_compared)) + "\n"
     if not changes:
         same = (
             fingerprints[0]
             if fingerprints[0] == fingerprints[1]
             else f"{fingerprints[0]} ≈ {fingerprints[1]}"
         )
-        line = f"no differences: {same}"
-        return f"{line}\n" if fmt == "text" else f"**{_md(line)}**\n"
+        lines = [f"no differences: {one_line(str(same))}"]
+        skipped = not_compared_line(not_compared, labels[0], labels[1])
+        if skipped:
+            lines.append(skipped)
+        if fmt == "text":
+            return "".join(f"{line}\n" for line in lines)
+        return f"**{_md(lines[0])}**\n" + "".join(f"\n{_md(line)}\n" for line in lines[1:])
     if fmt == "markdown":
-        return changes_markdown(changes, labels[0], labels[1])
-    return render_changes(changes, labels[0], labels[1])
+        return changes_markdown(changes, labels[0], labels[1], not_compared)
+    return render_changes(changes, labels[0], labels[1], not_compared)
 
 
 def fleet_report(report: FleetReport, fmt: str) -> str | RenderableType:
@@ -248,9 +360,36 @@ def fleet_report(report: FleetReport, fmt: str) -> str | RenderableType:
     if fmt == "json":
         return to_json(fleet_json(report)) + "\n"
     if not report.fields:
-        fingerprints = sorted({fp or "?" for fp in report.fingerprints})
-        line = f"no differences across {len(report.hosts)} snapshots: {', '.join(fingerprints)}"
-        return f"{line}\n" if fmt == "text" else f"**{_md(line)}**\n"
+        fingerprints = sorted({one_line(fp or "?") for fp in report.fingerprints})
+        lines = [f"no differences across {len(report.hosts)} snapshots: {', '.join(fingerprints)}"]
+        skipped = fleet_not_compared_line(report)
+        if skipped:
+            lines.append(skipped)
+        if fmt == "text":
+            return "".join(f"{line}\n" for line in lines)
+        return f"**{_md(lines[0])}**\n" + "".join(f"\n{_md(line)}\n" for line in lines[1:])
     if fmt == "markdown":
         return fleet_markdown(report)
     return render_fleet(report)
+
+
+def emit(output: str | RenderableType, stream: TextIO | None = None) -> None:
+    """Write a report: text verbatim, Rich renderables through a console.
+
+    On a terminal, tables fit its width (long values fold rather than being cut). Anywhere else
+    (a pipe, a file) they keep their natural width, whatever ``COLUMNS`` says, so no path, URL or
+    fingerprint is wrapped or split; trailing padding is stripped, as render/console.py does.
+    """
+    stream = stream if stream is not None else sys.stdout
+    if isinstance(output, str):
+        stream.write(output)
+        return
+    console = Console(file=stream, highlight=False)
+    if console.is_terminal:
+        console.print(output)
+        return
+    console = Console(file=stream, highlight=False, width=PIPED_WIDTH)
+    with console.capture() as captured:
+        console.print(output)
+    text = "\n".join(line.rstrip() for line in captured.get().splitlines())
+    stream.write(text + "\n" if text else "")

@@ -3,43 +3,53 @@
 Everything written here was validated by rollback.plan (names, versions, URLs, revisions and
 system versions are single safe tokens), and the script quotes every argument with
 ``shlex.quote`` anyway; the YAML goes through PyYAML's safe dumper. Free text (the snapshot's
-label, the reasons of manual steps) only ever appears in comments, flattened to one line.
+label, the reasons of manual steps) only ever appears in comments, on one line, with terminal
+control characters escaped (safe_text), so neither a requirements file nor a terminal showing
+it can be steered by the snapshot. A plan whose snapshot does not know its package layer says
+so at the top and pins nothing (the script refuses to run).
+
+Also here: ``pip_commands``, what ``rollback --apply --dry-run`` prints.
 """
 
 from __future__ import annotations
 
-import re
 import shlex
 
 import yaml
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from envsnap.rollback import Pin, RollbackPlan, pytorch_index
+from envsnap.render.safe_text import one_line, printable
+from envsnap.rollback import ManualPackage, Pin, RollbackPlan, pytorch_index
+from envsnap.rollback_apply import ApplyPlan
 
 FORMATS = ("requirements", "conda", "script")
 
 _CONDA_NAMES = {"torch": "pytorch"}
 """conda package names that differ from the distribution name they install."""
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
 
 
-def _one_line(text: str) -> str:
-    return _CONTROL.sub(" ", text)
+def manual_text(item: ManualPackage) -> str:
+    """``trainer 0.3.0: editable install from ...`` on one printable line (version may be unknown)."""
+    return one_line(f"{item.name} {item.version or '(version unknown)'}: {item.why}")
 
 
 def _header(plan: RollbackPlan, what: str) -> list[str]:
-    fingerprint = f" ({plan.fingerprint})" if plan.fingerprint else ""
-    label = _one_line(plan.label)
+    fingerprint = f" ({one_line(plan.fingerprint)})" if plan.fingerprint else ""
+    label = one_line(plan.label)
     lines = [f"# envsnap rollback {what}: restores the Python packages of {label}{fingerprint}"]
+    if plan.packages_unknown:
+        lines.append("#")
+        lines.append(f"# The package layer is unknown in this snapshot: {one_line(plan.packages_unknown)}.")
+        lines.append("# Nothing is pinned below: this file cannot restore the Python packages.")
     if plan.system:
         lines.append("#")
         lines.append("# Manual steps (layers pip cannot restore):")
-        lines += [f"#   - {step.text}" for step in plan.system]
+        lines += [f"#   - {one_line(step.text)}" for step in plan.system]
     if plan.manual:
         lines.append("#")
         lines.append("# Not pinned (restore these by hand):")
-        lines += [f"#   - {m.name} {m.version}: {_one_line(m.why)}" for m in plan.manual]
+        lines += [f"#   - {manual_text(m)}" for m in plan.manual]
     return lines
 
 
@@ -94,6 +104,14 @@ def shell_script(plan: RollbackPlan) -> str:
         "# remove distributions the snapshot lacks: `envsnap rollback SNAPSHOT --apply --python PATH` does.",
         "set -eu",
         'PYTHON="${PYTHON:-python3}"',
+    ]
+    if plan.packages_unknown:
+        lines += [
+            'echo "envsnap rollback: the snapshot does not know its Python packages; nothing to install" >&2',
+            "exit 1",
+        ]
+        return "\n".join(lines) + "\n"
+    lines += [
         f'echo "envsnap rollback: installing {len(plan.pins)} pinned distributions with $PYTHON" >&2',
     ]
     if plan.pins:
@@ -116,3 +134,8 @@ def render_plan(plan: RollbackPlan, fmt: str) -> str:
     if fmt == "script":
         return shell_script(plan)
     return requirements_txt(plan)
+
+
+def pip_commands(prepared: ApplyPlan) -> str:
+    """The pip commands ``--apply`` would run, one shell-quoted line each, in order."""
+    return "".join(printable(shlex.join(argv)) + "\n" for argv in prepared.commands())
