@@ -14,6 +14,8 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from envsnap import store
 from envsnap.fingerprint import fingerprint
@@ -282,3 +284,16 @@ def test_fingerprint_ignores_host_identity_but_not_the_stack() -> None:
         base, packages=(msgspec.structs.replace(base.packages[0], version="2.14.1+cu130"), *base.packages[1:])
     )
     assert fingerprint(other_stack) != fingerprint(base)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    prefix=st.text(max_size=30),
+    secret=st.sampled_from([p[1] for p in PLANTED] + list(KEPT.values())),
+    suffix=st.text(max_size=30),
+)
+def test_the_prefilter_never_changes_the_result(prefix: str, secret: str, suffix: str) -> None:
+    from envsnap.redact import _redact_shapes
+
+    text = prefix + secret + suffix
+    assert redact_text(text) == _redact_shapes(text)

@@ -25,7 +25,8 @@ def _strip_identity(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_strip_identity(v) for v in value]
     if isinstance(value, str):
-        return mask_user_paths(value)
+        # The substring test skips the regex for the tens of thousands of strings without a home path.
+        return mask_user_paths(value) if ("/home/" in value or "Users" in value) else value
     return value
 
 
