@@ -27,7 +27,7 @@ import msgspec
 import yaml
 
 from envsnap import store
-from envsnap.diff import diff
+from envsnap.comparison import diff
 from envsnap.diff_input import checked, load_checked
 from envsnap.fleet import fleet
 from envsnap.model import SCHEMA_VERSION, Meta, Package, PackageSource, PythonEnv, Snapshot

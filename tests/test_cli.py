@@ -228,7 +228,9 @@ def test_snapshot_text_cannot_drive_the_terminal_or_inject_markup(tmp_path: Path
 
     snapshot = make_snapshot()
     assert snapshot.host is not None
-    hostile_host = msgspec.structs.replace(snapshot.host, hostname="gpu\x1b]0;pwned\x07[/bold][link=http://evil]x")
+    hostile_host = msgspec.structs.replace(
+        snapshot.host, hostname="gpu\x1b]0;pwned\x07[/bold][link=http://evil]x"
+    )
     path = store.save(msgspec.structs.replace(snapshot, host=hostile_host), tmp_path / "s.yaml")
     done = run_cli("show", str(path))
     assert done.returncode == 0, done.stderr

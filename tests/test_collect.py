@@ -8,12 +8,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from envsnap.collect import Probe, ProbeEvent, collect
+from envsnap.collector import Probe, ProbeEvent, collect
 from envsnap.model import Host
 from envsnap.probes.base import ProbeContext
 
-# `envsnap.collect` as an attribute is the public API function; the module is in sys.modules.
-collect_module = importlib.import_module("envsnap.collect")
+# `envsnap.collector` as an attribute is the public API function; the module is in sys.modules.
+collect_module = importlib.import_module("envsnap.collector")
 
 RELEASE = threading.Event()
 

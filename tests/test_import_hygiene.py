@@ -15,7 +15,7 @@ HEADLESS = [
     "envsnap",
     "envsnap.api",
     "envsnap.cli",
-    "envsnap.collect",
+    "envsnap.collector",
     "envsnap.model",
     "envsnap.store",
     "envsnap.redact",

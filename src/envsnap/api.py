@@ -20,7 +20,7 @@ from envsnap.errors import BadInput
 from envsnap.model import Change, Finding, Snapshot
 
 if TYPE_CHECKING:
-    from envsnap.collect import ProgressCallback
+    from envsnap.collector import ProgressCallback
 
 DEFAULT_SNAPSHOT_DIR = Path("snapshots")
 
@@ -44,7 +44,7 @@ def collect(
         progress: called as probes start and finish.
         findings: run the rules and attach their findings.
     """
-    from envsnap.collect import collect as run_probes
+    from envsnap.collector import collect as run_probes
     from envsnap.probes.base import ProbeContext
 
     if python is not None:
@@ -113,10 +113,12 @@ def save(snapshot: Snapshot, path: str | Path | None = None) -> Path:
 
 
 def diff(old: Snapshot, new: Snapshot, **options: Any) -> Sequence[Change]:
-    """Changes from ``old`` to ``new``, layer-aware (see envsnap.diff)."""
-    from envsnap import diff as diff_module
+    """Changes from ``old`` to ``new``, layer-aware (see envsnap.comparison)."""
+    # The module is `comparison`, not `diff`: a submodule named like this function would be bound
+    # over it on `envsnap` at first import, breaking `envsnap.diff(...)`.
+    from envsnap.comparison import diff as compare
 
-    return diff_module.diff(old, new, **options)  # type: ignore[no-any-return]
+    return compare(old, new, **options)
 
 
 _UNSAFE_IN_NAME = re.compile(r"[^A-Za-z0-9._-]+")

@@ -226,7 +226,7 @@ def _check_against(
     Exit 1 when a change at or above ``--fail-on`` exists (default breaking); the rules don't run.
     """
     from envsnap import api
-    from envsnap.diff import not_compared
+    from envsnap.comparison import not_compared
     from envsnap.diff_input import checked, load_checked
     from envsnap.impact import IMPACT_RANK
     from envsnap.render.diff import diff_report
@@ -303,7 +303,7 @@ def import_command(kind: str, file: str, output: str | None, allow_partial: bool
       nvidia-smi -q -x | envsnap import nvidia-smi-xml - > gpus.yaml
     """
     from envsnap import api, store
-    from envsnap.collect import finalize, utc_now
+    from envsnap.collector import finalize, utc_now
     from envsnap.importers import parse_report, read_report
 
     text, name = read_report(file)
@@ -407,7 +407,7 @@ def diff_command(
       envsnap diff snapshots/*.yaml --json | jq '.fields[] | select(.impact == "breaking")'
     """
     from envsnap import api
-    from envsnap.diff import not_compared
+    from envsnap.comparison import not_compared
     from envsnap.diff_input import load_checked
     from envsnap.fleet import fleet, host_labels
     from envsnap.impact import LAYERS

@@ -16,7 +16,7 @@ Majority ties (two values held by equally many hosts) are flagged as such; the v
 earliest host in the given order is reported as the majority, so the output never depends on
 hash order.
 
-Pure, like diff.py: labels and snapshots in, a FleetReport out.
+Pure, like comparison.py: labels and snapshots in, a FleetReport out.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from envsnap.diff import absent_sections, has_section, is_unknown_in, section_key, section_layers
+from envsnap.comparison import absent_sections, has_section, is_unknown_in, section_key, section_layers
 from envsnap.flatten import Flat, flatten
 from envsnap.impact import (
     DETAILS_SOMETIMES_UNKNOWN,

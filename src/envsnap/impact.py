@@ -1,6 +1,6 @@
 """How much a difference matters: the layer of each snapshot path and the impact of each change.
 
-Pure data and small functions, kept apart from diff.py so the table below can be read (and
+Pure data and small functions, kept apart from comparison.py so the table below can be read (and
 argued about) on its own. Versions are compared with ``packaging.version``; a version that is not
 PEP 440 is compared as a string and its change counted as notable, since its size is unknown.
 

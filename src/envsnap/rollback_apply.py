@@ -50,7 +50,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
 from envsnap import __version__
-from envsnap.diff import diff
+from envsnap.comparison import diff
 from envsnap.errors import BadInput
 from envsnap.flatten import source_text
 from envsnap.model import SCHEMA_VERSION, Change, Meta, Package, Snapshot

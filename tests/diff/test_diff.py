@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from envsnap.diff import diff, summarize
+from envsnap.comparison import diff, summarize
 from envsnap.impact import LAYERS
 from envsnap.model import Accelerators, DeviceSample, NvidiaInfo, Sample, Snapshot
 from tests.fakes.diff_snapshots import (

@@ -12,7 +12,7 @@ from markdown_it import MarkdownIt
 from rich.console import Console
 
 from envsnap import cli, store
-from envsnap.diff import diff
+from envsnap.comparison import diff
 from envsnap.errors import ExitCode
 from envsnap.fleet import fleet
 from envsnap.model import Environment, Package, PackageSource, Snapshot

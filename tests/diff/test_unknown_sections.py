@@ -9,7 +9,7 @@ import msgspec
 import pytest
 
 from envsnap import cli, store
-from envsnap.diff import diff, not_compared
+from envsnap.comparison import diff, not_compared
 from envsnap.errors import ExitCode
 from envsnap.fleet import UNKNOWN, fleet
 from envsnap.model import AmdInfo, Frameworks, JaxInfo, Origin

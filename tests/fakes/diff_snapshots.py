@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 
 from envsnap import store
-from envsnap.collect import finalize
+from envsnap.collector import finalize
 from envsnap.importers import parse_report
 from envsnap.model import (
     SCHEMA_VERSION,

@@ -164,7 +164,7 @@ def test_torch_not_installed() -> None:
 
 def test_every_report_round_trips_through_the_store(tmp_path: Path) -> None:
     from envsnap import store
-    from envsnap.collect import finalize
+    from envsnap.collector import finalize
 
     for path in REPORTS.glob("*.txt"):
         snap = finalize(load(path.name))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from envsnap.collect import finalize
+from envsnap.collector import finalize
 from envsnap.importers import parse_report
 from tests.conftest import DATA
 

@@ -6,7 +6,7 @@ import msgspec
 import pytest
 
 from envsnap import store
-from envsnap.collect import collect
+from envsnap.collector import collect
 from envsnap.probes.base import ProbeContext
 
 FOUNDATION = ("host", "python", "packages", "environment")

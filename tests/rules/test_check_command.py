@@ -12,7 +12,7 @@ import pytest
 
 from envsnap import store
 from envsnap.cli import run
-from envsnap.collect import finalize
+from envsnap.collector import finalize
 from envsnap.model import Snapshot
 from envsnap.probes import nvidia as nvidia_probe
 from envsnap.probes import toolkits

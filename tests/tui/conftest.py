@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from envsnap.collect import ProbeEvent, ProgressCallback, finalize
+from envsnap.collector import ProbeEvent, ProgressCallback, finalize
 from envsnap.live.sampler import TelemetrySource
 from envsnap.model import Evidence, Finding, ProbeRun, Snapshot
 from envsnap.tui.app import EnvsnapApp

@@ -157,7 +157,8 @@ async def test_diff_not_available_is_a_notification(
     folder = tmp_path / "snapshots"
     folder.mkdir()
     store.save(host_snapshot(v100), folder / "one.yaml")
-    monkeypatch.setitem(sys.modules, "envsnap.diff", None)  # import envsnap.diff now raises ImportError
+    # With None in sys.modules, `import envsnap.comparison` raises ImportError.
+    monkeypatch.setitem(sys.modules, "envsnap.comparison", None)
     titles: list[str] = []
 
     def hook(message: object) -> None:

@@ -2,7 +2,7 @@
 
 A probe is a plain function ``probe(ctx: ProbeContext) -> Section`` that only reads the world.
 It never prints, never exits and never raises for an absent library or device: absence is data
-(``Section(status="skipped", reason=...)``). collect.py still guards every probe with a timeout and
+(``Section(status="skipped", reason=...)``). collector.py still guards every probe with a timeout and
 a catch-all, so a bug or a hung driver call becomes a ``failed`` section, not a crash.
 """
 

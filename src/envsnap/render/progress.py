@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from envsnap.collect import ProbeEvent
+from envsnap.collector import ProbeEvent
 
 
 class ProbeSpinner:

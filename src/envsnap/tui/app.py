@@ -48,7 +48,7 @@ from envsnap.tui.telemetry import ProcessLookup, PsutilProcesses, TelemetryHisto
 if TYPE_CHECKING:
     from textual.command import Provider
 
-    from envsnap.collect import ProbeEvent
+    from envsnap.collector import ProbeEvent
     from envsnap.live.sampler import Sampler
 
 MIN_INTERVAL_S = 0.1
@@ -449,8 +449,8 @@ class EnvsnapApp(App[int]):
         from envsnap.errors import BadInput
 
         try:
-            # envsnap.diff lands on its own; until it does, the screen says so instead of failing.
-            from envsnap.diff import diff
+            # envsnap.comparison lands on its own; until it does, the screen says so instead of failing.
+            from envsnap.comparison import diff
         except ImportError:
             self.post_message(DiffFailed("diff not available in this build of envsnap"))
             return

@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from envsnap.collect import ProgressCallback
+    from envsnap.collector import ProgressCallback
     from envsnap.live.sampler import Sampler
     from envsnap.model import Snapshot
 

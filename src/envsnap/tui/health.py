@@ -38,7 +38,7 @@ class _Layer:
     key: str
     label: str
     probe: str
-    """The collect.py probe that fills this layer (for loading states)."""
+    """The collector.py probe that fills this layer (for loading states)."""
 
 
 LAYERS = (

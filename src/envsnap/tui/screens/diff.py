@@ -1,6 +1,6 @@
 """The diff screen: what changed between two snapshots, breaking changes first.
 
-It shows ``model.Change`` values from ``envsnap.diff`` (computed by the app's worker) and knows
+It shows ``model.Change`` values from ``envsnap.comparison`` (computed by the app's worker) and knows
 nothing about how they were found.
 """
 
