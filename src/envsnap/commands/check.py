@@ -1,0 +1,155 @@
+"""``check``: the rules on a snapshot or the live machine; ``--against``: the CI drift gate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from envsnap.commands.common import (
+    CONTEXT_SETTINGS,
+)
+from envsnap.commands.common import (
+    emit_output as _emit,
+)
+from envsnap.commands.common import (
+    print_out as _print_out,
+)
+from envsnap.commands.common import (
+    progress_reporter as _progress_reporter,
+)
+from envsnap.commands.common import (
+    refuse_live_options as _refuse_live_options,
+)
+from envsnap.commands.common import (
+    warn_edited as _warn_edited,
+)
+from envsnap.commands.common import (
+    warn_failed_probes as _warn_failed_probes,
+)
+from envsnap.errors import BadInput, ExitCode
+
+
+@click.command("check", context_settings=CONTEXT_SETTINGS)
+@click.argument("snapshot", required=False, metavar="[SNAPSHOT]")
+@click.option(
+    "--fail-on",
+    type=click.Choice(["error", "warning", "info", "breaking", "notable", "minor"]),
+    default="error",
+    help="Exit 1 when a finding of this severity or worse exists (error|warning|info). With --against: "
+    "a change of this impact or worse (breaking|notable|minor).  [default: error; with --against: "
+    "breaking]",
+)
+@click.option(
+    "--against",
+    metavar="KNOWN_GOOD",
+    help="Drift gate: diff the live machine (or SNAPSHOT) against this known-good snapshot instead.",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help='Print {"findings": [...], "fingerprint": ...} on stdout.'
+)
+@click.option(
+    "--python", "python_path", metavar="PATH", help="Live mode: probe this interpreter's environment."
+)
+@click.option(
+    "--no-frameworks", is_flag=True, help="Live mode: don't import ML frameworks (faster, fewer checks)."
+)
+def check_command(
+    snapshot: str | None,
+    fail_on: str,
+    against: str | None,
+    as_json: bool,
+    python_path: str | None,
+    no_frameworks: bool,
+) -> int:
+    """What is wrong with this stack, and how to fix it: run every check on a snapshot or the live machine.
+
+    Each finding names its evidence (snapshot paths and values), a concrete fix and the source
+    of the rule. Exit 1 when a finding at or above --fail-on exists, 0 otherwise, 2 when the
+    snapshot cannot be read.
+
+    \b
+    Examples:
+      envsnap check                              the live machine
+      envsnap check snapshots/gpu01.yaml         a saved (or imported) snapshot
+      envsnap check --fail-on warning            CI gate: warnings fail too
+      envsnap check --json | jq '.findings[].id'
+      envsnap check --against known-good.yaml    CI drift gate: exit 1 on any breaking change
+      envsnap check --against known-good.yaml --fail-on notable today.yaml
+    """
+    if against is not None:
+        return _check_against(against, snapshot, fail_on, as_json, python_path, no_frameworks)
+    if fail_on not in ("error", "warning", "info"):
+        raise BadInput(f"--fail-on {fail_on} grades changes: use it with --against KNOWN_GOOD")
+    data = _check_target(snapshot, python_path, no_frameworks)
+    return _report_findings(data, fail_on, as_json)
+
+
+def _check_against(
+    against: str,
+    snapshot: str | None,
+    fail_on: str,
+    as_json: bool,
+    python_path: str | None,
+    no_frameworks: bool,
+) -> int:
+    """Drift gate: diff SNAPSHOT (or the live machine) against KNOWN_GOOD, like ``envsnap diff``.
+
+    Exit 1 when a change at or above ``--fail-on`` exists (default breaking); the rules don't run.
+    """
+    from envsnap import api
+    from envsnap.comparison import not_compared
+    from envsnap.diff_input import checked, load_checked
+    from envsnap.impact import IMPACT_RANK
+    from envsnap.render.diff import diff_report
+
+    source = click.get_current_context().get_parameter_source("fail_on")
+    threshold = "breaking" if source == click.core.ParameterSource.DEFAULT else fail_on
+    if threshold not in IMPACT_RANK:
+        raise BadInput(f"--fail-on {fail_on}: with --against, use breaking, notable or minor")
+    (known,), edited = load_checked([against])  # an unreadable known-good fails before any probing
+    data, data_edited = checked(_check_target(snapshot, python_path, no_frameworks))
+    _warn_edited([*edited, *([snapshot] if data_edited and snapshot else [])])
+    changes = api.diff(known, data)
+    host = (data.host.hostname if data.host else None) or "this machine"
+    labels = [Path(against).name, Path(snapshot).name if snapshot else f"{host} (live)"]
+    fingerprints = [known.fingerprint, data.fingerprint]
+    skipped = not_compared(known, data)
+    _emit(diff_report(changes, labels, fingerprints, "json" if as_json else "text", skipped))
+    failing = any(IMPACT_RANK[change.impact] <= IMPACT_RANK[threshold] for change in changes)
+    return int(ExitCode.FINDINGS if failing else ExitCode.OK)
+
+
+def _check_target(snapshot: str | None, python_path: str | None, no_frameworks: bool) -> Any:
+    """The snapshot to check: the file given (secrets redacted), or a fresh probe of this machine."""
+    from envsnap import api
+
+    if snapshot is None:
+        data = api.collect(
+            python=python_path, frameworks=not no_frameworks, progress=_progress_reporter(), findings=False
+        )
+        _warn_failed_probes(data)
+        return data
+    _refuse_live_options(snapshot, python=python_path, no_frameworks=no_frameworks)
+    from envsnap.redact import redact_snapshot
+
+    return redact_snapshot(api.load(snapshot))  # a hand-edited file may hold secrets
+
+
+def _report_findings(data: Any, fail_on: str, as_json: bool) -> int:
+    """Run the rules on ``data``, print the findings, and turn them into the exit code."""
+    from envsnap.rules import evaluate
+    from envsnap.rules.base import SEVERITY_RANK
+
+    findings = evaluate(data)
+    if as_json:
+        from envsnap.render.findings import findings_json
+
+        click.echo(findings_json(findings, data.fingerprint))
+    else:
+        from envsnap.render.findings import render_findings
+
+        _print_out(render_findings(findings, data.fingerprint))
+    failing = any(SEVERITY_RANK[f.severity] <= SEVERITY_RANK[fail_on] for f in findings)
+    return int(ExitCode.FINDINGS if failing else ExitCode.OK)

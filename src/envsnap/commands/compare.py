@@ -1,0 +1,242 @@
+"""``diff`` and ``rollback``: compare snapshots, and get back to one."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from envsnap.commands.common import (
+    CONTEXT_SETTINGS,
+)
+from envsnap.commands.common import (
+    emit_output as _emit,
+)
+from envsnap.commands.common import (
+    progress_reporter as _progress_reporter,
+)
+from envsnap.commands.common import (
+    stderr_console as _stderr_console,
+)
+from envsnap.commands.common import (
+    warn_edited as _warn_edited,
+)
+from envsnap.errors import BadInput, ExitCode
+
+
+@click.command("diff", context_settings=CONTEXT_SETTINGS)
+@click.argument("snapshots", nargs=-1, metavar="A B [C ...]")
+@click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True
+)
+@click.option(
+    "--only",
+    multiple=True,
+    metavar="LAYER",
+    help="Only this layer (repeatable): host, driver, runtime, framework, devices, packages, "
+    "extensions, environment, telemetry (--only telemetry implies --include-telemetry).",
+)
+@click.option(
+    "--include-telemetry", is_flag=True, help="Also compare live metrics (memory used, temperatures)."
+)
+def diff_command(
+    snapshots: tuple[str, ...], as_json: bool, fmt: str, only: tuple[str, ...], include_telemetry: bool
+) -> int:
+    """What changed between two snapshots; with three or more, which hosts differ from the rest.
+
+    Devices are matched by model and position (never by UUID), packages by normalized name; host
+    identity, capture metadata and findings are ignored. Each change has an impact: breaking,
+    notable or minor. A section one file lacks (an imported report) is not compared, and the
+    summary says so. With 3+ files: every field that differs anywhere, its majority value and
+    the hosts that deviate. Exit 0 when identical, 1 when anything differs, 2 on bad input.
+
+    \b
+    Examples:
+      envsnap diff known-good.yaml today.yaml
+      envsnap diff before.yaml after.yaml --only packages --only framework
+      envsnap diff a.yaml b.yaml --format markdown >> pr-description.md
+      envsnap diff snapshots/*.yaml --json | jq '.fields[] | select(.impact == "breaking")'
+    """
+    from envsnap import api
+    from envsnap.comparison import not_compared
+    from envsnap.diff_input import load_checked
+    from envsnap.fleet import fleet, host_labels
+    from envsnap.impact import LAYERS
+    from envsnap.render.diff import diff_report, fleet_report
+
+    if len(snapshots) < 2:
+        raise BadInput("diff needs at least two snapshot files (envsnap diff A B [C ...])")
+    unknown = sorted(set(only) - set(LAYERS))
+    if unknown:
+        raise BadInput(f"--only: unknown layer {', '.join(unknown)} (layers: {', '.join(LAYERS)})")
+    loaded, edited = load_checked(snapshots)  # redacted, fingerprints recomputed
+    _warn_edited(edited)
+    labels = host_labels(loaded, snapshots)
+    fmt = "json" if as_json else fmt
+    layers = only or None
+    include_telemetry = include_telemetry or "telemetry" in only  # asking for the layer asks for the data
+    if len(loaded) == 2:
+        changes = api.diff(loaded[0], loaded[1], include_telemetry=include_telemetry, only=layers)
+        skipped = not_compared(loaded[0], loaded[1], include_telemetry=include_telemetry, only=layers)
+        fingerprints = [s.fingerprint for s in loaded]
+        _emit(diff_report(changes, labels, fingerprints, fmt, skipped))
+        return int(ExitCode.FINDINGS if changes else ExitCode.OK)
+    report = fleet(loaded, labels, include_telemetry=include_telemetry, only=layers)
+    _emit(fleet_report(report, fmt))
+    return int(ExitCode.FINDINGS if report.fields else ExitCode.OK)
+
+
+@click.command("rollback", context_settings=CONTEXT_SETTINGS)
+@click.argument("snapshot", metavar="SNAPSHOT")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["requirements", "conda", "script"]),
+    default="requirements",
+    show_default=True,
+    help="requirements.txt, a conda environment.yml, or a commented POSIX shell script.",
+)
+@click.option("-o", "--output", metavar="PATH", help="Write the plan to PATH (atomically) instead of stdout.")
+@click.option(
+    "--live/--no-live",
+    default=True,
+    show_default=True,
+    help="Probe this machine (no frameworks) so manual steps say what is installed now.",
+)
+@click.option("--apply", "do_apply", is_flag=True, help="Restore the packages of --python's environment now.")
+@click.option(
+    "--python", "python_path", metavar="PATH", help="The target interpreter (required with --apply)."
+)
+@click.option(
+    "--dry-run", is_flag=True, help="With --apply: print the pip commands it would run; run nothing."
+)
+@click.option(
+    "-y", "--yes", is_flag=True, help="With --apply: don't ask for confirmation (needed off a terminal)."
+)
+def rollback_command(
+    snapshot: str,
+    fmt: str,
+    output: str | None,
+    live: bool,
+    do_apply: bool,
+    python_path: str | None,
+    dry_run: bool,
+    yes: bool,
+) -> int:
+    """Get back to a snapshot's environment: a pinned plan, or (--apply) the restore itself.
+
+    The plan pins every distribution exactly (PyTorch variants with their download.pytorch.org
+    index, VCS installs at their commit) and lists what pip cannot restore as manual steps:
+    the NVIDIA/AMD driver, CUDA/ROCm toolkits, the interpreter, editable installs. With --apply,
+    pip (run by --python) installs the pins with --no-deps, then removes what the snapshot
+    lacks (never pip/setuptools/wheel, nor envsnap and its requirements in envsnap's own
+    environment); then the packages are read again and compared: exit 0 when they match, 1
+    when not. It asks first on a terminal (no: exit 1, nothing changed); elsewhere it needs --yes
+    (--dry-run prints the pip commands instead). A snapshot with an unsafe
+    name, version or URL, or without a package list, is refused (exit 2) before anything runs.
+
+    \b
+    Examples:
+      envsnap rollback known-good.yaml > requirements.txt
+      envsnap rollback known-good.yaml --format conda -o environment.yml
+      envsnap rollback known-good.yaml --format script --no-live > restore.sh
+      envsnap rollback known-good.yaml --apply --python .venv/bin/python --dry-run
+      envsnap rollback known-good.yaml --apply --python .venv/bin/python --yes
+    """
+    from envsnap import api
+
+    _check_rollback_usage(do_apply, output, dry_run, yes)
+    data = api.load(snapshot)
+    label = Path(snapshot).name
+    if do_apply:
+        return _rollback_apply(data, label, python_path, dry_run=dry_run, yes=yes)
+    import dataclasses
+
+    import msgspec
+
+    from envsnap import store
+    from envsnap.render.rollback import render_plan
+    from envsnap.rollback import plan, system_steps
+
+    restore = plan(data, label=label)  # refuses an unsafe snapshot before probing anything
+    if live:
+        now = api.collect(python=python_path, frameworks=False, findings=False, progress=_progress_reporter())
+        if python_path is None:  # envsnap's own interpreter says nothing about the target's Python
+            now = msgspec.structs.replace(now, python=None)
+        restore = dataclasses.replace(restore, system=system_steps(data, now, label))
+    if restore.packages_unknown:
+        click.echo(
+            f"envsnap: warning: {label}: the package layer is unknown ({restore.packages_unknown}); "
+            "the plan pins no packages",
+            err=True,
+        )
+    text = render_plan(restore, fmt)
+    if output:
+        store.write_atomic(Path(output), text)
+        click.echo(output)
+    else:
+        sys.stdout.write(text)
+    return int(ExitCode.OK)
+
+
+def _check_rollback_usage(do_apply: bool, output: str | None, dry_run: bool, yes: bool) -> None:
+    """Options that belong to one mode only are usage errors in the other (exit 2)."""
+    if do_apply:
+        source = click.get_current_context().get_parameter_source("fmt")
+        if output is not None or source != click.core.ParameterSource.DEFAULT:
+            raise BadInput("--apply restores the environment itself: -o/--output and --format don't apply")
+    elif dry_run or yes:
+        raise BadInput(f"{'--dry-run' if dry_run else '--yes'} only goes with --apply")
+
+
+def _rollback_apply(data: Any, label: str, python_path: str | None, *, dry_run: bool, yes: bool) -> int:
+    from rich.text import Text
+
+    from envsnap.render.diff import diff_report
+    from envsnap.render.rollback import manual_text, pip_commands
+    from envsnap.render.safe_text import one_line, printable
+    from envsnap.rollback_apply import execute, prepare
+
+    if not python_path:
+        raise BadInput("--apply needs --python PATH: the interpreter whose environment to restore")
+    err = _stderr_console()
+
+    def show(line: str) -> None:  # pip's lines verbatim: never re-wrapped to the terminal width
+        err.print(Text(printable(line), style="dim"), soft_wrap=True)
+
+    prepared = prepare(data, python_path, label=label)  # refuses a hostile or package-less snapshot
+    if prepared.protected:
+        names = ", ".join(prepared.protected)
+        show(f"envsnap: keeping {names}: envsnap runs from this environment and needs them")
+    if dry_run:
+        sys.stdout.write(pip_commands(prepared))
+        if not prepared.commands():
+            click.echo(f"envsnap: nothing to do: the packages of {python_path} match {label}", err=True)
+        return int(ExitCode.OK)
+    if (prepared.install or prepared.remove) and not yes:
+        counts = f"install {len(prepared.install)}, remove {len(prepared.remove)} distribution(s)"
+        question = f"restore {one_line(label)} into {python_path}: {counts}"
+        if not sys.stdin.isatty():
+            raise BadInput(f"{question}: re-run with --yes to confirm (--dry-run prints the pip commands)")
+        if prepared.remove:
+            show(f"envsnap: would remove: {', '.join(prepared.remove)}")
+        if not click.confirm(f"{question}?", default=False, err=True):
+            click.echo("envsnap: not confirmed; nothing was changed", err=True)
+            return int(ExitCode.FINDINGS)
+    result = execute(prepared, data, on_line=show)
+    for item in result.manual:
+        err.print(Text(f"not restored automatically: {manual_text(item)}", style="yellow"))
+    if result.kept:
+        kept = ", ".join(result.kept)
+        err.print(Text(f"kept (installer tooling, not in the snapshot): {kept}", style="dim"))
+    if result.pip_failed:
+        err.print(Text("pip reported an error (see its output above)", style="bold red"))
+    if result.remaining:
+        _emit(diff_report(result.remaining, [label, python_path], [None, None], "text"))
+        return int(ExitCode.FINDINGS)
+    done = f"restored: the packages of {python_path} match {label}"
+    click.echo(f"{done} (removed {len(result.removed)}, installed {len(result.installed)})")
+    return int(ExitCode.FINDINGS if result.pip_failed else ExitCode.OK)

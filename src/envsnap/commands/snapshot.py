@@ -1,0 +1,166 @@
+"""``save``, ``show`` and ``import``: make snapshots and read them back."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from envsnap.commands.common import (
+    CONTEXT_SETTINGS,
+)
+from envsnap.commands.common import (
+    print_out as _print_out,
+)
+from envsnap.commands.common import (
+    progress_reporter as _progress_reporter,
+)
+from envsnap.commands.common import (
+    refuse_live_options as _refuse_live_options,
+)
+from envsnap.commands.common import (
+    stderr_console as _stderr_console,
+)
+from envsnap.commands.common import (
+    warn_failed_probes as _warn_failed_probes,
+)
+from envsnap.errors import ExitCode
+
+
+@click.command("save", context_settings=CONTEXT_SETTINGS)
+@click.option(
+    "-o",
+    "--output",
+    metavar="PATH|-",
+    help="Where to write the YAML ('-' for stdout). Default: snapshots/<host>-<UTC time>.yaml.",
+)
+@click.option(
+    "--python",
+    "python_path",
+    metavar="PATH",
+    help="Probe this interpreter's environment instead of envsnap's own (e.g. .venv/bin/python).",
+)
+@click.option("--anonymize", is_flag=True, help="Mask hostname, usernames in paths, serials and GPU UUIDs.")
+@click.option("--no-frameworks", is_flag=True, help="Don't import ML frameworks in the target (faster).")
+@click.option(
+    "--timeout-scale",
+    type=click.FloatRange(min=0.1),
+    default=1.0,
+    show_default=True,
+    help="Multiply every probe's deadline (slow file systems, cold caches).",
+)
+def save_command(
+    output: str | None, python_path: str | None, anonymize: bool, no_frameworks: bool, timeout_scale: float
+) -> int:
+    """Record this machine's stack as a reproducible YAML snapshot.
+
+    Prints the written path on stdout and a one-line summary on stderr. Secrets in
+    environment variables and URLs are always redacted.
+
+    \b
+    Examples:
+      envsnap save
+      envsnap save -o known-good.yaml --anonymize
+      envsnap save --python ~/venvs/train/bin/python -o train-env.yaml
+      envsnap save -o - | less
+    """
+    from envsnap import api, store
+    from envsnap.render.summary import one_line_summary
+
+    if output is not None and output != "-":
+        store.check_writable(Path(output))  # fail now, not after a minute of probing
+    snapshot = api.collect(
+        python=python_path,
+        frameworks=not no_frameworks,
+        anonymize=anonymize,
+        timeout_scale=timeout_scale,
+        progress=_progress_reporter(),
+        findings=True,
+    )
+    if output == "-":
+        sys.stdout.write(store.dumps(snapshot))
+    else:
+        path = Path(output) if output else api.default_snapshot_path(snapshot)
+        store.save(snapshot, path)
+        click.echo(str(path))
+    _stderr_console().print(one_line_summary(snapshot), soft_wrap=True)
+    return int(ExitCode.OK)
+
+
+@click.command("show", context_settings=CONTEXT_SETTINGS)
+@click.argument("snapshot", required=False, metavar="[SNAPSHOT]")
+@click.option("--json", "as_json", is_flag=True, help="Print the whole snapshot as JSON on stdout.")
+@click.option(
+    "--python", "python_path", metavar="PATH", help="Live mode: probe this interpreter's environment."
+)
+@click.option("--no-frameworks", is_flag=True, help="Live mode: don't import ML frameworks (faster).")
+def show_command(snapshot: str | None, as_json: bool, python_path: str | None, no_frameworks: bool) -> int:
+    """Summarize a saved snapshot, or the live machine when no file is given.
+
+    \b
+    Examples:
+      envsnap show                        the live machine
+      envsnap show snapshots/gpu01.yaml   a saved snapshot
+      envsnap show --json | jq .frameworks.torch
+    """
+    from envsnap import api
+    from envsnap.redact import redact_snapshot
+
+    if snapshot is None:
+        data = api.collect(
+            python=python_path, frameworks=not no_frameworks, progress=_progress_reporter(), findings=True
+        )
+        _warn_failed_probes(data)
+    else:
+        _refuse_live_options(snapshot, python=python_path, no_frameworks=no_frameworks)
+        data = redact_snapshot(api.load(snapshot))  # a hand-edited file may hold secrets
+    if as_json:
+        from envsnap.render.data import to_json
+
+        click.echo(to_json(data))
+    else:
+        from envsnap.render.summary import render_summary
+
+        _print_out(render_summary(data))
+    return int(ExitCode.OK)
+
+
+@click.command("import", context_settings=CONTEXT_SETTINGS)
+@click.argument("kind", type=click.Choice(["collect-env", "pip-freeze", "nvidia-smi-xml"]))
+@click.argument("file", metavar="FILE|-")
+@click.option("-o", "--output", metavar="PATH", help="Write the snapshot here instead of stdout.")
+@click.option("--allow-partial", is_flag=True, help="collect-env: import a report that was cut off.")
+def import_command(kind: str, file: str, output: str | None, allow_partial: bool) -> int:
+    """Turn a report people already paste into a snapshot the checks and diff can judge.
+
+    KIND is collect-env (the output of `python -m torch.utils.collect_env`), pip-freeze, or
+    nvidia-smi-xml (`nvidia-smi -q -x`). FILE '-' reads standard input. The snapshot records that
+    it was imported and from what; fields the report lacks are left out, never guessed. The
+    checks run on it: their counts go to stderr, the findings themselves into the snapshot
+    (`envsnap check IMPORTED.yaml` shows them in full).
+
+    \b
+    Examples:
+      envsnap import collect-env bug-report.txt -o reporter.yaml && envsnap check reporter.yaml
+      pip freeze | envsnap import pip-freeze - -o frozen.yaml
+      nvidia-smi -q -x | envsnap import nvidia-smi-xml - > gpus.yaml
+    """
+    from envsnap import api, store
+    from envsnap.collector import finalize, utc_now
+    from envsnap.importers import parse_report, read_report
+
+    text, name = read_report(file)
+    snapshot = parse_report(kind, text, name, captured_at=utc_now(), allow_partial=allow_partial)  # type: ignore[arg-type]
+    snapshot = api.with_findings(finalize(snapshot))
+    if output:
+        store.save(snapshot, Path(output))
+        click.echo(output)
+    else:
+        sys.stdout.write(store.dumps(snapshot))
+    counts: dict[str, int] = {}
+    for finding in snapshot.findings or ():
+        counts[finding.severity] = counts.get(finding.severity, 0) + 1
+    summary = ", ".join(f"{n} {sev}" for sev, n in counts.items()) or "no findings"
+    click.echo(f"imported {kind} from {name}: {summary}", err=True)
+    return int(ExitCode.OK)
