@@ -34,5 +34,7 @@ def test_collect_from_a_fresh_interpreter() -> None:
         "t = envsnap.collect(frameworks=False)\n"
         "print(s.fingerprint == t.fingerprint, s.python.status)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
     assert done.stdout.split() == ["True", "ok"]

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import msgspec
-import pytest
 from textual.binding import Binding
 from textual.command import CommandList
 from textual.widgets import DataTable, Input, Static
 from textual.widgets.data_table import ColumnKey
 
 from envsnap import store
-from envsnap.model import ExtensionDistribution, Extensions, Package, PackageSource
+from envsnap.model import Environment, ExtensionDistribution, Extensions, Package, PackageSource
 from envsnap.tui.app import EnvsnapApp
 from envsnap.tui.screens.checks import FindingView
 from envsnap.tui.screens.diff import DiffScreen
@@ -151,29 +149,32 @@ async def test_mark_base_then_diff_two_files(
         assert pane.marked == folder / "b-newer.yaml"
 
 
-async def test_diff_not_available_is_a_notification(
-    make_app: AppFactory, tmp_path: Path, v100: RecordedHost, monkeypatch: pytest.MonkeyPatch
+async def test_diff_of_an_import_says_what_was_not_compared_and_redacts(
+    make_app: AppFactory, tmp_path: Path, v100: RecordedHost
 ) -> None:
     folder = tmp_path / "snapshots"
     folder.mkdir()
-    store.save(host_snapshot(v100), folder / "one.yaml")
-    # With None in sys.modules, `import envsnap.comparison` raises ImportError.
-    monkeypatch.setitem(sys.modules, "envsnap.comparison", None)
-    titles: list[str] = []
-
-    def hook(message: object) -> None:
-        from textual.notifications import Notify
-
-        if isinstance(message, Notify):
-            titles.append(message.notification.message)
-
+    base = host_snapshot(v100)
+    # Like an `envsnap import nvidia-smi-xml`: no package layer at all, and a hand-added secret.
+    imported = msgspec.structs.replace(
+        base,
+        packages=None,
+        environment=Environment(
+            status="ok", variables={"HF_TOKEN": "hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"}
+        ),
+    )
+    store.save(imported, folder / "a-import.yaml")
+    store.save(base, folder / "b-probe.yaml")
     app = make_app()
-    async with app.run_test(size=(80, 24), message_hook=hook) as pilot:
+    async with app.run_test(size=(100, 30)) as pilot:
         await until_ready(app, pilot)
-        await pilot.press("5", "d")
-        await wait_for(lambda: titles, pilot)
-        assert titles == ["diff not available in this build of envsnap"]
-        assert app.screen is app.main
+        await pilot.press("5", "m", "down", "d")
+        await wait_for(lambda: isinstance(app.screen, DiffScreen), pilot)
+        screen = app.screen
+        assert isinstance(screen, DiffScreen)
+        assert "packages (absent in old)" in screen.not_compared
+        assert not any(c.path.startswith("packages") for c in screen.changes)  # unknown, not removed
+        assert "hf_aBcDeF" not in repr(screen.changes)
 
 
 async def test_unreadable_snapshot_listed_with_reason(make_app: AppFactory, tmp_path: Path) -> None:

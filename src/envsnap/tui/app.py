@@ -275,9 +275,10 @@ class EnvsnapApp(App[int]):
     def _load_snapshot(self, path: Path) -> None:
         from envsnap import api
         from envsnap.errors import BadInput
+        from envsnap.redact import redact_snapshot
 
         try:
-            snapshot = _evaluated(api.load(path))
+            snapshot = _evaluated(redact_snapshot(api.load(path)))  # a hand-edited file may hold secrets
         except BadInput as err:
             self.post_message(SnapshotLoadFailed(str(err)))
             return
@@ -446,35 +447,35 @@ class EnvsnapApp(App[int]):
     @work(thread=True, exclusive=True, group="diff", exit_on_error=False, description="Diffing snapshots")
     def _diff_snapshots(self, base: Path | None, target: Path, current: Snapshot | None) -> None:
         from envsnap import api
+        from envsnap.comparison import diff, not_compared
+        from envsnap.diff_input import checked
         from envsnap.errors import BadInput
 
         try:
-            # envsnap.comparison lands on its own; until it does, the screen says so instead of failing.
-            from envsnap.comparison import diff
-        except ImportError:
-            self.post_message(DiffFailed("diff not available in this build of envsnap"))
-            return
-        try:
+            # Files are untrusted, as in `envsnap diff`: redacted, fingerprints recomputed.
             if base is None:
                 assert current is not None
-                old, new = api.load(target), current
+                old, new = checked(api.load(target))[0], current
                 labels = (target.name, "this machine" if self.live else f"{self.snapshot_path} (opened)")
             else:
-                old, new = api.load(base), api.load(target)
+                old, new = checked(api.load(base))[0], checked(api.load(target))[0]
                 labels = (base.name, target.name)
             changes = tuple(diff(old, new))
+            unknown = tuple(f"{section} (absent in {side})" for section, side in not_compared(old, new))
         except BadInput as err:
             self.post_message(DiffFailed(str(err)))
             return
         except Exception as err:  # a diff bug is reported, never a crash
             self.post_message(DiffFailed(f"diff failed: {type(err).__name__}: {err}"))
             return
-        self.post_message(DiffComputed(labels[0], labels[1], changes))
+        self.post_message(DiffComputed(labels[0], labels[1], changes, unknown))
 
     def on_diff_computed(self, message: DiffComputed) -> None:
         from envsnap.tui.screens.diff import DiffScreen
 
-        self.push_screen(DiffScreen(message.old_label, message.new_label, message.changes))
+        self.push_screen(
+            DiffScreen(message.old_label, message.new_label, message.changes, message.not_compared)
+        )
 
     def on_diff_failed(self, message: DiffFailed) -> None:
         self.notify(message.error, title="Diff", severity="error", timeout=8, markup=False)

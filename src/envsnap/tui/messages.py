@@ -93,6 +93,8 @@ class DiffComputed(Message):
     old_label: str
     new_label: str
     changes: tuple[Change, ...]
+    not_compared: tuple[str, ...] = ()
+    """Sections only one side records (an import lacks them): not compared, not "removed"."""
 
 
 @dataclass

@@ -46,11 +46,14 @@ class DiffScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.pop_screen", "Back")]
 
-    def __init__(self, old_label: str, new_label: str, changes: Sequence[Change]) -> None:
+    def __init__(
+        self, old_label: str, new_label: str, changes: Sequence[Change], not_compared: Sequence[str] = ()
+    ) -> None:
         super().__init__(id="diff-screen")
         self.old_label = old_label
         self.new_label = new_label
         self.changes = ordered(changes)
+        self.not_compared = tuple(not_compared)
 
     def compose(self) -> ComposeResult:
         counts = {impact: sum(1 for c in self.changes if c.impact == impact) for impact in IMPACT_ORDER}
@@ -58,6 +61,11 @@ class DiffScreen(Screen[None]):
             Content.assemble(("Diff  ", "bold"), self.old_label, ("  →  ", "$accent bold"), self.new_label),
             id="diff-title",
         )
+        if self.not_compared:
+            yield Static(
+                Content.styled(f"not compared: {', '.join(self.not_compared)}", "$warning"),
+                id="diff-not-compared",
+            )
         if not self.changes:
             yield Static(
                 Content.styled("● No differences in the stable sections.", "$success bold"), id="diff-empty"
