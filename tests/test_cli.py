@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 
 from envsnap import __version__, cli, store
@@ -31,7 +32,13 @@ def test_version() -> None:
 
 
 def test_help_has_an_example_for_every_command() -> None:
-    for name, command in cli.cli.commands.items():
+    ctx = click.Context(cli.cli)
+    assert cli.cli.list_commands(ctx) == sorted(
+        ["save", "show", "check", "diff", "rollback", "import", "run", "watch", "tui"]
+    )
+    for name in cli.cli.list_commands(ctx):
+        command = cli.cli.get_command(ctx, name)
+        assert command is not None
         done = run_cli(name, "--help")
         assert done.returncode == 0, name
         assert "Examples:" in done.stdout or "Example:" in done.stdout, (

@@ -11,6 +11,7 @@ imported inside the commands that need them, so ``--help`` and ``--version`` sta
 from __future__ import annotations
 
 import errno
+import importlib
 import os
 import sys
 from collections.abc import Sequence
@@ -18,16 +19,43 @@ from collections.abc import Sequence
 import click
 
 from envsnap import __version__
-from envsnap.commands.check import check_command
 from envsnap.commands.common import CONTEXT_SETTINGS
-from envsnap.commands.compare import diff_command, rollback_command
-from envsnap.commands.live import run_command, watch_command
-from envsnap.commands.snapshot import import_command, save_command, show_command
-from envsnap.commands.tui import tui_command
 from envsnap.errors import EnvsnapError, ExitCode
 
+COMMANDS: dict[str, tuple[str, str]] = {
+    "save": ("envsnap.commands.snapshot", "save_command"),
+    "show": ("envsnap.commands.snapshot", "show_command"),
+    "check": ("envsnap.commands.check", "check_command"),
+    "diff": ("envsnap.commands.compare", "diff_command"),
+    "rollback": ("envsnap.commands.compare", "rollback_command"),
+    "import": ("envsnap.commands.snapshot", "import_command"),
+    "run": ("envsnap.commands.live", "run_command"),
+    "watch": ("envsnap.commands.live", "watch_command"),
+    "tui": ("envsnap.commands.tui", "tui_command"),
+}
+"""Each command's module, imported only when that command runs (or when help lists them all)."""
 
-@click.group(context_settings=CONTEXT_SETTINGS, invoke_without_command=True)
+
+class _LazyGroup(click.Group):
+    """A click group that imports a command's module on first use (click's documented lazy pattern).
+
+    ``envsnap tui`` then loads the TUI's command module only; start-up time is what a user of a
+    terminal UI notices first.
+    """
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        module_name, attribute = COMMANDS[cmd_name]
+        command = getattr(importlib.import_module(module_name), attribute)
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(cls=_LazyGroup, context_settings=CONTEXT_SETTINGS, invoke_without_command=True)
 @click.version_option(__version__, "-V", "--version", prog_name="envsnap")
 @click.pass_context
 def cli(ctx: click.Context) -> int:
@@ -48,23 +76,11 @@ def cli(ctx: click.Context) -> int:
     if ctx.invoked_subcommand is not None:
         return int(ExitCode.OK)
     if sys.stdin.isatty() and sys.stdout.isatty():
-        return int(ctx.invoke(tui_command))
+        tui = cli.get_command(ctx, "tui")
+        assert tui is not None
+        return int(ctx.invoke(tui))
     click.echo(ctx.get_help())
     return int(ExitCode.OK)
-
-
-for _command in (
-    save_command,
-    show_command,
-    check_command,
-    diff_command,
-    rollback_command,
-    import_command,
-    run_command,
-    watch_command,
-    tui_command,
-):
-    cli.add_command(_command)
 
 
 # ---------------------------------------------------------------------------- entry point

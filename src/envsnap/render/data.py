@@ -10,4 +10,4 @@ import msgspec
 
 def to_json(value: Any) -> str:
     """Pretty JSON for any model object (or plain data), keys in model order."""
-    return json.dumps(msgspec.to_builtins(value), indent=2, ensure_ascii=False)
+    return json.dumps(msgspec.to_builtins(value), indent=2)  # ASCII: no raw C1/bidi controls reach a terminal

@@ -16,7 +16,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import msgspec
 from textual import on, work
 from textual.app import App
 from textual.binding import Binding, BindingType
@@ -24,7 +23,6 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from envsnap.model import Sample, Snapshot
 from envsnap.tui import defaults
 from envsnap.tui.background import Cancelled, call_cancellable
 from envsnap.tui.messages import (
@@ -50,6 +48,7 @@ if TYPE_CHECKING:
 
     from envsnap.collector import ProbeEvent
     from envsnap.live.sampler import Sampler
+    from envsnap.model import Sample, Snapshot
 
 MIN_INTERVAL_S = 0.1
 MAX_RETRY_DELAY_S = 30.0
@@ -298,7 +297,7 @@ class EnvsnapApp(App[int]):
             if telemetry is None:
                 self.main.telemetry_status = "no telemetry recorded in this snapshot"
                 self.main.telemetry = TelemetryState(
-                    Sample(captured_at=message.snapshot.meta.captured_at), recorded=True
+                    _empty_sample(message.snapshot.meta.captured_at), recorded=True
                 )
             else:
                 self.main.telemetry_status = f"recorded at {telemetry.captured_at} · not live"
@@ -404,11 +403,13 @@ class EnvsnapApp(App[int]):
 
     @work(thread=True, exclusive=True, group="save", exit_on_error=False, description="Saving snapshot")
     def _save_snapshot(self, snapshot: Snapshot, sample: Sample | None) -> None:
+        from msgspec.structs import replace
+
         from envsnap import api
         from envsnap.errors import BadInput
 
-        meta = msgspec.structs.replace(snapshot.meta, captured_at=defaults.capture_time(self._clock()))
-        state = msgspec.structs.replace(snapshot, meta=meta, telemetry=sample or snapshot.telemetry)
+        meta = replace(snapshot.meta, captured_at=defaults.capture_time(self._clock()))
+        state = replace(snapshot, meta=meta, telemetry=sample or snapshot.telemetry)
         try:
             path = api.save(state, api.default_snapshot_path(state, folder=self.snapshot_dir))
         except BadInput as err:
@@ -497,3 +498,9 @@ def _evaluated(snapshot: Snapshot) -> Snapshot:
     from envsnap import api
 
     return api.with_findings(snapshot)
+
+
+def _empty_sample(captured_at: str) -> Sample:
+    from envsnap.model import Sample  # the model (and msgspec) load after the first frame
+
+    return Sample(captured_at=captured_at)

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from envsnap.model import Snapshot
+if TYPE_CHECKING:
+    from envsnap.model import Snapshot
+
 
 MAX_ENTRIES = 500
 """Files listed at most (newest names last in sort order are dropped past this)."""

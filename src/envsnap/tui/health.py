@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from envsnap.model import Finding, ProbeRun, Section, Snapshot
+if TYPE_CHECKING:
+    from envsnap.model import Finding, ProbeRun, Section, Snapshot
+
 
 Badge = Literal["ok", "warning", "error", "absent", "loading"]
 

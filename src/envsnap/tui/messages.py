@@ -9,12 +9,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from envsnap.model import Change, ProbeRun, Sample, Snapshot
 from envsnap.tui.catalog import SnapshotEntry
 from envsnap.tui.telemetry import DeviceHistory, ProcessInfo
+
+if TYPE_CHECKING:
+    from envsnap.model import Change, ProbeRun, Sample, Snapshot
 
 
 @dataclass

@@ -17,10 +17,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from envsnap.model import DeviceSample, Sample
-
 if TYPE_CHECKING:
     import psutil
+
+    from envsnap.model import DeviceSample, Sample
 
 HISTORY_LENGTH = 120
 """Readings kept per device: two minutes at the default 1 s interval; wider than any sparkline."""

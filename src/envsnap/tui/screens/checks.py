@@ -7,6 +7,7 @@ pane only renders ``snapshot.findings``.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -15,8 +16,10 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
-from envsnap.model import Finding, Snapshot
 from envsnap.tui.screens.deferred import DeferredPane
+
+if TYPE_CHECKING:
+    from envsnap.model import Finding, Snapshot
 
 _SEVERITIES = (("error", "✖", "$error"), ("warning", "▲", "$warning"), ("info", "ℹ", "$accent"))
 

@@ -17,11 +17,11 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
-from envsnap.model import DeviceSample, NvidiaDevice, Sample, Snapshot
 from envsnap.tui.screens.deferred import DeferredPane
 from envsnap.tui.telemetry import DeviceHistory, ProcessInfo, device_key
 
 if TYPE_CHECKING:
+    from envsnap.model import DeviceSample, NvidiaDevice, Sample, Snapshot
     from envsnap.tui.widgets.device_card import DeviceView
 
 
@@ -82,10 +82,10 @@ class DevicesPane(DeferredPane):
         self._status_lines = lines
 
     def _show_cards(self) -> None:
-        from envsnap.tui.widgets.device_card import DeviceCard  # built after the first frame
-
         if not self.built:
             return
+        from envsnap.tui.widgets.device_card import DeviceCard  # built after the first frame
+
         holder = self.query_one("#device-cards", VerticalScroll)
         views = device_views(self.snapshot, self.telemetry)
         if not views:

@@ -7,7 +7,7 @@ nothing about how they were found.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -16,7 +16,9 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from envsnap.model import Change
+if TYPE_CHECKING:
+    from envsnap.model import Change
+
 
 IMPACT_ORDER = {"breaking": 0, "notable": 1, "minor": 2}
 _IMPACT_STYLE = {"breaking": "bold reverse", "notable": "bold", "minor": "dim"}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import ComposeResult
@@ -16,7 +17,6 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, TabbedContent
 
-from envsnap.model import ProbeRun, Snapshot
 from envsnap.tui.catalog import SnapshotEntry
 from envsnap.tui.screens.checks import ChecksPane
 from envsnap.tui.screens.deferred import DeferredPane
@@ -24,6 +24,9 @@ from envsnap.tui.screens.devices import DevicesPane, TelemetryState
 from envsnap.tui.screens.overview import OverviewPane
 from envsnap.tui.screens.packages import PackagesPane
 from envsnap.tui.screens.snapshots import SnapshotsPane
+
+if TYPE_CHECKING:
+    from envsnap.model import ProbeRun, Snapshot
 
 TABS = ("overview", "devices", "packages", "checks", "snapshots")
 """Tab ids in order; keys 1–5 select them."""

@@ -7,6 +7,7 @@ the rows show each probe's progress, so the first frame is useful while slow pro
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -16,8 +17,10 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static, TabPane
 
-from envsnap.model import ProbeRun, Snapshot
 from envsnap.tui.health import Badge, LayerRow, layer_rows
+
+if TYPE_CHECKING:
+    from envsnap.model import ProbeRun, Snapshot
 
 BADGE_TEXT: dict[Badge, str] = {
     "ok": "● ok",

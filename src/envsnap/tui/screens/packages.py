@@ -18,11 +18,12 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import DataTable, Input
 
-from envsnap.model import Package, Snapshot
 from envsnap.tui.screens.deferred import DeferredPane
 
 if TYPE_CHECKING:
     from packaging.version import Version
+
+    from envsnap.model import Package, Snapshot
 
 COLUMNS = ("name", "version", "installer", "source", "linked")
 """Column keys, also the sort keys ``o`` cycles through."""
@@ -45,10 +46,10 @@ class PackageRow:
 
 def package_rows(snapshot: Snapshot | None) -> list[PackageRow]:
     """Rows for every distribution in the snapshot, with the accelerator-link marker."""
-    from packaging.utils import canonicalize_name
-
     if snapshot is None:
         return []
+    from packaging.utils import canonicalize_name  # not needed for the first (empty) frame
+
     linked = {
         canonicalize_name(dist.name): "/".join(v.upper() if v != "rocm" else "ROCm" for v in dist.vendors)
         for dist in (snapshot.extensions.distributions or () if snapshot.extensions else ())

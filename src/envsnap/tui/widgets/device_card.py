@@ -10,15 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from envsnap.model import DeviceSample, GpuProcess
 from envsnap.tui import format as fmt
 from envsnap.tui.telemetry import DeviceHistory, ProcessInfo, memory_activity_percent
 from envsnap.tui.widgets.gauges import bar, spark
+
+if TYPE_CHECKING:
+    from envsnap.model import DeviceSample, GpuProcess
 
 MAX_PROCESS_ROWS = 4
 """Process rows per card; the rest are counted, so eight cards still fit a scroll or two."""
