@@ -74,6 +74,14 @@ def make_snapshot(**overrides: Any) -> Snapshot:
             ),
             Package(name="filelock", version="3.20.0", installer="pip", source=PackageSource(kind="index")),
             Package(
+                name="sympy",
+                version="1.14.0",
+                installer="pip",
+                source=PackageSource(kind="index"),
+                requires=("mpmath<1.4,>=1.1.0",),
+            ),
+            Package(name="mpmath", version="1.3.0", installer="pip", source=PackageSource(kind="index")),
+            Package(
                 name="typing_extensions",
                 version="4.15.0",
                 installer="pip",

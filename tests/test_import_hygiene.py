@@ -55,3 +55,11 @@ def test_headless_modules_do_not_load_textual(module: str) -> None:
 def test_import_envsnap_is_light() -> None:
     loaded = _loaded_after_import("envsnap")
     assert not loaded & {"textual", "rich", "torch", "pynvml", "amdsmi", "yaml", "msgspec", "click"}
+
+
+def test_tui_start_path_defers_the_model() -> None:
+    # `envsnap tui` paints its first frame before the snapshot model (and msgspec) are needed;
+    # keeping them out of the start path is what holds first-frame time near a bare Textual app.
+    loaded = _loaded_after_import("envsnap.cli, envsnap.commands.tui, envsnap.tui.app, envsnap.tui.defaults")
+    assert "textual" in loaded
+    assert not loaded & {"msgspec", "yaml", "packaging", "psutil", "torch"}

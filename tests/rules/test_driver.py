@@ -6,7 +6,7 @@ from typing import Any
 
 from envsnap.model import Finding, Frameworks, NvidiaInfo, TensorflowInfo
 from envsnap.rules import driver
-from tests.rules.conftest import accelerators, env, lib, nvidia, snapshot, torch
+from tests.rules.conftest import accelerators, cuda_toolkit, env, lib, no_nvidia, nvidia, snapshot, torch
 
 
 def _check(preset: str, torch_version: str, cuda: str, **kw: Any) -> list[Finding]:
@@ -128,3 +128,50 @@ def test_matching_driver_pieces_are_silent() -> None:
     info = nvidia("rtx3080", kernel_module_version="595.58.03")
     assert list(driver.nvml_mismatch(snapshot(accelerators=accelerators(nvidia=info)))) == []
     assert list(driver.nvml_mismatch(snapshot(accelerators=accelerators()))) == []
+
+
+def test_toolkit_newer_than_the_driver_runs_is_a_warning() -> None:
+    # The 8x V100S capture's driver 460.73.01 (CUDA <= 11.2) next to this machine's CUDA 13.0 toolkit.
+    snap = snapshot(
+        accelerators=accelerators(nvidia=nvidia("v100s", driver="460.73.01", cuda_driver_version="11.2")),
+        toolkits=cuda_toolkit("13.0", "13.0.88", "/usr/local/cuda-13.0"),
+    )
+    (found,) = driver.driver_too_old_for_toolkit(snap)
+    assert found.id == "driver-too-old-for-cuda-toolkit"
+    assert found.severity == "warning"
+    assert found.title == (
+        "the CUDA 13.0 toolkit builds programs driver 460.73.01 cannot run "
+        "(CUDA 13.x needs driver 580.65.06 or newer)"
+    )
+    assert "(CUDA 11.2 or older)" in found.fix
+
+
+def test_toolkit_the_driver_runs_or_no_driver_is_silent() -> None:
+    toolkit = cuda_toolkit("12.4", "12.4.131", "/usr/local/cuda-12.4")
+    # H100 capture: driver 590.48.01 runs every 12.x and 13.x toolkit up to 13.1.
+    assert (
+        list(
+            driver.driver_too_old_for_toolkit(
+                snapshot(accelerators=accelerators(nvidia=nvidia("h100")), toolkits=toolkit)
+            )
+        )
+        == []
+    )
+    # Minor-version compatibility: 12.8 programs run from the 12.x floor 525.60.13 (RTX 3090: 525.147.05).
+    newer = cuda_toolkit("12.8", "12.8.93", "/usr/local/cuda-12.8")
+    assert (
+        list(
+            driver.driver_too_old_for_toolkit(
+                snapshot(accelerators=accelerators(nvidia=nvidia("rtx3090")), toolkits=newer)
+            )
+        )
+        == []
+    )
+    assert (
+        list(
+            driver.driver_too_old_for_toolkit(
+                snapshot(accelerators=accelerators(nvidia=no_nvidia()), toolkits=toolkit)
+            )
+        )
+        == []
+    )

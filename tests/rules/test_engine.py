@@ -51,6 +51,7 @@ def test_findings_are_sorted_errors_first_and_carry_declared_ids() -> None:
     assert severities == sorted(severities, key=["error", "warning", "info"].index)
     assert {f.id for f in found} == {
         "driver-too-old-for-cuda-build",
+        "driver-too-old-for-cuda-toolkit",  # 510.47.03 can't run what nvcc 13.0 builds
         "arch-not-in-build",
         "nvcc-torch-cuda-mismatch",
         "cuda-visible-devices-hides-gpus",

@@ -20,7 +20,7 @@ import pytest
 
 from envsnap.collector import ProbeEvent, ProgressCallback, finalize
 from envsnap.live.sampler import TelemetrySource
-from envsnap.model import Evidence, Finding, ProbeRun, Snapshot
+from envsnap.model import Finding, ProbeRun, Snapshot
 from envsnap.tui.app import EnvsnapApp
 from envsnap.tui.telemetry import ProcessInfo
 from tests.factories import make_snapshot
@@ -38,33 +38,16 @@ class NoLocalProcesses:
 
 
 def recorded_findings() -> tuple[Finding, ...]:
-    """Findings for the V100 test host, as data (the rules' wording may change; these screens must not).
+    """What envsnap's real rules find on the recorded V100 host: the screenshots show real findings.
 
-    They state what the recorded facts imply: driver 460.73.01 supports CUDA ≤ 11.2 while the
-    system toolkit is 13.0, and a CPU-only torch build sits on a host with eight GPUs.
+    On that capture (driver 460.73.01, CUDA <= 11.2) with this machine's stack: a CPU-only torch on a
+    host with eight GPUs (error), a CUDA 13.0 toolkit the driver can't run (warning), persistence
+    mode off on the data-center GPUs (info).
     """
-    return (
-        Finding(
-            id="toolkit-newer-than-driver",
-            severity="error",
-            title="CUDA toolkit 13.0 is newer than the driver supports (CUDA ≤ 11.2)",
-            evidence=(
-                Evidence(path="toolkits.cuda.version", value="13.0"),
-                Evidence(path="accelerators.nvidia.cuda_driver_version", value="11.2"),
-            ),
-            fix="Upgrade the NVIDIA driver, or use a CUDA toolkit of 11.2 or older.",
-        ),
-        Finding(
-            id="torch-cpu-build-on-gpu-host",
-            severity="warning",
-            title="torch is a CPU-only build on a host with 8 NVIDIA GPUs",
-            evidence=(
-                Evidence(path="frameworks.torch.version", value="2.13.0+cpu"),
-                Evidence(path="accelerators.nvidia.devices", value=8),
-            ),
-            fix="Install a CUDA build of torch that the driver supports.",
-        ),
-    )
+    from envsnap.rules import evaluate
+    from tests.fakes.fake_telemetry import v100_host
+
+    return evaluate(host_snapshot(v100_host()))
 
 
 def host_snapshot(host: RecordedHost, findings: Sequence[Finding] = ()) -> Snapshot:

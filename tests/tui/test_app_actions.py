@@ -218,9 +218,9 @@ async def test_packages_filter_sort_and_linked_marker(make_app: AppFactory, v100
     async with app.run_test(size=(100, 30)) as pilot:
         await until_ready(app, pilot)
         await pilot.press("3")
-        assert _table_names(app) == ["filelock", "torch", "typing_extensions"]
+        assert _table_names(app) == ["filelock", "mpmath", "sympy", "torch", "typing_extensions"]
         table = app.main.query_one("#package-table", DataTable)
-        torch_row = [str(cell) for cell in table.get_row_at(1)]
+        torch_row = [str(cell) for cell in table.get_row_at(3)]
         assert torch_row[0] == "torch"
         assert torch_row[4] == "CUDA"
         await pilot.press("slash")
@@ -233,7 +233,8 @@ async def test_packages_filter_sort_and_linked_marker(make_app: AppFactory, v100
         await pilot.press("o")  # sort by version
         pane = app.main.query_one(PackagesPane)
         assert pane.sort_column == "version"
-        assert _table_names(app) == ["torch", "filelock", "typing_extensions"]  # 2.13.0+cpu < 3.20.0 < 4.15.0
+        # By version: mpmath 1.3.0 < sympy 1.14.0 < torch 2.13.0+cpu < filelock 3.20.0 < typing_ext. 4.15.0
+        assert _table_names(app) == ["mpmath", "sympy", "torch", "filelock", "typing_extensions"]
         table = app.main.query_one("#package-table", DataTable)
         version_x = table.columns[ColumnKey("name")].get_render_width(table) + 1
         await pilot.click("#package-table", offset=(version_x, 0))  # the "version" header: reverse the order
@@ -247,10 +248,13 @@ async def test_checks_lists_findings_errors_first(make_app: AppFactory) -> None:
         await until_ready(app, pilot)
         await pilot.press("4")
         views = list(app.main.query(FindingView))
-        assert [v.has_class("-error") for v in views] == [True, False]
-        first = str(views[0].render())
-        assert "toolkits.cuda.version = 13.0" in first
-        assert "fix: Upgrade the NVIDIA driver" in first
+        # The real rules on the recorded V100 host: one error, then a warning and an info.
+        assert [v.has_class("-error") for v in views] == [True, False, False]
+        first, second = str(views[0].render()), str(views[1].render())
+        assert "cpu-only-build-on-gpu-host" in first
+        assert "frameworks.torch.version = 2.13.0+cpu" in first
+        assert "toolkits.cuda.version = 13.0" in second
+        assert "fix: Upgrade the NVIDIA driver" in second
 
 
 async def test_checks_empty_state(make_app: AppFactory, v100: RecordedHost) -> None:

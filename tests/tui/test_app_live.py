@@ -69,8 +69,8 @@ async def test_overview_shows_stack_and_findings(make_app: AppFactory) -> None:
         assert rows["nvidia"].summary == "driver 460.73.01 · CUDA ≤ 11.2 · 8× Tesla V100S-PCIE-32GB"
         assert rows["torch"].summary == "torch 2.13.0+cpu (CPU build)"
         # Findings raise the badges of the layers their evidence points into.
-        assert rows["cuda"].badge == "error"
-        assert rows["torch"].badge == "warning"
+        assert rows["torch"].badge == "error"  # cpu-only-build-on-gpu-host
+        assert rows["cuda"].badge == "warning"  # driver-too-old-for-cuda-toolkit
         assert rows["host"].badge == "ok"
         fingerprint = _text(app, "#overview-fingerprint")
         assert app.main.snapshot is not None

@@ -35,11 +35,13 @@ def test_rows_of_the_v100_host() -> None:
     assert list(rows) == ["host", "python", "nvidia", "amd", "cuda", "torch", "extensions"]
     assert rows["host"].badge == "ok"
     assert rows["python"].badge == "ok"
-    # The toolkit/driver mismatch has evidence in both layers, so both carry the error.
+    # The CPU-only torch has evidence in the torch and NVIDIA layers, so both carry its error; the
+    # toolkit the driver can't run raises the CUDA toolkit's row to a warning.
     assert rows["nvidia"].badge == "error"
-    assert rows["cuda"].badge == "error"
-    assert rows["cuda"].reason == "CUDA toolkit 13.0 is newer than the driver supports (CUDA ≤ 11.2)"
-    assert rows["torch"].badge == "warning"
+    assert rows["torch"].badge == "error"
+    assert rows["cuda"].badge == "warning"
+    assert rows["cuda"].reason is not None
+    assert rows["cuda"].reason.startswith("the CUDA 13.0 toolkit builds programs driver 460.73.01 cannot run")
     assert rows["amd"].badge == "absent"
     assert rows["amd"].summary == "not probed"
 
@@ -69,7 +71,11 @@ def test_a_finding_never_lowers_a_badge() -> None:
 def test_finding_layers_groups_by_evidence() -> None:
     grouped = finding_layers(recorded_findings())
     assert sorted(grouped) == ["cuda", "nvidia", "torch"]
-    assert [f.id for f in grouped["nvidia"]] == ["toolkit-newer-than-driver", "torch-cpu-build-on-gpu-host"]
+    assert [f.id for f in grouped["nvidia"]] == [
+        "cpu-only-build-on-gpu-host",
+        "driver-too-old-for-cuda-toolkit",
+        "gpu-health",
+    ]
 
 
 def test_loading_rows_fill_in_from_probe_progress() -> None:

@@ -174,6 +174,49 @@ def _by_cuda_ceiling(build: CudaBuild, ceiling: str | None, evidence: list[Evide
     return finding("driver-too-old-for-cuda-build", severity, title, fix, source, evidence)
 
 
+@rule("driver-too-old-for-cuda-toolkit")
+def driver_too_old_for_toolkit(snapshot: Snapshot) -> Iterator[Finding]:
+    """The system CUDA toolkit builds programs the installed driver cannot run (B1.1: nvcc builds).
+
+    A warning, not an error: the toolkit compiles fine, and a framework bundling its own CUDA
+    runtime is judged by driver-too-old-for-cuda-build. What fails is running what nvcc builds
+    here (CUDA samples, JIT-built extensions linked against this toolkit's runtime).
+    """
+    info = facts.nvidia(snapshot)
+    toolkit = snapshot.toolkits.cuda if snapshot.toolkits is not None else None
+    if info is None or toolkit is None or not toolkit.ok or not toolkit.version:
+        return
+    driver = version(info.driver_version)
+    needs = compat.driver_needs(toolkit.version, windows=facts.is_windows(snapshot))
+    if driver is None or needs is None:
+        return
+    # Minor-version compatibility covers toolkit-built programs too: only below the family floor
+    # (or, when the floor is unknown, below the Table 3 minimum) will they not start.
+    limit, limit_text, source = needs.floor, needs.floor_text, needs.floor_source
+    if limit is None:
+        limit, limit_text, source = needs.full, needs.full_text, needs.full_source
+    if limit is None or driver >= limit:
+        return
+    evidence = [
+        ev("toolkits.cuda.version", toolkit.version),
+        ev("toolkits.cuda.path", toolkit.path),
+        ev("accelerators.nvidia.driver_version", info.driver_version),
+    ]
+    if info.cuda_driver_version:
+        evidence.append(ev("accelerators.nvidia.cuda_driver_version", info.cuda_driver_version))
+    family = needs.cuda.split(".")[0]
+    title = (
+        f"the CUDA {toolkit.version} toolkit builds programs driver {info.driver_version} cannot run "
+        f"(CUDA {family}.x needs driver {limit_text} or newer)"
+    )
+    fix = (
+        f"Upgrade the NVIDIA driver to {limit_text} or newer, or install a CUDA toolkit the driver runs"
+        + (f" (CUDA {info.cuda_driver_version} or older)" if info.cuda_driver_version else "")
+        + " and point `CUDA_HOME` at it."
+    )
+    yield finding("driver-too-old-for-cuda-toolkit", "warning", title, fix, source, evidence)
+
+
 @rule("nvml-driver-library-mismatch")
 def nvml_mismatch(snapshot: Snapshot) -> Iterator[Finding]:
     """Kernel module and user-space driver libraries come from different driver releases."""
