@@ -79,17 +79,23 @@ def to_builtins(snapshot: Snapshot) -> dict[str, Any]:
     return data
 
 
-def dumps(snapshot: Snapshot) -> str:
-    """Serialize a snapshot to deterministic YAML text."""
-    text = yaml.dump(
-        to_builtins(snapshot),
+def to_yaml(data: Any) -> str:
+    """Deterministic YAML for plain data: given key order, no anchors, block scalars, LibYAML."""
+    text: str = yaml.dump(
+        data,
         Dumper=_Dumper,
         sort_keys=False,
         allow_unicode=True,
         default_flow_style=False,
         width=4096,
     )
-    return f"# envsnap snapshot (schema {snapshot.schema}), written by envsnap {__version__}\n{text}"
+    return text
+
+
+def dumps(snapshot: Snapshot) -> str:
+    """Serialize a snapshot to deterministic YAML text."""
+    header = f"# envsnap snapshot (schema {snapshot.schema}), written by envsnap {__version__}"
+    return f"{header}\n{to_yaml(to_builtins(snapshot))}"
 
 
 def _current_umask() -> int:
@@ -99,9 +105,11 @@ def _current_umask() -> int:
 
 
 _UMASK = _current_umask()  # read once at import, while the process is single-threaded
+NEW_FILE_MODE = 0o666 & ~_UMASK
+"""Permissions of a file envsnap creates: what ``open()`` would give under this umask."""
 
 
-def _is_special(path: Path) -> bool:
+def is_special(path: Path) -> bool:
     """A device, FIFO or socket (``/dev/stdout``, ``/dev/null``): written through, never replaced."""
     try:
         mode = path.stat().st_mode
@@ -122,7 +130,7 @@ def check_writable(path: Path) -> None:
     path = Path(path)
     if path.is_dir():
         raise BadInput(f"{path}: is a directory; give a file name")
-    if _is_special(path):
+    if is_special(path):
         try:
             with open(path, "ab"):
                 return
@@ -150,32 +158,47 @@ def write_atomic(path: Path, text: str) -> None:
     path = Path(path)
     if path.is_dir():
         raise BadInput(f"{path}: is a directory; give a file name")
-    if _is_special(path):
+    if is_special(path):
         _write_through(path, text)
         return
     target = Path(os.path.realpath(path))
     try:
         mode = stat.S_IMODE(target.stat().st_mode)
     except OSError:
-        mode = 0o666 & ~_UMASK
+        mode = NEW_FILE_MODE
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
+        tmp_name = write_temp(target, text, mode)
     except OSError as err:
         raise BadInput(f"{path}: cannot write: {err.strerror or err}") from err
+    try:
+        os.replace(tmp_name, target)
+    except OSError as err:
+        Path(tmp_name).unlink(missing_ok=True)
+        raise BadInput(f"{path}: cannot write: {err.strerror or err}") from err
+    _fsync_dir(target.parent)
+
+
+def write_temp(target: Path, text: str, mode: int) -> str:
+    """Write ``text`` to a hidden temporary file next to ``target``, synced to disk; return its name.
+
+    The caller moves it into place (``os.replace``, or ``os.link`` never to clobber). A failed or
+    interrupted write removes the temporary file.
+
+    Raises:
+        OSError: the folder can't be written.
+    """
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
             handle.flush()
             os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
-        os.replace(tmp_name, target)
-    except BaseException as err:
+    except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
-        if isinstance(err, OSError):
-            raise BadInput(f"{path}: cannot write: {err.strerror or err}") from err
         raise
-    _fsync_dir(target.parent)
+    return tmp_name
 
 
 def _write_through(path: Path, text: str) -> None:
@@ -263,6 +286,15 @@ def loads(text: str, name: str = "<snapshot>") -> Snapshot:
     Raises:
         BadInput: with a one-line message naming ``name`` (and line where known).
     """
+    return from_builtins(parse_yaml(text, name), name, text)
+
+
+def parse_yaml(text: str, name: str) -> Any:
+    """Parse untrusted YAML into plain data: size-capped, and no anchors, aliases or tags.
+
+    Raises:
+        BadInput: too large, not YAML, or using anchors, aliases or tags (one line, with the line).
+    """
     if len(text) > MAX_FILE_BYTES:
         raise BadInput(
             f"{name}: text is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; refusing to read it"
@@ -270,7 +302,7 @@ def loads(text: str, name: str = "<snapshot>") -> Snapshot:
     if _suspect(text):
         _refuse_anchors_and_tags(text, name)
     try:
-        data = yaml.load(text, Loader=_Loader)
+        return yaml.load(text, Loader=_Loader)
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         where = f":{mark.line + 1}" if mark is not None else ""
@@ -279,7 +311,6 @@ def loads(text: str, name: str = "<snapshot>") -> Snapshot:
         raise BadInput(f"{name}: not valid YAML: {err}") from err
     except RecursionError as err:
         raise BadInput(f"{name}: YAML nested too deeply") from err
-    return from_builtins(data, name, text)
 
 
 def _refuse_anchors_and_tags(text: str, name: str) -> None:

@@ -58,7 +58,8 @@ def test_run_report_command_yaml_and_json_hold_no_secret(proc_root: Path, tmp_pa
 
 
 def test_watch_records_the_process_command_line_redacted(proc_root: Path) -> None:
-    target = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.6)", *SECRET_ARGS])
+    # Long enough to still be running when watched, even on a loaded machine.
+    target = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(2)", *SECRET_ARGS])
     try:
         report = watch_process(target.pid, thresholds=FAST, sampler=Sampler([]), proc_root=proc_root)
     finally:

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import stat
-import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -26,9 +24,6 @@ from envsnap.errors import BadInput
 
 MAX_SUFFIX = 1000
 """Most ``-n`` suffixes tried for a default name before giving up."""
-
-_UMASK = os.umask(0o022)
-os.umask(_UMASK)  # reading the umask means setting it: done once, at import, as store.py does
 
 
 def default_report_path(prefix: str, now: datetime | None = None, pid: int | None = None) -> Path:
@@ -64,21 +59,16 @@ def write_report(path: Path, text: str, *, overwrite: bool) -> Path:
     Raises:
         BadInput: the file can't be written.
     """
-    from envsnap.store import write_atomic
+    from envsnap.store import NEW_FILE_MODE, is_special, write_atomic, write_temp
 
-    if overwrite or _is_special(path):
+    if overwrite or is_special(path):
         write_atomic(path, text)
         return path
     try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
+        tmp_name = write_temp(path, text, NEW_FILE_MODE)
     except OSError as err:
         raise BadInput(f"{path}: cannot write: {err.strerror or err}") from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fchmod(handle.fileno(), 0o666 & ~_UMASK)
-            os.fsync(handle.fileno())
         return _link_new(Path(tmp_name), path)
     except OSError as err:
         raise BadInput(f"{path}: cannot write: {err.strerror or err}") from None
@@ -124,12 +114,3 @@ def _no_links(err: OSError) -> bool:
     import errno
 
     return err.errno in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK)
-
-
-def _is_special(path: Path) -> bool:
-    """A device, FIFO or socket (``/dev/stderr``): written through, never replaced."""
-    try:
-        mode = path.stat().st_mode
-    except OSError:
-        return False
-    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
