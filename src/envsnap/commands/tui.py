@@ -1,4 +1,4 @@
-"""``tui``: the interactive inspector, live or on a saved snapshot."""
+"""``tui``: the interactive inspector, live or on a saved snapshot or run report."""
 
 from __future__ import annotations
 
@@ -40,16 +40,19 @@ def tui_command(
     python_path: str | None = None,
     no_frameworks: bool = False,
 ) -> int:
-    """Open the interactive inspector: live on this machine, or read-only on a saved snapshot.
+    """Open the interactive inspector: live on this machine, or read-only on a saved file.
 
     Tabs: Overview (layers and their health), Devices (live GPU telemetry), Packages, Checks
     (findings and fixes), Snapshots (saved snapshots; s saves, d diffs). Press ? for every key.
+    SNAPSHOT may also be the report of `envsnap run` or `envsnap watch`: it opens in the Run view
+    (verdict, evidence, thresholds, CPU and GPU timeline, suspicious windows, processes).
 
     \b
     Examples:
       envsnap tui                          live, sampling GPUs every second
       envsnap tui --interval 0.5           sample twice a second
       envsnap tui snapshots/gpu01.yaml     a saved snapshot, read-only
+      envsnap tui runs/train.yaml          the report of `envsnap run --report runs/train.yaml`
     """
     from envsnap.tui.app import EnvsnapApp
     from envsnap.tui.defaults import live_collector

@@ -9,7 +9,7 @@ how much), so a reader can check the verdict instead of trusting it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from envsnap.model import Model
 
@@ -199,9 +199,33 @@ def load_run_report(path: Path | str) -> RunReport:
     Raises:
         BadInput: unreadable, not YAML, or not a run report.
     """
-    from envsnap.live.yaml_text import load_yaml
-    from envsnap.store import decode_text, read_bytes_capped
+    from envsnap.store import decode_text, parse_yaml, read_bytes_capped
 
     name = str(path)
-    report: RunReport = load_yaml(decode_text(read_bytes_capped(Path(path), name), name), RunReport, name)
-    return report
+    return run_report_from_data(
+        parse_yaml(decode_text(read_bytes_capped(Path(path), name), name), name), name
+    )
+
+
+def run_report_from_data(data: Any, name: str) -> RunReport:
+    """Validate parsed YAML (or JSON) as a run report.
+
+    Raises:
+        BadInput: written by a newer envsnap, or fields of the wrong shape (one line naming ``name``).
+    """
+    import msgspec
+
+    from envsnap.errors import BadInput
+    from envsnap.render.safe_text import one_line
+
+    schema = data.get("schema") if isinstance(data, dict) else None
+    if isinstance(schema, int) and not isinstance(schema, bool) and schema > RUN_REPORT_SCHEMA:
+        raise BadInput(
+            f"{name}: written by a newer envsnap (run report schema {schema}); this envsnap reads "
+            f"schema {RUN_REPORT_SCHEMA} and older. Upgrade envsnap to read it."
+        )
+    try:
+        return msgspec.convert(data, RunReport)
+    except msgspec.ValidationError as err:
+        # msgspec quotes the offending value, which is untrusted text.
+        raise BadInput(f"{name}: not a valid `envsnap run`/`watch` report: {one_line(str(err))}") from None

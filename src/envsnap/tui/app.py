@@ -29,6 +29,7 @@ from envsnap.tui.messages import (
     DiffComputed,
     DiffFailed,
     ProbeFinished,
+    RunReportLoaded,
     SamplerFailed,
     SampleTaken,
     SaveFailed,
@@ -47,10 +48,13 @@ if TYPE_CHECKING:
     from textual.command import Provider
 
     from envsnap.collector import ProbeEvent
+    from envsnap.live.run_report import RunReport
     from envsnap.live.sampler import Sampler
     from envsnap.model import Sample, Snapshot
 
 MIN_INTERVAL_S = 0.1
+RUN_VIEW_ACTIONS = ("quit", "help", "refresh")
+"""The app's keys that do something on the Run view (listed by its help)."""
 MAX_RETRY_DELAY_S = 30.0
 """Longest wait between sampling attempts while a backend keeps failing."""
 
@@ -63,7 +67,7 @@ def _envsnap_commands() -> type[Provider]:
 
 
 class EnvsnapApp(App[int]):
-    """Live inspector of this machine's ML stack, or viewer of a saved snapshot."""
+    """Live inspector of this machine's ML stack, or viewer of a saved snapshot or run report."""
 
     CSS_PATH = Path(__file__).with_name("envsnap.tcss")
     TITLE = "envsnap"
@@ -93,7 +97,8 @@ class EnvsnapApp(App[int]):
         """Configure the app; nothing is probed or read until it runs.
 
         Args:
-            snapshot_path: open this snapshot file read-only instead of probing the live machine.
+            snapshot_path: open this file read-only instead of probing the live machine: a
+                snapshot (the tabs), or an ``envsnap run``/``watch`` report (the Run view).
             interval_s: seconds between telemetry samples (at least 0.1).
             snapshot_dir: folder listed on the Snapshots tab and written by ``s``.
             collector: probes the machine (default: ``envsnap.api.collect``).
@@ -118,6 +123,8 @@ class EnvsnapApp(App[int]):
         self._sample_timer: Timer | None = None
         self._last_sample: Sample | None = None
         self._last_errors: tuple[str, ...] = ()
+        self.run_report: RunReport | None = None
+        """The run report on show when the opened file is one (the Run view covers the tabs)."""
         self.main = MainScreen(id="main")
 
     @property
@@ -194,6 +201,10 @@ class EnvsnapApp(App[int]):
         if isinstance(self.screen, HelpScreen):
             self.pop_screen()
             return
+        if self.run_report is not None:  # a run report has no tabs, nothing to save or pause
+            keys = [b for b in self.BINDINGS if isinstance(b, Binding) and b.action in RUN_VIEW_ACTIONS]
+            self.push_screen(HelpScreen([("Run view (read-only)", keys)]))
+            return
         sections: list[HelpSection] = [
             ("Everywhere", self.BINDINGS),
             ("Packages tab", PackagesPane.BINDINGS),
@@ -204,6 +215,8 @@ class EnvsnapApp(App[int]):
 
     async def action_show_tab(self, tab: str) -> None:
         """Switch to a tab (keys 1–5)."""
+        if self._in_run_view():
+            return
         if self.screen is not self.main:
             self.pop_screen()
         await self.main.show_tab(tab)
@@ -236,7 +249,8 @@ class EnvsnapApp(App[int]):
     def action_save(self) -> None:
         """Save the live state (snapshot plus the latest telemetry) to the snapshots folder."""
         if not self.live:
-            self.notify("This is a saved snapshot (read-only); nothing new to save.", severity="warning")
+            kind = "snapshot" if self.run_report is None else "run report"
+            self.notify(f"This is a saved {kind} (read-only); nothing new to save.", severity="warning")
             return
         if self.snapshot is None:
             self.notify(
@@ -247,6 +261,8 @@ class EnvsnapApp(App[int]):
 
     async def action_diff_selected(self) -> None:
         """Diff the snapshot selected on the Snapshots tab (command palette entry)."""
+        if self._in_run_view():
+            return
         await self.action_show_tab("snapshots")
         self.main.query_one(SnapshotsPane).action_diff()
 
@@ -270,14 +286,21 @@ class EnvsnapApp(App[int]):
         if not get_current_worker().is_cancelled:
             self.post_message(SnapshotCollected(snapshot))
 
-    @work(thread=True, exclusive=True, group="snapshot", exit_on_error=False, description="Reading snapshot")
+    @work(thread=True, exclusive=True, group="snapshot", exit_on_error=False, description="Reading file")
     def _load_snapshot(self, path: Path) -> None:
-        from envsnap import api
         from envsnap.errors import BadInput
+        from envsnap.live.run_report import RunReport
+        from envsnap.live.scrub import scrub_report
         from envsnap.redact import redact_snapshot
+        from envsnap.tui.documents import read_document
 
         try:
-            snapshot = _evaluated(redact_snapshot(api.load(path)))  # a hand-edited file may hold secrets
+            document = read_document(path)
+            # A hand-edited file may hold secrets: both kinds are scrubbed as their writers do.
+            if isinstance(document, RunReport):
+                self.post_message(RunReportLoaded(scrub_report(document), path))
+                return
+            snapshot = _evaluated(redact_snapshot(document))
         except BadInput as err:
             self.post_message(SnapshotLoadFailed(str(err)))
             return
@@ -290,6 +313,7 @@ class EnvsnapApp(App[int]):
         self.main.probe_runs = {**self.main.probe_runs, message.run.name: message.run}
 
     def on_snapshot_collected(self, message: SnapshotCollected) -> None:
+        self._close_run_view()  # the file was rewritten as a snapshot and re-read (r)
         self.main.load_error = None
         self.main.snapshot = message.snapshot
         if message.path is not None:
@@ -306,6 +330,7 @@ class EnvsnapApp(App[int]):
                 )
 
     def on_snapshot_load_failed(self, message: SnapshotLoadFailed) -> None:
+        self._close_run_view()  # a re-read report that no longer loads shows the error state
         self.main.load_error = message.error
         if not self.live:
             self.main.telemetry_status = "no telemetry: the snapshot could not be read"
@@ -316,6 +341,35 @@ class EnvsnapApp(App[int]):
             timeout=10,
             markup=False,
         )
+
+    # ------------------------------------------------------------------ run report
+
+    def on_run_report_loaded(self, message: RunReportLoaded) -> None:
+        from envsnap.tui.screens.run import RunScreen
+
+        self.run_report = message.report
+        self.main.load_error = None
+        self.main.source = f"run report {message.path} · read-only"
+        self.main.telemetry_status = "a run report: its timeline is on the Run view"
+        for screen in self.screen_stack:
+            if isinstance(screen, RunScreen):
+                screen.report = message.report  # re-read (r): redrawn in place
+                return
+        self.push_screen(RunScreen(message.report, message.path))
+
+    def _in_run_view(self) -> bool:
+        """True (and says so) when a run report is on show: it has no snapshot tabs to switch to."""
+        if self.run_report is None:
+            return False
+        self.notify("This file is an `envsnap run` report: it has no snapshot tabs.", severity="warning")
+        return True
+
+    def _close_run_view(self) -> None:
+        if self.run_report is None:
+            return
+        self.run_report = None
+        while self.screen is not self.main and len(self.screen_stack) > 1:
+            self.pop_screen()
 
     # ------------------------------------------------------------------ telemetry loop
 

@@ -17,6 +17,7 @@ from envsnap.tui.catalog import SnapshotEntry
 from envsnap.tui.telemetry import DeviceHistory, ProcessInfo
 
 if TYPE_CHECKING:
+    from envsnap.live.run_report import RunReport
     from envsnap.model import Change, ProbeRun, Sample, Snapshot
 
 
@@ -37,8 +38,16 @@ class SnapshotCollected(Message):
 
 
 @dataclass
+class RunReportLoaded(Message):
+    """The opened file is an ``envsnap run``/``watch`` report (read, validated, secrets scrubbed)."""
+
+    report: RunReport
+    path: Path
+
+
+@dataclass
 class SnapshotLoadFailed(Message):
-    """A snapshot file could not be read or collection crashed: shown as an error state."""
+    """A snapshot or run report file could not be read, or collection crashed: shown as an error state."""
 
     error: str
     """One line, e.g. "x.yaml:3: not valid YAML: ..."."""

@@ -1,0 +1,55 @@
+"""Open the file ``envsnap tui FILE`` was given: a snapshot, or the report of ``envsnap run``/``watch``.
+
+The file is read and parsed once, by ``store``'s distrustful reader (size cap, no anchors, aliases
+or tags); its top-level ``report:`` key then says what it is. Every run report writes
+``report: envsnap-run`` or ``envsnap-watch`` and a snapshot never has the key, so the kind is told
+from the data the viewer needs anyway, without a second read or a guess from the file name.
+Runs in the app's file worker, never on the UI thread; nothing here imports Textual.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from envsnap.errors import BadInput
+
+if TYPE_CHECKING:
+    from envsnap.live.run_report import RunReport
+    from envsnap.model import Snapshot
+
+RUN_REPORT_KINDS = ("envsnap-run", "envsnap-watch")
+"""Values of ``report:`` that mark a run report (live/run_report.py: RunReport.report)."""
+
+
+def is_run_report(data: Any) -> bool:
+    """Whether parsed YAML is an ``envsnap run``/``watch`` report (by its ``report:`` key)."""
+    return isinstance(data, dict) and data.get("report") in RUN_REPORT_KINDS
+
+
+def read_document(path: Path) -> Snapshot | RunReport:
+    """Read a snapshot or a run report, whichever the file holds.
+
+    ``-`` reads a snapshot from standard input, as ``envsnap show -`` does.
+
+    Raises:
+        BadInput: unreadable, not YAML, or neither a valid snapshot nor a valid run report
+            (one line naming the file).
+    """
+    from envsnap import api, store
+
+    if str(path) == "-":
+        return api.load("-")
+    name = str(path)
+    text = store.decode_text(store.read_bytes_capped(path, name), name)
+    data = store.parse_yaml(text, name)
+    if is_run_report(data):
+        from envsnap.live.run_report import run_report_from_data
+
+        return run_report_from_data(data, name)
+    if isinstance(data, dict) and data.get("report") == "envsnap-guard":
+        raise BadInput(
+            f"{name}: this is an `envsnap.guard` op report; the TUI opens snapshots and "
+            "`envsnap run`/`watch` reports"
+        )
+    return store.from_builtins(data, name, text)
