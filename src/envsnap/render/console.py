@@ -9,21 +9,29 @@ by Rich on a terminal too).
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, TextIO
 
 from rich.console import Console
 
 
-def print_out(renderable: Any) -> None:
-    """Print a Rich renderable on stdout."""
-    console = Console(highlight=False)
+def print_out(renderable: Any, stream: TextIO | None = None, *, piped_width: int | None = None) -> None:
+    """Print a Rich renderable on ``stream`` (stdout by default).
+
+    Args:
+        renderable: what to print.
+        stream: where to; a terminal gets it as drawn.
+        piped_width: the console width off a terminal (None: Rich's default of 80 columns).
+    """
+    stream = stream if stream is not None else sys.stdout
+    console = Console(file=stream, highlight=False)
     if console.is_terminal:
         console.print(renderable)
         return
+    console = Console(file=stream, highlight=False, width=piped_width)
     with console.capture() as captured:
         console.print(renderable)
     text = "\n".join(line.rstrip() for line in captured.get().splitlines())
-    sys.stdout.write(text + "\n" if text else "")
+    stream.write(text + "\n" if text else "")
 
 
 def stderr_console() -> Console:

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 import msgspec
-from rich.console import Console, Group, RenderableType
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -380,16 +380,9 @@ def emit(output: str | RenderableType, stream: TextIO | None = None) -> None:
     (a pipe, a file) they keep their natural width, whatever ``COLUMNS`` says, so no path, URL or
     fingerprint is wrapped or split; trailing padding is stripped, as render/console.py does.
     """
-    stream = stream if stream is not None else sys.stdout
+    from envsnap.render.console import print_out
+
     if isinstance(output, str):
-        stream.write(output)
+        (stream if stream is not None else sys.stdout).write(output)
         return
-    console = Console(file=stream, highlight=False)
-    if console.is_terminal:
-        console.print(output)
-        return
-    console = Console(file=stream, highlight=False, width=PIPED_WIDTH)
-    with console.capture() as captured:
-        console.print(output)
-    text = "\n".join(line.rstrip() for line in captured.get().splitlines())
-    stream.write(text + "\n" if text else "")
+    print_out(output, stream, piped_width=PIPED_WIDTH)
