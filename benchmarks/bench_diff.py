@@ -26,11 +26,11 @@ from pathlib import Path
 import msgspec
 import yaml
 
-from envsnap import store
-from envsnap.comparison import diff
-from envsnap.diff_input import checked, load_checked
-from envsnap.fleet import fleet
-from envsnap.model import SCHEMA_VERSION, Meta, Package, PackageSource, PythonEnv, Snapshot
+from envsnap.compare.diff import diff
+from envsnap.compare.inputs import checked, load_checked
+from envsnap.fleet.view import fleet
+from envsnap.snapshot import store
+from envsnap.snapshot.model import SCHEMA_VERSION, Meta, Package, PackageSource, PythonEnv, Snapshot
 
 _SYLLABLES = ["py", "ml", "torch", "data", "fast", "json", "http", "async", "io", "cu", "nn", "vision"]
 _SYLLABLES += ["text", "audio", "grad", "core", "lib", "net", "sql", "yaml"]

@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from envsnap.model import (
+from envsnap.snapshot.model import (
     SCHEMA_VERSION,
     Accelerators,
     CudaToolkit,

@@ -16,7 +16,7 @@ from tests.factories import make_snapshot
 
 
 def test_api_round_trip(tmp_path: Path) -> None:
-    for module in ("envsnap.collector", "envsnap.comparison", "envsnap.api", "envsnap.guard"):
+    for module in ("envsnap.collector", "envsnap.compare.diff", "envsnap.api", "envsnap.guard"):
         importlib.import_module(module)
     path = envsnap.save(make_snapshot(), tmp_path / "a.yaml")
     loaded = envsnap.load(path)

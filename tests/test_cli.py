@@ -11,10 +11,11 @@ from pathlib import Path
 import click
 import pytest
 
-from envsnap import __version__, cli, store
+from envsnap import __version__, cli
 from envsnap.errors import ExitCode
+from envsnap.snapshot import store
 from tests.factories import make_snapshot
-from tests.test_store import ALIAS_BOMB
+from tests.snapshot.test_store import ALIAS_BOMB
 
 ENVSNAP = [sys.executable, "-m", "envsnap"]
 

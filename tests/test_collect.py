@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 
 from envsnap.collector import Probe, ProbeEvent, collect
-from envsnap.model import Host
 from envsnap.probes.base import ProbeContext
+from envsnap.snapshot.model import Host
 
 # `envsnap.collector` as an attribute is the public API function; the module is in sys.modules.
 collect_module = importlib.import_module("envsnap.collector")

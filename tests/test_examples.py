@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from envsnap import store
-from envsnap.fingerprint import fingerprint
 from envsnap.rules import evaluate
+from envsnap.snapshot import store
+from envsnap.snapshot.fingerprint import fingerprint
 from tests.conftest import REPO_ROOT
 
 EXAMPLES = sorted((REPO_ROOT / "snapshots").glob("*.yaml"))

@@ -12,7 +12,7 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from envsnap.api import check, collect, diff, load, save
-    from envsnap.live.guard import guard
+    from envsnap.inprocess.guard import guard
 
 __all__ = ["__version__", "check", "collect", "diff", "guard", "load", "save"]
 
@@ -23,7 +23,7 @@ def __getattr__(name: str) -> Any:
 
         return getattr(api, name)
     if name == "guard":
-        from envsnap.live.guard import guard
+        from envsnap.inprocess.guard import guard
 
         return guard
     raise AttributeError(f"module 'envsnap' has no attribute {name!r}")

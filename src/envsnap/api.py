@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from envsnap.errors import BadInput
-from envsnap.model import Change, Finding, Snapshot
+from envsnap.snapshot.model import Change, Finding, Snapshot
 
 if TYPE_CHECKING:
     from envsnap.collector import ProgressCallback
@@ -92,7 +92,7 @@ def check_interpreter(python: str) -> None:
 
 def load(path: str | Path) -> Snapshot:
     """Read and validate a snapshot file, or standard input for ``-`` (BadInput on failure)."""
-    from envsnap import store
+    from envsnap.snapshot import store
 
     if str(path) == "-":
         data = sys.stdin.buffer.read(store.MAX_FILE_BYTES + 1)
@@ -106,17 +106,17 @@ def load(path: str | Path) -> Snapshot:
 
 def save(snapshot: Snapshot, path: str | Path | None = None) -> Path:
     """Write a snapshot atomically; default path ``snapshots/<host>-<UTC time>.yaml``."""
-    from envsnap import store
+    from envsnap.snapshot import store
 
     target = Path(path) if path is not None else default_snapshot_path(snapshot)
     return store.save(snapshot, target)
 
 
 def diff(old: Snapshot, new: Snapshot, **options: Any) -> Sequence[Change]:
-    """Changes from ``old`` to ``new``, layer-aware (see envsnap.comparison)."""
+    """Changes from ``old`` to ``new``, layer-aware (see envsnap.compare.diff)."""
     # The module is `comparison`, not `diff`: a submodule named like this function would be bound
     # over it on `envsnap` at first import, breaking `envsnap.diff(...)`.
-    from envsnap.comparison import diff as compare
+    from envsnap.compare.diff import diff as compare
 
     return compare(old, new, **options)
 

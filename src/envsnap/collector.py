@@ -18,8 +18,21 @@ from typing import Generic, Literal, TypeVar
 import msgspec
 
 from envsnap import __version__
-from envsnap.fingerprint import fingerprint
-from envsnap.model import (
+from envsnap.probes import (
+    amd,
+    apple,
+    environment,
+    extensions,
+    frameworks,
+    host,
+    intel,
+    nvidia,
+    python_env,
+    toolkits,
+)
+from envsnap.probes.base import ProbeContext
+from envsnap.snapshot.fingerprint import fingerprint
+from envsnap.snapshot.model import (
     SCHEMA_VERSION,
     Accelerators,
     CudaToolkit,
@@ -38,21 +51,8 @@ from envsnap.model import (
     Toolkits,
     TorchInfo,
 )
-from envsnap.normalize import normalize
-from envsnap.probes import (
-    amd,
-    apple,
-    environment,
-    extensions,
-    frameworks,
-    host,
-    intel,
-    nvidia,
-    python_env,
-    toolkits,
-)
-from envsnap.probes.base import ProbeContext
-from envsnap.redact import anonymize, redact_snapshot
+from envsnap.snapshot.normalize import normalize
+from envsnap.snapshot.redact import anonymize, redact_snapshot
 
 T = TypeVar("T")
 

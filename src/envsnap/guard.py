@@ -10,7 +10,7 @@ error on stderr and leaves the script's exit status as it is.
 
 Why this module is callable: ``envsnap.guard`` is also the public function
 ``envsnap.guard(device=...)``, which ``envsnap/__init__.py`` serves lazily from
-``envsnap.live.guard``. ``-m envsnap.guard`` needs a module of that name, and importing a submodule
+``envsnap.inprocess.guard``. ``-m envsnap.guard`` needs a module of that name, and importing a submodule
 binds it as an attribute of its package, which would shadow the function for everyone after an
 ``import envsnap.guard``. So this module's class is swapped for a callable module type that
 forwards calls to the function (the pattern the ``types.ModuleType`` docs allow): whichever object
@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from envsnap.errors import BadInput, ExitCode
-from envsnap.live.guard import Guard, OffDeviceError, guard, resolve_device
-from envsnap.live.guard_report import GuardReport
+from envsnap.inprocess.guard import Guard, OffDeviceError, guard, resolve_device
+from envsnap.inprocess.guard_report import GuardReport
 
 __all__ = ["Guard", "GuardReport", "OffDeviceError", "guard", "main"]
 
@@ -163,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _save(report: GuardReport, path: str) -> None:
-    from envsnap.store import write_atomic
+    from envsnap.snapshot.store import write_atomic
 
     try:
         write_atomic(Path(path), report.to_yaml())

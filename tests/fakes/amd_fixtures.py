@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from envsnap.model import AmdDevice, DeviceSample
+from envsnap.snapshot.model import AmdDevice, DeviceSample
 from tests.conftest import DATA
 
 AMD_DATA = DATA / "amd"

@@ -18,10 +18,11 @@ from typing import Any
 
 import msgspec
 
-from envsnap import store
 from envsnap.collector import finalize
 from envsnap.importers import parse_report
-from envsnap.model import (
+from envsnap.probes.nvidia_smi_xml import parse
+from envsnap.snapshot import store
+from envsnap.snapshot.model import (
     SCHEMA_VERSION,
     Accelerators,
     CudaToolkit,
@@ -39,7 +40,6 @@ from envsnap.model import (
     TorchAvailability,
     TorchInfo,
 )
-from envsnap.probes.nvidia_smi_xml import parse
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "diff"
 

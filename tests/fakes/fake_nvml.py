@@ -23,9 +23,9 @@ from typing import Any
 
 import pynvml as _real
 
-from envsnap.model import DeviceSample, NvidiaDevice
 from envsnap.probes import nvidia_smi_xml
 from envsnap.probes.nvidia_names import ARCHITECTURES, COMPUTE_MODES, DRIVER_MODELS, THROTTLE_REASONS
+from envsnap.snapshot.model import DeviceSample, NvidiaDevice
 
 NVIDIA_DATA = Path(__file__).resolve().parents[1] / "data" / "nvidia"
 """Copied fixtures: nvidia-smi XML of real GPUs, the H100 capture, /proc trees (see SOURCES.md)."""

@@ -12,8 +12,8 @@ from pathlib import Path
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from envsnap.model import Package, PackageSource
-from envsnap.rollback_apply import LineSink
+from envsnap.rollback.apply import LineSink
+from envsnap.snapshot.model import Package, PackageSource
 
 
 class FakePip:

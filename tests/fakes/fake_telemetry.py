@@ -21,8 +21,8 @@ from pathlib import Path
 import msgspec
 
 from envsnap.live.sampler import Sampler, TelemetrySource
-from envsnap.model import AmdInfo, DeviceSample, NvidiaInfo
 from envsnap.probes.nvidia_smi_xml import parse
+from envsnap.snapshot.model import AmdInfo, DeviceSample, NvidiaInfo
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 V100_XML = DATA / "nvidia" / "8x-tesla-v100s-pcie-32gb_driver-460.73.01_dtd-v11.xml"

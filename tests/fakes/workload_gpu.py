@@ -14,8 +14,8 @@ from pathlib import Path
 import msgspec
 
 from envsnap.live.sampler import Sampler
-from envsnap.model import DeviceSample
 from envsnap.probes.nvidia_smi_xml import parse
+from envsnap.snapshot.model import DeviceSample
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "nvidia"
 IDLE_T4 = DATA / "tesla-t4_driver-515.105.01_dtd-v11.xml"

@@ -13,7 +13,7 @@ import pytest
 
 from envsnap.errors import BadInput
 from envsnap.importers import collect_env, parse_report
-from envsnap.model import Snapshot
+from envsnap.snapshot.model import Snapshot
 from tests.conftest import DATA
 
 REPORTS = DATA / "collect_env"
@@ -163,8 +163,8 @@ def test_torch_not_installed() -> None:
 
 
 def test_every_report_round_trips_through_the_store(tmp_path: Path) -> None:
-    from envsnap import store
     from envsnap.collector import finalize
+    from envsnap.snapshot import store
 
     for path in REPORTS.glob("*.txt"):
         snap = finalize(load(path.name))

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from envsnap import store
+from envsnap.snapshot import store
 from tests.conftest import DATA
 
 ENVSNAP = [sys.executable, "-m", "envsnap"]

@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 
 from envsnap.live.sampler import Sampler
-from envsnap.model import DeviceSample, GpuProcess
 from envsnap.probes import amd
 from envsnap.probes.amd_gfx import gfx_from_kfd_version, normalize_gfx_name
 from envsnap.probes.amd_smi import AmdSmiSession, driver_version_text
 from envsnap.probes.base import ProbeContext
+from envsnap.snapshot.model import DeviceSample, GpuProcess
 from tests.conftest import DATA
 from tests.fakes import amd_fixtures as fx
 from tests.fakes import fake_amdsmi

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from envsnap.model import MpsInfo
 from envsnap.probes import apple
 from envsnap.probes.base import CommandResult, ProbeContext
+from envsnap.snapshot.model import MpsInfo
 
 
 class FakeSysctl:

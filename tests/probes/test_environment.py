@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import msgspec
 
-from envsnap.model import SCHEMA_VERSION, Environment, Meta, Snapshot
 from envsnap.probes import environment
 from envsnap.probes.base import ProbeContext
-from envsnap.redact import REDACTED, redact_snapshot
+from envsnap.snapshot.model import SCHEMA_VERSION, Environment, Meta, Snapshot
+from envsnap.snapshot.redact import REDACTED, redact_snapshot
 
 ENVIRON = {
     # kept: prefixes

@@ -5,9 +5,9 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from envsnap import store
 from envsnap.collector import collect
 from envsnap.probes.base import ProbeContext
+from envsnap.snapshot import store
 
 FOUNDATION = ("host", "python", "packages", "environment")
 

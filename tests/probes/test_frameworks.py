@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from envsnap.model import Frameworks
 from envsnap.probes import framework_results, frameworks
 from envsnap.probes.base import ProbeContext
+from envsnap.snapshot.model import Frameworks
 from tests.fakes.frameworks import fake_site, framework_context
 from tests.fakes.native import build_shared_object
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import psutil
 import pytest
 
-from envsnap.model import Host
 from envsnap.probes import host
 from envsnap.probes.base import ProbeContext
+from envsnap.snapshot.model import Host
 from tests.conftest import DATA
 
 HOST_DATA = DATA / "host"

@@ -11,9 +11,9 @@ import os
 import shutil
 from pathlib import Path
 
-from envsnap.model import IntelDevice
 from envsnap.probes import intel
 from envsnap.probes.base import ProbeContext
+from envsnap.snapshot.model import IntelDevice
 from tests.conftest import DATA
 
 INTEL_ROOT = DATA / "sysfs" / "intel-xe-i915"

@@ -18,10 +18,10 @@ import pynvml
 import pytest
 
 from envsnap.live.sampler import Sampler
-from envsnap.model import NvidiaDevice
 from envsnap.probes import nvidia
 from envsnap.probes.base import ProbeContext
 from envsnap.probes.nvidia_smi_xml import parse
+from envsnap.snapshot.model import NvidiaDevice
 from tests.fakes.fake_nvml import COMPUTE_CAPABILITY, NVIDIA_DATA, FakeHandle, FakeNvml, fixture_text
 
 A100_80_MIG = "a100-sxm4-80gb_mig-enabled_driver-535.54.03_dtd-v12.xml"

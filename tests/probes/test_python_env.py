@@ -19,10 +19,11 @@ from pathlib import Path
 import pytest
 from packaging.utils import canonicalize_name
 
-from envsnap import cli, store
-from envsnap.model import Package, PythonEnv
+from envsnap import cli
 from envsnap.probes import _target_env, python_env
 from envsnap.probes.base import ProbeContext
+from envsnap.snapshot import store
+from envsnap.snapshot.model import Package, PythonEnv
 
 BASE_PYTHON = os.path.realpath(sys.executable)
 """The interpreter binary behind envsnap's venv: a different environment from envsnap's own."""

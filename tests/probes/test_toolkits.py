@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from envsnap.model import CudaToolkit, LibraryInstall, RocmToolkit, ToolkitInstall
 from envsnap.probes import toolkits
 from envsnap.probes.base import ProbeContext
+from envsnap.snapshot.model import CudaToolkit, LibraryInstall, RocmToolkit, ToolkitInstall
 from tests.conftest import DATA
 
 HOST_ROOT = DATA / "toolkits" / "cuda124-rocm624"

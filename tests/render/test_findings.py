@@ -7,8 +7,8 @@ import json
 
 from rich.console import Console
 
-from envsnap.model import Evidence, Finding
 from envsnap.render.findings import findings_data, findings_json, render_findings, summary_line
+from envsnap.snapshot.model import Evidence, Finding
 
 ERROR = Finding(
     id="cpu-only-build-on-gpu-host",

@@ -13,10 +13,9 @@ import msgspec
 import pytest
 from packaging.utils import canonicalize_name
 
-from envsnap import cli, store
+from envsnap import cli
 from envsnap.errors import BadInput, ExitCode
-from envsnap.model import Package, PythonEnv, Snapshot
-from envsnap.rollback_apply import (
+from envsnap.rollback.apply import (
     LineSink,
     apply,
     is_own_environment,
@@ -24,6 +23,8 @@ from envsnap.rollback_apply import (
     probe_packages,
     requirement_closure,
 )
+from envsnap.snapshot import store
+from envsnap.snapshot.model import Package, PythonEnv, Snapshot
 from tests.fakes.diff_snapshots import make, nvidia_import, packages
 from tests.fakes.fake_pip import FakePip, fake_interpreter
 
@@ -81,8 +82,8 @@ def test_cli_apply_on_an_nvidia_smi_import_exits_2(
     def never(*args: object, **kwargs: object) -> int:
         raise AssertionError("nothing may run")
 
-    monkeypatch.setattr("envsnap.rollback_apply.run_streaming", never)
-    monkeypatch.setattr("envsnap.rollback_apply.probe_packages", never)
+    monkeypatch.setattr("envsnap.rollback.apply.run_streaming", never)
+    monkeypatch.setattr("envsnap.rollback.apply.probe_packages", never)
     smi = store.save(nvidia_import(), tmp_path / "gpus.yaml")
     assert cli.run(["rollback", str(smi), "--apply", "--python", python, "--yes"]) == ExitCode.BAD_INPUT
     err = capsys.readouterr().err
@@ -176,8 +177,8 @@ def fake_target(tmp_path: Path, python: str, monkeypatch: pytest.MonkeyPatch) ->
     """A snapshot file, a target that has six extra and lacks mpmath, and its fake pip."""
     wanted = make()
     pip = FakePip(tuple(p for p in wanted.packages or () if p.name != "mpmath") + SIX)
-    monkeypatch.setattr("envsnap.rollback_apply.run_streaming", pip.run)
-    monkeypatch.setattr("envsnap.rollback_apply.probe_packages", pip.read)
+    monkeypatch.setattr("envsnap.rollback.apply.run_streaming", pip.run)
+    monkeypatch.setattr("envsnap.rollback.apply.probe_packages", pip.read)
     return store.save(wanted, tmp_path / "good.yaml"), python, pip
 
 

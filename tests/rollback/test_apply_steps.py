@@ -8,9 +8,9 @@ import msgspec
 import pytest
 
 from envsnap.errors import BadInput
-from envsnap.model import Package, PackageSource
-from envsnap.rollback import PYTORCH_INDEX
-from envsnap.rollback_apply import apply
+from envsnap.rollback.apply import apply
+from envsnap.rollback.plan import PYTORCH_INDEX
+from envsnap.snapshot.model import Package, PackageSource
 from tests.fakes.diff_snapshots import make, packages
 from tests.fakes.fake_pip import FakePip, fake_interpreter
 

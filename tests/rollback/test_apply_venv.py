@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from envsnap import cli, store
+from envsnap import cli
 from envsnap.errors import ExitCode
-from envsnap.rollback_apply import apply
+from envsnap.rollback.apply import apply
+from envsnap.snapshot import store
 from tests.rollback.conftest import installed, pip
 
 pytestmark = pytest.mark.slow

@@ -9,11 +9,12 @@ from typing import Any
 import msgspec
 import pytest
 
-from envsnap import cli, store
+from envsnap import cli
 from envsnap.errors import BadInput, ExitCode
-from envsnap.model import Package, PackageSource, PythonEnv, Snapshot
-from envsnap.rollback import plan
-from envsnap.rollback_apply import LineSink, apply
+from envsnap.rollback.apply import LineSink, apply
+from envsnap.rollback.plan import plan
+from envsnap.snapshot import store
+from envsnap.snapshot.model import Package, PackageSource, PythonEnv, Snapshot
 from tests.fakes.diff_snapshots import make, with_nvidia
 
 
@@ -100,8 +101,8 @@ def test_cli_exits_2_and_writes_nothing(
     def never(*args: object, **kwargs: object) -> int:
         raise AssertionError("pip must not run for a refused snapshot")
 
-    monkeypatch.setattr("envsnap.rollback_apply.run_streaming", never)
-    monkeypatch.setattr("envsnap.rollback_apply.probe_packages", never)
+    monkeypatch.setattr("envsnap.rollback.apply.run_streaming", never)
+    monkeypatch.setattr("envsnap.rollback.apply.probe_packages", never)
     monkeypatch.setattr("envsnap.api.collect", never)
     hostile = tmp_path / "hostile.yaml"
     hostile.write_text(store.dumps(HOSTILE[case]))  # a file anyone could hand us

@@ -12,9 +12,9 @@ import pytest
 import yaml
 from packaging.requirements import Requirement
 
-from envsnap.model import Package, PackageSource, Snapshot
 from envsnap.render.rollback import conda_environment, requirements_txt, shell_script
-from envsnap.rollback import PYTORCH_INDEX, plan
+from envsnap.rollback.plan import PYTORCH_INDEX, plan
+from envsnap.snapshot.model import Package, PackageSource, Snapshot
 from tests.fakes.diff_snapshots import A10G, BASE_PACKAGES, make, nvidia, with_nvidia
 
 

@@ -10,13 +10,14 @@ import msgspec
 import pytest
 from packaging.requirements import Requirement
 
-from envsnap import cli, store
+from envsnap import cli
 from envsnap.errors import BadInput, ExitCode
-from envsnap.fingerprint import fingerprint
-from envsnap.model import Package, PackageSource, Snapshot
 from envsnap.render.rollback import conda_environment, requirements_txt, shell_script
-from envsnap.rollback import plan
-from envsnap.rollback_apply import apply
+from envsnap.rollback.apply import apply
+from envsnap.rollback.plan import plan
+from envsnap.snapshot import store
+from envsnap.snapshot.fingerprint import fingerprint
+from envsnap.snapshot.model import Package, PackageSource, Snapshot
 from tests.fakes.diff_snapshots import (
     FLASH_ATTN_COMMIT,
     PIP_FREEZE,

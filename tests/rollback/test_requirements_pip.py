@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from envsnap import cli, store
+from envsnap import cli
 from envsnap.errors import ExitCode
+from envsnap.snapshot import store
 from tests.fakes.diff_snapshots import make
 
 pytestmark = pytest.mark.slow

@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from envsnap.model import (
+from envsnap.snapshot.model import (
     Accelerators,
     AmdDevice,
     AmdInfo,

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import msgspec
 
-from envsnap.model import DeviceSample, NvidiaInfo
 from envsnap.probes.nvidia_smi_xml import parse
+from envsnap.snapshot.model import DeviceSample, NvidiaInfo
 from tests.conftest import DATA
 
 

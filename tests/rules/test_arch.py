@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from envsnap.model import Finding
 from envsnap.rules import arch
+from envsnap.snapshot.model import Finding
 from tests.rules.conftest import accelerators, amd, env, nvidia, package, snapshot, torch
 
 # torch.cuda.get_arch_list() of real wheels (compat-rules.md B2.2).

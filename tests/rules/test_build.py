@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from envsnap.model import ExtensionDistribution, Extensions
 from envsnap.rules import build
+from envsnap.snapshot.model import ExtensionDistribution, Extensions
 from tests.rules.conftest import accelerators, amd, nvidia, package, snapshot, torch
 
 

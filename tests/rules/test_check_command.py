@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from envsnap import store
 from envsnap.cli import run
 from envsnap.collector import finalize
-from envsnap.model import Snapshot
 from envsnap.probes import nvidia as nvidia_probe
 from envsnap.probes import toolkits
 from envsnap.probes.base import ProbeContext
+from envsnap.snapshot import store
+from envsnap.snapshot.model import Snapshot
 from tests.fakes.nvml_stub import build_nvml_stub
 from tests.rules.conftest import accelerators, cuda_toolkit, env, no_nvidia, nvidia, snapshot, torch
 

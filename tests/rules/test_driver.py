@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from envsnap.model import Finding, Frameworks, NvidiaInfo, TensorflowInfo
 from envsnap.rules import driver
+from envsnap.snapshot.model import Finding, Frameworks, NvidiaInfo, TensorflowInfo
 from tests.rules.conftest import accelerators, cuda_toolkit, env, lib, no_nvidia, nvidia, snapshot, torch
 
 
@@ -93,7 +93,7 @@ def test_forward_compat_does_not_rescue_a_geforce() -> None:
 
 
 def test_windows_uses_the_windows_driver_column() -> None:
-    from envsnap.model import Host
+    from envsnap.snapshot.model import Host
 
     host = Host(status="ok", os_id="windows", arch="AMD64")
     # RTX 2080 WDDM capture: Windows driver 516.59; CUDA 12.x needs >= 527.41 on Windows.

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 import envsnap.rules as rules
-from envsnap.model import Finding, Snapshot
 from envsnap.rules.base import REGISTRY, Rule, worst
+from envsnap.snapshot.model import Finding, Snapshot
 from tests.rules.conftest import accelerators, cuda_toolkit, env, nvidia, snapshot, torch
 
 REQUIRED_IDS = {

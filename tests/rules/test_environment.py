@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from envsnap.model import Host, Meta, MigInstance, Snapshot
 from envsnap.rules import environment
+from envsnap.snapshot.model import Host, Meta, MigInstance, Snapshot
 from tests.rules.conftest import (
     META,
     accelerators,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from packaging.version import Version
 
-from envsnap.model import Host, NvidiaDevice
 from envsnap.rules import arch, facts
+from envsnap.snapshot.model import Host, NvidiaDevice
 from tests.rules.conftest import accelerators, package, snapshot, torch
 from tests.rules.fixtures import P100, RTX3080, T4, V100S_8X, nvidia_xml
 

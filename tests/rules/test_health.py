@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from envsnap.model import DeviceSample
 from envsnap.rules import health
+from envsnap.snapshot.model import DeviceSample
 from tests.rules.conftest import accelerators, replace, sample, snapshot
 from tests.rules.fixtures import A100_MIG, RTX3080, T4, V100S_8X, nvidia_xml
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from envsnap.model import Frameworks, JaxInfo, Package
 from envsnap.rules import jax
+from envsnap.snapshot.model import Frameworks, JaxInfo, Package
 from tests.rules.conftest import package, snapshot
 
 # jax 0.10.2 is the newest release compat-rules.md saw; plugins follow jaxlib's version.

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from packaging.utils import canonicalize_name
 
-from envsnap.model import Frameworks, OnnxruntimeInfo, PythonEnv, ShadowedDistribution
 from envsnap.probes import python_env
 from envsnap.probes.base import ProbeContext
 from envsnap.rules import packages
+from envsnap.snapshot.model import Frameworks, OnnxruntimeInfo, PythonEnv, ShadowedDistribution
 from tests.rules.conftest import TORCH_CU128_REQUIRES, package, snapshot
 
 

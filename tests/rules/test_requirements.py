@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from envsnap.model import Host, PythonEnv
 from envsnap.rules.requirements import dependencies, marker_environment, satisfied
+from envsnap.snapshot.model import Host, PythonEnv
 from tests.rules.conftest import TORCH_2_14_1_CU130_REQUIRES, package, snapshot
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from envsnap.model import RocmToolkit, Toolkits
 from envsnap.rules import rocm
+from envsnap.snapshot.model import RocmToolkit, Toolkits
 from tests.rules.conftest import accelerators, amd, env, snapshot, torch
 
 

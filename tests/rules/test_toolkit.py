@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from envsnap.model import CudaToolkit, Toolkits
 from envsnap.rules import toolkit
+from envsnap.snapshot.model import CudaToolkit, Toolkits
 from tests.rules.conftest import accelerators, cuda_toolkit, no_nvidia, nvidia, snapshot, torch
 
 # This development machine's toolkit: /usr/local/cuda-13.0, nvcc release 13.0, V13.0.88.
@@ -71,7 +71,7 @@ def test_toolkit_with_driver_or_a_failed_driver_is_not_this_rule() -> None:
         )
         == []
     )
-    from envsnap.model import NvidiaInfo
+    from envsnap.snapshot.model import NvidiaInfo
 
     broken = NvidiaInfo(
         status="failed", reason="NVML: Driver/library version mismatch", library_version_mismatch=True

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from envsnap.model import Host, Package
 from envsnap.rules import wheels
+from envsnap.snapshot.model import Host, Package
 from tests.rules.conftest import (
     TORCH_2_14_1_CU130_REQUIRES,
     TORCH_CU128_PINS,

@@ -20,7 +20,7 @@ import pytest
 
 from envsnap.collector import ProbeEvent, ProgressCallback, finalize
 from envsnap.live.sampler import TelemetrySource
-from envsnap.model import Finding, ProbeRun, Snapshot
+from envsnap.snapshot.model import Finding, ProbeRun, Snapshot
 from envsnap.tui.app import EnvsnapApp
 from envsnap.tui.telemetry import ProcessInfo
 from tests.factories import make_snapshot

@@ -10,8 +10,8 @@ from textual.command import CommandList
 from textual.widgets import DataTable, Input, Static
 from textual.widgets.data_table import ColumnKey
 
-from envsnap import store
-from envsnap.model import Environment, ExtensionDistribution, Extensions, Package, PackageSource
+from envsnap.snapshot import store
+from envsnap.snapshot.model import Environment, ExtensionDistribution, Extensions, Package, PackageSource
 from envsnap.tui.app import EnvsnapApp
 from envsnap.tui.screens.checks import FindingView
 from envsnap.tui.screens.diff import DiffScreen

@@ -10,7 +10,7 @@ import pytest
 from textual.notifications import Notify
 from textual.widgets import DataTable, Static, TabbedContent
 
-from envsnap.model import Sample
+from envsnap.snapshot.model import Sample
 from envsnap.tui.app import EnvsnapApp
 from envsnap.tui.health import LayerRow
 from envsnap.tui.messages import SamplerFailed, SampleTaken

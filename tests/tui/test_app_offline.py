@@ -10,9 +10,9 @@ from click.testing import CliRunner
 from textual.notifications import Notify
 from textual.widgets import Static
 
-from envsnap import store
 from envsnap.cli import cli
-from envsnap.model import Sample
+from envsnap.snapshot import store
+from envsnap.snapshot.model import Sample
 from envsnap.tui.app import EnvsnapApp
 from envsnap.tui.widgets.device_card import DeviceCard
 from tests.fakes.fake_telemetry import RecordedHost

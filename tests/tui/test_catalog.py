@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from envsnap import store
+from envsnap.snapshot import store
 from envsnap.tui.catalog import read_entries
 from tests.fakes.fake_telemetry import v100_host
 from tests.tui.conftest import host_snapshot

@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from envsnap.model import AmdInfo, Evidence, Finding, ProbeRun
+from envsnap.snapshot.model import AmdInfo, Evidence, Finding, ProbeRun
 from envsnap.tui.health import finding_layers, layer_of_path, layer_rows
 from tests.fakes.fake_telemetry import v100_host
 from tests.tui.conftest import host_snapshot, recorded_findings

@@ -23,12 +23,12 @@ from textual.pilot import Pilot
 from textual.renderables.sparkline import Sparkline as SparklineRenderable
 from textual.widgets import DataTable, Sparkline, Static
 
-from envsnap import store
 from envsnap.cli import cli
 from envsnap.errors import BadInput
 from envsnap.live.fallback import run_workload
 from envsnap.live.run_report import GpuTick, RunReport, Tick, Window, save_run_report
-from envsnap.model import Snapshot
+from envsnap.snapshot import store
+from envsnap.snapshot.model import Snapshot
 from envsnap.tui.app import EnvsnapApp
 from envsnap.tui.documents import RUN_REPORT_KINDS, read_document
 from envsnap.tui.run_series import columns, timeline_series, window_marks

@@ -17,8 +17,8 @@ import msgspec
 import pytest
 from textual.pilot import Pilot
 
-from envsnap import store
-from envsnap.model import Sample
+from envsnap.snapshot import store
+from envsnap.snapshot.model import Sample
 from envsnap.tui.app import EnvsnapApp
 from tests.fakes.fake_telemetry import RecordedHost
 from tests.tui.conftest import AppFactory, host_snapshot, recorded_findings, until_ready, wait_for

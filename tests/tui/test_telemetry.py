@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from envsnap.model import DeviceSample, Sample
+from envsnap.snapshot.model import DeviceSample, Sample
 from envsnap.tui.app import MAX_RETRY_DELAY_S, next_delay_s
 from envsnap.tui.telemetry import (
     PsutilProcesses,

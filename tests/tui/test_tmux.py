@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from envsnap import store
+from envsnap.snapshot import store
 
 WIDTH, HEIGHT = 100, 30
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from envsnap.model import DeviceSample
+from envsnap.snapshot.model import DeviceSample
 from envsnap.tui.telemetry import DeviceHistory
 from envsnap.tui.widgets.device_card import MAX_PROCESS_ROWS, DeviceView, card_lines
 from envsnap.tui.widgets.gauges import bar, spark

@@ -99,9 +99,9 @@ def _check_against(
     Exit 1 when a change at or above ``--fail-on`` exists (default breaking); the rules don't run.
     """
     from envsnap import api
-    from envsnap.comparison import not_compared
-    from envsnap.diff_input import checked, load_checked
-    from envsnap.impact import IMPACT_RANK
+    from envsnap.compare.diff import not_compared
+    from envsnap.compare.impact import IMPACT_RANK
+    from envsnap.compare.inputs import checked, load_checked
     from envsnap.render.diff import diff_report
 
     source = click.get_current_context().get_parameter_source("fail_on")
@@ -132,7 +132,7 @@ def _check_target(snapshot: str | None, python_path: str | None, no_frameworks: 
         _warn_failed_probes(data)
         return data
     _refuse_live_options(snapshot, python=python_path, no_frameworks=no_frameworks)
-    from envsnap.redact import redact_snapshot
+    from envsnap.snapshot.redact import redact_snapshot
 
     return redact_snapshot(api.load(snapshot))  # a hand-edited file may hold secrets
 

@@ -57,7 +57,7 @@ def emit_output(output: Any) -> None:
 
 def warn_edited(files: Sequence[str]) -> None:
     """One stderr line for snapshot files whose stored fingerprint does not match their content."""
-    from envsnap.diff_input import mismatch_warning
+    from envsnap.compare.inputs import mismatch_warning
     from envsnap.render.safe_text import one_line
 
     warning = mismatch_warning([one_line(name) for name in files])

@@ -61,10 +61,10 @@ def diff_command(
       envsnap diff snapshots/*.yaml --json | jq '.fields[] | select(.impact == "breaking")'
     """
     from envsnap import api
-    from envsnap.comparison import not_compared
-    from envsnap.diff_input import load_checked
-    from envsnap.fleet import fleet, host_labels
-    from envsnap.impact import LAYERS
+    from envsnap.compare.diff import not_compared
+    from envsnap.compare.impact import LAYERS
+    from envsnap.compare.inputs import load_checked
+    from envsnap.fleet.view import fleet, host_labels
     from envsnap.render.diff import diff_report, fleet_report
 
     if len(snapshots) < 2:
@@ -157,9 +157,9 @@ def rollback_command(
 
     import msgspec
 
-    from envsnap import store
     from envsnap.render.rollback import render_plan
-    from envsnap.rollback import plan, system_steps
+    from envsnap.rollback.plan import plan, system_steps
+    from envsnap.snapshot import store
 
     restore = plan(data, label=label)  # refuses an unsafe snapshot before probing anything
     if live:
@@ -198,7 +198,7 @@ def _rollback_apply(data: Any, label: str, python_path: str | None, *, dry_run: 
     from envsnap.render.diff import diff_report
     from envsnap.render.rollback import manual_text, pip_commands
     from envsnap.render.safe_text import one_line, printable
-    from envsnap.rollback_apply import execute, prepare
+    from envsnap.rollback.apply import execute, prepare
 
     if not python_path:
         raise BadInput("--apply needs --python PATH: the interpreter whose environment to restore")

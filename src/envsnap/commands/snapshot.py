@@ -65,8 +65,9 @@ def save_command(
       envsnap save --python ~/venvs/train/bin/python -o train-env.yaml
       envsnap save -o - | less
     """
-    from envsnap import api, store
+    from envsnap import api
     from envsnap.render.summary import one_line_summary
+    from envsnap.snapshot import store
 
     if output is not None and output != "-":
         store.check_writable(Path(output))  # fail now, not after a minute of probing
@@ -105,7 +106,7 @@ def show_command(snapshot: str | None, as_json: bool, python_path: str | None, n
       envsnap show --json | jq .frameworks.torch
     """
     from envsnap import api
-    from envsnap.redact import redact_snapshot
+    from envsnap.snapshot.redact import redact_snapshot
 
     if snapshot is None:
         data = api.collect(
@@ -146,9 +147,10 @@ def import_command(kind: str, file: str, output: str | None, allow_partial: bool
       pip freeze | envsnap import pip-freeze - -o frozen.yaml
       nvidia-smi -q -x | envsnap import nvidia-smi-xml - > gpus.yaml
     """
-    from envsnap import api, store
+    from envsnap import api
     from envsnap.collector import finalize, utc_now
     from envsnap.importers import parse_report, read_report
+    from envsnap.snapshot import store
 
     text, name = read_report(file)
     snapshot = parse_report(kind, text, name, captured_at=utc_now(), allow_partial=allow_partial)  # type: ignore[arg-type]

@@ -14,8 +14,8 @@ from typing import Literal
 from envsnap.errors import BadInput
 from envsnap.importers import collect_env, nvidia_smi_xml, pip_freeze
 from envsnap.importers.base import ImportedSections, to_snapshot
-from envsnap.model import Snapshot
-from envsnap.store import decode_text, read_bytes_capped
+from envsnap.snapshot.model import Snapshot
+from envsnap.snapshot.store import decode_text, read_bytes_capped
 
 ReportKind = Literal["collect-env", "pip-freeze", "nvidia-smi-xml"]
 KINDS: tuple[ReportKind, ...] = ("collect-env", "pip-freeze", "nvidia-smi-xml")

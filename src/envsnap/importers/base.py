@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from envsnap import __version__
-from envsnap.model import (
+from envsnap.snapshot.model import (
     SCHEMA_VERSION,
     Accelerators,
     Environment,

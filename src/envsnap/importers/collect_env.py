@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from envsnap.errors import BadInput
 from envsnap.importers.base import ImportedSections
-from envsnap.model import (
+from envsnap.snapshot.model import (
     Accelerators,
     AmdDevice,
     AmdInfo,

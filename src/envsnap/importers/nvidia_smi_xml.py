@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from envsnap.importers.base import ImportedSections
-from envsnap.model import Accelerators, Sample
 from envsnap.probes import nvidia_smi_xml
+from envsnap.snapshot.model import Accelerators, Sample
 
 
 def parse(text: str, name: str = "<nvidia-smi -q -x>", *, captured_at: str) -> ImportedSections:

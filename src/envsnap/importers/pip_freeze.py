@@ -15,7 +15,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 
 from envsnap.errors import BadInput
 from envsnap.importers.base import ImportedSections
-from envsnap.model import Package, PackageSource
+from envsnap.snapshot.model import Package, PackageSource
 
 _EDITABLE_VCS = re.compile(
     r"^(?:-e|--editable)\s+(?P<url>(?P<vcs>git|hg|svn|bzr)\+\S+?)(?:#egg=(?P<name>[\w.-]+))?$"

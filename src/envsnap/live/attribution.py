@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from envsnap.live.run_report import Attribution
-from envsnap.model import DeviceSample
+from envsnap.snapshot.model import DeviceSample
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ from envsnap.live.run_summary import RunFacts, build_report
 from envsnap.live.sampler import Sampler
 from envsnap.live.scrub import scrub_report
 from envsnap.live.signals import SignalRelay, exit_status
-from envsnap.redact import redact_text
+from envsnap.snapshot.redact import redact_text
 
 OnTick = Callable[[LiveState], None]
 

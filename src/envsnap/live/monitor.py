@@ -33,7 +33,7 @@ from envsnap.live.run_report import (
 )
 from envsnap.live.sampler import Sampler
 from envsnap.live.verdict import Detector, Observation
-from envsnap.model import DeviceSample, Vendor
+from envsnap.snapshot.model import DeviceSample, Vendor
 
 MAX_TIMELINE = 3600
 """Most timeline points kept; past it every other point is dropped and the stride doubles."""

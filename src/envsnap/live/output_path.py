@@ -42,7 +42,7 @@ def check_writable(path: Path, flag: str = "--report") -> None:
     Raises:
         BadInput: a folder, a folder that can't be created, or one where no file can be created.
     """
-    from envsnap.store import check_writable as try_writing
+    from envsnap.snapshot.store import check_writable as try_writing
 
     try:
         try_writing(path)
@@ -59,7 +59,7 @@ def write_report(path: Path, text: str, *, overwrite: bool) -> Path:
     Raises:
         BadInput: the file can't be written.
     """
-    from envsnap.store import NEW_FILE_MODE, is_special, write_atomic, write_temp
+    from envsnap.snapshot.store import NEW_FILE_MODE, is_special, write_atomic, write_temp
 
     if overwrite or is_special(path):
         write_atomic(path, text)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from envsnap.model import Model
+from envsnap.snapshot.model import Model
 
 RUN_REPORT_SCHEMA = 1
 """Version of the run-report format written by this envsnap."""
@@ -199,7 +199,7 @@ def load_run_report(path: Path | str) -> RunReport:
     Raises:
         BadInput: unreadable, not YAML, or not a run report.
     """
-    from envsnap.store import decode_text, parse_yaml, read_bytes_capped
+    from envsnap.snapshot.store import decode_text, parse_yaml, read_bytes_capped
 
     name = str(path)
     return run_report_from_data(

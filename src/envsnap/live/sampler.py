@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from typing import Protocol
 
-from envsnap.model import DeviceSample, Sample
+from envsnap.snapshot.model import DeviceSample, Sample
 
 
 class TelemetrySource(Protocol):

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from envsnap.redact import redact_argv, redact_text
+from envsnap.snapshot.redact import redact_argv, redact_text
 
 R = TypeVar("R", bound=msgspec.Struct)
 

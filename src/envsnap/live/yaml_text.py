@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 
 from envsnap.errors import BadInput
-from envsnap.store import parse_yaml, to_yaml
+from envsnap.snapshot.store import parse_yaml, to_yaml
 
 
 def dump_yaml(report: msgspec.Struct, header: str) -> str:

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from envsnap.live.sampler import TelemetrySource
-from envsnap.model import AmdInfo, DeviceSample
 from envsnap.probes import amd_smi, amd_sysfs, rocm_install
 from envsnap.probes.amd_smi import AmdSmiSession
 from envsnap.probes.base import ProbeContext
+from envsnap.snapshot.model import AmdInfo, DeviceSample
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,9 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from envsnap.model import AmdDevice, DeviceSample, GpuProcess
 from envsnap.probes.amd_gfx import normalize_gfx_name
 from envsnap.probes.drm import normalize_pci_bus_id
+from envsnap.snapshot.model import AmdDevice, DeviceSample, GpuProcess
 
 _KERNEL_BANNER = re.compile(r"^Linuxversion(\S+?)\(")
 

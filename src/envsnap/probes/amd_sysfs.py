@@ -19,10 +19,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from envsnap.model import AmdDevice, DeviceSample, GpuProcess
 from envsnap.probes.amd_gfx import gfx_from_kfd_version
 from envsnap.probes.base import ProbeContext, read_text
 from envsnap.probes.drm import DrmCard, list_cards, read_int, read_value
+from envsnap.snapshot.model import AmdDevice, DeviceSample, GpuProcess
 
 AMD_VENDOR_ID = "0x1002"
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import platform
 from collections.abc import Callable
 
-from envsnap.model import MpsInfo
 from envsnap.probes.base import CommandResult, ProbeContext, run_command
+from envsnap.snapshot.model import MpsInfo
 
 MacVer = Callable[[], tuple[str, tuple[str, str, str], str]]
 Runner = Callable[..., CommandResult]

@@ -13,8 +13,8 @@ and by shape everywhere else (tokens inside ``PIP_INDEX_URL``, ...).
 
 from __future__ import annotations
 
-from envsnap.model import Environment
 from envsnap.probes.base import ProbeContext
+from envsnap.snapshot.model import Environment
 
 PREFIXES = (
     # NVIDIA, CUDA libraries and the container toolkit (CUDA_VISIBLE_DEVICES, NVIDIA_DRIVER_CAPABILITIES)

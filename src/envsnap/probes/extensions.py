@@ -35,10 +35,10 @@ from pathlib import Path
 
 from packaging.utils import canonicalize_name
 
-from envsnap.model import ExtensionDistribution, Extensions
 from envsnap.probes import elf_scan, fatbin
 from envsnap.probes.base import ProbeContext, run_command
 from envsnap.probes.extension_cache import ObjectCache, default_path
+from envsnap.snapshot.model import ExtensionDistribution, Extensions
 
 _VENDOR_LIBRARIES = (
     (

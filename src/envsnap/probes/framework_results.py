@@ -19,7 +19,7 @@ from typing import Any, Literal
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
-from envsnap.model import (
+from envsnap.snapshot.model import (
     CompanionBuild,
     JaxInfo,
     LoadedLibrary,

@@ -31,9 +31,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
-from envsnap.model import Frameworks, JaxInfo, OnnxruntimeInfo, TensorflowInfo, TorchInfo
 from envsnap.probes import framework_results as results
 from envsnap.probes.base import ProbeContext, run_command
+from envsnap.snapshot.model import Frameworks, JaxInfo, OnnxruntimeInfo, TensorflowInfo, TorchInfo
 
 JOBS = ("torch", "jax", "tensorflow", "onnxruntime", "companions")
 SCRIPT = "_framework_probe.py"

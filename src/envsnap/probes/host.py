@@ -18,8 +18,8 @@ import sys
 
 import psutil
 
-from envsnap.model import Host
 from envsnap.probes.base import ProbeContext, read_text
+from envsnap.snapshot.model import Host
 
 _OS_RELEASE_FILES = ("/etc/os-release", "/usr/lib/os-release")
 # platform.freedesktop_os_release()'s grammar: KEY=value, value optionally quoted, with

@@ -10,9 +10,9 @@ absent rather than guessed (xpu-smi itself prints ``Intel(R) Graphics [0x020a]``
 
 from __future__ import annotations
 
-from envsnap.model import IntelDevice, IntelInfo
 from envsnap.probes.base import ProbeContext
 from envsnap.probes.drm import list_cards
+from envsnap.snapshot.model import IntelDevice, IntelInfo
 
 INTEL_VENDOR_ID = "0x8086"
 

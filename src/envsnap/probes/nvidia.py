@@ -30,12 +30,12 @@ import msgspec
 
 from envsnap.errors import BadInput
 from envsnap.live.sampler import TelemetrySource
-from envsnap.model import DeviceSample, DeviceStatus, NvidiaDevice, NvidiaInfo, Status
 from envsnap.probes import nvidia_smi_xml, nvml_fields
 from envsnap.probes.base import ProbeContext, read_text, run_command
 from envsnap.probes.nvidia_names import format_cuda_version
 from envsnap.probes.nvml_fields import DeviceGone
 from envsnap.probes.nvml_telemetry import NvmlTelemetry, Tracked
+from envsnap.snapshot.model import DeviceSample, DeviceStatus, NvidiaDevice, NvidiaInfo, Status
 
 LIBRARY_MISSING = "NVIDIA driver not installed (libnvidia-ml.so.1 not found)"
 _SMI_TIMEOUT_S = 15.0

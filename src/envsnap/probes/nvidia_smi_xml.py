@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from envsnap.errors import BadInput
-from envsnap.model import DeviceSample, GpuProcess, MigInstance, NvidiaDevice, NvidiaInfo
 from envsnap.probes.nvidia_names import normalize_pci_bus_id
+from envsnap.snapshot.model import DeviceSample, GpuProcess, MigInstance, NvidiaDevice, NvidiaInfo
 
 XmlSource = Literal["nvidia-smi", "import"]
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal, Protocol
 
-from envsnap.model import DeviceSample, DeviceStatus, GpuProcess, MigInstance
 from envsnap.probes.nvidia_names import (
     ARCHITECTURES,
     COMPUTE_MODES,
@@ -21,6 +20,7 @@ from envsnap.probes.nvidia_names import (
     normalize_pci_bus_id,
     throttle_reason_names,
 )
+from envsnap.snapshot.model import DeviceSample, DeviceStatus, GpuProcess, MigInstance
 
 
 class DeviceGone(Exception):

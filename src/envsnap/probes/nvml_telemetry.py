@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from envsnap.model import DeviceSample, DeviceStatus
 from envsnap.probes import nvml_fields
 from envsnap.probes.nvml_fields import DeviceGone
+from envsnap.snapshot.model import DeviceSample, DeviceStatus
 
 
 @dataclass

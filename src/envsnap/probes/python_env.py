@@ -23,9 +23,9 @@ from typing import Any
 import msgspec
 from packaging.utils import canonicalize_name
 
-from envsnap.model import Package, PythonEnv
 from envsnap.probes import _target_env
 from envsnap.probes.base import ProbeContext, run_command
+from envsnap.snapshot.model import Package, PythonEnv
 
 # Runs first in the target: refuse old interpreters with a clear line instead of a SyntaxError,
 # drop the "" (current folder) entry that -c puts on sys.path so whatever folder envsnap was started

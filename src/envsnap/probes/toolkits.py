@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from envsnap.model import CudaToolkit, LibraryInstall, RocmToolkit, ToolkitInstall, Toolkits
 from envsnap.probes import cuda_libs, cuda_toolkit, rocm_install
 from envsnap.probes.base import ProbeContext
 from envsnap.probes.rocm_install import display_path
+from envsnap.snapshot.model import CudaToolkit, LibraryInstall, RocmToolkit, ToolkitInstall, Toolkits
 
 
 def _major_minor(version: str | None) -> str | None:

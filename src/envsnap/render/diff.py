@@ -1,6 +1,6 @@
 """Diff and fleet reports for people (Rich tables, Markdown for pull requests) and for scripts (JSON).
 
-Reads only what comparison.py and fleet.py return. Two-way: a table per layer, the layers with breaking
+Reads only what compare/diff.py and fleet/view.py return. Two-way: a table per layer, the layers with breaking
 changes first and breaking rows first within each, then a summary line with counts per impact and
 the sections one side does not record (not compared). Fleet: one row per differing field with the
 majority value and the hosts that deviate from it.
@@ -27,13 +27,13 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from envsnap.comparison import summarize
-from envsnap.fleet import ABSENT, UNKNOWN, FleetReport
-from envsnap.impact import IMPACT_RANK, IMPACTS, LAYERS
-from envsnap.model import Change
+from envsnap.compare.diff import summarize
+from envsnap.compare.impact import IMPACT_RANK, IMPACTS, LAYERS
+from envsnap.fleet.view import ABSENT, UNKNOWN, FleetReport
 from envsnap.render.data import to_json
 from envsnap.render.safe_text import one_line
 from envsnap.render.summary import human_bytes
+from envsnap.snapshot.model import Change
 
 IMPACT_STYLE = {"breaking": "bold red", "notable": "yellow", "minor": "dim"}
 MAX_LIST_CHARS = 160

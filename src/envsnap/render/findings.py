@@ -18,8 +18,8 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from envsnap.model import Finding
 from envsnap.render.safe_text import printable
+from envsnap.snapshot.model import Finding
 
 SEVERITIES = ("error", "warning", "info")
 _HEADINGS = {"error": "Errors", "warning": "Warnings", "info": "Info"}

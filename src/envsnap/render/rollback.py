@@ -20,8 +20,8 @@ from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 from envsnap.render.safe_text import one_line, printable
-from envsnap.rollback import ManualPackage, Pin, RollbackPlan, pytorch_index
-from envsnap.rollback_apply import ApplyPlan
+from envsnap.rollback.apply import ApplyPlan
+from envsnap.rollback.plan import ManualPackage, Pin, RollbackPlan, pytorch_index
 
 FORMATS = ("requirements", "conda", "script")
 

@@ -9,9 +9,6 @@ as checking that machine. A rule that crashes on an unexpected snapshot becomes 
 
 from __future__ import annotations
 
-from envsnap.model import Finding, Snapshot
-from envsnap.normalize import finding_key
-
 # Importing a rule module registers its rules; the order here is the order findings of equal
 # severity and id are produced in.
 from envsnap.rules import (  # noqa: F401
@@ -29,6 +26,8 @@ from envsnap.rules import (  # noqa: F401
     wheels,
 )
 from envsnap.rules.base import REGISTRY, Rule, finding
+from envsnap.snapshot.model import Finding, Snapshot
+from envsnap.snapshot.normalize import finding_key
 
 __all__ = ["RULE_IDS", "evaluate", "rules"]
 

@@ -15,9 +15,9 @@ from typing import Literal
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
-from envsnap.model import Evidence, Finding, NvidiaDevice, Snapshot, TorchInfo
 from envsnap.rules import compat, facts, knowledge
 from envsnap.rules.base import ev, finding, rule, version
+from envsnap.snapshot.model import Evidence, Finding, NvidiaDevice, Snapshot, TorchInfo
 
 ID = "arch-not-in-build"
 CUDA_SOURCE = "https://github.com/pytorch/pytorch/blob/main/torch/cuda/__init__.py"

@@ -19,7 +19,7 @@ from typing import Any
 
 from packaging.version import InvalidVersion, Version
 
-from envsnap.model import Evidence, Finding, Severity, Snapshot
+from envsnap.snapshot.model import Evidence, Finding, Severity, Snapshot
 
 RuleFunc = Callable[[Snapshot], Iterable[Finding]]
 

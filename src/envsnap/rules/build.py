@@ -11,9 +11,9 @@ from collections.abc import Iterator
 
 from packaging.utils import canonicalize_name
 
-from envsnap.model import Finding, Snapshot
 from envsnap.rules import compat, facts, knowledge
 from envsnap.rules.base import ev, finding, rule, version
+from envsnap.snapshot.model import Finding, Snapshot
 
 CPU_BUILD_SOURCE = "https://pytorch.org/get-started/locally/"
 VENDOR_SOURCE = "https://pytorch.org/get-started/locally/"

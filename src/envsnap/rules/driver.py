@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from packaging.version import Version
 
-from envsnap.model import Evidence, Finding, Severity, Snapshot
 from envsnap.rules import compat, facts, knowledge
 from envsnap.rules.base import ev, finding, major_minor, rule, version
+from envsnap.snapshot.model import Evidence, Finding, Severity, Snapshot
 
 NVML_MISMATCH_SOURCE = "https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceEnumvs.html"
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from envsnap.model import Finding, Snapshot
 from envsnap.rules import facts
 from envsnap.rules.base import ev, finding, rule
+from envsnap.snapshot.model import Finding, Snapshot
 
 ID = "cuda-visible-devices-hides-gpus"
 CUDA_SOURCE = "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#cuda-environment-variables"

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from envsnap.model import AmdDevice, NvidiaDevice, NvidiaInfo, Package, Snapshot, TorchInfo
 from envsnap.rules import knowledge
 from envsnap.rules.base import version
+from envsnap.snapshot.model import AmdDevice, NvidiaDevice, NvidiaInfo, Package, Snapshot, TorchInfo
 
 _LOCAL_CUDA = re.compile(r"^cu(\d+)(\d)$")
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from envsnap.model import DeviceSample, Finding, NvidiaDevice, Severity, Snapshot
 from envsnap.rules import facts, knowledge
 from envsnap.rules.base import ev, finding, rule
+from envsnap.snapshot.model import DeviceSample, Finding, NvidiaDevice, Severity, Snapshot
 
 ID = "gpu-health"
 ECC_SOURCE = "https://docs.nvidia.com/deploy/a100-gpu-mem-error-mgmt/index.html"

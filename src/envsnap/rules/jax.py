@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from envsnap.model import Evidence, Finding, Snapshot
 from envsnap.rules import facts
 from envsnap.rules.base import ev, finding, rule, version
+from envsnap.snapshot.model import Evidence, Finding, Snapshot
 
 ID = "jax-plugin-version-mismatch"
 SOURCE = "https://docs.jax.dev/en/latest/installation.html"

@@ -15,10 +15,10 @@ from collections.abc import Iterator
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from envsnap.model import Evidence, Finding, LoadedLibrary, Package, Severity, Snapshot, TorchInfo
 from envsnap.rules import facts, knowledge
 from envsnap.rules.base import ev, finding, major_minor, rule, version
 from envsnap.rules.toolkit import system_cuda
+from envsnap.snapshot.model import Evidence, Finding, LoadedLibrary, Package, Severity, Snapshot, TorchInfo
 
 ID = "ld-library-path-shadowing"
 SOURCE = "https://github.com/pytorch/pytorch/issues/131312"

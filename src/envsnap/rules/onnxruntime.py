@@ -14,10 +14,10 @@ from collections.abc import Iterator
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
-from envsnap.model import Evidence, Finding, Package, Snapshot
 from envsnap.rules import facts
 from envsnap.rules.base import ev, finding, major_minor, rule, version
 from envsnap.rules.toolkit import system_cuda
+from envsnap.snapshot.model import Evidence, Finding, Package, Snapshot
 
 ID = "onnxruntime-cuda-major-mismatch"
 SOURCE = "https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements"

@@ -13,11 +13,11 @@ from collections.abc import Iterator
 
 from packaging.utils import canonicalize_name
 
-from envsnap.model import Evidence, Finding, Package, Snapshot
 from envsnap.rules import knowledge
 from envsnap.rules.base import ev, finding, rule
 from envsnap.rules.requirements import dependencies, marker_environment, satisfied
 from envsnap.rules.wheels import is_bundled_cuda_pin, is_companion_torch_pin, requirement_text
+from envsnap.snapshot.model import Evidence, Finding, Package, Snapshot
 
 DUPLICATE_SOURCE = "https://github.com/microsoft/onnxruntime/issues/26996"
 PIP_CHECK_SOURCE = "https://pip.pypa.io/en/stable/cli/pip_check/"

@@ -17,8 +17,8 @@ from packaging.markers import InvalidMarker, UndefinedComparison, UndefinedEnvir
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
-from envsnap.model import Package, Snapshot
 from envsnap.rules.base import version
+from envsnap.snapshot.model import Package, Snapshot
 
 _SYSTEMS = {"windows": ("Windows", "win32", "nt"), "macos": ("Darwin", "darwin", "posix")}
 _LINUX = ("Linux", "linux", "posix")

@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
-from envsnap.model import Finding, Snapshot
 from envsnap.rules import facts, knowledge
 from envsnap.rules.arch import gfx_of_override
 from envsnap.rules.base import ev, finding, rule, version
+from envsnap.snapshot.model import Finding, Snapshot
 
 ID = "rocm-gfx-unsupported"
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from envsnap.model import CudaToolkit, Finding, Snapshot
 from envsnap.rules import facts
 from envsnap.rules.base import ev, finding, major_minor, rule
+from envsnap.snapshot.model import CudaToolkit, Finding, Snapshot
 
 CPP_EXTENSION_SOURCE = "https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py"
 DEEPSPEED_SOURCE = "https://github.com/deepspeedai/DeepSpeed/blob/master/op_builder/builder.py"

@@ -15,10 +15,10 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from envsnap.model import Evidence, Finding, Package, Severity, Snapshot
 from envsnap.rules import compat, facts, knowledge
 from envsnap.rules.base import ev, finding, rule, version, worst
 from envsnap.rules.requirements import Dependency, dependencies, marker_environment, satisfied
+from envsnap.snapshot.model import Evidence, Finding, Package, Severity, Snapshot
 
 PINS_SOURCE = "https://github.com/pytorch/pytorch/blob/main/.github/scripts/generate_binary_build_matrix.py"
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from envsnap.model import SCHEMA_VERSION, Snapshot
+from envsnap.snapshot.model import SCHEMA_VERSION, Snapshot
 
 SCHEMA_FILE = Path(__file__).with_name("snapshot.schema.json")
 

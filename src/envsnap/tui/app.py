@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from envsnap.collector import ProbeEvent
     from envsnap.live.run_report import RunReport
     from envsnap.live.sampler import Sampler
-    from envsnap.model import Sample, Snapshot
+    from envsnap.snapshot.model import Sample, Snapshot
 
 MIN_INTERVAL_S = 0.1
 RUN_VIEW_ACTIONS = ("quit", "help", "refresh")
@@ -291,7 +291,7 @@ class EnvsnapApp(App[int]):
         from envsnap.errors import BadInput
         from envsnap.live.run_report import RunReport
         from envsnap.live.scrub import scrub_report
-        from envsnap.redact import redact_snapshot
+        from envsnap.snapshot.redact import redact_snapshot
         from envsnap.tui.documents import read_document
 
         try:
@@ -502,8 +502,8 @@ class EnvsnapApp(App[int]):
     @work(thread=True, exclusive=True, group="diff", exit_on_error=False, description="Diffing snapshots")
     def _diff_snapshots(self, base: Path | None, target: Path, current: Snapshot | None) -> None:
         from envsnap import api
-        from envsnap.comparison import diff, not_compared
-        from envsnap.diff_input import checked
+        from envsnap.compare.diff import diff, not_compared
+        from envsnap.compare.inputs import checked
         from envsnap.errors import BadInput
 
         try:
@@ -555,6 +555,6 @@ def _evaluated(snapshot: Snapshot) -> Snapshot:
 
 
 def _empty_sample(captured_at: str) -> Sample:
-    from envsnap.model import Sample  # the model (and msgspec) load after the first frame
+    from envsnap.snapshot.model import Sample  # the model (and msgspec) load after the first frame
 
     return Sample(captured_at=captured_at)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from envsnap.model import Snapshot
+    from envsnap.snapshot.model import Snapshot
 
 
 MAX_ENTRIES = 500
@@ -47,8 +47,8 @@ def entry_for(path: Path, snapshot: Snapshot) -> SnapshotEntry:
 
 def read_entries(folder: Path) -> tuple[SnapshotEntry, ...]:
     """Every ``*.yaml``/``*.yml`` file in ``folder``, sorted by name; missing folder -> no entries."""
-    from envsnap import store
     from envsnap.errors import BadInput
+    from envsnap.snapshot import store
 
     try:
         paths = sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())

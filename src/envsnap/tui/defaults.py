@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from envsnap.collector import ProgressCallback
     from envsnap.live.sampler import Sampler
-    from envsnap.model import Snapshot
+    from envsnap.snapshot.model import Snapshot
 
 Collector = Callable[["ProgressCallback"], "Snapshot"]
 """Probes the machine; called in a worker with a progress callback (itself called from probe threads)."""

@@ -16,7 +16,7 @@ from envsnap.errors import BadInput
 
 if TYPE_CHECKING:
     from envsnap.live.run_report import RunReport
-    from envsnap.model import Snapshot
+    from envsnap.snapshot.model import Snapshot
 
 RUN_REPORT_KINDS = ("envsnap-run", "envsnap-watch")
 """Values of ``report:`` that mark a run report (live/run_report.py: RunReport.report)."""
@@ -36,7 +36,8 @@ def read_document(path: Path) -> Snapshot | RunReport:
         BadInput: unreadable, not YAML, or neither a valid snapshot nor a valid run report
             (one line naming the file).
     """
-    from envsnap import api, store
+    from envsnap import api
+    from envsnap.snapshot import store
 
     if str(path) == "-":
         return api.load("-")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from envsnap.model import Finding, ProbeRun, Section, Snapshot
+    from envsnap.snapshot.model import Finding, ProbeRun, Section, Snapshot
 
 
 Badge = Literal["ok", "warning", "error", "absent", "loading"]

@@ -18,7 +18,7 @@ from envsnap.tui.telemetry import DeviceHistory, ProcessInfo
 
 if TYPE_CHECKING:
     from envsnap.live.run_report import RunReport
-    from envsnap.model import Change, ProbeRun, Sample, Snapshot
+    from envsnap.snapshot.model import Change, ProbeRun, Sample, Snapshot
 
 
 @dataclass

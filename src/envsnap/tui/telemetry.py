@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     import psutil
 
-    from envsnap.model import DeviceSample, Sample
+    from envsnap.snapshot.model import DeviceSample, Sample
 
 HISTORY_LENGTH = 120
 """Readings kept per device: two minutes at the default 1 s interval; wider than any sparkline."""

@@ -19,7 +19,7 @@ from textual.widgets import Static
 from envsnap.tui.screens.deferred import DeferredPane
 
 if TYPE_CHECKING:
-    from envsnap.model import Finding, Snapshot
+    from envsnap.snapshot.model import Finding, Snapshot
 
 _SEVERITIES = (("error", "✖", "$error"), ("warning", "▲", "$warning"), ("info", "ℹ", "$accent"))
 

@@ -21,7 +21,7 @@ from envsnap.tui.screens.deferred import DeferredPane
 from envsnap.tui.telemetry import DeviceHistory, ProcessInfo, device_key
 
 if TYPE_CHECKING:
-    from envsnap.model import DeviceSample, NvidiaDevice, Sample, Snapshot
+    from envsnap.snapshot.model import DeviceSample, NvidiaDevice, Sample, Snapshot
     from envsnap.tui.widgets.device_card import DeviceView
 
 

@@ -1,6 +1,6 @@
 """The diff screen: what changed between two snapshots, breaking changes first.
 
-It shows ``model.Change`` values from ``envsnap.comparison`` (computed by the app's worker) and knows
+It shows ``model.Change`` values from ``envsnap.compare.diff`` (computed by the app's worker) and knows
 nothing about how they were found.
 """
 
@@ -17,7 +17,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 if TYPE_CHECKING:
-    from envsnap.model import Change
+    from envsnap.snapshot.model import Change
 
 
 IMPACT_ORDER = {"breaking": 0, "notable": 1, "minor": 2}

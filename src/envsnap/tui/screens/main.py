@@ -26,7 +26,7 @@ from envsnap.tui.screens.packages import PackagesPane
 from envsnap.tui.screens.snapshots import SnapshotsPane
 
 if TYPE_CHECKING:
-    from envsnap.model import ProbeRun, Snapshot
+    from envsnap.snapshot.model import ProbeRun, Snapshot
 
 TABS = ("overview", "devices", "packages", "checks", "snapshots")
 """Tab ids in order; keys 1–5 select them."""

@@ -20,7 +20,7 @@ from textual.widgets import Static, TabPane
 from envsnap.tui.health import Badge, LayerRow, layer_rows
 
 if TYPE_CHECKING:
-    from envsnap.model import ProbeRun, Snapshot
+    from envsnap.snapshot.model import ProbeRun, Snapshot
 
 BADGE_TEXT: dict[Badge, str] = {
     "ok": "● ok",

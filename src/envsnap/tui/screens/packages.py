@@ -23,7 +23,7 @@ from envsnap.tui.screens.deferred import DeferredPane
 if TYPE_CHECKING:
     from packaging.version import Version
 
-    from envsnap.model import Package, Snapshot
+    from envsnap.snapshot.model import Package, Snapshot
 
 COLUMNS = ("name", "version", "installer", "source", "linked")
 """Column keys, also the sort keys ``o`` cycles through."""

@@ -21,7 +21,7 @@ from envsnap.tui.telemetry import DeviceHistory, ProcessInfo, memory_activity_pe
 from envsnap.tui.widgets.gauges import bar, spark
 
 if TYPE_CHECKING:
-    from envsnap.model import DeviceSample, GpuProcess
+    from envsnap.snapshot.model import DeviceSample, GpuProcess
 
 MAX_PROCESS_ROWS = 4
 """Process rows per card; the rest are counted, so eight cards still fit a scroll or two."""

@@ -1,0 +1,283 @@
+"""The torch side of ``envsnap.guard``: a TorchDispatchMode that counts every ATen op by device, and
+global nn.Module hooks that say which module ran it. Imported only once a guard is entered.
+
+Why these pieces:
+- ``TorchDispatchMode`` sees every ATen op after autograd and decomposition, with real tensors. It
+  records the devices of an op's *inputs* as well as its outputs, because on the CPU build
+  ``mm(cpu, meta)`` silently returns a CPU tensor: the output alone would hide the mix.
+- Module attribution uses ``register_module_forward_pre_hook``/``register_module_forward_hook``
+  (global, ``always_call=True`` so a raising forward still pops its frame) with a per-thread stack,
+  and names from ``named_modules()`` of each outermost module seen. torch's own
+  ``torch.utils.module_tracker.ModuleTracker`` only offers the *set* of active module names (not
+  the innermost), prefixes them with the class name, and adds backward hooks on every tensor; it
+  also can't switch accounting on for every Nth forward, which the sampling mode needs.
+- Sampling (``every=N``): the mode is pushed only for every Nth forward of the outermost module,
+  so the forwards in between run at full speed (an unused mode still costs a Python call per op).
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+import torch
+from torch.nn.modules import module as nn_module
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from envsnap.inprocess.guard_ledger import Ledger, ModKey, SeenWarning
+from envsnap.inprocess.guard_report import OUTSIDE
+
+_Tensor = torch.Tensor
+# Typed as Any: torch's mode methods are unannotated, and mypy --strict would flag each call.
+_DispatchMode: Any = TorchDispatchMode
+_OUTSIDE_KEY: ModKey = (OUTSIDE, "")
+
+# op name → (index of the source argument, index of the destination argument or None = the output)
+_COPIES: dict[str, tuple[int, int | None]] = {
+    "aten::_to_copy": (0, None),
+    "aten::copy_": (1, 0),
+    "aten::copy": (1, 0),
+    "aten::_copy_from": (0, 1),
+    "aten::_copy_from_and_resize": (0, 1),
+}
+
+OffDeviceHandler = Callable[[str, str, ModKey], None]
+"""Called as ``(op, device key, module)`` for an off-device op in strict mode; it raises."""
+
+
+def _op_name(func: Any) -> str:
+    return str(func._schema.name)  # "aten::addmm", without the overload
+
+
+def _input_devices(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[set[str], bool]:
+    """Device types of the tensor arguments, and whether a CPU 0-dim tensor was left out.
+
+    A CPU 0-dim tensor next to accelerator tensors is a scalar argument (PyTorch allows it), so it
+    only counts as a device when nothing else does.
+    """
+    devices: set[str] = set()
+    cpu_scalar = False
+    for group in (args, kwargs.values()):
+        for arg in group:
+            items = arg if type(arg) in (list, tuple) else (arg,)
+            for item in items:
+                if isinstance(item, _Tensor):
+                    kind = item.device.type
+                    if kind == "cpu" and item.dim() == 0:
+                        cpu_scalar = True
+                    else:
+                        devices.add(kind)
+    return devices, cpu_scalar
+
+
+def _output_devices(out: Any) -> set[str]:
+    if isinstance(out, _Tensor):
+        return {out.device.type}
+    if type(out) in (list, tuple):
+        return {item.device.type for item in out if isinstance(item, _Tensor)}
+    return set()
+
+
+def _key(devices: set[str]) -> str:
+    if len(devices) == 1:
+        return next(iter(devices))
+    return "+".join(sorted(devices)) if devices else "none"
+
+
+def _nbytes(tensor: Any) -> int:
+    return int(tensor.numel() * tensor.element_size()) if isinstance(tensor, _Tensor) else 0
+
+
+class ModuleStack:
+    """Which nn.Module is running on this thread, named from the outermost modules seen.
+
+    Args:
+        ledger: where forwards are counted.
+        every: account every Nth outermost forward (1 = all ops, always).
+        mode: the dispatch mode to push for an accounted forward when sampling.
+    """
+
+    def __init__(self, ledger: Ledger, every: int, mode: Any) -> None:
+        self._ledger = ledger
+        self._every = every
+        self._mode = mode
+        self._local = threading.local()
+        self._names: weakref.WeakKeyDictionary[torch.nn.Module, ModKey] = weakref.WeakKeyDictionary()
+        self._root_labels: dict[str, int] = {}
+        self._handles: list[Any] = []
+
+    def current(self) -> ModKey:
+        """The innermost running module, or the "outside modules" label."""
+        stack = getattr(self._local, "stack", None)
+        return stack[-1][0] if stack else _OUTSIDE_KEY
+
+    def install(self) -> None:
+        """Register the global forward hooks."""
+        self._handles = [
+            nn_module.register_module_forward_pre_hook(self._pre),
+            nn_module.register_module_forward_hook(self._post, always_call=True),
+        ]
+
+    def remove(self) -> None:
+        """Remove the hooks (and leave a sampled forward if one is somehow still open)."""
+        for handle in self._handles:
+            handle.remove()
+        self._handles = []
+
+    def _name_root(self, root: torch.nn.Module) -> ModKey:
+        label = type(root).__name__
+        seen = self._root_labels.get(label, 0)
+        self._root_labels[label] = seen + 1
+        model = label if not seen else f"{label}#{seen + 1}"
+        for path, sub in root.named_modules():
+            self._names[sub] = (path or model, model)
+        return self._names[root]
+
+    def _label(self, module: torch.nn.Module, parent: ModKey | None) -> ModKey:
+        known = self._names.get(module)
+        if known is not None:
+            return known
+        if parent is None:
+            return self._name_root(module)
+        # A module run inside a forward but not registered under it (kept in a plain list, say).
+        key = (f"{parent[0]}.<{type(module).__name__}>", parent[1])
+        self._names[module] = key
+        return key
+
+    def _pre(self, module: torch.nn.Module, args: Any) -> None:
+        stack: list[tuple[ModKey, bool]] | None = getattr(self._local, "stack", None)
+        if stack is None:
+            stack = self._local.stack = []
+        accounted = False
+        if not stack:
+            ledger = self._ledger
+            ledger.forwards_seen += 1
+            if (ledger.forwards_seen - 1) % self._every == 0:
+                ledger.forwards_accounted += 1
+                accounted = self._every > 1
+        stack.append((self._label(module, stack[-1][0] if stack else None), accounted))
+        if accounted:
+            self._mode.__enter__()
+
+    def _post(self, module: torch.nn.Module, args: Any, output: Any) -> None:
+        stack = getattr(self._local, "stack", None)
+        if not stack:
+            return  # the guard started inside this forward
+        _, accounted = stack.pop()
+        if accounted:
+            self._mode.__exit__(None, None, None)
+
+
+class AccountingMode(_DispatchMode):  # type: ignore[misc, unused-ignore]  # torch may be untyped
+    """Counts each ATen op by device key and module; records copies, failures and fallbacks.
+
+    Args:
+        ledger: where counts go.
+        warnings_log: the guard's list of warnings seen, appended to as they are emitted.
+        is_fallback_warning: whether a warning message says ops are running on the CPU.
+        on_off_device: strict mode's handler (raises) for off-device ops inside module forwards,
+            or None to collect everything.
+    """
+
+    def __init__(
+        self,
+        ledger: Ledger,
+        warnings_log: list[Any],
+        is_fallback_warning: Callable[[str], bool],
+        on_off_device: OffDeviceHandler | None,
+    ) -> None:
+        super().__init__()
+        self.ledger = ledger
+        self.stack: ModuleStack | None = None
+        self._log = warnings_log
+        self._is_fallback = is_fallback_warning
+        self._strict = on_off_device
+        self._names: dict[Any, str] = {}
+
+    def __torch_dispatch__(
+        self, func: Any, types: Any, args: tuple[Any, ...] = (), kwargs: dict[str, Any] | None = None
+    ) -> Any:
+        kwargs = kwargs or {}
+        name = self._names.get(func)
+        if name is None:
+            name = self._names[func] = _op_name(func)
+        ledger = self.ledger
+        module = self.stack.current() if self.stack is not None else _OUTSIDE_KEY
+        devices, cpu_scalar = _input_devices(args, kwargs)
+        copy = _COPIES.get(name)
+        # Strict mode polices module forwards only: outside them, building a model or a batch on
+        # the CPU before moving it is normal, and raising there would make strict unusable.
+        strict = self._strict if module is not _OUTSIDE_KEY else None
+        if strict is not None and copy is None and any(d != ledger.expected for d in devices):
+            self._record(name, _key(devices), module)
+            strict(name, _key(devices), module)
+        log_size = len(self._log)
+        try:
+            out = func(*args, **kwargs)
+        except NotImplementedError as err:
+            self._failed(name, devices or ({"cpu"} if cpu_scalar else set()), module, err)
+            raise
+        if len(self._log) > log_size:
+            self._warned(name, devices, module, log_size)
+        if copy is not None and self._copied(name, copy, args, out, module):
+            return out
+        devices |= _output_devices(out)
+        if not devices and cpu_scalar:
+            devices = {"cpu"}
+        key = _key(devices)
+        self._record(name, key, module)
+        if ledger.fallback_marks:
+            for device in devices:
+                if (name, device) in ledger.fallback_marks:
+                    fallback_key = (name, device, module)
+                    ledger.fallback[fallback_key] = ledger.fallback.get(fallback_key, 0) + 1
+        if strict is not None and ledger.is_off(key):
+            strict(name, key, module)
+        return out
+
+    def _record(self, name: str, key: str, module: ModKey) -> None:
+        ops = self.ledger.ops
+        entry = (module, name, key)
+        ops[entry] = ops.get(entry, 0) + 1
+
+    def _copied(
+        self, name: str, copy: tuple[int, int | None], args: tuple[Any, ...], out: Any, module: ModKey
+    ) -> bool:
+        """Record a copy between two devices; False when source and destination share a device."""
+        src_index, dst_index = copy
+        src = args[src_index] if len(args) > src_index else None
+        dst = out if dst_index is None else (args[dst_index] if len(args) > dst_index else None)
+        if not isinstance(src, _Tensor) or not isinstance(dst, _Tensor):
+            return False
+        src_kind, dst_kind = src.device.type, dst.device.type
+        if src_kind == dst_kind:
+            return False
+        self._record(name, f"{src_kind}→{dst_kind}", module)
+        entry = self.ledger.copies.setdefault((name, src_kind, dst_kind, module), [0, 0])
+        entry[0] += 1
+        entry[1] += _nbytes(dst)
+        return True
+
+    def _failed(self, name: str, devices: set[str], module: ModKey, err: NotImplementedError) -> None:
+        message = (str(err).strip().splitlines() or [type(err).__name__])[0][:300]
+        entry = (name, _key(devices), module, message)
+        self.ledger.failed[entry] = self.ledger.failed.get(entry, 0) + 1
+
+    def _warned(self, name: str, devices: set[str], module: ModKey, start: int) -> None:
+        """Note fallback warnings emitted while ``name`` ran, and mark the op as falling back."""
+        for record in self._log[start:]:
+            text = str(record.message)
+            if not self._is_fallback(text):
+                continue
+            first_line = text.strip().splitlines()[0][:300] if text.strip() else text
+            seen = self.ledger.warnings.get((first_line, record.category.__name__))
+            if seen is None:
+                self.ledger.warnings[(first_line, record.category.__name__)] = SeenWarning(1, name, module[0])
+            else:
+                seen.count += 1
+            # The warning is printed once per process, but the op falls back on every call:
+            # from now on each call of this op on this device is counted as a fallback.
+            for device in devices - {"cpu"} or devices:
+                self.ledger.fallback_marks.add((name, device))
