@@ -95,7 +95,10 @@ async def test_cpu_fallback_run_opens_in_the_run_view(make_app: AppFactory, tmp_
         assert " -c " in shown_command
         assert header[header.index("Run") + 1] == f"envsnap run · PID {report.pid} · exit 0"
         assert header[header.index("Attribution") + 1] == "absent"
-        assert "CPU-bound ≥ 25% (100 = one core) for ≥ 0.5 s" in header[header.index("Thresholds") + 1]
+        assert (
+            "CPU-bound: demand ≥ 25% (used + waited for; 100 = one core) for ≥ 0.5 s"
+            in header[header.index("Thresholds") + 1]
+        )
         evidence = _facts(screen, "run-evidence")[1::2]
         assert evidence == list(report.evidence)
 
