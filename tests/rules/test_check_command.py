@@ -168,3 +168,29 @@ def test_this_venvs_torch_on_two_stub_h100s(tmp_path: Path) -> None:
     assert "2× NVIDIA H100 80GB HBM3" in cpu["title"]
     assert "--index-url https://download.pytorch.org/whl/cu130" in cpu["fix"]
 
+
+@pytest.mark.parametrize(
+    ("kind", "command"), [("envsnap-run", "envsnap run"), ("envsnap-watch", "envsnap watch")]
+)
+def test_a_run_or_watch_report_is_named_and_pointed_to_the_tui(
+    tmp_path: Path, kind: str, command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "report.yaml"
+    path.write_text(f"# envsnap run report (schema 1)\nreport: {kind}\nschema: 1\nverdict: inconclusive\n")
+    assert run(["check", str(path)]) == 2
+    assert capsys.readouterr().err == (
+        f"envsnap: error: {path}: this is an `{command}` report, not a snapshot; "
+        f"`envsnap tui {path}` shows it\n"
+    )
+
+
+def test_a_report_on_stdin_points_to_the_tui_without_a_file_name(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    stdin = io.TextIOWrapper(io.BytesIO(b"report: envsnap-watch\nschema: 1\nverdict: gpu-active\n"))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    assert run(["check", "-"]) == 2
+    err = capsys.readouterr().err
+    assert err.endswith("`envsnap watch` report, not a snapshot; `envsnap tui REPORT` shows it\n")

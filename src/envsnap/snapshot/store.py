@@ -354,7 +354,12 @@ def from_builtins(data: Any, name: str = "<snapshot>", text: str | None = None) 
         kind = "empty" if data is None else _YAML_KINDS.get(type(data).__name__, "not a mapping")
         raise BadInput(f"{name}: not an envsnap snapshot (the document is {kind}, expected a mapping)")
     if "report" in data and "verdict" in data:
-        raise BadInput(f"{name}: this is an `envsnap run` report, not a snapshot")
+        # The file is hostile: its own `report` value is only used to pick one of two known names.
+        kind = {"envsnap-run": "`envsnap run`", "envsnap-watch": "`envsnap watch`"}.get(
+            str(data["report"]), "`envsnap run`/`watch`"
+        )
+        shown = "REPORT" if name.startswith("<") else name  # <stdin> is no file to open
+        raise BadInput(f"{name}: this is an {kind} report, not a snapshot; `envsnap tui {shown}` shows it")
     version = data.get("schema")
     if "schema" not in data:
         raise BadInput(f"{name}: not an envsnap snapshot (no 'schema' version at the top)")
