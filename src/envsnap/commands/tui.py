@@ -54,6 +54,12 @@ def tui_command(
       envsnap tui snapshots/gpu01.yaml     a saved snapshot, read-only
       envsnap tui runs/train.yaml          the report of `envsnap run --report runs/train.yaml`
     """
+    if snapshot is not None and snapshot != "-":  # stdin is left for the app's own reader
+        from envsnap.tui.documents import read_document
+
+        # Bad input fails here, one line and exit 2 like every command, not inside a full-screen UI.
+        # The app reads the file again in its worker (and on `r`), so a file edited later still shows.
+        read_document(Path(snapshot))
     from envsnap.tui.app import EnvsnapApp
     from envsnap.tui.defaults import live_collector
 
