@@ -74,10 +74,10 @@ def check(snapshot: Snapshot) -> list[Finding]:
 
 
 def check_interpreter(python: str) -> None:
-    """Refuse a ``--python`` that is not an executable file, before any probing.
+    """Refuse a ``--python`` that is not a usable Python interpreter, before any probing.
 
     Raises:
-        BadInput: missing, a directory, or not executable.
+        BadInput: missing, a directory, not executable, not a Python, or older than the probes need.
     """
     path = Path(python)
     if path.is_dir():
@@ -88,6 +88,11 @@ def check_interpreter(python: str) -> None:
         raise BadInput(f"--python {python}: no such file")
     if not os.access(path, os.X_OK):
         raise BadInput(f"--python {python}: not executable")
+    from envsnap.probes.python_env import interpreter_problem
+
+    problem = interpreter_problem(python)
+    if problem is not None:
+        raise BadInput(f"--python {python}: {problem}")
 
 
 def load(path: str | Path) -> Snapshot:
