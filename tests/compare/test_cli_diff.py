@@ -106,9 +106,7 @@ def test_help_lists_every_layer(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["one.yaml"], "at least two"),
         (["a.yaml", "missing.yaml"], "missing.yaml: no such file"),
-        (["a.yaml", "a.yaml", "--only", "gpus"], "unknown layer gpus"),
         (["a.yaml", "bomb.yaml"], "anchors are not allowed"),
     ],
 )
@@ -129,6 +127,24 @@ def test_bad_input_exits_2_with_one_line(
     assert captured.out == ""
     assert len(captured.err.strip().splitlines()) == 1
     assert message in captured.err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["one.yaml"], "diff needs at least two snapshot files"),
+        (["a.yaml", "a.yaml", "--only", "gpus"], "--only: unknown layer gpus"),
+    ],
+)
+def test_usage_errors_exit_2_with_the_help_hint(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    assert cli.run(["diff", *args]) == ExitCode.BAD_INPUT
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    first, hint = captured.err.splitlines()
+    assert first.startswith(f"envsnap: error: {message}")
+    assert hint == "Try 'envsnap diff --help' for help."
 
 
 def test_three_files_give_the_fleet_view(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

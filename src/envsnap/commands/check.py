@@ -28,7 +28,7 @@ from envsnap.commands.common import (
 from envsnap.commands.common import (
     warn_failed_probes as _warn_failed_probes,
 )
-from envsnap.errors import BadInput, ExitCode
+from envsnap.errors import ExitCode
 
 
 @click.command("check", context_settings=CONTEXT_SETTINGS)
@@ -81,7 +81,7 @@ def check_command(
     if against is not None:
         return _check_against(against, snapshot, fail_on, as_json, python_path, no_frameworks)
     if fail_on not in ("error", "warning", "info"):
-        raise BadInput(f"--fail-on {fail_on} grades changes: use it with --against KNOWN_GOOD")
+        raise click.UsageError(f"--fail-on {fail_on} grades changes: use it with --against KNOWN_GOOD")
     data = _check_target(snapshot, python_path, no_frameworks)
     return _report_findings(data, fail_on, as_json)
 
@@ -107,7 +107,7 @@ def _check_against(
     source = click.get_current_context().get_parameter_source("fail_on")
     threshold = "breaking" if source == click.core.ParameterSource.DEFAULT else fail_on
     if threshold not in IMPACT_RANK:
-        raise BadInput(f"--fail-on {fail_on}: with --against, use breaking, notable or minor")
+        raise click.UsageError(f"--fail-on {fail_on}: with --against, use breaking, notable or minor")
     (known,), edited = load_checked([against])  # an unreadable known-good fails before any probing
     data, data_edited = checked(_check_target(snapshot, python_path, no_frameworks))
     _warn_edited([*edited, *([snapshot] if data_edited and snapshot else [])])

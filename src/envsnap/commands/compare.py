@@ -68,10 +68,10 @@ def diff_command(
     from envsnap.render.diff import diff_report, fleet_report
 
     if len(snapshots) < 2:
-        raise BadInput("diff needs at least two snapshot files (envsnap diff A B [C ...])")
+        raise click.UsageError("diff needs at least two snapshot files (envsnap diff A B [C ...])")
     unknown = sorted(set(only) - set(LAYERS))
     if unknown:
-        raise BadInput(f"--only: unknown layer {', '.join(unknown)} (layers: {', '.join(LAYERS)})")
+        raise click.UsageError(f"--only: unknown layer {', '.join(unknown)} (layers: {', '.join(LAYERS)})")
     loaded, edited = load_checked(snapshots)  # redacted, fingerprints recomputed
     _warn_edited(edited)
     labels = host_labels(loaded, snapshots)
@@ -187,9 +187,11 @@ def _check_rollback_usage(do_apply: bool, output: str | None, dry_run: bool, yes
     if do_apply:
         source = click.get_current_context().get_parameter_source("fmt")
         if output is not None or source != click.core.ParameterSource.DEFAULT:
-            raise BadInput("--apply restores the environment itself: -o/--output and --format don't apply")
+            raise click.UsageError(
+                "--apply restores the environment itself: -o/--output and --format don't apply"
+            )
     elif dry_run or yes:
-        raise BadInput(f"{'--dry-run' if dry_run else '--yes'} only goes with --apply")
+        raise click.UsageError(f"{'--dry-run' if dry_run else '--yes'} only goes with --apply")
 
 
 def _rollback_apply(data: Any, label: str, python_path: str | None, *, dry_run: bool, yes: bool) -> int:
@@ -201,7 +203,7 @@ def _rollback_apply(data: Any, label: str, python_path: str | None, *, dry_run: 
     from envsnap.rollback.apply import execute, prepare
 
     if not python_path:
-        raise BadInput("--apply needs --python PATH: the interpreter whose environment to restore")
+        raise click.UsageError("--apply needs --python PATH: the interpreter whose environment to restore")
     err = _stderr_console()
 
     def show(line: str) -> None:  # pip's lines verbatim: never re-wrapped to the terminal width
