@@ -109,12 +109,22 @@ def load(path: str | Path) -> Snapshot:
     return store.load(path)
 
 
-def save(snapshot: Snapshot, path: str | Path | None = None) -> Path:
-    """Write a snapshot atomically; default path ``snapshots/<host>-<UTC time>.yaml``."""
+def save(snapshot: Snapshot, path: str | Path | None = None, *, folder: str | Path | None = None) -> Path:
+    """Write a snapshot atomically and return the path written.
+
+    Args:
+        snapshot: what to write.
+        path: this file, replaced if it exists; its folder must exist (a typo creates no folders).
+        folder: without ``path``, where the default name goes (default ``snapshots/``, created if
+            missing): ``<host>-<UTC time>.yaml``, never replacing a file (two saves in one second
+            get ``...-1.yaml``).
+    """
     from envsnap.snapshot import store
 
-    target = Path(path) if path is not None else default_snapshot_path(snapshot)
-    return store.save(snapshot, target)
+    if path is not None:
+        return store.save(snapshot, Path(path))
+    target = default_snapshot_path(snapshot, Path(folder) if folder is not None else DEFAULT_SNAPSHOT_DIR)
+    return store.write_new(target, store.dumps(snapshot), create_folder=True)
 
 
 def diff(old: Snapshot, new: Snapshot, **options: Any) -> Sequence[Change]:

@@ -219,6 +219,7 @@ def test_report_round_trips_through_yaml(proc_root: Path, tmp_path: Path) -> Non
     report = run_workload(
         busy(0.8), thresholds=FAST, sampler=gpu_sampler, proc_root=proc_root, on_start=child.started
     )
+    (tmp_path / "runs").mkdir()
     path = save_run_report(report, tmp_path / "runs" / "r.yaml")
 
     text = path.read_text(encoding="utf-8")

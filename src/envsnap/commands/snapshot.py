@@ -82,9 +82,7 @@ def save_command(
     if output == "-":
         sys.stdout.write(store.dumps(snapshot))
     else:
-        path = Path(output) if output else api.default_snapshot_path(snapshot)
-        store.save(snapshot, path)
-        click.echo(str(path))
+        click.echo(str(api.save(snapshot, output)))  # default: a new file in snapshots/, never replaced
     _stderr_console().print(one_line_summary(snapshot), soft_wrap=True)
     return int(ExitCode.OK)
 
