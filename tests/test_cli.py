@@ -9,9 +9,11 @@ import sys
 from pathlib import Path
 
 import click
+import msgspec
 import pytest
 
 from envsnap import __version__, cli
+from envsnap.collector import finalize
 from envsnap.errors import ExitCode
 from envsnap.snapshot import store
 from tests.factories import make_snapshot
@@ -273,3 +275,33 @@ def test_two_saves_in_the_same_second_keep_both_files(
     assert second.name == first.name.replace(".yaml", "-1.yaml")
     assert store.load(tmp_path / first) == store.load(tmp_path / second)
     assert sorted(p.name for p in (tmp_path / "snapshots").iterdir()) == sorted([first.name, second.name])
+
+
+@pytest.mark.parametrize("command", ["show", "check"])
+def test_piped_reports_never_wrap_identifiers(tmp_path: Path, command: str) -> None:
+    snapshot = make_snapshot()
+    assert snapshot.python is not None
+    deep = "/home/someone/" + "/".join(["very-long-folder-name"] * 6) + "/bin/python"
+    python = msgspec.structs.replace(snapshot.python, executable=deep)
+    path = store.save(finalize(msgspec.structs.replace(snapshot, python=python)), tmp_path / "s.yaml")
+    done = subprocess.run(
+        [*ENVSNAP, command, str(path)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, COLUMNS="40"),
+        timeout=120,
+        check=False,
+    )
+    assert done.stdout, done.stderr
+    fingerprint = store.load(path).fingerprint
+    assert fingerprint is not None
+    if command == "show":
+        assert fingerprint in done.stdout  # whole, on one line
+        assert deep in done.stdout
+    else:
+        from envsnap.rules import evaluate
+
+        finding = evaluate(store.load(path))[0]
+        assert fingerprint[:19] in done.stdout  # check names the short form
+        assert finding.title in done.stdout  # longer than 40 columns, still one line
+    assert all(line == line.rstrip() for line in done.stdout.splitlines())
