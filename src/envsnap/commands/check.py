@@ -117,8 +117,20 @@ def _check_against(
     fingerprints = [known.fingerprint, data.fingerprint]
     skipped = not_compared(known, data)
     _emit(diff_report(changes, labels, fingerprints, "json" if as_json else "text", skipped))
-    failing = any(IMPACT_RANK[change.impact] <= IMPACT_RANK[threshold] for change in changes)
+    failing = [change for change in changes if IMPACT_RANK[change.impact] <= IMPACT_RANK[threshold]]
+    if not as_json:  # the verdict in words, so a passing gate is not just a list of changes
+        click.echo(_gate_line(len(failing), len(changes), threshold))
     return int(ExitCode.FINDINGS if failing else ExitCode.OK)
+
+
+def _gate_line(failing: int, total: int, threshold: str) -> str:
+    """``gate passed: no change at or above breaking (2 below it)`` or ``gate failed: ...``."""
+    level = threshold if threshold == "breaking" else f"{threshold} or above"
+    if failing:
+        changes = "change" if failing == 1 else "changes"
+        return f"gate failed: {failing} {changes} {level} (--fail-on {threshold})"
+    below = f" ({total} below it)" if total else ""
+    return f"gate passed: no {level} change{below} (--fail-on {threshold})"
 
 
 def _check_target(snapshot: str | None, python_path: str | None, no_frameworks: bool) -> Any:
