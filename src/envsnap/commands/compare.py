@@ -162,6 +162,8 @@ def rollback_command(
     from envsnap.snapshot import store
 
     restore = plan(data, label=label)  # refuses an unsafe snapshot before probing anything
+    if snapshot != "-":
+        restore = dataclasses.replace(restore, snapshot_path=snapshot)
     if live:
         now = api.collect(python=python_path, frameworks=False, findings=False, progress=_progress_reporter())
         if python_path is None:  # envsnap's own interpreter says nothing about the target's Python
@@ -223,8 +225,14 @@ def _rollback_apply(data: Any, label: str, python_path: str | None, *, dry_run: 
         question = f"restore {one_line(label)} into {python_path}: {counts}"
         if not sys.stdin.isatty():
             raise BadInput(f"{question}: re-run with --yes to confirm (--dry-run prints the pip commands)")
+        # The question lists what changes, not just how much: a yes must be an informed one.
+        if prepared.install:
+            show(f"envsnap: would install: {', '.join(pin.requirement for pin in prepared.install)}")
         if prepared.remove:
             show(f"envsnap: would remove: {', '.join(prepared.remove)}")
+        if prepared.reinstall:
+            reinstall = ", ".join(pin.requirement for pin in prepared.reinstall)
+            show(f"envsnap: would reinstall (they share import names with a removed one): {reinstall}")
         if not click.confirm(f"{question}?", default=False, err=True):
             click.echo("envsnap: not confirmed; nothing was changed", err=True)
             return int(ExitCode.FINDINGS)
