@@ -194,3 +194,16 @@ def test_a_report_on_stdin_points_to_the_tui_without_a_file_name(
     assert run(["check", "-"]) == 2
     err = capsys.readouterr().err
     assert err.endswith("`envsnap watch` report, not a snapshot; `envsnap tui REPORT` shows it\n")
+
+
+def test_ignore_leaves_out_one_rule_and_refuses_unknown_ids(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _error(tmp_path)  # cpu-only-build-on-gpu-host (error)
+    assert run(["check", path, "--ignore", "cpu-only-build-on-gpu-host", "--json"]) == 0
+    ids = {f["id"] for f in json.loads(capsys.readouterr().out)["findings"]}
+    assert "cpu-only-build-on-gpu-host" not in ids
+    assert run(["check", path, "--ignore", "cpu-only-bild"]) == 2
+    first, hint = capsys.readouterr().err.splitlines()
+    assert first == "envsnap: error: --ignore: no rule has the id cpu-only-bild (ids: `envsnap check --json`)"
+    assert hint == "Try 'envsnap check --help' for help."

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from envsnap.commands import completion
 from envsnap.commands.common import (
     CONTEXT_SETTINGS,
 )
@@ -27,7 +28,7 @@ from envsnap.errors import BadInput, ExitCode
 
 
 @click.command("diff", context_settings=CONTEXT_SETTINGS)
-@click.argument("snapshots", nargs=-1, metavar="A B [C ...]")
+@click.argument("snapshots", nargs=-1, metavar="A B [C ...]", shell_complete=completion.files)
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True
@@ -36,6 +37,7 @@ from envsnap.errors import BadInput, ExitCode
     "--only",
     multiple=True,
     metavar="LAYER",
+    shell_complete=completion.layers,
     help="Only this layer (repeatable): host, driver, runtime, framework, devices, packages, "
     "extensions, environment, telemetry (--only telemetry implies --include-telemetry).",
 )
@@ -90,7 +92,7 @@ def diff_command(
 
 
 @click.command("rollback", context_settings=CONTEXT_SETTINGS)
-@click.argument("snapshot", metavar="SNAPSHOT")
+@click.argument("snapshot", metavar="SNAPSHOT", shell_complete=completion.files)
 @click.option(
     "--format",
     "fmt",

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from envsnap.commands import completion
 from envsnap.commands.common import (
     CONTEXT_SETTINGS,
 )
@@ -88,7 +89,7 @@ def save_command(
 
 
 @click.command("show", context_settings=CONTEXT_SETTINGS)
-@click.argument("snapshot", required=False, metavar="[SNAPSHOT]")
+@click.argument("snapshot", required=False, metavar="[SNAPSHOT]", shell_complete=completion.files)
 @click.option("--json", "as_json", is_flag=True, help="Print the whole snapshot as JSON on stdout.")
 @click.option(
     "--python", "python_path", metavar="PATH", help="Live mode: probe this interpreter's environment."
@@ -127,7 +128,7 @@ def show_command(snapshot: str | None, as_json: bool, python_path: str | None, n
 
 @click.command("import", context_settings=CONTEXT_SETTINGS)
 @click.argument("kind", type=click.Choice(["collect-env", "pip-freeze", "nvidia-smi-xml"]))
-@click.argument("file", metavar="FILE|-")
+@click.argument("file", metavar="FILE|-", shell_complete=completion.files)
 @click.option("-o", "--output", metavar="PATH", help="Write the snapshot here instead of stdout.")
 @click.option("--allow-partial", is_flag=True, help="collect-env: import a report that was cut off.")
 def import_command(kind: str, file: str, output: str | None, allow_partial: bool) -> int:

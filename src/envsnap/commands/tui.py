@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from envsnap.commands import completion
 from envsnap.commands.common import (
     CONTEXT_SETTINGS,
 )
@@ -13,7 +14,7 @@ from envsnap.errors import ExitCode
 
 
 @click.command("tui", context_settings=CONTEXT_SETTINGS)
-@click.argument("snapshot", required=False, metavar="[SNAPSHOT]")
+@click.argument("snapshot", required=False, metavar="[SNAPSHOT]", shell_complete=completion.files)
 @click.option(
     "--interval",
     type=click.FloatRange(min=0.1),
