@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from envsnap.commands import completion
 from envsnap.commands.common import (
     CONTEXT_SETTINGS,
 )
@@ -13,7 +14,7 @@ from envsnap.errors import ExitCode
 
 
 @click.command("tui", context_settings=CONTEXT_SETTINGS)
-@click.argument("snapshot", required=False, metavar="[SNAPSHOT]")
+@click.argument("snapshot", required=False, metavar="[SNAPSHOT]", shell_complete=completion.files)
 @click.option(
     "--interval",
     type=click.FloatRange(min=0.1),
@@ -54,6 +55,12 @@ def tui_command(
       envsnap tui snapshots/gpu01.yaml     a saved snapshot, read-only
       envsnap tui runs/train.yaml          the report of `envsnap run --report runs/train.yaml`
     """
+    if snapshot is not None and snapshot != "-":  # stdin is left for the app's own reader
+        from envsnap.tui.documents import read_document
+
+        # Bad input fails here, one line and exit 2 like every command, not inside a full-screen UI.
+        # The app reads the file again in its worker (and on `r`), so a file edited later still shows.
+        read_document(Path(snapshot))
     from envsnap.tui.app import EnvsnapApp
     from envsnap.tui.defaults import live_collector
 

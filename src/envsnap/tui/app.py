@@ -465,7 +465,7 @@ class EnvsnapApp(App[int]):
         meta = replace(snapshot.meta, captured_at=defaults.capture_time(self._clock()))
         state = replace(snapshot, meta=meta, telemetry=sample or snapshot.telemetry)
         try:
-            path = api.save(state, api.default_snapshot_path(state, folder=self.snapshot_dir))
+            path = api.save(state, folder=self.snapshot_dir)
         except BadInput as err:
             self.post_message(SaveFailed(str(err)))
             return
