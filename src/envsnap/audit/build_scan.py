@@ -49,8 +49,14 @@ def requirement_signal(text: str, relative: str, line: int, code: str) -> Signal
         line=line,
         code=code,
         subject=name,
-        detail=(f"package={row.key}",) if row else ("package=cuda-library-wheel",),
+        detail=((f"package={row.key}",) if row else ("package=cuda-library-wheel",)) + _pinned(requirement),
     )
+
+
+def _pinned(requirement: Requirement) -> tuple[str, ...]:
+    """``pinned=0.49.0`` for an exact pin (``==``), so the judge can check a minimum version."""
+    exact = [spec.version for spec in requirement.specifier if spec.operator in ("==", "===")]
+    return (f"pinned={exact[0]}",) if len(exact) == 1 and "*" not in exact[0] else ()
 
 
 def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:

@@ -267,7 +267,7 @@ def package_finding(
         return None
     effort, risk, replacement = swap.effort, swap.risk, swap.replacement
     minimum = (row.min_version or {}).get(target.kind)
-    installed = version or ctx.installed.get(row.key)
+    installed = version or signal.facts().get("pinned") or ctx.installed.get(row.key)
     meaning = f"{row.what}: CUDA-only as used here."
     if minimum and installed:
         if _at_least(installed, minimum):
@@ -335,7 +335,7 @@ def _compiled(signal: Signal, target: Target, ctx: Context) -> Finding | None:
     rule = "cuda-extension" if signal.kind == "cuda-extension" else "cuda-source"
     counts = signal.facts()
     summary = ""
-    if counts:
+    if "kernels" in counts:
         summary = (
             f" ({counts.get('kernels', '0')} kernels, {counts.get('launches', '0')} launches, "
             f"{counts.get('runtime_calls', '0')} CUDA API calls)"

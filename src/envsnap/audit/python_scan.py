@@ -181,8 +181,6 @@ class _Visitor(ast.NodeVisitor):
             backend = _backend(node)
             if backend is not None and "nccl" in backend:
                 self.emit("nccl-backend", node, backend)
-        if name is not None and name.startswith("torch.amp.") and not node.args and not node.keywords:
-            pass  # torch.amp.* with device_type is the portable form: counted as device-agnostic below
         self.generic_visit(node)
 
     def _extension(self, node: ast.Call, name: str) -> None:
@@ -228,7 +226,7 @@ class _Visitor(ast.NodeVisitor):
         elif name in ("torch.float64", "torch.double"):
             self.emit("float64", node, name)
         elif name.startswith(AGNOSTIC_ROOTS):
-            self.emit("device-agnostic", node, ".".join(name.split(".")[:3]), guarded=True)
+            self.emit("device-agnostic", node, ".".join(name.split(".")[:2]), guarded=True)
         # A resolved chain is one hit; its inner attributes are not visited again.
 
     def visit_Constant(self, node: ast.Constant) -> None:
