@@ -125,7 +125,11 @@ def _onnx(handle: object, size: int) -> tuple[str, ...]:
     if size == 0:
         raise ValueError("empty file")
     with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:  # type: ignore[attr-defined]
-        header = read_header(memoryview(mapped))
+        view = memoryview(mapped)
+        try:
+            header = read_header(view)
+        finally:
+            view.release()  # the map can only close once no view of it is left
     default = header.opsets.get("", header.opsets.get("ai.onnx"))
     detail = [f"ir_version={header.ir_version}", f"opset={default}"]
     custom = sorted({op.split("::")[0] for op in header.custom_ops})
