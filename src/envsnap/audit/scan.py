@@ -24,13 +24,16 @@ from envsnap.audit.artifacts import scan_artifact
 from envsnap.audit.build_scan import scan_build
 from envsnap.audit.model import ScanResult, Signal, Skipped
 from envsnap.audit.native_scan import scan_native
-from envsnap.audit.python_scan import TRIGGER, scan_python
+from envsnap.audit.python_scan import scan_python, triggered
 from envsnap.audit.walk import Entry, walk
 
 MAX_TEXT_BYTES = 2 * 1024 * 1024
 """Source files larger than this are generated or vendored, not written by hand: left out, listed."""
 PARALLEL_MIN_FILES = 400
 """Below this many files a process pool costs more than it saves."""
+PARALLEL_MIN_CPUS = 4
+"""With fewer usable CPUs, forking and pickling results cost more than the second core gives back
+(measured on a shared 2-core machine: 1.5 s in one process, 2.3 s with a pool of two)."""
 CHUNK_FILES = 128
 
 _NATIVE_TRIGGER = re.compile(rb"cuda|cu[A-Z]|asm|__global__|_sync|cublas|cudnn|cutlass|cute/|nccl|thrust|NvInfer|WARP|FULL_MASK")
@@ -65,7 +68,7 @@ def scan_tree(root: str, *, workers: int | None = None) -> ScanResult:
 
 def _run(entries: Sequence[Entry], workers: int | None) -> list[FileResult]:
     count = workers or _usable_cpus()
-    if count <= 1 or len(entries) < PARALLEL_MIN_FILES or not _fork_is_safe():
+    if count < PARALLEL_MIN_CPUS or len(entries) < PARALLEL_MIN_FILES or not _fork_is_safe():
         return [scan_file(entry) for entry in entries]
     import multiprocessing
 
@@ -100,7 +103,7 @@ def scan_file(entry: Entry) -> FileResult:
         data = _read_capped(entry)
         if data is None:
             return [], [Skipped(file=entry.relative, reason=f"larger than {MAX_TEXT_BYTES // 1024 // 1024} MB, not scanned")], False
-        if entry.kind == "python" and not TRIGGER.search(data):
+        if entry.kind == "python" and not triggered(data):
             return [], [], False
         if entry.kind == "native" and not _NATIVE_TRIGGER.search(data):
             return [], [], False
@@ -125,6 +128,22 @@ def scan_file(entry: Entry) -> FileResult:
 
 
 def _read_capped(entry: Entry) -> bytes | None:
-    with open(entry.path, "rb") as handle:
-        data = handle.read(MAX_TEXT_BYTES + 1)
-    return None if len(data) > MAX_TEXT_BYTES else data
+    """The file's bytes, or None past the cap; ``os.read`` skips the io layer (a third of the cost).
+
+    O_NOFOLLOW: a file swapped for a link after the walk is refused, not followed; O_NONBLOCK: a
+    file swapped for a FIFO does not hang the scan.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(entry.path, flags)
+    try:
+        chunks = []
+        size = 0
+        while size <= MAX_TEXT_BYTES:
+            chunk = os.read(fd, MAX_TEXT_BYTES + 1 - size if size else 65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    return None if size > MAX_TEXT_BYTES else b"".join(chunks)

@@ -9,7 +9,6 @@ Files are classified by name only here; content is read by the scanners, with si
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
@@ -42,7 +41,6 @@ class Entry:
     path: str
     relative: str
     kind: FileKind
-    size: int
 
 
 def classify(name: str) -> FileKind | None:
@@ -75,19 +73,23 @@ def walk(root: str) -> tuple[list[Entry], list[Skipped], int]:
     entries: list[Entry] = []
     skipped: list[Skipped] = []
     seen = 0
-    for relative, name, info in _iterate(root, skipped):
+    for relative, name in _iterate(root, skipped):
         seen += 1
         if seen > MAX_FILES:
             skipped.append(Skipped(file=relative, reason=f"listing stopped after {MAX_FILES} files"))
             break
         kind = classify(name)
         if kind is not None:
-            entries.append(Entry(os.path.join(root, relative), relative, kind, info.st_size))
+            entries.append(Entry(os.path.join(root, relative), relative, kind))
     return entries, skipped, min(seen, MAX_FILES)
 
 
-def _iterate(root: str, skipped: list[Skipped]) -> Iterator[tuple[str, str, os.stat_result]]:
-    """(relative path, name, lstat) of every regular file, depth first, in sorted order."""
+def _iterate(root: str, skipped: list[Skipped]) -> Iterator[tuple[str, str]]:
+    """(relative path, name) of every regular file, depth first, in sorted order.
+
+    File types come from the directory listing (``d_type``), so a file costs no ``stat`` call;
+    the ``follow_symlinks=False`` checks mean a link is seen as a link, never as its target.
+    """
     stack = [""]
     while stack:
         folder = stack.pop()
@@ -101,20 +103,20 @@ def _iterate(root: str, skipped: list[Skipped]) -> Iterator[tuple[str, str, os.s
         for item in items:
             relative = f"{folder}/{item.name}" if folder else item.name
             try:
-                info = item.stat(follow_symlinks=False)
+                if item.is_symlink():
+                    if classify(item.name) is not None or _is_dir_link(item):
+                        skipped.append(Skipped(file=relative, reason="symbolic link, not followed"))
+                    continue
+                if item.is_dir(follow_symlinks=False):
+                    if item.name not in PRUNED_DIRS and not item.name.endswith(".egg-info"):
+                        subfolders.append(relative)
+                    continue
+                regular = item.is_file(follow_symlinks=False)
             except OSError as err:
                 skipped.append(Skipped(file=relative, reason=f"cannot stat: {err.strerror or err}"))
                 continue
-            if stat.S_ISLNK(info.st_mode):
-                if classify(item.name) is not None or _is_dir_link(item):
-                    skipped.append(Skipped(file=relative, reason="symbolic link, not followed"))
-                continue
-            if stat.S_ISDIR(info.st_mode):
-                if item.name not in PRUNED_DIRS and not item.name.endswith(".egg-info"):
-                    subfolders.append(relative)
-                continue
-            if stat.S_ISREG(info.st_mode):
-                yield relative, item.name, info
+            if regular:
+                yield relative, item.name
         stack.extend(reversed(subfolders))
 
 
