@@ -114,7 +114,10 @@ def main() -> None:
         base = timed(baseline, args.repeat)
         ours = timed(envsnap, args.repeat)
         cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-        print(f"tree: {args.files} Python files, {result.files_parsed} parsed, {len(result.signals)} signals; {cpus} CPUs")
+        print(
+            f"tree: {args.files} Python files, {result.files_parsed} parsed, {len(result.signals)} "
+            f"signals; {cpus} CPUs"
+        )
         print(f"baseline  {' '.join(command[:2])} cuda: {base * 1000:8.1f} ms")
         print(f"envsnap   scan_tree:          {ours * 1000:8.1f} ms")
         print(f"ratio     {ours / base:.2f}x (target <= 3x)")

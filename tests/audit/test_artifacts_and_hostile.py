@@ -53,15 +53,27 @@ def test_onnx_header_reader() -> None:
 
 
 def test_model_files(tmp_path: Path) -> None:
-    header = json.dumps({"w": {"dtype": "F64", "shape": [2], "data_offsets": [0, 16]}, "s": {"dtype": "F8_E4M3", "shape": [1], "data_offsets": [16, 17]}}).encode()
+    header = json.dumps(
+        {
+            "w": {"dtype": "F64", "shape": [2], "data_offsets": [0, 16]},
+            "s": {"dtype": "F8_E4M3", "shape": [1], "data_offsets": [16, 17]},
+        }
+    ).encode()
     (tmp_path / "weights.safetensors").write_bytes(struct.pack("<Q", len(header)) + header + b"\x00" * 17)
     torch.save({"w": torch.zeros(2)}, tmp_path / "cpu.pt")
     (tmp_path / "model.onnx").write_bytes(onnx_model("trt.plugins"))
     (tmp_path / "plain.onnx").write_bytes(onnx_model(None))
-    gguf = b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + struct.pack("<Q", 20) + b"general.architecture" + struct.pack("<IQ", 8, 5) + b"llama"
+    gguf = (
+        b"GGUF"
+        + struct.pack("<IQQ", 3, 0, 1)
+        + struct.pack("<Q", 20)
+        + b"general.architecture"
+        + struct.pack("<IQ", 8, 5)
+        + b"llama"
+    )
     (tmp_path / "model.gguf").write_bytes(gguf)
     scripted = torch.jit.script(_Pinned())
-    scripted.save(str(tmp_path / "pinned.pt"))
+    scripted.save(str(tmp_path / "pinned.pt"))  # type: ignore[no-untyped-call]
     (tmp_path / "notes.bin").write_bytes(b"not a checkpoint")
     mps = audit(scan_tree(str(tmp_path)), None, parse_target("mps"))
     rules = {f.location: f.rule for f in mps.findings}
@@ -124,18 +136,26 @@ def test_hostile_files_are_skipped_with_reasons(tmp_path: Path) -> None:
         assert reasons["secret.py"].startswith("cannot read")
 
 
-def test_escapes_and_markup_in_files_never_reach_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_escapes_and_markup_in_files_never_reach_the_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     name = "evil\x1b]0;owned\x07[bold red]x.py"
-    (tmp_path / name).write_text('t = torch.zeros(1).to("cuda")  # \x1b[2J [link=http://x]click[/link] \u202e\n')
+    (tmp_path / name).write_text(
+        't = torch.zeros(1).to("cuda")  # \x1b[2J [link=http://x]click[/link] \u202e\n'
+    )
     report = audit(scan_tree(str(tmp_path)), None, parse_target("xpu"))
     assert report.findings
     print_out(render_audit(report))
     text = capsys.readouterr().out
-    assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
-    assert "[bold red]x.py" in text and "[link=http://x]click[/link]" in text  # literal, not markup
+    assert "\x1b" not in text
+    assert "\x07" not in text
+    assert "\u202e" not in text
+    assert "[bold red]x.py" in text
+    assert "[link=http://x]click[/link]" in text
     assert "\\x1b" in text
     markdown = audit_markdown(report)
-    assert "\x1b" not in markdown and "\u202e" not in markdown
+    assert "\x1b" not in markdown
+    assert "\u202e" not in markdown
     row = markdown.split("## Source")[1].splitlines()[4]
     assert row.count(" | ") == 5  # six cells: nothing in the data opened another
     assert "\\x1b" in audit_json(report) or "\\u001b" in audit_json(report)

@@ -17,10 +17,30 @@ def test_json_report_and_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
     code = run(["audit", project("cuda_cudnn"), "--target", "xpu", "--snapshot", SOURCE, "--json"])
     data = json.loads(capsys.readouterr().out)
     assert code == 1
-    assert list(data) == ["schema", "target", "project", "environment", "verdict", "findings", "files_seen", "files_parsed", "skipped"]
+    assert list(data) == [
+        "schema",
+        "target",
+        "project",
+        "environment",
+        "verdict",
+        "findings",
+        "files_seen",
+        "files_parsed",
+        "skipped",
+    ]
     assert data["verdict"]["risk"] == "higher"
     first = data["findings"][0]
-    assert list(first) == ["rule", "layer", "location", "code", "meaning", "effort", "risk", "replacement", "source"]
+    assert list(first) == [
+        "rule",
+        "layer",
+        "location",
+        "code",
+        "meaning",
+        "effort",
+        "risk",
+        "replacement",
+        "source",
+    ]
     assert {"train.py:13", "train.py:17"} <= {f["location"] for f in data["findings"]}
 
 
@@ -33,11 +53,25 @@ def test_rocm_is_lower_and_exit_zero(capsys: pytest.CaptureFixture[str]) -> None
 
 def test_fail_on_moderate(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["audit", project("attention_libs"), "--target", "rocm", "--no-env"]) == 0
-    assert run(["audit", project("attention_libs"), "--target", "rocm", "--no-env", "--fail-on", "moderate"]) == 1
+    assert (
+        run(["audit", project("attention_libs"), "--target", "rocm", "--no-env", "--fail-on", "moderate"])
+        == 1
+    )
 
 
 def test_target_snapshot(capsys: pytest.CaptureFixture[str]) -> None:
-    code = run(["audit", project("cuda_extension"), "--target-snapshot", TARGET, "--snapshot", SOURCE, "--format", "markdown"])
+    code = run(
+        [
+            "audit",
+            project("cuda_extension"),
+            "--target-snapshot",
+            TARGET,
+            "--snapshot",
+            SOURCE,
+            "--format",
+            "markdown",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 1
     assert out.startswith("# Migration audit: ")
@@ -55,7 +89,9 @@ def test_target_snapshot(capsys: pytest.CaptureFixture[str]) -> None:
         (["--target", "rocm", "--snapshot", "/nonexistent.yaml"], "no such file"),
     ],
 )
-def test_bad_input_exits_2_with_one_line(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_input_exits_2_with_one_line(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     code = run(["audit", project("standard_ops"), *args])
     err = capsys.readouterr().err
     assert code == 2

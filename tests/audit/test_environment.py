@@ -7,7 +7,7 @@ import msgspec
 from envsnap.audit import audit, parse_target, scan_tree
 from envsnap.audit.target import target_from_snapshot
 from envsnap.snapshot import store
-from envsnap.snapshot.model import Extensions, ExtensionDistribution, Package
+from envsnap.snapshot.model import ExtensionDistribution, Extensions, Package
 from tests.audit.conftest import DATA, at, imported, project
 from tests.conftest import REPO_ROOT
 
@@ -23,7 +23,10 @@ def framework(report: object) -> list[object]:
 def test_rocm_install_command_uses_index_url_never_extra_index_url() -> None:
     result = audit(None, store.load(SOURCE), parse_target("rocm:gfx942"))
     build = next(f for f in result.findings if f.rule == "framework-build")
-    assert build.replacement == "`pip install torch==2.14.1 --index-url https://download.pytorch.org/whl/rocm7.14`"
+    assert (
+        build.replacement
+        == "`pip install torch==2.14.1 --index-url https://download.pytorch.org/whl/rocm7.14`"
+    )
     assert "--extra-index-url" not in build.replacement
     assert build.risk == "lower"
 
@@ -82,14 +85,34 @@ def test_compiled_extensions_with_fatbin_archs() -> None:
         status="ok",
         scanned_files=10,
         distributions=(
-            ExtensionDistribution(name="my-kernels", version="1.0", vendors=("cuda",), libraries=("libcudart.so.12",), files=1, sm_archs=("sm_80", "sm_90")),
-            ExtensionDistribution(name="flash_attn", version="2.8.3", vendors=("cuda",), libraries=("libcudart.so.12",), files=1, sm_archs=("sm_80",)),
+            ExtensionDistribution(
+                name="my-kernels",
+                version="1.0",
+                vendors=("cuda",),
+                libraries=("libcudart.so.12",),
+                files=1,
+                sm_archs=("sm_80", "sm_90"),
+            ),
+            ExtensionDistribution(
+                name="flash_attn",
+                version="2.8.3",
+                vendors=("cuda",),
+                libraries=("libcudart.so.12",),
+                files=1,
+                sm_archs=("sm_80",),
+            ),
         ),
     )
-    packages = (*(base.packages or ()), Package(name="flash_attn", version="2.8.3"), Package(name="apex", version="0.9.10dev"))
+    packages = (
+        *(base.packages or ()),
+        Package(name="flash_attn", version="2.8.3"),
+        Package(name="apex", version="0.9.10dev"),
+    )
     snapshot = msgspec.structs.replace(base, extensions=section, packages=packages)
     rocm = audit(None, snapshot, parse_target("rocm"))
-    assert at(rocm.findings, "compiled-cuda-extension") == ["extensions[my-kernels]"]  # flash-attn: its package row
+    assert at(rocm.findings, "compiled-cuda-extension") == [
+        "extensions[my-kernels]"
+    ]  # flash-attn: its package row
     # nvidia-ml-py is envsnap's own NVML binding, installed on the devbox: amdsmi replaces it
     assert at(rocm.findings, "cuda-only-package") == ["packages[flash_attn]", "packages[nvidia-ml-py]"]
     assert at(rocm.findings, "pypi-apex") == ["packages[apex]"]
@@ -112,4 +135,6 @@ def test_several_cuda_only_kernel_packages_make_it_higher() -> None:
 def test_rocm_import_of_a_real_mi300x_report() -> None:
     snapshot = imported("collect_env/gen2025_torch2.5_cu121_on_mi300x.txt")
     result = audit(None, snapshot, parse_target("rocm:gfx942"))
-    assert next(f for f in result.findings if f.rule == "framework-build").replacement.endswith("whl/rocm6.2`")
+    assert next(f for f in result.findings if f.rule == "framework-build").replacement.endswith(
+        "whl/rocm6.2`"
+    )

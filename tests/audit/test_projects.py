@@ -29,7 +29,17 @@ def test_device_agnostic_project_is_lower_risk_everywhere(target: str) -> None:
     assert "train.py:6" in at(result.findings, "device-agnostic")
 
 
-@pytest.mark.parametrize(("target", "risk"), [("rocm", "lower"), ("rocm:gfx90a", "lower"), ("xpu", "higher"), ("mps", "higher"), ("cpu", "higher"), ("cuda:sm_120", "lower")])
+@pytest.mark.parametrize(
+    ("target", "risk"),
+    [
+        ("rocm", "lower"),
+        ("rocm:gfx90a", "lower"),
+        ("xpu", "higher"),
+        ("mps", "higher"),
+        ("cpu", "higher"),
+        ("cuda:sm_120", "lower"),
+    ],
+)
 def test_cuda_calls_and_cudnn_flags_are_fine_on_rocm_only(target: str, risk: str) -> None:
     result = report("cuda_cudnn", target)
     assert result.verdict.risk == risk
@@ -84,7 +94,9 @@ def test_tensorrt_engine_and_import_block_every_other_vendor(target: str) -> Non
 def test_tensorrt_engine_on_another_nvidia_arch_is_a_rebuild() -> None:
     result = report("tensorrt_engine", "cuda:sm_120")
     assert result.verdict.risk == "moderate"
-    assert "rebuild the engine on sm_120" in next(f.replacement for f in result.findings if f.rule == "tensorrt-engine")
+    assert "rebuild the engine on sm_120" in next(
+        f.replacement for f in result.findings if f.rule == "tensorrt-engine"
+    )
 
 
 def test_attention_libraries_have_documented_swaps() -> None:
@@ -94,7 +106,9 @@ def test_attention_libraries_have_documented_swaps() -> None:
     assert "ROCm build of flash-attn" in flash.replacement
     assert flash.source == "https://github.com/Dao-AILab/flash-attention#amd-rocm-support"
     xpu = report("attention_libs", "xpu")
-    assert "scaled_dot_product_attention" in next(f.replacement for f in xpu.findings if f.location == "model.py:5")
+    assert "scaled_dot_product_attention" in next(
+        f.replacement for f in xpu.findings if f.location == "model.py:5"
+    )
     # bitsandbytes 0.49 is pinned: XPU support came in 0.50
     pinned = next(f for f in xpu.findings if f.location == "requirements.txt:3")
     assert "predates" in pinned.meaning

@@ -37,16 +37,20 @@ async def test_m_opens_the_migrate_view_and_the_picker_rejudges(
         assert isinstance(screen, MigrateScreen)
         assert screen.project_dir == Path(PROJECT)
         await _settled(pilot, screen, "rocm")
-        assert screen.report is not None
-        assert screen.report.verdict.risk == "lower"  # .cuda() and cudnn work on ROCm
-        assert screen.report.environment == "the snapshot on screen"
+        rocm = screen.report
+        assert rocm is not None
+        assert rocm.verdict.risk == "lower"  # .cuda() and cudnn work on ROCm
+        assert rocm.environment == "the snapshot on screen"
         screen.query_one(Select).value = "xpu"
         await _settled(pilot, screen, "xpu")
-        assert screen.report.verdict.risk == "higher"
-        assert "train.py:13" in {f.location for f in screen.report.findings}
+        xpu = screen.report
+        assert xpu is not None
+        assert xpu.verdict.risk == "higher"
+        assert "train.py:13" in {f.location for f in xpu.findings}
         await pilot.pause(0.1)
         drawn = app.export_screenshot()  # what the terminal shows: the report, drawn
-        assert "HIGHER" in drawn and "train.py:13" in drawn
+        assert "HIGHER" in drawn
+        assert "train.py:13" in drawn
 
 
 async def test_a_vague_typed_target_is_refused_in_the_status_line(make_app: AppFactory) -> None:
@@ -63,4 +67,5 @@ async def test_a_vague_typed_target_is_refused_in_the_status_line(make_app: AppF
             if "precisely" in str(screen.query_one("#migrate-status").render()):
                 break
         assert "name the target precisely" in str(screen.query_one("#migrate-status").render())
-        assert screen.report is not None and screen.report.target.label == "rocm"
+        assert screen.report is not None
+        assert screen.report.target.label == "rocm"

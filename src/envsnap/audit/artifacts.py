@@ -56,7 +56,9 @@ def scan_artifact(path: str, relative: str) -> Signal | None:
 
 
 def _signal(relative: str, subject: str, detail: tuple[str, ...]) -> Signal:
-    return Signal(kind="artifact", layer="artifacts", file=relative, subject=subject, code=subject, detail=detail)
+    return Signal(
+        kind="artifact", layer="artifacts", file=relative, subject=subject, code=subject, detail=detail
+    )
 
 
 def _safetensors(handle: object, head: bytes) -> tuple[str, ...]:
@@ -73,7 +75,9 @@ def _safetensors(handle: object, head: bytes) -> tuple[str, ...]:
     if not isinstance(header, dict):
         raise ValueError("header is not a JSON object")
     dtypes = Counter(
-        str(entry.get("dtype"))[:16] for name, entry in header.items() if name != "__metadata__" and isinstance(entry, dict)
+        str(entry.get("dtype"))[:16]
+        for name, entry in header.items()
+        if name != "__metadata__" and isinstance(entry, dict)
     )
     return (f"dtypes={','.join(sorted(dtypes))}", f"tensors={sum(dtypes.values())}")
 
@@ -167,7 +171,9 @@ def _torch_zip(path: str, relative: str) -> Signal:
         pinned = Counter[str]()
         for info in infos:
             name = info.filename
-            interesting = name.endswith(("data.pkl", "constants.pkl")) or (torchscript and "/code/" in name and name.endswith(".py"))
+            interesting = name.endswith(("data.pkl", "constants.pkl")) or (
+                torchscript and "/code/" in name and name.endswith(".py")
+            )
             if not interesting or info.file_size > budget:
                 continue
             budget -= info.file_size

@@ -21,7 +21,9 @@ _QUOTED = re.compile(r"""["']([A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?\s*(?:[<>
 _EXTRA_INDEX = re.compile(r"--extra-index-url[= ]+(\S+)")
 _CUDA_INDEX = re.compile(r"download\.pytorch\.org/whl/(?:nightly/)?(cu\d{3})\b")
 _PIP_APEX = re.compile(r"\bpip3?\s+install\b[^\n#]*?\s(apex)(?:[\s=<>;]|$)")
-_CUDA_IMAGE = re.compile(r"^\s*FROM\s+(?:--platform=\S+\s+)?((?:nvidia/cuda|nvcr\.io/nvidia/[\w.-]+)(?::\S+)?)", re.IGNORECASE)
+_CUDA_IMAGE = re.compile(
+    r"^\s*FROM\s+(?:--platform=\S+\s+)?((?:nvidia/cuda|nvcr\.io/nvidia/[\w.-]+)(?::\S+)?)", re.IGNORECASE
+)
 _CMAKE_CUDA = re.compile(
     r"enable_language\s*\(\s*CUDA|LANGUAGES[^)]*\bCUDA\b|find_package\s*\(\s*(?:CUDA|CUDAToolkit)\b|cuda_add_(?:library|executable)",
     re.IGNORECASE,
@@ -67,8 +69,12 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
             continue
         shown = line if len(line) <= 160 else line[:159] + "…"
 
-        def make(kind_: str, subject: str, detail: tuple[str, ...] = (), n: int = number, c: str = shown) -> Signal:
-            return Signal(kind=kind_, layer="source", file=relative, line=n, code=c, subject=subject, detail=detail)
+        def make(
+            kind_: str, subject: str, detail: tuple[str, ...] = (), n: int = number, c: str = shown
+        ) -> Signal:
+            return Signal(
+                kind=kind_, layer="source", file=relative, line=n, code=c, subject=subject, detail=detail
+            )
 
         extra = _EXTRA_INDEX.search(line)
         if extra and "download.pytorch.org" in extra.group(1):
@@ -80,7 +86,9 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
             yield make("apex-pip", "pip install apex")
         arch_list = _ENV_ARCH_LIST.search(line)
         if arch_list:
-            archs = [a.replace("+PTX", "").replace(".", "").strip() for a in re.split(r"[; ]+", arch_list.group(1))]
+            archs = [
+                a.replace("+PTX", "").replace(".", "").strip() for a in re.split(r"[; ]+", arch_list.group(1))
+            ]
             yield make("gencode", "TORCH_CUDA_ARCH_LIST", tuple(f"arch=sm_{a}" for a in archs if a))
         if kind == "docker":
             image = _CUDA_IMAGE.match(line)
@@ -92,7 +100,9 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
             archs_match = _CMAKE_ARCHS.search(line)
             if archs_match:
                 archs = [a for a in re.split(r"[;\s]+", archs_match.group(1)) if a[:1].isdigit()]
-                yield make("gencode", "CMAKE_CUDA_ARCHITECTURES", tuple(f"arch=sm_{a.split('-')[0]}" for a in archs))
+                yield make(
+                    "gencode", "CMAKE_CUDA_ARCHITECTURES", tuple(f"arch=sm_{a.split('-')[0]}" for a in archs)
+                )
             if _TENSORRT_CMAKE.search(line):
                 yield make("import", "tensorrt", ("package=tensorrt",))
         if kind == "requirements":

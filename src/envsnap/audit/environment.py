@@ -72,12 +72,19 @@ def _command(release: Version, index: str | None, extras: list[str]) -> str:
     return f"`pip install {names}" + (f" --index-url {index}`" if index else "`")
 
 
-def _finding(rule: str, location: str, code: str, meaning: str, effort: str, risk: str, replacement: str, source: str) -> Finding:
+def _finding(
+    rule: str, location: str, code: str, meaning: str, effort: str, risk: str, replacement: str, source: str
+) -> Finding:
     return Finding(
-        rule=rule, layer="framework", location=location, code=code, meaning=meaning,
+        rule=rule,
+        layer="framework",
+        location=location,
+        code=code,
+        meaning=meaning,
         effort=effort,  # type: ignore[arg-type]
         risk=risk,  # type: ignore[arg-type]
-        replacement=replacement, source=source,
+        replacement=replacement,
+        source=source,
     )
 
 
@@ -86,48 +93,84 @@ def _rocm(release: Version, target: Target, extras: list[str], location: str, co
     source = knowledge.source("rocm")
     if row is None or row.rocm is None:
         yield _finding(
-            "framework-build", location, code, f"No ROCm build of torch {release} is recorded.",
-            "medium", "moderate", "upgrade torch to a release with ROCm wheels", source,
+            "framework-build",
+            location,
+            code,
+            f"No ROCm build of torch {release} is recorded.",
+            "medium",
+            "moderate",
+            "upgrade torch to a release with ROCm wheels",
+            source,
         )
         return
     rocm = row.rocm
     wanted = target.version
     if wanted and not _same_minor(wanted, rocm):
         others = [r.torch for r in rules_knowledge.torch_releases() if r.rocm and _same_minor(wanted, r.rocm)]
-        hint = f"torch {', '.join(others)} built for ROCm {wanted}" if others else f"no torch release lists ROCm {wanted}"
+        hint = (
+            f"torch {', '.join(others)} built for ROCm {wanted}"
+            if others
+            else f"no torch release lists ROCm {wanted}"
+        )
         yield _finding(
-            "framework-build", location, code,
-            f"torch {release.major}.{release.minor} publishes ROCm {rocm} wheels, not ROCm {wanted} ({hint}).",
-            "medium", "moderate",
-            f"use ROCm {rocm} on the target with " + _command(release, knowledge.wheel("rocm")["index"].format(rocm=rocm), extras)
+            "framework-build",
+            location,
+            code,
+            f"torch {release.major}.{release.minor} publishes ROCm {rocm} wheels, not ROCm {wanted} "
+            f"({hint}).",
+            "medium",
+            "moderate",
+            f"use ROCm {rocm} on the target with "
+            + _command(release, knowledge.wheel("rocm")["index"].format(rocm=rocm), extras)
             + (f", or move to torch {others[-1]}" if others else ""),
             row.source,
         )
     else:
         yield _finding(
-            "framework-build", location, code, f"torch {release.major}.{release.minor} publishes ROCm {rocm} wheels.",
-            "low", "lower", _command(release, knowledge.wheel("rocm")["index"].format(rocm=rocm), extras), row.source,
+            "framework-build",
+            location,
+            code,
+            f"torch {release.major}.{release.minor} publishes ROCm {rocm} wheels.",
+            "low",
+            "lower",
+            _command(release, knowledge.wheel("rocm")["index"].format(rocm=rocm), extras),
+            row.source,
         )
     yield from _gfx(Version(rocm if wanted is None else wanted), Version(rocm), target, location, code)
 
 
 def _gfx(runtime: Version, wheel: Version, target: Target, location: str, code: str) -> Iterator[Finding]:
     for gfx in target.archs:
-        listed = next((r for r in rules_knowledge.rocm_arch_lists() if SpecifierSet(r.rocm).contains(wheel)), None)
+        listed = next(
+            (r for r in rules_knowledge.rocm_arch_lists() if SpecifierSet(r.rocm).contains(wheel)), None
+        )
         if listed is not None and gfx not in listed.list.split(";"):
             yield _finding(
-                "gfx-not-in-wheel", location, code,
-                f"The ROCm {wheel} wheels carry no code objects for {gfx}: 'HIP error: invalid device function'.",
-                "high", "higher",
-                "build torch from source with PYTORCH_ROCM_ARCH=" + gfx + " (HSA_OVERRIDE_GFX_VERSION only for a close relative)",
+                "gfx-not-in-wheel",
+                location,
+                code,
+                f"The ROCm {wheel} wheels carry no code objects for {gfx}: 'HIP error: invalid "
+                "device function'.",
+                "high",
+                "higher",
+                "build torch from source with PYTORCH_ROCM_ARCH="
+                + gfx
+                + " (HSA_OVERRIDE_GFX_VERSION only for a close relative)",
                 listed.source,
             )
-        supported = next((r for r in rules_knowledge.gfx_support() if SpecifierSet(r.rocm).contains(runtime)), None)
+        supported = next(
+            (r for r in rules_knowledge.gfx_support() if SpecifierSet(r.rocm).contains(runtime)), None
+        )
         if supported is not None and gfx not in supported.gfx:
             yield _finding(
-                "gfx-not-supported", location, code,
+                "gfx-not-supported",
+                location,
+                code,
                 f"AMD does not list {gfx} as supported by ROCm {runtime}: it may work, untested by AMD.",
-                "low", "moderate", "a listed GPU, or accept community support", supported.source,
+                "low",
+                "moderate",
+                "a listed GPU, or accept community support",
+                supported.source,
             )
 
 
@@ -154,22 +197,33 @@ def _cuda(release: Version, target: Target, extras: list[str], location: str, co
         arch = compat.wheel_arch_list(release, variant, "x86_64")
         if arch is not None and compat.coverage(arch[0], device, torch_cuda=cuda) == "sass":
             yield _finding(
-                "framework-build", location, code,
+                "framework-build",
+                location,
+                code,
                 f"torch {release.major}.{release.minor}+{variant} has kernels for {target.archs[0]}.",
-                "low", "lower", _command(release, knowledge.wheel("cuda")["index"].format(variant=variant), extras), arch[1],
+                "low",
+                "lower",
+                _command(release, knowledge.wheel("cuda")["index"].format(variant=variant), extras),
+                arch[1],
             )
             return
     newer = compat.suggest_newer_release(release, driver=None, devices=[device])
     replacement = (
         f"upgrade: `pip install 'torch=={newer[0]}.*' --index-url {compat.PYTORCH_INDEX}/{newer[1]}`"
-        if newer else "no published torch build covers it yet: build from source with TORCH_CUDA_ARCH_LIST"
+        if newer
+        else "no published torch build covers it yet: build from source with TORCH_CUDA_ARCH_LIST"
     )
     yield _finding(
-        "framework-build", location, code,
+        "framework-build",
+        location,
+        code,
         f"No torch {release.major}.{release.minor} build"
         + (f" for CUDA <= {target.version}" if target.version else "")
         + f" has kernels for {target.archs[0]}: 'no kernel image is available for execution on the device'.",
-        "medium", "higher" if newer is None else "moderate", replacement, knowledge.source("cuda"),
+        "medium",
+        "higher" if newer is None else "moderate",
+        replacement,
+        knowledge.source("cuda"),
     )
 
 
@@ -178,14 +232,26 @@ def _other(release: Version, target: Target, extras: list[str], location: str, c
     first = Version(str(row["first_torch"]))
     if release < first:
         return _finding(
-            "framework-build", location, code,
-            f"torch {release} predates {NAMES[target.kind]} wheels (from torch {first}): a framework upgrade comes first.",
-            "medium", "moderate", f"upgrade to torch >= {first}, then " + _command(first, row["index"], extras), str(row["source"]),
+            "framework-build",
+            location,
+            code,
+            f"torch {release} predates {NAMES[target.kind]} wheels (from torch {first}): a "
+            "framework upgrade comes first.",
+            "medium",
+            "moderate",
+            f"upgrade to torch >= {first}, then " + _command(first, row["index"], extras),
+            str(row["source"]),
         )
     where = "the macOS arm64 wheel on PyPI includes MPS; " if target.kind == "mps" else ""
     return _finding(
-        "framework-build", location, code, f"{where}torch {release.major}.{release.minor} has {NAMES[target.kind]} builds.",
-        "low", "lower", _command(release, row["index"], extras), str(row["source"]),
+        "framework-build",
+        location,
+        code,
+        f"{where}torch {release.major}.{release.minor} has {NAMES[target.kind]} builds.",
+        "low",
+        "lower",
+        _command(release, row["index"], extras),
+        str(row["source"]),
     )
 
 
@@ -197,9 +263,13 @@ def _target_torch(release: Version, target: Target, location: str, code: str) ->
         return
     if (there.major, there.minor) != (release.major, release.minor):
         yield _finding(
-            "framework-version-skew", f"target: torch {target.torch}", code,
+            "framework-version-skew",
+            f"target: torch {target.torch}",
+            code,
             f"The target runs torch {target.torch}, the source {release}: results and APIs may differ.",
-            "low", "moderate", f"install torch {release} on the target (command above), or test on {there}",
+            "low",
+            "moderate",
+            f"install torch {release} on the target (command above), or test on {there}",
             knowledge.source("cpu"),
         )
 
@@ -217,9 +287,15 @@ def packages(snapshot: Snapshot, target: Target) -> Iterator[Finding]:
         name = canonicalize_name(package.name)
         if name == "apex" and package.version in versions:
             yield Finding(
-                rule="pypi-apex", layer="packages", location=f"packages[{package.name}]", code=f"{package.name}=={package.version}",
-                meaning="This `apex` is the unrelated PyPI package, not NVIDIA Apex: `import apex` gives the wrong module.",
-                effort="low", risk="moderate", replacement="uninstall it; build NVIDIA/apex or ROCm/apex from source",
+                rule="pypi-apex",
+                layer="packages",
+                location=f"packages[{package.name}]",
+                code=f"{package.name}=={package.version}",
+                meaning="This `apex` is the unrelated PyPI package, not NVIDIA Apex: `import apex` "
+                "gives the wrong module.",
+                effort="low",
+                risk="moderate",
+                replacement="uninstall it; build NVIDIA/apex or ROCm/apex from source",
                 source=apex_source,
             )
             continue
@@ -230,8 +306,11 @@ def packages(snapshot: Snapshot, target: Target) -> Iterator[Finding]:
         if row is None:
             continue
         signal = Signal(
-            kind="package", layer="packages", subject=f"packages[{package.name}]",
-            code=f"{package.name}=={package.version}", detail=(f"package={row.key}",),
+            kind="package",
+            layer="packages",
+            subject=f"packages[{package.name}]",
+            code=f"{package.name}=={package.version}",
+            detail=(f"package={row.key}",),
         )
         found = package_finding(signal, target, ctx, "cuda-only-package", package.version)
         if found is not None:
@@ -239,9 +318,15 @@ def packages(snapshot: Snapshot, target: Target) -> Iterator[Finding]:
     if wheels and target.kind != "cuda":
         shown = ", ".join(wheels[:4]) + (f" and {len(wheels) - 4} more" if len(wheels) > 4 else "")
         yield Finding(
-            rule="cuda-library-wheels", layer="packages", location="packages[nvidia-*]", code=shown,
-            meaning=f"{len(wheels)} NVIDIA CUDA library wheels: they come with the CUDA torch build and do nothing on {NAMES[target.kind]}.",
-            effort="low", risk="lower", replacement="uninstall them with the CUDA torch; the target's build brings its own",
+            rule="cuda-library-wheels",
+            layer="packages",
+            location="packages[nvidia-*]",
+            code=shown,
+            meaning=f"{len(wheels)} NVIDIA CUDA library wheels: they come with the CUDA torch build "
+            f"and do nothing on {NAMES[target.kind]}.",
+            effort="low",
+            risk="lower",
+            replacement="uninstall them with the CUDA torch; the target's build brings its own",
             source=wheel_source,
         )
 
@@ -255,7 +340,9 @@ def extensions(snapshot: Snapshot, target: Target) -> Iterator[Finding]:
         if "cuda" not in dist.vendors or dist.name.lower() == "torch":
             continue
         name = canonicalize_name(dist.name)
-        if knowledge.alternative_for_distribution(name) is not None or knowledge.cuda_library_wheels()[0].match(name):
+        if knowledge.alternative_for_distribution(name) is not None or knowledge.cuda_library_wheels()[
+            0
+        ].match(name):
             continue  # the package finding already says what replaces it
         archs = ", ".join(dist.sm_archs or ()) or "no fatbin archs recorded"
         location = f"extensions[{dist.name}]"
@@ -273,24 +360,38 @@ def _extension(sm_archs: tuple[str, ...], target: Target, location: str, code: s
         if reach == "sass":
             return
         yield Finding(
-            rule="extension-arch", layer="extensions", location=location, code=code,
+            rule="extension-arch",
+            layer="extensions",
+            location=location,
+            code=code,
             meaning=(
                 f"Only PTX reaches {target.archs[0]}: JIT-compiled at first launch."
-                if reach == "ptx" else f"No kernels for {target.archs[0]}: 'no kernel image is available'."
+                if reach == "ptx"
+                else f"No kernels for {target.archs[0]}: 'no kernel image is available'."
             ),
-            effort="low", risk="lower" if reach == "ptx" else "moderate",
-            replacement=f"a release built for {target.archs[0]}, or rebuild with TORCH_CUDA_ARCH_LIST including it",
+            effort="low",
+            risk="lower" if reach == "ptx" else "moderate",
+            replacement=f"a release built for {target.archs[0]}, or rebuild with "
+            "TORCH_CUDA_ARCH_LIST including it",
             source="https://github.com/pytorch/pytorch/blob/main/torch/cuda/__init__.py",
         )
         return
     rocm = target.kind == "rocm"
     yield Finding(
-        rule="compiled-cuda-extension", layer="extensions", location=location, code=code,
+        rule="compiled-cuda-extension",
+        layer="extensions",
+        location=location,
+        code=code,
         meaning=(
-            "Compiled against CUDA: needs a ROCm build (rebuild from source on ROCm, where hipify runs) or a ROCm wheel."
-            if rocm else f"Compiled CUDA code with no {NAMES[target.kind]} build known."
+            "Compiled against CUDA: needs a ROCm build (rebuild from source on ROCm, where hipify "
+            "runs) or a ROCm wheel."
+            if rocm
+            else f"Compiled CUDA code with no {NAMES[target.kind]} build known."
         ),
-        effort="medium" if rocm else "high", risk="moderate" if rocm else "higher",
-        replacement="rebuild from source on the ROCm machine" if rocm else "a pure-torch path, or port the kernels",
+        effort="medium" if rocm else "high",
+        risk="moderate" if rocm else "higher",
+        replacement="rebuild from source on the ROCm machine"
+        if rocm
+        else "a pure-torch path, or port the kernels",
         source=source,
     )

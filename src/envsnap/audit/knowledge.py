@@ -73,7 +73,9 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 @functools.cache
 def raw(name: str) -> Any:
     """One data file as plain data (parsed once per process)."""
-    text = resources.files("envsnap.audit").joinpath("data", f"{name}.yaml").read_text(encoding="utf-8")
+    text = (
+        resources.files("envsnap.audit").joinpath("data").joinpath(f"{name}.yaml").read_text(encoding="utf-8")
+    )
     return yaml.load(text, Loader=_Loader)
 
 

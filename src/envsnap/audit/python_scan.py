@@ -19,9 +19,27 @@ from envsnap.audit import knowledge
 from envsnap.audit.model import Signal
 
 TRIGGER_WORDS = (
-    b"cuda", b"cudnn", b"nccl", b"tensorrt", b"flash_attn", b"xformers", b"bitsandbytes", b"triton", b"cupy",
-    b"numba", b"nvml", b"nvidia", b"apex", b"intel_extension", b"accelerator", b"float64", b"double",
-    b"deepspeed", b"vllm", b"gencode", b"ARCH_LIST",
+    b"cuda",
+    b"cudnn",
+    b"nccl",
+    b"tensorrt",
+    b"flash_attn",
+    b"xformers",
+    b"bitsandbytes",
+    b"triton",
+    b"cupy",
+    b"numba",
+    b"nvml",
+    b"nvidia",
+    b"apex",
+    b"intel_extension",
+    b"accelerator",
+    b"float64",
+    b"double",
+    b"deepspeed",
+    b"vllm",
+    b"gencode",
+    b"ARCH_LIST",
 )
 """Bytes that any signal needs; a file without them is not parsed (most of a big tree).
 
@@ -34,12 +52,15 @@ def triggered(data: bytes) -> bool:
     """Whether a file's bytes hold any trigger word (then it is worth a syntax tree)."""
     return any(word in data for word in TRIGGER_WORDS)
 
+
 _DEVICE_STRING = re.compile(r"^cuda(:\d+)?$")
 _GUARD_WORDS = re.compile(r"cuda|gpu|device|accelerator", re.IGNORECASE)
 _ARCH_IN_FLAG = re.compile(r"(?:arch|code)=(?:sm|compute)_(\d{2,3}[a-z]?)|-arch=sm_(\d{2,3}[a-z]?)")
 _ARCH_LIST = re.compile(r"^\s*\d+\.\d+(\+PTX)?(\s*[; ]\s*\d+\.\d+(\+PTX)?)*\s*$")
 _PTX = re.compile(r"\basm\s*(?:volatile\s*)?\(|__asm__")
-_WARP_MASK = re.compile(r"__(?:shfl(?:_up|_down|_xor)?|ballot|any|all|match_any|match_all)_sync\s*\(\s*0x[fF]{8}\b")
+_WARP_MASK = re.compile(
+    r"__(?:shfl(?:_up|_down|_xor)?|ballot|any|all|match_any|match_all)_sync\s*\(\s*0x[fF]{8}\b"
+)
 
 SAFE_CUDA_CALLS = frozenset(
     {"is_available", "device_count", "is_initialized", "manual_seed", "manual_seed_all", "empty_cache"}
@@ -76,7 +97,15 @@ class _Visitor(ast.NodeVisitor):
         text = self.lines[number - 1].strip() if 0 < number <= len(self.lines) else ""
         return text if len(text) <= MAX_CODE else text[: MAX_CODE - 1] + "…"
 
-    def emit(self, kind: str, node: ast.AST, subject: str = "", *, guarded: bool | None = None, detail: tuple[str, ...] = ()) -> None:
+    def emit(
+        self,
+        kind: str,
+        node: ast.AST,
+        subject: str = "",
+        *,
+        guarded: bool | None = None,
+        detail: tuple[str, ...] = (),
+    ) -> None:
         self.signals.append(
             Signal(
                 kind=kind,
@@ -105,7 +134,9 @@ class _Visitor(ast.NodeVisitor):
 
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
-            self.aliases[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else alias.name.split(".")[0]
+            self.aliases[alias.asname or alias.name.split(".")[0]] = (
+                alias.name if alias.asname else alias.name.split(".")[0]
+            )
             self._import(node, alias.name)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
@@ -140,7 +171,7 @@ class _Visitor(ast.NodeVisitor):
         for part in (*node.handlers, *node.orelse, *node.finalbody):
             self.visit(part)
 
-    visit_TryStar = visit_Try  # type: ignore[assignment]
+    visit_TryStar = visit_Try
 
     def visit_If(self, node: ast.If) -> None:
         self.visit(node.test)
@@ -165,7 +196,11 @@ class _Visitor(ast.NodeVisitor):
                 return True
             if isinstance(sub, ast.Name) and _GUARD_WORDS.search(sub.id):
                 return True
-            if isinstance(sub, ast.Constant) and isinstance(sub.value, str) and _DEVICE_STRING.match(sub.value):
+            if (
+                isinstance(sub, ast.Constant)
+                and isinstance(sub.value, str)
+                and _DEVICE_STRING.match(sub.value)
+            ):
                 return True
         return False
 
@@ -181,9 +216,18 @@ class _Visitor(ast.NodeVisitor):
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
         name = self.dotted(func)
-        if isinstance(func, ast.Attribute) and func.attr == "cuda" and (name is None or not name.startswith("torch.")):
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr == "cuda"
+            and (name is None or not name.startswith("torch."))
+        ):
             self.emit("device-hardcode", node, ".cuda()")
-        elif isinstance(func, ast.Attribute) and func.attr == "double" and not node.args and name != "torch.double":
+        elif (
+            isinstance(func, ast.Attribute)
+            and func.attr == "double"
+            and not node.args
+            and name != "torch.double"
+        ):
             self.emit("float64", node, ".double()")
         if name in EXTENSION_CALLS:
             self._extension(node, name)
@@ -196,8 +240,8 @@ class _Visitor(ast.NodeVisitor):
     def _extension(self, node: ast.Call, name: str) -> None:
         keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg}
         short = name.rsplit(".", 1)[1]
-        sources = [s for s in ast.walk(node) if isinstance(s, ast.Constant) and isinstance(s.value, str)]
-        cuda_files = [s.value for s in sources if s.value.endswith((".cu", ".cuh"))]
+        texts = [s.value for s in ast.walk(node) if isinstance(s, ast.Constant) and isinstance(s.value, str)]
+        cuda_files = [text for text in texts if text.endswith((".cu", ".cuh"))]
         if short == "load" and not cuda_files and "extra_cuda_cflags" not in keywords:
             return  # a C++-only JIT extension
         if short == "load_inline" and "cuda_sources" not in keywords:
@@ -205,7 +249,9 @@ class _Visitor(ast.NodeVisitor):
         self.emit("cuda-extension", node, short, detail=tuple(f"source={f}" for f in cuda_files[:8]))
         inline = keywords.get("cuda_sources")
         if inline is not None:
-            for text in (s.value for s in ast.walk(inline) if isinstance(s, ast.Constant) and isinstance(s.value, str)):
+            for text in (
+                s.value for s in ast.walk(inline) if isinstance(s, ast.Constant) and isinstance(s.value, str)
+            ):
                 if _PTX.search(text):
                     self.emit("inline-ptx", node, "load_inline cuda_sources", detail=_ptx_detail(text))
                 if _WARP_MASK.search(text):
@@ -262,8 +308,14 @@ class _Visitor(ast.NodeVisitor):
                 and isinstance(node.value.value, str)
                 and _ARCH_LIST.match(node.value.value)
             ):
-                archs = [a.strip().replace("+PTX", "").replace(".", "") for a in re.split(r"[; ]+", node.value.value) if a.strip()]
-                self.emit("gencode", node, "TORCH_CUDA_ARCH_LIST", detail=tuple(f"arch=sm_{a}" for a in archs))
+                archs = [
+                    a.strip().replace("+PTX", "").replace(".", "")
+                    for a in re.split(r"[; ]+", node.value.value)
+                    if a.strip()
+                ]
+                self.emit(
+                    "gencode", node, "TORCH_CUDA_ARCH_LIST", detail=tuple(f"arch=sm_{a}" for a in archs)
+                )
                 self.compared.add(id(node.value))
         self.generic_visit(node)
 
@@ -273,7 +325,9 @@ def _catches_import_error(handler: ast.ExceptHandler) -> bool:
         return True
     names = [n.id for n in ast.walk(handler.type) if isinstance(n, ast.Name)]
     names += [n.attr for n in ast.walk(handler.type) if isinstance(n, ast.Attribute)]
-    return any(n in ("ImportError", "ModuleNotFoundError", "Exception", "BaseException", "OSError") for n in names)
+    return any(
+        n in ("ImportError", "ModuleNotFoundError", "Exception", "BaseException", "OSError") for n in names
+    )
 
 
 def _backend(node: ast.Call) -> str | None:

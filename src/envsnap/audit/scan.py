@@ -36,7 +36,9 @@ PARALLEL_MIN_CPUS = 4
 (measured on a shared 2-core machine: 1.5 s in one process, 2.3 s with a pool of two)."""
 CHUNK_FILES = 128
 
-_NATIVE_TRIGGER = re.compile(rb"cuda|cu[A-Z]|asm|__global__|_sync|cublas|cudnn|cutlass|cute/|nccl|thrust|NvInfer|WARP|FULL_MASK")
+_NATIVE_TRIGGER = re.compile(
+    rb"cuda|cu[A-Z]|asm|__global__|_sync|cublas|cudnn|cutlass|cute/|nccl|thrust|NvInfer|WARP|FULL_MASK"
+)
 
 FileResult = tuple[list[Signal], list[Skipped], bool]
 
@@ -102,7 +104,16 @@ def scan_file(entry: Entry) -> FileResult:
             return ([signal] if signal else []), [], signal is not None
         data = _read_capped(entry)
         if data is None:
-            return [], [Skipped(file=entry.relative, reason=f"larger than {MAX_TEXT_BYTES // 1024 // 1024} MB, not scanned")], False
+            return (
+                [],
+                [
+                    Skipped(
+                        file=entry.relative,
+                        reason=f"larger than {MAX_TEXT_BYTES // 1024 // 1024} MB, not scanned",
+                    )
+                ],
+                False,
+            )
         if entry.kind == "python" and not triggered(data):
             return [], [], False
         if entry.kind == "native" and not _NATIVE_TRIGGER.search(data):
@@ -118,7 +129,11 @@ def scan_file(entry: Entry) -> FileResult:
     except UnicodeDecodeError as err:
         return [], [Skipped(file=entry.relative, reason=f"not UTF-8 text (byte {err.start})")], False
     except SyntaxError as err:
-        return [], [Skipped(file=entry.relative, reason=f"not parseable Python: {err.msg} (line {err.lineno})")], False
+        return (
+            [],
+            [Skipped(file=entry.relative, reason=f"not parseable Python: {err.msg} (line {err.lineno})")],
+            False,
+        )
     except RecursionError:
         return [], [Skipped(file=entry.relative, reason="nested too deeply to parse")], False
     except OSError as err:
@@ -133,7 +148,12 @@ def _read_capped(entry: Entry) -> bytes | None:
     O_NOFOLLOW: a file swapped for a link after the walk is refused, not followed; O_NONBLOCK: a
     file swapped for a FIFO does not hang the scan.
     """
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    flags = (
+        os.O_RDONLY
+        | getattr(os, "O_NOFOLLOW", 0)
+        | getattr(os, "O_NONBLOCK", 0)
+        | getattr(os, "O_CLOEXEC", 0)
+    )
     fd = os.open(entry.path, flags)
     try:
         chunks = []

@@ -84,9 +84,7 @@ def _refusal(text: str) -> str:
     hint = _HINTS.get(word) or _product_hint(word)
     shown = " ".join(word.split())[:40] or "(empty)"
     suggestion = f" For `{shown}` use {hint}." if hint else ""
-    return (
-        f"--target {shown}: name the target precisely: {FORMS} (e.g. {EXAMPLES}).{suggestion}"
-    )
+    return f"--target {shown}: name the target precisely: {FORMS} (e.g. {EXAMPLES}).{suggestion}"
 
 
 def _product_hint(word: str) -> str | None:
@@ -118,9 +116,9 @@ def target_from_snapshot(snapshot: Snapshot, name: str) -> Target:
     if nvidia:
         ccs = [facts.compute_capability(d)[0] for d in nvidia]
         sms = tuple(sorted({f"sm_{facts.cc_text(cc).replace('.', '')}" for cc in ccs if cc is not None}))
-        info = facts.nvidia(snapshot)
+        driver = facts.nvidia(snapshot)
         devices = tuple(d.name or f"NVIDIA GPU {d.index}" for d in nvidia)
-        return _described("cuda", sms, info.cuda_driver_version if info else None, name, torch, devices)
+        return _described("cuda", sms, driver.cuda_driver_version if driver else None, name, torch, devices)
     accel = snapshot.accelerators
     if accel and accel.intel and accel.intel.devices:
         devices = tuple(d.name or f"Intel GPU {d.index}" for d in accel.intel.devices)
@@ -131,7 +129,12 @@ def target_from_snapshot(snapshot: Snapshot, name: str) -> Target:
 
 
 def _described(
-    kind: TargetKind, archs: tuple[str, ...], version: str | None, name: str, torch: str | None, devices: tuple[str, ...]
+    kind: TargetKind,
+    archs: tuple[str, ...],
+    version: str | None,
+    name: str,
+    torch: str | None,
+    devices: tuple[str, ...],
 ) -> Target:
     spec = kind + (f":{','.join(archs)}" if archs else "") + (f"@{version}" if version else "")
     return Target(

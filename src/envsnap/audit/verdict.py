@@ -38,7 +38,9 @@ def decide(findings: Sequence[Finding], target: Target) -> Verdict:
         reasons.insert(0, f"{len(kernels)} CUDA-only kernels or compiled packages to port and validate")
     if not reasons:
         reasons = ["standard ops, no custom CUDA: install the target build of the framework"]
-    return Verdict(risk=risk, reasons=tuple(reasons[:MAX_REASONS]), checklist=tuple(_checklist(findings, target)))
+    return Verdict(
+        risk=risk, reasons=tuple(reasons[:MAX_REASONS]), checklist=tuple(_checklist(findings, target))
+    )
 
 
 def _reasons(findings: Sequence[Finding], risk: Risk) -> list[str]:
@@ -60,18 +62,32 @@ def _checklist(findings: Sequence[Finding], target: Target) -> list[str]:
     framework = [f for f in findings if f.layer == "framework" and f.replacement]
     for item in framework:
         steps.append(f"Framework: {item.replacement}")
-    swaps = sorted({f"{f.code.split('==')[0].split()[0]} → {f.replacement}" for f in findings if f.layer == "packages" and f.effort != "none"})
+    swaps = sorted(
+        {
+            f"{f.code.split('==')[0].split()[0]} → {f.replacement}"
+            for f in findings
+            if f.layer == "packages" and f.effort != "none"
+        }
+    )
     steps.extend(f"Package: {swap}" for swap in swaps)
     by_rule: dict[str, list[Finding]] = defaultdict(list)
     for item in findings:
         if item.layer in ("source", "extensions", "artifacts") and item.effort != "none":
             by_rule[item.rule].append(item)
     for rule, items in sorted(by_rule.items(), key=lambda kv: rank(kv[1][0])):
-        steps.append(f"{items[0].layer.title()}: {rule} at {len(items)} place(s), e.g. {items[0].location}: {items[0].replacement}")
+        steps.append(
+            f"{items[0].layer.title()}: {rule} at {len(items)} place(s), e.g. {items[0].location}: "
+            f"{items[0].replacement}"
+        )
     steps.append(
         "On the target: `envsnap save -o target.yaml`, then `envsnap audit --target-snapshot target.yaml` "
         "to judge against its real devices, driver and framework"
     )
-    steps.append("Smoke test: import, one forward and backward step on the target device (`envsnap check` first)")
-    steps.append("Correctness: compare outputs with the CUDA reference run on the same inputs (bf16 needs rtol ≈ 1.6e-2)")
+    steps.append(
+        "Smoke test: import, one forward and backward step on the target device (`envsnap check` first)"
+    )
+    steps.append(
+        "Correctness: compare outputs with the CUDA reference run on the same inputs (bf16 needs "
+        "rtol ≈ 1.6e-2)"
+    )
     return steps

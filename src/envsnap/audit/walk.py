@@ -19,8 +19,23 @@ FileKind = Literal["python", "native", "build", "docker", "requirements", "shell
 
 PRUNED_DIRS = frozenset(
     {
-        ".git", ".hg", ".svn", ".venv", "venv", "env", ".env", "node_modules", "__pycache__", ".tox",
-        ".nox", ".mypy_cache", ".ruff_cache", ".pytest_cache", "site-packages", ".eggs", ".cache",
+        ".git",
+        ".hg",
+        ".svn",
+        ".venv",
+        "venv",
+        "env",
+        ".env",
+        "node_modules",
+        "__pycache__",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        "site-packages",
+        ".eggs",
+        ".cache",
     }
 )
 """Directories that hold no project source (environments, VCS data, caches)."""

@@ -15,20 +15,62 @@ from envsnap.commands.common import refuse_live_options as _refuse_live_options
 from envsnap.commands.common import warn_failed_probes as _warn_failed_probes
 from envsnap.errors import BadInput, ExitCode
 
-FAIL_ON = {"higher": "higher", "high": "higher", "moderate": "moderate", "medium": "moderate", "lower": "lower", "low": "lower"}
+FAIL_ON = {
+    "higher": "higher",
+    "high": "higher",
+    "moderate": "moderate",
+    "medium": "moderate",
+    "lower": "lower",
+    "low": "lower",
+}
 
 
 @click.command("audit", context_settings=CONTEXT_SETTINGS)
 @click.argument("project_dir", required=False, default=".", metavar="[PROJECT_DIR]")
-@click.option("--target", "target_spec", metavar="TARGET", help="rocm[:gfxNNN][@VER], xpu[:DEVICE], mps, cpu or cuda:sm_XY[@VER].")
-@click.option("--target-snapshot", metavar="FILE", help="A snapshot saved on the target machine: judge against its real devices and framework.")
-@click.option("--snapshot", "snapshot_path", metavar="FILE", help="The source environment as a saved snapshot (default: probe this machine).")
-@click.option("--python", "python_path", metavar="PATH", help="Probe this interpreter's environment as the source.")
-@click.option("--no-frameworks", is_flag=True, help="Live mode: don't import ML frameworks (faster; no framework layer).")
+@click.option(
+    "--target",
+    "target_spec",
+    metavar="TARGET",
+    help="rocm[:gfxNNN][@VER], xpu[:DEVICE], mps, cpu or cuda:sm_XY[@VER].",
+)
+@click.option(
+    "--target-snapshot",
+    metavar="FILE",
+    help="A snapshot saved on the target machine: judge against its real devices and framework.",
+)
+@click.option(
+    "--snapshot",
+    "snapshot_path",
+    metavar="FILE",
+    help="The source environment as a saved snapshot (default: probe this machine).",
+)
+@click.option(
+    "--python", "python_path", metavar="PATH", help="Probe this interpreter's environment as the source."
+)
+@click.option(
+    "--no-frameworks",
+    is_flag=True,
+    help="Live mode: don't import ML frameworks (faster; no framework layer).",
+)
 @click.option("--no-env", is_flag=True, help="Audit the project files only, not an environment.")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (keys documented in the README).")
-@click.option("--format", "output_format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True, help="Output format; markdown makes a migration ticket.")
-@click.option("--fail-on", type=click.Choice(sorted(FAIL_ON)), default="higher", show_default=True, help="Exit 1 when the verdict is at or above this risk.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the report as JSON (keys documented in the README)."
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "markdown"]),
+    default="text",
+    show_default=True,
+    help="Output format; markdown makes a migration ticket.",
+)
+@click.option(
+    "--fail-on",
+    type=click.Choice(sorted(FAIL_ON)),
+    default="higher",
+    show_default=True,
+    help="Exit 1 when the verdict is at or above this risk.",
+)
 @click.option("--show-fine", is_flag=True, help="Text output: also list the findings that need no change.")
 def audit_command(
     project_dir: str,
@@ -86,7 +128,7 @@ def audit_command(
     _print_report(report, output_format, show_fine)
     from envsnap.audit.model import RISKS
 
-    failing = RISKS.index(report.verdict.risk) >= RISKS.index(FAIL_ON[fail_on])  # type: ignore[arg-type]
+    failing = RISKS.index(report.verdict.risk) >= RISKS.index(FAIL_ON[fail_on])
     return int(ExitCode.FINDINGS if failing else ExitCode.OK)
 
 
@@ -97,14 +139,18 @@ def _load(path: str) -> Any:
     return redact_snapshot(api.load(path))  # a hand-edited file may hold secrets
 
 
-def _environment(snapshot_path: str | None, python_path: str | None, no_frameworks: bool, no_env: bool) -> tuple[Any, str | None]:
+def _environment(
+    snapshot_path: str | None, python_path: str | None, no_frameworks: bool, no_env: bool
+) -> tuple[Any, str | None]:
     if no_env:
         return None, None
     if snapshot_path is not None:
         return _load(snapshot_path), snapshot_path
     from envsnap import api
 
-    data = api.collect(python=python_path, frameworks=not no_frameworks, progress=_progress_reporter(), findings=False)
+    data = api.collect(
+        python=python_path, frameworks=not no_frameworks, progress=_progress_reporter(), findings=False
+    )
     _warn_failed_probes(data)
     return data, f"live ({python_path})" if python_path else "live (this interpreter)"
 

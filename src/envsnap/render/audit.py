@@ -137,7 +137,17 @@ def scanned_line(report: AuditReport) -> str:
 def _md(text: str) -> str:
     """A Markdown table cell: one line, pipes, backticks and HTML escaped."""
     clean = one_line(text)
-    for char, escaped in (("\\", "\\\\"), ("|", "\\|"), ("`", "\\`"), ("<", "&lt;"), (">", "&gt;"), ("*", "\\*"), ("_", "\\_"), ("[", "\\["), ("]", "\\]")):
+    for char, escaped in (
+        ("\\", "\\\\"),
+        ("|", "\\|"),
+        ("`", "\\`"),
+        ("<", "&lt;"),
+        (">", "&gt;"),
+        ("*", "\\*"),
+        ("_", "\\_"),
+        ("[", "\\["),
+        ("]", "\\]"),
+    ):
         clean = clean.replace(char, escaped)
     return clean
 
@@ -172,7 +182,8 @@ def audit_markdown(report: AuditReport) -> str:
         ]
         for f in items:
             lines.append(
-                f"| {_md(f.location)} | {_md_code(f.code)} | {_md(f.meaning)} | {f.effort} | {f.risk} | {_md(f.replacement)} |"
+                f"| {_md(f.location)} | {_md_code(f.code)} | {_md(f.meaning)} | {f.effort} | "
+                f"{f.risk} | {_md(f.replacement)} |"
             )
         lines.append("")
     lines += ["## Checklist", ""] + [f"- [ ] {_md(step)}" for step in report.verdict.checklist] + [""]

@@ -24,7 +24,18 @@ if TYPE_CHECKING:
     from envsnap.audit.model import AuditReport, ScanResult
     from envsnap.snapshot.model import Snapshot
 
-TARGETS = ("rocm", "rocm:gfx942", "rocm:gfx90a", "rocm:gfx1100", "xpu", "xpu:pvc", "mps", "cpu", "cuda:sm_100", "cuda:sm_120")
+TARGETS = (
+    "rocm",
+    "rocm:gfx942",
+    "rocm:gfx90a",
+    "rocm:gfx1100",
+    "xpu",
+    "xpu:pvc",
+    "mps",
+    "cpu",
+    "cuda:sm_100",
+    "cuda:sm_120",
+)
 """The picker's targets; any precise form can be typed in the input instead."""
 
 

@@ -1,7 +1,6 @@
 """Trains the block on whatever device the caller passes."""
 
 import torch
-
 from model import Block
 
 
