@@ -136,3 +136,20 @@ def test_findings_are_sorted_most_severe_first() -> None:
     assert risks == sorted(risks, key=("higher", "moderate", "lower").index)
     assert result.verdict.reasons[0].startswith("inline-ptx: csrc/softmax_kernel.cu:8")
     assert any("Smoke test" in step for step in result.verdict.checklist)
+
+
+def test_real_nanogpt_sample_script() -> None:
+    """karpathy/nanoGPT sample.py (MIT; see tests/data/projects/real-nanogpt/SOURCE.md)."""
+    rocm = report("real-nanogpt", "rocm")
+    assert rocm.verdict.risk == "lower"
+    assert {f.effort for f in rocm.findings} == {"none"}
+    xpu = report("real-nanogpt", "xpu")
+    assert xpu.verdict.risk == "higher"
+    hard = [f for f in xpu.findings if f.rule == "hardcoded-cuda-device"]
+    assert [(f.location, f.risk) for f in hard] == [("sample.py:20", "higher"), ("sample.py:30", "lower")]
+    # `torch.cuda.is_available() and torch.cuda.is_bf16_supported()`: the second call is guarded by the first
+    assert [(f.location, f.risk) for f in xpu.findings if f.rule == "torch-cuda-api"] == [
+        ("sample.py:21", "lower")
+    ]
+    assert at(xpu.findings, "cudnn-setting") == ["sample.py:29"]
+    assert at(xpu.findings, "device-agnostic") == ["sample.py:32"]

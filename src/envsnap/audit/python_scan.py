@@ -189,6 +189,17 @@ class _Visitor(ast.NodeVisitor):
         self.visit(node.orelse)
         self.guard -= guarded
 
+    def visit_BoolOp(self, node: ast.BoolOp) -> None:
+        # `torch.cuda.is_available() and torch.cuda.is_bf16_supported()`: what follows a guard in
+        # an `and` only runs when the guard passed.
+        raised = 0
+        for value in node.values:
+            self.visit(value)
+            if isinstance(node.op, ast.And) and not raised and self._is_guard(value):
+                raised = 1
+                self.guard += 1
+        self.guard -= raised
+
     def _is_guard(self, test: ast.AST) -> bool:
         """An availability check, a device comparison, or a user switch (``if args.cuda:``)."""
         for sub in ast.walk(test):
