@@ -160,3 +160,23 @@ def test_escapes_and_markup_in_files_never_reach_the_terminal(
     assert row.count(" | ") == 5  # six cells: nothing in the data opened another
     assert "\\x1b" in audit_json(report) or "\\u001b" in audit_json(report)
     assert "\x1b" not in audit_json(report)
+
+
+def test_secrets_on_a_flagged_line_are_redacted(tmp_path: Path) -> None:
+    token = "hf_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z"
+    (tmp_path / "train.py").write_text(f'x = torch.zeros(1).to("cuda"); HF_TOKEN = "{token}"\n')
+    report = audit(scan_tree(str(tmp_path)), None, parse_target("xpu"))
+    finding = next(f for f in report.findings if f.rule == "hardcoded-cuda-device")
+    assert token not in finding.code
+    assert "<redacted>" in finding.code
+    for text in (audit_json(report), audit_markdown(report)):
+        assert token not in text
+
+
+def test_a_huge_line_is_shortened_in_the_finding(tmp_path: Path) -> None:
+    (tmp_path / "gen.py").write_text("x = t.cuda(); y = [" + "1, " * 50_000 + "]\n")
+    report = audit(scan_tree(str(tmp_path)), None, parse_target("cpu"))
+    finding = next(f for f in report.findings if f.rule == "hardcoded-cuda-device")
+    assert finding.location == "gen.py:1"
+    assert len(finding.code) <= 160
+    assert finding.code.endswith("…")

@@ -23,6 +23,7 @@ from packaging.version import InvalidVersion, Version
 from envsnap.audit import knowledge
 from envsnap.audit.model import Effort, Finding, Risk, Signal, Target
 from envsnap.rules import compat
+from envsnap.snapshot.redact import redact_text
 
 HIP_SOURCE = "https://docs.pytorch.org/docs/stable/notes/hip.html"
 ACCEL_SOURCE = "https://docs.pytorch.org/docs/stable/accelerator.html"
@@ -77,7 +78,7 @@ def _finding(
         rule=rule,
         layer=signal.layer,
         location=where(signal),
-        code=signal.code,
+        code=redact_text(signal.code),  # a line of the project may hold a token next to the hit
         meaning=meaning,
         effort=effort,
         risk=risk,
