@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.context import BaseContext
 from pathlib import Path
 
 import pytest
@@ -22,9 +23,9 @@ def test_pool_and_single_process_agree(tmp_path: Path, monkeypatch: pytest.Monke
     used: list[int] = []
 
     class Counting(ProcessPoolExecutor):
-        def __init__(self, *args: object, **kwargs: object) -> None:
+        def __init__(self, max_workers: int | None = None, mp_context: BaseContext | None = None) -> None:
             used.append(1)
-            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+            super().__init__(max_workers=max_workers, mp_context=mp_context)
 
     monkeypatch.setattr(scan_module, "ProcessPoolExecutor", Counting)
     monkeypatch.setattr(scan_module, "_fork_is_safe", lambda: True)
