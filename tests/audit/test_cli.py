@@ -102,3 +102,15 @@ def test_bad_input_exits_2_with_one_line(
 def test_not_a_directory(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["audit", SOURCE, "--target", "cpu", "--no-env"]) == 2
     assert "not a directory" in capsys.readouterr().err
+
+
+def test_show_fine_lists_what_needs_no_change(capsys: pytest.CaptureFixture[str]) -> None:
+    run(["audit", project("cuda_cudnn"), "--target", "rocm", "--no-env"])
+    hidden = capsys.readouterr().out
+    run(["audit", project("cuda_cudnn"), "--target", "rocm", "--no-env", "--show-fine"])
+    shown = capsys.readouterr().out
+    assert "fine as is" in hidden
+    assert "train.py:13" not in hidden
+    assert "train.py:13" in shown
+    assert "Works unchanged" in shown
+    assert "Works unchanged" not in hidden

@@ -138,3 +138,15 @@ def test_rocm_import_of_a_real_mi300x_report() -> None:
     assert next(f for f in result.findings if f.rule == "framework-build").replacement.endswith(
         "whl/rocm6.2`"
     )
+
+
+def test_multi_gpu_nvidia_target_snapshot_with_an_old_driver() -> None:
+    """8× V100S (sm_70) on driver 460 (CUDA <= 11.2): no torch 2.14 wheel runs there."""
+    snapshot = imported("nvidia/8x-tesla-v100s-pcie-32gb_driver-460.73.01_dtd-v11.xml", "nvidia-smi-xml")
+    target = target_from_snapshot(snapshot, "v100.yaml")
+    result = audit(scan_tree(project("cuda_extension")), store.load(SOURCE), target)
+    build = next(f for f in result.findings if f.rule == "framework-build")
+    assert "for CUDA <= 11.2 has kernels for sm_70" in build.meaning
+    assert result.target.devices.count("Tesla V100S-PCIE-32GB") == 8
+    # compiled for sm_80 only (setup.py): no machine code for the V100
+    assert at(result.findings, "cuda-arch-flags") == ["setup.py:10"]
