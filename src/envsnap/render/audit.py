@@ -123,7 +123,8 @@ def scanned_line(report: AuditReport) -> str:
     """``Scanned 12 files (5 parsed); 1 skipped: a.py (symbolic link, not followed)``."""
     if report.project is None:
         return "No project scanned (environment only)."
-    text = f"Scanned {report.files_seen} files ({report.files_parsed} parsed)"
+    files = "file" if report.files_seen == 1 else "files"
+    text = f"Scanned {report.files_seen} {files} ({report.files_parsed} parsed)"
     if report.skipped:
         shown = "; ".join(f"{one_line(s.file)} ({one_line(s.reason)})" for s in report.skipped[:5])
         more = f" and {len(report.skipped) - 5} more" if len(report.skipped) > 5 else ""
