@@ -80,6 +80,7 @@ class EnvsnapApp(App[int]):
         Binding("s", "save", "Save"),
         Binding("p", "toggle_pause", "Pause"),
         Binding("r", "refresh", "Refresh"),
+        Binding("m", "migrate", "Migrate", show=False),
         *(Binding(str(n), f"show_tab('{tab}')", tab.title(), show=False) for n, tab in enumerate(TABS, 1)),
     ]
 
@@ -258,6 +259,13 @@ class EnvsnapApp(App[int]):
             )
             return
         self._save_snapshot(self.snapshot, self._last_sample)
+
+    def action_migrate(self) -> None:
+        """Open the Migrate view: the migration audit of the current folder for a chosen target."""
+        from envsnap.tui.screens.migrate import MigrateScreen
+
+        if not self._in_run_view():
+            self.push_screen(MigrateScreen(Path.cwd(), self.snapshot))
 
     async def action_diff_selected(self) -> None:
         """Diff the snapshot selected on the Snapshots tab (command palette entry)."""
