@@ -13,7 +13,7 @@ from tests.conftest import REPO_ROOT
 
 SOURCE = DATA / "audit" / "l40s-torch2.14-cu130-source.yaml"
 TARGET = DATA / "audit" / "mi250-rocm6.2-target.yaml"
-DEVBOX = REPO_ROOT / "snapshots" / "devbox-cpu-torch2.13-cuda13-toolkit-no-driver.yaml"
+DEVBOX = REPO_ROOT / "snapshots" / "examples" / "devbox-cpu-torch2.13-cuda13-toolkit-no-driver.yaml"
 
 
 def framework(report: object) -> list[object]:
