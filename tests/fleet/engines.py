@@ -13,6 +13,7 @@ which is lacking so the tests can skip saying exactly why.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -65,10 +66,8 @@ def kill_pidfile(path: Path, sig: int = signal.SIGTERM) -> None:
         except ProcessLookupError:
             return
         time.sleep(0.1)
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
 
 
 def write_tiny_distribution(folder: Path, name: str, version: str) -> Path:

@@ -93,11 +93,13 @@ def test_collect_keeps_every_good_node_and_says_why_the_others_failed(
     index = yaml.safe_load((out / "fleet.yaml").read_text())
     status = {node["name"]: node["status"] for node in index["nodes"]}
     assert status == {
-        "node1": "ok", "node2": "ok", "node3": "ok", "node4": "ok", "down": "unreachable", "hung": "timed-out",
+        "node1": "ok", "node2": "ok", "node3": "ok", "node4": "ok",
+        "down": "unreachable", "hung": "timed-out",
     }  # fmt: skip
     reasons = {node["name"]: node.get("reason", "") for node in index["nodes"]}
     assert "Connection refused" in reasons["down"]
-    assert index["transport"] == "ssh" and index["collected_at"].endswith("Z")
+    assert index["transport"] == "ssh"
+    assert index["collected_at"].endswith("Z")
     assert sorted(p.name for p in out.glob("*.yaml")) == [
         "fleet.yaml", "node1.yaml", "node2.yaml", "node3.yaml", "node4.yaml",
     ]  # fmt: skip
@@ -116,7 +118,8 @@ def test_show_names_the_odd_node_and_the_exact_difference(
     assert first.startswith("odd one out: node3 — packages[fleet-odd]: — → 1.0 [notable]"), first
     data = json.loads(envsnap("fleet", "show", str(out), "--json").stdout)
     assert data["uniform"] is False
-    assert data["groups"][0]["nodes"] == ["node1", "node4"] and data["groups"][0]["reference"] is True
+    assert data["groups"][0]["nodes"] == ["node1", "node4"]
+    assert data["groups"][0]["reference"] is True
     by_nodes = {tuple(g["nodes"]): g for g in data["groups"][1:]}
     assert {(c["path"], c["new"]) for c in by_nodes[("node2",)]["changes"]} == {
         ("environment.variables.NCCL_P2P_DISABLE", "1")
@@ -173,12 +176,15 @@ def test_a_node_name_that_is_an_ssh_option_is_refused(sshd: Sshd, tmp_path: Path
         "-o", str(tmp_path / "out"),
     )  # fmt: skip
     assert done.returncode == 2
-    assert "not a valid node name" in done.stderr and "Traceback" not in done.stderr
+    assert "not a valid node name" in done.stderr
+    assert "Traceback" not in done.stderr
     hosts = tmp_path / "hosts"
     hosts.write_text("node1\n../../etc/cron.d/x\n")
     done = envsnap("fleet", "collect", "--hosts-file", str(hosts), "-o", str(tmp_path / "out"))
-    assert done.returncode == 2 and f"{hosts}:2: not a valid node name" in done.stderr
-    assert not planted.exists() and not (tmp_path / "out").exists()
+    assert done.returncode == 2
+    assert f"{hosts}:2: not a valid node name" in done.stderr
+    assert not planted.exists()
+    assert not (tmp_path / "out").exists()
 
 
 def test_a_flooding_node_is_cut_at_the_cap_and_reported(sshd: Sshd, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -188,9 +194,11 @@ def test_a_flooding_node_is_cut_at_the_cap_and_reported(sshd: Sshd, monkeypatch:
     monkeypatch.setattr(ssh, "MAX_STDOUT_BYTES", 64 * 1024)
     transport = ssh.SshTransport(["node1"], timeout_s=60, ssh_config=str(sshd.config))
     (output,) = transport.run(["sh", "-c", "yes envsnap | head -c 50000000"])
-    assert output.stdout_truncated and len(output.stdout) == 64 * 1024
+    assert output.stdout_truncated
+    assert len(output.stdout) == 64 * 1024
     result = classify(output)
-    assert result.record.status == "probe-failed" and "output larger than" in (result.record.reason or "")
+    assert result.record.status == "probe-failed"
+    assert "output larger than" in (result.record.reason or "")
 
 
 def test_progress_reports_every_node(sshd: Sshd) -> None:
