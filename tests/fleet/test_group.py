@@ -41,7 +41,8 @@ def test_the_largest_group_is_the_reference_and_the_odd_node_leads(tmp_path: Pat
         (c.impact for c in groups.minorities[0].changes), key=["breaking", "notable", "minor"].index
     )
     assert [r.name for r in groups.failed] == ["gpu04"]
-    assert not groups.uniform and not groups.tie
+    assert not groups.uniform
+    assert not groups.tie
 
 
 def test_a_tie_takes_the_first_nodes_group_and_says_so(tmp_path: Path) -> None:
@@ -124,7 +125,8 @@ def test_escapes_markup_and_secrets_from_nodes_never_reach_the_terminal(
     for fmt in ("text", "markdown", "json"):
         run(["fleet", "show", str(tmp_path), "--format", fmt])
         out = capsys.readouterr().out
-        assert "\x1b" not in out and "\x07" not in out
+        assert "\x1b" not in out
+        assert "\x07" not in out
         assert "a" * 34 not in out
         if fmt == "text":
             assert "[bold red]x[/]" in out  # shown literally, never parsed as Rich markup
