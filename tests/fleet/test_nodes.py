@@ -94,7 +94,7 @@ def test_a_good_snapshot_is_redacted_and_refingerprinted() -> None:
     assert result.record.fingerprint == result.snapshot.fingerprint
     anonymized = parse_snapshot(text.encode(), "n1", anonymize=True)
     assert anonymized.host is not None
-    assert anonymized.host.hostname != planted.host.hostname
+    assert anonymized.host.hostname != planted.host.hostname  # type: ignore[union-attr]
 
 
 def test_reasons_are_one_line_capped_and_redacted() -> None:
