@@ -30,12 +30,13 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from envsnap.collector import finalize  # noqa: E402
-from envsnap.fleet.group import group, load_fleet  # noqa: E402
-from envsnap.fleet.index import FleetIndex, NodeRecord, write_index  # noqa: E402
-from envsnap.snapshot import store  # noqa: E402
-from envsnap.snapshot.model import Package, Snapshot  # noqa: E402
-from tests.fakes.diff_snapshots import make  # noqa: E402
+from tests.fakes.diff_snapshots import make
+
+from envsnap.collector import finalize
+from envsnap.fleet.group import group, load_fleet
+from envsnap.fleet.index import FleetIndex, NodeRecord, write_index
+from envsnap.snapshot import store
+from envsnap.snapshot.model import Package, Snapshot
 
 GROUPS = 10
 

@@ -19,12 +19,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from envsnap.compare.impact import IMPACT_RANK, LAYERS, Impact, worst
 from envsnap.errors import BadInput
 from envsnap.fleet.index import FleetIndex, NodeRecord, read_index
 from envsnap.fleet.nodes import INDEX_NAME, inside
 from envsnap.snapshot.model import Change, Finding, Snapshot
+
+if TYPE_CHECKING:
+    from envsnap.fleet.parse_cache import SectionCache
 
 MAX_PLAIN_FOLDER_FILES = 10_000
 
@@ -104,12 +108,15 @@ def load_fleet(folder: Path) -> LoadedFleet:
     if not folder.is_dir():
         raise BadInput(f"{folder}: not a folder")
     index = read_index(folder) if (folder / INDEX_NAME).exists() else _plain_folder_index(folder)
+    from envsnap.fleet.parse_cache import SectionCache
+
+    cache = SectionCache()  # identical sections of many nodes are parsed once
     nodes, edited = [], []
     for record in index.nodes:
         if record.status != "ok" or record.file is None:
             nodes.append(FleetNode(record))
             continue
-        node, was_edited = _load_node(folder, record)
+        node, was_edited = _load_node(folder, record, cache)
         nodes.append(node)
         if was_edited:
             edited.append(str(folder / record.file))
@@ -128,13 +135,12 @@ def _plain_folder_index(folder: Path) -> FleetIndex:
     return FleetIndex(collected_at="", transport="folder", nodes=records)
 
 
-def _load_node(folder: Path, record: NodeRecord) -> tuple[FleetNode, bool]:
+def _load_node(folder: Path, record: NodeRecord, cache: SectionCache) -> tuple[FleetNode, bool]:
     from envsnap.compare.inputs import checked
-    from envsnap.snapshot import store
 
     assert record.file is not None
     try:
-        snapshot, edited = checked(store.load(inside(folder, record.file)))
+        snapshot, edited = checked(cache.load(inside(folder, record.file)))
     except BadInput as err:
         failed = NodeRecord(name=record.name, status="probe-failed", reason=f"snapshot unreadable: {err}")
         return FleetNode(failed), False
