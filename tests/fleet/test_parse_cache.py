@@ -40,3 +40,15 @@ def test_odd_documents_fall_back_to_the_whole_file_parser(
         SectionCache().load(path)
     with pytest.raises(BadInput, match=error):
         store.load(path)
+
+
+def test_checked_reuse_matches_checking_each_file(tmp_path: Path) -> None:
+    from envsnap.compare.inputs import checked
+
+    secret = "hf_" + "q" * 34
+    cache = SectionCache()
+    for i in range(3):
+        path = store.save(make(hostname=f"gpu{i}", variables={"HF_TOKEN": "x"}), tmp_path / f"{i}.yaml")
+        path.write_text(path.read_text().replace("gpu", f"{secret} gpu", 1))  # a secret in meta or host
+        assert cache.load_checked(path) == checked(store.load(path))
+        assert secret not in store.dumps(cache.load_checked(path)[0])

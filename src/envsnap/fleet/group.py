@@ -136,11 +136,9 @@ def _plain_folder_index(folder: Path) -> FleetIndex:
 
 
 def _load_node(folder: Path, record: NodeRecord, cache: SectionCache) -> tuple[FleetNode, bool]:
-    from envsnap.compare.inputs import checked
-
     assert record.file is not None
     try:
-        snapshot, edited = checked(cache.load(inside(folder, record.file)))
+        snapshot, edited = cache.load_checked(inside(folder, record.file))
     except BadInput as err:
         failed = NodeRecord(name=record.name, status="probe-failed", reason=f"snapshot unreadable: {err}")
         return FleetNode(failed), False

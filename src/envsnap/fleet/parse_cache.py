@@ -30,21 +30,53 @@ class SectionCache:
 
     def __init__(self) -> None:
         self._parsed: dict[str, Any] = {}
+        self._checked: dict[tuple[str, ...], Snapshot] = {}
         self.hits = 0
         self.misses = 0
 
     def load(self, path: Path) -> Snapshot:
         """Like ``store.load``: a validated snapshot, or BadInput naming the file."""
+        return self._load(path)[0]
+
+    def load_checked(self, path: Path) -> tuple[Snapshot, bool]:
+        """Like ``compare.inputs.checked(store.load(path))``: redacted, fingerprint recomputed.
+
+        Redaction works section by section and the fingerprint leaves out ``meta`` and host
+        identity, so a file whose other sections are the text of one seen before gets that one's
+        redacted sections and fingerprint; only its ``meta`` and ``host`` are redacted anew.
+        """
+        import msgspec
+
+        from envsnap.compare.inputs import checked
+        from envsnap.snapshot.redact import redact_snapshot
+
+        snapshot, key = self._load(path)
+        known = self._checked.get(key) if key is not None else None
+        if known is None:
+            result, _ = checked(snapshot)
+            if key is not None and len(self._checked) < MAX_CACHED_CHUNKS:
+                self._checked[key] = result
+        else:
+            own = redact_snapshot(Snapshot(schema=snapshot.schema, meta=snapshot.meta, host=snapshot.host))
+            result = msgspec.structs.replace(known, meta=own.meta, host=own.host)
+        edited = snapshot.fingerprint is not None and snapshot.fingerprint != result.fingerprint
+        return result, edited
+
+    def _load(self, path: Path) -> tuple[Snapshot, tuple[str, ...] | None]:
         from envsnap.snapshot import store
 
         name = str(path)
         text = store.decode_text(store.read_bytes_capped(path, name), name)
-        data = self._split_parse(text, name)
+        chunks: dict[str, str] = {}
+        data = self._split_parse(text, name, chunks)
+        key = None
         if data is None:
             data = store.parse_yaml(text, name)
-        return store.from_builtins(data, name, text)
+        else:
+            key = _reuse_key(data, chunks)
+        return store.from_builtins(data, name, text), key
 
-    def _split_parse(self, text: str, name: str) -> dict[str, Any] | None:
+    def _split_parse(self, text: str, name: str, chunks: dict[str, str]) -> dict[str, Any] | None:
         from envsnap.errors import BadInput
         from envsnap.snapshot import store
 
@@ -74,4 +106,23 @@ class SectionCache:
             if key in data:
                 return None  # duplicate top-level key: the whole-file parser decides
             data[key] = value
+            chunks[key] = chunk
         return data
+
+
+_PER_NODE = ("meta", "fingerprint", "host")
+_HOST_IDENTITY = frozenset({"hostname", "memory_total_bytes", "serial", "uuid"})
+"""Host fields the fingerprint leaves out (fingerprint.py): they don't stop two nodes sharing a result."""
+
+
+def _reuse_key(data: dict[str, Any], chunks: dict[str, str]) -> tuple[str, ...] | None:
+    """The text that decides a file's redacted sections and fingerprint, apart from meta and host identity."""
+    import json
+
+    host = data.get("host")
+    if host is not None and not isinstance(host, dict):
+        return None
+    host_part = json.dumps(
+        {k: v for k, v in (host or {}).items() if k not in _HOST_IDENTITY}, sort_keys=True, default=str
+    )
+    return (host_part, *(f"{k}\0{chunks[k]}" for k in chunks if k not in _PER_NODE))
