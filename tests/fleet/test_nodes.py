@@ -104,3 +104,18 @@ def test_reasons_are_one_line_capped_and_redacted() -> None:
     assert len(reason) <= 300
     assert "hunter2hunter2" not in reason
     assert "\n" not in reason
+
+
+def test_progress_line_counts_nodes_and_never_prints_their_names() -> None:
+    import io
+
+    from rich.console import Console
+
+    from envsnap.render.fleet import FleetProgress
+
+    progress = FleetProgress(Console(file=io.StringIO(), force_terminal=True), total=3)
+    progress("n1\x1b[2J", "started")
+    progress("n1\x1b[2J", "done")
+    progress("n2", "failed")
+    assert progress.text() == "collecting: 1 done · 1 failed · 1 pending"
+    progress.stop()
