@@ -89,8 +89,8 @@ def test_a_step_past_its_timeout_is_cancelled_and_the_nodes_say_so(cluster: Slur
     from envsnap.fleet.collect import classify
     from envsnap.fleet.slurm import SlurmTransport
 
-    transport = SlurmTransport(["-w", "n1,n2", "-N", "2"], timeout_s=5, environ=cluster.env)
-    outputs = transport.run(["sh", "-c", 'if [ "$SLURMD_NODENAME" = n2 ]; then sleep 60; fi; echo hi'])
+    transport = SlurmTransport(["-w", "n1,n2", "-N", "2"], timeout_s=20, environ=cluster.env)
+    outputs = transport.run(["sh", "-c", 'if [ "$SLURMD_NODENAME" = n2 ]; then sleep 120; fi; echo hi'])
     by_node = {o.node: o for o in outputs}
     assert by_node["n1"].returncode == 0
     assert by_node["n1"].stdout == b"hi\n"
