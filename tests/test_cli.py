@@ -37,7 +37,7 @@ def test_version() -> None:
 def test_help_has_an_example_for_every_command() -> None:
     ctx = click.Context(cli.cli)
     assert cli.cli.list_commands(ctx) == sorted(
-        ["save", "show", "check", "diff", "rollback", "import", "run", "watch", "tui", "audit"]
+        ["save", "show", "check", "diff", "rollback", "import", "run", "watch", "tui", "audit", "fleet"]
     )
     for name in cli.cli.list_commands(ctx):
         command = cli.cli.get_command(ctx, name)

@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "watch": ("envsnap.commands.live", "watch_command"),
     "tui": ("envsnap.commands.tui", "tui_command"),
     "audit": ("envsnap.commands.audit", "audit_command"),
+    "fleet": ("envsnap.commands.fleet", "fleet_command"),
 }
 """Each command's module, imported only when that command runs (or when help lists them all)."""
 

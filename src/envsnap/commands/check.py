@@ -87,6 +87,7 @@ def check_command(
       envsnap check --json | jq '.findings[].id'
       envsnap check --against known-good.yaml    CI drift gate: exit 1 on any breaking change
       envsnap check --against known-good.yaml --fail-on notable today.yaml
+      envsnap check --against golden.yaml fleet/    every node of a fleet folder
     """
     if against is not None:
         if ignore:
@@ -133,6 +134,11 @@ def _check_against(
     threshold = "breaking" if source == click.core.ParameterSource.DEFAULT else fail_on
     if threshold not in IMPACT_RANK:
         raise click.UsageError(f"--fail-on {fail_on}: with --against, use breaking, notable or minor")
+    if snapshot is not None and Path(snapshot).is_dir():  # a fleet folder: every node
+        from envsnap.commands.fleet import check_folder
+
+        _refuse_live_options(snapshot, python=python_path, no_frameworks=no_frameworks)
+        return check_folder(Path(snapshot), against, threshold, as_json)
     (known,), edited = load_checked([against])  # an unreadable known-good fails before any probing
     data, data_edited = checked(_check_target(snapshot, python_path, no_frameworks))
     _warn_edited([*edited, *([snapshot] if data_edited and snapshot else [])])

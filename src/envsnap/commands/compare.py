@@ -61,6 +61,7 @@ def diff_command(
       envsnap diff before.yaml after.yaml --only packages --only framework
       envsnap diff a.yaml b.yaml --format markdown >> pr-description.md
       envsnap diff snapshots/*.yaml --json | jq '.fields[] | select(.impact == "breaking")'
+      envsnap diff fleet/                 a fleet folder: its groups (envsnap fleet show)
     """
     from envsnap import api
     from envsnap.compare.diff import not_compared
@@ -69,6 +70,10 @@ def diff_command(
     from envsnap.fleet.view import fleet, host_labels
     from envsnap.render.diff import diff_report, fleet_report
 
+    if len(snapshots) == 1 and Path(snapshots[0]).is_dir():  # a fleet folder: its groups
+        from envsnap.commands.fleet import show_folder
+
+        return show_folder(Path(snapshots[0]), "json" if as_json else fmt)
     if len(snapshots) < 2:
         raise click.UsageError("diff needs at least two snapshot files (envsnap diff A B [C ...])")
     unknown = sorted(set(only) - set(LAYERS))

@@ -47,6 +47,7 @@ def tui_command(
     (findings and fixes), Snapshots (saved snapshots; s saves, d diffs). Press ? for every key.
     SNAPSHOT may also be the report of `envsnap run` or `envsnap watch`: it opens in the Run view
     (verdict, evidence, thresholds, CPU and GPU timeline, suspicious windows, processes).
+    SNAPSHOT may also be a fleet folder: the Fleet tab (nodes, groups, the odd node's diff).
 
     \b
     Examples:
@@ -54,6 +55,7 @@ def tui_command(
       envsnap tui --interval 0.5           sample twice a second
       envsnap tui snapshots/gpu01.yaml     a saved snapshot, read-only
       envsnap tui runs/train.yaml          the report of `envsnap run --report runs/train.yaml`
+      envsnap tui fleet/                   a fleet folder (envsnap fleet collect): the Fleet tab
     """
     if snapshot is not None and snapshot != "-":  # stdin is left for the app's own reader
         from envsnap.tui.documents import read_document

@@ -299,11 +299,17 @@ class EnvsnapApp(App[int]):
         from envsnap.errors import BadInput
         from envsnap.live.run_report import RunReport
         from envsnap.live.scrub import scrub_report
+        from envsnap.snapshot.model import Snapshot
         from envsnap.snapshot.redact import redact_snapshot
         from envsnap.tui.documents import read_document
 
         try:
             document = read_document(path)
+            if not isinstance(document, (RunReport, Snapshot)):  # a fleet folder: the Fleet tab
+                from envsnap.tui.screens.fleet import FleetLoaded
+
+                self.post_message(FleetLoaded(document, path))
+                return
             # A hand-edited file may hold secrets: both kinds are scrubbed as their writers do.
             if isinstance(document, RunReport):
                 self.post_message(RunReportLoaded(scrub_report(document), path))
@@ -349,6 +355,17 @@ class EnvsnapApp(App[int]):
             timeout=10,
             markup=False,
         )
+
+    # ------------------------------------------------------------------ fleet folder
+
+    def on_fleet_loaded(self, message: Any) -> None:
+        from envsnap.tui.screens.fleet import FleetScreen
+
+        self.main.load_error = None
+        self.main.source = f"fleet folder {message.path} · read-only"
+        while isinstance(self.screen, FleetScreen):  # re-read (r): replaced
+            self.pop_screen()
+        self.push_screen(FleetScreen(message.document, message.path))
 
     # ------------------------------------------------------------------ run report
 
