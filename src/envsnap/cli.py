@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("envsnap.commands.live", "run_command"),
     "watch": ("envsnap.commands.live", "watch_command"),
     "tui": ("envsnap.commands.tui", "tui_command"),
+    "verify": ("envsnap.commands.verify", "verify_command"),
 }
 """Each command's module, imported only when that command runs (or when help lists them all)."""
 

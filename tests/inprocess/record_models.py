@@ -64,7 +64,7 @@ def with_tanh_gelu(net: Net, index: int) -> Net:
 
 
 def with_layernorm_eps(net: Net, index: int, eps: float) -> Net:
-    old = net.layers[index].norm
+    old: nn.Module = net.layers[index].norm  # type: ignore[assignment]
     new = nn.LayerNorm(WIDTH, eps=eps)
     new.load_state_dict(old.state_dict())
     net.layers[index].norm = new
@@ -73,6 +73,7 @@ def with_layernorm_eps(net: Net, index: int, eps: float) -> Net:
 
 def with_autocast_block(net: Net, index: int) -> Net:
     block = AutocastBlock()
-    block.load_state_dict(net.layers[index].state_dict())
+    old: nn.Module = net.layers[index]
+    block.load_state_dict(old.state_dict())
     net.layers[index] = block
     return net

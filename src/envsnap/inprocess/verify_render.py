@@ -1,8 +1,11 @@
 """A verify report as plain text (``print(v.report)``, ``envsnap verify show``) and as markdown.
 
 No Rich, no colors: the same text goes to a terminal, a CI log or a file. Every string that came
-from a bundle or a model (module names, reasons) passes render.safe_text first, so an escape
-sequence planted in a module name prints as ``\\x1b``, not as a terminal command.
+from a bundle or a model (module names, reasons) is made inert first, so an escape sequence planted
+in a module name prints as ``\\x1b``, not as a terminal command. (render.safe_text does this for
+the CLI; this module can't import the render layer, which the core packages must not reach through
+``envsnap``'s lazy exports, so it relies on ``str.isprintable``: C0/C1 controls and the bidi
+format characters are all non-printable.)
 """
 
 from __future__ import annotations
@@ -10,7 +13,21 @@ from __future__ import annotations
 import math
 
 from envsnap.inprocess.verify_report import ModuleCheck, ValueCheck, VerifyReport
-from envsnap.render.safe_text import one_line, printable
+
+
+def printable(text: str) -> str:
+    """Non-printable characters (except newline) as visible escapes: ESC → ``\\x1b``, U+202E → ``\\u202e``."""
+    if text.isprintable():
+        return text
+    return "".join(
+        c if c.isprintable() or c == "\n" else (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+        for c in text
+    )
+
+
+def one_line(text: str) -> str:
+    return " ".join(printable(text).split())
+
 
 BAR_WIDTH = 10
 
