@@ -300,6 +300,13 @@ class EnvsnapApp(App[int]):
             if isinstance(document, RunReport):
                 self.post_message(RunReportLoaded(scrub_report(document), path))
                 return
+            from envsnap.inprocess.verify_report import VerifyReport
+
+            if isinstance(document, VerifyReport):  # envsnap.verify's report: its own screen
+                from envsnap.tui.screens.verify import VerifyScreen
+
+                self.call_from_thread(self.push_screen, VerifyScreen(scrub_report(document), path))
+                return
             snapshot = _evaluated(redact_snapshot(document))
         except BadInput as err:
             self.post_message(SnapshotLoadFailed(str(err)))

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from envsnap.errors import BadInput
 
 if TYPE_CHECKING:
+    from envsnap.inprocess.verify_report import VerifyReport
     from envsnap.live.run_report import RunReport
     from envsnap.snapshot.model import Snapshot
 
@@ -27,7 +28,7 @@ def is_run_report(data: Any) -> bool:
     return isinstance(data, dict) and data.get("report") in RUN_REPORT_KINDS
 
 
-def read_document(path: Path) -> Snapshot | RunReport:
+def read_document(path: Path) -> Snapshot | RunReport | VerifyReport:
     """Read a snapshot or a run report, whichever the file holds.
 
     ``-`` reads a snapshot from standard input, as ``envsnap show -`` does.
@@ -48,6 +49,10 @@ def read_document(path: Path) -> Snapshot | RunReport:
         from envsnap.live.run_report import run_report_from_data
 
         return run_report_from_data(data, name)
+    if isinstance(data, dict) and data.get("report") == "envsnap-verify":
+        from envsnap.inprocess.verify_report import load_report
+
+        return load_report(text, name)
     if isinstance(data, dict) and data.get("report") == "envsnap-guard":
         raise BadInput(
             f"{name}: this is an `envsnap.guard` op report; the TUI opens snapshots and "
