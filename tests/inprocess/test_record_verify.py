@@ -162,6 +162,7 @@ def test_a_submodule_left_on_the_cpu_gives_fallback_naming_it(tmp_path: Path) ->
     path = tmp_path / "pos.envsnap"
     with envsnap.record(path, model=reference, **FAST) as rec:  # type: ignore[arg-type]
         reference(make_input())
+    assert rec.manifest.placement is not None
     assert rec.manifest.placement.ops_off_device == 0
 
     target = Positional()

@@ -6,13 +6,15 @@
 
 On exit (a block that raised writes nothing) the recorder measures and writes the bundle
 (bundle_model.py): the environment snapshot, the model's top-level inputs, every module output's
-stats (and tensors within ``keep``), taps, final outputs, the guard's placement, then — by
-replaying the recorded calls — the reference's run-to-run noise, its timing (median and spread of
-synchronized repetitions, warm-up dropped), peak device memory, throughput for ``batch_size``, and
-optionally a CPU float64 golden. Generate inputs on the CPU with a fixed seed: the bundle stores
-them, so the target replays exactly the same data.
+stats (and tensors within ``keep``), taps, final outputs, then — by replaying the recorded calls —
+the guard's placement and the reference's run-to-run noise (one replay under the guard), its
+timing (median and spread of synchronized repetitions, warm-up dropped), peak device memory,
+throughput for ``batch_size``, and optionally a CPU float64 golden. Generate inputs on the CPU with
+a fixed seed: the bundle stores them, so the target replays exactly the same data.
 
 Also a decorator: each call of the decorated function is recorded (the bundle holds the last one).
+The block itself runs with module hooks only (stats of each output, tensors within the budget): the
+guard's per-op accounting costs a Python call per op, so it runs on the replay, not on the block.
 torch is imported when a recorder is entered, never by ``import envsnap``.
 """
 
@@ -76,7 +78,6 @@ class Recorder:
 
     def __enter__(self) -> Recorder:
         from envsnap.inprocess.capture import Capture
-        from envsnap.inprocess.guard import Guard
         from envsnap.inprocess.record_sink import RecordSink
 
         if self._active is not None:
@@ -84,22 +85,19 @@ class Recorder:
         self._taps = {}
         sink = RecordSink(self.keep_bytes)
         capture = Capture(sink, self.model)
-        guard = Guard(self.device)
-        guard.__enter__()
         capture.install()
-        self._active = (capture, sink, guard)
+        self._active = (capture, sink)
         return self
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        capture, sink, guard = self._active
+        capture, sink = self._active
         self._active = None
         capture.remove()
-        guard.__exit__(exc_type, exc, tb)
         if exc_type is not None:
             return
-        self.manifest = self._write(sink, guard)
+        self.manifest = self._write(sink)
 
     def __call__(self, func: F) -> F:
         """Use as a decorator: every call of ``func`` is recorded (``func.recorder`` is this object)."""
@@ -112,18 +110,16 @@ class Recorder:
         recorded.recorder = self  # type: ignore[attr-defined]
         return recorded  # type: ignore[return-value]
 
-    def _write(self, sink: Any, guard: Any) -> Any:
+    def _write(self, sink: Any) -> Any:
         import torch
 
         from envsnap import __version__
         from envsnap.inprocess import bundle_model as bm
         from envsnap.inprocess.bundle_write import write_bundle
-        from envsnap.inprocess.placement import summarize
         from envsnap.inprocess.record_manifest import build_calls, build_taps, tensor_bytes
         from envsnap.inprocess.record_measure import measure_reference
 
-        placement = summarize(guard.report, self.model)
-        extra = measure_reference(self, sink, placement.expected_device)
+        extra = measure_reference(self, sink)
         members: dict[str, bytes] = {}
         if sink.inputs:
             members[bm.INPUTS] = tensor_bytes(sink.inputs)
@@ -152,7 +148,7 @@ class Recorder:
             taps=build_taps(self._taps, sink, extra),
             top_calls=tuple(sink.tops),
             measurements=extra.measurements,
-            placement=placement,
+            placement=extra.placement,
             notes=tuple(sink.notes + extra.notes),
         )
         write_bundle(self.path, manifest, members)

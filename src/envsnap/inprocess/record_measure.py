@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from envsnap.inprocess.bundle_model import Measurements
+from envsnap.inprocess.bundle_model import Measurements, Placement
 from envsnap.inprocess.record_sink import RecordSink
 from envsnap.inprocess.reference_checks import GoldenSink
 
@@ -15,6 +15,7 @@ class Extra:
     measurements: Measurements | None = None
     noise: dict[str, tuple[float, float]] = field(default_factory=dict)
     golden: GoldenSink | None = None
+    placement: Placement | None = None
     notes: list[str] = field(default_factory=list)
 
 
@@ -34,7 +35,7 @@ def replayer(model: Any, calls: list[tuple[tuple[Any, ...], dict[str, Any]]]) ->
     return replay
 
 
-def measure_reference(recorder: Any, sink: RecordSink, expected: str) -> Extra:
+def measure_reference(recorder: Any, sink: RecordSink) -> Extra:
     """Everything measured by replaying the recorded calls (nothing without a model or calls)."""
     from envsnap.inprocess.measure import peak_memory, time_replays
     from envsnap.inprocess.reference_checks import measure_noise, run_golden
@@ -45,11 +46,17 @@ def measure_reference(recorder: Any, sink: RecordSink, expected: str) -> Extra:
         extra.notes.append("no model calls recorded (model= not given, or not called): nothing to replay")
         return extra
     calls = sink.replay_calls()
-    device = model_device(model, expected)
+    device = model_device(model, recorder.device or "cpu")
     if not recorder.measure:
         extra.measurements = Measurements(device=device, note="measure=False: no replays")
         return extra
-    extra.noise = measure_noise(model, sink, calls)
+    from envsnap.inprocess.guard import Guard
+    from envsnap.inprocess.placement import summarize
+
+    guard = Guard(recorder.device)
+    with guard:  # placement from the noise replay: the same calls, accounted op by op
+        extra.noise = measure_noise(model, sink, calls)
+    extra.placement = summarize(guard.report, model)
     if recorder.golden is not None:
         golden = run_golden(model, sink, calls, max(recorder.keep_bytes - sink.spent, 0))
         if isinstance(golden, str):
