@@ -56,8 +56,13 @@ def _finish(diff: torch.Tensor, act: torch.Tensor, exp: torch.Tensor, outside: i
 
 def tensor_metrics(actual: torch.Tensor, expected: torch.Tensor, rtol: float, atol: float) -> Metrics:
     """Metrics of ``actual`` against ``expected`` (same shape), over positions finite in both."""
+    expected = expected.detach().to(actual.device)
+    if actual.dtype == expected.dtype and torch.equal(actual.detach(), expected):
+        # Bit-identical (the usual verdict on an unchanged stack): one pass instead of a dozen.
+        signal = bool(expected.any())
+        return Metrics(0.0, 0.0, 0.0, 1.0 if signal else None, math.inf, 0, actual.numel(), 0)
     act = actual.detach().reshape(-1).to(torch.float64)
-    exp = expected.detach().reshape(-1).to(device=act.device, dtype=torch.float64)
+    exp = expected.reshape(-1).to(dtype=torch.float64)
     fin_a, fin_e = torch.isfinite(act), torch.isfinite(exp)
     same_nonfinite = (torch.isnan(act) & torch.isnan(exp)) | (~fin_a & ~fin_e & (act == exp))
     bad = int((~(fin_a & fin_e) & ~same_nonfinite).sum())
