@@ -1,4 +1,5 @@
-"""Open the file ``envsnap tui FILE`` was given: a snapshot, or the report of ``envsnap run``/``watch``.
+"""Open the file ``envsnap tui FILE`` was given: a snapshot, a report of ``envsnap run``/``watch``, or
+an ``envsnap.verify`` report (``report: envsnap-verify``, shown on its own screen).
 
 The file is read and parsed once, by ``store``'s distrustful reader (size cap, no anchors, aliases
 or tags); its top-level ``report:`` key then says what it is. Every run report writes
