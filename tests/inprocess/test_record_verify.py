@@ -65,6 +65,9 @@ def test_same_model_same_machine_passes_with_zero_divergence(bundle: Path) -> No
     assert {c.status for c in report.inputs} == {"pass"}
     # The reference's own run-to-run noise was measured (zero on this deterministic CPU path) and is reported.
     assert all(c.noise_max_abs == 0.0 for c in checks if not c.key.startswith("tap:"))
+    assert report.reference_noise_max_abs == 0.0
+    assert report.reference_noise_values == len(report.modules)
+    assert "reference noise: max-abs 0 between two reference runs" in report.table()
     assert report.speed is not None
     assert report.speed.latency_ratio is not None
 

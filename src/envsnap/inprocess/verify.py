@@ -174,6 +174,9 @@ class Verifier:
         ]
         modules += judge.missing_calls(manifest.calls, {m.key for m in modules})
         taps = self._tap_checks(sink.checks)
+        noise = [
+            leaf.noise_max_abs for c in manifest.calls for leaf in c.outputs if leaf.noise_max_abs is not None
+        ]
         placement = summarize(guard.report, self.model)
         speed = compare_speed(self, manifest.measurements)
         env_changes, env_note, fingerprints = self._environment()
@@ -197,6 +200,8 @@ class Verifier:
             limitations=tuple(limitations),
             first_divergence=judge.first_divergence(modules, values),
             counts=_counts(values.values()),
+            reference_noise_max_abs=max(noise) if noise else None,
+            reference_noise_values=len(noise),
             reference=RunSide(
                 torch_version=manifest.torch_version,
                 envsnap_version=manifest.envsnap_version,

@@ -145,6 +145,11 @@ def render_text(report: VerifyReport, max_modules: int) -> str:
     if report.limitations:
         lines += ["", "limitations:"] + [f"  · {printable(x)}" for x in report.limitations]
     lines.append("")
+    if report.reference_noise_max_abs is not None:
+        lines.append(
+            f"reference noise: max-abs {number(report.reference_noise_max_abs)} between two reference runs "
+            f"({report.reference_noise_values} values)"
+        )
     speed = speed_line(report)
     if speed:
         lines.append(f"speed/memory: {speed}")

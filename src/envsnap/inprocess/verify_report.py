@@ -137,6 +137,10 @@ class VerifyReport(Model, frozen=True, kw_only=True):
     first_divergence: Divergence | None = None
     counts: dict[str, int] = msgspec.field(default_factory=dict)
     """Value checks per status."""
+    reference_noise_max_abs: float | None = None
+    """Largest difference between two runs of the reference over all values (None: not measured)."""
+    reference_noise_values: int = 0
+    """How many recorded values the noise was measured on."""
     reference: RunSide
     target: RunSide
     speed: SpeedMemory | None = None

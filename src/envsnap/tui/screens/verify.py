@@ -148,6 +148,11 @@ class VerifyScreen(Screen[None]):
         text.append(printable(speed_line(report) or "not measured") + "\n\n")
         text.append("Placement\n", style="bold")
         text.append(printable(placement_line(report) or "not recorded") + "\n\n")
+        if report.reference_noise_max_abs is not None:
+            text.append("Reference noise (two runs)\n", style="bold")
+            text.append(
+                f"max-abs {number(report.reference_noise_max_abs)} over {report.reference_noise_values} values\n\n"
+            )
         counts = " · ".join(f"{status} {count}" for status, count in report.counts.items())
         text.append("Values\n", style="bold")
         text.append(printable(counts or "none") + "\n")
