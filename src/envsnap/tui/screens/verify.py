@@ -151,7 +151,8 @@ class VerifyScreen(Screen[None]):
         if report.reference_noise_max_abs is not None:
             text.append("Reference noise (two runs)\n", style="bold")
             text.append(
-                f"max-abs {number(report.reference_noise_max_abs)} over {report.reference_noise_values} values\n\n"
+                f"max-abs {number(report.reference_noise_max_abs)} "
+                f"over {report.reference_noise_values} values\n\n"
             )
         counts = " · ".join(f"{status} {count}" for status, count in report.counts.items())
         text.append("Values\n", style="bold")
