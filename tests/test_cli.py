@@ -37,7 +37,20 @@ def test_version() -> None:
 def test_help_has_an_example_for_every_command() -> None:
     ctx = click.Context(cli.cli)
     assert cli.cli.list_commands(ctx) == sorted(
-        ["save", "show", "check", "diff", "rollback", "import", "run", "watch", "tui", "audit", "fleet"]
+        [
+            "save",
+            "show",
+            "check",
+            "diff",
+            "rollback",
+            "import",
+            "run",
+            "watch",
+            "tui",
+            "audit",
+            "fleet",
+            "verify",
+        ]
     )
     for name in cli.cli.list_commands(ctx):
         command = cli.cli.get_command(ctx, name)

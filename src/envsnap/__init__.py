@@ -13,8 +13,10 @@ __version__ = "0.1.0"
 if TYPE_CHECKING:
     from envsnap.api import check, collect, diff, load, save
     from envsnap.inprocess.guard import guard
+    from envsnap.inprocess.record import record
+    from envsnap.inprocess.verify import verify
 
-__all__ = ["__version__", "check", "collect", "diff", "guard", "load", "save"]
+__all__ = ["__version__", "check", "collect", "diff", "guard", "load", "record", "save", "verify"]
 
 
 def __getattr__(name: str) -> Any:
@@ -26,4 +28,12 @@ def __getattr__(name: str) -> Any:
         from envsnap.inprocess.guard import guard
 
         return guard
+    if name == "record":
+        from envsnap.inprocess.record import record
+
+        return record
+    if name == "verify":
+        from envsnap.inprocess.verify import verify
+
+        return verify
     raise AttributeError(f"module 'envsnap' has no attribute {name!r}")

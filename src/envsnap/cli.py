@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tui": ("envsnap.commands.tui", "tui_command"),
     "audit": ("envsnap.commands.audit", "audit_command"),
     "fleet": ("envsnap.commands.fleet", "fleet_command"),
+    "verify": ("envsnap.commands.verify", "verify_command"),
 }
 """Each command's module, imported only when that command runs (or when help lists them all)."""
 

@@ -18,7 +18,6 @@ Why these pieces:
 from __future__ import annotations
 
 import threading
-import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -28,6 +27,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 
 from envsnap.inprocess.guard_ledger import Ledger, ModKey, SeenWarning
 from envsnap.inprocess.guard_report import OUTSIDE
+from envsnap.inprocess.module_names import ModuleNamer
 
 _Tensor = torch.Tensor
 # Typed as Any: torch's mode methods are unannotated, and mypy --strict would flag each call.
@@ -104,8 +104,7 @@ class ModuleStack:
         self._every = every
         self._mode = mode
         self._local = threading.local()
-        self._names: weakref.WeakKeyDictionary[torch.nn.Module, ModKey] = weakref.WeakKeyDictionary()
-        self._root_labels: dict[str, int] = {}
+        self._namer = ModuleNamer()  # the naming rule shared with envsnap.record/verify
         self._handles: list[Any] = []
 
     def current(self) -> ModKey:
@@ -126,25 +125,8 @@ class ModuleStack:
             handle.remove()
         self._handles = []
 
-    def _name_root(self, root: torch.nn.Module) -> ModKey:
-        label = type(root).__name__
-        seen = self._root_labels.get(label, 0)
-        self._root_labels[label] = seen + 1
-        model = label if not seen else f"{label}#{seen + 1}"
-        for path, sub in root.named_modules():
-            self._names[sub] = (path or model, model)
-        return self._names[root]
-
     def _label(self, module: torch.nn.Module, parent: ModKey | None) -> ModKey:
-        known = self._names.get(module)
-        if known is not None:
-            return known
-        if parent is None:
-            return self._name_root(module)
-        # A module run inside a forward but not registered under it (kept in a plain list, say).
-        key = (f"{parent[0]}.<{type(module).__name__}>", parent[1])
-        self._names[module] = key
-        return key
+        return self._namer.label(module, parent)
 
     def _pre(self, module: torch.nn.Module, args: Any) -> None:
         stack: list[tuple[ModKey, bool]] | None = getattr(self._local, "stack", None)

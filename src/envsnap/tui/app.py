@@ -305,7 +305,9 @@ class EnvsnapApp(App[int]):
 
         try:
             document = read_document(path)
-            if not isinstance(document, (RunReport, Snapshot)):  # a fleet folder: the Fleet tab
+            from envsnap.inprocess.verify_report import VerifyReport
+
+            if not isinstance(document, (RunReport, Snapshot, VerifyReport)):  # a fleet folder: the Fleet tab
                 from envsnap.tui.screens.fleet import FleetLoaded
 
                 self.post_message(FleetLoaded(document, path))
@@ -313,6 +315,11 @@ class EnvsnapApp(App[int]):
             # A hand-edited file may hold secrets: both kinds are scrubbed as their writers do.
             if isinstance(document, RunReport):
                 self.post_message(RunReportLoaded(scrub_report(document), path))
+                return
+            if isinstance(document, VerifyReport):  # envsnap.verify's report: its own screen
+                from envsnap.tui.screens.verify import VerifyScreen
+
+                self.call_from_thread(self.push_screen, VerifyScreen(scrub_report(document), path))
                 return
             snapshot = _evaluated(redact_snapshot(document))
         except BadInput as err:

@@ -1,4 +1,5 @@
-"""Open the file ``envsnap tui FILE`` was given: a snapshot, or the report of ``envsnap run``/``watch``.
+"""Open the file ``envsnap tui FILE`` was given: a snapshot, a report of ``envsnap run``/``watch``, or
+an ``envsnap.verify`` report (``report: envsnap-verify``, shown on its own screen).
 
 The file is read and parsed once, by ``store``'s distrustful reader (size cap, no anchors, aliases
 or tags); its top-level ``report:`` key then says what it is. Every run report writes
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from envsnap.errors import BadInput
 
 if TYPE_CHECKING:
+    from envsnap.inprocess.verify_report import VerifyReport
     from envsnap.live.run_report import RunReport
     from envsnap.snapshot.model import Snapshot
     from envsnap.tui.fleet_rows import FleetDocument
@@ -28,7 +30,7 @@ def is_run_report(data: Any) -> bool:
     return isinstance(data, dict) and data.get("report") in RUN_REPORT_KINDS
 
 
-def read_document(path: Path) -> Snapshot | RunReport | FleetDocument:
+def read_document(path: Path) -> Snapshot | RunReport | FleetDocument | VerifyReport:
     """Read a snapshot or a run report, whichever the file holds.
 
     ``-`` reads a snapshot from standard input, as ``envsnap show -`` does.
@@ -51,6 +53,10 @@ def read_document(path: Path) -> Snapshot | RunReport | FleetDocument:
         from envsnap.live.run_report import run_report_from_data
 
         return run_report_from_data(data, name)
+    if isinstance(data, dict) and data.get("report") == "envsnap-verify":
+        from envsnap.inprocess.verify_report import load_report
+
+        return load_report(text, name)
     if isinstance(data, dict) and data.get("report") == "envsnap-guard":
         raise BadInput(
             f"{name}: this is an `envsnap.guard` op report; the TUI opens snapshots and "

@@ -1,0 +1,130 @@
+"""Overhead of ``envsnap.record`` and ``envsnap.verify`` on a small transformer, as ratios to a plain forward.
+
+Baseline: the same 2-layer encoder (d_model 256, batch 16 × 64 tokens, training-mode forward,
+dropout 0: the eval fast path would run each layer as one fused op and hide the modules), same
+input, no envsnap, timed in this same run. Measured, per forward, everything the block costs:
+hooks, stats of every module output, the guard's op accounting, and writing the bundle
+(``measure=False``, ``environment="none"``: the replays for noise/timing and the probes are
+separate, opt-out costs, reported on their own line):
+
+- record, stats only (``keep=0``: the final output is still kept in full);
+- record, keeping every tensor (``keep="1GB"``);
+- verify against the kept bundle (every output compared in full).
+
+Also the bundle size per million activation elements (stats-only and kept), and the cost of the
+default replays (``measure=True``). CPU time of this process (``time.process_time``), one torch
+thread, rounds interleaved, median and minimum reported (see bench_guard.py for why).
+
+Usage: python benchmarks/bench_record.py [--rounds R]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import tempfile
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+warnings.filterwarnings("ignore", message="Failed to initialize NumPy")
+
+import torch  # noqa: E402
+from torch import nn  # noqa: E402
+
+import envsnap  # noqa: E402
+from envsnap.inprocess.bundle_check import check_bundle  # noqa: E402
+
+BATCH, SEQ, D_MODEL, HEADS, LAYERS = 16, 64, 256, 4, 2
+
+
+def _model() -> nn.Module:
+    torch.manual_seed(0)
+    layer = nn.TransformerEncoderLayer(
+        D_MODEL, HEADS, dim_feedforward=4 * D_MODEL, dropout=0.0, batch_first=True
+    )
+    return nn.TransformerEncoder(layer, LAYERS, enable_nested_tensor=False).train()
+
+
+def _cpu_seconds(run: Callable[[], None]) -> float:
+    started = time.process_time()
+    run()
+    return time.process_time() - started
+
+
+def _size(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.iterdir())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--rounds", type=int, default=7)
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    model = _model()
+    x = torch.randn(BATCH, SEQ, D_MODEL, generator=torch.Generator().manual_seed(1))
+    folder = Path(tempfile.mkdtemp(prefix="bench-record-"))
+    stats_only, kept = folder / "stats", folder / "kept"
+    common = {"environment": "none", "measure": False}
+
+    def plain() -> None:
+        model(x)
+
+    def record(path: Path, keep: str | int) -> Callable[[], None]:
+        def run() -> None:
+            with envsnap.record(path, model=model, keep=keep, **common):  # type: ignore[arg-type]
+                model(x)
+
+        return run
+
+    def verify() -> None:
+        with envsnap.verify(kept, model=model, slow=None, **common) as v:  # type: ignore[arg-type]
+            model(v.inputs)
+
+    runs = {
+        "plain forward": plain,
+        "record, stats only": record(stats_only, 0),
+        "record, all tensors kept": record(kept, "1GB"),
+        "verify (full tensors)": verify,
+    }
+    plain()
+    record(kept, "1GB")()  # warm-up, and the bundle verify reads
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    for _ in range(args.rounds):
+        for name, run in runs.items():
+            times[name].append(_cpu_seconds(run))
+    base = statistics.median(times["plain forward"])
+    print(
+        f"model: {LAYERS}-layer TransformerEncoder d={D_MODEL}, batch {BATCH}×{SEQ}, "
+        "train-mode forward, 1 thread"
+    )
+    print(f"{'':28}{'median':>10}{'min':>10}{'ratio':>8}")
+    for name, values in times.items():
+        median = statistics.median(values)
+        print(f"{name:28}{median * 1e3:>8.1f}ms{min(values) * 1e3:>8.1f}ms{median / base:>7.2f}×")
+    manifest = check_bundle(kept).manifest
+    elements = sum(leaf.stats.numel for call in manifest.calls for leaf in call.outputs)
+    per_million = 1e6 / elements
+    print(f"activations recorded: {len(manifest.calls)} module calls, {elements / 1e6:.2f} M elements")
+    print(
+        f"bundle size per M activation elements: stats only {_size(stats_only) * per_million / 1e6:.3f} MB, "
+        f"kept {_size(kept) * per_million / 1e6:.3f} MB"
+    )
+    replay = folder / "replay"
+    measured = _cpu_seconds(lambda: _record_measured(model, x, replay))
+    print(
+        f"record with the default replays (noise + 1 warm-up + 5 timed, measure=True): "
+        f"{measured / base:.1f}× one plain forward"
+    )
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _record_measured(model: nn.Module, x: torch.Tensor, path: Path) -> None:
+    with envsnap.record(path, model=model, keep=0, environment="none"):
+        model(x)
+
+
+if __name__ == "__main__":
+    main()

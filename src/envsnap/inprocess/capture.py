@@ -1,0 +1,179 @@
+"""Module hooks that feed every module output to a sink, in completion order (record and verify).
+
+Global ``register_module_forward_pre_hook``/``register_module_forward_hook`` (the guard's
+mechanism, and its naming rule: module_names.ModuleNamer) so that modules run from anywhere in the
+block are seen, including ones not registered under the model. Per call the hooks note:
+- the call's key ``path#n`` (n counts the calls of that module, in start order);
+- which recorded values it took as inputs (``inputs_from``): every output handed to the sink is
+  remembered by identity (weakly), so a module's inputs can be traced to the calls that produced
+  them. That is what lets verify tell where an error is born from where it only shows up;
+- the top-level calls of the model (its inputs and outputs), which the bundle stores for replay.
+
+The sink's work (stats, comparisons) runs with every TorchDispatchMode switched off, so an active
+envsnap.guard doesn't count envsnap's own reductions as the model's ops.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import torch
+from torch.nn.modules import module as nn_module
+from torch.utils._python_dispatch import _disable_current_modes
+
+from envsnap.inprocess.module_names import ModKey, ModuleNamer
+from envsnap.inprocess.tensor_stats import leaves
+
+
+class Sink(Protocol):
+    """Where captured values go."""
+
+    def value(self, key: str, tensor: torch.Tensor) -> None:
+        """One tensor: a module output leaf, a tap leaf, or a top-level input leaf."""
+
+    def call_done(self, call: CallInfo) -> None:
+        """A module call finished (after its outputs were handed to ``value``)."""
+
+    def top_start(self, index: int) -> None:
+        """A top-level call of the model starts (before its inputs are handed to ``value``)."""
+
+    def top_call(
+        self, index: int, key: str, args: tuple[Any, ...], kwargs: dict[str, Any], output: Any
+    ) -> None:
+        """A top-level call of the model (call key ``key``) finished."""
+
+
+@dataclass
+class CallInfo:
+    key: str
+    module: str
+    call: int
+    type: str
+    device: str | None
+    inputs_from: tuple[str, ...]
+    outputs: list[str] = field(default_factory=list)
+
+
+def module_device(module: torch.nn.Module) -> str | None:
+    """Device type of a module's own first parameter or buffer (None: it holds none)."""
+    for param in module.parameters(recurse=False):
+        return str(param.device.type)
+    for buffer in module.buffers(recurse=False):
+        return str(buffer.device.type)
+    return None
+
+
+class Capture:
+    """Installs the hooks while active; hands values to ``sink``.
+
+    Args:
+        sink: receives values, finished calls and top-level calls.
+        model: the model whose outermost calls are the "top-level calls" (None: any outermost module).
+    """
+
+    def __init__(self, sink: Sink, model: torch.nn.Module | None) -> None:
+        self.sink = sink
+        self.model = model
+        self.namer = ModuleNamer()
+        if model is not None:
+            self.namer.name_root(model)
+        self._local = threading.local()
+        self._counts: dict[str, int] = {}
+        self._producers: dict[int, tuple[weakref.ref[torch.Tensor], str]] = {}
+        self._handles: list[Any] = []
+        self._tops = 0
+        self._taps: dict[str, int] = {}
+        self.enabled = True
+
+    def install(self) -> None:
+        self._handles = [
+            nn_module.register_module_forward_pre_hook(self._pre),
+            nn_module.register_module_forward_hook(self._post, with_kwargs=True, always_call=True),
+        ]
+
+    def remove(self) -> None:
+        for handle in self._handles:
+            handle.remove()
+        self._handles = []
+
+    def _stack(self) -> list[tuple[ModKey, CallInfo | None, Any]]:
+        stack: list[tuple[ModKey, CallInfo | None, Any]] | None = getattr(self._local, "stack", None)
+        if stack is None:
+            stack = self._local.stack = []
+        return stack
+
+    def _producer(self, tensor: torch.Tensor) -> str | None:
+        found = self._producers.get(id(tensor))
+        if found is not None and found[0]() is tensor:
+            return found[1]
+        return None
+
+    def remember(self, key: str, tensor: torch.Tensor) -> None:
+        """Note that ``tensor`` is the recorded value ``key`` (for tracing later modules' inputs)."""
+        self._producers[id(tensor)] = (weakref.ref(tensor), key)
+
+    def _pre(self, module: torch.nn.Module, args: Any) -> None:
+        if not self.enabled:
+            return
+        stack = self._stack()
+        parent = stack[-1][0] if stack else None
+        name = self.namer.label(module, parent)
+        top = not stack and (self.model is None or module is self.model)
+        if top:
+            self._top_inputs(args)
+        call = self._counts.get(name[0], 0)
+        self._counts[name[0]] = call + 1
+        inputs: list[str] = []
+        for _, tensor in leaves(args):
+            producer = self._producer(tensor)
+            if producer is not None and producer not in inputs:
+                inputs.append(producer)
+        info = CallInfo(
+            f"{name[0]}#{call}", name[0], call, type(module).__name__, module_device(module), tuple(inputs)
+        )
+        stack.append((name, info, args if top else None))
+
+    def _top_inputs(self, args: Any) -> None:
+        # The global pre-hook sees positional arguments only; keyword ones arrive with the
+        # post-hook (with_kwargs=True) and are handed over there, before the outputs.
+        self.sink.top_start(self._tops)
+        with _disable_current_modes():
+            for path, tensor in leaves(args, f"<input>#{self._tops}/args"):
+                self.sink.value(path, tensor)
+                self.remember(path, tensor)
+
+    def _post(self, module: torch.nn.Module, args: Any, kwargs: Any, output: Any) -> None:
+        stack = self._stack()
+        if not stack:
+            return
+        _, info, top_args = stack.pop()
+        if info is None or not self.enabled:
+            return
+        with _disable_current_modes():
+            if top_args is not None:
+                for path, tensor in leaves(dict(kwargs or {}), f"<input>#{self._tops}/kwargs"):
+                    self.sink.value(path, tensor)
+            for path, tensor in leaves(output):
+                key = f"{info.key}{path}"
+                info.outputs.append(key)
+                self.sink.value(key, tensor)
+                self.remember(key, tensor)
+            self.sink.call_done(info)
+            if top_args is not None:
+                self.sink.top_call(self._tops, info.key, tuple(top_args), dict(kwargs or {}), output)
+                self._tops += 1
+
+    def tap(self, name: str, value: Any) -> list[str]:
+        """Hand a named value to the sink as ``tap:name#n``; the keys of its tensors."""
+        call = self._taps.get(name, 0)
+        self._taps[name] = call + 1
+        keys = []
+        with _disable_current_modes():
+            for path, tensor in leaves(value, f"tap:{name}#{call}"):
+                self.sink.value(path, tensor)
+                self.remember(path, tensor)
+                keys.append(path)
+        return keys

@@ -1,0 +1,77 @@
+"""Speed and memory of a model on the recorded inputs: timed replays, as torch.utils.benchmark does.
+
+Replays (not the user's block) are timed: the block may hold data loading, a loss, a backward, and
+only the model's own calls are comparable across machines. Each repetition replays every recorded
+top-level call once, under ``torch.no_grad()``, synchronizing the device before the clock starts
+and after it stops; warm-up repetitions are run first and dropped; the median and interquartile
+range are reported (torch.utils.benchmark's Measurement reports the same pair). Peak memory is the
+device allocator's peak over one replay (cuda and xpu; the CPU has no allocator peak to ask).
+
+torch.utils.benchmark.Timer is not used itself because it times a statement string or a callable
+in a loop with CUDA-only synchronization; xpu and mps need their own synchronize.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import torch
+
+from envsnap.inprocess.bundle_model import Timing
+
+Replay = Callable[[], Any]
+
+
+def synchronize(device: str) -> None:
+    """Wait for the device's queued work (a no-op on the CPU and meta)."""
+    backend = getattr(torch, device, None) if device not in ("cpu", "meta") else None
+    sync = getattr(backend, "synchronize", None)
+    if sync is not None:
+        sync()
+
+
+def _quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    position = q * (len(ordered) - 1)
+    low = int(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+def time_replays(replay: Replay, device: str, *, repeats: int = 5, warmup: int = 1) -> Timing:
+    """Median and spread of ``repeats`` synchronized replays after ``warmup`` dropped ones."""
+    with torch.no_grad():
+        for _ in range(warmup):
+            replay()
+        synchronize(device)
+        samples = []
+        for _ in range(max(repeats, 1)):
+            synchronize(device)
+            start = time.perf_counter()
+            replay()
+            synchronize(device)
+            samples.append(time.perf_counter() - start)
+    return Timing(
+        repeats=len(samples),
+        median_s=statistics.median(samples),
+        iqr_s=_quantile(samples, 0.75) - _quantile(samples, 0.25),
+        min_s=min(samples),
+        max_s=max(samples),
+        samples_s=tuple(samples),
+    )
+
+
+def peak_memory(replay: Replay, device: str) -> int | None:
+    """Peak allocated device memory over one replay, in bytes (None: the device can't say)."""
+    backend = getattr(torch, device, None) if device in ("cuda", "xpu") else None
+    if backend is None or not backend.is_available():
+        return None
+    synchronize(device)
+    backend.reset_peak_memory_stats()
+    with torch.no_grad():
+        replay()
+    synchronize(device)
+    return int(backend.max_memory_allocated())
