@@ -279,16 +279,27 @@ def test_watch_of_a_missing_process_is_bad_input() -> None:
 
 def test_watching_an_ancestor_leaves_envsnap_itself_out(proc_root: Path) -> None:
     # Our own parent's tree contains this very process; it must not count as the workload.
+    # Stopped after 3 samples, not after a fixed time: the nice-19 sampler is slow on a loaded machine.
     stop = threading.Event()
-    timer = threading.Timer(0.5, stop.set)
+    timer = threading.Timer(60, stop.set)  # a safety net only
     timer.start()
+
+    def stop_after_3_samples(state: LiveState) -> None:
+        if state.seen >= 3:
+            stop.set()
+
     try:
         report = watch_process(
-            os.getppid(), thresholds=FAST, sampler=Sampler([]), proc_root=proc_root, stop=stop
+            os.getppid(),
+            thresholds=FAST,
+            sampler=Sampler([]),
+            proc_root=proc_root,
+            stop=stop,
+            on_tick=stop_after_3_samples,
         )
     finally:
         timer.cancel()
-    assert report.samples >= 2
+    assert report.samples >= 3
     assert os.getpid() not in {p.pid for p in report.processes}
     assert all(os.getpid() not in {p.pid for p in tick.processes} for tick in report.timeline)
 

@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from envsnap.live.fallback import run_workload
+from envsnap.live.monitor import LiveState
 from envsnap.live.process_tree import ProcessTree, cap_cpu_percent, run_queue_delay_ns
 from envsnap.live.run_report import Thresholds
 from envsnap.live.sampler import Sampler
-from tests.live.conftest import busy
+from tests.live.conftest import busy_until
 
 # 50 ms samples: clock-tick (10 ms) granularity alone makes psutil read up to ~120% here.
 NOISY = Thresholds(interval_s=0.05, cpu_busy_percent=25.0, sustain_s=0.5, gpu_idle_percent=5.0)
@@ -36,8 +37,22 @@ def test_cap_cpu_percent(
     assert cap_cpu_percent(reading, threads, previous, cores) == capped
 
 
-def test_a_single_threaded_busy_loop_never_reads_above_one_core(proc_root: Path) -> None:
-    report = run_workload(busy(1.0), thresholds=NOISY, sampler=Sampler([]), proc_root=proc_root)
+def test_a_single_threaded_busy_loop_never_reads_above_one_core(proc_root: Path, tmp_path: Path) -> None:
+    # The loop runs until 8 samples were taken, not for a fixed time: on a loaded machine the
+    # (nice 19) sampler may get only a few turns a second.
+    stop = tmp_path / "stop"
+
+    def stop_after_8_samples(state: LiveState) -> None:
+        if state.seen >= 8:
+            stop.touch()
+
+    report = run_workload(
+        busy_until(stop),
+        thresholds=NOISY,
+        sampler=Sampler([]),
+        proc_root=proc_root,
+        on_tick=stop_after_8_samples,
+    )
 
     assert report.samples >= 5
     worker = report.processes[0]

@@ -127,7 +127,9 @@ async def test_cpu_fallback_run_opens_in_the_run_view(make_app: AppFactory, tmp_
         await wait_for(lambda: app.screen.id == "help-screen", pilot)
         keys = str(app.screen.query_one("#help-text", Static).render())
         assert "Run view" in keys
-        assert "Refresh" in keys
+        assert "Re-read" in keys  # r reads the file again; nothing to save or pause
+        assert "Save" not in keys
+        assert "Pause" not in keys
         assert "Packages tab" not in keys
         await pilot.press("escape")
         assert app.screen is screen

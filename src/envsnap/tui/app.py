@@ -53,8 +53,10 @@ if TYPE_CHECKING:
     from envsnap.snapshot.model import Sample, Snapshot
 
 MIN_INTERVAL_S = 0.1
-RUN_VIEW_ACTIONS = ("quit", "help", "refresh")
+RUN_VIEW_ACTIONS = ("quit", "help", "reread")
 """The app's keys that do something on the Run view (listed by its help)."""
+LIVE_ONLY_ACTIONS = ("save", "toggle_pause", "refresh")
+"""Actions of the live machine only: hidden from the footer and help when a file is on show."""
 MAX_RETRY_DELAY_S = 30.0
 """Longest wait between sampling attempts while a backend keeps failing."""
 
@@ -81,6 +83,12 @@ class EnvsnapApp(App[int]):
         Binding("p", "toggle_pause", "Pause"),
         Binding("r", "refresh", "Refresh"),
         Binding("m", "migrate", "Migrate", show=False),
+        Binding("r", "reread", "Re-read"),  # the same key on a file: read it again
+        # On a file, s and p are off the footer but still say why they do nothing.
+        Binding("s", "read_only('save')", "Save", show=False),
+        Binding("p", "read_only('toggle_pause')", "Pause", show=False),
+        # Every terminal tool quits on ctrl+c (Textual's default only says "press ctrl+q").
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
         *(Binding(str(n), f"show_tab('{tab}')", tab.title(), show=False) for n, tab in enumerate(TABS, 1)),
     ]
 
@@ -193,6 +201,22 @@ class EnvsnapApp(App[int]):
 
     # ------------------------------------------------------------------ actions
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A file on show (read-only) offers no save or pause, and its r re-reads the file."""
+        if action in LIVE_ONLY_ACTIONS:
+            return self.live
+        if action in ("reread", "read_only"):
+            return not self.live
+        return True
+
+    def action_reread(self) -> None:
+        """Read the opened file again (r on a snapshot or run report)."""
+        self.action_refresh()
+
+    def action_read_only(self, action: str) -> None:
+        """s or p on a file: the live action, which says why it does nothing here."""
+        {"save": self.action_save, "toggle_pause": self.action_toggle_pause}[action]()
+
     def action_help(self) -> None:
         """Show every key binding."""
         # Screens shown on demand are imported on demand: less to load before the first frame.
@@ -206,8 +230,14 @@ class EnvsnapApp(App[int]):
             keys = [b for b in self.BINDINGS if isinstance(b, Binding) and b.action in RUN_VIEW_ACTIONS]
             self.push_screen(HelpScreen([("Run view (read-only)", keys)]))
             return
+        offered = [
+            b
+            for b in self.BINDINGS
+            if not isinstance(b, Binding)
+            or (self.check_action(b.action, ()) and not b.action.startswith("read_only"))
+        ]
         sections: list[HelpSection] = [
-            ("Everywhere", self.BINDINGS),
+            ("Everywhere", offered),
             ("Packages tab", PackagesPane.BINDINGS),
             ("Snapshots tab", SnapshotsPane.BINDINGS),
             ("Diff screen", DiffScreen.BINDINGS),

@@ -79,7 +79,7 @@ class LayerTable(Widget):
 def row_text(row: LayerRow) -> Content:
     """Summary, then the reason: inline for an absent layer, on its own line for a problem."""
     text = Content(row.summary)
-    if not row.reason or row.badge == "ok":
+    if not row.reason or row.badge == "ok" or row.reason == row.summary:  # not "not installed: not installed"
         return text
     if row.badge in ("absent", "loading"):
         return text + Content.styled(f": {row.reason}", "$text-muted")
@@ -170,5 +170,5 @@ def _findings_line(snapshot: Snapshot) -> Content:
                 (f"{count} {severity}{'s' if count > 1 and severity != 'info' else ''}", styles[severity]),
                 "  ",
             ]
-    parts.append(("(Checks tab: 4)", "$text-muted"))
+    parts.append(("details: press 4 (Checks tab)", "$text-muted"))
     return Content.assemble(*parts)

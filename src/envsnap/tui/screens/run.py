@@ -3,10 +3,10 @@
 ``envsnap tui REPORT.yaml`` shows this screen instead of the snapshot tabs (the app's file worker
 tells the two kinds apart, tui/documents.py). The header is the verdict as a badge with its
 sentence, evidence and thresholds, so the verdict can be checked rather than trusted; the timeline
-is the sampled series the verdict was computed from, as Textual Sparklines with their min, max and
-mean, and a strip under them marking the suspicious windows. All numbers come from
-``tui.run_series`` (pure); every string from the file is shown as text (Content, never markup) with
-terminal control characters escaped.
+is the sampled series the verdict was computed from, as Sparklines (percentages on a fixed 0–100
+scale) with their min, max and mean, and a strip under them marking the suspicious windows. All
+numbers come from ``tui.run_series`` (pure); every string from the file is shown as text (Content,
+never markup) with terminal control characters escaped.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from envsnap.tui.run_series import (
     verdict_badge,
     window_marks,
 )
+from envsnap.tui.widgets.scaled_sparkline import ScaledSparkline
 
 if TYPE_CHECKING:
     from envsnap.live.run_report import RunReport, Window
@@ -207,7 +208,12 @@ class RunScreen(Screen[None]):
 
     @staticmethod
     def _series_row(series: Series, number: int) -> Horizontal:
-        spark = Sparkline(list(series.values), id=f"run-spark-{number}")
+        spark: Sparkline
+        if series.unit == "percent":  # on 0–100 % (CPU: up to its peak, 100 = one core), not min..max
+            ceiling = max(100.0, *series.values) if series.values else 100.0
+            spark = ScaledSparkline(list(series.values), ceiling=ceiling, id=f"run-spark-{number}")
+        else:
+            spark = Sparkline(list(series.values), id=f"run-spark-{number}")
         return Horizontal(
             Static(Content(series.label), classes="run-label"),
             spark,
