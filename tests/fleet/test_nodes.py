@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from envsnap.errors import BadInput
-from envsnap.fleet.collect import classify, parse_snapshot
+from envsnap.fleet.collect import _prepare, classify, parse_snapshot
 from envsnap.fleet.nodes import check_name, expand, file_stem, inside, node_files, read_hosts_file
 from envsnap.fleet.transport import NodeOutput, OutputBuffer
 from envsnap.snapshot import store
@@ -119,3 +119,12 @@ def test_progress_line_counts_nodes_and_never_prints_their_names() -> None:
     progress("n2", "failed")
     assert progress.text() == "collecting: 1 done · 1 failed · 1 pending"
     progress.stop()
+
+
+def test_the_output_folder_is_made_but_never_a_tree_above_it(tmp_path: Path) -> None:
+    # As for `save -o`: a typo in the parent path is an error, not a new folder tree.
+    _prepare(tmp_path / "fleet")
+    assert (tmp_path / "fleet").is_dir()
+    with pytest.raises(BadInput, match="does not exist"):
+        _prepare(tmp_path / "typo" / "fleet")
+    assert not (tmp_path / "typo").exists()

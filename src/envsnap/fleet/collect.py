@@ -106,8 +106,11 @@ def collect(
 def _prepare(folder: Path) -> None:
     if folder.exists() and not folder.is_dir():
         raise BadInput(f"{folder}: exists and is not a folder")
+    # The output folder itself is made, never the folders above it: a typo must not create a tree.
+    if not folder.parent.is_dir():
+        raise BadInput(f"{folder}: the folder {folder.parent} does not exist (create it first)")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(exist_ok=True)
     except OSError as err:
         raise BadInput(f"{folder}: cannot create the folder: {err.strerror or err}") from err
     from envsnap.snapshot.store import check_writable
