@@ -33,6 +33,7 @@ _Tensor = torch.Tensor
 # Typed as Any: torch's mode methods are unannotated, and mypy --strict would flag each call.
 _DispatchMode: Any = TorchDispatchMode
 _OUTSIDE_KEY: ModKey = (OUTSIDE, "")
+_SEQUENCES = (list, tuple)
 
 # op name → (index of the source argument, index of the destination argument or None = the output)
 _COPIES: dict[str, tuple[int, int | None]] = {
@@ -55,28 +56,37 @@ def _input_devices(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[set[s
     """Device types of the tensor arguments, and whether a CPU 0-dim tensor was left out.
 
     A CPU 0-dim tensor next to accelerator tensors is a scalar argument (PyTorch allows it), so it
-    only counts as a device when nothing else does.
+    only counts as a device when nothing else does. This runs for every op: ``Tensor.is_cpu`` is
+    read first because ``Tensor.device`` builds a ``torch.device`` object (~1 µs) on every access.
     """
     devices: set[str] = set()
     cpu_scalar = False
-    for group in (args, kwargs.values()):
+    for group in (args, kwargs.values()) if kwargs else (args,):
         for arg in group:
-            items = arg if type(arg) in (list, tuple) else (arg,)
-            for item in items:
-                if isinstance(item, _Tensor):
-                    kind = item.device.type
-                    if kind == "cpu" and item.dim() == 0:
-                        cpu_scalar = True
-                    else:
-                        devices.add(kind)
+            if isinstance(arg, _Tensor):
+                if not arg.is_cpu:
+                    devices.add(arg.device.type)
+                elif arg.dim():
+                    devices.add("cpu")
+                else:
+                    cpu_scalar = True
+            elif type(arg) in _SEQUENCES:
+                for item in arg:
+                    if isinstance(item, _Tensor):
+                        if not item.is_cpu:
+                            devices.add(item.device.type)
+                        elif item.dim():
+                            devices.add("cpu")
+                        else:
+                            cpu_scalar = True
     return devices, cpu_scalar
 
 
 def _output_devices(out: Any) -> set[str]:
     if isinstance(out, _Tensor):
-        return {out.device.type}
-    if type(out) in (list, tuple):
-        return {item.device.type for item in out if isinstance(item, _Tensor)}
+        return {"cpu" if out.is_cpu else out.device.type}
+    if type(out) in _SEQUENCES:
+        return {("cpu" if item.is_cpu else item.device.type) for item in out if isinstance(item, _Tensor)}
     return set()
 
 
@@ -104,9 +114,18 @@ class ModuleStack:
         self._every = every
         self._mode = mode
         self._local = threading.local()
-        self._names: weakref.WeakKeyDictionary[torch.nn.Module, ModKey] = weakref.WeakKeyDictionary()
+        # id(module) -> (a weak reference to check the id was not reused, its key): two plain dict
+        # steps per module call, where a WeakKeyDictionary builds a weakref on every lookup.
+        self._names: dict[int, tuple[weakref.ref[torch.nn.Module], ModKey]] = {}
         self._root_labels: dict[str, int] = {}
         self._handles: list[Any] = []
+        # Sampling (every > 1): global hooks put every module call of every forward on torch's slow
+        # path (a Python call per module, twice). Between sampled forwards only the outermost
+        # modules carry a hook of their own, which counts the forward and, for a sampled one,
+        # turns the global hooks (and the mode) on until that forward and the next outermost one
+        # have ended; that next one is how a second model (a loss module, say) is discovered.
+        self._roots: weakref.WeakSet[torch.nn.Module] = weakref.WeakSet()
+        self._root_handles: list[Any] = []
 
     def current(self) -> ModKey:
         """The innermost running module, or the "outside modules" label."""
@@ -114,14 +133,25 @@ class ModuleStack:
         return stack[-1][0] if stack else _OUTSIDE_KEY
 
     def install(self) -> None:
-        """Register the global forward hooks."""
-        self._handles = [
-            nn_module.register_module_forward_pre_hook(self._pre),
-            nn_module.register_module_forward_hook(self._post, always_call=True),
-        ]
+        """Register the global forward hooks (with sampling, until the model's forwards are known)."""
+        self._install_global()
 
     def remove(self) -> None:
         """Remove the hooks (and leave a sampled forward if one is somehow still open)."""
+        self._remove_global()
+        for handle in self._root_handles:
+            handle.remove()
+        self._root_handles = []
+        self._roots = weakref.WeakSet()
+
+    def _install_global(self) -> None:
+        if not self._handles:
+            self._handles = [
+                nn_module.register_module_forward_pre_hook(self._pre),
+                nn_module.register_module_forward_hook(self._post, always_call=True),
+            ]
+
+    def _remove_global(self) -> None:
         for handle in self._handles:
             handle.remove()
         self._handles = []
@@ -132,18 +162,18 @@ class ModuleStack:
         self._root_labels[label] = seen + 1
         model = label if not seen else f"{label}#{seen + 1}"
         for path, sub in root.named_modules():
-            self._names[sub] = (path or model, model)
-        return self._names[root]
+            self._names[id(sub)] = (weakref.ref(sub), (path or model, model))
+        return self._names[id(root)][1]
 
     def _label(self, module: torch.nn.Module, parent: ModKey | None) -> ModKey:
-        known = self._names.get(module)
-        if known is not None:
-            return known
+        known = self._names.get(id(module))
+        if known is not None and known[0]() is module:
+            return known[1]
         if parent is None:
             return self._name_root(module)
         # A module run inside a forward but not registered under it (kept in a plain list, say).
         key = (f"{parent[0]}.<{type(module).__name__}>", parent[1])
-        self._names[module] = key
+        self._names[id(module)] = (weakref.ref(module), key)
         return key
 
     def _pre(self, module: torch.nn.Module, args: Any) -> None:
@@ -168,6 +198,37 @@ class ModuleStack:
         _, accounted = stack.pop()
         if accounted:
             self._mode.__exit__(None, None, None)
+        if not stack and self._every > 1:
+            self._outermost_ended(module, accounted)
+
+    def _outermost_ended(self, module: torch.nn.Module, accounted: bool) -> None:
+        """With sampling: give the root its own hook; leave the global hooks after an unsampled forward."""
+        if module not in self._roots:
+            self._roots.add(module)
+            self._root_handles.append(module.register_forward_pre_hook(self._root_pre))
+        if not accounted:
+            self._remove_global()
+
+    def _root_pre(self, module: torch.nn.Module, args: Any) -> None:
+        """A known outermost module starts a forward while the global hooks are off: count it."""
+        if self._handles:
+            return  # the global hooks are on and have counted it
+        stack = getattr(self._local, "stack", None)
+        if stack:
+            return  # run inside another forward on this thread
+        ledger = self._ledger
+        ledger.forwards_seen += 1
+        if (ledger.forwards_seen - 1) % self._every:
+            return
+        # A sampled forward: its own global pre-hook call has passed, so its frame is pushed
+        # here; the global post-hook (on from now) pops it, leaves the mode, and, after the next
+        # outermost forward, turns the global hooks off again.
+        ledger.forwards_accounted += 1
+        if stack is None:
+            stack = self._local.stack = []
+        stack.append((self._label(module, None), True))
+        self._install_global()
+        self._mode.__enter__()
 
 
 class AccountingMode(_DispatchMode):  # type: ignore[misc, unused-ignore]  # torch may be untyped
@@ -199,12 +260,15 @@ class AccountingMode(_DispatchMode):  # type: ignore[misc, unused-ignore]  # tor
     def __torch_dispatch__(
         self, func: Any, types: Any, args: tuple[Any, ...] = (), kwargs: dict[str, Any] | None = None
     ) -> Any:
+        # The per-op hot path (every ATen op of the guarded code comes through here): lookups
+        # are inlined and the common single-device case avoids building keys from sets.
         kwargs = kwargs or {}
         name = self._names.get(func)
         if name is None:
             name = self._names[func] = _op_name(func)
         ledger = self.ledger
-        module = self.stack.current() if self.stack is not None else _OUTSIDE_KEY
+        frames = getattr(self.stack._local, "stack", None) if self.stack is not None else None
+        module = frames[-1][0] if frames else _OUTSIDE_KEY
         devices, cpu_scalar = _input_devices(args, kwargs)
         copy = _COPIES.get(name)
         # Strict mode polices module forwards only: outside them, building a model or a batch on
@@ -226,8 +290,10 @@ class AccountingMode(_DispatchMode):  # type: ignore[misc, unused-ignore]  # tor
         devices |= _output_devices(out)
         if not devices and cpu_scalar:
             devices = {"cpu"}
-        key = _key(devices)
-        self._record(name, key, module)
+        key = next(iter(devices)) if len(devices) == 1 else _key(devices)
+        ops = ledger.ops
+        entry = (module, name, key)
+        ops[entry] = ops.get(entry, 0) + 1
         if ledger.fallback_marks:
             for device in devices:
                 if (name, device) in ledger.fallback_marks:
