@@ -42,8 +42,9 @@ def read_document(path: Path) -> Snapshot | RunReport:
     if str(path) == "-":
         return api.load("-")
     name = str(path)
-    text = store.decode_text(store.read_bytes_capped(path, name), name)
-    data = store.parse_yaml(text, name)
+    cap = store.snapshot_max_bytes()
+    text = store.decode_text(store.read_bytes_capped(path, name, cap), name)
+    data = store.parse_yaml(text, name, cap)
     if is_run_report(data):
         from envsnap.live.run_report import run_report_from_data
 
