@@ -13,6 +13,7 @@ real ones from ``tui.defaults``, tests pass fakes built from recorded hardware o
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -172,8 +173,8 @@ class EnvsnapApp(App[int]):
 
     def _start_work(self) -> None:
         if self.live:
+            self._schedule_sample()  # GPU telemetry first: the Devices cards need no other probe
             self._collect_snapshot()
-            self._schedule_sample()
         else:
             self._load_snapshot(Path(str(self.snapshot_path)))
         self._list_snapshots()
@@ -240,6 +241,7 @@ class EnvsnapApp(App[int]):
         """Probe the machine again (or re-read the file), sample now, and re-list the snapshots folder."""
         if self.live:
             self.main.probe_runs = {}
+            self.main.partial = None
             self._collect_snapshot()
             self.sample_now()
         else:
@@ -272,9 +274,22 @@ class EnvsnapApp(App[int]):
         thread=True, exclusive=True, group="snapshot", exit_on_error=False, description="Probing this machine"
     )
     def _collect_snapshot(self) -> None:
+        finished: dict[str, object] = {}
+        lock = threading.Lock()
+
         def progress(event: ProbeEvent) -> None:
-            if event.run is not None:
-                self.post_message(ProbeFinished(event.run))
+            # Called from each probe's thread as it returns: the layer is drawn at once, from a
+            # partial snapshot built here (off the event loop), not when every probe is done.
+            if event.run is None:
+                return
+            partial = None
+            if event.value is not None:
+                from envsnap.collector import partial_snapshot
+
+                with lock:
+                    finished[event.run.name] = event.value
+                    partial = partial_snapshot(dict(finished))
+            self.post_message(ProbeFinished(event.run, partial))
 
         try:
             snapshot = call_cancellable(lambda: _evaluated(self._collector(progress)), name="envsnap-collect")
@@ -310,6 +325,8 @@ class EnvsnapApp(App[int]):
         self.post_message(SnapshotCollected(snapshot, path))
 
     def on_probe_finished(self, message: ProbeFinished) -> None:
+        if message.partial is not None and self.main.snapshot is None:
+            self.main.partial = message.partial
         self.main.probe_runs = {**self.main.probe_runs, message.run.name: message.run}
 
     def on_snapshot_collected(self, message: SnapshotCollected) -> None:
