@@ -9,7 +9,13 @@ Also (item 7 of the performance issue): the fixed CPU cost of ``envsnap run -- t
 started, a trivial command, the report written) against ``python -I -c pass``, in CPU seconds of
 the whole process tree (``resource.RUSAGE_CHILDREN``).
 
-Run from the repository root with envsnap installed: ``python benchmarks/bench_startup.py``.
+And (item 4): ``envsnap show`` on the live machine against ``gpustat`` (the named peer, from the
+peer venv, see benchmarks/peers.py), both on the stub ``libnvidia-ml.so.1`` serving two H100s,
+wall time, interleaved, median: once with the framework cache warm (an unchanged machine, the
+target: ≤ 2×), once with ``--no-cache`` (torch imported again).
+
+Run from the repository root with envsnap installed: ``python benchmarks/bench_startup.py``
+(``--install-peers`` creates the peer venv).
 """
 
 from __future__ import annotations
@@ -44,6 +50,8 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--reps", type=int, default=21)
+    parser.add_argument("--install-peers", action="store_true", help="pip-install gpustat into the peer venv")
+    parser.add_argument("--show-only", action="store_true", help="only envsnap show vs gpustat")
     args = parser.parse_args()
     script = shutil.which("envsnap", path=str(Path(sys.executable).parent))
     if script is None:
@@ -53,6 +61,45 @@ def main() -> None:
     # (set on the development machines) would recompile ~100 modules per start and measure that.
     compileall.compile_dir(str(Path(__file__).resolve().parents[1] / "src" / "envsnap"), quiet=1)
     bare = [sys.executable, "-I", "-c", "pass"]
+    if not args.show_only:
+        _startup(script, bare, args.reps)
+    _show_against_gpustat(script, max(args.reps // 3, 3), args.install_peers)
+
+
+def _show_against_gpustat(script: str, reps: int, install: bool) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import peers
+
+    gpustat = peers.find_peer("gpustat", install=install)
+    if gpustat is None:
+        peers.peer_missing("gpustat")
+        return
+    with tempfile.TemporaryDirectory() as cwd:
+        stub = peers.build_stub(Path(cwd) / "stub")
+        env = peers.stub_env(stub, XDG_CACHE_HOME=str(Path(cwd) / "cache"))
+        runs = {
+            "gpustat (baseline)": [str(gpustat)],
+            "envsnap show (cache warm)": [script, "show"],
+            "envsnap show --no-cache": [script, "show", "--no-cache"],
+        }
+        # The first show fills the framework cache: "an unchanged machine" from then on.
+        subprocess.run([script, "show"], env=env, cwd=cwd, capture_output=True, check=False)
+        walls: dict[str, list[float]] = {label: [] for label in runs}
+        for _ in range(reps):
+            for label, argv in runs.items():
+                start = time.perf_counter()
+                subprocess.run(argv, env=env, cwd=cwd, capture_output=True, check=False)
+                walls[label].append(time.perf_counter() - start)
+    base = statistics.median(walls["gpustat (baseline)"])
+    print(f"envsnap show vs gpustat, stub 2× H100, wall time, median of {reps} interleaved runs")
+    for label, values in walls.items():
+        value = statistics.median(values)
+        target = "   (target <= 2x)" if label == "envsnap show (cache warm)" else ""
+        print(f"    {label:<32} {value:6.2f} s   {value / base:5.2f}x{target}")
+
+
+def _startup(script: str, bare: list[str], reps: int) -> None:
+    args = argparse.Namespace(reps=reps)
     runs = {
         "python -I -c pass (baseline)": bare,
         "envsnap --version": [script, "--version"],

@@ -367,7 +367,7 @@ def live_against_nvitop(reps: int, install: bool) -> None:
             for _ in range(reps):
                 for size in LIVE_SIZES:
                     runs = (
-                        ("nvitop", nvitop_argv, "Processes", ()),
+                        ("nvitop", nvitop_argv, "NVITOP", ()),
                         ("envsnap Overview", _envsnap_argv(), "Fingerprint", ()),
                         ("envsnap Devices", _envsnap_argv(), "Fingerprint", ("2",)),
                     )

@@ -19,3 +19,24 @@ nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v3(nvmlDevice_t device, unsig
     *count = 0;
     return NVML_SUCCESS;
 }
+
+/* Fields the capture has no value for: NOT_SUPPORTED, which the peers show as N/A without logging
+ * an error (a missing symbol makes nvitop print a traceback into its own screen every refresh). */
+#define NOT_SUPPORTED_FN(name)                                                  \
+    nvmlReturn_t name(nvmlDevice_t device, void *a, void *b, void *c) {          \
+        (void)a;                                                                \
+        (void)b;                                                                \
+        (void)c;                                                                \
+        return valid(device) ? NVML_ERROR_NOT_SUPPORTED : NVML_ERROR_INVALID_ARGUMENT; \
+    }
+NOT_SUPPORTED_FN(nvmlDeviceGetComputeMode)
+NOT_SUPPORTED_FN(nvmlDeviceGetDecoderUtilization)
+NOT_SUPPORTED_FN(nvmlDeviceGetEncoderUtilization)
+NOT_SUPPORTED_FN(nvmlDeviceGetDisplayActive)
+NOT_SUPPORTED_FN(nvmlDeviceGetDriverModel)
+NOT_SUPPORTED_FN(nvmlDeviceGetFanSpeed)
+NOT_SUPPORTED_FN(nvmlDeviceGetPerformanceState)
+NOT_SUPPORTED_FN(nvmlDeviceGetPersistenceMode)
+NOT_SUPPORTED_FN(nvmlDeviceGetPowerManagementLimit)
+NOT_SUPPORTED_FN(nvmlDeviceGetProcessUtilization)
+NOT_SUPPORTED_FN(nvmlDeviceGetTotalEccErrors)
