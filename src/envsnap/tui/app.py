@@ -56,6 +56,8 @@ if TYPE_CHECKING:
 MIN_INTERVAL_S = 0.1
 RUN_VIEW_ACTIONS = ("quit", "help", "refresh")
 """The app's keys that do something on the Run view (listed by its help)."""
+FIRST_SAMPLE_WAIT_S = 1.0
+"""Longest the probes wait for the first telemetry sample before they start anyway."""
 MAX_RETRY_DELAY_S = 30.0
 """Longest wait between sampling attempts while a backend keeps failing."""
 
@@ -122,6 +124,7 @@ class EnvsnapApp(App[int]):
         self._paused = False
         self._failures = 0
         self._sample_timer: Timer | None = None
+        self._collection_started = False
         self._last_sample: Sample | None = None
         self._last_errors: tuple[str, ...] = ()
         self.run_report: RunReport | None = None
@@ -173,8 +176,11 @@ class EnvsnapApp(App[int]):
 
     def _start_work(self) -> None:
         if self.live:
-            self._schedule_sample()  # GPU telemetry first: the Devices cards need no other probe
-            self._collect_snapshot()
+            # GPU telemetry first: the probes (python, extensions) hold the GIL and the import lock
+            # for seconds and would delay the first sample; they start when it is in (or after
+            # FIRST_SAMPLE_WAIT_S, should the driver hang).
+            self._schedule_sample()
+            self.set_timer(FIRST_SAMPLE_WAIT_S, self._start_collection, name="envsnap-start-probes")
         else:
             self._load_snapshot(Path(str(self.snapshot_path)))
         self._list_snapshots()
@@ -324,6 +330,13 @@ class EnvsnapApp(App[int]):
             return
         self.post_message(SnapshotCollected(snapshot, path))
 
+    def _start_collection(self) -> None:
+        """Probe the machine, once (after the first telemetry sample, or its timeout)."""
+        if self._collection_started or not self.live:
+            return
+        self._collection_started = True
+        self._collect_snapshot()
+
     def on_probe_finished(self, message: ProbeFinished) -> None:
         if message.partial is not None and self.main.snapshot is None:
             self.main.partial = message.partial
@@ -443,6 +456,7 @@ class EnvsnapApp(App[int]):
             self._sample_timer = self.set_timer(delay, self._schedule_sample, name="envsnap-next-sample")
 
     def on_sample_taken(self, message: SampleTaken) -> None:
+        self._start_collection()
         sample = message.sample
         self._last_sample = sample
         errors = sample.errors or ()
@@ -464,6 +478,7 @@ class EnvsnapApp(App[int]):
         self.main.telemetry = TelemetryState(sample, dict(message.history), dict(message.processes))
 
     def on_sampler_failed(self, message: SamplerFailed) -> None:
+        self._start_collection()
         self.main.telemetry_error = f"sampling failed: {message.error} (retrying in {message.retry_in_s:g} s)"
         if self._failures == 1:
             self.notify(
