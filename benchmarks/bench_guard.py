@@ -117,7 +117,7 @@ def small_ops(rounds: int, every: int) -> None:
     for n in periods:
         key = f"every={n}"
         label = "guard, every=N, between samples" if n == periods[-1] else f"guard, sampling every={n}"
-        bound = "" if n == periods[-1] else f"; floor with a free guard {1 + floor / n:.3f}x"
+        bound = "" if n == periods[-1] else f"; floor set by the empty mode alone {1 + floor / n:.3f}x"
         print(
             f"{label:42s} {median[key] * 1e6:8.1f} µs   {paired(key, 'plain'):.3f}x plain "
             f"(target <= 1.1x{bound})"
