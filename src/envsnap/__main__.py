@@ -1,6 +1,6 @@
 """``python -m envsnap``."""
 
-from envsnap.cli import main
+from envsnap.launch import main
 
 if __name__ == "__main__":
     main()

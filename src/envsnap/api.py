@@ -33,6 +33,7 @@ def collect(
     timeout_scale: float = 1.0,
     progress: ProgressCallback | None = None,
     findings: bool = True,
+    cache: bool = True,
 ) -> Snapshot:
     """Probe the live machine into a redacted, fingerprinted Snapshot.
 
@@ -43,6 +44,8 @@ def collect(
         timeout_scale: multiply every probe's deadline.
         progress: called as probes start and finish.
         findings: run the rules and attach their findings.
+        cache: reuse the framework probe's answers while nothing they depend on changed
+            (probes/framework_cache.py); False probes the frameworks again.
     """
     from envsnap.collector import collect as run_probes
     from envsnap.probes.base import ProbeContext
@@ -51,9 +54,9 @@ def collect(
         check_interpreter(python)
 
     ctx = (
-        ProbeContext(frameworks=frameworks)
+        ProbeContext(frameworks=frameworks, cache=cache)
         if python is None
-        else ProbeContext(python=python, frameworks=frameworks)
+        else ProbeContext(python=python, frameworks=frameworks, cache=cache)
     )
     snapshot = run_probes(ctx, progress=progress, anonymize_identity=anonymize, timeout_scale=timeout_scale)
     return with_findings(snapshot) if findings else snapshot
@@ -100,11 +103,10 @@ def load(path: str | Path) -> Snapshot:
     from envsnap.snapshot import store
 
     if str(path) == "-":
-        data = sys.stdin.buffer.read(store.MAX_FILE_BYTES + 1)
-        if len(data) > store.MAX_FILE_BYTES:
-            raise BadInput(
-                f"<stdin>: input is larger than {store.MAX_FILE_BYTES // (1024 * 1024)} MB; refusing it"
-            )
+        cap = store.snapshot_max_bytes()
+        data = sys.stdin.buffer.read(cap + 1)
+        if len(data) > cap:
+            raise BadInput(f"<stdin>: input is larger than {cap // (1024 * 1024)} MB; refusing it")
         return store.loads(store.decode_text(data, "<stdin>"), "<stdin>")
     return store.load(path)
 

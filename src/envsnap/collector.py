@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Generic, Literal, TypeVar
@@ -67,6 +67,9 @@ class ProbeEvent:
     state: ProbeState
     run: ProbeRun | None = None
     """Set when ``state`` is ``finished``."""
+    value: object | None = None
+    """What the probe returned (its section or reading), when it finished in time: lets a live
+    view show each layer the moment its own probe returns (see ``partial_snapshot``)."""
 
 
 ProgressCallback = Callable[[ProbeEvent], None]
@@ -92,6 +95,8 @@ class _Handle(Generic[T]):
     value: T | None = None
     error: str | None = None
     finished: float | None = None
+    reported: bool = False
+    """Whether the "finished" event went out (from the probe's thread, or at its deadline)."""
 
 
 class _Runner:
@@ -102,6 +107,7 @@ class _Runner:
         self._progress = progress
         self._scale = scale
         self.runs: list[ProbeRun] = []
+        self._report_lock = threading.Lock()
 
     def start(self, probe: Probe[T]) -> _Handle[T]:
         handle: _Handle[T] = _Handle(probe, time.monotonic())
@@ -114,6 +120,10 @@ class _Runner:
                 handle.error = f"{type(err).__name__}: {err}"
             handle.finished = time.monotonic()
             handle.done.set()
+            # Report at once, not when collect() gets to this probe's result in its fixed order:
+            # a live view then shows the NVIDIA layer without waiting for torch's import.
+            if handle.finished - handle.started <= probe.timeout_s * self._scale:
+                self._report(handle, self._run_of(handle), handle.value)
 
         threading.Thread(target=target, name=f"envsnap-probe-{probe.name}", daemon=True).start()
         return handle
@@ -122,25 +132,38 @@ class _Runner:
         probe = handle.probe
         limit = probe.timeout_s * self._scale
         remaining = handle.started + limit - time.monotonic()
-        status: Status
-        reason: str | None
         if not handle.done.wait(max(remaining, 0.0)):
             reason = f"{probe.name} probe timed out after {limit:g} s"
-            value, status = probe.failed(reason), "failed"
-            duration = limit
-        elif handle.error is not None:
-            reason = f"{probe.name} probe crashed: {handle.error}"
-            value, status = probe.failed(reason), "failed"
-            duration = (handle.finished or time.monotonic()) - handle.started
+            value = probe.failed(reason)
+            run = ProbeRun(name=probe.name, status="failed", duration_s=round(limit, 3), reason=reason)
         else:
-            assert handle.value is not None
-            section = probe.section_of(handle.value)
-            value, status, reason = handle.value, _status_of(section), _reason_of(section)
-            duration = (handle.finished or time.monotonic()) - handle.started
-        run = ProbeRun(name=probe.name, status=status, duration_s=round(duration, 3), reason=reason)
+            run = self._run_of(handle)
+            if handle.error is not None:
+                value = probe.failed(run.reason or handle.error)
+            else:
+                assert handle.value is not None
+                value = handle.value
         self.runs.append(run)
-        self._emit(ProbeEvent(probe.name, "finished", run))
+        self._report(handle, run, value)
         return value
+
+    def _run_of(self, handle: _Handle[T]) -> ProbeRun:
+        """The record of a probe that finished (or crashed) before its deadline."""
+        probe = handle.probe
+        duration = round((handle.finished or time.monotonic()) - handle.started, 3)
+        if handle.error is not None:
+            reason = f"{probe.name} probe crashed: {handle.error}"
+            return ProbeRun(name=probe.name, status="failed", duration_s=duration, reason=reason)
+        section = probe.section_of(handle.value)  # type: ignore[arg-type]
+        status: Status = _status_of(section)
+        return ProbeRun(name=probe.name, status=status, duration_s=duration, reason=_reason_of(section))
+
+    def _report(self, handle: _Handle[T], run: ProbeRun, value: T | None) -> None:
+        with self._report_lock:
+            if handle.reported:
+                return
+            handle.reported = True
+        self._emit(ProbeEvent(handle.probe.name, "finished", run, value))
 
     def _emit(self, event: ProbeEvent) -> None:
         if self._progress is not None:
@@ -210,10 +233,10 @@ def collect(
     """
     ctx = ctx or ProbeContext()
     runner = _Runner(ctx, progress, timeout_scale)
+    h_nvidia = runner.start(NVIDIA)  # GPU first: the layer a live view shows first
     handles_frameworks = runner.start(FRAMEWORKS) if ctx.frameworks else None
     h_ext = runner.start(EXTENSIONS)
     h_python = runner.start(PYTHON)
-    h_nvidia = runner.start(NVIDIA)
     h_amd = runner.start(AMD)
     h_host = runner.start(HOST)
     h_env = runner.start(ENVIRONMENT)
@@ -269,3 +292,40 @@ def finalize(snapshot: Snapshot, *, anonymize_identity: bool = False) -> Snapsho
     if anonymize_identity:
         snapshot = anonymize(snapshot)
     return msgspec.structs.replace(snapshot, fingerprint=fingerprint(snapshot))
+
+
+def partial_snapshot(values: Mapping[str, object]) -> Snapshot:
+    """A snapshot of the probes finished so far (by probe name, from ``ProbeEvent.value``).
+
+    For a live view while the collection runs: unprobed sections are None, nothing is sorted,
+    fingerprinted or evaluated, and the environment (where secrets live) is left out.
+    """
+    python = values.get("python")
+    nvidia_reading = values.get("nvidia")
+    amd_reading = values.get("amd")
+    nvidia_info = getattr(nvidia_reading, "info", None)
+    amd_info = getattr(amd_reading, "info", None)
+    intel, mps = values.get("intel"), values.get("mps")
+    has_accelerators = any(v is not None for v in (nvidia_info, amd_info, intel, mps))
+    return Snapshot(
+        schema=SCHEMA_VERSION,
+        meta=Meta(envsnap_version=__version__, captured_at="", origin=Origin(kind="probe")),
+        host=_typed(values.get("host"), Host),
+        python=getattr(python, "python", None),
+        packages=getattr(python, "packages", None),
+        accelerators=Accelerators(
+            nvidia=nvidia_info,
+            amd=amd_info,
+            intel=_typed(intel, IntelInfo),
+            mps=_typed(mps, MpsInfo),
+        )
+        if has_accelerators
+        else None,
+        toolkits=_typed(values.get("toolkits"), Toolkits),
+        frameworks=_typed(values.get("frameworks"), Frameworks),
+        extensions=_typed(values.get("extensions"), Extensions),
+    )
+
+
+def _typed(value: object, kind: type[T]) -> T | None:
+    return value if isinstance(value, kind) else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import subprocess
@@ -9,6 +10,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -151,10 +153,49 @@ def test_oversized_file_is_refused_without_reading_it_all(tmp_path: Path) -> Non
     big = tmp_path / "big.yaml"
     with big.open("wb") as handle:
         handle.write(b"schema: 1\n")
-        handle.seek(100 * 1024 * 1024)
+        handle.seek(300 * 1024 * 1024)
         handle.write(b"\n")
-    with pytest.raises(BadInput, match="larger than 32 MB"):
+    with pytest.raises(BadInput, match="larger than 256 MB"):
         store.load(big)
+
+
+def test_the_snapshot_cap_is_an_option(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # 33 MB: over the small-input cap, a normal big snapshot for the default snapshot cap.
+    text = store.dumps(make_snapshot())
+    padded = tmp_path / "padded.yaml"
+    padded.write_text(text + "#" * (33 * 1024 * 1024) + "\n", encoding="utf-8")
+    assert store.load(padded).fingerprint == make_snapshot().fingerprint
+    monkeypatch.setenv(store.SNAPSHOT_MAX_MB_ENV, "32")
+    with pytest.raises(BadInput, match="larger than 32 MB"):
+        store.load(padded)
+    monkeypatch.setenv(store.SNAPSHOT_MAX_MB_ENV, "lots")
+    with pytest.raises(BadInput, match="expected a positive number of MiB"):
+        store.load(padded)
+
+
+def test_the_collector_is_off_while_loading_and_restored_after(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[bool] = []
+    real_load = yaml.load
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(gc.isenabled())
+        return real_load(*args, **kwargs)
+
+    monkeypatch.setattr(yaml, "load", spy)
+    text = store.dumps(make_snapshot())
+    assert gc.isenabled()
+    store.loads(text)
+    assert seen == [False]
+    assert gc.isenabled()
+    gc.disable()
+    try:  # a caller that turned it off keeps it off
+        store.loads(text)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    with pytest.raises(BadInput):
+        store.loads("schema: [\n")
+    assert gc.isenabled()  # restored on failure too
 
 
 @pytest.mark.parametrize(

@@ -45,6 +45,9 @@ from envsnap.errors import ExitCode
 @click.option("--anonymize", is_flag=True, help="Mask hostname, usernames in paths, serials and GPU UUIDs.")
 @click.option("--no-frameworks", is_flag=True, help="Don't import ML frameworks in the target (faster).")
 @click.option(
+    "--no-cache", is_flag=True, help="Import the frameworks again even if nothing they depend on changed."
+)
+@click.option(
     "--timeout-scale",
     type=click.FloatRange(min=0.1),
     default=1.0,
@@ -52,7 +55,12 @@ from envsnap.errors import ExitCode
     help="Multiply every probe's deadline (slow file systems, cold caches).",
 )
 def save_command(
-    output: str | None, python_path: str | None, anonymize: bool, no_frameworks: bool, timeout_scale: float
+    output: str | None,
+    python_path: str | None,
+    anonymize: bool,
+    no_frameworks: bool,
+    no_cache: bool,
+    timeout_scale: float,
 ) -> int:
     """Record this machine's stack as a reproducible YAML snapshot.
 
@@ -79,6 +87,7 @@ def save_command(
         timeout_scale=timeout_scale,
         progress=_progress_reporter(),
         findings=True,
+        cache=not no_cache,
     )
     if output == "-":
         sys.stdout.write(store.dumps(snapshot))
@@ -95,7 +104,14 @@ def save_command(
     "--python", "python_path", metavar="PATH", help="Live mode: probe this interpreter's environment."
 )
 @click.option("--no-frameworks", is_flag=True, help="Live mode: don't import ML frameworks (faster).")
-def show_command(snapshot: str | None, as_json: bool, python_path: str | None, no_frameworks: bool) -> int:
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Live mode: import the frameworks again even if nothing they depend on changed.",
+)
+def show_command(
+    snapshot: str | None, as_json: bool, python_path: str | None, no_frameworks: bool, no_cache: bool
+) -> int:
     """Summarize a saved snapshot, or the live machine when no file is given.
 
     \b
@@ -109,7 +125,11 @@ def show_command(snapshot: str | None, as_json: bool, python_path: str | None, n
 
     if snapshot is None:
         data = api.collect(
-            python=python_path, frameworks=not no_frameworks, progress=_progress_reporter(), findings=True
+            python=python_path,
+            frameworks=not no_frameworks,
+            progress=_progress_reporter(),
+            findings=True,
+            cache=not no_cache,
         )
         _warn_failed_probes(data)
     else:

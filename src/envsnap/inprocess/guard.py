@@ -43,6 +43,11 @@ FALLBACK_WARNINGS = (
 """Texts of framework warnings that say ops are running on the CPU behind the device's back."""
 
 _FALLBACK_RE = re.compile("|".join(re.escape(text) for text in FALLBACK_WARNINGS), re.IGNORECASE)
+_ALWAYS_SHOW = [
+    ("always", re.compile(f".*{re.escape(text)}", re.IGNORECASE), Warning, None, 0)
+    for text in FALLBACK_WARNINGS
+]
+"""``warnings.filterwarnings("always", message=...)`` entries for the fallback warnings, built once."""
 
 
 class OffDeviceError(RuntimeError):
@@ -89,6 +94,8 @@ class Guard:
         self._log: list[warnings.WarningMessage] = []
         self._warnings_context: warnings.catch_warnings[None] | None = None
         self._session: Any = None
+        self._parts: tuple[Any, Any] | None = None
+        """The dispatch mode and module stack, built at the first entry and reused after."""
 
     @property
     def report(self) -> GuardReport:
@@ -104,16 +111,20 @@ class Guard:
         if self._depth:
             self._depth += 1
             return self
-        from envsnap.inprocess.guard_mode import AccountingMode, ModuleStack
+        if self._parts is None:
+            # Built once per guard: a decorated training step enters it on every call, and
+            # naming the model's modules (named_modules) each time cost more than the step's ops.
+            from envsnap.inprocess.guard_mode import AccountingMode, ModuleStack
 
-        if self._ledger is None:
-            expected, self._reason = resolve_device(self._device)
-            self._ledger = Ledger(expected=expected)
-        mode: Any = AccountingMode(
-            self._ledger, self._log, is_fallback_warning, self._raise if self._strict else None
-        )
-        stack = ModuleStack(self._ledger, self._every, mode)
-        mode.stack = stack
+            if self._ledger is None:
+                expected, self._reason = resolve_device(self._device)
+                self._ledger = Ledger(expected=expected)
+            built: Any = AccountingMode(
+                self._ledger, self._log, is_fallback_warning, self._raise if self._strict else None
+            )
+            built.stack = ModuleStack(self._ledger, self._every, built)
+            self._parts = (built, built.stack)
+        mode, stack = self._parts
         self._start_recording_warnings()
         stack.install()
         if self._every == 1:
@@ -161,8 +172,16 @@ class Guard:
         context = warnings.catch_warnings()
         context.__enter__()
         self._warnings_context = context
-        for text in FALLBACK_WARNINGS:
-            warnings.filterwarnings("always", message=f".*{re.escape(text)}")
+        mutated = getattr(warnings, "_filters_mutated", None)
+        if mutated is None:  # a Python without the hook: the public (slower) way
+            for text in FALLBACK_WARNINGS:
+                warnings.filterwarnings("always", message=f".*{re.escape(text)}")
+        else:
+            # What filterwarnings does, with the filters compiled once: a decorated training step
+            # enters the guard at every call, and two filterwarnings calls were ~20 µs of it.
+            filters: Any = warnings.filters  # typeshed says Sequence; it is the module's list
+            filters[:0] = _ALWAYS_SHOW
+            mutated()
         shown = warnings.showwarning
         log = self._log
 

@@ -18,6 +18,7 @@ Why these pieces:
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -33,6 +34,7 @@ _Tensor = torch.Tensor
 # Typed as Any: torch's mode methods are unannotated, and mypy --strict would flag each call.
 _DispatchMode: Any = TorchDispatchMode
 _OUTSIDE_KEY: ModKey = (OUTSIDE, "")
+_SEQUENCES = (list, tuple)
 
 # op name → (index of the source argument, index of the destination argument or None = the output)
 _COPIES: dict[str, tuple[int, int | None]] = {
@@ -55,28 +57,37 @@ def _input_devices(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[set[s
     """Device types of the tensor arguments, and whether a CPU 0-dim tensor was left out.
 
     A CPU 0-dim tensor next to accelerator tensors is a scalar argument (PyTorch allows it), so it
-    only counts as a device when nothing else does.
+    only counts as a device when nothing else does. This runs for every op: ``Tensor.is_cpu`` is
+    read first because ``Tensor.device`` builds a ``torch.device`` object (~1 µs) on every access.
     """
     devices: set[str] = set()
     cpu_scalar = False
-    for group in (args, kwargs.values()):
+    for group in (args, kwargs.values()) if kwargs else (args,):
         for arg in group:
-            items = arg if type(arg) in (list, tuple) else (arg,)
-            for item in items:
-                if isinstance(item, _Tensor):
-                    kind = item.device.type
-                    if kind == "cpu" and item.dim() == 0:
-                        cpu_scalar = True
-                    else:
-                        devices.add(kind)
+            if isinstance(arg, _Tensor):
+                if not arg.is_cpu:
+                    devices.add(arg.device.type)
+                elif arg.dim():
+                    devices.add("cpu")
+                else:
+                    cpu_scalar = True
+            elif type(arg) in _SEQUENCES:
+                for item in arg:
+                    if isinstance(item, _Tensor):
+                        if not item.is_cpu:
+                            devices.add(item.device.type)
+                        elif item.dim():
+                            devices.add("cpu")
+                        else:
+                            cpu_scalar = True
     return devices, cpu_scalar
 
 
 def _output_devices(out: Any) -> set[str]:
     if isinstance(out, _Tensor):
-        return {out.device.type}
-    if type(out) in (list, tuple):
-        return {item.device.type for item in out if isinstance(item, _Tensor)}
+        return {"cpu" if out.is_cpu else out.device.type}
+    if type(out) in _SEQUENCES:
+        return {("cpu" if item.is_cpu else item.device.type) for item in out if isinstance(item, _Tensor)}
     return set()
 
 
@@ -106,6 +117,13 @@ class ModuleStack:
         self._local = threading.local()
         self._namer = ModuleNamer()  # the naming rule shared with envsnap.record/verify
         self._handles: list[Any] = []
+        # Sampling (every > 1): global hooks put every module call of every forward on torch's slow
+        # path (a Python call per module, twice). Between sampled forwards only the outermost
+        # modules carry a hook of their own, which counts the forward and, for a sampled one,
+        # turns the global hooks (and the mode) on until that forward and the next outermost one
+        # have ended; that next one is how a second model (a loss module, say) is discovered.
+        self._roots: weakref.WeakSet[torch.nn.Module] = weakref.WeakSet()
+        self._root_handles: list[Any] = []
 
     def current(self) -> ModKey:
         """The innermost running module, or the "outside modules" label."""
@@ -113,14 +131,25 @@ class ModuleStack:
         return stack[-1][0] if stack else _OUTSIDE_KEY
 
     def install(self) -> None:
-        """Register the global forward hooks."""
-        self._handles = [
-            nn_module.register_module_forward_pre_hook(self._pre),
-            nn_module.register_module_forward_hook(self._post, always_call=True),
-        ]
+        """Register the global forward hooks (with sampling, until the model's forwards are known)."""
+        self._install_global()
 
     def remove(self) -> None:
         """Remove the hooks (and leave a sampled forward if one is somehow still open)."""
+        self._remove_global()
+        for handle in self._root_handles:
+            handle.remove()
+        self._root_handles = []
+        self._roots = weakref.WeakSet()
+
+    def _install_global(self) -> None:
+        if not self._handles:
+            self._handles = [
+                nn_module.register_module_forward_pre_hook(self._pre),
+                nn_module.register_module_forward_hook(self._post, always_call=True),
+            ]
+
+    def _remove_global(self) -> None:
         for handle in self._handles:
             handle.remove()
         self._handles = []
@@ -150,6 +179,37 @@ class ModuleStack:
         _, accounted = stack.pop()
         if accounted:
             self._mode.__exit__(None, None, None)
+        if not stack and self._every > 1:
+            self._outermost_ended(module, accounted)
+
+    def _outermost_ended(self, module: torch.nn.Module, accounted: bool) -> None:
+        """With sampling: give the root its own hook; leave the global hooks after an unsampled forward."""
+        if module not in self._roots:
+            self._roots.add(module)
+            self._root_handles.append(module.register_forward_pre_hook(self._root_pre))
+        if not accounted:
+            self._remove_global()
+
+    def _root_pre(self, module: torch.nn.Module, args: Any) -> None:
+        """A known outermost module starts a forward while the global hooks are off: count it."""
+        if self._handles:
+            return  # the global hooks are on and have counted it
+        stack = getattr(self._local, "stack", None)
+        if stack:
+            return  # run inside another forward on this thread
+        ledger = self._ledger
+        ledger.forwards_seen += 1
+        if (ledger.forwards_seen - 1) % self._every:
+            return
+        # A sampled forward: its own global pre-hook call has passed, so its frame is pushed
+        # here; the global post-hook (on from now) pops it, leaves the mode, and, after the next
+        # outermost forward, turns the global hooks off again.
+        ledger.forwards_accounted += 1
+        if stack is None:
+            stack = self._local.stack = []
+        stack.append((self._label(module, None), True))
+        self._install_global()
+        self._mode.__enter__()
 
 
 class AccountingMode(_DispatchMode):  # type: ignore[misc, unused-ignore]  # torch may be untyped
@@ -181,12 +241,15 @@ class AccountingMode(_DispatchMode):  # type: ignore[misc, unused-ignore]  # tor
     def __torch_dispatch__(
         self, func: Any, types: Any, args: tuple[Any, ...] = (), kwargs: dict[str, Any] | None = None
     ) -> Any:
+        # The per-op hot path (every ATen op of the guarded code comes through here): lookups
+        # are inlined and the common single-device case avoids building keys from sets.
         kwargs = kwargs or {}
         name = self._names.get(func)
         if name is None:
             name = self._names[func] = _op_name(func)
         ledger = self.ledger
-        module = self.stack.current() if self.stack is not None else _OUTSIDE_KEY
+        frames = getattr(self.stack._local, "stack", None) if self.stack is not None else None
+        module = frames[-1][0] if frames else _OUTSIDE_KEY
         devices, cpu_scalar = _input_devices(args, kwargs)
         copy = _COPIES.get(name)
         # Strict mode polices module forwards only: outside them, building a model or a batch on
@@ -208,8 +271,10 @@ class AccountingMode(_DispatchMode):  # type: ignore[misc, unused-ignore]  # tor
         devices |= _output_devices(out)
         if not devices and cpu_scalar:
             devices = {"cpu"}
-        key = _key(devices)
-        self._record(name, key, module)
+        key = next(iter(devices)) if len(devices) == 1 else _key(devices)
+        ops = ledger.ops
+        entry = (module, name, key)
+        ops[entry] = ops.get(entry, 0) + 1
         if ledger.fallback_marks:
             for device in devices:
                 if (name, device) in ledger.fallback_marks:

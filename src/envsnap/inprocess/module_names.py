@@ -23,7 +23,10 @@ class ModuleNamer:
     """Names modules from the outermost modules seen, remembering every name it gave (weakly)."""
 
     def __init__(self) -> None:
-        self._names: weakref.WeakKeyDictionary[Any, ModKey] = weakref.WeakKeyDictionary()
+        # id(module) -> (a weak reference to check the id was not reused, its key): two plain dict
+        # steps per module call, where a WeakKeyDictionary builds a weakref on every lookup (the
+        # guard names a module on every call, so this is on its per-forward path).
+        self._names: dict[int, tuple[weakref.ref[Any], ModKey]] = {}
         self._root_labels: dict[str, int] = {}
 
     def name_root(self, root: Any) -> ModKey:
@@ -33,16 +36,16 @@ class ModuleNamer:
         self._root_labels[label] = seen + 1
         model = label if not seen else f"{label}#{seen + 1}"
         for path, sub in root.named_modules():
-            self._names[sub] = (path or model, model)
-        return self._names[root]
+            self._names[id(sub)] = (weakref.ref(sub), (path or model, model))
+        return self._names[id(root)][1]
 
     def label(self, module: Any, parent: ModKey | None) -> ModKey:
         """The key of ``module``, run inside ``parent`` (None: it is an outermost module)."""
-        known = self._names.get(module)
-        if known is not None:
-            return known
+        known = self._names.get(id(module))
+        if known is not None and known[0]() is module:
+            return known[1]
         if parent is None:
             return self.name_root(module)
         key = (f"{parent[0]}.<{type(module).__name__}>", parent[1])
-        self._names[module] = key
+        self._names[id(module)] = (weakref.ref(module), key)
         return key

@@ -29,6 +29,8 @@ class ProbeContext:
     """Limit for subprocesses a probe starts (framework import, nvcc, ...)."""
     frameworks: bool = True
     """False for ``--no-frameworks``: don't import ML frameworks in the target interpreter."""
+    cache: bool = True
+    """False for ``--no-cache``: probe the frameworks even when nothing they depend on changed."""
 
     @property
     def is_own_interpreter(self) -> bool:

@@ -31,6 +31,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
+from envsnap.probes import framework_cache
 from envsnap.probes import framework_results as results
 from envsnap.probes.base import ProbeContext, run_command
 from envsnap.snapshot.model import Frameworks, JaxInfo, OnnxruntimeInfo, TensorflowInfo, TorchInfo
@@ -52,13 +53,23 @@ def probe(ctx: ProbeContext) -> Frameworks:
     Command line equivalent: ``python -c "import torch; print(torch.__version__, torch.version.cuda,
     torch.cuda.get_arch_list(), torch.__config__.show())"`` and the like for jax, tensorflow, onnxruntime.
     """
+    env = child_environment(ctx.environ)
+    # The build of an unchanged environment is read from the cache (framework_cache.py says
+    # what the key covers); the answers are interpreted afresh, with this run's environment.
+    key = framework_cache.cache_key(ctx, env) if ctx.cache else None
+    cached = framework_cache.load(key) if key is not None else None
+    if cached is not None:
+        return assemble(cached, ctx.environ)
     source = resources.files("envsnap.probes").joinpath(SCRIPT).read_text(encoding="utf-8")
     with tempfile.TemporaryDirectory(prefix="envsnap-frameworks-") as folder:
         script = Path(folder, "envsnap_framework_probe.py")
         script.write_text(source, encoding="utf-8")
-        env = child_environment(ctx.environ)
         with ThreadPoolExecutor(max_workers=len(JOBS), thread_name_prefix="envsnap-framework") as pool:
             answers = dict(zip(JOBS, pool.map(lambda job: run_job(ctx, script, env, job), JOBS), strict=True))
+    if ctx.cache:
+        key = key or framework_cache.cache_key(ctx, env)
+        if key is not None:
+            framework_cache.store(key, answers, JOBS)
     return assemble(answers, ctx.environ)
 
 

@@ -30,7 +30,7 @@ import msgspec
 
 from envsnap.errors import BadInput
 from envsnap.live.sampler import TelemetrySource
-from envsnap.probes import nvidia_smi_xml, nvml_fields
+from envsnap.probes import nvml_fields
 from envsnap.probes.base import ProbeContext, read_text, run_command
 from envsnap.probes.nvidia_names import format_cuda_version
 from envsnap.probes.nvml_fields import DeviceGone
@@ -291,6 +291,9 @@ def _from_nvidia_smi(ctx: ProbeContext, kernel: str | None, reason: str) -> Nvid
                 library_version_mismatch=True if mismatch else None,
             )
         )
+    # Only the nvidia-smi fallback parses XML: `envsnap run`'s sampler never loads the parser.
+    from envsnap.probes import nvidia_smi_xml
+
     try:
         report = nvidia_smi_xml.parse(result.stdout, source="nvidia-smi")
     except BadInput as err:

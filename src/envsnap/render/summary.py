@@ -54,11 +54,18 @@ def _gpu_line(snapshot: Snapshot) -> str:
         for vendor, info in (("NVIDIA", acc.nvidia), ("AMD", acc.amd), ("Intel", acc.intel)):
             devices = getattr(info, "devices", None) if info is not None else None
             if devices:
-                names = sorted({d.name or "?" for d in devices})
+                names = sorted({_without_vendor(d.name or "?", vendor) for d in devices})
                 parts.append(f"{len(devices)}× {vendor} {', '.join(names)}")
         if acc.mps is not None and acc.mps.available:
             parts.append(f"Apple MPS ({acc.mps.chip or 'Apple silicon'})")
     return "; ".join(parts) if parts else "no GPU"
+
+
+def _without_vendor(name: str, vendor: str) -> str:
+    """``NVIDIA H100 80GB HBM3`` -> ``H100 80GB HBM3``: the line already names the vendor once."""
+    if name.casefold().startswith(vendor.casefold() + " "):
+        return name[len(vendor) + 1 :]
+    return name
 
 
 def one_line_summary(snapshot: Snapshot) -> str:

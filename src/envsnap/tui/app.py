@@ -13,6 +13,7 @@ real ones from ``tui.defaults``, tests pass fakes built from recorded hardware o
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -57,6 +58,8 @@ RUN_VIEW_ACTIONS = ("quit", "help", "reread")
 """The app's keys that do something on the Run view (listed by its help)."""
 LIVE_ONLY_ACTIONS = ("save", "toggle_pause", "refresh")
 """Actions of the live machine only: hidden from the footer and help when a file is on show."""
+FIRST_SAMPLE_WAIT_S = 1.0
+"""Longest the probes wait for the first telemetry sample before they start anyway."""
 MAX_RETRY_DELAY_S = 30.0
 """Longest wait between sampling attempts while a backend keeps failing."""
 
@@ -130,6 +133,7 @@ class EnvsnapApp(App[int]):
         self._paused = False
         self._failures = 0
         self._sample_timer: Timer | None = None
+        self._collection_started = False
         self._last_sample: Sample | None = None
         self._last_errors: tuple[str, ...] = ()
         self.run_report: RunReport | None = None
@@ -181,8 +185,11 @@ class EnvsnapApp(App[int]):
 
     def _start_work(self) -> None:
         if self.live:
-            self._collect_snapshot()
+            # GPU telemetry first: the probes (python, extensions) hold the GIL and the import lock
+            # for seconds and would delay the first sample; they start when it is in (or after
+            # FIRST_SAMPLE_WAIT_S, should the driver hang).
             self._schedule_sample()
+            self.set_timer(FIRST_SAMPLE_WAIT_S, self._start_collection, name="envsnap-start-probes")
         else:
             self._load_snapshot(Path(str(self.snapshot_path)))
         self._list_snapshots()
@@ -271,6 +278,7 @@ class EnvsnapApp(App[int]):
         """Probe the machine again (or re-read the file), sample now, and re-list the snapshots folder."""
         if self.live:
             self.main.probe_runs = {}
+            self.main.partial = None
             self._collect_snapshot()
             self.sample_now()
         else:
@@ -310,9 +318,22 @@ class EnvsnapApp(App[int]):
         thread=True, exclusive=True, group="snapshot", exit_on_error=False, description="Probing this machine"
     )
     def _collect_snapshot(self) -> None:
+        finished: dict[str, object] = {}
+        lock = threading.Lock()
+
         def progress(event: ProbeEvent) -> None:
-            if event.run is not None:
-                self.post_message(ProbeFinished(event.run))
+            # Called from each probe's thread as it returns: the layer is drawn at once, from a
+            # partial snapshot built here (off the event loop), not when every probe is done.
+            if event.run is None:
+                return
+            partial = None
+            if event.value is not None:
+                from envsnap.collector import partial_snapshot
+
+                with lock:
+                    finished[event.run.name] = event.value
+                    partial = partial_snapshot(dict(finished))
+            self.post_message(ProbeFinished(event.run, partial))
 
         try:
             snapshot = call_cancellable(lambda: _evaluated(self._collector(progress)), name="envsnap-collect")
@@ -360,7 +381,16 @@ class EnvsnapApp(App[int]):
             return
         self.post_message(SnapshotCollected(snapshot, path))
 
+    def _start_collection(self) -> None:
+        """Probe the machine, once (after the first telemetry sample, or its timeout)."""
+        if self._collection_started or not self.live:
+            return
+        self._collection_started = True
+        self._collect_snapshot()
+
     def on_probe_finished(self, message: ProbeFinished) -> None:
+        if message.partial is not None and self.main.snapshot is None:
+            self.main.partial = message.partial
         self.main.probe_runs = {**self.main.probe_runs, message.run.name: message.run}
 
     def on_snapshot_collected(self, message: SnapshotCollected) -> None:
@@ -488,6 +518,7 @@ class EnvsnapApp(App[int]):
             self._sample_timer = self.set_timer(delay, self._schedule_sample, name="envsnap-next-sample")
 
     def on_sample_taken(self, message: SampleTaken) -> None:
+        self._start_collection()
         sample = message.sample
         self._last_sample = sample
         errors = sample.errors or ()
@@ -509,6 +540,7 @@ class EnvsnapApp(App[int]):
         self.main.telemetry = TelemetryState(sample, dict(message.history), dict(message.processes))
 
     def on_sampler_failed(self, message: SamplerFailed) -> None:
+        self._start_collection()
         self.main.telemetry_error = f"sampling failed: {message.error} (retrying in {message.retry_in_s:g} s)"
         if self._failures == 1:
             self.notify(

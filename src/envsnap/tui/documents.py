@@ -47,8 +47,9 @@ def read_document(path: Path) -> Snapshot | RunReport | FleetDocument | VerifyRe
     if path.is_dir():  # a fleet folder (envsnap fleet collect): read and grouped here, off the UI thread
         return read_fleet(path)
     name = str(path)
-    text = store.decode_text(store.read_bytes_capped(path, name), name)
-    data = store.parse_yaml(text, name)
+    cap = store.snapshot_max_bytes()
+    text = store.decode_text(store.read_bytes_capped(path, name, cap), name)
+    data = store.parse_yaml(text, name, cap)
     if is_run_report(data):
         from envsnap.live.run_report import run_report_from_data
 

@@ -114,15 +114,18 @@ def _raise(badge: Badge, reason: str | None, findings: list[Finding]) -> tuple[B
 def layer_rows(
     snapshot: Snapshot | None,
     probe_runs: Mapping[str, ProbeRun] | None = None,
+    partial: Snapshot | None = None,
 ) -> tuple[LayerRow, ...]:
     """The Overview rows for a snapshot, or loading rows filled from probe progress until it arrives.
 
     Args:
         snapshot: the collected or loaded snapshot; None while probes still run.
         probe_runs: finished probes by name (from collect's progress events), for the loading state.
+        partial: while probes still run, the sections of those finished (``collector.partial_snapshot``):
+            their rows show the layer's summary at once; findings come with the full snapshot.
     """
     if snapshot is None:
-        return tuple(_loading_row(layer, (probe_runs or {}).get(layer.probe)) for layer in LAYERS)
+        return _loading_rows(probe_runs or {}, partial)
     by_layer = finding_layers(snapshot.findings or ())
     rows: list[LayerRow] = []
     for layer in LAYERS:
@@ -134,6 +137,27 @@ def layer_rows(
         badge, reason = _raise(badge, reason, by_layer.get(layer.key, []))
         rows.append(LayerRow(layer.key, layer.label, badge, summary, reason))
     return tuple(rows)
+
+
+def _loading_rows(probe_runs: Mapping[str, ProbeRun], partial: Snapshot | None) -> tuple[LayerRow, ...]:
+    rows: list[LayerRow] = []
+    for layer in LAYERS:
+        run = probe_runs.get(layer.probe)
+        if run is None or partial is None:
+            rows.append(_loading_row(layer, run))
+            continue
+        section, summary = _describe_section(partial, layer.key)
+        if section is None and layer.key != "frameworks":
+            rows.append(_loading_row(layer, run))  # the probe failed or timed out: its run says why
+            continue
+        if layer.key in _OPTIONAL and (section is None or section.status == "skipped"):
+            continue
+        rows.append(LayerRow(layer.key, layer.label, _section_badge(section), summary, _reason(section)))
+    return tuple(rows)
+
+
+def _reason(section: Section | None) -> str | None:
+    return section.reason if section is not None else None
 
 
 def _loading_row(layer: _Layer, run: ProbeRun | None) -> LayerRow:

@@ -23,9 +23,11 @@ if TYPE_CHECKING:
 
 @dataclass
 class ProbeFinished(Message):
-    """One probe of a live collection finished (its section arrives with SnapshotCollected)."""
+    """One probe of a live collection finished, with every section finished so far."""
 
     run: ProbeRun
+    partial: Snapshot | None = None
+    """The probes finished so far as a snapshot (``collector.partial_snapshot``), for the Overview."""
 
 
 @dataclass

@@ -40,20 +40,38 @@ class DevicesPane(DeferredPane):
     """Device cards and a status line (live/paused/recorded, backend errors)."""
 
     snapshot: reactive[Snapshot | None] = reactive(None)
-    telemetry: reactive[TelemetryState | None] = reactive(None)
-    telemetry_status: reactive[str] = reactive("waiting for the first sample…")
+    # repaint=False: the watchers update only the widgets whose values changed (the status line,
+    # each card), so a sample never repaints the whole pane.
+    telemetry: reactive[TelemetryState | None] = reactive(None, repaint=False)
+    telemetry_status: reactive[str] = reactive("waiting for the first sample…", repaint=False)
     """One line: "live · every 1 s", "paused", "recorded at ...", or the backend error."""
-    telemetry_error: reactive[str | None] = reactive(None)
+    telemetry_error: reactive[str | None] = reactive(None, repaint=False)
 
     def __init__(self) -> None:
         super().__init__("Devices", id="devices")
         self._status_lines = 0
+        self._stale = False
+
+    def on_show(self) -> None:
+        # Samples that arrived while another tab was on show were not drawn (see _visible).
+        if self._stale:
+            self.show()
+
+    def _visible(self) -> bool:
+        """Whether drawing now is useful; a hidden tab is only marked stale and drawn when shown."""
+        if not self.built:
+            return False
+        if not self.display:
+            self._stale = True
+            return False
+        return True
 
     def content(self) -> Iterable[Widget]:
         yield Static(id="devices-status")
         yield VerticalScroll(id="device-cards")
 
     def show(self) -> None:
+        self._stale = False
         self._show_status()
         self._show_cards()
 
@@ -70,7 +88,7 @@ class DevicesPane(DeferredPane):
         self._show_cards()
 
     def _show_status(self) -> None:
-        if not self.built:
+        if not self._visible():
             return
         status = Content.styled(self.telemetry_status, "$text-muted")
         if self.telemetry_error:
@@ -82,7 +100,7 @@ class DevicesPane(DeferredPane):
         self._status_lines = lines
 
     def _show_cards(self) -> None:
-        if not self.built:
+        if not self._visible():
             return
         from envsnap.tui.widgets.device_card import DeviceCard  # built after the first frame
 

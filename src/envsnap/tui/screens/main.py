@@ -38,18 +38,26 @@ class MainScreen(Screen[None]):
     snapshot: reactive[Snapshot | None] = reactive(None)
     """The machine on screen: live (collected) or opened from a file."""
     probe_runs: reactive[Mapping[str, ProbeRun]] = reactive(dict)
+    partial: reactive[Snapshot | None] = reactive(None, repaint=False)
+    """While probing: the sections finished so far, so each Overview row fills in as its probe returns."""
     load_error: reactive[str | None] = reactive(None)
     source: reactive[str] = reactive("")
-    telemetry: reactive[TelemetryState | None] = reactive(None)
-    telemetry_status: reactive[str] = reactive("waiting for the first sample…")
-    telemetry_error: reactive[str | None] = reactive(None)
+    # The telemetry reactives change every sample and only feed the Devices pane (data_bind):
+    # the default repaint=True would repaint this whole screen once per second for nothing.
+    telemetry: reactive[TelemetryState | None] = reactive(None, repaint=False)
+    telemetry_status: reactive[str] = reactive("waiting for the first sample…", repaint=False)
+    telemetry_error: reactive[str | None] = reactive(None, repaint=False)
     entries: reactive[tuple[SnapshotEntry, ...] | None] = reactive(None)
     folder: reactive[str] = reactive("snapshots")
 
     def compose(self) -> ComposeResult:
         with TabbedContent(id="tabs", initial="overview"):
             yield OverviewPane().data_bind(
-                MainScreen.snapshot, MainScreen.probe_runs, MainScreen.load_error, MainScreen.source
+                MainScreen.snapshot,
+                MainScreen.probe_runs,
+                MainScreen.load_error,
+                MainScreen.source,
+                MainScreen.partial,
             )
             yield DevicesPane().data_bind(
                 MainScreen.snapshot,

@@ -99,6 +99,8 @@ class OverviewPane(TabPane):
     load_error: reactive[str | None] = reactive(None)
     source: reactive[str] = reactive("")
     """Where the data comes from: "live · this machine" or the opened file."""
+    partial: reactive[Snapshot | None] = reactive(None, repaint=False)
+    """The sections probed so far (live, before the snapshot is complete); the layer table redraws."""
 
     def __init__(self) -> None:
         super().__init__("Overview", id="overview")
@@ -120,6 +122,9 @@ class OverviewPane(TabPane):
     def watch_probe_runs(self) -> None:
         self._show()
 
+    def watch_partial(self) -> None:
+        self._show()
+
     def watch_load_error(self) -> None:
         self._show()
 
@@ -137,7 +142,7 @@ class OverviewPane(TabPane):
             error.update(Content.assemble(("✖ cannot open snapshot: ", "$error bold"), self.load_error))
         table = self.query_one(LayerTable)
         table.display = self.load_error is None
-        table.rows = layer_rows(self.snapshot, self.probe_runs)
+        table.rows = layer_rows(self.snapshot, self.probe_runs, self.partial)
         snapshot = self.snapshot
         fingerprint = self.query_one("#overview-fingerprint", Static)
         findings = self.query_one("#overview-findings", Static)
