@@ -21,6 +21,7 @@ import click
 from envsnap import __version__
 from envsnap.commands.common import CONTEXT_SETTINGS
 from envsnap.errors import EnvsnapError, ExitCode
+from envsnap.render.safe_text import one_line
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "save": ("envsnap.commands.snapshot", "save_command"),
@@ -114,13 +115,14 @@ def run(argv: Sequence[str] | None = None) -> int:
     except click.exceptions.Exit as done:
         return int(done.exit_code)
     except click.ClickException as err:
+        err.message = one_line(err.message)  # type: ignore[misc]  # may quote a file name or value
         err.show()
         return int(ExitCode.BAD_INPUT)
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("envsnap: interrupted", err=True)
         return 130
     except EnvsnapError as err:
-        click.echo(f"envsnap: error: {err}", err=True)
+        click.echo(f"envsnap: error: {one_line(str(err))}", err=True)
         return int(err.exit_code)
     except BrokenPipeError:
         # The reader went away (envsnap show | head): not an error of ours.
@@ -145,7 +147,8 @@ def _internal_error(err: Exception) -> int:
     if os.environ.get("ENVSNAP_DEBUG"):
         raise err
     click.echo(
-        f"envsnap: internal error: {type(err).__name__}: {err} (set ENVSNAP_DEBUG=1 for a traceback)",
+        f"envsnap: internal error: {type(err).__name__}: {one_line(str(err))} "
+        "(set ENVSNAP_DEBUG=1 for a traceback)",
         err=True,
     )
     return int(ExitCode.INTERNAL)
