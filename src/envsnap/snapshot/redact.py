@@ -236,6 +236,35 @@ def redact_argv(argv: Sequence[str]) -> list[str]:
                 redacted.append(redact_text(item))
         # Judged on the raw item, so `--token --password x` hides both following items.
         after_secret_option = item.startswith("-") and "=" not in item and is_secret_name(item.lstrip("-"))
+    return _redact_argv_context(list(argv), redacted)
+
+
+_USER_PASS = re.compile(r"(?P<user>[^:]*):(?P<secret>.+)")
+_UID_GID = re.compile(r"\d+:\d+")
+
+
+def _redact_argv_context(argv: list[str], redacted: list[str]) -> list[str]:
+    """Items that are secrets only by their neighbours: ``curl -u user:pw``, ``mysql -pPW``, ``login -p PW``."""
+    window, glued = 0, False
+    for index, item in enumerate(argv):
+        following = argv[index + 1] if index + 1 < len(argv) else None
+        if item in ("-u", "--user") and following is not None and not _UID_GID.fullmatch(following):
+            found = _USER_PASS.fullmatch(following)
+            if found:
+                redacted[index + 1] = f"{found.group('user')}:{REDACTED}"
+        base = item.rsplit("/", 1)[-1].lower()
+        if _DASH_P_COMMAND.fullmatch(base):
+            window, glued = _DASH_P_WINDOW, not base.startswith("login")
+            continue
+        if window <= 0:
+            continue
+        window -= 1
+        if item == "-p" and following is not None:
+            redacted[index + 1] = REDACTED
+            window = 0
+        elif glued and item.startswith("-p") and len(item) > 2:
+            redacted[index] = "-p" + REDACTED
+            window = 0
     return redacted
 
 
