@@ -1,4 +1,7 @@
-"""4. ``git+ssh://-oProxyCommand=...`` never reaches git: no host or user starting with "-", schemes allowlisted."""
+"""4. ``git+ssh://-oProxyCommand=...`` never reaches git: no host or user starting with "-".
+
+Schemes are allowlisted too.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +9,7 @@ import pytest
 
 from envsnap.errors import BadInput
 from envsnap.rollback.plan import plan
+from envsnap.snapshot.model import Package, PackageSource
 from tests.security.conftest import url_package, with_package
 
 
@@ -22,14 +26,11 @@ from tests.security.conftest import url_package, with_package
     ],
 )
 def test_an_option_host_or_unknown_scheme_is_refused(url: str) -> None:
-    kind = "vcs" if url.startswith("git") else "url"
-    package = url_package(url, kind=kind)
-    if kind == "vcs":
-        package = package.__class__(
-            name=package.name,
-            version=package.version,
-            source=package.source.__class__(kind="vcs", url=url, vcs="git", commit_id="a" * 40),  # type: ignore[union-attr]
-        )
+    if url.startswith("git"):
+        source = PackageSource(kind="vcs", url=url, vcs="git", commit_id="a" * 40)
+    else:
+        source = PackageSource(kind="url", url=url)
+    package = Package(name="foo", version="1.0", source=source)
     with pytest.raises(BadInput, match="refusing to restore"):
         plan(with_package(package))
 

@@ -1,4 +1,4 @@
-"""5. Redaction is linear: megabyte-long adversarial strings are redacted (benchmarks/bench_redact.py times it).
+"""5. Redaction is linear: megabyte-long adversarial strings are redacted (benchmarks/bench_redact.py).
 
 No timing assertion here (tests/security asserts results and structure); the strings are large
 enough that the old quadratic patterns would not finish within the suite's run at all.

@@ -244,7 +244,7 @@ _UID_GID = re.compile(r"\d+:\d+")
 
 
 def _redact_argv_context(argv: list[str], redacted: list[str]) -> list[str]:
-    """Items that are secrets only by their neighbours: ``curl -u user:pw``, ``mysql -pPW``, ``login -p PW``."""
+    """Items secret only by their neighbours: ``curl -u user:pw``, ``mysql -pPW``, ``login -p PW``."""
     window, glued = 0, False
     for index, item in enumerate(argv):
         following = argv[index + 1] if index + 1 < len(argv) else None
