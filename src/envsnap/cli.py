@@ -115,14 +115,14 @@ def run(argv: Sequence[str] | None = None) -> int:
     except click.exceptions.Exit as done:
         return int(done.exit_code)
     except click.ClickException as err:
-        err.message = one_line(err.message)  # type: ignore[misc]  # may quote a file name or value
+        err.message = _safe_line(err.message)  # type: ignore[misc]  # may quote a file name or value
         err.show()
         return int(ExitCode.BAD_INPUT)
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("envsnap: interrupted", err=True)
         return 130
     except EnvsnapError as err:
-        click.echo(f"envsnap: error: {one_line(str(err))}", err=True)
+        click.echo(f"envsnap: error: {_safe_line(str(err))}", err=True)
         return int(err.exit_code)
     except BrokenPipeError:
         # The reader went away (envsnap show | head): not an error of ours.
@@ -139,6 +139,18 @@ def run(argv: Sequence[str] | None = None) -> int:
     return int(result) if isinstance(result, int) else int(ExitCode.OK)
 
 
+def _safe_line(message: str) -> str:
+    """An error message as it may reach a terminal: one line, controls escaped, secrets redacted.
+
+    Messages quote what was wrong with an input (a key, a value, a file name), and inputs are
+    hostile: a ``\\n`` would forge a second line, an ESC would drive the terminal, a token quoted
+    from a hand-edited file would land in a CI log.
+    """
+    from envsnap.snapshot.redact import redact_text
+
+    return one_line(redact_text(message))
+
+
 _OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EBADF})
 """Errors of the place output goes (``> /dev/full``, a closed stdout): the user's to fix."""
 
@@ -147,7 +159,7 @@ def _internal_error(err: Exception) -> int:
     if os.environ.get("ENVSNAP_DEBUG"):
         raise err
     click.echo(
-        f"envsnap: internal error: {type(err).__name__}: {one_line(str(err))} "
+        f"envsnap: internal error: {type(err).__name__}: {_safe_line(str(err))} "
         "(set ENVSNAP_DEBUG=1 for a traceback)",
         err=True,
     )

@@ -1,4 +1,4 @@
-"""14. A killed save leaves no ``.X.yaml.<rand>.partial`` behind for long, and Ctrl-C aborts a save cleanly."""
+"""14. A killed save leaves no ``.X.yaml.<rand>.partial`` behind for long; Ctrl-C aborts a save cleanly."""
 
 from __future__ import annotations
 
