@@ -28,6 +28,10 @@ HOSTILE_TEXT = st.sampled_from(
     ["\x1b]0;PWNED\x07", "\x1b[31m", "\x9b2J", "\u202e", "[/]", "[bold]", "\n", "\\", "${HOME}", "&a", "*a",
      "!!python/object:os.system", "1" + "0" * 40, "-e", ":", "'", '"', "{", "}", "\t", *SECRETS]
 )  # fmt: skip
+REPORT_LINES = st.sampled_from(
+    ["torch==2.4.1", "six==1.17.0", "<nvidia_smi_log>", "PyTorch version: 2.4.1", "GPU 0: NVIDIA A100",
+     "<product_name>[/]</product_name>"]
+)  # fmt: skip
 BASE = store.dumps(make()).splitlines()
 FORBIDDEN = ("\x1b", "\x9b", "\u202e")
 
@@ -86,9 +90,8 @@ def test_mutated_snapshots_through_every_reader_and_renderer(
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     kind=st.sampled_from(["pip-freeze", "collect-env", "nvidia-smi-xml"]),
-    lines=st.lists(st.one_of(HOSTILE_TEXT, st.sampled_from(["torch==2.4.1", "six==1.17.0", "<nvidia_smi_log>",
-                   "PyTorch version: 2.4.1", "GPU 0: NVIDIA A100", "<product_name>[/]</product_name>"])), max_size=8),
-)  # fmt: skip
+    lines=st.lists(st.one_of(HOSTILE_TEXT, REPORT_LINES), max_size=8),
+)
 def test_pasted_reports_through_every_importer(
     kind: str, lines: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
