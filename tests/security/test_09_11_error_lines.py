@@ -62,14 +62,11 @@ def test_pip_freeze_import_never_echoes_the_line_raw(
         _assert_one_safe_line(err)
 
 
-@pytest.mark.skipif(not hasattr(pty, "openpty"), reason="needs a pseudo-terminal")
-def test_escaped_on_a_terminal_too(tmp_path: Path) -> None:
-    """click.echo strips escapes only off a terminal: on one, envsnap must have escaped them already."""
-    path = tmp_path / "hostile.yaml"
-    path.write_text(ESC_KEY)
+def _stderr_on_a_terminal(*argv: str) -> tuple[int, str]:
+    """Run envsnap with stderr on a pseudo-terminal (where click.echo no longer strips escapes)."""
     leader, follower = pty.openpty()
     result = subprocess.run(
-        [sys.executable, "-m", "envsnap", "show", str(path)],
+        [sys.executable, "-m", "envsnap", *argv],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=follower,
@@ -88,6 +85,23 @@ def test_escaped_on_a_terminal_too(tmp_path: Path) -> None:
             break
         chunks.append(data)
     os.close(leader)
-    err = b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
-    assert result.returncode == 2
+    return result.returncode, b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+@pytest.mark.skipif(not hasattr(pty, "openpty"), reason="needs a pseudo-terminal")
+def test_escaped_on_a_terminal_too(tmp_path: Path) -> None:
+    """click.echo strips escapes only off a terminal: on one, envsnap must have escaped them already."""
+    path = tmp_path / "hostile.yaml"
+    path.write_text(ESC_KEY)
+    code, err = _stderr_on_a_terminal("show", str(path))
+    assert code == 2
+    _assert_one_safe_line(err)
+
+
+@pytest.mark.skipif(not hasattr(pty, "openpty"), reason="needs a pseudo-terminal")
+def test_pip_freeze_errors_are_escaped_on_a_terminal(tmp_path: Path) -> None:
+    path = tmp_path / "freeze.txt"
+    path.write_text("-e git+https://x\x1b]0;PWNED\x07\n")
+    code, err = _stderr_on_a_terminal("import", "pip-freeze", str(path))
+    assert code == 2
     _assert_one_safe_line(err)

@@ -15,9 +15,25 @@ HOSTILE = "gpu\x9b31m\u202eevil\x1b[2J"
 
 
 def _hostile_file(tmp_path: Path) -> Path:
-    snapshot = make()
+    """Hostile text where findings quote it as evidence (environment, torch build), and in the host."""
+    snapshot = make(
+        variables={
+            "CUDA_VISIBLE_DEVICES": HOSTILE,
+            "LD_LIBRARY_PATH": "/x" + HOSTILE,
+            "PYTORCH_CUDA_ALLOC_CONF": HOSTILE,
+        }
+    )
     assert snapshot.host is not None
-    hostile = msgspec.structs.replace(snapshot, host=msgspec.structs.replace(snapshot.host, hostname=HOSTILE))
+    assert snapshot.frameworks is not None
+    assert snapshot.frameworks.torch is not None
+    torch = msgspec.structs.replace(
+        snapshot.frameworks.torch, cuda="11." + HOSTILE, arch_list=("sm_" + HOSTILE,)
+    )
+    hostile = msgspec.structs.replace(
+        snapshot,
+        host=msgspec.structs.replace(snapshot.host, hostname=HOSTILE),
+        frameworks=msgspec.structs.replace(snapshot.frameworks, torch=torch),
+    )
     path = tmp_path / "hostile.yaml"
     path.write_text(store.dumps(hostile))
     return path
