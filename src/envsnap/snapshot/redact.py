@@ -5,7 +5,9 @@ Two independent nets, because either alone misses things:
   ``AWS_SECRET_ACCESS_KEY``, ``NCCL_PASSWORD``...) is replaced, whatever it looks like;
 - by **shape**: any string anywhere (a PATH entry, a package URL, a process command line) is
   searched for credential formats (Hugging Face, GitHub, OpenAI, AWS, Slack, JWTs, URLs with
-  ``user:password@``, private keys, ``--token=...``) and the secret part is replaced.
+  ``user:password@`` or a token as userinfo, PEM/PGP private keys, signed-URL signatures, HTTP
+  Basic, ``--token=...``, ``curl -u``, ``mysql -p``, ``docker login -p``) and the secret part is
+  replaced, in time linear in the text (see ``_SHAPES``).
 
 ``anonymize`` is the separate ``--anonymize`` step: it masks host identity (hostname, usernames
 in paths, serial numbers, device UUIDs) with stable pseudonyms, so two anonymized snapshots of
