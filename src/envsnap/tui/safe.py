@@ -2,8 +2,10 @@
 
 The workers' messages (tui/messages.py) carry the data; each message passes its payload through
 ``display_safe`` when it is made, so no widget ever holds a raw string from a file or a driver:
-terminal control characters become visible escapes and a single field is clipped
-(render/safe_text.py, the same sanitizer the CLI renderers use). Widgets still build ``Content``
+terminal control characters become visible escapes and a single field is clipped at 64 K
+characters (render/safe_text.py, the same sanitizer the CLI renderers use). A live snapshot saved
+from the TUI is the display-safe one: it differs from ``envsnap save`` only where the machine
+reported control characters or a field that long. Widgets still build ``Content``
 or ``Text`` from data, never markup, so ``[/]`` in a GPU name is shown, not parsed.
 
 A clean payload (the usual case) is returned as it is: one msgspec JSON encoding tells whether any
@@ -18,13 +20,18 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from envsnap.render.safe_text import MAX_FIELD_CHARS, printable
+from envsnap.render.safe_text import printable
 
 T = TypeVar("T")
 
+MAX_TUI_FIELD_CHARS = 65_536
+"""Longer than the CLI's cap: a live snapshot the TUI saves (``s``) is the one it shows, and real
+fields such as torch's build configuration run to a few KB. 64 K still keeps Rich/Textual's
+wrapping of one huge word (quadratic) to milliseconds."""
+
 _SUSPECT = re.compile(
     rb"\\u00[01][0-9a-fA-F]|\\[bfr]|\x7f|\xc2[\x80-\x9f]|\xe2\x80[\xaa-\xae]|\xe2\x81[\xa6-\xa9]"
-    rb'|[^"]{%d}' % MAX_FIELD_CHARS
+    rb'|[^"]{%d}' % MAX_TUI_FIELD_CHARS
 )
 """In msgspec's JSON: an escaped C0 control, DEL, a C1 control or a bidi mark in UTF-8, or a long run."""
 
@@ -32,7 +39,7 @@ _SUSPECT = re.compile(
 def display_safe(value: T) -> T:
     """``value`` with every string passed through ``printable`` (escaped and clipped)."""
     if isinstance(value, str):
-        return printable(value)  # type: ignore[return-value]
+        return printable(value, MAX_TUI_FIELD_CHARS)  # type: ignore[return-value]
     if isinstance(value, msgspec.Struct):
         if _SUSPECT.search(msgspec.json.encode(value)) is None:
             return value
@@ -51,7 +58,7 @@ def display_safe(value: T) -> T:
 
 def _strings(value: Any) -> Any:
     if isinstance(value, str):
-        return printable(value)
+        return printable(value, MAX_TUI_FIELD_CHARS)
     if isinstance(value, dict):
         return {key: _strings(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
