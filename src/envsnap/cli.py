@@ -21,6 +21,7 @@ import click
 from envsnap import __version__
 from envsnap.commands.common import CONTEXT_SETTINGS
 from envsnap.errors import EnvsnapError, ExitCode
+from envsnap.render.safe_text import one_line
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "save": ("envsnap.commands.snapshot", "save_command"),
@@ -120,13 +121,13 @@ def run(argv: Sequence[str] | None = None) -> int:
         _usage_error(err)
         return int(ExitCode.BAD_INPUT)
     except click.ClickException as err:
-        click.echo(f"envsnap: error: {_one_line(err.format_message())}", err=True)
+        click.echo(f"envsnap: error: {_safe_line(err.format_message())}", err=True)
         return int(ExitCode.BAD_INPUT)
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("envsnap: interrupted", err=True)
         return 130
     except EnvsnapError as err:
-        click.echo(f"envsnap: error: {err}", err=True)
+        click.echo(f"envsnap: error: {_safe_line(str(err))}", err=True)
         return int(err.exit_code)
     except BrokenPipeError:
         # The reader went away (envsnap show | head): not an error of ours.
@@ -149,13 +150,21 @@ def _usage_error(err: click.UsageError) -> None:
     Click prints ``Usage: ...``, ``Try ...``, a blank line and ``Error: ...``; every other error of
     envsnap is one ``envsnap: error:`` line, so usage errors are too, with the hint under it.
     """
-    click.echo(f"envsnap: error: {_one_line(err.format_message())}", err=True)
+    click.echo(f"envsnap: error: {_safe_line(err.format_message())}", err=True)
     command = err.ctx.command_path if err.ctx is not None else "envsnap"
     click.echo(f"Try '{command} --help' for help.", err=True)
 
 
-def _one_line(message: str) -> str:
-    return " ".join(message.split())
+def _safe_line(message: str) -> str:
+    """An error message as it may reach a terminal: one line, controls escaped, secrets redacted.
+
+    Messages quote what was wrong with an input (a key, a value, a file name), and inputs are
+    hostile: a ``\\n`` would forge a second line, an ESC would drive the terminal, a token quoted
+    from a hand-edited file would land in a CI log.
+    """
+    from envsnap.snapshot.redact import redact_text
+
+    return one_line(redact_text(message))
 
 
 _OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EBADF})
@@ -166,7 +175,8 @@ def _internal_error(err: Exception) -> int:
     if os.environ.get("ENVSNAP_DEBUG"):
         raise err
     click.echo(
-        f"envsnap: internal error: {type(err).__name__}: {err} (set ENVSNAP_DEBUG=1 for a traceback)",
+        f"envsnap: internal error: {type(err).__name__}: {_safe_line(str(err))} "
+        "(set ENVSNAP_DEBUG=1 for a traceback)",
         err=True,
     )
     return int(ExitCode.INTERNAL)

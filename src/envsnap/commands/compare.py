@@ -216,7 +216,7 @@ def _rollback_apply(data: Any, label: str, python_path: str | None, *, dry_run: 
     err = _stderr_console()
 
     def show(line: str) -> None:  # pip's lines verbatim: never re-wrapped to the terminal width
-        err.print(Text(printable(line), style="dim"), soft_wrap=True)
+        err.print(Text(printable(line, limit=None), style="dim"), soft_wrap=True)
 
     prepared = prepare(data, python_path, label=label)  # refuses a hostile or package-less snapshot
     if prepared.protected:

@@ -37,7 +37,7 @@ def parse(text: str, name: str = "<pip freeze>") -> ImportedSections:
         editable = _EDITABLE_VCS.match(line)
         if editable:
             if not editable.group("name"):
-                raise BadInput(f"{name}:{number}: editable line without '#egg=<name>': {line[:80]}")
+                raise BadInput(f"{name}:{number}: editable line without '#egg=<name>': {line[:80]!r}")
             commit = _VCS_COMMIT.search(editable.group("url"))
             packages[editable.group("name").lower()] = Package(
                 name=editable.group("name"),
@@ -56,7 +56,7 @@ def parse(text: str, name: str = "<pip freeze>") -> ImportedSections:
             requirement = Requirement(line)
         except InvalidRequirement as err:
             reason = str(err).splitlines()[0]  # packaging adds a caret diagram on further lines
-            raise BadInput(f"{name}:{number}: not a requirement: {line[:80]!r} ({reason})") from err
+            raise BadInput(f"{name}:{number}: not a requirement: {line[:80]!r} ({reason[:120]!r})") from err
         package = _package(requirement, name, number)
         packages[requirement.name.lower()] = package
     if not packages:
@@ -80,6 +80,7 @@ def _package(requirement: Requirement, name: str, number: int) -> Package:
     pins = [spec for spec in requirement.specifier if spec.operator in ("==", "===")]
     if len(pins) != 1 or "*" in pins[0].version:
         raise BadInput(
-            f"{name}:{number}: '{requirement}' is not pinned to one version (pip freeze writes name==version)"
+            f"{name}:{number}: {str(requirement)[:80]!r} is not pinned to one version "
+            "(pip freeze writes name==version)"
         )
     return Package(name=requirement.name, version=pins[0].version)

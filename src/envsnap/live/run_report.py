@@ -174,10 +174,10 @@ class RunReport(Model, frozen=True, kw_only=True):
         )
 
     def to_json(self) -> str:
-        """The report as one line of JSON (the object ``envsnap watch --json`` prints)."""
-        import msgspec
+        """The report as one line of ASCII JSON (the object ``envsnap watch --json`` prints)."""
+        from envsnap.render.data import to_json
 
-        return msgspec.json.encode(self).decode()
+        return to_json(self, indent=None)
 
 
 def save_run_report(report: RunReport, path: Path, *, overwrite: bool = True) -> Path:

@@ -1,4 +1,9 @@
-"""Pass SIGINT/SIGTERM/SIGHUP from ``envsnap run`` to its workload, exactly once, and survive them.
+"""Pass signals from ``envsnap run`` to its workload, exactly once, and survive them.
+
+Forwarded, as ``timeout(1)`` and ``tini`` do: SIGINT, SIGTERM, SIGHUP (stop), SIGQUIT, SIGUSR1 and
+SIGUSR2 (a workload's own meaning: dump stacks, checkpoint, rotate logs) and SIGWINCH (the
+terminal was resized). Without the relay SIGUSR1/2 would kill envsnap (their default action) and
+orphan the workload, and a resize sent with ``kill -WINCH`` would never reach it.
 
 A Ctrl-C on the terminal is sent by the kernel to the whole foreground process group: the
 workload gets it directly. If envsnap also forwarded it, the workload would see two interrupts
@@ -20,7 +25,15 @@ import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
 
-FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+FORWARDED = (
+    signal.SIGINT,
+    signal.SIGTERM,
+    signal.SIGHUP,
+    signal.SIGQUIT,
+    signal.SIGUSR1,
+    signal.SIGUSR2,
+    signal.SIGWINCH,
+)
 
 _SI_KERNEL = 0x80
 """``si_code`` of signals the kernel generates itself, e.g. a terminal's Ctrl-C (asm-generic/siginfo.h)."""

@@ -10,6 +10,7 @@ that declares entities or an internal subset is rejected before parsing.
 
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
@@ -75,12 +76,20 @@ def _first(node: ET.Element | None, *paths: str) -> str | None:
     return None
 
 
+MAX_READING = 2.0**53
+"""Largest number taken from a report (bytes, MHz, watts...): beyond it a value is nonsense or hostile."""
+
+
 def _number(text: str | None) -> float | None:
     """Leading number of "250.00 W", "45 %", "16x", "27 C"; None when there is none."""
     if text is None:
         return None
     match = _NUMBER.match(text.strip())
-    return float(match.group()) if match else None
+    if not match:
+        return None
+    number = float(match.group())
+    # "999...9 MiB" overflows to inf (and int(inf) raises): a reading no device gives is not reported.
+    return number if math.isfinite(number) and abs(number) < MAX_READING else None
 
 
 def _int(text: str | None) -> int | None:

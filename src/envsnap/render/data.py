@@ -1,4 +1,9 @@
-"""Machine-readable output: the model as JSON with stable keys."""
+"""Machine-readable output: the model as JSON with stable keys; the one JSON writer of every command.
+
+ASCII only (``ensure_ascii``): C1 controls and bidirectional overrides from a snapshot become
+``\\u`` escapes, so ``--json`` piped to a terminal can't be steered by the data, whichever
+command wrote it (tests/security/test_json_output.py holds every ``--json`` to this).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,6 @@ from typing import Any
 import msgspec
 
 
-def to_json(value: Any) -> str:
-    """Pretty JSON for any model object (or plain data), keys in model order."""
-    return json.dumps(msgspec.to_builtins(value), indent=2)  # ASCII: no raw C1/bidi controls reach a terminal
+def to_json(value: Any, *, indent: int | None = 2) -> str:
+    """JSON for any model object (or plain data), keys in model order; ``indent=None``: one line."""
+    return json.dumps(msgspec.to_builtins(value), indent=indent, ensure_ascii=True)

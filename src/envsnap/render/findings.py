@@ -8,7 +8,6 @@ where the rule comes from. The JSON shape is API: ``{"findings": [{"id", "severi
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -18,6 +17,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from envsnap.render.data import to_json
 from envsnap.render.safe_text import printable
 from envsnap.snapshot.model import Finding
 
@@ -122,4 +122,4 @@ def findings_data(findings: Sequence[Finding], fingerprint: str | None = None) -
 
 def findings_json(findings: Sequence[Finding], fingerprint: str | None = None) -> str:
     """``findings_data`` as pretty JSON."""
-    return json.dumps(findings_data(findings, fingerprint), indent=2, ensure_ascii=False)
+    return to_json(findings_data(findings, fingerprint))

@@ -146,4 +146,4 @@ def render_plan(plan: RollbackPlan, fmt: str) -> str:
 
 def pip_commands(prepared: ApplyPlan) -> str:
     """The pip commands ``--apply`` would run, one shell-quoted line each, in order."""
-    return "".join(printable(shlex.join(argv)) + "\n" for argv in prepared.commands())
+    return "".join(printable(shlex.join(argv), limit=None) + "\n" for argv in prepared.commands())

@@ -7,6 +7,10 @@ C1 controls (0x80-0x9f) do the same on terminals that honour 8-bit CSI; bidirect
 make text read differently from what it is. Every renderer passes snapshot-derived strings
 through ``printable`` (or ``one_line`` for table cells and headings) before they are shown.
 The escapes look like Python's (``\\x1b``), so what was in the file stays readable.
+
+A single field is also capped at ``MAX_FIELD_CHARS`` (the first part, an ellipsis and the full
+length): nothing real is that long, and laying out one huge word is quadratic in Rich's wrapping
+(a 4 MB hostname took 39 s to ``show``).
 """
 
 from __future__ import annotations
@@ -22,14 +26,26 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def printable(text: str) -> str:
-    """``text`` with every terminal control character replaced by a visible escape.
+MAX_FIELD_CHARS = 2000
+"""The most of one field any renderer shows; the rest is summarized as "… (N characters)"."""
+
+
+def clip(text: str, limit: int | None = MAX_FIELD_CHARS) -> str:
+    """``text``, or its first ``limit`` characters, an ellipsis and the full length."""
+    if limit is None or len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text)} characters)"
+
+
+def printable(text: str, limit: int | None = MAX_FIELD_CHARS) -> str:
+    """``text`` with every terminal control character replaced by a visible escape, clipped.
 
     Tabs and newlines are kept; ESC becomes ``\\x1b``, CSI (0x9b) ``\\x9b``, U+202E ``\\u202e``.
+    ``limit=None`` keeps all of it (a pip command line, pip's own output).
     """
-    return _CONTROL.sub(_escape, text)
+    return _CONTROL.sub(_escape, clip(text, limit))
 
 
-def one_line(text: str) -> str:
+def one_line(text: str, limit: int | None = MAX_FIELD_CHARS) -> str:
     """``printable`` text on one line: any run of whitespace (newlines, tabs) becomes one space."""
-    return " ".join(printable(text).split())
+    return " ".join(printable(text, limit).split())

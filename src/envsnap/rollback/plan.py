@@ -44,11 +44,22 @@ from packaging.version import InvalidVersion, Version
 from envsnap.errors import BadInput
 from envsnap.snapshot.fingerprint import fingerprint
 from envsnap.snapshot.model import Package, PythonEnv, Section, Snapshot
+from envsnap.snapshot.redact import redact_text
 
 PYTORCH_INDEX = "https://download.pytorch.org/whl/"
 """Where PyTorch publishes its CUDA, ROCm, CPU and XPU wheel variants."""
 
 PINNED_SCHEMES = frozenset({"https", "git+https", "git+ssh"})
+KNOWN_SCHEMES = PINNED_SCHEMES | frozenset(
+    {"http", "file", "git+http", "git+file", "git+git", "hg+https", "hg+http", "hg+ssh", "hg+file",
+     "svn+https", "svn+http", "svn+ssh", "svn+svn", "svn+file", "bzr+https", "bzr+http", "bzr+ssh",
+     "bzr+sftp", "bzr+ftp", "bzr+lp", "bzr+file"}
+)  # fmt: skip
+"""Every scheme pip itself installs from; anything else (``git+ext::``, ``javascript:``) is refused."""
+_REQUIREMENTS_SPECIAL = re.compile(r"[${}\\]")
+"""What pip's requirements-file parser treats specially inside a line: ``${VAR}`` is expanded from
+the environment of whoever runs ``pip install -r`` (so a URL could carry their secrets to its
+host), and a backslash at the end of a line joins the next one (silently eating the next pin)."""
 _VCS = ("git", "hg", "svn", "bzr")
 _TORCH_VARIANT = re.compile(r"^(cu\d{2,3}|rocm\d+(?:\.\d+)*|cpu|xpu)$")
 _UNSAFE = re.compile("[\\s\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -188,9 +199,15 @@ def check_url(url: str, where: str) -> str:
     """``url`` unchanged; BadInput unless it is a single well-formed URL token (any scheme)."""
     if not url or _UNSAFE.search(url) or url.startswith("-"):
         raise _refuse(where, "URL", url)
+    if _REQUIREMENTS_SPECIAL.search(url):
+        raise _refuse(where, "URL (holds $, {, } or \\, which pip -r expands or joins)", url)
     parts = urlsplit(url)
     if not re.match(r"^[a-z][a-z0-9+.-]*$", parts.scheme or ""):
         raise _refuse(where, "URL (no scheme)", url)
+    if parts.scheme not in KNOWN_SCHEMES:
+        raise _refuse(where, f"URL (scheme {parts.scheme!r} is not one pip installs from)", url)
+    if parts.netloc.startswith("-") or parts.netloc.rpartition("@")[2].startswith("-"):
+        raise _refuse(where, "URL (a host or user starting with '-' is an option to git/ssh)", url)
     return url
 
 
@@ -273,6 +290,15 @@ def _pin_or_manual(package: Package, where: str) -> Pin | ManualPackage:
         return Pin(name, version, f"{name}=={version}", "index", package.installer)
     shown_version = version or "(version unknown)"
     url = check_url(source.url, where) if source.url is not None else None
+    if url is not None and redact_text(url) != url:
+        # A hand-edited snapshot may carry an index token or password in a package URL: the plan
+        # is printed and shared, so it never holds one. The person restoring supplies their own.
+        return ManualPackage(
+            name,
+            version,
+            f"installed from {redact_text(url)} (the URL carries credentials, never written out): "
+            "reinstall it by hand",
+        )
     if source.kind == "editable":
         shown = url or "a local folder"
         return ManualPackage(

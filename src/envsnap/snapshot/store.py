@@ -16,11 +16,13 @@ from __future__ import annotations
 import contextlib
 import errno
 import gc
+import math
 import os
 import re
 import stat
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -81,6 +83,53 @@ def _suspect(text: str) -> bool:
     if _BLOCK_SUSPECT.search(text):
         return True
     return _FLOW_OPEN.search(text) is not None and _FLOW_SUSPECT.search(text) is not None
+
+
+MAX_INTEGER = 2**63 - 1
+"""Largest integer a snapshot may hold (int64, what msgspec and every consumer of the JSON handle)."""
+
+
+class _StrictLoader(_Loader):  # type: ignore[misc, valid-type]
+    """LibYAML's parser with two refusals on top: duplicate mapping keys and out-of-range numbers.
+
+    YAML lets the last of two equal keys win, so a reviewer reading ``version: 8.5.1`` would
+    approve a file whose loader sees the ``version: '7.0'`` further down. A ``1e400``-sized integer
+    or an infinite float would crash a renderer long after loading. Only the constructor is
+    Python; the C parser (the slow part otherwise) stays.
+    """
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[tuple[str, str]] = set()
+        for key_node, _ in node.value:
+            if isinstance(key_node, yaml.ScalarNode):
+                key = (key_node.tag, key_node.value)
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"duplicate key {key_node.value[:80]!r}", key_node.start_mark
+                    )
+                seen.add(key)
+        mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)
+        return mapping
+
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
+        value: int = super().construct_yaml_int(node)
+        if abs(value) > MAX_INTEGER:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"number out of range ({len(node.value)} digits)", node.start_mark
+            )
+        return value
+
+    def construct_yaml_float(self, node: yaml.ScalarNode) -> float:
+        value: float = super().construct_yaml_float(node)
+        if not math.isfinite(value):
+            raise yaml.constructor.ConstructorError(
+                None, None, f"number out of range ({node.value[:20]!r})", node.start_mark
+            )
+        return value
+
+
+_StrictLoader.add_constructor("tag:yaml.org,2002:int", _StrictLoader.construct_yaml_int)
+_StrictLoader.add_constructor("tag:yaml.org,2002:float", _StrictLoader.construct_yaml_float)
 
 
 class _Dumper(_BaseDumper):  # type: ignore[misc, valid-type]
@@ -209,14 +258,17 @@ def write_atomic(path: Path, text: str, *, create_folder: bool = False) -> None:
     try:
         if create_folder:
             target.parent.mkdir(parents=True, exist_ok=True)
+        remove_stale_partials(target)
         tmp_name = write_temp(target, text, mode)
     except OSError as err:
         raise BadInput(f"{path}: cannot write: {err.strerror or err}") from err
     try:
         os.replace(tmp_name, target)
-    except OSError as err:
+    except BaseException as err:  # also Ctrl-C right after the write: never leave the temp file
         Path(tmp_name).unlink(missing_ok=True)
-        raise BadInput(f"{path}: cannot write: {err.strerror or err}") from err
+        if isinstance(err, OSError):
+            raise BadInput(f"{path}: cannot write: {err.strerror or err}") from err
+        raise
     _fsync_dir(target.parent)
 
 
@@ -304,6 +356,38 @@ def _create_new(source: Path, path: Path) -> Path:
 
 def _no_links(err: OSError) -> bool:
     return err.errno in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK)
+
+
+STALE_PARTIAL_S = 60.0
+"""A temp file of ours older than this was left by a killed writer (a write takes milliseconds)."""
+
+
+def remove_stale_partials(target: Path, now: float | None = None) -> list[Path]:
+    """Remove ``.<name>.<random>.partial`` files a killed save of ``target`` left behind.
+
+    Only our own naming (``tempfile.mkstemp``'s 8 random characters between the target's name
+    and ``.partial``), only for this target, only regular files older than ``STALE_PARTIAL_S``:
+    a concurrent save's file in flight is younger, and nobody else's file matches.
+    """
+    pattern = re.compile(rf"\.{re.escape(target.name)}\.[a-z0-9_]{{8}}\.partial")
+    now = time.time() if now is None else now
+    removed: list[Path] = []
+    try:
+        names = os.listdir(target.parent)
+    except OSError:
+        return removed
+    for name in names:
+        if not pattern.fullmatch(name):
+            continue
+        candidate = target.parent / name
+        try:
+            info = candidate.lstat()
+            if stat.S_ISREG(info.st_mode) and now - info.st_mtime > STALE_PARTIAL_S:
+                candidate.unlink()
+                removed.append(candidate)
+        except OSError:
+            continue  # gone already, or not ours to remove
+    return removed
 
 
 def write_temp(target: Path, text: str, mode: int) -> str:
@@ -433,7 +517,7 @@ def parse_yaml(text: str, name: str, cap: int = MAX_FILE_BYTES) -> Any:
         _refuse_anchors_and_tags(text, name)
     try:
         with paused_gc():
-            return yaml.load(text, Loader=_Loader)
+            return yaml.load(text, Loader=_StrictLoader)
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         where = f":{mark.line + 1}" if mark is not None else ""

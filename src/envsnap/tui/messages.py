@@ -7,13 +7,14 @@ payloads into the main screen's reactives, and the panes redraw from those.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual.message import Message
 
 from envsnap.tui.catalog import SnapshotEntry
+from envsnap.tui.safe import display_safe
 from envsnap.tui.telemetry import DeviceHistory, ProcessInfo
 
 if TYPE_CHECKING:
@@ -21,8 +22,21 @@ if TYPE_CHECKING:
     from envsnap.snapshot.model import Change, ProbeRun, Sample, Snapshot
 
 
+class DataMessage(Message):
+    """A message whose fields come from files, drivers or probes: display-safe from the start.
+
+    Every string in it (however deep) is escaped and clipped by ``tui.safe.display_safe`` when
+    the worker makes the message, so the widgets that show it can't be steered by the data.
+    """
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        for field in fields(self):  # type: ignore[arg-type]  # subclasses are dataclasses
+            setattr(self, field.name, display_safe(getattr(self, field.name)))
+
+
 @dataclass
-class ProbeFinished(Message):
+class ProbeFinished(DataMessage):
     """One probe of a live collection finished, with every section finished so far."""
 
     run: ProbeRun
@@ -31,7 +45,7 @@ class ProbeFinished(Message):
 
 
 @dataclass
-class SnapshotCollected(Message):
+class SnapshotCollected(DataMessage):
     """The live machine was probed, or a snapshot file was read, and findings attached."""
 
     snapshot: Snapshot
@@ -40,7 +54,7 @@ class SnapshotCollected(Message):
 
 
 @dataclass
-class RunReportLoaded(Message):
+class RunReportLoaded(DataMessage):
     """The opened file is an ``envsnap run``/``watch`` report (read, validated, secrets scrubbed)."""
 
     report: RunReport
@@ -48,7 +62,7 @@ class RunReportLoaded(Message):
 
 
 @dataclass
-class SnapshotLoadFailed(Message):
+class SnapshotLoadFailed(DataMessage):
     """A snapshot or run report file could not be read, or collection crashed: shown as an error state."""
 
     error: str
@@ -56,7 +70,7 @@ class SnapshotLoadFailed(Message):
 
 
 @dataclass
-class SampleTaken(Message):
+class SampleTaken(DataMessage):
     """A telemetry sample, with the history and process details the worker derived from it."""
 
     sample: Sample
@@ -71,7 +85,7 @@ class SampleTaken(Message):
 
 
 @dataclass
-class SamplerFailed(Message):
+class SamplerFailed(DataMessage):
     """Sampling raised (not a per-backend error, which arrives inside a Sample)."""
 
     error: str
@@ -86,14 +100,14 @@ class SnapshotSaved(Message):
 
 
 @dataclass
-class SaveFailed(Message):
+class SaveFailed(DataMessage):
     """Writing a snapshot failed."""
 
     error: str
 
 
 @dataclass
-class SnapshotsListed(Message):
+class SnapshotsListed(DataMessage):
     """The snapshots folder was (re)read."""
 
     folder: Path
@@ -101,7 +115,7 @@ class SnapshotsListed(Message):
 
 
 @dataclass
-class DiffComputed(Message):
+class DiffComputed(DataMessage):
     """Changes between two snapshots, ready to show."""
 
     old_label: str
@@ -112,7 +126,7 @@ class DiffComputed(Message):
 
 
 @dataclass
-class DiffFailed(Message):
+class DiffFailed(DataMessage):
     """The diff could not be computed (diff module missing, or a file unreadable)."""
 
     error: str

@@ -85,7 +85,8 @@ class DeviceCard(Widget):
     def _title_from(self, view: DeviceView) -> None:
         device = view.sample
         name = device.name or "unknown device"
-        self.border_title = f"{_VENDOR.get(device.vendor, device.vendor)} {device.index} · {name}"
+        # Content, not a str: a str title is parsed as markup, and "[/]" in a GPU name would crash.
+        self.border_title = Content(f"{_VENDOR.get(device.vendor, device.vendor)} {device.index} · {name}")
         self.border_subtitle = {"ok": "ok", "lost": "GPU LOST", "failed": "FAILED"}[device.status]
         self.set_class(device.status == "lost", "-lost")
         self.set_class(device.status == "failed", "-failed")
