@@ -25,7 +25,10 @@ def test_same_result_as_store_load_and_sections_reused(tmp_path: Path) -> None:
     [
         ("schema: 1\nmeta: &m {envsnap_version: x, captured_at: y}\nhost: *m\n", "anchors are not allowed"),
         ("schema: 1\nmeta: {envsnap_version: x,\ncaptured_at: y}\n", None),  # flow at column 0: whole parse
-        ("schema: 1\nschema: 2\n", "newer envsnap"),  # duplicate key: whole-file parser decides (last wins)
+        (
+            "schema: 1\nschema: 2\n",
+            "duplicate key 'schema'",
+        ),  # duplicate key: the whole-file parser refuses it
     ],
 )
 def test_odd_documents_fall_back_to_the_whole_file_parser(
