@@ -73,6 +73,10 @@ def diff_command(
     if unknown:
         raise BadInput(f"--only: unknown layer {', '.join(unknown)} (layers: {', '.join(LAYERS)})")
     loaded, edited = load_checked(snapshots)  # redacted, fingerprints recomputed
+    from envsnap.commands.reports import announce
+
+    for snapshot in loaded:
+        announce(snapshot)
     _warn_edited(edited)
     labels = host_labels(loaded, snapshots)
     fmt = "json" if as_json else fmt

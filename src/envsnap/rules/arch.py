@@ -58,16 +58,24 @@ def cuda_arch(snapshot: Snapshot) -> Iterator[Finding]:
             title,
             _cuda_fix(snapshot, build, device_cc),
             source,
-            [_cc_evidence(device, device_cc, inferred), ev(arch_path, list(arch_list))],
+            [_cc_evidence(device, device_cc, inferred), ev(arch_path, list(arch_list)), *_printed(snapshot)],
         )
 
 
+def _printed(snapshot: Snapshot) -> list[Evidence]:
+    """What torch printed about it around a pasted report, when it did."""
+    message = facts.reported(snapshot, "arch-not-compatible", "gpu-too-old", "no-kernel-image")
+    return [ev(f"meta.origin.messages[{message.kind}]", message.text)] if message else []
+
+
 def _cc_evidence(device: NvidiaDevice, device_cc: Version, inferred: bool) -> Evidence:
-    """The compute capability as recorded, or the name it was inferred from."""
+    """The compute capability as recorded, or the name it was inferred from and the table row used."""
     if inferred:
+        row = facts.capability_row(device)
+        how = f", matched /{row.pattern}/ in rules/data/nvidia_gpus.yaml ({row.source})" if row else ""
         return ev(
             f"accelerators.nvidia.devices[{device.index}].name",
-            f"{device.name} (CC {facts.cc_text(device_cc)})",
+            f"{device.name} (CC {facts.cc_text(device_cc)} inferred from the name{how})",
         )
     return ev(f"accelerators.nvidia.devices[{device.index}].compute_capability", device.compute_capability)
 

@@ -15,7 +15,15 @@ from packaging.version import Version
 
 from envsnap.rules import knowledge
 from envsnap.rules.base import version
-from envsnap.snapshot.model import AmdDevice, NvidiaDevice, NvidiaInfo, Package, Snapshot, TorchInfo
+from envsnap.snapshot.model import (
+    AmdDevice,
+    NvidiaDevice,
+    NvidiaInfo,
+    Package,
+    ReportMessage,
+    Snapshot,
+    TorchInfo,
+)
 
 _LOCAL_CUDA = re.compile(r"^cu(\d+)(\d)$")
 
@@ -141,6 +149,22 @@ def compute_capability(device: NvidiaDevice) -> tuple[Version | None, bool]:
         if device.name and row.regex.search(device.name):
             return Version(row.cc), True
     return None, False
+
+
+def capability_row(device: NvidiaDevice) -> knowledge.NamedCapability | None:
+    """The row of rules/data/nvidia_gpus.yaml a device's name matched (first match wins)."""
+    if not device.name:
+        return None
+    return next((row for row in knowledge.compute_capabilities() if row.regex.search(device.name)), None)
+
+
+def reported(snapshot: Snapshot, *kinds: str) -> ReportMessage | None:
+    """The first message of one of ``kinds`` printed around an imported report (messages.py)."""
+    origin = snapshot.meta.origin
+    for message in (origin.messages or ()) if origin is not None else ():
+        if message.kind in kinds:
+            return message
+    return None
 
 
 def nvidia_ccs(snapshot: Snapshot) -> list[Version]:

@@ -1,0 +1,64 @@
+"""Import ``pip list`` and ``conda list`` tables as the package layer of a snapshot.
+
+``pip list`` prints a ``Package  Version`` header over a dashed rule, then ``name  version
+[location]`` rows; ``conda list`` a ``# packages in environment at PATH:`` comment, then ``name
+version build channel`` rows (channel ``pypi`` marks a pip-installed one). Rows that do not fit
+(a wrapped or hand-edited line) are skipped: a package list is not refused for one bad row.
+"""
+
+from __future__ import annotations
+
+import re
+
+from envsnap.importers.base import ImportedSections
+from envsnap.snapshot.model import Package
+
+PIP_LIST_HEADER = re.compile(
+    r"^Package\s+Version(?:\s+(?:Editable project location|Location|Installer))*\s*$"
+)
+PIP_LIST_RULE = re.compile(r"^-{3,}(?:\s+-{3,})+\s*$")
+CONDA_HEADER = re.compile(r"^# packages in environment at (?P<prefix>.+?):?\s*$")
+_ROW = re.compile(
+    r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s+(?P<version>[0-9][^\s]*|[a-f0-9]{7,40})(?:\s+(?P<rest>.*))?$"
+)
+
+
+def parse_pip_list(lines: list[str]) -> ImportedSections | None:
+    """Rows under the ``Package Version`` header and its dashed rule, until a line that is not a row."""
+    packages: dict[str, Package] = {}
+    started = False
+    for line in lines:
+        stripped = line.strip()
+        if not started:
+            started = bool(PIP_LIST_RULE.match(stripped))
+            continue
+        row = _ROW.match(stripped)
+        if row is None:
+            if packages:
+                break
+            continue
+        packages.setdefault(
+            row.group("name").lower(), Package(name=row.group("name"), version=row.group("version"))
+        )
+    return ImportedSections(packages=tuple(packages.values())) if packages else None
+
+
+def parse_conda_list(lines: list[str]) -> ImportedSections | None:
+    """``conda list`` rows; the installer is ``pip`` for channel ``pypi``, else ``conda``."""
+    packages: dict[str, Package] = {}
+    for line in lines:
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        row = _ROW.match(stripped)
+        if row is None:
+            if packages:
+                break
+            continue
+        rest = (row.group("rest") or "").split()
+        installer = "pip" if rest and rest[-1] == "pypi" else "conda"
+        packages.setdefault(
+            row.group("name").lower(),
+            Package(name=row.group("name"), version=row.group("version"), installer=installer),
+        )
+    return ImportedSections(packages=tuple(packages.values())) if packages else None
