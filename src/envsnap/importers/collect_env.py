@@ -110,6 +110,7 @@ _TRUE = frozenset({"True", "Yes"})
 _FALSE = frozenset({"False", "No"})
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _HEADER = "Collecting environment information..."
+_HEADER_GLUED = re.compile(r"Collecting environment information\.\.\.[ \t]+(?=\S)")
 
 
 @dataclass
@@ -121,6 +122,7 @@ class _Report:
 
 def _clean_lines(text: str) -> list[str]:
     lines = []
+    text = _HEADER_GLUED.sub(_HEADER + "\n", text)  # a paste that lost the newline after the header
     for raw in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
         if _FENCE.match(raw):
             continue
@@ -371,6 +373,8 @@ _GPU_LINE = re.compile(
 )
 
 
+_AMD_NAME = re.compile(r"\b(?:AMD|Radeon|Instinct)\b", re.IGNORECASE)
+_NVIDIA_NAME = re.compile(r"\b(?:NVIDIA|GeForce|Tesla|Quadro|TITAN|RTX|GTX)\b", re.IGNORECASE)
 _MIG_LINE = re.compile(r"^MIG\s+(?P<profile>\S+)\s+Device\s+\d+\b", re.IGNORECASE)
 
 
@@ -396,7 +400,11 @@ def _accelerators(report: _Report) -> Accelerators | None:
             continue
         index = int(match.group("index")) if match.group("index") else position
         gpu_name = match.group("name").strip()
-        if match.group("gfx") or "AMD" in gpu_name or "Radeon" in gpu_name or "Instinct" in gpu_name:
+        if (
+            match.group("gfx")
+            or _AMD_NAME.search(gpu_name)
+            or (hip_built and not _NVIDIA_NAME.search(gpu_name))
+        ):
             amd_devices.append(AmdDevice(index=index, name=gpu_name, gfx_target=match.group("gfx")))
         else:
             nvidia_devices.append(NvidiaDevice(index=index, name=gpu_name))

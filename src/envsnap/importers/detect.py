@@ -50,7 +50,10 @@ class Found:
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _VLLM = re.compile(r"^\s*vLLM Version\s*[:：]|^\s*=+\s*\n\s*vLLM Info", re.IGNORECASE | re.MULTILINE)
-_TORCH_LABEL = re.compile(r"^\s*PyTorch version\s*[:：]?\s*\S", re.IGNORECASE | re.MULTILINE)
+_TORCH_LABEL = re.compile(
+    r"(?:^|Collecting environment information\.\.\.)\s*PyTorch version\s*[:：]?\s*\S",
+    re.IGNORECASE | re.MULTILINE,
+)
 _FREEZE_LINE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?\s*(?:===?\s*\S+|\s@\s\S+)$")
 _TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):", re.MULTILINE)
 _XML_START = re.compile(r"<\?xml[^>]*>\s*(?:<!DOCTYPE[^>]*>\s*)?<nvidia_smi_log|<nvidia_smi_log")
@@ -162,11 +165,13 @@ def detect(text: str, name: str, *, captured_at: str) -> list[Found]:
     ):
         attempt("amd-smi", lambda: amd_smi.parse_amd_smi_text(lines))
     found.extend(_json_sections(text, lines))
-    if any(package_lists.PIP_LIST_HEADER.match(line.strip()) for line in lines):
-        attempt("pip list", lambda: package_lists.parse_pip_list(lines))
     conda = next(
         (pos for pos, line in enumerate(lines) if package_lists.CONDA_HEADER.match(line.strip())), None
     )
+    if any(package_lists.PIP_LIST_HEADER.match(line.strip()) for line in lines):
+        attempt("pip list", lambda: package_lists.parse_pip_list(lines))
+    elif conda is None:
+        attempt("pip list", lambda: package_lists.parse_headless_list(lines))
     if conda is not None:
         attempt("conda list", lambda: package_lists.parse_conda_list(lines[conda:]))
     for run in _freeze_runs(lines):

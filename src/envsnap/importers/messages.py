@@ -63,6 +63,28 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("no-nvidia-driver", re.compile(r"Found no NVIDIA driver on your system", re.I)),
     ("torch-not-compiled-with-cuda", re.compile(r"Torch not compiled with CUDA enabled", re.I)),
     ("cuda-init", re.compile(r"CUDA initialization: [^\n]{3,}", re.I)),
+    (
+        "cudnn-mismatch",
+        re.compile(
+            r"cuDNN version incompatibility: PyTorch was compiled\s+against \([\d, ]+\) but "
+            r"(?:linked against|found runtime version) \([\d, ]+\)"
+            r"|Loaded runtime CuDNN library: [\d.]+ but source was compiled with: [\d.]+",
+            re.I,
+        ),
+    ),
+    (
+        "xformers-built-for",
+        re.compile(r"xFormers was built for:\s+PyTorch \S+ with CUDA \S+ \(you have [^)]+\)", re.I),
+    ),
+    (
+        "nvcc-mismatch",
+        re.compile(
+            r"The detected CUDA version \([\d.]+\) mismatches the version that was used to compile\s+"
+            r"PyTorch \([\d.]+\)",
+            re.I,
+        ),
+    ),
+    ("torch-abi-mismatch", re.compile(r"\.so: undefined symbol: _ZN(?:3c10|2at|5torch)\w*")),
 )
 
 

@@ -63,7 +63,6 @@ def parse_table(lines: list[str]) -> ImportedSections | None:
                 index=int(row.group("index")),
                 name=name,
                 pci_bus_id=_bus(row.group("bus")),
-                persistence_mode={"On": True, "Off": False}.get(mode),
                 driver_model=mode if mode in ("WDDM", "TCC", "MCDM") else None,
                 memory_total_bytes=int(memory.group("total")) * MIB if memory else None,
                 mig_enabled=True if "Enabled" in mig_line.split("|")[-2:][0] else None,

@@ -62,3 +62,29 @@ def parse_conda_list(lines: list[str]) -> ImportedSections | None:
             Package(name=row.group("name"), version=row.group("version"), installer=installer),
         )
     return ImportedSections(packages=tuple(packages.values())) if packages else None
+
+
+_ALIGNED = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*) {2,}(?P<version>[0-9][^\s]*)(?: {2,}\S.*)?$")
+MIN_HEADLESS_ROWS = 8
+"""A ``pip list`` pasted without its header is taken only as a run of this many aligned rows."""
+
+
+def parse_headless_list(lines: list[str]) -> ImportedSections | None:
+    """A ``pip list`` whose header was cut off: the longest run of ``name  version`` rows, if long enough."""
+    best: list[re.Match[str]] = []
+    run: list[re.Match[str]] = []
+    for line in lines:
+        row = _ALIGNED.match(line.strip())
+        if row:
+            run.append(row)
+            continue
+        if line.strip():
+            best, run = max(best, run, key=len), []
+    best = max(best, run, key=len)
+    if len(best) < MIN_HEADLESS_ROWS:
+        return None
+    packages = {
+        row.group("name").lower(): Package(name=row.group("name"), version=row.group("version"))
+        for row in best
+    }
+    return ImportedSections(packages=tuple(packages.values()))

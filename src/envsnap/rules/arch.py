@@ -9,6 +9,7 @@ snapshot; when CUDA was unavailable at probe time it is empty, and the published
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Literal
 
@@ -202,10 +203,10 @@ def rocm_arch(snapshot: Snapshot) -> Iterator[Finding]:
 def _rocm_arch_list(torch: TorchInfo) -> tuple[list[str], str, str]:
     if torch.arch_list:
         return [facts.strip_gfx(a) for a in torch.arch_list], "frameworks.torch.arch_list", ROCM_SOURCE
-    hip = version(torch.hip)
-    if hip is None:
+    leading = re.match(r"^\d+\.\d+", torch.hip)  # "6.3.42131-fa1d09cbd" is no PEP 440 version
+    if leading is None:
         return [], "", ""
-    rocm = Version(".".join(str(p) for p in hip.release[:2]))
+    rocm = Version(leading.group(0))
     for row in knowledge.rocm_arch_lists():
         if SpecifierSet(row.rocm).contains(rocm):
             return row.list.split(";"), f"published gfx list of ROCm {rocm} wheels", row.source

@@ -158,6 +158,11 @@ def capability_row(device: NvidiaDevice) -> knowledge.NamedCapability | None:
     return next((row for row in knowledge.compute_capabilities() if row.regex.search(device.name)), None)
 
 
+def imported(snapshot: Snapshot) -> bool:
+    """Whether the snapshot was imported from a report: what it lacks is unknown, not absent."""
+    return snapshot.meta.origin is not None and snapshot.meta.origin.kind == "import"
+
+
 def reported(snapshot: Snapshot, *kinds: str) -> ReportMessage | None:
     """The first message of one of ``kinds`` printed around an imported report (messages.py)."""
     origin = snapshot.meta.origin

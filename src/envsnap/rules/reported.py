@@ -1,41 +1,110 @@
-"""Errors printed around a pasted report that no table-driven check explains (compat-rules.md B2.2, B3.1).
+"""Errors printed around a pasted report that the table-driven checks could not reach (compat-rules.md).
 
-``no kernel image is available for execution on the device`` (CUDA) and ``HIP error: invalid
-device function`` (ROCm) are what a build without code for the GPU prints at the first kernel
-launch. When the arch checks already name the GPU and the missing architecture, they say it
-better; when the report lacks what they need (no GPU name the tables know, no arch list), the
-printed error is still the evidence, and the finding says what to look for.
+A pasted report often holds only what torch printed: ``found version 10010``, ``sm_120 is not
+compatible``, ``no kernel image is available``, ``xFormers was built for ... (you have ...)``,
+``cuDNN version incompatibility``. These lines are the stack telling on itself, as strong as any
+table: when the regular check for the same cause already fires (it names versions and a precise
+fix), it says it better and nothing is added here; when the report lacks what that check needs (no
+build, no driver version), the printed line is the evidence and this module raises the finding.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 
-from envsnap.rules import arch, facts
+from envsnap.rules import arch, driver, facts, libraries, toolkit, wheels
 from envsnap.rules.base import ev, finding, rule
-from envsnap.snapshot.model import Finding, Snapshot
+from envsnap.snapshot.model import Finding, Severity, Snapshot
 
-ID = "arch-not-in-build"
+RuleFunc = Callable[[Snapshot], Iterable[Finding]]
 
 
-@rule(ID)
-def printed_no_kernel(snapshot: Snapshot) -> Iterator[Finding]:
-    """The paste shows a missing-kernel error, and no arch check found the cause from the tables."""
-    message = facts.reported(snapshot, "no-kernel-image", "hip-invalid-device-function")
-    if message is None:
-        return
-    if any(True for _ in arch.cuda_arch(snapshot)) or any(True for _ in arch.rocm_arch(snapshot)):
-        return
-    rocm = message.kind == "hip-invalid-device-function"
-    label = facts.torch_label(snapshot)
-    target = "gfx target" if rocm else "compute capability (sm_XY)"
-    yield finding(
-        ID,
+@dataclass(frozen=True)
+class Printed:
+    """What one kind of printed line means."""
+
+    kinds: tuple[str, ...]
+    id: str
+    severity: Severity
+    title: str
+    fix: str
+    source: str
+    regular: tuple[RuleFunc, ...]
+    """The checks that find the same cause from the tables; when one fires, this one stays quiet."""
+
+
+PRINTED = (
+    Printed(
+        ("driver-too-old", "driver-insufficient"),
+        "driver-too-old-for-cuda-build",
         "error",
-        f"The report shows '{message.text[:90]}': {label} or an extension has no code for this GPU",
-        f"Compare the GPU's {target} with the build's list (`python -c \"import torch; "
-        'print(torch.cuda.get_arch_list())"`) and install a build that includes it; if torch lists it, '
-        "rebuild the extension that failed for this GPU.",
-        arch.ROCM_SOURCE if rocm else arch.CUDA_SOURCE,
-        [ev(f"meta.origin.messages[{message.kind}]", message.text)],
-    )
+        "The NVIDIA driver is too old for this CUDA build: torch said so",
+        "Upgrade the NVIDIA driver (the 'found version' is the newest CUDA it runs: 10010 = CUDA 10.1), or "
+        "install a torch build for a CUDA the driver supports (https://pytorch.org/get-started/previous-versions/).",
+        "https://docs.nvidia.com/deploy/cuda-compatibility/",
+        (driver.driver_too_old,),
+    ),
+    Printed(
+        ("arch-not-compatible", "gpu-too-old", "no-kernel-image", "hip-invalid-device-function"),
+        "arch-not-in-build",
+        "error",
+        "The build has no code for this GPU: torch said so",
+        "Compare the GPU's compute capability (ROCm: gfx target) with the build's list "
+        '(`python -c "import torch; print(torch.cuda.get_arch_list())"`) and install a build that includes '
+        "it (a newer CUDA for new GPUs, an older release for old ones); if torch lists it, rebuild the "
+        "extension that failed.",
+        arch.CUDA_SOURCE,
+        (arch.cuda_arch, arch.rocm_arch),
+    ),
+    Printed(
+        ("cudnn-mismatch",),
+        "ld-library-path-shadowing",
+        "error",
+        "Another cuDNN is loaded instead of the one torch was built with",
+        "Let torch load its own cuDNN: remove the system cuDNN directory from `LD_LIBRARY_PATH` "
+        "(`echo $LD_LIBRARY_PATH`), or install the cuDNN version torch was compiled against.",
+        "https://pytorch.org/get-started/locally/",
+        (libraries.shadowed_libraries,),
+    ),
+    Printed(
+        ("xformers-built-for", "torch-abi-mismatch"),
+        "companion-version-mismatch",
+        "error",
+        "An extension was built for another torch build than the installed one",
+        "Install the extension build made for your torch (same version and CUDA variant), e.g. "
+        "`pip install -U xformers --index-url https://download.pytorch.org/whl/cu121` for a cu121 torch, "
+        "or rebuild it against the installed torch.",
+        "https://github.com/facebookresearch/xformers#installing-xformers",
+        (wheels.companions,),
+    ),
+    Printed(
+        ("nvcc-mismatch",),
+        "nvcc-torch-cuda-mismatch",
+        "error",
+        "The CUDA toolkit (nvcc) building an extension differs from torch's CUDA",
+        "Build with the toolkit matching torch's CUDA: point `CUDA_HOME` at it (and PATH), or install a "
+        "torch built for your toolkit's CUDA.",
+        "https://pytorch.org/docs/stable/cpp_extension.html",
+        (toolkit.nvcc_mismatch,),
+    ),
+)
+
+
+@rule(*dict.fromkeys(p.id for p in PRINTED))
+def printed_causes(snapshot: Snapshot) -> Iterator[Finding]:
+    """One finding per cause the printed lines show and no table-driven check found."""
+    for printed in PRINTED:
+        message = facts.reported(snapshot, *printed.kinds)
+        if message is None:
+            continue
+        if any(f.id == printed.id for regular in printed.regular for f in regular(snapshot)):
+            continue
+        yield finding(
+            printed.id,
+            printed.severity,
+            f"{printed.title}: '{message.text[:120]}'",
+            printed.fix,
+            printed.source,
+            [ev(f"meta.origin.messages[{message.kind}]", message.text)],
+        )

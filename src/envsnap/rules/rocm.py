@@ -8,6 +8,7 @@ all GPUs at once, and breaks HSA init on TheRock-based ROCm. Both are worth seei
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from packaging.specifiers import SpecifierSet
@@ -15,7 +16,7 @@ from packaging.version import Version
 
 from envsnap.rules import facts, knowledge
 from envsnap.rules.arch import gfx_of_override
-from envsnap.rules.base import ev, finding, rule, version
+from envsnap.rules.base import ev, finding, rule
 from envsnap.snapshot.model import Finding, Snapshot
 
 ID = "rocm-gfx-unsupported"
@@ -34,11 +35,18 @@ def rocm_version(snapshot: Snapshot) -> tuple[Version | None, str]:
             "toolkits.rocm.version",
         ),
     ]
+    torch = facts.torch(snapshot)
+    if torch is not None and torch.hip:
+        # A ROCm wheel bundles its ROCm: torch.version.hip ("6.3.42131-fa1d09cbd") is the one it runs.
+        candidates.append((torch.hip, "frameworks.torch.hip"))
     for text, path in candidates:
-        parsed = version(text)
-        if parsed is not None:
-            return Version(".".join(str(p) for p in parsed.release[:3])), path
+        leading = _RELEASE.match(text or "")
+        if leading is not None:
+            return Version(leading.group(0)), path
     return None, ""
+
+
+_RELEASE = re.compile(r"^\d+\.\d+(?:\.\d+)?")
 
 
 @rule(ID)
