@@ -203,7 +203,7 @@ def rocm_arch(snapshot: Snapshot) -> Iterator[Finding]:
 def _rocm_arch_list(torch: TorchInfo) -> tuple[list[str], str, str]:
     if torch.arch_list:
         return [facts.strip_gfx(a) for a in torch.arch_list], "frameworks.torch.arch_list", ROCM_SOURCE
-    leading = re.match(r"^\d+\.\d+", torch.hip)  # "6.3.42131-fa1d09cbd" is no PEP 440 version
+    leading = re.match(r"^\d+\.\d+", torch.hip or "")  # "6.3.42131-fa1d09cbd" is no PEP 440 version
     if leading is None:
         return [], "", ""
     rocm = Version(leading.group(0))
