@@ -333,3 +333,58 @@ def test_text_that_is_no_report_names_the_formats_tried(text: str) -> None:
 def test_json_that_is_not_amd_is_not_a_report() -> None:
     with pytest.raises(BadInput):
         parse_auto(json.dumps({"card": 1, "gpu_data": "x"}), "j.json", captured_at=NOW)
+
+
+def test_uv_install_log_and_nvcc_version() -> None:
+    text = (
+        "root@x:~/proj# uv add onnxruntime-gpu onnxruntime\nInstalled 3 packages in 34ms\n"
+        " + numpy==2.2.3\n + onnxruntime==1.20.1\n + onnxruntime-gpu==1.20.1\n"
+        "$ nvcc -V\nCuda compilation tools, release 12.4, V12.4.99\n"
+    )
+    snap = parse_auto(text, "uv.txt", captured_at=NOW)
+    assert snap.meta.origin
+    assert snap.meta.origin.sections == ("uv install log", "nvcc --version")
+    assert {p.name for p in snap.packages or ()} == {"numpy", "onnxruntime", "onnxruntime-gpu"}
+    assert snap.toolkits
+    assert snap.toolkits.cuda
+    assert snap.toolkits.cuda.nvcc_version == "12.4.99"
+
+
+def test_a_mig_table_fragment_names_its_gpus() -> None:
+    text = (
+        "| MIG devices:                                                                |\n"
+        "|==================+======================+===========+=======================|\n"
+        "|  1    3   0   0  |  14366MiB / 19968MiB | 28      0 |  2   0    1    0    0 |\n"
+        "|  1    5   0   1  |   9826MiB / 19968MiB | 28      0 |  2   0    1    0    0 |\n"
+        "|  2    3   0   0  |  15210MiB / 19968MiB | 28      0 |  2   0    1    0    0 |\n"
+    )
+    snap = parse_auto(text, "mig.txt", captured_at=NOW)
+    devices = snap.accelerators.nvidia.devices if snap.accelerators and snap.accelerators.nvidia else None
+    assert devices is not None
+    assert [(d.index, len(d.mig_instances or ())) for d in devices] == [(1, 2), (2, 1)]
+
+
+def test_a_report_starting_mid_way_and_a_glued_header() -> None:
+    full = (DATA / "collect_env" / "gen2024_torch2.2_cpu_build_on_h100.txt").read_text()
+    tail = full[full.index("Python version:") :]
+    snap = parse_auto(tail, "tail.txt", captured_at=NOW)
+    assert snap.meta.origin
+    assert snap.meta.origin.partial is True
+    assert snap.meta.origin.missing == ("PyTorch version",)
+    assert snap.frameworks is None, "torch cut off above the paste is unknown, not 'not installed'"
+    glued = full.replace(
+        "Collecting environment information...\n", "Collecting environment information...   "
+    )
+    assert glued != full
+    torch = parse_auto(glued, "glued.txt", captured_at=NOW).frameworks
+    assert torch
+    assert torch.torch
+    assert torch.torch.version == "2.2.1+cpu"
+
+
+def test_a_pip_list_without_its_header_needs_a_long_run() -> None:
+    rows = [f"package{i}          1.{i}.0" for i in range(10)]
+    snap = parse_auto("\n".join(rows), "list.txt", captured_at=NOW)
+    assert len(snap.packages or ()) == 10
+    with pytest.raises(BadInput):
+        parse_auto("\n".join(rows[:3]), "short.txt", captured_at=NOW)

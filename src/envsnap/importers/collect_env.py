@@ -235,12 +235,23 @@ def parse_with_gaps(text: str, name: str = "<collect_env>") -> tuple[ImportedSec
         BadInput: not a collect_env report.
     """
     report = _split(text)
-    if "PyTorch version" not in report.values:
+    if "PyTorch version" not in report.values and len(set(report.order)) < MIN_LABELS_WITHOUT_HEAD:
         raise BadInput(f"{name}: not a collect_env report (no 'PyTorch version:' line)")
     missing: tuple[str, ...] = ()
+    if "PyTorch version" not in report.values:
+        missing = ("PyTorch version",)  # the paste starts in the middle of the report
     if "Versions of relevant libraries" not in report.values:
-        missing = tuple(label for label in EXPECTED if label not in report.values)
+        missing += tuple(label for label in EXPECTED if label not in report.values)
     return _sections(report, name), missing
+
+
+MIN_LABELS_WITHOUT_HEAD = 4
+"""A paste that starts mid-report (no "PyTorch version:") is still one when it has this many labels."""
+
+
+def label_count(text: str) -> int:
+    """How many distinct collect_env labels ``text`` holds (detection of a report missing its head)."""
+    return len(set(_split(text).order))
 
 
 def _sections(report: _Report, name: str) -> ImportedSections:
@@ -450,6 +461,8 @@ def _toolkits(report: _Report) -> Toolkits | None:
 
 def _frameworks(report: _Report) -> Frameworks | None:
     version = _value(report, "PyTorch version")
+    if "PyTorch version" not in report.values:
+        return None  # cut off above the first line: unknown, not "not installed"
     if version is None:
         return Frameworks(
             torch=TorchInfo(status="skipped", reason="collect_env reports PyTorch as not installed")

@@ -19,6 +19,7 @@ from typing import Any
 from envsnap.errors import BadInput
 from envsnap.importers import amd_smi, collect_env, nvidia_smi_text, nvidia_smi_xml, package_lists, pip_freeze
 from envsnap.importers.base import ImportedSections
+from envsnap.snapshot.model import CudaToolkit, Toolkits
 
 FORMATS = (
     "envsnap snapshot",
@@ -33,6 +34,8 @@ FORMATS = (
     "pip list",
     "pip freeze",
     "conda list",
+    "uv install log",
+    "nvcc --version",
     "torch warnings / traceback",
 )
 """Every format the detector tries, as named in messages."""
@@ -55,6 +58,7 @@ _TORCH_LABEL = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _FREEZE_LINE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?\s*(?:===?\s*\S+|\s@\s\S+)$")
+_NVCC = re.compile(r"Cuda compilation tools, release (?P<version>\d+\.\d+), V(?P<full>\d+\.\d+\.\d+)")
 _TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):", re.MULTILINE)
 _XML_START = re.compile(r"<\?xml[^>]*>\s*(?:<!DOCTYPE[^>]*>\s*)?<nvidia_smi_log|<nvidia_smi_log")
 _ROCM_SMI_BANNER = re.compile(r"ROCm System Management Interface|^GPU\[\d+\]\s*:", re.MULTILINE)
@@ -99,15 +103,22 @@ def _json_sections(text: str, lines: list[str]) -> list[Found]:
     return found
 
 
-def _freeze_runs(lines: list[str]) -> list[list[str]]:
-    """Runs of two or more ``name==version`` lines (a ``pip freeze``), blank lines allowed inside."""
+def _freeze_runs(lines: list[str], prefix: str = "") -> list[list[str]]:
+    """Runs of two or more ``name==version`` lines (a ``pip freeze``), blank lines allowed inside.
+
+    With ``prefix`` (``"+ "``), the lines of a ``uv pip install`` log: `` + name==version``.
+    """
     runs: list[list[str]] = []
     current: list[str] = []
     for line in lines:
         stripped = line.strip()
+        if prefix and stripped.startswith(prefix):
+            stripped = stripped[len(prefix) :]
+        elif prefix:
+            stripped = "#"  # not a line of the log: ends a run like any other text
         if _FREEZE_LINE.match(stripped):
             current.append(stripped)
-        elif stripped and not stripped.startswith("#"):
+        elif stripped and (prefix or not stripped.startswith("#")):
             if len(current) >= 2:
                 runs.append(current)
             current = []
@@ -136,11 +147,16 @@ def detect(text: str, name: str, *, captured_at: str) -> list[Found]:
         if sections is not None:
             found.append(Found(fmt, sections))
 
-    if _TORCH_LABEL.search(text):
+    if _TORCH_LABEL.search(text) or collect_env.label_count(text) >= collect_env.MIN_LABELS_WITHOUT_HEAD:
         sections, missing = collect_env.parse_with_gaps(text, name)
         found.append(Found("collect-env (vLLM)" if _VLLM.search(text) else "collect-env", sections, missing))
-    if nvidia_smi_text.TABLE_HEADER.search(text):
-        attempt("nvidia-smi", lambda: nvidia_smi_text.parse_table(_from(lines, nvidia_smi_text.TABLE_HEADER)))
+    if nvidia_smi_text.TABLE_HEADER.search(text) or nvidia_smi_text.MIG_TABLE.search(text):
+        start = (
+            nvidia_smi_text.TABLE_HEADER
+            if nvidia_smi_text.TABLE_HEADER.search(text)
+            else nvidia_smi_text.MIG_TABLE
+        )
+        attempt("nvidia-smi", lambda: nvidia_smi_text.parse_table(_from(lines, start)))
     if nvidia_smi_text.QUERY_HEADER.search(text):
         attempt(
             "nvidia-smi -q",
@@ -179,6 +195,13 @@ def detect(text: str, name: str, *, captured_at: str) -> list[Found]:
             found.append(Found("pip freeze", pip_freeze.parse("\n".join(run), name)))
         except BadInput:
             continue
+    for run in _freeze_runs(lines, "+ "):
+        with contextlib.suppress(BadInput):
+            found.append(Found("uv install log", pip_freeze.parse("\n".join(run), name)))
+    nvcc = _NVCC.search(text)
+    if nvcc:
+        toolkit = CudaToolkit(status="ok", nvcc_version=nvcc.group("full"), version=nvcc.group("version"))
+        found.append(Found("nvcc --version", ImportedSections(toolkits=Toolkits(cuda=toolkit))))
     if _TRACEBACK.search(text):
         found.append(Found("traceback", None))
     return found

@@ -62,6 +62,7 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("no-nvidia-driver", re.compile(r"Found no NVIDIA driver on your system", re.I)),
     ("torch-not-compiled-with-cuda", re.compile(r"Torch not compiled with CUDA enabled", re.I)),
+    ("gpu-too-old", re.compile(r"PyTorch no longer supports this GPU because it is too old", re.I)),
     ("cuda-init", re.compile(r"CUDA initialization: [^\n]{3,}", re.I)),
     (
         "cudnn-mismatch",

@@ -28,6 +28,8 @@ _GPU_ROW = re.compile(
     r"\s*(?P<ecc>[^|]*)\|"
 )
 _MEMORY = re.compile(r"(?P<used>\d+)\s*MiB\s*/\s*(?P<total>\d+)\s*MiB")
+MIG_TABLE = re.compile(r"^\|\s*MIG devices:\s*\|", re.MULTILINE)
+_MIG_ROW = re.compile(r"^\|\s*(?P<gpu>\d+)\s+(?P<gi>\d+)\s+(?P<ci>\d+)\s+(?P<mig>\d+)\s*\|")
 QUERY_HEADER = re.compile(r"^=+\s*NVSMI LOG\s*=+$", re.MULTILINE)
 _QUERY_GPU = re.compile(r"^GPU (?P<bus>[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f])\s*$")
 _KEY_VALUE = re.compile(r"^(?P<indent>\s*)(?P<key>[^:]+?)\s*:\s*(?P<value>.*)$")
@@ -46,10 +48,20 @@ def parse_table(lines: list[str]) -> ImportedSections | None:
     """The default ``nvidia-smi`` table: driver, CUDA ceiling and one device per GPU row."""
     info: dict[str, str | None] = {}
     devices: list[NvidiaDevice] = []
+    slices: dict[int, list[MigInstance]] = {}
     for position, line in enumerate(lines):
         header = TABLE_HEADER.search(line)
-        if header and not info:
+        if header and info:
+            break  # a second table (a later run of nvidia-smi): the first one stands
+        if header:
             info = {"driver": header.group("driver"), "cuda": header.group("cuda")}
+            continue
+        mig = _MIG_ROW.match(line.strip())
+        if mig:
+            instance = MigInstance(
+                gpu_instance_id=int(mig.group("gi")), compute_instance_id=int(mig.group("ci"))
+            )
+            slices.setdefault(int(mig.group("gpu")), []).append(instance)
             continue
         row = _GPU_ROW.match(line.strip())
         if row is None:
@@ -68,6 +80,7 @@ def parse_table(lines: list[str]) -> ImportedSections | None:
                 mig_enabled=True if "Enabled" in mig_line.split("|")[-2:][0] else None,
             )
         )
+    devices = _with_slices(devices, slices)
     if not info and not devices:
         return None
     cuda = info.get("cuda")
@@ -79,6 +92,15 @@ def parse_table(lines: list[str]) -> ImportedSections | None:
         devices=tuple(devices) or None,
     )
     return ImportedSections(accelerators=Accelerators(nvidia=nvidia))
+
+
+def _with_slices(devices: list[NvidiaDevice], slices: dict[int, list[MigInstance]]) -> list[NvidiaDevice]:
+    """The MIG table's rows under their GPUs (a GPU only the MIG table names is still one GPU)."""
+    by_index = {device.index: device for device in devices}
+    for index, instances in slices.items():
+        device = by_index.get(index, NvidiaDevice(index=index))
+        by_index[index] = msgspec.structs.replace(device, mig_enabled=True, mig_instances=tuple(instances))
+    return [by_index[index] for index in sorted(by_index)]
 
 
 def parse_query(lines: list[str]) -> ImportedSections | None:
