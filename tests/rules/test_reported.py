@@ -24,9 +24,8 @@ def test_a_lone_driver_warning_is_a_driver_finding() -> None:
 def test_a_lone_sm_warning_is_an_arch_finding_not_a_cpu_build() -> None:
     text = (
         "UserWarning: NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the "
-        "current "
-        "PyTorch installation. The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 "
-        "sm_80 sm_86 sm_90."
+        "current PyTorch installation. The current PyTorch install supports CUDA capabilities "
+        "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90."
     )
     assert _found(text) == {("arch-not-in-build", "error")}
 
