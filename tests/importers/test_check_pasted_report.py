@@ -9,6 +9,7 @@ import pytest
 
 from envsnap.cli import run
 from envsnap.snapshot import store
+from envsnap.snapshot.model import Snapshot
 from tests.conftest import DATA
 
 COMMENT = Path(__file__).parent / "data" / "github_comment_5090.md"
@@ -117,3 +118,13 @@ def test_old_import_subcommands_still_work(kind: str, tmp_path: Path) -> None:
     snap = store.load(out)
     assert snap.meta.origin is not None
     assert snap.meta.origin.format == kind
+
+
+def test_the_tui_opens_a_pasted_report() -> None:
+    from envsnap.tui.documents import read_document
+
+    document = read_document(COMMENT)
+    assert isinstance(document, Snapshot)
+    assert document.meta.origin is not None
+    assert document.meta.origin.sections == ("collect-env", "nvidia-smi", "traceback")
+    assert document.fingerprint is not None

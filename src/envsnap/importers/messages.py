@@ -89,6 +89,23 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
+_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "no-kernel-image": ("kernel image", "nokernelimage"),
+    "hip-invalid-device-function": ("invalid device function", "invaliddevicefunction"),
+    "nvml-mismatch": ("version mismatch",),
+    "driver-insufficient": ("is insufficient",),
+    "no-nvidia-driver": ("no nvidia driver",),
+    "torch-not-compiled-with-cuda": ("not compiled with cuda",),
+    "gpu-too-old": ("no longer supports",),
+    "cuda-init": ("cuda initialization",),
+    "cudnn-mismatch": ("cudnn",),
+    "xformers-built-for": ("xformers was built",),
+    "nvcc-mismatch": ("detected cuda version",),
+    "torch-abi-mismatch": ("undefined symbol",),
+}
+"""Lower-case words each pattern needs: the regular expressions only run where one occurs."""
+
+
 @dataclass
 class Found:
     """What the messages in a text say."""
@@ -148,18 +165,19 @@ def scan(text: str) -> Found:
             seen.add(kind)
             found.messages.append(ReportMessage(kind=kind, text=_clip(line)))
 
-    match = _DRIVER_TOO_OLD.search(flat)
+    lower = flat.lower()  # cheap keyword checks first: most reports print none of these lines
+    match = _DRIVER_TOO_OLD.search(flat) if "found version" in lower else None
     if match:
         found.cuda_driver_version = cuda_of_driver_api(int(match.group("api")))
         add("driver-too-old", match.group(0))
-    for match in _SM_INCOMPATIBLE.finditer(flat):
+    for match in _SM_INCOMPATIBLE.finditer(flat) if "capability sm_" in lower else ():
         sm = match.group("sm")
         cc = f"{sm[:-1]}.{sm[-1]}"
         name = re.sub(r"^.*?(?:UserWarning: |warnings\.warn\()", "", match.group("name")).strip()
         found.devices.append(NvidiaDevice(index=len(found.devices), name=name, compute_capability=cc))
         found.arch_list = tuple(re.findall(r"(?:sm|compute)_\d+a?", match.group("list")))
         add("arch-not-compatible", match.group(0))
-    for match in _TOO_OLD_GPU.finditer(flat):
+    for match in _TOO_OLD_GPU.finditer(flat) if "which is of cuda capability" in lower else ():
         index = int(match.group("index"))
         if all(device.index != index for device in found.devices):
             found.devices.append(
@@ -169,6 +187,8 @@ def scan(text: str) -> Found:
             )
         add("gpu-too-old", match.group(0))
     for kind, pattern in _SIMPLE:
+        if not any(keyword in lower for keyword in _KEYWORDS[kind]):
+            continue
         in_text = pattern.search(text)
         hit = in_text or pattern.search(flat)
         if hit is None:
