@@ -96,3 +96,20 @@ def test_a_huge_message_line_is_clipped() -> None:
         "RuntimeError: CUDA error: no kernel image is available for execution on the device " + "x" * 100_000
     )
     assert len(found.messages[0].text) <= 300
+
+
+def test_rocm_missing_code_object_is_the_hip_kind() -> None:
+    found = scan("hipErrorNoBinaryForGpu: Unable to find code object for all current devices!")
+    assert [m.kind for m in found.messages] == ["hip-invalid-device-function"]
+
+
+def test_export_lines_of_the_variables_rules_read() -> None:
+    text = (
+        "$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\nexport HF_TOKEN=hf_secret\nset CUDA_VISIBLE_DEVICES=1\n"
+        "RuntimeError: HIP error: invalid device function\n"
+    )
+    snap = parse_auto(text, "env.txt", captured_at=NOW)
+    assert snap.environment
+    assert snap.environment.variables == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0", "CUDA_VISIBLE_DEVICES": "1"}
+    assert snap.meta.origin
+    assert "shell environment" in (snap.meta.origin.sections or ())

@@ -19,7 +19,7 @@ from typing import Any
 from envsnap.errors import BadInput
 from envsnap.importers import amd_smi, collect_env, nvidia_smi_text, nvidia_smi_xml, package_lists, pip_freeze
 from envsnap.importers.base import ImportedSections
-from envsnap.snapshot.model import CudaToolkit, Toolkits
+from envsnap.snapshot.model import CudaToolkit, Environment, Toolkits
 
 FORMATS = (
     "envsnap snapshot",
@@ -36,6 +36,7 @@ FORMATS = (
     "conda list",
     "uv install log",
     "nvcc --version",
+    "shell environment (export lines)",
     "torch warnings / traceback",
 )
 """Every format the detector tries, as named in messages."""
@@ -59,6 +60,12 @@ _TORCH_LABEL = re.compile(
 )
 _FREEZE_LINE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?\s*(?:===?\s*\S+|\s@\s\S+)$")
 _NVCC = re.compile(r"Cuda compilation tools, release (?P<version>\d+\.\d+), V(?P<full>\d+\.\d+\.\d+)")
+_SHELL_ENV = re.compile(
+    r"^\s*(?:\$\s*)?(?:export|set)\s+(?P<key>CUDA_VISIBLE_DEVICES|HIP_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES|"
+    r"HSA_OVERRIDE_GFX_VERSION|LD_LIBRARY_PATH|PYTORCH_ENABLE_MPS_FALLBACK|CUDA_HOME)=(?P<value>\S*)\s*$",
+    re.MULTILINE,
+)
+"""``export VAR=value`` (or Windows ``set``) lines for the variables the rules read; nothing else."""
 _TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):", re.MULTILINE)
 _XML_START = re.compile(r"<\?xml[^>]*>\s*(?:<!DOCTYPE[^>]*>\s*)?<nvidia_smi_log|<nvidia_smi_log")
 _ROCM_SMI_BANNER = re.compile(r"ROCm System Management Interface|^GPU\[\d+\]\s*:", re.MULTILINE)
@@ -202,6 +209,14 @@ def detect(text: str, name: str, *, captured_at: str) -> list[Found]:
     if nvcc:
         toolkit = CudaToolkit(status="ok", nvcc_version=nvcc.group("full"), version=nvcc.group("version"))
         found.append(Found("nvcc --version", ImportedSections(toolkits=Toolkits(cuda=toolkit))))
+    variables = {m.group("key"): m.group("value").strip("'\"") for m in _SHELL_ENV.finditer(text)}
+    if variables:
+        found.append(
+            Found(
+                "shell environment",
+                ImportedSections(environment=Environment(status="ok", variables=variables)),
+            )
+        )
     if _TRACEBACK.search(text):
         found.append(Found("traceback", None))
     return found

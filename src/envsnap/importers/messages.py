@@ -53,7 +53,11 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("no-kernel-image", re.compile(r"cudaErrorNoKernelImageForDevice")),
     (
         "hip-invalid-device-function",
-        re.compile(r"HIP error: invalid device function|hipErrorInvalidDeviceFunction", re.I),
+        re.compile(
+            r"HIP error: invalid device function|hipErrorInvalidDeviceFunction|hipErrorNoBinaryForGpu|"
+            r"Unable to find code object for all current devices",
+            re.I,
+        ),
     ),
     ("nvml-mismatch", re.compile(r"Driver/library version mismatch", re.I)),
     (
@@ -91,7 +95,12 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 _KEYWORDS: dict[str, tuple[str, ...]] = {
     "no-kernel-image": ("kernel image", "nokernelimage"),
-    "hip-invalid-device-function": ("invalid device function", "invaliddevicefunction"),
+    "hip-invalid-device-function": (
+        "invalid device function",
+        "invaliddevicefunction",
+        "nobinaryforgpu",
+        "unable to find code object",
+    ),
     "nvml-mismatch": ("version mismatch",),
     "driver-insufficient": ("is insufficient",),
     "no-nvidia-driver": ("no nvidia driver",),
