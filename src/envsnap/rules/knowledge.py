@@ -180,6 +180,8 @@ class NamedCapability(_Row, frozen=True, kw_only=True):
 
     pattern: str
     cc: str
+    products: tuple[str, ...] = ()
+    """Names as nvidia-smi/torch print them that this row must resolve (checked by the tests)."""
 
     @property
     def regex(self) -> re.Pattern[str]:
@@ -354,3 +356,37 @@ def pcie_busy_percent() -> float:
 def pcie_source() -> str:
     """Where PCIe link generation/width queries are documented."""
     return str(raw("nvidia_gpus")["pcie_source"])
+
+
+class NamedGfx(_Row, frozen=True, kw_only=True):
+    """AMD GPU marketing names (a regular expression) with one LLVM gfx target."""
+
+    pattern: str
+    gfx: str
+    products: tuple[str, ...] = ()
+
+    @property
+    def regex(self) -> re.Pattern[str]:
+        """The compiled, case-insensitive pattern."""
+        return _regex(self.pattern, re.IGNORECASE)
+
+
+class DriverApiVersion(_Row, frozen=True, kw_only=True):
+    """A CUDA driver API version number (1000 * major + 10 * minor) and the CUDA release it names."""
+
+    api: int
+    cuda: str
+
+
+@functools.cache
+def gfx_targets() -> tuple[NamedGfx, ...]:
+    """AMD marketing-name patterns -> gfx target, first match wins."""
+    return _convert("rocm", "gfx_targets", tuple[NamedGfx, ...])
+
+
+@functools.cache
+def driver_api_versions() -> dict[int, DriverApiVersion]:
+    """CUDA driver API version (``found version 10010``) -> the CUDA release it stands for."""
+    return {
+        row.api: row for row in _convert("cuda_drivers", "driver_api_versions", tuple[DriverApiVersion, ...])
+    }
