@@ -67,3 +67,22 @@ def test_an_unknown_driver_in_a_report_is_not_an_absent_one() -> None:
         "Versions of relevant libraries:\n[pip3] torch==2.7.1+xpu\n"
     )
     assert ("cuda-toolkit-without-driver", "info") not in _found(text)
+
+
+def test_amd_gfx_inferred_from_the_name_says_so_and_names_the_row() -> None:
+    text = (
+        "PyTorch version: 2.6.0+rocm6.2.4\nROCM used to build PyTorch: 6.2.41134-65d174c3e\n"
+        "GPU models and configuration: AMD Radeon RX 6800M\nHIP runtime version: 6.2.41134\n\n"
+        "Versions of relevant libraries:\n[pip3] torch==2.6.0+rocm6.2.4\n"
+    )
+    found = evaluate(finalize(parse_auto(text, "r.txt", captured_at=NOW)))
+    assert {(f.id, f.severity) for f in found} == {
+        ("arch-not-in-build", "error"),
+        ("rocm-gfx-unsupported", "warning"),
+    }
+    unsupported = next(f for f in found if f.id == "rocm-gfx-unsupported")
+    assert unsupported.title.endswith("ROCm 6.2")
+    evidence = unsupported.evidence[0]
+    assert evidence.path == "accelerators.amd.devices[0].name"
+    assert "gfx1031 inferred from the name, matched /" in str(evidence.value)
+    assert "rules/data/rocm.yaml" in str(evidence.value)

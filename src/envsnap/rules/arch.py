@@ -65,7 +65,9 @@ def cuda_arch(snapshot: Snapshot) -> Iterator[Finding]:
 
 def _printed(snapshot: Snapshot) -> list[Evidence]:
     """What torch printed about it around a pasted report, when it did."""
-    message = facts.reported(snapshot, "arch-not-compatible", "gpu-too-old", "no-kernel-image")
+    message = facts.reported(
+        snapshot, "arch-not-compatible", "gpu-too-old", "no-kernel-image", "hip-invalid-device-function"
+    )
     return [ev(f"meta.origin.messages[{message.kind}]", message.text)] if message else []
 
 
@@ -179,9 +181,9 @@ def rocm_arch(snapshot: Snapshot) -> Iterator[Finding]:
     override = facts.variables(snapshot).get("HSA_OVERRIDE_GFX_VERSION")
     overridden = gfx_of_override(override) if override else None
     for device in facts.amd_devices(snapshot):
-        if not device.gfx_target:
+        gfx, gfx_evidence = facts.gfx_target(device)
+        if gfx is None or gfx_evidence is None:
             continue
-        gfx = facts.strip_gfx(device.gfx_target)
         if gfx in arch_list or (overridden is not None and overridden in arch_list):
             continue
         yield finding(
@@ -193,10 +195,7 @@ def rocm_arch(snapshot: Snapshot) -> Iterator[Finding]:
             "of a "
             "listed target, HSA_OVERRIDE_GFX_VERSION can make the runtime treat the GPU as that target.",
             source,
-            [
-                ev(f"accelerators.amd.devices[{device.index}].gfx_target", device.gfx_target),
-                ev(arch_path, arch_list),
-            ],
+            [gfx_evidence, ev(arch_path, arch_list), *_printed(snapshot)],
         )
 
 

@@ -46,7 +46,8 @@ def rocm_version(snapshot: Snapshot) -> tuple[Version | None, str]:
     return None, ""
 
 
-_RELEASE = re.compile(r"^\d+\.\d+(?:\.\d+)?")
+_RELEASE = re.compile(r"^\d+\.\d+(?:\.\d{1,2}(?!\d))?")
+"""Major.minor[.patch] of a ROCm/HIP version; HIP's build number ("6.2.41134") is not a patch."""
 
 
 @rule(ID)
@@ -59,10 +60,8 @@ def unsupported_gfx(snapshot: Snapshot) -> Iterator[Finding]:
     if row is None:
         return
     for device in facts.amd_devices(snapshot):
-        if not device.gfx_target:
-            continue
-        gfx = facts.strip_gfx(device.gfx_target)
-        if gfx in row.gfx:
+        gfx, gfx_evidence = facts.gfx_target(device)
+        if gfx is None or gfx_evidence is None or gfx in row.gfx:
             continue
         known = knowledge.gfx_names().get(gfx)
         arch = f" — {known.name}" if known else ""
@@ -73,10 +72,7 @@ def unsupported_gfx(snapshot: Snapshot) -> Iterator[Finding]:
             f"Use a GPU and ROCm release pair from AMD's compatibility matrix (ROCm {rocm} supports "
             f"{', '.join(row.gfx)}); unsupported targets may fail with 'hipErrorNoBinaryForGpu'.",
             row.source,
-            [
-                ev(f"accelerators.amd.devices[{device.index}].gfx_target", device.gfx_target),
-                ev(path, str(rocm)),
-            ],
+            [gfx_evidence, ev(path, str(rocm))],
         )
 
 
@@ -100,9 +96,10 @@ def hsa_override(snapshot: Snapshot) -> Iterator[Finding]:
         return
     natives = []
     for device in facts.amd_devices(snapshot):
-        if device.gfx_target:
-            natives.append(facts.strip_gfx(device.gfx_target))
-            evidence.append(ev(f"accelerators.amd.devices[{device.index}].gfx_target", device.gfx_target))
+        gfx, gfx_evidence = facts.gfx_target(device)
+        if gfx is not None and gfx_evidence is not None:
+            natives.append(gfx)
+            evidence.append(gfx_evidence)
     shown = ", ".join(sorted(set(natives))) or "the GPUs"
     family = {gfx[:-1] for gfx in natives}  # gfx + major + minor; the last digit is the stepping
     other_family = bool(natives) and target[:-1] not in family
