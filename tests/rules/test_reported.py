@@ -86,3 +86,13 @@ def test_amd_gfx_inferred_from_the_name_says_so_and_names_the_row() -> None:
     assert evidence.path == "accelerators.amd.devices[0].name"
     assert "gfx1031 inferred from the name, matched /" in str(evidence.value)
     assert "rules/data/rocm.yaml" in str(evidence.value)
+
+
+def test_no_gpus_with_a_visible_devices_variable_names_the_variable() -> None:
+    prose = 'I fixed it by removing "export CUDA_VISIBLE_DEVICES=2" from the script.\n'
+    error = "RuntimeError: No CUDA GPUs are available\n"
+    found = evaluate(finalize(parse_auto(prose + error, "r.txt", captured_at=NOW)))
+    assert [(f.id, f.severity) for f in found] == [("cuda-visible-devices-hides-gpus", "warning")]
+    assert found[0].evidence[-1].path == "environment.variables.CUDA_VISIBLE_DEVICES"
+    assert found[0].evidence[-1].value == "2"
+    assert _found(error) == set(), "without the variable the line alone names no cause"

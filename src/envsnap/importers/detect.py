@@ -61,8 +61,8 @@ _TORCH_LABEL = re.compile(
 _FREEZE_LINE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?\s*(?:===?\s*\S+|\s@\s\S+)$")
 _NVCC = re.compile(r"Cuda compilation tools, release (?P<version>\d+\.\d+), V(?P<full>\d+\.\d+\.\d+)")
 _SHELL_ENV = re.compile(
-    r"^\s*(?:\$\s*)?(?:export|set)\s+(?P<key>CUDA_VISIBLE_DEVICES|HIP_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES|"
-    r"HSA_OVERRIDE_GFX_VERSION|LD_LIBRARY_PATH|PYTORCH_ENABLE_MPS_FALLBACK|CUDA_HOME)=(?P<value>\S*)\s*$",
+    r"(?:^|(?<=[\s\"'`$]))(?:export|set)\s+(?P<key>CUDA_VISIBLE_DEVICES|HIP_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES|"
+    r"HSA_OVERRIDE_GFX_VERSION|LD_LIBRARY_PATH|PYTORCH_ENABLE_MPS_FALLBACK|CUDA_HOME)=(?P<value>[^\s\"'`]*)",
     re.MULTILINE,
 )
 """``export VAR=value`` (or Windows ``set``) lines for the variables the rules read; nothing else."""

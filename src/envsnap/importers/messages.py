@@ -67,6 +67,7 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("no-nvidia-driver", re.compile(r"Found no NVIDIA driver on your system", re.I)),
     ("torch-not-compiled-with-cuda", re.compile(r"Torch not compiled with CUDA enabled", re.I)),
     ("gpu-too-old", re.compile(r"PyTorch no longer supports this GPU because it is too old", re.I)),
+    ("no-cuda-gpus", re.compile(r"No CUDA GPUs are available", re.I)),
     ("cuda-init", re.compile(r"CUDA initialization: [^\n]{3,}", re.I)),
     (
         "cudnn-mismatch",
@@ -107,6 +108,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "torch-not-compiled-with-cuda": ("not compiled with cuda",),
     "gpu-too-old": ("no longer supports",),
     "cuda-init": ("cuda initialization",),
+    "no-cuda-gpus": ("no cuda gpus",),
     "cudnn-mismatch": ("cudnn",),
     "xformers-built-for": ("xformers was built",),
     "nvcc-mismatch": ("detected cuda version",),

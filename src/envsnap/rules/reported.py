@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from envsnap.rules import arch, driver, facts, libraries, toolkit, wheels
+from envsnap.rules import arch, driver, environment, facts, libraries, toolkit, wheels
 from envsnap.rules.base import ev, finding, rule
 from envsnap.snapshot.model import Finding, Severity, Snapshot
 
@@ -32,6 +32,8 @@ class Printed:
     source: str
     regular: tuple[RuleFunc, ...]
     """The checks that find the same cause from the tables; when one fires, this one stays quiet."""
+    variables: tuple[str, ...] = ()
+    """Only when one of these environment variables is set (it is the cause the line points at)."""
 
 
 PRINTED = (
@@ -88,6 +90,17 @@ PRINTED = (
         "https://pytorch.org/docs/stable/cpp_extension.html",
         (toolkit.nvcc_mismatch,),
     ),
+    Printed(
+        ("no-cuda-gpus",),
+        "cuda-visible-devices-hides-gpus",
+        "warning",
+        "torch sees no GPU while a *_VISIBLE_DEVICES variable is set",
+        "Unset the variable (`unset CUDA_VISIBLE_DEVICES`) or list indices/UUIDs that exist "
+        "(`nvidia-smi -L`).",
+        environment.CUDA_SOURCE,
+        (environment.visible_devices,),
+        ("CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"),
+    ),
 )
 
 
@@ -98,6 +111,10 @@ def printed_causes(snapshot: Snapshot) -> Iterator[Finding]:
         message = facts.reported(snapshot, *printed.kinds)
         if message is None:
             continue
+        variables = facts.variables(snapshot)
+        shown = [name for name in printed.variables if name in variables]
+        if printed.variables and not shown:
+            continue
         if any(f.id == printed.id for regular in printed.regular for f in regular(snapshot)):
             continue
         yield finding(
@@ -106,5 +123,8 @@ def printed_causes(snapshot: Snapshot) -> Iterator[Finding]:
             f"{printed.title}: '{message.text[:120]}'",
             printed.fix,
             printed.source,
-            [ev(f"meta.origin.messages[{message.kind}]", message.text)],
+            [
+                ev(f"meta.origin.messages[{message.kind}]", message.text),
+                *(ev(f"environment.variables.{name}", variables[name]) for name in shown),
+            ],
         )
