@@ -69,7 +69,8 @@ KNOWN_MISSES: dict[str, tuple[tuple[str, str], str]] = {
     ),
     "spatial-transform-decoupling-14-rtx3090-torch1.7-cu101-prose.txt": (
         ("arch-not-in-build", "error"),
-        "GPU ('GPU3090') and build ('pytorch==1.7.0 cudatoolkit=10.1') are named in prose, in no report format",
+        "GPU ('GPU3090') and build ('pytorch==1.7.0 cudatoolkit=10.1') are named in prose, "
+        "in no report format",
     ),
 }
 """Findings the corpus expects that envsnap does not reach, and why: counted in the recall, listed here
