@@ -96,3 +96,17 @@ def test_no_gpus_with_a_visible_devices_variable_names_the_variable() -> None:
     assert found[0].evidence[-1].path == "environment.variables.CUDA_VISIBLE_DEVICES"
     assert found[0].evidence[-1].value == "2"
     assert _found(error) == set(), "without the variable the line alone names no cause"
+
+
+def test_a_torch_wheel_or_conda_build_in_a_package_list_states_the_build() -> None:
+    table = (
+        "| NVIDIA-SMI 535.54.03              Driver Version: 535.54.03    CUDA Version: 12.2     |\n"
+        "|   0  NVIDIA A100-SXM4-80GB          On  | 00000000:07:00.0 Off |                    0 |\n"
+        "| N/A   31C    P0              60W / 400W |      4MiB / 81920MiB |      0%      Default |\n"
+    )
+    pip_list = "Package    Version\n---------- ---------\ntorch      2.1.0+cpu\n"
+    conda = "# packages in environment at /opt/conda:\npytorch   2.1.0   py3.10_cpu_0   pytorch\n"
+    cuda = "torch==2.1.0+cu118\nnumpy==1.26.0\n"
+    assert _found(table + pip_list) == {("cpu-only-build-on-gpu-host", "error")}
+    assert _found(table + conda) == {("cpu-only-build-on-gpu-host", "error")}
+    assert _found(table + cuda) == set()

@@ -17,11 +17,12 @@ import msgspec
 
 from envsnap import __version__
 from envsnap.errors import BadInput
-from envsnap.importers import detect, messages
+from envsnap.importers import detect, messages, package_lists
 from envsnap.importers.base import ImportedSections
 from envsnap.snapshot.model import (
     SCHEMA_VERSION,
     AmdDevice,
+    Frameworks,
     Meta,
     NvidiaDevice,
     Origin,
@@ -68,6 +69,18 @@ def _merge_sections(parts: list[ImportedSections]) -> ImportedSections:
 _FIELDS = ("host", "python", "packages", "environment", "accelerators", "toolkits", "frameworks", "telemetry")
 
 
+def _torch_from_packages(merged: ImportedSections) -> ImportedSections:
+    """Without collect_env, a torch wheel's local version (``2.1.0+cpu``) still states its build."""
+    if merged.frameworks is not None and merged.frameworks.torch is not None:
+        return merged
+    torch = next((p for p in merged.packages or () if p.name.lower() == "torch"), None)
+    info = package_lists.torch_of_wheel(torch.version) if torch is not None else None
+    if info is None:
+        return merged
+    frameworks = _merge(merged.frameworks, Frameworks(torch=info))
+    return ImportedSections(**{**{f: getattr(merged, f) for f in _FIELDS}, "frameworks": frameworks})
+
+
 def _place_message_devices(found: messages.Found, merged: ImportedSections) -> messages.Found:
     """Give each GPU a message names the index of the same-named GPU the report lists."""
     nvidia = merged.accelerators.nvidia if merged.accelerators else None
@@ -107,6 +120,7 @@ def parse_auto(text: str, name: str, *, captured_at: str) -> Snapshot:
     if not sections and not printed.messages:
         raise BadInput(f"{name}: not a report envsnap can read (tried: {', '.join(detect.FORMATS)})")
     merged = _merge_sections([s.sections for s in sections if s.sections is not None])
+    merged = _torch_from_packages(merged)
     printed = _place_message_devices(printed, merged)
     evidence = printed.sections()
     if evidence is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from envsnap.importers.base import ImportedSections
-from envsnap.snapshot.model import Package
+from envsnap.snapshot.model import Frameworks, Package, TorchInfo
 
 PIP_LIST_HEADER = re.compile(
     r"^Package\s+Version(?:\s+(?:Editable project location|Location|Installer))*\s*$"
@@ -43,9 +43,38 @@ def parse_pip_list(lines: list[str]) -> ImportedSections | None:
     return ImportedSections(packages=tuple(packages.values())) if packages else None
 
 
+_CONDA_CUDA = re.compile(r"cuda(?P<major>\d+)\.(?P<minor>\d+)")
+
+
+def torch_of_conda_build(version: str, build: str) -> TorchInfo | None:
+    """The torch build a ``conda list`` row states: ``py3.10_cuda12.1_cudnn8.9.2_0`` or ``py3.10_cpu_0``."""
+    cuda = _CONDA_CUDA.search(build)
+    if cuda:
+        return TorchInfo(status="ok", version=version, cuda=f"{cuda.group('major')}.{cuda.group('minor')}")
+    if "cpu" in build.split("_"):
+        return TorchInfo(status="ok", version=version)
+    return None
+
+
+def torch_of_wheel(version: str) -> TorchInfo | None:
+    """The torch build a wheel's local version states (``+cpu``, ``+cu121``, ``+rocm6.2``), else None."""
+    local = version.partition("+")[2]
+    cuda = re.fullmatch(r"cu(?P<digits>\d{2,3})", local)
+    if cuda:
+        digits = cuda.group("digits")
+        return TorchInfo(status="ok", version=version, cuda=f"{digits[:-1]}.{digits[-1]}")
+    rocm = re.fullmatch(r"rocm(?P<rocm>\d+\.\d+(?:\.\d+)?)", local)
+    if rocm:
+        return TorchInfo(status="ok", version=version, hip=rocm.group("rocm"))
+    if local == "cpu":
+        return TorchInfo(status="ok", version=version)
+    return None
+
+
 def parse_conda_list(lines: list[str]) -> ImportedSections | None:
     """``conda list`` rows; the installer is ``pip`` for channel ``pypi``, else ``conda``."""
     packages: dict[str, Package] = {}
+    torch: TorchInfo | None = None
     for line in lines:
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
@@ -56,12 +85,17 @@ def parse_conda_list(lines: list[str]) -> ImportedSections | None:
                 break
             continue
         rest = (row.group("rest") or "").split()
+        if row.group("name") == "pytorch" and rest and torch is None:
+            torch = torch_of_conda_build(row.group("version"), rest[0])
         installer = "pip" if rest and rest[-1] == "pypi" else "conda"
         packages.setdefault(
             row.group("name").lower(),
             Package(name=row.group("name"), version=row.group("version"), installer=installer),
         )
-    return ImportedSections(packages=tuple(packages.values())) if packages else None
+    if not packages:
+        return None
+    frameworks = Frameworks(torch=torch) if torch is not None else None
+    return ImportedSections(packages=tuple(packages.values()), frameworks=frameworks)
 
 
 _ALIGNED = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*) {2,}(?P<version>[0-9][^\s]*)(?: {2,}\S.*)?$")
