@@ -371,7 +371,11 @@ def test_a_report_starting_mid_way_and_a_glued_header() -> None:
     assert snap.meta.origin
     assert snap.meta.origin.partial is True
     assert snap.meta.origin.missing == ("PyTorch version",)
-    assert snap.frameworks is None, "torch cut off above the paste is unknown, not 'not installed'"
+    # torch's own lines are cut off: not "not installed"; its build comes from the [pip3] torch==...+cpu line
+    assert snap.frameworks
+    assert snap.frameworks.torch
+    assert snap.frameworks.torch.status == "ok"
+    assert snap.frameworks.torch.version == "2.2.1+cpu"
     glued = full.replace(
         "Collecting environment information...\n", "Collecting environment information...   "
     )
