@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -81,3 +82,34 @@ def test_binary_and_oversized_input_exit_2(tmp_path: Path, capsys: pytest.Captur
     assert run(["check", str(big)]) == 2
     err = capsys.readouterr().err
     assert all(line.startswith("envsnap: error:") for line in err.strip().splitlines())
+
+
+BAD = "\x1b[31m[red]evil[/red]<b>x</b>"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "| NVIDIA-SMI 535.54.03     Driver Version: 535.54.03    CUDA Version: 12.2     |\n"
+        f"|   0  NVIDIA {BAD}          On  | 00000000:07:00.0 Off |                    0 |\n",
+        json.dumps({"card0": {"Card Series": f"Radeon {BAD}", "GFX Version": "gfx1100"}}),
+        json.dumps(
+            [{"gpu": 0, "asic": {"market_name": f"MI300X {BAD}", "target_graphics_version": "gfx942"}}]
+        ),
+        f"GPU: 0\n    ASIC:\n        MARKET_NAME: {BAD}\n",
+        f"Package    Version\n---------- -------\ntorch      2.1.0+cpu\nevil{BAD}  1.0\n",
+        f"GPU 0: NVIDIA {BAD} (UUID: GPU-1234abcd-0000-0000-0000-000000000000)\n",
+    ],
+    ids=["nvidia-smi", "rocm-smi-json", "amd-smi-json", "amd-smi-text", "pip-list", "nvidia-smi-L"],
+)
+def test_every_reader_keeps_escapes_and_markup_inert(
+    text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "r.txt"
+    path.write_text(text)
+    for args in (["show", str(path)], ["check", str(path)], ["check", str(path), "--format", "markdown"]):
+        assert run(args) in (0, 1), args
+        out, err = capsys.readouterr()
+        assert "\x1b" not in out, args
+        assert "\x1b" not in err, args
+        assert "<b>x</b>" not in out or args[-1] != "markdown", args
