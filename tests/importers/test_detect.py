@@ -392,3 +392,22 @@ def test_a_pip_list_without_its_header_needs_a_long_run() -> None:
     assert len(snap.packages or ()) == 10
     with pytest.raises(BadInput):
         parse_auto("\n".join(rows[:3]), "short.txt", captured_at=NOW)
+
+
+@pytest.mark.parametrize("capture", sorted(p.name for p in CAPTURES.glob("*.txt")))
+def test_every_real_nvidia_smi_capture_is_one_machine(capture: str) -> None:
+    """A capture holds the table, -q and -L (twice: idle and loaded): one GPU, its full name, no packages."""
+    snap = parse_auto((CAPTURES / capture).read_text(), capture, captured_at=NOW)
+    assert snap.meta.origin
+    assert snap.meta.origin.sections == ("nvidia-smi -q", "nvidia-smi -L", "nvidia-smi")
+    nvidia = snap.accelerators.nvidia if snap.accelerators else None
+    assert nvidia is not None
+    assert nvidia.driver_version == capture.rsplit("__", 1)[1].removesuffix(".txt")
+    assert nvidia.cuda_driver_version
+    assert nvidia.devices is not None
+    assert len(nvidia.devices) == 1
+    assert nvidia.devices[0].name
+    assert not nvidia.devices[0].name.endswith("...")
+    model = capture.split("__")[1].removesuffix("-mig")  # "nvidia-h100-mig" names the model "nvidia-h100"
+    assert nvidia.devices[0].name.lower().replace(" ", "-").startswith(model)
+    assert snap.packages is None

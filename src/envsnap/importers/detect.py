@@ -157,13 +157,6 @@ def detect(text: str, name: str, *, captured_at: str) -> list[Found]:
     if _TORCH_LABEL.search(text) or collect_env.label_count(text) >= collect_env.MIN_LABELS_WITHOUT_HEAD:
         sections, missing = collect_env.parse_with_gaps(text, name)
         found.append(Found("collect-env (vLLM)" if _VLLM.search(text) else "collect-env", sections, missing))
-    if nvidia_smi_text.TABLE_HEADER.search(text) or nvidia_smi_text.MIG_TABLE.search(text):
-        start = (
-            nvidia_smi_text.TABLE_HEADER
-            if nvidia_smi_text.TABLE_HEADER.search(text)
-            else nvidia_smi_text.MIG_TABLE
-        )
-        attempt("nvidia-smi", lambda: nvidia_smi_text.parse_table(_from(lines, start)))
     if nvidia_smi_text.QUERY_HEADER.search(text):
         attempt(
             "nvidia-smi -q",
@@ -181,6 +174,14 @@ def detect(text: str, name: str, *, captured_at: str) -> list[Found]:
                     nvidia_smi_xml.parse(text[xml.start() : end], name, captured_at=captured_at),
                 )
             )
+    # The table cuts long names ("NVIDIA GeForce RTX 2080 ..."): -q, -L and the XML, read first, win.
+    if nvidia_smi_text.TABLE_HEADER.search(text) or nvidia_smi_text.MIG_TABLE.search(text):
+        start = (
+            nvidia_smi_text.TABLE_HEADER
+            if nvidia_smi_text.TABLE_HEADER.search(text)
+            else nvidia_smi_text.MIG_TABLE
+        )
+        attempt("nvidia-smi", lambda: nvidia_smi_text.parse_table(_from(lines, start)))
     if _ROCM_SMI_BANNER.search(text):
         attempt("rocm-smi", lambda: amd_smi.parse_rocm_smi_text(lines))
     if any(amd_smi.AMD_SMI_GPU.match(line.strip()) for line in lines) and re.search(

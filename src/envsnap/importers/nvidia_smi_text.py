@@ -18,8 +18,8 @@ from envsnap.importers.base import ImportedSections
 from envsnap.snapshot.model import Accelerators, MigInstance, NvidiaDevice, NvidiaInfo
 
 TABLE_HEADER = re.compile(
-    r"NVIDIA-SMI\s+(?P<smi>[\d.]+)\s+Driver Version:\s*(?P<driver>[\d.]+)"
-    r"(?:\s+CUDA Version:\s*(?P<cuda>[\d.]+|N/A))?",
+    r"NVIDIA-SMI\s+(?P<smi>[\d.]+)\s+(?:Driver|KMD) Version:\s*(?P<driver>[\d.]+)"
+    r"(?:\s+CUDA (?:UMD )?Version:\s*(?P<cuda>[\d.]+|N/A))?",
     re.IGNORECASE,
 )
 _GPU_ROW = re.compile(
@@ -109,6 +109,8 @@ def parse_query(lines: list[str]) -> ImportedSections | None:
     devices: list[dict[str, object]] = []
     parents: list[tuple[int, str]] = []
     for line in lines:
+        if QUERY_HEADER.match(line.strip()):
+            break  # a second `nvidia-smi -q` run pasted below the first: the first one stands
         gpu = _QUERY_GPU.match(line.strip())
         if gpu:
             devices.append({"pci_bus_id": _bus(gpu.group("bus")), "mig": 0})
@@ -136,11 +138,17 @@ def parse_query(lines: list[str]) -> ImportedSections | None:
     nvidia = NvidiaInfo(
         status="ok",
         source="import",
-        driver_version=top.get("Driver Version"),
-        cuda_driver_version=_cuda(top.get("CUDA Version")),
+        # Drivers from 610 print "KMD Version" / "CUDA UMD Version" and mark the old keys deprecated.
+        driver_version=_first(top.get("KMD Version") or top.get("Driver Version")),
+        cuda_driver_version=_cuda(_first(top.get("CUDA UMD Version") or top.get("CUDA Version"))),
         devices=tuple(_query_device(position, fields) for position, fields in enumerate(devices)) or None,
     )
     return ImportedSections(accelerators=Accelerators(nvidia=nvidia))
+
+
+def _first(value: str | None) -> str | None:
+    """``610.57.04 [Deprecated; ...]`` -> ``610.57.04``."""
+    return value.split()[0] if value and value.split() else None
 
 
 def _cuda(value: str | None) -> str | None:

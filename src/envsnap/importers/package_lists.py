@@ -98,7 +98,11 @@ def parse_conda_list(lines: list[str]) -> ImportedSections | None:
     return ImportedSections(packages=tuple(packages.values()), frameworks=frameworks)
 
 
-_ALIGNED = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*) {2,}(?P<version>[0-9][^\s]*)(?: {2,}\S.*)?$")
+_ALIGNED = re.compile(
+    r"^(?P<name>(?=[A-Za-z0-9._-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9._-]*) {2,}"
+    r"(?P<version>[0-9][^\s]*)(?: {2,}\S.*)?$"
+)
+"""A ``name  version`` row; the name has a letter (``nvidia-smi dmon`` rows are numbers only)."""
 MIN_HEADLESS_ROWS = 8
 """A ``pip list`` pasted without its header is taken only as a run of this many aligned rows."""
 
