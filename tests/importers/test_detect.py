@@ -411,3 +411,20 @@ def test_every_real_nvidia_smi_capture_is_one_machine(capture: str) -> None:
     model = capture.split("__")[1].removesuffix("-mig")  # "nvidia-h100-mig" names the model "nvidia-h100"
     assert nvidia.devices[0].name.lower().replace(" ", "-").startswith(model)
     assert snap.packages is None
+
+
+def test_rocm_smi_concise_table_of_partitions() -> None:
+    text = (
+        "Device  Node  IDs              Temp        Power     Partitions          SCLK     MCLK     Fan  Perf"
+        "    PwrCap   VRAM%  GPU%\n"
+        "              (DID,     GUID)  (Junction)  (Socket)  (Mem, Compute, ID)\n"
+        "=" * 40 + "\n"
+        "0       2     0x75a0,   24959  60.0°C      319.0W    NPS1, DPX, 0        2203Mhz  1900Mhz  0%   manual"
+        "  1000.0W  0%     0%\n"
+        "1       3     0x75a0,   20862  N/A         N/A       N/A, N/A, 1         N/A      N/A      0%   n/a"
+        "     N/A      0%     N/A\n" + "=" * 40 + "\n"
+    )
+    snap = parse_auto(text, "concise.txt", captured_at=NOW)
+    amd = snap.accelerators.amd if snap.accelerators else None
+    assert amd is not None
+    assert [(d.index, d.device_id) for d in amd.devices or ()] == [(0, "0x75a0"), (1, "0x75a0")]

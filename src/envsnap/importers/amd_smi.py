@@ -150,3 +150,28 @@ def parse_amd_smi_text(lines: list[str]) -> ImportedSections | None:
         for card in cards
     ]
     return _info(devices)
+
+
+ROCM_SMI_CONCISE = re.compile(r"^\s*(?:Device|GPU)\s+.*\bVRAM%", re.MULTILINE)
+"""Header of ``rocm-smi``'s default "Concise Info" table (ROCm 4: ``GPU Temp ...``; 6: ``Device Node IDs``)."""
+_CONCISE_ROW = re.compile(r"^(?P<index>\d+)\s+(?P<rest>\S.*)$")
+_DEVICE_ID = re.compile(r"\b(?P<did>0x[0-9a-fA-F]{4}),")
+
+
+def parse_rocm_smi_concise(lines: list[str]) -> ImportedSections | None:
+    """The default ``rocm-smi`` table: one row per GPU (or partition), PCI device id where shown."""
+    devices: dict[int, AmdDevice] = {}
+    started = False
+    for line in lines:
+        if not started:
+            started = bool(ROCM_SMI_CONCISE.match(line))
+            continue
+        if line.startswith("====") and devices:
+            break
+        row = _CONCISE_ROW.match(line.strip())
+        if row is None:
+            continue
+        did = _DEVICE_ID.search(row.group("rest"))
+        index = int(row.group("index"))
+        devices.setdefault(index, AmdDevice(index=index, device_id=did.group("did") if did else None))
+    return _info([devices[i] for i in sorted(devices)])

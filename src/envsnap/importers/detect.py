@@ -184,6 +184,8 @@ def detect(text: str, name: str, *, captured_at: str) -> list[Found]:
         attempt("nvidia-smi", lambda: nvidia_smi_text.parse_table(_from(lines, start)))
     if _ROCM_SMI_BANNER.search(text):
         attempt("rocm-smi", lambda: amd_smi.parse_rocm_smi_text(lines))
+    if amd_smi.ROCM_SMI_CONCISE.search(text):
+        attempt("rocm-smi (concise)", lambda: amd_smi.parse_rocm_smi_concise(lines))
     if any(amd_smi.AMD_SMI_GPU.match(line.strip()) for line in lines) and re.search(
         r"^\s+ASIC:\s*$", text, re.M
     ):
