@@ -419,8 +419,8 @@ def test_rocm_smi_concise_table_of_partitions() -> None:
         "    PwrCap   VRAM%  GPU%\n"
         "              (DID,     GUID)  (Junction)  (Socket)  (Mem, Compute, ID)\n"
         "=" * 40 + "\n"
-        "0       2     0x75a0,   24959  60.0°C      319.0W    NPS1, DPX, 0        2203Mhz  1900Mhz  0%   manual"
-        "  1000.0W  0%     0%\n"
+        "0       2     0x75a0,   24959  60.0°C      319.0W    NPS1, DPX, 0        "
+        "2203Mhz  1900Mhz  0%   manual  1000.0W  0%     0%\n"
         "1       3     0x75a0,   20862  N/A         N/A       N/A, N/A, 1         N/A      N/A      0%   n/a"
         "     N/A      0%     N/A\n" + "=" * 40 + "\n"
     )
