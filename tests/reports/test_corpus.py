@@ -10,6 +10,8 @@ holds the targets: recall >= 0.95, no error on a healthy report, no crash.
 from __future__ import annotations
 
 import functools
+import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -112,3 +114,35 @@ def test_recall_and_false_errors_over_the_corpus(capsys: pytest.CaptureFixture[s
             print(f"  missed {line}")
     assert recall >= RECALL_TARGET
     assert healthy_errors == 0
+
+
+MUTATIONS: dict[str, Callable[[str], str]] = {
+    "crlf": lambda t: t.replace("\n", "\r\n"),
+    "quoted-reply": lambda t: "".join("> " + line for line in t.splitlines(True)),
+    "fenced-with-prose": lambda t: "Here is my environment:\n\n```\n" + t + "\n```\n\nThanks!\n",
+    "indented": lambda t: "".join("    " + line for line in t.splitlines(True)),
+    "hand-edited-labels": lambda t: re.sub(
+        r"^(PyTorch version|CUDA used to build PyTorch|Nvidia driver version|Is CUDA available):",
+        lambda m: m.group(1).lower() + "：",
+        t,
+        flags=re.MULTILINE,
+    ),
+}
+"""Ways the same report reaches an issue thread; none of them may change the verdict."""
+
+
+@pytest.mark.parametrize("mutation", sorted(MUTATIONS))
+def test_the_same_report_pasted_differently_gets_the_same_findings(mutation: str) -> None:
+    changed = []
+    for entry in ENTRIES:
+        text = decode_text(read_bytes_capped(CORPUS / entry["file"], entry["file"]), entry["file"])
+        try:
+            mutated = evaluate(
+                finalize(parse_auto(MUTATIONS[mutation](text), entry["file"], captured_at=NOW))
+            )
+            found = frozenset((f.id, f.severity) for f in mutated)
+        except BadInput:
+            found = NOT_A_REPORT
+        if found != judged(entry["file"]):
+            changed.append(entry["file"])
+    assert changed == []

@@ -105,7 +105,8 @@ _QUOTED = re.compile(r"^[ \t]*>[ \t]?", re.MULTILINE)
 def unquote(text: str) -> str:
     """A report quoted in a reply (every line ``> ``-prefixed, Markdown) with the quoting removed."""
     quoted = len(_QUOTED.findall(text))
-    return _QUOTED.sub("", text) if quoted >= 5 else text
+    lines = sum(1 for line in text.splitlines() if line.strip())
+    return _QUOTED.sub("", text) if quoted >= 5 or (quoted and quoted * 2 >= lines) else text
 
 
 def parse_auto(text: str, name: str, *, captured_at: str) -> Snapshot:
