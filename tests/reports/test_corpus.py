@@ -140,7 +140,7 @@ def test_the_same_report_pasted_differently_gets_the_same_findings(mutation: str
             mutated = evaluate(
                 finalize(parse_auto(MUTATIONS[mutation](text), entry["file"], captured_at=NOW))
             )
-            found = frozenset((f.id, f.severity) for f in mutated)
+            found: frozenset[tuple[str, str]] = frozenset((f.id, str(f.severity)) for f in mutated)
         except BadInput:
             found = NOT_A_REPORT
         if found != judged(entry["file"]):
