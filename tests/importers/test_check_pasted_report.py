@@ -128,3 +128,11 @@ def test_the_tui_opens_a_pasted_report() -> None:
     assert document.meta.origin is not None
     assert document.meta.origin.sections == ("collect-env", "nvidia-smi", "traceback")
     assert document.fingerprint is not None
+
+
+def test_a_saved_import_is_not_announced_again(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "s.yaml"
+    assert run(["import", "auto", str(COMMENT), "-o", str(out)]) == 0
+    capsys.readouterr()
+    assert run(["check", str(out)]) == 1
+    assert "read collect-env" not in capsys.readouterr().err

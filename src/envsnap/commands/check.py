@@ -149,7 +149,9 @@ def _check_target(
     from envsnap.commands.reports import announce
     from envsnap.snapshot.redact import redact_snapshot
 
-    return redact_snapshot(announce(api.load(snapshot), strict=strict))  # a hand-edited file may hold secrets
+    return redact_snapshot(
+        announce(api.load(snapshot), snapshot, strict=strict)
+    )  # a hand-edited file may hold secrets
 
 
 def _report_findings(data: Any, fail_on: str, fmt: str) -> int:

@@ -75,8 +75,8 @@ def diff_command(
     loaded, edited = load_checked(snapshots)  # redacted, fingerprints recomputed
     from envsnap.commands.reports import announce
 
-    for snapshot in loaded:
-        announce(snapshot)
+    for snapshot, source in zip(loaded, snapshots, strict=True):
+        announce(snapshot, source)
     _warn_edited(edited)
     labels = host_labels(loaded, snapshots)
     fmt = "json" if as_json else fmt

@@ -117,7 +117,7 @@ def show_command(snapshot: str | None, as_json: bool, python_path: str | None, n
         _refuse_live_options(snapshot, python=python_path, no_frameworks=no_frameworks)
         from envsnap.commands.reports import announce
 
-        data = redact_snapshot(announce(api.load(snapshot)))  # a hand-edited file may hold secrets
+        data = redact_snapshot(announce(api.load(snapshot), snapshot))  # a hand-edited file may hold secrets
     if as_json:
         from envsnap.render.data import to_json
 
@@ -164,7 +164,7 @@ def import_command(kind: str, file: str, output: str | None, allow_partial: bool
     if kind == "auto":
         from envsnap.commands.reports import announce
 
-        announce(snapshot, strict=strict)
+        announce(snapshot, file, strict=strict)
     snapshot = api.with_findings(finalize(snapshot))
     if output:
         store.save(snapshot, Path(output))
