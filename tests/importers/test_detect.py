@@ -428,3 +428,22 @@ def test_rocm_smi_concise_table_of_partitions() -> None:
     amd = snap.accelerators.amd if snap.accelerators else None
     assert amd is not None
     assert [(d.index, d.device_id) for d in amd.devices or ()] == [(0, "0x75a0"), (1, "0x75a0")]
+
+
+def test_a_python_session_pins_the_torch_build_only_when_it_says_it() -> None:
+    table = "| NVIDIA-SMI 535.54.03     Driver Version: 535.54.03    CUDA Version: 12.2     |\n"
+    session = ">>> import torch\n>>> torch.__version__\n'2.0.1+cpu'\n>>> torch.cuda.is_available()\nFalse\n"
+    snap = parse_auto(table + session, "s.txt", captured_at=NOW)
+    torch = snap.frameworks.torch if snap.frameworks else None
+    assert torch is not None
+    assert torch.version == "2.0.1+cpu"
+    assert torch.cuda is None
+    ipython = "In [2]: torch.__version__\nOut[2]: '2.1.0'\nIn [3]: print(torch.version.cuda)\n12.1\n"
+    torch = parse_auto(table + ipython, "s.txt", captured_at=NOW).frameworks
+    assert torch
+    assert torch.torch
+    assert (torch.torch.version, torch.torch.cuda) == ("2.1.0", "12.1")
+    bare = ">>> torch.__version__\n'2.0.1'\n"
+    assert parse_auto(table + bare, "s.txt", captured_at=NOW).frameworks is None, (
+        "a bare version names no build"
+    )

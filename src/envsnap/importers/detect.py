@@ -17,7 +17,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from envsnap.errors import BadInput
-from envsnap.importers import amd_smi, collect_env, nvidia_smi_text, nvidia_smi_xml, package_lists, pip_freeze
+from envsnap.importers import (
+    amd_smi,
+    collect_env,
+    nvidia_smi_text,
+    nvidia_smi_xml,
+    package_lists,
+    pip_freeze,
+    repl,
+)
 from envsnap.importers.base import ImportedSections
 from envsnap.snapshot.model import CudaToolkit, Environment, Toolkits
 
@@ -37,6 +45,7 @@ FORMATS = (
     "uv install log",
     "nvcc --version",
     "shell environment (export lines)",
+    "python session (torch.__version__)",
     "torch warnings / traceback",
 )
 """Every format the detector tries, as named in messages."""
@@ -220,6 +229,7 @@ def detect(text: str, name: str, *, captured_at: str) -> list[Found]:
                 ImportedSections(environment=Environment(status="ok", variables=variables)),
             )
         )
+    attempt("python session (torch.__version__)", lambda: repl.parse(text))
     if _TRACEBACK.search(text):
         found.append(Found("traceback", None))
     return found
