@@ -439,10 +439,10 @@ def test_a_python_session_pins_the_torch_build_only_when_it_says_it() -> None:
     assert torch.version == "2.0.1+cpu"
     assert torch.cuda is None
     ipython = "In [2]: torch.__version__\nOut[2]: '2.1.0'\nIn [3]: print(torch.version.cuda)\n12.1\n"
-    torch = parse_auto(table + ipython, "s.txt", captured_at=NOW).frameworks
-    assert torch
-    assert torch.torch
-    assert (torch.torch.version, torch.torch.cuda) == ("2.1.0", "12.1")
+    frameworks = parse_auto(table + ipython, "s.txt", captured_at=NOW).frameworks
+    assert frameworks is not None
+    assert frameworks.torch is not None
+    assert (frameworks.torch.version, frameworks.torch.cuda) == ("2.1.0", "12.1")
     bare = ">>> torch.__version__\n'2.0.1'\n"
     assert parse_auto(table + bare, "s.txt", captured_at=NOW).frameworks is None, (
         "a bare version names no build"
