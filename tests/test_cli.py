@@ -9,9 +9,11 @@ import sys
 from pathlib import Path
 
 import click
+import msgspec
 import pytest
 
 from envsnap import __version__, cli
+from envsnap.collector import finalize
 from envsnap.errors import ExitCode
 from envsnap.snapshot import store
 from envsnap.snapshot.model import SCHEMA_VERSION
@@ -36,7 +38,7 @@ def test_version() -> None:
 def test_help_has_an_example_for_every_command() -> None:
     ctx = click.Context(cli.cli)
     assert cli.cli.list_commands(ctx) == sorted(
-        ["save", "show", "check", "diff", "rollback", "import", "run", "watch", "tui"]
+        ["save", "show", "check", "diff", "rollback", "import", "run", "watch", "tui", "audit", "fleet"]
     )
     for name in cli.cli.list_commands(ctx):
         command = cli.cli.get_command(ctx, name)
@@ -245,3 +247,62 @@ def test_snapshot_text_cannot_drive_the_terminal_or_inject_markup(tmp_path: Path
     assert done.returncode == 0, done.stderr
     assert "\x1b" not in done.stdout
     assert "gpu\\x1b]0;pwned\\x07[/bold][link=http://evil]x" in done.stdout
+
+
+def test_save_to_a_missing_folder_is_refused_and_creates_nothing(tmp_path: Path) -> None:
+    # A typo must not create folders: only envsnap's default snapshots/ is created.
+    target = tmp_path / "nonexistent-dir" / "deeper" / "x.yaml"
+    done = run_cli("save", "-o", str(target), "--no-frameworks", cwd=tmp_path)
+    assert done.returncode == ExitCode.BAD_INPUT
+    assert done.stderr == (
+        f"envsnap: error: {target}: cannot write: no such folder {target.parent} "
+        "(envsnap does not create folders you name)\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_two_saves_in_the_same_second_keep_both_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from envsnap import api
+
+    snapshot = make_snapshot()  # one capture time: both saves want the same default name
+    monkeypatch.setattr(api, "collect", lambda **kwargs: snapshot)
+    monkeypatch.chdir(tmp_path)
+    assert cli.run(["save"]) == ExitCode.OK
+    assert cli.run(["save"]) == ExitCode.OK
+    first, second = (Path(line) for line in capsys.readouterr().out.splitlines())
+    assert first.parent == second.parent == Path("snapshots")
+    assert second.name == first.name.replace(".yaml", "-1.yaml")
+    assert store.load(tmp_path / first) == store.load(tmp_path / second)
+    assert sorted(p.name for p in (tmp_path / "snapshots").iterdir()) == sorted([first.name, second.name])
+
+
+@pytest.mark.parametrize("command", ["show", "check"])
+def test_piped_reports_never_wrap_identifiers(tmp_path: Path, command: str) -> None:
+    snapshot = make_snapshot()
+    assert snapshot.python is not None
+    deep = "/home/someone/" + "/".join(["very-long-folder-name"] * 6) + "/bin/python"
+    python = msgspec.structs.replace(snapshot.python, executable=deep)
+    path = store.save(finalize(msgspec.structs.replace(snapshot, python=python)), tmp_path / "s.yaml")
+    done = subprocess.run(
+        [*ENVSNAP, command, str(path)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, COLUMNS="40"),
+        timeout=120,
+        check=False,
+    )
+    assert done.stdout, done.stderr
+    fingerprint = store.load(path).fingerprint
+    assert fingerprint is not None
+    if command == "show":
+        assert fingerprint in done.stdout  # whole, on one line
+        assert deep in done.stdout
+    else:
+        from envsnap.rules import evaluate
+
+        finding = evaluate(store.load(path))[0]
+        assert fingerprint[:19] in done.stdout  # check names the short form
+        assert finding.title in done.stdout  # longer than 40 columns, still one line
+    assert all(line == line.rstrip() for line in done.stdout.splitlines())

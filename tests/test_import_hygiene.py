@@ -36,6 +36,9 @@ HEADLESS = [
     "envsnap.live.sampler",
     "envsnap.live.sources",
     "envsnap.render.summary",
+    "envsnap.audit",
+    "envsnap.commands.audit",
+    "envsnap.render.audit",
 ]
 
 

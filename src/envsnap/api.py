@@ -74,10 +74,10 @@ def check(snapshot: Snapshot) -> list[Finding]:
 
 
 def check_interpreter(python: str) -> None:
-    """Refuse a ``--python`` that is not an executable file, before any probing.
+    """Refuse a ``--python`` that is not a usable Python interpreter, before any probing.
 
     Raises:
-        BadInput: missing, a directory, or not executable.
+        BadInput: missing, a directory, not executable, not a Python, or older than the probes need.
     """
     path = Path(python)
     if path.is_dir():
@@ -88,6 +88,11 @@ def check_interpreter(python: str) -> None:
         raise BadInput(f"--python {python}: no such file")
     if not os.access(path, os.X_OK):
         raise BadInput(f"--python {python}: not executable")
+    from envsnap.probes.python_env import interpreter_problem
+
+    problem = interpreter_problem(python)
+    if problem is not None:
+        raise BadInput(f"--python {python}: {problem}")
 
 
 def load(path: str | Path) -> Snapshot:
@@ -118,12 +123,22 @@ def load(path: str | Path) -> Snapshot:
     return finalize(snapshot) if imported else snapshot
 
 
-def save(snapshot: Snapshot, path: str | Path | None = None) -> Path:
-    """Write a snapshot atomically; default path ``snapshots/<host>-<UTC time>.yaml``."""
+def save(snapshot: Snapshot, path: str | Path | None = None, *, folder: str | Path | None = None) -> Path:
+    """Write a snapshot atomically and return the path written.
+
+    Args:
+        snapshot: what to write.
+        path: this file, replaced if it exists; its folder must exist (a typo creates no folders).
+        folder: without ``path``, where the default name goes (default ``snapshots/``, created if
+            missing): ``<host>-<UTC time>.yaml``, never replacing a file (two saves in one second
+            get ``...-1.yaml``).
+    """
     from envsnap.snapshot import store
 
-    target = Path(path) if path is not None else default_snapshot_path(snapshot)
-    return store.save(snapshot, target)
+    if path is not None:
+        return store.save(snapshot, Path(path))
+    target = default_snapshot_path(snapshot, Path(folder) if folder is not None else DEFAULT_SNAPSHOT_DIR)
+    return store.write_new(target, store.dumps(snapshot), create_folder=True)
 
 
 def diff(old: Snapshot, new: Snapshot, **options: Any) -> Sequence[Change]:

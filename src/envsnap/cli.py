@@ -32,6 +32,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("envsnap.commands.live", "run_command"),
     "watch": ("envsnap.commands.live", "watch_command"),
     "tui": ("envsnap.commands.tui", "tui_command"),
+    "audit": ("envsnap.commands.audit", "audit_command"),
+    "fleet": ("envsnap.commands.fleet", "fleet_command"),
 }
 """Each command's module, imported only when that command runs (or when help lists them all)."""
 
@@ -113,8 +115,11 @@ def run(argv: Sequence[str] | None = None) -> int:
         )
     except click.exceptions.Exit as done:
         return int(done.exit_code)
+    except click.UsageError as err:
+        _usage_error(err)
+        return int(ExitCode.BAD_INPUT)
     except click.ClickException as err:
-        err.show()
+        click.echo(f"envsnap: error: {_one_line(err.format_message())}", err=True)
         return int(ExitCode.BAD_INPUT)
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("envsnap: interrupted", err=True)
@@ -135,6 +140,21 @@ def run(argv: Sequence[str] | None = None) -> int:
     except Exception as err:
         return _internal_error(err)
     return int(result) if isinstance(result, int) else int(ExitCode.OK)
+
+
+def _usage_error(err: click.UsageError) -> None:
+    """One line saying what was wrong, then where help is: click's own four-line form buries the error.
+
+    Click prints ``Usage: ...``, ``Try ...``, a blank line and ``Error: ...``; every other error of
+    envsnap is one ``envsnap: error:`` line, so usage errors are too, with the hint under it.
+    """
+    click.echo(f"envsnap: error: {_one_line(err.format_message())}", err=True)
+    command = err.ctx.command_path if err.ctx is not None else "envsnap"
+    click.echo(f"Try '{command} --help' for help.", err=True)
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split())
 
 
 _OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EBADF})

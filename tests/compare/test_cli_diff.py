@@ -106,9 +106,7 @@ def test_help_lists_every_layer(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["one.yaml"], "at least two"),
         (["a.yaml", "missing.yaml"], "missing.yaml: no such file"),
-        (["a.yaml", "a.yaml", "--only", "gpus"], "unknown layer gpus"),
         (["a.yaml", "bomb.yaml"], "anchors are not allowed"),
     ],
 )
@@ -129,6 +127,24 @@ def test_bad_input_exits_2_with_one_line(
     assert captured.out == ""
     assert len(captured.err.strip().splitlines()) == 1
     assert message in captured.err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["one.yaml"], "diff needs at least two snapshot files"),
+        (["a.yaml", "a.yaml", "--only", "gpus"], "--only: unknown layer gpus"),
+    ],
+)
+def test_usage_errors_exit_2_with_the_help_hint(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    assert cli.run(["diff", *args]) == ExitCode.BAD_INPUT
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    first, hint = captured.err.splitlines()
+    assert first.startswith(f"envsnap: error: {message}")
+    assert hint == "Try 'envsnap diff --help' for help."
 
 
 def test_three_files_give_the_fleet_view(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -159,7 +175,20 @@ def test_check_against_fails_on_breaking_by_default(
 ) -> None:
     good, today = map(str, pair)
     assert cli.run(["check", "--against", good, today]) == ExitCode.FINDINGS
-    assert "3 breaking" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "3 breaking" in out
+    assert out.splitlines()[-1] == "gate failed: 3 changes breaking (--fail-on breaking)"
+
+
+def test_a_passing_gate_says_so_after_the_changes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = write(make(), tmp_path / "good.yaml")
+    upgraded = write(with_nvidia(make(), driver_version="535.86.05"), tmp_path / "up.yaml")
+    assert cli.run(["check", "--against", str(good), str(upgraded)]) == ExitCode.OK
+    out = capsys.readouterr().out
+    assert "535.86.05" in out  # the change is listed
+    assert out.splitlines()[-1] == "gate passed: no breaking change (1 below it) (--fail-on breaking)"
+    assert cli.run(["check", "--against", str(good), str(upgraded), "--json"]) == ExitCode.OK
+    assert "gate" not in capsys.readouterr().out  # JSON stays one object; the exit code is the verdict
 
 
 def test_check_against_threshold(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -170,8 +199,11 @@ def test_check_against_threshold(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert (
         cli.run(["check", "--against", str(good), str(upgraded), "--fail-on", "notable"]) == ExitCode.FINDINGS
     )
+    capsys.readouterr()
     assert cli.run(["check", "--against", str(good), str(good), "--fail-on", "minor"]) == ExitCode.OK
-    assert capsys.readouterr().out.rstrip().splitlines()[-1].startswith("no differences")
+    lines = capsys.readouterr().out.rstrip().splitlines()
+    assert lines[-2].startswith("no differences")
+    assert lines[-1] == "gate passed: no minor or above change (--fail-on minor)"
     assert cli.run(["check", "--against", str(good), str(upgraded), "--json"]) == ExitCode.OK
     assert json.loads(capsys.readouterr().out)["summary"]["notable"] == 1
 

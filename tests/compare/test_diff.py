@@ -282,3 +282,32 @@ def test_package_details_follow_the_version_and_unknown_details_are_not_changes(
         ),
     )
     assert diff(a, imported) == ()
+
+
+def test_the_extension_scan_count_is_bookkeeping_not_a_change() -> None:
+    # `extensions.scanned_files 0 → 2` is how much the probe read, not a change of the stack.
+    from envsnap.collector import finalize
+    from envsnap.snapshot.model import Extensions
+
+    before = finalize(make(extensions=Extensions(status="ok", scanned_files=0, distributions=())))
+    after = finalize(make(extensions=Extensions(status="ok", scanned_files=2, distributions=())))
+    assert diff(before, after) == ()
+    assert before.fingerprint == after.fingerprint
+
+
+def test_fleet_and_two_way_diff_share_one_impact_model() -> None:
+    # The same change must carry the same impact in `diff A B` and in the fleet view of A, A, B.
+    from envsnap.fleet.view import fleet
+
+    base = make()
+    variants = [
+        make(hostname="gpu-b", torch="2.4.1+cu124", torch_cuda="12.4"),
+        make(rows=_rows(("MarkupSafe", "3.0.5"), ("sympy", "1.14.0"), ("networkx", "4.0"))),
+        with_nvidia(make(), driver_version="550.54.15"),
+        make(variables={"CUDA_VISIBLE_DEVICES": "1", "OMP_NUM_THREADS": "4"}),
+    ]
+    for other in variants:
+        two_way = {c.path: c.impact for c in diff(base, other)}
+        fleet_view = {f.path: f.impact for f in fleet([base, base, other], ["a", "b", "c"]).fields}
+        assert two_way, "each variant differs from the base"
+        assert fleet_view == two_way

@@ -1,4 +1,4 @@
-"""``envsnap.guard`` on the real CPU build of torch, with ``meta`` standing in for the accelerator.
+"""``envsnap.guard`` on the real torch (CPU or CUDA build; no GPU), ``meta`` standing in for the accelerator.
 
 The model lives on ``meta`` except one submodule, ``pos``, left on ``cpu`` (a positional table
 built from ``torch.arange`` without a device, a classic). The guard must name exactly that module
@@ -133,7 +133,8 @@ def test_reports_the_host_to_device_copy_with_its_size(model: Model, x: torch.Te
 
 
 def test_records_the_input_devices_of_a_mixed_op() -> None:
-    # On the CPU build mm(cpu, meta) quietly returns a CPU tensor; only the inputs tell.
+    # mm(cpu, meta) quietly returns a CPU tensor (on any build: no CUDA tensor is involved); only the
+    # inputs tell.
     with envsnap.guard(device="meta") as g:
         out = torch.mm(torch.ones(2, 2), torch.ones(2, 2, device="meta"))
     assert out.device.type == "cpu"
@@ -298,7 +299,7 @@ def test_guard_is_reentrant_and_resolves_the_device_lazily() -> None:
         for kind in ("cuda", "xpu", "mps")
         if getattr(torch, kind, None) and getattr(torch, kind).is_available()
     ]
-    # On the CPU build (the test environment) there is no accelerator: the guard expects cpu and says why.
+    # Without a usable accelerator (any build on a machine without a GPU) the guard expects cpu and says why.
     assert guard.report.expected_device == (usable[0] if usable else "cpu")
     assert guard.report.expected_reason == (
         f"auto: torch.{usable[0]} is available" if usable else "auto: torch sees no accelerator"

@@ -29,9 +29,17 @@ def test_a_folder_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_writable_path_passes_and_leaves_nothing_behind(tmp_path: Path) -> None:
+    (tmp_path / "runs").mkdir()
     check_writable(tmp_path / "runs" / "r.yaml", flag="--report")
-    assert (tmp_path / "runs").is_dir()
     assert list((tmp_path / "runs").iterdir()) == []
+
+
+def test_a_missing_folder_is_refused_not_created(tmp_path: Path) -> None:
+    # A typo in --report must not leave a tree of folders behind.
+    path = tmp_path / "runz" / "deep" / "r.yaml"
+    with pytest.raises(BadInput, match=r"^--report .*/r\.yaml: cannot write: no such folder .*/runz/deep "):
+        check_writable(path, flag="--report")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_device_is_written_through() -> None:

@@ -355,6 +355,7 @@ def test_reports_in_pseudo_filesystems_are_refused_before_the_workload_starts(tm
 
 def test_a_report_that_fails_at_the_end_keeps_the_workloads_status(tmp_path: Path) -> None:
     # The workload turns the report's folder into a file: the final write fails.
+    (tmp_path / "out").mkdir()
     done = _envsnap(
         ["run", "--report", "out/r.yaml", "--", "sh", "-c", "rm -r out && touch out && exit 3"], tmp_path
     )

@@ -38,10 +38,67 @@ def test_cpu_bound_without_gpu_memory_for_the_window_is_fallback() -> None:
 
 
 def test_a_window_shorter_than_sustain_is_not_flagged() -> None:
-    detector = _feed(Detector(LIMITS), [_obs(t, 99.0, "absent", (), (T4_IDLE,)) for t in range(1, 10)])
+    # 9 s CPU-bound, then calm: in a 30 s run the sustain window is the full 10 s.
+    busy = [_obs(t, 99.0, "absent", (), (T4_IDLE,)) for t in range(1, 10)]
+    calm = [_obs(t, 2.0, "absent", (), (T4_IDLE,)) for t in range(10, 31)]
+    detector = _feed(Detector(LIMITS), busy + calm)
 
+    assert detector.sustain_s == 10.0
     assert detector.windows == []
     assert detector.verdict() == "inconclusive"
+
+
+def test_a_short_smoke_run_is_judged_on_half_its_length() -> None:
+    # An 8 s CPU-bound run beside an idle GPU: a fixed 10 s window would call it inconclusive.
+    detector = _feed(Detector(LIMITS), [_obs(t, 99.0, "absent", (), (T4_IDLE,)) for t in range(1, 9)])
+
+    assert detector.sustain_s == 4.0
+    assert detector.verdict() == "cpu-fallback-suspected"
+    assert [(w.start_s, w.end_s) for w in detector.windows] == [(0.0, 8.0)]
+
+
+def test_the_sustain_window_never_drops_below_three_seconds() -> None:
+    detector = _feed(Detector(LIMITS), [_obs(t, 99.0, "absent", (), (T4_IDLE,)) for t in (1, 2)])
+
+    assert detector.sustain_s == 3.0
+    assert detector.windows == []
+    assert detector.verdict() == "inconclusive"
+
+
+def test_cpu_bound_is_judged_on_demand_under_contention() -> None:
+    # A busy loop on a shared machine gets 55% of a core and waits 40% for one: it is CPU-bound.
+    contended = [
+        Observation(
+            t_s=t,
+            cpu_percent=55.0,
+            cpu_wait_percent=40.0,
+            attribution="absent",
+            held_utils=(),
+            all_utils=(T4_IDLE,),
+        )
+        for t in range(1, 9)
+    ]
+    detector = _feed(Detector(LIMITS), contended)
+
+    assert detector.verdict() == "cpu-fallback-suspected"
+    (window,) = detector.windows
+    assert (window.cpu_percent_mean, window.cpu_wait_percent_mean) == (55.0, 40.0)
+
+
+def test_a_sleeper_on_a_busy_machine_is_not_cpu_bound() -> None:
+    # Neither running nor waiting: the machine's load says nothing about this process.
+    idle = [
+        Observation(
+            t_s=t,
+            cpu_percent=1.0,
+            cpu_wait_percent=0.5,
+            attribution="absent",
+            held_utils=(),
+            all_utils=(T4_IDLE,),
+        )
+        for t in range(1, 9)
+    ]
+    assert _feed(Detector(LIMITS), idle).verdict() == "inconclusive"
 
 
 def test_one_calm_sample_breaks_the_streak() -> None:

@@ -27,6 +27,7 @@ from envsnap.probes.base import ProbeContext
 from envsnap.probes.extension_cache import CacheFile, default_path
 from envsnap.snapshot.model import Extensions
 from tests.fakes.native import build_shared_object, write_dist_info
+from tests.installed_torch import installed_torch
 
 CUDA_RUNPATH = "$ORIGIN/../nvidia/cuda_runtime/lib"
 
@@ -142,14 +143,17 @@ def test_other_platforms_are_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
     )
 
 
-def test_this_venv_cpu_torch_links_no_cuda() -> None:
+def test_this_venv_torch_is_listed_exactly_when_built_for_cuda() -> None:
     result = extensions.probe(ProbeContext())
     assert result.status == "ok", result.reason
     assert result.scanned_files is not None
     assert result.scanned_files > 50  # torch alone ships dozens of compiled modules
-    names = {dist.name for dist in result.distributions or ()}
-    assert "torch" not in names
-    assert not [dist for dist in result.distributions or () if "cuda" in dist.vendors]
+    by_name = {dist.name: dist for dist in result.distributions or ()}
+    if installed_torch().cuda is None:  # the CPU build: nothing here links CUDA
+        assert "torch" not in by_name
+        assert not [dist for dist in by_name.values() if "cuda" in dist.vendors]
+    else:  # the CUDA build from the public index: its compiled modules link the CUDA runtime
+        assert "cuda" in by_name["torch"].vendors
 
 
 def test_site_directories_subprocess_answer_matches_in_process(fake_env: tuple[str, Path]) -> None:

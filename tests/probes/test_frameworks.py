@@ -1,4 +1,4 @@
-"""The framework probe, against the real CPU torch of this venv and fake builds run by the same child script.
+"""The framework probe, against the real torch of this venv and fake builds run by the same child script.
 
 Scenarios are named after what they reproduce: a CUDA build on a host without a driver, a ROCm
 build with a device, an import that hangs, one that segfaults, a broken install, two onnxruntime
@@ -9,6 +9,7 @@ with their sources.
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +21,7 @@ from envsnap.probes.base import ProbeContext
 from envsnap.snapshot.model import Frameworks
 from tests.fakes.frameworks import fake_site, framework_context
 from tests.fakes.native import build_shared_object
+from tests.installed_torch import installed_torch
 
 # compat-rules.md B2.2: torch 2.5-2.6 cu124 wheels, TORCH_CUDA_ARCH_LIST 5.0;6.0;7.0;7.5;8.0;8.6;9.0+PTX.
 CU124_ARCH_LIST = ("sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90", "compute_90")
@@ -34,31 +36,46 @@ def real_frameworks() -> Frameworks:
     return frameworks.probe(ProbeContext())
 
 
-def test_real_cpu_torch_is_reported_as_a_cpu_build(real_frameworks: Frameworks) -> None:
+def test_real_torch_is_reported_as_it_reports_itself(real_frameworks: Frameworks) -> None:
+    # The CPU build (local wheel) or the CUDA build (public index): torch's own answers decide.
+    expected = installed_torch()
     torch = real_frameworks.torch
     assert torch is not None
     assert torch.status == "ok", torch.reason
-    assert torch.version == "2.13.0+cpu"
-    assert (torch.cuda, torch.hip, torch.cudnn, torch.nccl, torch.miopen) == (None, None, None, None, None)
-    assert torch.arch_list == ()
+    assert (torch.version, torch.cuda, torch.hip) == (expected.version, expected.cuda, expected.hip)
     assert torch.available is not None
-    assert torch.available.cuda is False
-    assert torch.devices == ()
+    assert torch.available.cuda is expected.cuda_available
+    assert (torch.devices == ()) is not expected.cuda_available
     assert torch.location is not None
     assert torch.location.endswith("site-packages/torch")
+    if expected.cpu_only:
+        assert (torch.cudnn, torch.nccl, torch.miopen) == (None, None, None)
+        assert torch.arch_list == ()
+    else:
+        # A GPU build names its compiled architectures even where no GPU is usable.
+        assert torch.arch_list
+        assert all(re.fullmatch(r"(sm|compute|gfx)_?\w+", arch) for arch in torch.arch_list), torch.arch_list
+        if expected.cuda is not None:
+            assert torch.nccl is not None
+            assert re.fullmatch(r"\d+\.\d+\.\d+", torch.nccl)
 
 
-def test_real_cpu_torch_maps_no_cuda_library(real_frameworks: Frameworks) -> None:
+def test_real_torch_maps_cuda_libraries_only_when_built_for_cuda(real_frameworks: Frameworks) -> None:
     torch = real_frameworks.torch
     assert torch is not None
-    assert torch.loaded_libraries == ()
+    names = [Path(library.path).name for library in torch.loaded_libraries or ()]
+    if installed_torch().cpu_only:
+        assert names == []
+    else:
+        # Importing a CUDA build maps its CUDA runtime (from the nvidia-* wheels) even without a GPU.
+        assert any(name.startswith(("libcudart.so", "libamdhip64.so")) for name in names), names
 
 
 def test_real_torch_config_keeps_build_facts_only(real_frameworks: Frameworks) -> None:
     torch = real_frameworks.torch
     assert torch is not None
     assert torch.config is not None
-    assert torch.config["USE_CUDA"] == "0"
+    assert torch.config["USE_CUDA"] == ("0" if installed_torch().cuda is None else "1")
     assert torch.config["compiler"].startswith("GCC ")
     assert torch.config["cxx11_abi"] == "true"
     assert not any("capability" in key for key in torch.config)  # the host's CPU, not the build

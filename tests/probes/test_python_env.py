@@ -378,3 +378,48 @@ def test_target_script_runs_as_a_plain_script_in_an_isolated_interpreter(tmp_pat
     data = json.loads(done.stdout.strip().splitlines()[-1])
     assert data["python"]["prefix"] == sys.base_prefix
     assert isinstance(data["packages"], list)
+
+
+# ---------------------------------------------------------------------------- unusable --python
+
+
+def _pretending(tmp_path: Path, version: tuple[int, int]) -> str:
+    """A real Python that reports an older ``sys.version_info`` to whatever ``-c`` code it runs."""
+    pretend = f"import sys; sys.version_info = {(*version, 0, 'final', 0)!r}; exec(sys.argv[1])"
+    body = f'#!/bin/sh\nexec {BASE_PYTHON} -c "{pretend}" "$2"\n'
+    return _script(tmp_path, f"python{version[0]}.{version[1]}", body)
+
+
+@pytest.mark.parametrize("version", [(2, 7), (3, 6)])
+def test_an_old_python_is_named_with_its_version(tmp_path: Path, version: tuple[int, int]) -> None:
+    problem = python_env.interpreter_problem(_pretending(tmp_path, version))
+    assert problem == (
+        f"Python {version[0]}.{version[1]}; envsnap needs Python >= 3.8 in the target interpreter"
+    )
+
+
+@pytest.mark.parametrize("program", ["/bin/true", "/bin/sh"])
+def test_a_program_that_is_not_python_is_named_so(program: str) -> None:
+    problem = python_env.interpreter_problem(program)
+    assert problem is not None
+    assert problem.startswith("not a Python interpreter: `-c` with a version query exited with status ")
+
+
+def test_a_usable_python_has_no_problem() -> None:
+    assert python_env.interpreter_problem(BASE_PYTHON) is None
+    assert python_env.interpreter_problem(sys.executable) is None
+
+
+@pytest.mark.parametrize("program", ["/bin/true", "/bin/sh", "old"])
+def test_save_with_an_unusable_python_is_bad_input(
+    tmp_path: Path, program: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    python = _pretending(tmp_path, (3, 6)) if program == "old" else program
+    out = tmp_path / "s.yaml"
+    assert cli.run(["save", "--python", python, "-o", str(out), "--no-frameworks"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    (line,) = captured.err.splitlines()
+    assert line.startswith(f"envsnap: error: --python {python}: ")
+    assert ("Python 3.6;" in line) if program == "old" else ("not a Python interpreter" in line)
+    assert not out.exists()

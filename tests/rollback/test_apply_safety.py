@@ -233,6 +233,8 @@ def test_on_a_terminal_apply_asks_first(
     assert cli.run(["rollback", str(snapshot), "--apply", "--python", python]) == code
     err = capsys.readouterr().err
     assert f"restore good.yaml into {python}: install 1, remove 1 distribution(s)?" in err
+    assert "would install: mpmath==1.3.0" in err  # the prompt names what changes, not just counts
     assert "would remove: six" in err
+    assert err.index("would install") < err.index("would remove") < err.index("distribution(s)?")
     assert bool(pip.commands) is ran
     assert ("not confirmed; nothing was changed" in err) is not ran

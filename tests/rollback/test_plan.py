@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import shlex
 import stat
 import subprocess
 from pathlib import Path
@@ -176,3 +178,54 @@ def test_requirement_cycles_are_broken_by_name() -> None:
     rows = (("alpha", "1.0", ("beta>=1",)), ("beta", "1.0", ("alpha>=1",)), ("gamma", "1.0", ("beta",)))
     pins = _pins(requirements_txt(plan(make(rows=rows))))
     assert pins == ["alpha==1.0", "beta==1.0", "gamma==1.0"]
+
+
+def _run_script(tmp_path: Path, text: str) -> subprocess.CompletedProcess[str]:
+    script = tmp_path / "restore.sh"
+    script.write_text(text)
+    recorder = tmp_path / "python"
+    recorder.write_text("#!/bin/sh\nexit 0\n")
+    recorder.chmod(recorder.stat().st_mode | stat.S_IXUSR)
+    return subprocess.run(
+        ["sh", str(script)],
+        env={**os.environ, "PYTHON": str(recorder)},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("path", ["snaps/known good.yaml", "$(touch pwned).yaml", "it's.yaml"])
+def test_the_scripts_closing_hint_names_the_snapshot_file(tmp_path: Path, path: str) -> None:
+    restore = dataclasses.replace(plan(make()), snapshot_path=path)
+    done = _run_script(tmp_path, shell_script(restore))
+    assert done.returncode == 0, done.stderr
+    last = done.stderr.splitlines()[-1]
+    assert last.endswith(f'envsnap diff "{path}" after.yaml --only packages')  # literal, never run
+    assert "SNAPSHOT" not in last
+    assert not (tmp_path / "pwned").exists()
+    assert f"#   envsnap rollback {shlex.quote(path)} --apply --python PATH" in shell_script(restore)
+
+
+def test_rollback_script_from_the_cli_names_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from envsnap import cli
+    from envsnap.snapshot import store
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "snaps").mkdir()
+    store.save(make(), tmp_path / "snaps" / "good.yaml")
+    assert cli.run(["rollback", "snaps/good.yaml", "--format", "script", "--no-live"]) == 0
+    assert "SNAPSHOT=snaps/good.yaml\n" in capsys.readouterr().out
+
+
+def test_conda_environment_pins_pip_itself() -> None:
+    rows = (*BASE_PACKAGES, ("pip", "24.2", ()))
+    document = yaml.safe_load(conda_environment(plan(make(rows=rows))))
+    conda = [d for d in document["dependencies"] if isinstance(d, str)]
+    pip = next(d["pip"] for d in document["dependencies"] if isinstance(d, dict))
+    assert "pip=24.2" in conda
+    assert "pip" not in conda
+    assert not any(line.startswith("pip==") for line in pip)

@@ -24,6 +24,17 @@ def test_v100s_host_under_load_power_cap_and_persistence() -> None:
         ("info", "telemetry.devices[6].throttle_reasons"),
     ]
     assert "software power cap" in found[0].title
+    # GPU 6 reports the cap while drawing 68 W of 250 W: the title states both and never claims
+    # the GPU "runs at its power limit".
+    six = found[1]
+    assert "drawing 68 W of its 250 W limit, well below it at capture time" in six.title
+    assert "runs at its power limit" not in six.title
+    assert [e.path.rsplit(".", 1)[1] for e in six.evidence] == [
+        "throttle_reasons",
+        "temperature_c",
+        "power_draw_watts",
+        "power_limit_watts",
+    ]
     (persistence,) = health.device_health(_snap(V100S_8X, "7.0"))  # type: ignore[arg-type]
     assert persistence.severity == "info"
     assert "8 data-center GPU(s) (Tesla V100S-PCIE-32GB)" in persistence.title

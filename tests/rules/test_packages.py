@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from packaging.utils import canonicalize_name
 
-from envsnap.probes import python_env
+from envsnap.probes import _target_env, python_env
 from envsnap.probes.base import ProbeContext
 from envsnap.rules import packages
 from envsnap.snapshot.model import Frameworks, OnnxruntimeInfo, PythonEnv, ShadowedDistribution
@@ -67,6 +67,66 @@ def test_namespace_packages_are_not_duplicates() -> None:
         )
     )
     assert list(packages.duplicate_distributions(snap)) == []
+
+
+def _dist(
+    site: Path, name: str, files: list[str], *, top_level: str | None, declared: str | None = None
+) -> Path:
+    """A dist-info folder in ``site`` whose RECORD lists ``files`` (which are created too)."""
+    info = site / f"{name}-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+    (info / "RECORD").write_text("".join(f"{f},,\n" for f in [*files, f"{info.name}/RECORD"]))
+    if top_level is not None:
+        (info / "top_level.txt").write_text(top_level + "\n")
+    if declared is not None:
+        (info / "namespace_packages.txt").write_text(declared + "\n")
+    for f in files:
+        (site / f).parent.mkdir(parents=True, exist_ok=True)
+        (site / f).write_text("")
+    return info
+
+
+def test_pep420_namespace_portions_are_not_duplicates(tmp_path: Path) -> None:
+    # lazr.restfulclient + lazr.uri: top_level.txt says "lazr" for both, and lazr/ has no __init__.py.
+    client = _dist(tmp_path, "lazr.restfulclient", ["lazr/restfulclient/__init__.py"], top_level="lazr")
+    uri = _dist(tmp_path, "lazr.uri", ["lazr/uri/__init__.py", "lazr/uri/_uri.py"], top_level="lazr")
+    assert _target_env._top_level(str(client)) == ["lazr.restfulclient"]
+    assert _target_env._top_level(str(uri)) == ["lazr.uri"]
+    snap = snapshot(
+        packages=(
+            package("lazr.restfulclient", "0.14.6", top_level=_target_env._top_level(str(client))),
+            package("lazr.uri", "1.0.6", top_level=_target_env._top_level(str(uri))),
+        )
+    )
+    assert list(packages.duplicate_distributions(snap)) == []
+
+
+def test_a_real_clash_inside_a_namespace_is_still_found(tmp_path: Path) -> None:
+    # Two distributions installing the same portion of a namespace do overwrite each other.
+    one = _dist(tmp_path, "acme-widgets", ["acme/widgets/__init__.py"], top_level=None)
+    two = _dist(tmp_path, "acme-widgets-fork", ["acme/widgets/core.py"], top_level=None)
+    snap = snapshot(
+        packages=(
+            package("acme-widgets", "1.0", top_level=_target_env._top_level(str(one))),
+            package("acme-widgets-fork", "2.0", top_level=_target_env._top_level(str(two))),
+        )
+    )
+    (found,) = packages.duplicate_distributions(snap)
+    assert "'acme.widgets'" in found.title
+
+
+def test_pkg_resources_namespace_declared_in_metadata(tmp_path: Path) -> None:
+    # Old-style namespace: an __init__.py exists, but namespace_packages.txt declares it shared.
+    info = _dist(
+        tmp_path, "zc.lockfile", ["zc/__init__.py", "zc/lockfile/__init__.py"], top_level="zc", declared="zc"
+    )
+    assert _target_env._top_level(str(info)) == ["zc.lockfile"]
+
+
+def test_an_ordinary_package_is_unchanged(tmp_path: Path) -> None:
+    info = _dist(tmp_path, "six", ["six.py"], top_level="six")
+    assert _target_env._top_level(str(info)) == ["six"]
 
 
 def test_torch_from_pip_and_conda_in_one_env() -> None:

@@ -284,10 +284,36 @@ def test_killed_save_leaves_old_file_or_none(tmp_path: Path, had_old_file: bool)
 
 def test_write_atomic_replaces_and_cleans_up(tmp_path: Path) -> None:
     target = tmp_path / "nested" / "snap.yaml"
-    store.save(make_snapshot(), target)
+    store.save(make_snapshot(), target, create_folder=True)
     store.save(make_snapshot(), target)
     assert isinstance(store.load(target), Snapshot)
     assert [p.name for p in target.parent.iterdir()] == ["snap.yaml"]
+
+
+@pytest.mark.parametrize("check_first", [True, False])
+def test_a_missing_folder_is_refused_and_not_created(tmp_path: Path, check_first: bool) -> None:
+    target = tmp_path / "typo-dir" / "deeper" / "x.yaml"
+    with pytest.raises(BadInput, match=r"x\.yaml: cannot write: no such folder .*typo-dir/deeper \("):
+        store.check_writable(target) if check_first else store.save(make_snapshot(), target)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_in_place_of_the_folder_is_named(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(BadInput, match=r"x\.yaml: cannot write: .*/file is not a folder$"):
+        store.write_atomic(tmp_path / "file" / "x.yaml", "y")
+
+
+def test_write_new_never_replaces_and_numbers_the_next(tmp_path: Path) -> None:
+    target = tmp_path / "snapshots" / "host-20260101T000000Z.yaml"
+    written = [store.write_new(target, f"{n}\n", create_folder=True) for n in range(3)]
+    assert [p.name for p in written] == [
+        "host-20260101T000000Z.yaml",
+        "host-20260101T000000Z-1.yaml",
+        "host-20260101T000000Z-2.yaml",
+    ]
+    assert [p.read_text() for p in written] == ["0\n", "1\n", "2\n"]
+    assert sorted(p.name for p in target.parent.iterdir()) == sorted(p.name for p in written)  # no temp files
 
 
 def test_c_loader_is_used_when_available() -> None:
@@ -322,7 +348,7 @@ def test_existing_permissions_are_kept_and_new_files_follow_the_umask(tmp_path: 
 
 
 def test_check_writable_refuses_before_any_work(tmp_path: Path) -> None:
-    store.check_writable(tmp_path / "new" / "dir" / "snap.yaml")
+    store.check_writable(tmp_path / "new" / "dir" / "snap.yaml", create_folder=True)
     with pytest.raises(BadInput, match="is a directory"):
         store.check_writable(tmp_path)
     with pytest.raises(BadInput, match="cannot write"):

@@ -36,7 +36,7 @@ from envsnap.tui.screens.run import RunScreen
 from tests.fakes.fake_telemetry import RecordedHost
 from tests.fakes.run_reports import fallback_on_t4
 from tests.fakes.workload_gpu import BUSY_V100, IDLE_T4, sampler
-from tests.live.conftest import FAST, busy, fake_proc, sleeper
+from tests.live.conftest import FAST, StopWhenJudged, busy_until, fake_proc, sleeper
 from tests.tui.conftest import AppFactory, host_snapshot, wait_for
 
 SnapCompare = Callable[..., bool]
@@ -76,7 +76,10 @@ def _notes(notes: list[str]) -> Callable[[object], None]:
 async def test_cpu_fallback_run_opens_in_the_run_view(make_app: AppFactory, tmp_path: Path) -> None:
     gpu_sampler, _ = sampler(IDLE_T4)
     root = fake_proc(tmp_path / "proc", pids=T4_PIDS)
-    report = run_workload(busy(1.2), thresholds=FAST, sampler=gpu_sampler, proc_root=root)
+    stop = tmp_path / "stop"
+    report = run_workload(
+        busy_until(stop), thresholds=FAST, sampler=gpu_sampler, proc_root=root, on_tick=StopWhenJudged(stop)
+    )
     assert report.verdict == "cpu-fallback-suspected"
     assert report.windows is not None
     path = save_run_report(report, tmp_path / "run.yaml")
@@ -95,7 +98,11 @@ async def test_cpu_fallback_run_opens_in_the_run_view(make_app: AppFactory, tmp_
         assert " -c " in shown_command
         assert header[header.index("Run") + 1] == f"envsnap run · PID {report.pid} · exit 0"
         assert header[header.index("Attribution") + 1] == "absent"
-        assert "CPU-bound ≥ 25% (100 = one core) for ≥ 0.5 s" in header[header.index("Thresholds") + 1]
+        thresholds = header[header.index("Thresholds") + 1]
+        assert (
+            f"CPU-bound: demand ≥ {FAST.cpu_busy_percent:g}% (used + waited for; 100 = one core) for ≥ 0.5 s"
+            in thresholds
+        )
         evidence = _facts(screen, "run-evidence")[1::2]
         assert evidence == list(report.evidence)
 

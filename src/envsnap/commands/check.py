@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from envsnap.commands import completion
 from envsnap.commands.common import (
     CONTEXT_SETTINGS,
 )
@@ -28,11 +29,11 @@ from envsnap.commands.common import (
 from envsnap.commands.common import (
     warn_failed_probes as _warn_failed_probes,
 )
-from envsnap.errors import BadInput, ExitCode
+from envsnap.errors import ExitCode
 
 
 @click.command("check", context_settings=CONTEXT_SETTINGS)
-@click.argument("snapshot", required=False, metavar="[SNAPSHOT]")
+@click.argument("snapshot", required=False, metavar="[SNAPSHOT]", shell_complete=completion.files)
 @click.option(
     "--fail-on",
     type=click.Choice(["error", "warning", "info", "breaking", "notable", "minor"]),
@@ -44,6 +45,7 @@ from envsnap.errors import BadInput, ExitCode
 @click.option(
     "--against",
     metavar="KNOWN_GOOD",
+    shell_complete=completion.files,
     help="Drift gate: diff the live machine (or SNAPSHOT) against this known-good snapshot instead.",
 )
 @click.option(
@@ -63,6 +65,13 @@ from envsnap.errors import BadInput, ExitCode
 @click.option(
     "--no-frameworks", is_flag=True, help="Live mode: don't import ML frameworks (faster, fewer checks)."
 )
+@click.option(
+    "--ignore",
+    multiple=True,
+    metavar="RULE_ID",
+    shell_complete=completion.rule_ids,
+    help="Leave out the findings of this rule (repeatable), e.g. one accepted on this host.",
+)
 def check_command(
     snapshot: str | None,
     fail_on: str,
@@ -72,6 +81,7 @@ def check_command(
     strict: bool,
     python_path: str | None,
     no_frameworks: bool,
+    ignore: tuple[str, ...] = (),
 ) -> int:
     """What is wrong with this stack, and how to fix it: run every check on a snapshot or the live machine.
 
@@ -89,13 +99,29 @@ def check_command(
       envsnap check --json | jq '.findings[].id'
       envsnap check --against known-good.yaml    CI drift gate: exit 1 on any breaking change
       envsnap check --against known-good.yaml --fail-on notable today.yaml
+      envsnap check --against golden.yaml fleet/    every node of a fleet folder
     """
     if against is not None:
+        if ignore:
+            raise click.UsageError("--ignore leaves out findings; --against compares snapshots instead")
         return _check_against(against, snapshot, fail_on, as_json, python_path, no_frameworks)
     if fail_on not in ("error", "warning", "info"):
-        raise BadInput(f"--fail-on {fail_on} grades changes: use it with --against KNOWN_GOOD")
+        raise click.UsageError(f"--fail-on {fail_on} grades changes: use it with --against KNOWN_GOOD")
+    _check_rule_ids(ignore)
     data = _check_target(snapshot, python_path, no_frameworks, strict=strict)
-    return _report_findings(data, fail_on, "json" if as_json else fmt)
+    return _report_findings(data, fail_on, "json" if as_json else fmt, ignore)
+
+
+def _check_rule_ids(ids: tuple[str, ...]) -> None:
+    """A misspelt --ignore would silently ignore nothing: refuse ids no rule has."""
+    if not ids:
+        return
+    from envsnap.rules import RULE_IDS
+
+    unknown = sorted(set(ids) - set(RULE_IDS))
+    if unknown:
+        names = ", ".join(unknown)
+        raise click.UsageError(f"--ignore: no rule has the id {names} (ids: `envsnap check --json`)")
 
 
 def _check_against(
@@ -119,7 +145,12 @@ def _check_against(
     source = click.get_current_context().get_parameter_source("fail_on")
     threshold = "breaking" if source == click.core.ParameterSource.DEFAULT else fail_on
     if threshold not in IMPACT_RANK:
-        raise BadInput(f"--fail-on {fail_on}: with --against, use breaking, notable or minor")
+        raise click.UsageError(f"--fail-on {fail_on}: with --against, use breaking, notable or minor")
+    if snapshot is not None and Path(snapshot).is_dir():  # a fleet folder: every node
+        from envsnap.commands.fleet import check_folder
+
+        _refuse_live_options(snapshot, python=python_path, no_frameworks=no_frameworks)
+        return check_folder(Path(snapshot), against, threshold, as_json)
     (known,), edited = load_checked([against])  # an unreadable known-good fails before any probing
     data, data_edited = checked(_check_target(snapshot, python_path, no_frameworks))
     _warn_edited([*edited, *([snapshot] if data_edited and snapshot else [])])
@@ -129,8 +160,20 @@ def _check_against(
     fingerprints = [known.fingerprint, data.fingerprint]
     skipped = not_compared(known, data)
     _emit(diff_report(changes, labels, fingerprints, "json" if as_json else "text", skipped))
-    failing = any(IMPACT_RANK[change.impact] <= IMPACT_RANK[threshold] for change in changes)
+    failing = [change for change in changes if IMPACT_RANK[change.impact] <= IMPACT_RANK[threshold]]
+    if not as_json:  # the verdict in words, so a passing gate is not just a list of changes
+        click.echo(_gate_line(len(failing), len(changes), threshold))
     return int(ExitCode.FINDINGS if failing else ExitCode.OK)
+
+
+def _gate_line(failing: int, total: int, threshold: str) -> str:
+    """``gate passed: no change at or above breaking (2 below it)`` or ``gate failed: ...``."""
+    level = threshold if threshold == "breaking" else f"{threshold} or above"
+    if failing:
+        changes = "change" if failing == 1 else "changes"
+        return f"gate failed: {failing} {changes} {level} (--fail-on {threshold})"
+    below = f" ({total} below it)" if total else ""
+    return f"gate passed: no {level} change{below} (--fail-on {threshold})"
 
 
 def _check_target(
@@ -154,12 +197,12 @@ def _check_target(
     )  # a hand-edited file may hold secrets
 
 
-def _report_findings(data: Any, fail_on: str, fmt: str) -> int:
+def _report_findings(data: Any, fail_on: str, fmt: str, ignore: tuple[str, ...] = ()) -> int:
     """Run the rules on ``data``, print the findings, and turn them into the exit code."""
     from envsnap.rules import evaluate
     from envsnap.rules.base import SEVERITY_RANK
 
-    findings = evaluate(data)
+    findings = [finding for finding in evaluate(data) if finding.id not in ignore]
     if fmt == "markdown":
         from envsnap.render.findings_markdown import findings_markdown
 

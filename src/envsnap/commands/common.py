@@ -34,9 +34,14 @@ def refuse_live_options(snapshot: str, **live_options: object) -> None:
 
 
 def print_out(renderable: Any) -> None:
-    from envsnap.render.console import print_out
+    """A report on stdout: fitted to a terminal; off one (a pipe, a file) never wrapped, as diff's.
 
-    print_out(renderable)
+    Fingerprints, paths and URLs are copied out of piped output: a fold at column 80 splits them.
+    """
+    from envsnap.render.console import print_out
+    from envsnap.render.diff import PIPED_WIDTH
+
+    print_out(renderable, piped_width=PIPED_WIDTH)
 
 
 def progress_reporter() -> Any:

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from envsnap.commands import completion
 from envsnap.commands.common import (
     CONTEXT_SETTINGS,
 )
@@ -27,7 +28,7 @@ from envsnap.errors import BadInput, ExitCode
 
 
 @click.command("diff", context_settings=CONTEXT_SETTINGS)
-@click.argument("snapshots", nargs=-1, metavar="A B [C ...]")
+@click.argument("snapshots", nargs=-1, metavar="A B [C ...]", shell_complete=completion.files)
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True
@@ -36,6 +37,7 @@ from envsnap.errors import BadInput, ExitCode
     "--only",
     multiple=True,
     metavar="LAYER",
+    shell_complete=completion.layers,
     help="Only this layer (repeatable): host, driver, runtime, framework, devices, packages, "
     "extensions, environment, telemetry (--only telemetry implies --include-telemetry).",
 )
@@ -59,6 +61,7 @@ def diff_command(
       envsnap diff before.yaml after.yaml --only packages --only framework
       envsnap diff a.yaml b.yaml --format markdown >> pr-description.md
       envsnap diff snapshots/*.yaml --json | jq '.fields[] | select(.impact == "breaking")'
+      envsnap diff fleet/                 a fleet folder: its groups (envsnap fleet show)
     """
     from envsnap import api
     from envsnap.compare.diff import not_compared
@@ -67,11 +70,15 @@ def diff_command(
     from envsnap.fleet.view import fleet, host_labels
     from envsnap.render.diff import diff_report, fleet_report
 
+    if len(snapshots) == 1 and Path(snapshots[0]).is_dir():  # a fleet folder: its groups
+        from envsnap.commands.fleet import show_folder
+
+        return show_folder(Path(snapshots[0]), "json" if as_json else fmt)
     if len(snapshots) < 2:
-        raise BadInput("diff needs at least two snapshot files (envsnap diff A B [C ...])")
+        raise click.UsageError("diff needs at least two snapshot files (envsnap diff A B [C ...])")
     unknown = sorted(set(only) - set(LAYERS))
     if unknown:
-        raise BadInput(f"--only: unknown layer {', '.join(unknown)} (layers: {', '.join(LAYERS)})")
+        raise click.UsageError(f"--only: unknown layer {', '.join(unknown)} (layers: {', '.join(LAYERS)})")
     loaded, edited = load_checked(snapshots)  # redacted, fingerprints recomputed
     from envsnap.commands.reports import announce
 
@@ -94,7 +101,7 @@ def diff_command(
 
 
 @click.command("rollback", context_settings=CONTEXT_SETTINGS)
-@click.argument("snapshot", metavar="SNAPSHOT")
+@click.argument("snapshot", metavar="SNAPSHOT", shell_complete=completion.files)
 @click.option(
     "--format",
     "fmt",
@@ -166,6 +173,8 @@ def rollback_command(
     from envsnap.snapshot import store
 
     restore = plan(data, label=label)  # refuses an unsafe snapshot before probing anything
+    if snapshot != "-":
+        restore = dataclasses.replace(restore, snapshot_path=snapshot)
     if live:
         now = api.collect(python=python_path, frameworks=False, findings=False, progress=_progress_reporter())
         if python_path is None:  # envsnap's own interpreter says nothing about the target's Python
@@ -191,9 +200,11 @@ def _check_rollback_usage(do_apply: bool, output: str | None, dry_run: bool, yes
     if do_apply:
         source = click.get_current_context().get_parameter_source("fmt")
         if output is not None or source != click.core.ParameterSource.DEFAULT:
-            raise BadInput("--apply restores the environment itself: -o/--output and --format don't apply")
+            raise click.UsageError(
+                "--apply restores the environment itself: -o/--output and --format don't apply"
+            )
     elif dry_run or yes:
-        raise BadInput(f"{'--dry-run' if dry_run else '--yes'} only goes with --apply")
+        raise click.UsageError(f"{'--dry-run' if dry_run else '--yes'} only goes with --apply")
 
 
 def _rollback_apply(data: Any, label: str, python_path: str | None, *, dry_run: bool, yes: bool) -> int:
@@ -205,7 +216,7 @@ def _rollback_apply(data: Any, label: str, python_path: str | None, *, dry_run: 
     from envsnap.rollback.apply import execute, prepare
 
     if not python_path:
-        raise BadInput("--apply needs --python PATH: the interpreter whose environment to restore")
+        raise click.UsageError("--apply needs --python PATH: the interpreter whose environment to restore")
     err = _stderr_console()
 
     def show(line: str) -> None:  # pip's lines verbatim: never re-wrapped to the terminal width
@@ -225,8 +236,14 @@ def _rollback_apply(data: Any, label: str, python_path: str | None, *, dry_run: 
         question = f"restore {one_line(label)} into {python_path}: {counts}"
         if not sys.stdin.isatty():
             raise BadInput(f"{question}: re-run with --yes to confirm (--dry-run prints the pip commands)")
+        # The question lists what changes, not just how much: a yes must be an informed one.
+        if prepared.install:
+            show(f"envsnap: would install: {', '.join(pin.requirement for pin in prepared.install)}")
         if prepared.remove:
             show(f"envsnap: would remove: {', '.join(prepared.remove)}")
+        if prepared.reinstall:
+            reinstall = ", ".join(pin.requirement for pin in prepared.reinstall)
+            show(f"envsnap: would reinstall (they share import names with a removed one): {reinstall}")
         if not click.confirm(f"{question}?", default=False, err=True):
             click.echo("envsnap: not confirmed; nothing was changed", err=True)
             return int(ExitCode.FINDINGS)

@@ -55,10 +55,10 @@ def _thresholds(interval: float, cpu_busy: float, sustain: float, gpu_idle: floa
     )
 
 
-@click.command(
-    "run",
-    context_settings={**CONTEXT_SETTINGS, "ignore_unknown_options": True, "allow_interspersed_args": False},
-)
+# Options end at the command's first word (allow_interspersed_args=False), so the command's own
+# options pass through untouched; an unknown option *before* it is a typo of ours (`--intervl`),
+# refused as a usage error rather than run as the command.
+@click.command("run", context_settings={**CONTEXT_SETTINGS, "allow_interspersed_args": False})
 @_fallback_options
 @click.option(
     "--fail-on-fallback",

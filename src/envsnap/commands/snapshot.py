@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from envsnap.commands import completion
 from envsnap.commands.common import (
     CONTEXT_SETTINGS,
 )
@@ -82,15 +83,13 @@ def save_command(
     if output == "-":
         sys.stdout.write(store.dumps(snapshot))
     else:
-        path = Path(output) if output else api.default_snapshot_path(snapshot)
-        store.save(snapshot, path)
-        click.echo(str(path))
+        click.echo(str(api.save(snapshot, output)))  # default: a new file in snapshots/, never replaced
     _stderr_console().print(one_line_summary(snapshot), soft_wrap=True)
     return int(ExitCode.OK)
 
 
 @click.command("show", context_settings=CONTEXT_SETTINGS)
-@click.argument("snapshot", required=False, metavar="[SNAPSHOT]")
+@click.argument("snapshot", required=False, metavar="[SNAPSHOT]", shell_complete=completion.files)
 @click.option("--json", "as_json", is_flag=True, help="Print the whole snapshot as JSON on stdout.")
 @click.option(
     "--python", "python_path", metavar="PATH", help="Live mode: probe this interpreter's environment."
@@ -131,7 +130,7 @@ def show_command(snapshot: str | None, as_json: bool, python_path: str | None, n
 
 @click.command("import", context_settings=CONTEXT_SETTINGS)
 @click.argument("kind", type=click.Choice(["auto", "collect-env", "pip-freeze", "nvidia-smi-xml"]))
-@click.argument("file", metavar="FILE|-")
+@click.argument("file", metavar="FILE|-", shell_complete=completion.files)
 @click.option("-o", "--output", metavar="PATH", help="Write the snapshot here instead of stdout.")
 @click.option("--allow-partial", is_flag=True, help="collect-env: import a report that was cut off.")
 @click.option("--strict", is_flag=True, help="auto: refuse a report that was cut off.")

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from envsnap.commands import completion
 from envsnap.commands.common import (
     CONTEXT_SETTINGS,
 )
@@ -13,7 +14,7 @@ from envsnap.errors import ExitCode
 
 
 @click.command("tui", context_settings=CONTEXT_SETTINGS)
-@click.argument("snapshot", required=False, metavar="[SNAPSHOT]")
+@click.argument("snapshot", required=False, metavar="[SNAPSHOT]", shell_complete=completion.files)
 @click.option(
     "--interval",
     type=click.FloatRange(min=0.1),
@@ -46,6 +47,7 @@ def tui_command(
     (findings and fixes), Snapshots (saved snapshots; s saves, d diffs). Press ? for every key.
     SNAPSHOT may also be the report of `envsnap run` or `envsnap watch`: it opens in the Run view
     (verdict, evidence, thresholds, CPU and GPU timeline, suspicious windows, processes).
+    SNAPSHOT may also be a fleet folder: the Fleet tab (nodes, groups, the odd node's diff).
 
     \b
     Examples:
@@ -53,7 +55,14 @@ def tui_command(
       envsnap tui --interval 0.5           sample twice a second
       envsnap tui snapshots/gpu01.yaml     a saved snapshot, read-only
       envsnap tui runs/train.yaml          the report of `envsnap run --report runs/train.yaml`
+      envsnap tui fleet/                   a fleet folder (envsnap fleet collect): the Fleet tab
     """
+    if snapshot is not None and snapshot != "-":  # stdin is left for the app's own reader
+        from envsnap.tui.documents import read_document
+
+        # Bad input fails here, one line and exit 2 like every command, not inside a full-screen UI.
+        # The app reads the file again in its worker (and on `r`), so a file edited later still shows.
+        read_document(Path(snapshot))
     from envsnap.tui.app import EnvsnapApp
     from envsnap.tui.defaults import live_collector
 

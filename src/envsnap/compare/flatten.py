@@ -39,6 +39,8 @@ IDENTITY_FIELDS = frozenset({"hostname", "serial", "uuid"})
 """Fields that differ on every machine; the fingerprint leaves them out too."""
 
 _SECTION_FIELDS = frozenset({"status", "reason"})
+BOOKKEEPING_PATHS = frozenset({"extensions.scanned_files"})
+"""Counts the probes keep about their own work, not facts of the stack (the fingerprint skips them too)."""
 _PLAIN_KEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*\Z")
 
 
@@ -167,6 +169,8 @@ class _Flattener:
             parent = path
         for key, value in data.items():
             if key in IDENTITY_FIELDS or (key in _SECTION_FIELDS and parent == path):
+                continue
+            if f"{schema}.{key}" in BOOKKEEPING_PATHS:
                 continue
             self.value(value, f"{path}.{key}", f"{schema}.{key}", parent)
 

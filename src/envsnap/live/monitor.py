@@ -162,6 +162,7 @@ class Monitor:
         tick = Tick(
             t_s=round(t_s, 3),
             cpu_percent=round(tree.cpu_percent, 1),
+            cpu_wait_percent=None if tree.wait_percent is None else round(tree.wait_percent, 1),
             rss_bytes=tree.rss_bytes,
             threads=tree.threads,
             processes=tuple(
@@ -185,6 +186,7 @@ class Monitor:
         observation = Observation(
             t_s=tick.t_s,
             cpu_percent=tick.cpu_percent,
+            cpu_wait_percent=tick.cpu_wait_percent,
             attribution=held.attribution,
             held_utils=tuple(devices[i].gpu_util_percent for i in held.tree_memory_bytes),
             all_utils=tuple(d.gpu_util_percent for d in devices),

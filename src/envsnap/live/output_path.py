@@ -15,15 +15,11 @@ and falls back to ``-1``, ``-2`` ... suffixes. A name the user gave is replaced 
 
 from __future__ import annotations
 
-import contextlib
 import os
 from datetime import datetime, timezone
 from pathlib import Path
 
 from envsnap.errors import BadInput
-
-MAX_SUFFIX = 1000
-"""Most ``-n`` suffixes tried for a default name before giving up."""
 
 
 def default_report_path(prefix: str, now: datetime | None = None, pid: int | None = None) -> Path:
@@ -59,58 +55,9 @@ def write_report(path: Path, text: str, *, overwrite: bool) -> Path:
     Raises:
         BadInput: the file can't be written.
     """
-    from envsnap.snapshot.store import NEW_FILE_MODE, is_special, write_atomic, write_temp
+    from envsnap.snapshot.store import is_special, write_atomic, write_new
 
     if overwrite or is_special(path):
         write_atomic(path, text)
         return path
-    try:
-        tmp_name = write_temp(path, text, NEW_FILE_MODE)
-    except OSError as err:
-        raise BadInput(f"{path}: cannot write: {err.strerror or err}") from None
-    try:
-        return _link_new(Path(tmp_name), path)
-    except OSError as err:
-        raise BadInput(f"{path}: cannot write: {err.strerror or err}") from None
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)
-
-
-def _link_new(source: Path, path: Path) -> Path:
-    """Give ``source`` the first free name of ``path``, ``path-1`` ...; a hard link never replaces."""
-    for n in range(MAX_SUFFIX):
-        candidate = path if n == 0 else path.with_name(f"{path.stem}-{n}{path.suffix}")
-        try:
-            os.link(source, candidate)
-            return candidate
-        except FileExistsError:
-            continue
-        except OSError as err:
-            # No hard links here (some FUSE and FAT mounts): exclusive creation is still no-clobber.
-            if not _no_links(err):
-                raise BadInput(f"{path}: cannot write: {err.strerror or err}") from None
-            return _create_new(source, path)
-    raise BadInput(f"{path}: {MAX_SUFFIX} reports of that name exist already")
-
-
-def _create_new(source: Path, path: Path) -> Path:
-    text = source.read_bytes()
-    for n in range(MAX_SUFFIX):
-        candidate = path if n == 0 else path.with_name(f"{path.stem}-{n}{path.suffix}")
-        try:
-            fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        except FileExistsError:
-            continue
-        except OSError as err:
-            raise BadInput(f"{path}: cannot write: {err.strerror or err}") from None
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(text)
-        return candidate
-    raise BadInput(f"{path}: {MAX_SUFFIX} reports of that name exist already")
-
-
-def _no_links(err: OSError) -> bool:
-    import errno
-
-    return err.errno in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK)
+    return write_new(path, text)

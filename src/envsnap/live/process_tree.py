@@ -10,12 +10,20 @@ at short intervals a single-threaded process reads up to ~120%. A process can't 
 core per thread, nor more cores than the machine has, so each reading is capped at
 ``min(threads, cores) × 100`` (threads: the larger of this sample's and the previous one's, since
 a thread may have ended in between). The tree total is the sum of the capped readings.
+
+Beside the CPU a process got, each reading carries the CPU it *waited* for: the run-queue delay of
+its threads (``/proc/<pid>/task/<tid>/schedstat``, second field, in ns), per interval. On a shared
+machine a busy loop may get half a core and wait the other half; the two together are its demand,
+which is what "CPU-bound" means (verdict.py). Where schedstat can't be read (not Linux, a kernel
+without schedstats, another user's process) the wait is unknown (None), not zero.
 """
 
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import psutil
 
@@ -30,6 +38,8 @@ class ProcessReading:
     """100 = one core busy for the whole interval."""
     rss_bytes: int | None
     threads: int | None
+    wait_percent: float | None = None
+    """Run-queue wait of its threads since the previous sample (100 = one thread waiting throughout)."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +58,12 @@ class TreeReading:
     def cpu_percent(self) -> float:
         """Sum over the tree (200 = two cores)."""
         return sum(p.cpu_percent for p in self.processes)
+
+    @property
+    def wait_percent(self) -> float | None:
+        """Run-queue wait summed over the tree, or None when no process's wait could be read."""
+        known = [p.wait_percent for p in self.processes if p.wait_percent is not None]
+        return sum(known) if known else None
 
     @property
     def rss_bytes(self) -> int:
@@ -74,8 +90,13 @@ class ProcessTree:
         self._root = psutil.Process(pid)
         self._known: dict[int, psutil.Process] = {pid: self._root}
         self._threads: dict[int, int] = {}
+        self._delays: dict[int, tuple[int, int]] = {}
+        """PID -> (run-queue delay of its threads in ns, monotonic ns when read), from the last sample."""
         self._cores = psutil.cpu_count() or 1
         self._root.cpu_percent(None)  # prime: the first sample measures from here
+        delay = run_queue_delay_ns(pid)
+        if delay is not None:
+            self._delays[pid] = (delay, time.monotonic_ns())
 
     @property
     def pid(self) -> int:
@@ -99,18 +120,39 @@ class ProcessTree:
         members = self._without_ourselves(members)
         # psutil.Process equality includes the creation time, so a recycled PID is a new process.
         current: dict[int, psutil.Process] = {}
+        seen_before: set[int] = set()
         for proc in members:
             known = self._known.get(proc.pid)
-            current[proc.pid] = known if known is not None and known == proc else proc
+            if known is not None and known == proc:
+                current[proc.pid] = known
+                seen_before.add(proc.pid)
+            else:
+                current[proc.pid] = proc
         self._known = current
         readings = [
             reading
             for proc in current.values()
             if (reading := _read(proc, self._threads.get(proc.pid), self._cores)) is not None
         ]
+        readings = [self._with_wait(r, r.pid in seen_before) for r in readings]
         readings.sort(key=lambda r: r.pid)
         self._threads = {r.pid: r.threads for r in readings if r.threads is not None}
+        self._delays = {pid: value for pid, value in self._delays.items() if pid in current}
         return TreeReading(processes=tuple(readings), root_alive=self._root.pid in current)
+
+    def _with_wait(self, reading: ProcessReading, known: bool) -> ProcessReading:
+        """The reading with its run-queue wait since the previous sample (None on a first sight)."""
+        delay = run_queue_delay_ns(reading.pid)
+        now = time.monotonic_ns()
+        previous = self._delays.get(reading.pid) if known else None
+        if delay is None:
+            return reading
+        self._delays[reading.pid] = (delay, now)
+        if previous is None or now <= previous[1]:
+            return reading
+        # A thread that exited took its delay with it: never let the sum go backwards.
+        waited = max(delay - previous[0], 0) / (now - previous[1]) * 100.0
+        return ProcessReading(**{**reading.__dict__, "wait_percent": waited})
 
     @staticmethod
     def _without_ourselves(members: list[psutil.Process]) -> list[psutil.Process]:
@@ -123,6 +165,23 @@ class ProcessTree:
         except psutil.Error:
             ours = {own}
         return [proc for proc in members if proc.pid not in ours]
+
+
+def run_queue_delay_ns(pid: int, proc_root: Path = Path("/proc")) -> int | None:
+    """Total time the process's threads spent runnable but not running, in ns; None if unreadable."""
+    total, read = 0, False
+    try:
+        tasks = list((proc_root / str(pid) / "task").iterdir())
+    except OSError:
+        return None
+    for task in tasks:
+        try:
+            fields = (task / "schedstat").read_text().split()
+            total += int(fields[1])
+            read = True
+        except (OSError, IndexError, ValueError):  # the thread ended, or no schedstats here
+            continue
+    return total if read else None
 
 
 def cap_cpu_percent(

@@ -39,7 +39,8 @@ class Thresholds(Model, frozen=True, kw_only=True, omit_defaults=False):
     cpu_busy_percent: float = 90.0
     """Tree CPU at or above this (100 = one core fully used) counts as CPU-bound."""
     sustain_s: float = 10.0
-    """How long a suspicious state must last without a break before it is flagged."""
+    """How long a suspicious state must last without a break before it is flagged; runs shorter than
+    twice this are judged on half their length, but never under 3 s (verdict.sustain_window)."""
     gpu_idle_percent: float = 5.0
     """GPU utilization at or below this counts as idle."""
 
@@ -72,6 +73,8 @@ class Tick(Model, frozen=True, kw_only=True):
     """Seconds since monitoring started."""
     cpu_percent: float
     """Sum over the tree's processes (200 = two cores)."""
+    cpu_wait_percent: float | None = None
+    """Time the tree's threads were runnable but waiting for a core (100 = one thread all the time)."""
     rss_bytes: int
     threads: int
     processes: tuple[ProcessTick, ...] = ()
@@ -87,6 +90,8 @@ class Window(Model, frozen=True, kw_only=True):
     start_s: float
     end_s: float
     cpu_percent_mean: float
+    cpu_wait_percent_mean: float | None = None
+    """Mean run-queue wait over the window: CPU the tree wanted but the machine was too busy to give."""
     gpu_util_percent_max: float | None = None
 
 

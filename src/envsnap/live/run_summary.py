@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from envsnap import __version__
 from envsnap.live.monitor import EXPECT_VENDOR, LiveState
 from envsnap.live.run_report import RUN_REPORT_SCHEMA, Expect, RunReport, Thresholds, Verdict, Window
+from envsnap.live.verdict import MIN_SUSTAIN_S
 
 
 @dataclass(frozen=True)
@@ -58,14 +59,30 @@ def _no_accelerator_sentence(expect: Expect | None, has_sources: bool) -> str:
     )
 
 
-def _window_text(window: Window, thresholds: Thresholds) -> str:
+def _window_text(window: Window, thresholds: Thresholds, sustain_s: float) -> str:
     gpu = (
         "" if window.gpu_util_percent_max is None else f", GPU utilization ≤ {window.gpu_util_percent_max:g}%"
     )
+    waited = window.cpu_wait_percent_mean
+    got = f"tree CPU {window.cpu_percent_mean:g}% on average"
+    if waited:
+        got += (
+            f" plus {waited:g}% waiting for a core (demand {window.cpu_percent_mean + waited:g}%: "
+            "the machine was busy, so the tree got less than it asked for)"
+        )
     return (
-        f"{window.start_s:g}–{window.end_s:g} s: {window.kind}: "
-        f"tree CPU {window.cpu_percent_mean:g}% on average "
-        f"(CPU-bound means ≥ {thresholds.cpu_busy_percent:g}% for ≥ {thresholds.sustain_s:g} s){gpu}"
+        f"{window.start_s:g}–{window.end_s:g} s: {window.kind}: {got} "
+        f"(CPU-bound means a demand ≥ {thresholds.cpu_busy_percent:g}% for ≥ {sustain_s:g} s){gpu}"
+    )
+
+
+def sustain_text(thresholds: Thresholds, sustain_s: float, duration_s: float) -> str:
+    """Why the sustain window is as long as it is, for the evidence."""
+    if sustain_s >= thresholds.sustain_s:
+        return f"sustain window {sustain_s:g} s"
+    return (
+        f"sustain window {sustain_s:g} s: half of the {duration_s:g} s run, at least {MIN_SUSTAIN_S:g} s "
+        f"({thresholds.sustain_s:g} s for runs of {2 * thresholds.sustain_s:g} s or more)"
     )
 
 
@@ -105,7 +122,7 @@ def _sentence(
     return (
         f"Inconclusive: in {plural(state.detector.samples, 'sample')} over {duration:g} s "
         "the workload was never CPU-bound "
-        f"for {thresholds.sustain_s:g} s and was never seen using a GPU."
+        f"for {state.detector.sustain_s:g} s and was never seen using a GPU."
     )
 
 
@@ -118,7 +135,9 @@ def _evidence(state: LiveState, thresholds: Thresholds) -> tuple[str, ...]:
             f"max {state.cpu_max:.1f}% (100% = one core); peak RSS {human_bytes(state.rss_max)}; "
             f"{plural(len(state.processes), 'process', 'processes')}"
         )
-    lines.extend(_window_text(w, thresholds) for w in state.detector.windows)
+    detector = state.detector
+    lines.append(sustain_text(thresholds, detector.sustain_s, detector.last_s))
+    lines.extend(_window_text(w, thresholds, detector.sustain_s) for w in detector.windows)
     if state.detector.active_s:
         lines.append(f"GPU active for about {state.detector.active_s:g} s")
     for device in sorted(state.devices.values(), key=lambda d: (d.vendor, d.index)):

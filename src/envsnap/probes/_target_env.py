@@ -225,9 +225,11 @@ def _top_level(folder: str) -> list[str] | None:
     """Import names the distribution provides: top_level.txt, else derived from RECORD."""
     if not os.path.isdir(folder):
         return None
+    site_dir = os.path.dirname(folder)
     listed = _read_small(os.path.join(folder, "top_level.txt"))
     if listed is not None:
-        return sorted({line.strip() for line in listed.splitlines() if line.strip()})
+        names = {line.strip() for line in listed.splitlines() if line.strip()}
+        return _namespace_portions(folder, site_dir, names)
     record = _read_small(os.path.join(folder, "RECORD"), limit=1 << 24)
     if record is None:
         return None
@@ -239,14 +241,46 @@ def _top_level(folder: str) -> list[str] | None:
             head, sep, _ = row[0].replace("\\", "/").partition("/")
             entries.add(head + sep)
     names = set()
-    site_dir = os.path.dirname(folder)
     for entry in entries:
         if entry.endswith(".pth"):
             names.update(_names_behind_pth(os.path.join(site_dir, entry)))
         name = _import_name(entry)
         if name:
             names.add(name)
-    return sorted(names)
+    return _namespace_portions(folder, site_dir, names, record)
+
+
+def _namespace_portions(folder: str, site_dir: str, names: set[str], record: str | None = None) -> list[str]:
+    """Replace each namespace package among ``names`` by the portions this distribution installs in it.
+
+    ``lazr.uri`` and ``lazr.restfulclient`` both list ``lazr`` as their top level, but ``lazr/`` is
+    a namespace package (PEP 420: a folder without ``__init__.py``; or a pkg_resources namespace
+    named in ``namespace_packages.txt``) that both share by design. Recording ``lazr.uri`` and
+    ``lazr.restfulclient`` instead keeps "two distributions install one package" true to the disk,
+    for any namespace, not only the ones a table knows.
+    """
+    declared = _read_small(os.path.join(folder, "namespace_packages.txt")) or ""
+    namespaces = {line.strip() for line in declared.splitlines() if line.strip()}
+    namespaces.update(
+        name
+        for name in names
+        if os.path.isdir(os.path.join(site_dir, name))
+        and not os.path.exists(os.path.join(site_dir, name, "__init__.py"))
+    )
+    namespaces &= names
+    if not namespaces:
+        return sorted(names)
+    if record is None:
+        record = _read_small(os.path.join(folder, "RECORD"), limit=1 << 24) or ""
+    portions: set[str] = set()
+    for row in csv.reader(record.splitlines()):
+        parts = row[0].replace("\\", "/").split("/") if row else []
+        if len(parts) >= 2 and parts[0] in namespaces:
+            portion = parts[1][: -len(".py")] if parts[1].endswith(".py") else parts[1]
+            if portion.isidentifier() and portion != "__init__" and portion != "__pycache__":
+                portions.add(f"{parts[0]}.{portion}")
+    # A namespace whose portions this distribution doesn't list is shared by design: no evidence.
+    return sorted((names - namespaces) | portions)
 
 
 def _import_name(path: str) -> str | None:

@@ -43,6 +43,39 @@ exec(compile(sys.stdin.read(), "<envsnap target>", "exec"), {"__name__": "__main
 """
 
 
+MIN_TARGET_PYTHON = (3, 8)
+"""The oldest target interpreter ``_target_env.py`` runs on (the bootstrap above says the same)."""
+
+# Valid in Python 2 and every Python 3, so an old interpreter still answers with its version.
+_VERSION_QUERY = (
+    'import sys; sys.stdout.write("envsnap-target-python %d.%d\\n" % tuple(sys.version_info[:2]))'
+)
+_VERSION_ANSWER = re.compile(r"^envsnap-target-python (\d+)\.(\d+)$", re.MULTILINE)
+
+
+def interpreter_problem(python: str, *, timeout_s: float = 30.0) -> str | None:
+    """Why ``python`` can't be the target of the probes, or None when it can.
+
+    ``--python /bin/true`` (or ``/bin/sh``, or a Python 2.7) would otherwise "succeed" with no
+    packages and three failed probes: one question answered only by a real, recent enough Python
+    tells the two apart before a minute of probing. Costs one interpreter start.
+    """
+    result = run_command([python, "-c", _VERSION_QUERY], timeout_s=timeout_s)
+    if result.returncode is None:
+        return f"could not be run: {result.error}"
+    match = _VERSION_ANSWER.search(result.stdout)
+    if match is None:
+        answer = _error_line(result.stderr) if result.stderr.strip() else "no output"
+        return (
+            f"not a Python interpreter: `-c` with a version query {_exit_description(result.returncode)} "
+            f"({answer[:200]})"
+        )
+    version = (int(match[1]), int(match[2]))
+    if version < MIN_TARGET_PYTHON:
+        return f"Python {version[0]}.{version[1]}; envsnap needs Python >= 3.8 in the target interpreter"
+    return None
+
+
 @dataclass(frozen=True)
 class PythonReading:
     """The interpreter section and its installed distributions."""

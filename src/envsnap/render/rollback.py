@@ -71,15 +71,18 @@ def conda_environment(plan: RollbackPlan) -> str:
     """An environment.yml: conda-installed packages in the conda section, the rest under pip."""
     conda: list[str] = [f"python={plan.python_version}"] if plan.python_version else []
     pins: list[Pin] = []
+    pip_itself = "pip"  # conda installs pip itself (it runs the pip section); pinned when known
     for pin in plan.pins:
-        if pin.installer == "conda" and pin.kind == "index":
-            name = canonicalize_name(pin.name)
+        name = canonicalize_name(pin.name)
+        if name == "pip" and pin.kind == "index":
+            pip_itself = f"pip={Version(pin.version).public}"
+        elif pin.installer == "conda" and pin.kind == "index":
             conda.append(f"{_CONDA_NAMES.get(name, name)}={Version(pin.version).public}")
-        elif canonicalize_name(pin.name) not in ("pip", "python"):
+        elif name not in ("pip", "python"):
             pins.append(pin)
     indexes = sorted({index for pin in pins if (index := pytorch_index(pin)) is not None})
     pip = [f"--extra-index-url {url}" for url in indexes] + [pin.requirement for pin in pins]
-    conda.append("pip")
+    conda.append(pip_itself)
     dependencies: list[object] = [*conda, {"pip": pip}] if pip else list(conda)
     document = {"name": plan.env_name or "envsnap-restore", "dependencies": dependencies}
     lines = _header(plan, "environment")
@@ -96,14 +99,19 @@ def conda_environment(plan: RollbackPlan) -> str:
 
 def shell_script(plan: RollbackPlan) -> str:
     """A commented POSIX shell script that reinstalls the pins with the interpreter in $PYTHON."""
+    # The snapshot's path, as the user named it, for the commands the script suggests: quoted for
+    # the shell, and one printable line (it lands in a comment and in $SNAPSHOT, never run).
+    snapshot = shlex.quote(one_line(plan.snapshot_path)) if plan.snapshot_path else "SNAPSHOT"
     lines = ["#!/bin/sh", *_header(plan, "script")]
     lines += [
         "#",
         "# Usage:  PYTHON=/path/to/env/bin/python sh THIS_FILE",
-        "# Installs every pin with --no-deps (exact versions, no resolver surprises). It does not",
-        "# remove distributions the snapshot lacks: `envsnap rollback SNAPSHOT --apply --python PATH` does.",
+        "# Installs every pin with --no-deps (exact versions, no resolver surprises). To also remove",
+        "# the distributions the snapshot lacks, run instead:",
+        f"#   envsnap rollback {snapshot} --apply --python PATH",
         "set -eu",
         'PYTHON="${PYTHON:-python3}"',
+        f"SNAPSHOT={snapshot}",
     ]
     if plan.packages_unknown:
         lines += [
@@ -122,7 +130,7 @@ def shell_script(plan: RollbackPlan) -> str:
         lines.append(" \\\n    ".join(args))
     lines.append(
         'echo "done; compare with the snapshot: envsnap save --python \\"$PYTHON\\" -o after.yaml'
-        ' && envsnap diff SNAPSHOT after.yaml --only packages" >&2'
+        ' && envsnap diff \\"$SNAPSHOT\\" after.yaml --only packages" >&2'
     )
     return "\n".join(lines) + "\n"
 

@@ -127,6 +127,8 @@ class RollbackPlan:
     system: tuple[SystemStep, ...]
     packages_unknown: str | None = None
     """Why the snapshot does not know its package layer (then nothing is pinned), or None."""
+    snapshot_path: str | None = None
+    """The snapshot file as the user named it, for the commands a plan suggests (None: unknown)."""
 
 
 # ---------------------------------------------------------------------------- validation

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 from envsnap.rules import facts, knowledge
 from envsnap.rules.base import ev, finding, rule
+from envsnap.rules.knowledge import ThrottleReason
 from envsnap.snapshot.model import DeviceSample, Finding, NvidiaDevice, Severity, Snapshot
 
 ID = "gpu-health"
@@ -96,15 +97,32 @@ def _throttling(sample: DeviceSample, where: str, label: str) -> Iterator[Findin
         evidence.append(ev(f"{where}.temperature_c", sample.temperature_c))
     if sample.power_draw_watts is not None:
         evidence.append(ev(f"{where}.power_draw_watts", sample.power_draw_watts))
+    if sample.power_limit_watts is not None:
+        evidence.append(ev(f"{where}.power_limit_watts", sample.power_limit_watts))
     yield finding(
         ID,
         severity,
-        f"{label} clocks are held down: {meanings}",
+        f"{label}: NVML reports clocks held down by {meanings}{_power_context(sample, active)}",
         "Check cooling and airflow (temperature), the power limit (`nvidia-smi -q -d POWER,PERFORMANCE`) and "
         "the PSU; a power cap under full load is expected, thermal or hardware slowdown is not.",
         active[0].source,
         evidence,
     )
+
+
+def _power_context(sample: DeviceSample, active: list[ThrottleReason]) -> str:
+    """The measured draw beside a reported power cap, so the title never contradicts the numbers.
+
+    NVML's clock-event reasons are flags, not measurements: a power-cap flag next to a draw far
+    under the limit (68 W of 250 W) is a transient or a sampling artefact, and saying "runs at its
+    power limit" there would contradict the evidence printed under it.
+    """
+    draw, limit = sample.power_draw_watts, sample.power_limit_watts
+    if draw is None or limit is None or limit <= 0 or not any(r.reason == "sw_power_cap" for r in active):
+        return ""
+    share = draw / limit
+    where = "at" if share >= 0.9 else "well below" if share < 0.6 else "below"
+    return f"; drawing {draw:.0f} W of its {limit:.0f} W limit, {where} it at capture time"
 
 
 def _pcie(snapshot: Snapshot, sample: DeviceSample, where: str, label: str) -> Iterator[Finding]:

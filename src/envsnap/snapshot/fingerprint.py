@@ -3,7 +3,9 @@
 It is a sha256 over the canonical JSON of the stable sections (model.STABLE_SECTIONS), with host
 identity left out: the hostname, device serials and UUIDs, usernames in paths, and the host's
 memory size (firmware reserves a slightly different amount on identical machines). Volatile
-data (``meta``, ``telemetry``) and derived data (``findings``) are not part of it.
+data (``meta``, ``telemetry``) and derived data (``findings``) are not part of it, and neither is
+the probe's own bookkeeping (``extensions.scanned_files``: how many files were read, not what
+the stack is; a cache hit or an extra pure-Python package changes it).
 """
 
 from __future__ import annotations
@@ -40,5 +42,8 @@ def fingerprint(snapshot: Snapshot) -> str:
     host = stable.get("host")
     if isinstance(host, dict):
         host.pop("memory_total_bytes", None)
+    extensions = stable.get("extensions")
+    if isinstance(extensions, dict):
+        extensions.pop("scanned_files", None)
     canonical = msgspec.json.encode(_strip_identity(stable), order="sorted")
     return "sha256:" + hashlib.sha256(canonical).hexdigest()

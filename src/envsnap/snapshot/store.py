@@ -13,6 +13,8 @@ is expanded), unknown or newer schema versions and wrong types are each refused 
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import re
 import stat
@@ -118,14 +120,20 @@ def is_special(path: Path) -> bool:
     return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
-def check_writable(path: Path) -> None:
+def check_writable(path: Path, *, create_folder: bool = False) -> None:
     """Fail early, before slow work, when ``path`` can't be written.
 
     Creates (and removes) a scratch file next to the target, because ``os.access`` says yes to root
     for read-only places such as /proc and /sys.
 
+    Args:
+        path: the file to be written.
+        create_folder: create missing folders on the way (only for envsnap's own default folder:
+            a typo in a path the user gave must not leave a tree of folders behind).
+
     Raises:
-        BadInput: the target is a directory, or its folder can't be created or written.
+        BadInput: the target is a directory, its folder is missing (and not to be created), or
+            can't be created or written.
     """
     path = Path(path)
     if path.is_dir():
@@ -137,8 +145,10 @@ def check_writable(path: Path) -> None:
         except OSError as err:
             raise BadInput(f"{path}: cannot write: {err.strerror or err}") from err
     target = Path(os.path.realpath(path))
+    _require_folder(path, target, create_folder)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if create_folder:
+            target.parent.mkdir(parents=True, exist_ok=True)
         fd, scratch = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".check", dir=target.parent)
         os.close(fd)
         os.unlink(scratch)
@@ -146,14 +156,15 @@ def check_writable(path: Path) -> None:
         raise BadInput(f"{path}: cannot write: {err.strerror or err}") from err
 
 
-def write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str, *, create_folder: bool = False) -> None:
     """Replace ``path`` with ``text`` so that readers see the old file or the new one, never a mix.
 
     A symlink keeps pointing where it did (its target is replaced), an existing file keeps its
     permissions, and a device or FIFO (``-o /dev/stdout``) is written through, not replaced.
+    Missing folders are created only with ``create_folder`` (see ``check_writable``).
 
     Raises:
-        BadInput: the path is a directory, or the folder can't be created or written.
+        BadInput: the path is a directory, or the folder is missing, can't be created or written.
     """
     path = Path(path)
     if path.is_dir():
@@ -166,8 +177,10 @@ def write_atomic(path: Path, text: str) -> None:
         mode = stat.S_IMODE(target.stat().st_mode)
     except OSError:
         mode = NEW_FILE_MODE
+    _require_folder(path, target, create_folder)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if create_folder:
+            target.parent.mkdir(parents=True, exist_ok=True)
         tmp_name = write_temp(target, text, mode)
     except OSError as err:
         raise BadInput(f"{path}: cannot write: {err.strerror or err}") from err
@@ -177,6 +190,92 @@ def write_atomic(path: Path, text: str) -> None:
         Path(tmp_name).unlink(missing_ok=True)
         raise BadInput(f"{path}: cannot write: {err.strerror or err}") from err
     _fsync_dir(target.parent)
+
+
+def _require_folder(path: Path, target: Path, create_folder: bool) -> None:
+    """Refuse a path whose folder is missing, unless envsnap is to create it."""
+    if create_folder or target.parent.is_dir():
+        return
+    folder = path.parent
+    if target.parent.exists():
+        raise BadInput(f"{path}: cannot write: {folder} is not a folder")
+    raise BadInput(
+        f"{path}: cannot write: no such folder {folder} (envsnap does not create folders you name)"
+    )
+
+
+def write_new(path: Path, text: str, *, create_folder: bool = False) -> Path:
+    """Write ``text`` to ``path`` atomically, never replacing a file: a taken name gets ``-1``, ``-2``...
+
+    For default names, which two runs started in the same second would share (``envsnap save``
+    twice, ``srun envsnap run`` on many ranks): the finished file is hard-linked into place, which
+    fails if the name exists, so neither write is lost.
+
+    Returns:
+        The path written: ``path``, or ``path`` with a ``-n`` suffix when that name was taken.
+
+    Raises:
+        BadInput: the file can't be written.
+    """
+    path = Path(path)
+    target = Path(os.path.realpath(path.parent)) / path.name
+    _require_folder(path, target, create_folder)
+    try:
+        if create_folder:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        tmp_name = write_temp(path, text, NEW_FILE_MODE)
+    except OSError as err:
+        raise BadInput(f"{path}: cannot write: {err.strerror or err}") from None
+    try:
+        written = _link_new(Path(tmp_name), path)
+    except OSError as err:
+        raise BadInput(f"{path}: cannot write: {err.strerror or err}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp_name)
+    _fsync_dir(target.parent)
+    return written
+
+
+MAX_SUFFIX = 1000
+"""Most ``-n`` suffixes ``write_new`` tries before giving up."""
+
+
+def _link_new(source: Path, path: Path) -> Path:
+    """Give ``source`` the first free name of ``path``, ``path-1`` ...; a hard link never replaces."""
+    for n in range(MAX_SUFFIX):
+        candidate = path if n == 0 else path.with_name(f"{path.stem}-{n}{path.suffix}")
+        try:
+            os.link(source, candidate)
+            return candidate
+        except FileExistsError:
+            continue
+        except OSError as err:
+            # No hard links here (some FUSE and FAT mounts): exclusive creation is still no-clobber.
+            if not _no_links(err):
+                raise BadInput(f"{path}: cannot write: {err.strerror or err}") from None
+            return _create_new(source, path)
+    raise BadInput(f"{path}: {MAX_SUFFIX} files of that name exist already")
+
+
+def _create_new(source: Path, path: Path) -> Path:
+    text = source.read_bytes()
+    for n in range(MAX_SUFFIX):
+        candidate = path if n == 0 else path.with_name(f"{path.stem}-{n}{path.suffix}")
+        try:
+            fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            continue
+        except OSError as err:
+            raise BadInput(f"{path}: cannot write: {err.strerror or err}") from None
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text)
+        return candidate
+    raise BadInput(f"{path}: {MAX_SUFFIX} files of that name exist already")
+
+
+def _no_links(err: OSError) -> bool:
+    return err.errno in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK)
 
 
 def write_temp(target: Path, text: str, mode: int) -> str:
@@ -222,9 +321,9 @@ def _fsync_dir(folder: Path) -> None:
         os.close(dir_fd)
 
 
-def save(snapshot: Snapshot, path: Path) -> Path:
-    """Write ``snapshot`` to ``path`` atomically and return the path."""
-    write_atomic(path, dumps(snapshot))
+def save(snapshot: Snapshot, path: Path, *, create_folder: bool = False) -> Path:
+    """Write ``snapshot`` to ``path`` atomically and return the path (folders: see ``write_atomic``)."""
+    write_atomic(path, dumps(snapshot), create_folder=create_folder)
     return path
 
 
@@ -361,7 +460,12 @@ def from_builtins(data: Any, name: str = "<snapshot>", text: str | None = None) 
         kind = "empty" if data is None else _YAML_KINDS.get(type(data).__name__, "not a mapping")
         raise BadInput(f"{name}: not an envsnap snapshot (the document is {kind}, expected a mapping)")
     if "report" in data and "verdict" in data:
-        raise BadInput(f"{name}: this is an `envsnap run` report, not a snapshot")
+        # The file is hostile: its own `report` value is only used to pick one of two known names.
+        kind = {"envsnap-run": "`envsnap run`", "envsnap-watch": "`envsnap watch`"}.get(
+            str(data["report"]), "`envsnap run`/`watch`"
+        )
+        shown = "REPORT" if name.startswith("<") else name  # <stdin> is no file to open
+        raise BadInput(f"{name}: this is an {kind} report, not a snapshot; `envsnap tui {shown}` shows it")
     version = data.get("schema")
     if "schema" not in data:
         raise BadInput(f"{name}: not an envsnap snapshot (no 'schema' version at the top)")

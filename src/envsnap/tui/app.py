@@ -80,6 +80,7 @@ class EnvsnapApp(App[int]):
         Binding("s", "save", "Save"),
         Binding("p", "toggle_pause", "Pause"),
         Binding("r", "refresh", "Refresh"),
+        Binding("m", "migrate", "Migrate", show=False),
         *(Binding(str(n), f"show_tab('{tab}')", tab.title(), show=False) for n, tab in enumerate(TABS, 1)),
     ]
 
@@ -259,6 +260,13 @@ class EnvsnapApp(App[int]):
             return
         self._save_snapshot(self.snapshot, self._last_sample)
 
+    def action_migrate(self) -> None:
+        """Open the Migrate view: the migration audit of the current folder for a chosen target."""
+        from envsnap.tui.screens.migrate import MigrateScreen
+
+        if not self._in_run_view():
+            self.push_screen(MigrateScreen(Path.cwd(), self.snapshot))
+
     async def action_diff_selected(self) -> None:
         """Diff the snapshot selected on the Snapshots tab (command palette entry)."""
         if self._in_run_view():
@@ -291,11 +299,17 @@ class EnvsnapApp(App[int]):
         from envsnap.errors import BadInput
         from envsnap.live.run_report import RunReport
         from envsnap.live.scrub import scrub_report
+        from envsnap.snapshot.model import Snapshot
         from envsnap.snapshot.redact import redact_snapshot
         from envsnap.tui.documents import read_document
 
         try:
             document = read_document(path)
+            if not isinstance(document, (RunReport, Snapshot)):  # a fleet folder: the Fleet tab
+                from envsnap.tui.screens.fleet import FleetLoaded
+
+                self.post_message(FleetLoaded(document, path))
+                return
             # A hand-edited file may hold secrets: both kinds are scrubbed as their writers do.
             if isinstance(document, RunReport):
                 self.post_message(RunReportLoaded(scrub_report(document), path))
@@ -341,6 +355,17 @@ class EnvsnapApp(App[int]):
             timeout=10,
             markup=False,
         )
+
+    # ------------------------------------------------------------------ fleet folder
+
+    def on_fleet_loaded(self, message: Any) -> None:
+        from envsnap.tui.screens.fleet import FleetScreen
+
+        self.main.load_error = None
+        self.main.source = f"fleet folder {message.path} · read-only"
+        while isinstance(self.screen, FleetScreen):  # re-read (r): replaced
+            self.pop_screen()
+        self.push_screen(FleetScreen(message.document, message.path))
 
     # ------------------------------------------------------------------ run report
 
@@ -465,7 +490,7 @@ class EnvsnapApp(App[int]):
         meta = replace(snapshot.meta, captured_at=defaults.capture_time(self._clock()))
         state = replace(snapshot, meta=meta, telemetry=sample or snapshot.telemetry)
         try:
-            path = api.save(state, api.default_snapshot_path(state, folder=self.snapshot_dir))
+            path = api.save(state, folder=self.snapshot_dir)
         except BadInput as err:
             self.post_message(SaveFailed(str(err)))
             return

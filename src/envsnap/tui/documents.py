@@ -18,6 +18,7 @@ from envsnap.errors import BadInput
 if TYPE_CHECKING:
     from envsnap.live.run_report import RunReport
     from envsnap.snapshot.model import Snapshot
+    from envsnap.tui.fleet_rows import FleetDocument
 
 RUN_REPORT_KINDS = ("envsnap-run", "envsnap-watch")
 """Values of ``report:`` that mark a run report (live/run_report.py: RunReport.report)."""
@@ -28,7 +29,7 @@ def is_run_report(data: Any) -> bool:
     return isinstance(data, dict) and data.get("report") in RUN_REPORT_KINDS
 
 
-def read_document(path: Path) -> Snapshot | RunReport:
+def read_document(path: Path) -> Snapshot | RunReport | FleetDocument:
     """Read a snapshot or a run report, whichever the file holds.
 
     ``-`` reads a snapshot from standard input, as ``envsnap show -`` does.
@@ -42,6 +43,8 @@ def read_document(path: Path) -> Snapshot | RunReport:
 
     if str(path) == "-":
         return api.load("-")
+    if path.is_dir():  # a fleet folder (envsnap fleet collect): read and grouped here, off the UI thread
+        return read_fleet(path)
     name = str(path)
     text = store.decode_text(store.read_bytes_capped(path, name), name)
     if not re.search(r"^report\s*:", text, re.MULTILINE):
@@ -62,3 +65,12 @@ def read_document(path: Path) -> Snapshot | RunReport:
             "`envsnap run`/`watch` reports"
         )
     return store.from_builtins(data, name, text)
+
+
+def read_fleet(path: Path) -> FleetDocument:
+    """A fleet folder, its nodes grouped by fingerprint (BadInput when it can't be read)."""
+    from envsnap.fleet.group import group, load_fleet
+    from envsnap.tui.fleet_rows import FleetDocument
+
+    loaded = load_fleet(path)
+    return FleetDocument(loaded, group(loaded.nodes))

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
 
+from envsnap.live.verdict import sustain_window
 from envsnap.render.safe_text import one_line
 
 if TYPE_CHECKING:
@@ -170,7 +171,8 @@ def thresholds_line(report: RunReport) -> str:
     """The numbers the verdict was computed with, as one sentence fragment."""
     limits = report.thresholds
     text = (
-        f"CPU-bound ≥ {limits.cpu_busy_percent:g}% (100 = one core) for ≥ {limits.sustain_s:g} s · "
+        f"CPU-bound: demand ≥ {limits.cpu_busy_percent:g}% (used + waited for; 100 = one core) "
+        f"for ≥ {sustain_window(limits, report.duration_s):g} s · "
         f"GPU idle ≤ {limits.gpu_idle_percent:g}% · sampled every {limits.interval_s:g} s"
     )
     return text if report.expect is None else f"{text} · expect {report.expect}"

@@ -1,0 +1,127 @@
+"""Build and deployment files: requirements, pyproject.toml, CMakeLists.txt, Dockerfiles, shell scripts.
+
+Line-level (tokenizer-level) reading: these formats are too many and too loose for one parser,
+and what matters here fits on a line: a CUDA-only requirement, a CUDA wheel index, the
+``--extra-index-url`` trap, ``pip install apex``, a CUDA base image, CUDA languages and arch lists
+in CMake. ``setup.py`` goes through the Python scanner (``install_requires`` strings come back here).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+
+from envsnap.audit import knowledge
+from envsnap.audit.model import Signal
+
+_QUOTED = re.compile(r"""["']([A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?\s*(?:[<>=!~;@][^"']*)?)["']""")
+_EXTRA_INDEX = re.compile(r"--extra-index-url[= ]+(\S+)")
+_CUDA_INDEX = re.compile(r"download\.pytorch\.org/whl/(?:nightly/)?(cu\d{3})\b")
+_PIP_APEX = re.compile(r"\bpip3?\s+install\b[^\n#]*?\s(apex)(?:[\s=<>;]|$)")
+_CUDA_IMAGE = re.compile(
+    r"^\s*FROM\s+(?:--platform=\S+\s+)?((?:nvidia/cuda|nvcr\.io/nvidia/[\w.-]+)(?::\S+)?)", re.IGNORECASE
+)
+_CMAKE_CUDA = re.compile(
+    r"enable_language\s*\(\s*CUDA|LANGUAGES[^)]*\bCUDA\b|find_package\s*\(\s*(?:CUDA|CUDAToolkit)\b|cuda_add_(?:library|executable)",
+    re.IGNORECASE,
+)
+_CMAKE_ARCHS = re.compile(r"CMAKE_CUDA_ARCHITECTURES\W+([0-9][0-9;a-z\s-]*)")
+_ENV_ARCH_LIST = re.compile(r"TORCH_CUDA_ARCH_LIST\W+([0-9][0-9.;+ PTX]*)")
+_TENSORRT_CMAKE = re.compile(r"find_package\s*\(\s*TensorRT|nvinfer", re.IGNORECASE)
+
+
+def requirement_signal(text: str, relative: str, line: int, code: str) -> Signal | None:
+    """A ``requirement`` signal when ``text`` names a CUDA-only distribution (or CUDA library wheel)."""
+    try:
+        requirement = Requirement(text.strip())
+    except InvalidRequirement:
+        return None
+    name = canonicalize_name(requirement.name)
+    row = knowledge.alternative_for_distribution(name)
+    pattern, _ = knowledge.cuda_library_wheels()
+    if row is None and not pattern.match(name):
+        return None
+    return Signal(
+        kind="requirement",
+        layer="source",
+        file=relative,
+        line=line,
+        code=code,
+        subject=name,
+        detail=((f"package={row.key}",) if row else ("package=cuda-library-wheel",)) + _pinned(requirement),
+    )
+
+
+def _pinned(requirement: Requirement) -> tuple[str, ...]:
+    """``pinned=0.49.0`` for an exact pin (``==``), so the judge can check a minimum version."""
+    exact = [spec.version for spec in requirement.specifier if spec.operator in ("==", "===")]
+    return (f"pinned={exact[0]}",) if len(exact) == 1 and "*" not in exact[0] else ()
+
+
+def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
+    """Signals of one requirements/pyproject/CMake/Docker/shell file (``kind`` from walk.classify)."""
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        shown = line if len(line) <= 160 else line[:159] + "…"
+
+        def make(
+            kind_: str, subject: str, detail: tuple[str, ...] = (), n: int = number, c: str = shown
+        ) -> Signal:
+            return Signal(
+                kind=kind_, layer="source", file=relative, line=n, code=c, subject=subject, detail=detail
+            )
+
+        extra = _EXTRA_INDEX.search(line)
+        if extra and "download.pytorch.org" in extra.group(1):
+            yield make("extra-index-url", extra.group(1))
+        index = _CUDA_INDEX.search(line)
+        if index:
+            yield make("cuda-index", index.group(1))
+        if _PIP_APEX.search(line):
+            yield make("apex-pip", "pip install apex")
+        arch_list = _ENV_ARCH_LIST.search(line)
+        if arch_list:
+            archs = [
+                a.replace("+PTX", "").replace(".", "").strip() for a in re.split(r"[; ]+", arch_list.group(1))
+            ]
+            yield make("gencode", "TORCH_CUDA_ARCH_LIST", tuple(f"arch=sm_{a}" for a in archs if a))
+        if kind == "docker":
+            image = _CUDA_IMAGE.match(line)
+            if image:
+                yield make("docker-cuda-base", image.group(1))
+        if kind == "build":
+            if _CMAKE_CUDA.search(line):
+                yield make("cmake-cuda", "CUDA language")
+            archs_match = _CMAKE_ARCHS.search(line)
+            if archs_match:
+                archs = [a for a in re.split(r"[;\s]+", archs_match.group(1)) if a[:1].isdigit()]
+                yield make(
+                    "gencode", "CMAKE_CUDA_ARCHITECTURES", tuple(f"arch=sm_{a.split('-')[0]}" for a in archs)
+                )
+            if _TENSORRT_CMAKE.search(line):
+                yield make("import", "tensorrt", ("package=tensorrt",))
+        if kind == "requirements":
+            requirement = line.split(" #", 1)[0].strip()
+            if not requirement.startswith("-"):
+                signal = requirement_signal(requirement, relative, number, shown)
+                if signal is not None:
+                    yield signal
+        elif kind in ("build", "docker", "shell"):
+            for quoted in _QUOTED.findall(line) if kind == "build" else _pip_arguments(line):
+                signal = requirement_signal(quoted, relative, number, shown)
+                if signal is not None:
+                    yield signal
+
+
+def _pip_arguments(line: str) -> list[str]:
+    """The package arguments of a ``pip install`` line (options left out)."""
+    match = re.search(r"\bpip3?\s+install\s+(.*)", line)
+    if not match:
+        return []
+    words = [w.strip("'\"") for w in match.group(1).split()]
+    return [w for w in words if w and not w.startswith(("-", "&", "|", ";", "\\", "$", "/", "."))]

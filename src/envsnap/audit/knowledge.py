@@ -1,0 +1,154 @@
+"""The audit's knowledge tables (``audit/data/*.yaml``), typed and read once.
+
+Like ``rules/knowledge.py``: data, not code, so a package swap or a new wheel index is a row to
+edit; every row names its source, and a malformed row fails the test suite (msgspec conversion
+with unknown fields forbidden), not a user's run.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from importlib import resources
+from typing import Any
+
+import msgspec
+import yaml
+
+from envsnap.audit.model import Effort, Risk, TargetKind
+
+_Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+DATA_FILES = ("alternatives", "targets")
+
+
+class _Row(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    pass
+
+
+class Swap(_Row, frozen=True, kw_only=True):
+    """What a CUDA-only package means on one target, and what replaces it."""
+
+    effort: Effort
+    risk: Risk
+    replacement: str
+    source: str
+
+
+class Alternative(_Row, frozen=True, kw_only=True):
+    """A CUDA-only package: how to recognise it, and its swap per target."""
+
+    key: str
+    name: str
+    imports: tuple[str, ...]
+    what: str
+    targets: dict[str, Swap]
+    min_version: dict[str, str] | None = None
+
+    @property
+    def regex(self) -> re.Pattern[str]:
+        """The distribution-name pattern, compiled."""
+        return _compiled(self.name)
+
+    def swap(self, kind: TargetKind) -> Swap | None:
+        """The swap for a target kind (``other`` stands for every kind not listed)."""
+        return self.targets.get(kind) or self.targets.get("other")
+
+
+class DtypeNote(_Row, frozen=True, kw_only=True):
+    """How well a target supports a dtype."""
+
+    dtype: str
+    target: str
+    support: str
+    note: str
+    source: str
+
+
+@functools.cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+@functools.cache
+def raw(name: str) -> Any:
+    """One data file as plain data (parsed once per process)."""
+    text = (
+        resources.files("envsnap.audit").joinpath("data").joinpath(f"{name}.yaml").read_text(encoding="utf-8")
+    )
+    return yaml.load(text, Loader=_Loader)
+
+
+@functools.cache
+def alternatives() -> tuple[Alternative, ...]:
+    """Every CUDA-only package row."""
+    return msgspec.convert(raw("alternatives")["packages"], tuple[Alternative, ...])
+
+
+def alternative_for_import(module: str) -> Alternative | None:
+    """The package row an import (``flash_attn.flash_attn_interface``) belongs to."""
+    for row in alternatives():
+        for name in row.imports:
+            if module == name or module.startswith(name + "."):
+                return row
+    return None
+
+
+def alternative_for_distribution(name: str) -> Alternative | None:
+    """The package row a distribution name (PEP 503 normalized) belongs to."""
+    return next((row for row in alternatives() if row.regex.match(name)), None)
+
+
+def trigger_modules() -> frozenset[str]:
+    """Top-level module names of every package in the table (the scanner's import filter)."""
+    return frozenset(name.split(".")[0] for row in alternatives() for name in row.imports)
+
+
+@functools.cache
+def apex_trap() -> tuple[tuple[str, ...], str]:
+    """The PyPI versions of the unrelated ``apex`` package, and the source."""
+    row = raw("alternatives")["apex_trap"]
+    return tuple(str(v) for v in row["pypi_versions"]), str(row["source"])
+
+
+@functools.cache
+def cuda_library_wheels() -> tuple[re.Pattern[str], str]:
+    """The pattern of NVIDIA CUDA library wheels, and the source."""
+    row = raw("alternatives")["cuda_library_wheels"]
+    return re.compile(str(row["name"])), str(row["source"])
+
+
+def wheel(kind: str) -> dict[str, Any]:
+    """The wheel-index row of a target kind (``index``, ``source``, maybe ``first_torch``)."""
+    row = raw("targets")["wheels"][kind]
+    assert isinstance(row, dict)
+    return row
+
+
+def source(key: str) -> str:
+    """The source URL of a one-fact entry of targets.yaml (``rocm_reuses_cuda_api``, ...)."""
+    table = raw("targets")
+    entry = table[key] if key in table else table["wheels"][key]
+    return str(entry["source"])
+
+
+@functools.cache
+def xpu_devices() -> tuple[str, ...]:
+    """XPU device names the wheels are built for."""
+    return tuple(raw("targets")["xpu_devices"]["names"])
+
+
+@functools.cache
+def dtype_notes() -> tuple[DtypeNote, ...]:
+    """Dtype support rows."""
+    return msgspec.convert(raw("targets")["dtypes"], tuple[DtypeNote, ...])
+
+
+def dtype_note(dtype: str, kind: str) -> DtypeNote | None:
+    """What a target kind says about a dtype family (``float64``, ``float8``, ``bfloat16``)."""
+    return next((row for row in dtype_notes() if row.dtype == dtype and row.target == kind), None)
+
+
+def wave64(gfx: str) -> bool:
+    """Whether a gfx target runs 64-lane wavefronts only (CDNA, GCN)."""
+    return gfx.startswith(tuple(raw("targets")["wavefront"]["wave64_prefixes"]))

@@ -1,0 +1,136 @@
+"""The audit's data: what scanners observe (signals), what they mean on a target (findings), the verdict.
+
+Scanners emit *signals*: target-independent facts with their evidence ("line 12 calls ``.cuda()``",
+"the snapshot has flash-attn 2.7.4 with sm_80/sm_90 kernels"). The judge turns each signal into a
+*finding* for one target: what it means there, the effort to change it (none/low/medium/high,
+SYCLomatic dpct's scale) and the replacement. Keeping the two apart means a project is scanned
+once and judged for any number of targets (the TUI's target picker re-judges without rescanning).
+
+Every structure is a frozen msgspec Struct; the JSON report is ``msgspec.to_builtins`` of
+``AuditReport`` and its keys are API (README "Before you migrate").
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+REPORT_SCHEMA = 1
+"""Version of the ``envsnap audit --json`` document."""
+
+Effort = Literal["none", "low", "medium", "high"]
+Risk = Literal["lower", "moderate", "higher"]
+Layer = Literal["framework", "packages", "extensions", "source", "artifacts"]
+TargetKind = Literal["cuda", "rocm", "xpu", "mps", "cpu"]
+
+EFFORTS: tuple[Effort, ...] = ("none", "low", "medium", "high")
+RISKS: tuple[Risk, ...] = ("lower", "moderate", "higher")
+LAYERS: tuple[Layer, ...] = ("framework", "packages", "extensions", "source", "artifacts")
+
+
+class _Struct(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Base of the audit structures: frozen and keyword-only."""
+
+
+class Signal(_Struct, frozen=True, kw_only=True):
+    """One target-independent observation, with the place it was made."""
+
+    kind: str
+    """What was seen, e.g. ``device-hardcode``, ``import``, ``inline-ptx`` (see judge.py)."""
+    layer: Layer
+    file: str | None = None
+    """Path relative to the project (POSIX separators); None for environment signals."""
+    line: int | None = None
+    code: str = ""
+    """The code or value seen, one line, shortened."""
+    subject: str = ""
+    """What the signal is about: a module (``flash_attn``), an API (``torch.cuda.synchronize``), a dtype."""
+    guarded: bool = False
+    """Inside an availability check or ``try/except ImportError``: the code has a way around it."""
+    detail: tuple[str, ...] = ()
+    """Extra facts (archs, dtypes, counts), each ``key=value``."""
+
+    def facts(self) -> dict[str, str]:
+        """``detail`` as a mapping."""
+        return dict(item.split("=", 1) for item in self.detail if "=" in item)
+
+
+class Skipped(_Struct, frozen=True, kw_only=True):
+    """A file the scan did not read, and why (symlink, too large, unreadable, not parseable)."""
+
+    file: str
+    reason: str
+
+
+class ScanResult(_Struct, frozen=True, kw_only=True):
+    """Everything the file scanners saw under a project directory."""
+
+    root: str
+    signals: tuple[Signal, ...] = ()
+    files_seen: int = 0
+    files_parsed: int = 0
+    """Files whose content was parsed (the rest had no trigger word, or were skipped)."""
+    skipped: tuple[Skipped, ...] = ()
+
+
+class Target(_Struct, frozen=True, kw_only=True):
+    """The machine to migrate to, named precisely."""
+
+    kind: TargetKind
+    archs: tuple[str, ...] = ()
+    """``gfx942``, ``sm_120`` or an XPU device (``pvc``); empty when not named."""
+    version: str | None = None
+    """ROCm or CUDA version (``6.4``, ``12.8``) when named."""
+    label: str
+    """As the user wrote it, or ``rocm:gfx90a@6.2 (from target.yaml)``."""
+    snapshot: str | None = None
+    """The target snapshot file it was read from, if any."""
+    torch: str | None = None
+    """The torch build installed on the target (target snapshots only), e.g. ``2.6.0+rocm6.2``."""
+    devices: tuple[str, ...] = ()
+    """Device names on the target (target snapshots only)."""
+
+
+class Finding(_Struct, frozen=True, kw_only=True):
+    """A signal judged for a target: where, what, what it means there, effort, replacement."""
+
+    rule: str
+    layer: Layer
+    location: str
+    """``file:line`` for files, a snapshot path (``packages[flash-attn]``) for the environment."""
+    code: str
+    meaning: str
+    """What this means on the target, in one or two sentences."""
+    effort: Effort
+    risk: Risk
+    replacement: str
+    """What to use or do instead ("" when nothing needs to change)."""
+    source: str | None = None
+    """Where the knowledge comes from (a URL)."""
+
+
+class Verdict(_Struct, frozen=True, kw_only=True):
+    """The migration risk for one target, why, and what to do next."""
+
+    risk: Risk
+    reasons: tuple[str, ...]
+    """The top reasons, most severe first."""
+    checklist: tuple[str, ...]
+    """Next steps, in order."""
+
+
+class AuditReport(_Struct, frozen=True, kw_only=True):
+    """The whole audit of one project and environment for one target."""
+
+    schema: int = REPORT_SCHEMA
+    target: Target
+    project: str | None
+    environment: str | None
+    """Where the environment came from: a snapshot file, ``live``, or None (not audited)."""
+    verdict: Verdict
+    findings: tuple[Finding, ...]
+    """Most severe first (risk, then effort), then by location."""
+    files_seen: int = 0
+    files_parsed: int = 0
+    skipped: tuple[Skipped, ...] = ()

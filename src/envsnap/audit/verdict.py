@@ -1,0 +1,93 @@
+"""The verdict: one risk level per target, the reasons that set it, and a checklist.
+
+Decision framework (the issue's, with the finding-level risks of judge.py and environment.py):
+- **higher** — anything that fails or is silently wrong until reworked: compiled engines and
+  inline PTX off NVIDIA, CUDA-only packages with no port, unguarded CUDA device code on a target
+  without the ``torch.cuda`` API, a vendor-tied distributed backend, missing code objects for
+  the GPU; or *several* (SEVERAL_KERNELS) CUDA-only kernel packages/extensions, each with an
+  alternative, because each one is a port to validate.
+- **moderate** — a few extensions or packages with documented alternatives, rebuilds.
+- **lower** — standard ops and no custom CUDA: install the target build and go.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+from envsnap.audit.model import EFFORTS, RISKS, Finding, Risk, Target, Verdict
+
+SEVERAL_KERNELS = 3
+"""This many moderate compiled-code findings (packages, extensions) make the migration higher risk."""
+KERNEL_RULES = frozenset({"cuda-only-package", "compiled-cuda-extension", "cuda-extension", "cuda-source"})
+MAX_REASONS = 5
+
+
+def rank(finding: Finding) -> tuple[int, int]:
+    """Sort key: most severe first (risk, then effort)."""
+    return (-RISKS.index(finding.risk), -EFFORTS.index(finding.effort))
+
+
+def decide(findings: Sequence[Finding], target: Target) -> Verdict:
+    """The risk, its top reasons and the checklist for a target."""
+    risk: Risk = max((f.risk for f in findings), key=RISKS.index, default="lower")
+    kernels = [f for f in findings if f.rule in KERNEL_RULES and f.risk == "moderate"]
+    reasons = _reasons(findings, risk)
+    if risk == "moderate" and len(kernels) >= SEVERAL_KERNELS:
+        risk = "higher"
+        reasons.insert(0, f"{len(kernels)} CUDA-only kernels or compiled packages to port and validate")
+    if not reasons:
+        reasons = ["standard ops, no custom CUDA: install the target build of the framework"]
+    return Verdict(
+        risk=risk, reasons=tuple(reasons[:MAX_REASONS]), checklist=tuple(_checklist(findings, target))
+    )
+
+
+def _reasons(findings: Sequence[Finding], risk: Risk) -> list[str]:
+    """One line per rule among the findings at the verdict's level, with a count and an example place."""
+    groups: dict[str, list[Finding]] = defaultdict(list)
+    for finding in sorted(findings, key=rank):
+        if finding.risk == risk and risk != "lower":
+            groups[finding.rule].append(finding)
+    lines = []
+    for rule, items in sorted(groups.items(), key=lambda kv: (rank(kv[1][0]), -len(kv[1]))):
+        first = items[0]
+        more = f" (+{len(items) - 1} more)" if len(items) > 1 else ""
+        lines.append(f"{rule}: {first.location}{more} — {first.meaning}")
+    return lines
+
+
+def _checklist(findings: Sequence[Finding], target: Target) -> list[str]:
+    steps: list[str] = []
+    framework = [f for f in findings if f.layer == "framework" and f.replacement]
+    for item in framework:
+        steps.append(f"Framework: {item.replacement}")
+    swaps = sorted(
+        {
+            f"{f.code.split('==')[0].split()[0]} → {f.replacement}"
+            for f in findings
+            if f.layer == "packages" and f.effort != "none"
+        }
+    )
+    steps.extend(f"Package: {swap}" for swap in swaps)
+    by_rule: dict[str, list[Finding]] = defaultdict(list)
+    for item in findings:
+        if item.layer in ("source", "extensions", "artifacts") and item.effort != "none":
+            by_rule[item.rule].append(item)
+    for rule, items in sorted(by_rule.items(), key=lambda kv: rank(kv[1][0])):
+        steps.append(
+            f"{items[0].layer.title()}: {rule} at {len(items)} place(s), e.g. {items[0].location}: "
+            f"{items[0].replacement}"
+        )
+    steps.append(
+        "On the target: `envsnap save -o target.yaml`, then `envsnap audit --target-snapshot target.yaml` "
+        "to judge against its real devices, driver and framework"
+    )
+    steps.append(
+        "Smoke test: import, one forward and backward step on the target device (`envsnap check` first)"
+    )
+    steps.append(
+        "Correctness: compare outputs with the CUDA reference run on the same inputs (bf16 needs "
+        "rtol ≈ 1.6e-2)"
+    )
+    return steps

@@ -1,0 +1,142 @@
+"""Walking a project tree safely: which files to scan, which to leave, and never a symlink.
+
+A project directory is untrusted input. The walk never follows a symbolic link (a link to ``/``
+or a loop would take it out of the tree or round in circles): links are listed as skipped.
+Virtual environments, VCS metadata and caches are not the project's code and are pruned.
+Files are classified by name only here; content is read by the scanners, with size caps.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+from envsnap.audit.model import Skipped
+
+FileKind = Literal["python", "native", "build", "docker", "requirements", "shell", "artifact"]
+
+PRUNED_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".venv",
+        "venv",
+        "env",
+        ".env",
+        "node_modules",
+        "__pycache__",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        "site-packages",
+        ".eggs",
+        ".cache",
+    }
+)
+"""Directories that hold no project source (environments, VCS data, caches)."""
+
+MAX_FILES = 200_000
+"""Stop listing after this many files (a mis-aimed audit of ``/`` ends, with a note)."""
+
+NATIVE_SUFFIXES = frozenset({".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hip", ".inl"})
+ARTIFACT_SUFFIXES = frozenset(
+    {".safetensors", ".pt", ".pth", ".bin", ".ckpt", ".onnx", ".engine", ".plan", ".trt", ".gguf"}
+)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A file to scan: its path, its path relative to the root (POSIX), and its kind."""
+
+    path: str
+    relative: str
+    kind: FileKind
+
+
+def classify(name: str) -> FileKind | None:
+    """The scanner a file name calls for, or None when it is not scanned."""
+    lower = name.lower()
+    suffix = os.path.splitext(lower)[1]
+    if suffix in (".py", ".pyi"):
+        return "python"
+    if suffix in NATIVE_SUFFIXES:
+        return "native"
+    if lower in ("pyproject.toml", "cmakelists.txt", "setup.cfg") or suffix == ".cmake":
+        return "build"
+    if lower.startswith(("dockerfile", "containerfile")) or suffix in (".dockerfile", ".containerfile"):
+        return "docker"
+    if suffix in (".txt", ".in") and lower.startswith(("requirements", "constraints")):
+        return "requirements"
+    if suffix in (".sh", ".bash"):
+        return "shell"
+    if suffix in ARTIFACT_SUFFIXES:
+        return "artifact"
+    return None
+
+
+def walk(root: str) -> tuple[list[Entry], list[Skipped], int]:
+    """Every scannable file under ``root``, the files left out (with why), and how many were seen.
+
+    Symbolic links (to files or directories) are never followed; unreadable directories are
+    listed as skipped; the listing stops at MAX_FILES.
+    """
+    entries: list[Entry] = []
+    skipped: list[Skipped] = []
+    seen = 0
+    for relative, name in _iterate(root, skipped):
+        seen += 1
+        if seen > MAX_FILES:
+            skipped.append(Skipped(file=relative, reason=f"listing stopped after {MAX_FILES} files"))
+            break
+        kind = classify(name)
+        if kind is not None:
+            entries.append(Entry(os.path.join(root, relative), relative, kind))
+    return entries, skipped, min(seen, MAX_FILES)
+
+
+def _iterate(root: str, skipped: list[Skipped]) -> Iterator[tuple[str, str]]:
+    """(relative path, name) of every regular file, depth first, in sorted order.
+
+    File types come from the directory listing (``d_type``), so a file costs no ``stat`` call;
+    the ``follow_symlinks=False`` checks mean a link is seen as a link, never as its target.
+    """
+    stack = [""]
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(os.path.join(root, folder) if folder else root) as listing:
+                items = sorted(listing, key=lambda item: item.name)
+        except OSError as err:
+            skipped.append(Skipped(file=folder or ".", reason=f"cannot list: {err.strerror or err}"))
+            continue
+        subfolders = []
+        for item in items:
+            relative = f"{folder}/{item.name}" if folder else item.name
+            try:
+                if item.is_symlink():
+                    if classify(item.name) is not None or _is_dir_link(item):
+                        skipped.append(Skipped(file=relative, reason="symbolic link, not followed"))
+                    continue
+                if item.is_dir(follow_symlinks=False):
+                    if item.name not in PRUNED_DIRS and not item.name.endswith(".egg-info"):
+                        subfolders.append(relative)
+                    continue
+                regular = item.is_file(follow_symlinks=False)
+            except OSError as err:
+                skipped.append(Skipped(file=relative, reason=f"cannot stat: {err.strerror or err}"))
+                continue
+            if regular:
+                yield relative, item.name
+        stack.extend(reversed(subfolders))
+
+
+def _is_dir_link(item: os.DirEntry[str]) -> bool:
+    try:
+        return item.is_dir(follow_symlinks=True)
+    except OSError:
+        return False

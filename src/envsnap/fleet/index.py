@@ -1,0 +1,89 @@
+"""``DIR/fleet.yaml``: the index of a fleet collection — which nodes, how each went, where its snapshot is.
+
+Written last and atomically by ``fleet collect`` (after every node's file), so a folder with an
+index is a complete collection. Read back with the same distrust as a snapshot: store's capped,
+alias- and tag-free YAML reader, a typed conversion, and node file names that must be plain names
+inside the folder (nodes.inside), so an edited index cannot point ``fleet show`` at ``/etc/shadow``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+import msgspec
+
+from envsnap.errors import BadInput
+from envsnap.fleet.nodes import INDEX_NAME, inside
+
+INDEX_FORMAT = 1
+"""Version of the index layout; a newer one is refused with a message, as snapshots are."""
+
+Status = Literal["ok", "unreachable", "timed-out", "envsnap-missing", "probe-failed"]
+STATUSES: tuple[Status, ...] = ("ok", "unreachable", "timed-out", "envsnap-missing", "probe-failed")
+
+
+class NodeRecord(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """One node of the collection."""
+
+    name: str
+    status: Status
+    file: str | None = None
+    """The node's snapshot, a file name inside the folder; only when status is ``ok``."""
+    fingerprint: str | None = None
+    reason: str | None = None
+    """Why the node has no snapshot, in one line (the end of what it printed on stderr)."""
+    seconds: float | None = None
+    """How long the node took, as the transport measured it."""
+
+
+class FleetIndex(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """The whole collection: when, how, and every node."""
+
+    fleet: int = INDEX_FORMAT
+    collected_at: str
+    """UTC time the collection started, ISO 8601 with ``Z``."""
+    transport: str
+    command: str | None = None
+    """What ran on the nodes, as a command line."""
+    nodes: tuple[NodeRecord, ...] = ()
+
+
+def write_index(folder: Path, index: FleetIndex) -> Path:
+    """Write ``folder/fleet.yaml`` atomically."""
+    from envsnap.snapshot import store
+
+    path = folder / INDEX_NAME
+    header = "# envsnap fleet index: one entry per node; the node snapshots sit next to it\n"
+    data = {"fleet": index.fleet, **msgspec.to_builtins(index)}  # always written, default or not
+    store.write_atomic(path, header + store.to_yaml(data))
+    return path
+
+
+def read_index(folder: Path) -> FleetIndex:
+    """Read and check ``folder/fleet.yaml``.
+
+    Raises:
+        BadInput: unreadable, not YAML, a newer format, wrong types, or a node file outside the folder.
+    """
+    from envsnap.snapshot import store
+
+    path = folder / INDEX_NAME
+    name = str(path)
+    text = store.decode_text(store.read_bytes_capped(path, name), name)
+    data = store.parse_yaml(text, name)
+    if not isinstance(data, dict) or "fleet" not in data:
+        raise BadInput(f"{name}: not an envsnap fleet index (no 'fleet' format number at the top)")
+    version = data.get("fleet")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise BadInput(f"{name}: unknown fleet index format {version!r}")
+    if version > INDEX_FORMAT:
+        raise BadInput(f"{name}: written by a newer envsnap (fleet format {version}); upgrade envsnap")
+    try:
+        index = msgspec.convert(data, FleetIndex)
+    except msgspec.ValidationError as err:
+        raise BadInput(f"{name}: invalid fleet index: {err}") from err
+    for node in index.nodes:
+        if node.file is not None:
+            inside(folder, node.file)  # refuses ../ and absolute paths
+    return index

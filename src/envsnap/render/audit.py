@@ -1,0 +1,192 @@
+"""The audit report for people (Rich text grouped by layer), for programs (JSON) and for tickets (Markdown).
+
+Every string from the project or the snapshot (paths, code lines, package names) is untrusted:
+it goes through ``safe_text.printable``/``one_line`` before a terminal sees it, Rich markup in it
+is never interpreted (Text objects, not markup strings), and the Markdown escapes table pipes,
+backticks and HTML. The JSON keys are the model's (``envsnap.audit.model.AuditReport``) and are
+API, documented in the README.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import msgspec
+from rich.console import Group, RenderableType
+from rich.padding import Padding
+from rich.text import Text
+
+from envsnap.audit.model import LAYERS, AuditReport, Finding
+from envsnap.render.safe_text import one_line, printable
+
+RISK_STYLES = {"higher": "bold red", "moderate": "yellow", "lower": "green"}
+MARKS = {"higher": "✗", "moderate": "!", "lower": "✓"}
+HEADINGS = {
+    "framework": "Framework",
+    "packages": "Packages",
+    "extensions": "Extensions",
+    "source": "Source",
+    "artifacts": "Artifacts",
+}
+_CODE = re.compile(r"`([^`]+)`")
+
+
+def audit_data(report: AuditReport) -> dict[str, Any]:
+    """The ``--json`` document as plain data."""
+    data = msgspec.to_builtins(report)
+    assert isinstance(data, dict)
+    return data
+
+
+def audit_json(report: AuditReport) -> str:
+    """``audit_data`` as pretty JSON (ASCII: no raw control or bidi characters reach a terminal)."""
+    return json.dumps(audit_data(report), indent=2)
+
+
+def _with_code(text: str) -> Text:
+    out = Text()
+    last = 0
+    for match in _CODE.finditer(text):
+        out.append(text[last : match.start()])
+        out.append(match.group(1), style="bold")
+        last = match.end()
+    out.append(text[last:])
+    return out
+
+
+def headline(report: AuditReport) -> Text:
+    """``Verdict for rocm:gfx942: HIGHER RISK``."""
+    risk = report.verdict.risk
+    line = Text("Verdict for ")
+    line.append(one_line(report.target.label), style="bold")
+    line.append(": ")
+    line.append(f"{risk.upper()} RISK", style=RISK_STYLES[risk])
+    return line
+
+
+def _finding(item: Finding) -> RenderableType:
+    head = Text()
+    head.append(f"{MARKS[item.risk]} ", style=RISK_STYLES[item.risk])
+    head.append(one_line(item.location), style="bold")
+    head.append("  ")
+    head.append(one_line(item.code), style="dim")
+    body = Text()
+    body.append(f"{item.effort} effort · {item.risk} risk", style=RISK_STYLES[item.risk])
+    body.append(f" [{item.rule}] ", style="dim")
+    body.append(printable(item.meaning))
+    parts: list[RenderableType] = [head, Padding(body, (0, 0, 0, 4))]
+    if item.replacement:
+        parts.append(Padding(Text("→ ").append_text(_with_code(printable(item.replacement))), (0, 0, 0, 4)))
+    return Group(*parts)
+
+
+def render_audit(report: AuditReport, *, show_fine: bool = False) -> RenderableType:
+    """The text report: verdict and reasons, findings by layer, the checklist, what was scanned.
+
+    Findings that need no change (effort none) are counted per layer, listed only with ``show_fine``.
+    """
+    parts: list[RenderableType] = [headline(report)]
+    context = []
+    if report.project:
+        context.append(f"project {one_line(report.project)}")
+    if report.environment:
+        context.append(f"environment {one_line(report.environment)}")
+    if report.target.devices:
+        context.append("target devices " + one_line(", ".join(report.target.devices)))
+    if context:
+        parts.append(Text(" · ".join(context), style="dim"))
+    for reason in report.verdict.reasons:
+        parts.append(Text("  • ").append(printable(reason)))
+    for layer in LAYERS:
+        items = [f for f in report.findings if f.layer == layer]
+        if not items:
+            continue
+        fine = [f for f in items if f.effort == "none"]
+        shown = items if show_fine else [f for f in items if f.effort != "none"]
+        title = f"{HEADINGS[layer]} ({len(items) - len(fine)} to change"
+        title += f", {len(fine)} fine as is)" if fine else ")"
+        parts.append(Text(""))
+        parts.append(Text(title, style="bold underline"))
+        parts.extend(_finding(item) for item in shown)
+    parts.append(Text(""))
+    parts.append(Text("Checklist", style="bold underline"))
+    for number, step in enumerate(report.verdict.checklist, 1):
+        parts.append(Text(f"  {number}. ").append_text(_with_code(printable(step))))
+    parts.append(Text(""))
+    parts.append(Text(scanned_line(report), style="dim"))
+    return Group(*parts)
+
+
+def scanned_line(report: AuditReport) -> str:
+    """``Scanned 12 files (5 parsed); 1 skipped: a.py (symbolic link, not followed)``."""
+    if report.project is None:
+        return "No project scanned (environment only)."
+    files = "file" if report.files_seen == 1 else "files"
+    text = f"Scanned {report.files_seen} {files} ({report.files_parsed} parsed)"
+    if report.skipped:
+        shown = "; ".join(f"{one_line(s.file)} ({one_line(s.reason)})" for s in report.skipped[:5])
+        more = f" and {len(report.skipped) - 5} more" if len(report.skipped) > 5 else ""
+        text += f"; {len(report.skipped)} skipped: {shown}{more}"
+    return text + "."
+
+
+# ---------------------------------------------------------------------------- markdown
+
+
+def _md(text: str) -> str:
+    """A Markdown table cell: one line, pipes, backticks and HTML escaped."""
+    clean = one_line(text)
+    for char, escaped in (
+        ("\\", "\\\\"),
+        ("|", "\\|"),
+        ("`", "\\`"),
+        ("<", "&lt;"),
+        (">", "&gt;"),
+        ("*", "\\*"),
+        ("_", "\\_"),
+        ("[", "\\["),
+        ("]", "\\]"),
+    ):
+        clean = clean.replace(char, escaped)
+    return clean
+
+
+def _md_code(text: str) -> str:
+    """Inline code that no backtick in ``text`` can close early."""
+    clean = one_line(text).replace("|", "¦")
+    fence = "``" if "`" in clean else "`"
+    return f"{fence} {clean} {fence}" if fence == "``" else f"`{clean}`"
+
+
+def audit_markdown(report: AuditReport) -> str:
+    """The report as a Markdown migration ticket."""
+    lines = [
+        f"# Migration audit: {_md(report.project or 'environment')} → {_md(report.target.label)}",
+        "",
+        f"**Verdict: {report.verdict.risk} risk**",
+        "",
+    ]
+    if report.environment:
+        lines += [f"Environment: {_md(report.environment)}", ""]
+    lines += ["## Why", ""] + [f"- {_md(reason)}" for reason in report.verdict.reasons] + [""]
+    for layer in LAYERS:
+        items = [f for f in report.findings if f.layer == layer]
+        if not items:
+            continue
+        lines += [
+            f"## {HEADINGS[layer]}",
+            "",
+            "| Where | Code | On the target | Effort | Risk | Replacement |",
+            "|---|---|---|---|---|---|",
+        ]
+        for f in items:
+            lines.append(
+                f"| {_md(f.location)} | {_md_code(f.code)} | {_md(f.meaning)} | {f.effort} | "
+                f"{f.risk} | {_md(f.replacement)} |"
+            )
+        lines.append("")
+    lines += ["## Checklist", ""] + [f"- [ ] {_md(step)}" for step in report.verdict.checklist] + [""]
+    lines.append(f"_{_md(scanned_line(report))}_")
+    return "\n".join(lines) + "\n"

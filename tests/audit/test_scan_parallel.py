@@ -1,0 +1,36 @@
+"""The process pool gives the same scan as one process, in the same order."""
+
+from __future__ import annotations
+
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.context import BaseContext
+from pathlib import Path
+
+import pytest
+
+from envsnap.audit import scan as scan_module
+from envsnap.audit.scan import PARALLEL_MIN_FILES, scan_tree
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the pool forks; Linux only")
+def test_pool_and_single_process_agree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for n in range(PARALLEL_MIN_FILES + 50):
+        body = f"import torch\nx{n} = torch.zeros(1).cuda()\n" if n % 7 == 0 else f"value_{n} = {n}\n"
+        (tmp_path / f"m{n:04d}.py").write_text(body)
+    (tmp_path / "link.py").symlink_to(tmp_path / "m0000.py")
+    single = scan_tree(str(tmp_path), workers=1)
+    used: list[int] = []
+
+    class Counting(ProcessPoolExecutor):
+        def __init__(self, max_workers: int | None = None, mp_context: BaseContext | None = None) -> None:
+            used.append(1)
+            super().__init__(max_workers=max_workers, mp_context=mp_context)
+
+    monkeypatch.setattr(scan_module, "ProcessPoolExecutor", Counting)
+    monkeypatch.setattr(scan_module, "_fork_is_safe", lambda: True)
+    pooled = scan_tree(str(tmp_path), workers=4)
+    assert used == [1]
+    assert pooled == single
+    assert len(single.signals) == len(range(0, PARALLEL_MIN_FILES + 50, 7))
+    assert [s.file for s in single.skipped] == ["link.py"]

@@ -1,0 +1,68 @@
+"""Targets are named precisely; vague ones are refused with the forms; target snapshots name theirs."""
+
+from __future__ import annotations
+
+import pytest
+
+from envsnap.audit.target import parse_target, target_from_snapshot
+from envsnap.errors import BadInput
+from tests.audit.conftest import imported
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "archs", "version"),
+    [
+        ("rocm", "rocm", (), None),
+        ("rocm:gfx942@6.4", "rocm", ("gfx942",), "6.4"),
+        ("ROCm:gfx90a", "rocm", ("gfx90a",), None),
+        ("rocm@7.2", "rocm", (), "7.2"),
+        ("xpu:pvc", "xpu", ("pvc",), None),
+        ("mps", "mps", (), None),
+        ("cpu", "cpu", (), None),
+        ("cuda:sm_120@12.8", "cuda", ("sm_120",), "12.8"),
+        ("cuda:sm_90a", "cuda", ("sm_90a",), None),
+    ],
+)
+def test_precise_forms(text: str, kind: str, archs: tuple[str, ...], version: str | None) -> None:
+    target = parse_target(text)
+    assert (target.kind, target.archs, target.version) == (kind, archs, version)
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        ("amd", "rocm[:gfxNNN]"),
+        ("nvidia", "cuda:sm_XY"),
+        ("cuda", "cuda:sm_XY"),
+        ("apple", "mps"),
+        ("mi300x", "rocm:gfx942"),
+        ("gpu", None),
+        ("rocm:mi300", None),
+        ("xpu:nonsense", None),
+        ("cpu:x86", None),
+        ("", None),
+        ("\x1b[31mred", None),
+    ],
+)
+def test_vague_targets_are_refused_with_the_forms(text: str, hint: str | None) -> None:
+    with pytest.raises(BadInput) as caught:
+        parse_target(text)
+    message = str(caught.value)
+    assert "\n" not in message
+    if hint is not None:
+        assert "rocm[:gfxNNN][@ROCM_VERSION], xpu[:DEVICE], mps, cpu, cuda:sm_XY[@CUDA_VERSION]" in message
+        assert hint in message
+
+
+def test_rocm_target_snapshot_uses_its_devices_rocm_and_torch() -> None:
+    target = target_from_snapshot(imported("collect_env/gen2025_torch2.6_rocm_mi250.txt"), "mi250.yaml")
+    assert (target.kind, target.archs, target.version) == ("rocm", ("gfx90a",), "6.2")
+    assert target.torch == "2.6.0+rocm6.2.4"
+    assert target.devices == ("AMD Instinct MI250X/MI250",)
+
+
+def test_multi_gpu_nvidia_target_snapshot() -> None:
+    snapshot = imported("nvidia/8x-tesla-v100s-pcie-32gb_driver-460.73.01_dtd-v11.xml", "nvidia-smi-xml")
+    target = target_from_snapshot(snapshot, "v100.yaml")
+    assert (target.kind, target.archs, target.version) == ("cuda", ("sm_70",), "11.2")
+    assert len(target.devices) == 8

@@ -1,0 +1,59 @@
+"""The Fleet tab: ``envsnap tui fleet/`` on a fleet folder (nodes, groups, the odd node's diff)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import DataTable, Static
+
+from envsnap.fleet.index import FleetIndex, NodeRecord, write_index
+from envsnap.snapshot import store
+from envsnap.tui.screens.fleet import FleetScreen
+from tests.fakes.diff_snapshots import T4, make, with_nvidia
+from tests.tui.conftest import AppFactory, wait_for
+
+
+def _folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "fleet"
+    folder.mkdir()
+    good = make(hostname="gpu")
+    odd = with_nvidia(make(hostname="gpu", gpus=T4), driver_version="515.105.01")
+    records = []
+    for name, snapshot in (("gpu01", good), ("gpu02", odd), ("gpu03", good)):
+        store.save(snapshot, folder / f"{name}.yaml")
+        records.append(NodeRecord(name=name, status="ok", file=f"{name}.yaml"))
+    records.append(NodeRecord(name="gpu\x1b[2J04", status="unreachable", reason="Connection refused"))
+    write_index(
+        folder, FleetIndex(collected_at="2026-12-01T00:00:00Z", transport="ssh", nodes=tuple(records))
+    )
+    return folder
+
+
+async def test_fleet_folder_opens_on_the_odd_node_and_its_diff(make_app: AppFactory, tmp_path: Path) -> None:
+    app = make_app(snapshot_path=_folder(tmp_path))
+    async with app.run_test(size=(140, 50)) as pilot:
+        await wait_for(lambda: isinstance(app.screen, FleetScreen), pilot)
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, FleetScreen)
+        assert str(screen.query_one("#fleet-headline", Static).render()).startswith("odd one out: gpu02")
+        nodes = screen.query_one("#fleet-nodes", DataTable)
+        assert nodes.row_count == 4
+        rows = [[str(cell) for cell in nodes.get_row_at(i)] for i in range(nodes.row_count)]
+        assert rows[0][:3] == ["gpu01", "ok", "majority"]
+        assert rows[1][:5] == ["gpu02", "ok", "group 2", "1× Tesla T4", "515.105.01"]
+        assert rows[3][0] == "gpu\\x1b[2J04"  # escaped, never sent to the terminal raw
+        assert rows[3][1] == "unreachable"
+        assert nodes.cursor_row == 1  # starts on the odd node
+        diff = screen.query_one("#fleet-diff", DataTable)
+        paths = [str(diff.get_row_at(i)[1]) for i in range(diff.row_count)]
+        assert any(path.startswith("accelerators.nvidia") for path in paths)
+        assert str(diff.get_row_at(0)[0]) == "breaking"
+        await pilot.press("up")  # the majority node: nothing to show
+        await pilot.pause()
+        assert diff.row_count == 0
+        heading = str(screen.query_one("#fleet-diff-heading", Static).render())
+        assert "majority group" in heading
+        await pilot.press("down", "down", "down")
+        await pilot.pause()
+        assert "not collected (unreachable)" in str(screen.query_one("#fleet-diff-heading", Static).render())
