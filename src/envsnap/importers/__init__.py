@@ -70,13 +70,12 @@ def parse_report(
 
 
 _SNAPSHOT = re.compile(r"^schema\s*:\s*\S", re.MULTILINE)
-_META = re.compile(r"^meta\s*:", re.MULTILINE)
 
 
 def looks_like_snapshot(text: str) -> bool:
-    """Whether ``text`` is meant as an envsnap snapshot (YAML with top-level ``schema`` and ``meta``)."""
-    head = text.lstrip()
-    return head.startswith("schema") or bool(_SNAPSHOT.search(text) and _META.search(text))
+    """Whether ``text`` is meant as an envsnap file (YAML with a top-level ``schema``: a snapshot or a
+    run report, whose own loader names it), not a pasted report."""
+    return text.lstrip().startswith("schema") or bool(_SNAPSHOT.search(text))
 
 
 def load_any(text: str, name: str, *, captured_at: str) -> Snapshot:
