@@ -9,6 +9,7 @@ import pytest
 from envsnap.errors import BadInput
 from envsnap.fleet.parse_cache import SectionCache
 from envsnap.snapshot import store
+from envsnap.snapshot.model import SCHEMA_VERSION
 from tests.fakes.diff_snapshots import make
 
 
@@ -25,7 +26,7 @@ def test_same_result_as_store_load_and_sections_reused(tmp_path: Path) -> None:
     [
         ("schema: 1\nmeta: &m {envsnap_version: x, captured_at: y}\nhost: *m\n", "anchors are not allowed"),
         ("schema: 1\nmeta: {envsnap_version: x,\ncaptured_at: y}\n", None),  # flow at column 0: whole parse
-        ("schema: 1\nschema: 2\n", "newer envsnap"),  # duplicate key: whole-file parser decides (last wins)
+        (f"schema: 1\nschema: {SCHEMA_VERSION + 1}\n", "newer envsnap"),  # duplicate key: last one wins
     ],
 )
 def test_odd_documents_fall_back_to_the_whole_file_parser(
