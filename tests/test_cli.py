@@ -16,6 +16,7 @@ from envsnap import __version__, cli
 from envsnap.collector import finalize
 from envsnap.errors import ExitCode
 from envsnap.snapshot import store
+from envsnap.snapshot.model import SCHEMA_VERSION
 from tests.factories import make_snapshot
 from tests.snapshot.test_store import ALIAS_BOMB
 
@@ -129,7 +130,7 @@ def test_show_json_is_the_snapshot(tmp_path: Path) -> None:
     done = run_cli("show", str(path), "--json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
-    assert data["schema"] == 1
+    assert data["schema"] == SCHEMA_VERSION
     assert data["accelerators"]["nvidia"]["devices"][0]["compute_capability"] == "9.0"
 
 
@@ -171,7 +172,7 @@ def test_save_default_path_stdout_and_summary(tmp_path: Path) -> None:
     written = Path(tmp_path, done.stdout.strip())
     assert written.parent.name == "snapshots"
     assert written.suffix == ".yaml"
-    assert store.load(written).schema == 1
+    assert store.load(written).schema == SCHEMA_VERSION
     assert done.stderr.startswith("saved: ")
 
 
@@ -179,7 +180,7 @@ def test_save_default_path_stdout_and_summary(tmp_path: Path) -> None:
 def test_save_to_stdout() -> None:
     done = run_cli("save", "-o", "-", "--no-frameworks")
     assert done.returncode == 0, done.stderr
-    assert store.loads(done.stdout).schema == 1
+    assert store.loads(done.stdout).schema == SCHEMA_VERSION
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,7 @@ ENVSNAP = [sys.executable, "-m", "envsnap"]
         (["diff", "one.yaml"], "envsnap diff", "diff needs at least two snapshot files"),
         (["rollback", "s.yaml", "--yes"], "envsnap rollback", "--yes only goes with --apply"),
         (["check", "--fail-on", "breaking"], "envsnap check", "--fail-on breaking grades changes"),
-        (["import", "nonsense", "x.txt"], "envsnap import", "Invalid value for '{collect-env|pip-freeze|"),
+        (["import", "nonsense", "x.txt"], "envsnap import", "Invalid value for '{auto|collect-env|"),
         (["show", "s.yaml", "--no-frameworks"], "envsnap show", "--no-frameworks only applies to the live"),
         (["watch"], "envsnap watch", "Missing option '--pid'."),
         (["tui", "--interval", "0"], "envsnap tui", "Invalid value for '--interval'"),

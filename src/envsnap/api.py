@@ -99,7 +99,16 @@ def check_interpreter(python: str) -> None:
 
 
 def load(path: str | Path) -> Snapshot:
-    """Read and validate a snapshot file, or standard input for ``-`` (BadInput on failure)."""
+    """Read a snapshot file, or any pasted report (imported on the fly), or standard input for ``-``.
+
+    A report (collect_env, nvidia-smi, pip list, ...; see importers/detect.py) comes back as a
+    finalized imported snapshot whose ``meta.origin`` names the sections found.
+
+    Raises:
+        BadInput: unreadable, a damaged snapshot, or neither a snapshot nor a report.
+    """
+    from envsnap.collector import finalize, utc_now
+    from envsnap.importers import load_any
     from envsnap.snapshot import store
 
     if str(path) == "-":
@@ -107,8 +116,13 @@ def load(path: str | Path) -> Snapshot:
         data = sys.stdin.buffer.read(cap + 1)
         if len(data) > cap:
             raise BadInput(f"<stdin>: input is larger than {cap // (1024 * 1024)} MB; refusing it")
-        return store.loads(store.decode_text(data, "<stdin>"), "<stdin>")
-    return store.load(path)
+        text, name = store.decode_text(data, "<stdin>"), "<stdin>"
+    else:
+        name = str(path)
+        text = store.decode_text(store.read_bytes_capped(Path(path), name, store.snapshot_max_bytes()), name)
+    snapshot = load_any(text, name, captured_at=utc_now())
+    imported = snapshot.meta.origin is not None and snapshot.meta.origin.format == "auto"
+    return finalize(snapshot) if imported else snapshot
 
 
 def save(snapshot: Snapshot, path: str | Path | None = None, *, folder: str | Path | None = None) -> Path:

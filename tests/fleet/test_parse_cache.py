@@ -9,6 +9,7 @@ import pytest
 from envsnap.errors import BadInput
 from envsnap.fleet.parse_cache import SectionCache
 from envsnap.snapshot import store
+from envsnap.snapshot.model import SCHEMA_VERSION
 from tests.fakes.diff_snapshots import make
 
 
@@ -25,10 +26,7 @@ def test_same_result_as_store_load_and_sections_reused(tmp_path: Path) -> None:
     [
         ("schema: 1\nmeta: &m {envsnap_version: x, captured_at: y}\nhost: *m\n", "anchors are not allowed"),
         ("schema: 1\nmeta: {envsnap_version: x,\ncaptured_at: y}\n", None),  # flow at column 0: whole parse
-        (
-            "schema: 1\nschema: 2\n",
-            "duplicate key 'schema'",
-        ),  # duplicate key: the whole-file parser refuses it
+        (f"schema: 1\nschema: {SCHEMA_VERSION + 1}\n", "duplicate key 'schema'"),  # refused (security item 8)
     ],
 )
 def test_odd_documents_fall_back_to_the_whole_file_parser(

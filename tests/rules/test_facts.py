@@ -40,7 +40,13 @@ def test_arch_rule_on_an_import_without_compute_capability() -> None:
     )
     (found,) = arch.cuda_arch(snap)
     assert found.evidence[0].path == "accelerators.nvidia.devices[0].name"
-    assert found.evidence[0].value == "Tesla P100-PCIE-16GB (CC 6.0)"
+    assert found.evidence[0].value.startswith(
+        "Tesla P100-PCIE-16GB (CC 6.0 inferred from the name, matched /"
+    )
+    assert (
+        "rules/data/nvidia_gpus.yaml (https://developer.nvidia.com/cuda-legacy-gpus)"
+        in found.evidence[0].value
+    )
 
 
 def test_torch_version_falls_back_to_the_distribution() -> None:

@@ -259,22 +259,23 @@ def test_requirement_markers_take_the_fast_path(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_older_schema_goes_through_migrations(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Pretend this envsnap writes schema 2: a schema-1 file must pass through MIGRATIONS[1] once.
+    # A schema-1 file (before meta.origin.sections/partial/messages) passes through MIGRATIONS[1] once.
     seen: list[object] = []
+    real = store.MIGRATIONS[1]
 
     def one_to_two(data: dict[str, object]) -> dict[str, object]:
         seen.append(data["schema"])
-        return data
+        return real(data)
 
-    monkeypatch.setattr(store, "SCHEMA_VERSION", 2)
     monkeypatch.setitem(store.MIGRATIONS, 1, one_to_two)
-    loaded = store.loads(store.dumps(make_snapshot()))
+    text = store.dumps(make_snapshot()).replace(f"schema: {SCHEMA_VERSION}", "schema: 1", 1)
+    loaded = store.loads(text)
     assert seen == [1]
-    assert loaded.schema == 2
+    assert loaded.schema == SCHEMA_VERSION == 2
 
 
 def test_schema_zero_never_existed() -> None:
-    text = store.dumps(make_snapshot()).replace("schema: 1", "schema: 0", 1)
+    text = store.dumps(make_snapshot()).replace(f"schema: {SCHEMA_VERSION}", "schema: 0", 1)
     with pytest.raises(BadInput, match="unknown snapshot schema 0"):
         store.loads(text)
 
@@ -368,7 +369,7 @@ def test_symlinks_stay_links_and_devices_are_written_through(tmp_path: Path) -> 
     link.symlink_to(target)
     store.save(make_snapshot(), link)
     assert link.is_symlink()
-    assert store.load(target).schema == 1
+    assert store.load(target).schema == SCHEMA_VERSION
     fifo_like = Path("/dev/null")
     store.save(make_snapshot(), fifo_like)  # written through: /dev/null stays a device
     assert fifo_like.is_char_device()

@@ -52,6 +52,14 @@ from envsnap.errors import ExitCode
     "--json", "as_json", is_flag=True, help='Print {"findings": [...], "fingerprint": ...} on stdout.'
 )
 @click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "markdown"]),
+    default="text",
+    help="text (default), json (like --json), or markdown: a diagnosis to paste as an issue reply.",
+)
+@click.option("--strict", is_flag=True, help="Refuse a pasted report that was cut off instead of judging it.")
+@click.option(
     "--python", "python_path", metavar="PATH", help="Live mode: probe this interpreter's environment."
 )
 @click.option(
@@ -69,6 +77,8 @@ def check_command(
     fail_on: str,
     against: str | None,
     as_json: bool,
+    fmt: str,
+    strict: bool,
     python_path: str | None,
     no_frameworks: bool,
     ignore: tuple[str, ...] = (),
@@ -83,6 +93,8 @@ def check_command(
     Examples:
       envsnap check                              the live machine
       envsnap check snapshots/gpu01.yaml         a saved (or imported) snapshot
+      envsnap check bug-report.txt               any pasted report: collect_env, nvidia-smi, pip list...
+      envsnap check issue.txt --format markdown  a diagnosis to paste as an issue reply
       envsnap check --fail-on warning            CI gate: warnings fail too
       envsnap check --json | jq '.findings[].id'
       envsnap check --against known-good.yaml    CI drift gate: exit 1 on any breaking change
@@ -96,8 +108,8 @@ def check_command(
     if fail_on not in ("error", "warning", "info"):
         raise click.UsageError(f"--fail-on {fail_on} grades changes: use it with --against KNOWN_GOOD")
     _check_rule_ids(ignore)
-    data = _check_target(snapshot, python_path, no_frameworks)
-    return _report_findings(data, fail_on, as_json, ignore)
+    data = _check_target(snapshot, python_path, no_frameworks, strict=strict)
+    return _report_findings(data, fail_on, "json" if as_json else fmt, ignore)
 
 
 def _check_rule_ids(ids: tuple[str, ...]) -> None:
@@ -164,7 +176,9 @@ def _gate_line(failing: int, total: int, threshold: str) -> str:
     return f"gate passed: no {level} change{below} (--fail-on {threshold})"
 
 
-def _check_target(snapshot: str | None, python_path: str | None, no_frameworks: bool) -> Any:
+def _check_target(
+    snapshot: str | None, python_path: str | None, no_frameworks: bool, *, strict: bool = False
+) -> Any:
     """The snapshot to check: the file given (secrets redacted), or a fresh probe of this machine."""
     from envsnap import api
 
@@ -175,18 +189,25 @@ def _check_target(snapshot: str | None, python_path: str | None, no_frameworks: 
         _warn_failed_probes(data)
         return data
     _refuse_live_options(snapshot, python=python_path, no_frameworks=no_frameworks)
+    from envsnap.commands.reports import announce
     from envsnap.snapshot.redact import redact_snapshot
 
-    return redact_snapshot(api.load(snapshot))  # a hand-edited file may hold secrets
+    return redact_snapshot(
+        announce(api.load(snapshot), snapshot, strict=strict)
+    )  # a hand-edited file may hold secrets
 
 
-def _report_findings(data: Any, fail_on: str, as_json: bool, ignore: tuple[str, ...] = ()) -> int:
+def _report_findings(data: Any, fail_on: str, fmt: str, ignore: tuple[str, ...] = ()) -> int:
     """Run the rules on ``data``, print the findings, and turn them into the exit code."""
     from envsnap.rules import evaluate
     from envsnap.rules.base import SEVERITY_RANK
 
     findings = [finding for finding in evaluate(data) if finding.id not in ignore]
-    if as_json:
+    if fmt == "markdown":
+        from envsnap.render.findings_markdown import findings_markdown
+
+        click.echo(findings_markdown(findings, data), nl=False)
+    elif fmt == "json":
         from envsnap.render.findings import findings_json
 
         click.echo(findings_json(findings, data.fingerprint))

@@ -80,6 +80,10 @@ def diff_command(
     if unknown:
         raise click.UsageError(f"--only: unknown layer {', '.join(unknown)} (layers: {', '.join(LAYERS)})")
     loaded, edited = load_checked(snapshots)  # redacted, fingerprints recomputed
+    from envsnap.commands.reports import announce
+
+    for snapshot, source in zip(loaded, snapshots, strict=True):
+        announce(snapshot, source)
     _warn_edited(edited)
     labels = host_labels(loaded, snapshots)
     fmt = "json" if as_json else fmt

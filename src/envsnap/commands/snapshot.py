@@ -134,7 +134,9 @@ def show_command(
         _warn_failed_probes(data)
     else:
         _refuse_live_options(snapshot, python=python_path, no_frameworks=no_frameworks)
-        data = redact_snapshot(api.load(snapshot))  # a hand-edited file may hold secrets
+        from envsnap.commands.reports import announce
+
+        data = redact_snapshot(announce(api.load(snapshot), snapshot))  # a hand-edited file may hold secrets
     if as_json:
         from envsnap.render.data import to_json
 
@@ -147,21 +149,26 @@ def show_command(
 
 
 @click.command("import", context_settings=CONTEXT_SETTINGS)
-@click.argument("kind", type=click.Choice(["collect-env", "pip-freeze", "nvidia-smi-xml"]))
+@click.argument("kind", type=click.Choice(["auto", "collect-env", "pip-freeze", "nvidia-smi-xml"]))
 @click.argument("file", metavar="FILE|-", shell_complete=completion.files)
 @click.option("-o", "--output", metavar="PATH", help="Write the snapshot here instead of stdout.")
 @click.option("--allow-partial", is_flag=True, help="collect-env: import a report that was cut off.")
-def import_command(kind: str, file: str, output: str | None, allow_partial: bool) -> int:
+@click.option("--strict", is_flag=True, help="auto: refuse a report that was cut off.")
+def import_command(kind: str, file: str, output: str | None, allow_partial: bool, strict: bool) -> int:
     """Turn a report people already paste into a snapshot the checks and diff can judge.
 
-    KIND is collect-env (the output of `python -m torch.utils.collect_env`), pip-freeze, or
-    nvidia-smi-xml (`nvidia-smi -q -x`). FILE '-' reads standard input. The snapshot records that
+    KIND is auto (any mix of collect_env, vLLM's collect_env, nvidia-smi table/-q/-L/-q -x,
+    rocm-smi, amd-smi, pip list, pip freeze, conda list and torch's warnings, detected and merged;
+    a cut-off report is imported as partial with a warning), collect-env (the output of
+    `python -m torch.utils.collect_env`), pip-freeze, or nvidia-smi-xml (`nvidia-smi -q -x`).
+    FILE '-' reads standard input. The snapshot records that
     it was imported and from what; fields the report lacks are left out, never guessed. The
     checks run on it: their counts go to stderr, the findings themselves into the snapshot
     (`envsnap check IMPORTED.yaml` shows them in full).
 
     \b
     Examples:
+      envsnap import auto issue-comment.txt -o reporter.yaml
       envsnap import collect-env bug-report.txt -o reporter.yaml && envsnap check reporter.yaml
       pip freeze | envsnap import pip-freeze - -o frozen.yaml
       nvidia-smi -q -x | envsnap import nvidia-smi-xml - > gpus.yaml
@@ -173,6 +180,10 @@ def import_command(kind: str, file: str, output: str | None, allow_partial: bool
 
     text, name = read_report(file)
     snapshot = parse_report(kind, text, name, captured_at=utc_now(), allow_partial=allow_partial)  # type: ignore[arg-type]
+    if kind == "auto":
+        from envsnap.commands.reports import announce
+
+        announce(snapshot, file, strict=strict)
     snapshot = api.with_findings(finalize(snapshot))
     if output:
         store.save(snapshot, Path(output))

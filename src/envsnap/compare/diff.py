@@ -86,12 +86,98 @@ def diff(
     one_sided = absent_sections(old, include_telemetry=include_telemetry) ^ absent_sections(
         new, include_telemetry=include_telemetry
     )
-    return compare(
+    changes = compare(
         flatten(old, include_telemetry=include_telemetry),
         flatten(new, include_telemetry=include_telemetry),
         only,
         unknown=one_sided,
     )
+    if _imported(old) or _imported(new):
+        changes = tuple(
+            c
+            for c in changes
+            if not unknown_in_import(
+                c,
+                freeze_old=_frozen(old),
+                freeze_new=_frozen(new),
+                subset_old=_selected_packages(old),
+                subset_new=_selected_packages(new),
+            )
+        )
+    return changes
+
+
+_PACKAGE_LISTS = frozenset({"pip list", "pip freeze", "conda list"})
+
+
+def _selected_packages(snapshot: Snapshot) -> bool:
+    """Whether the package list is collect_env's selection (torch, numpy, ...), not every package."""
+    origin = snapshot.meta.origin
+    if origin is None or origin.kind != "import":
+        return False
+    if origin.format == "collect-env":
+        return True
+    return origin.format == "auto" and not _PACKAGE_LISTS & set(origin.sections or ())
+
+
+def _imported(snapshot: Snapshot) -> bool:
+    return snapshot.meta.origin is not None and snapshot.meta.origin.kind == "import"
+
+
+def _frozen(snapshot: Snapshot) -> bool:
+    """Whether the package list came from ``pip freeze``, which leaves out pip's own tools."""
+    origin = snapshot.meta.origin
+    if origin is None or origin.kind != "import":
+        return False
+    return origin.format == "pip-freeze" or "pip freeze" in (origin.sections or ())
+
+
+_FREEZE_OMITS = frozenset({"pip", "setuptools", "wheel", "distribute"})
+"""What ``pip freeze`` leaves out unless given ``--all``."""
+_SPELLING = re.compile(r"[\s_-]+")
+
+
+def same_value(schema: str, old: object, new: object) -> bool:
+    """Whether two values are one fact written two ways (``glibc 2.36`` / ``glibc-2.36``)."""
+    if not isinstance(old, str) or not isinstance(new, str) or not schema.startswith("host."):
+        return False
+    a, b = _SPELLING.sub(" ", old.strip().lower()), _SPELLING.sub(" ", new.strip().lower())
+    if a == b:
+        return True
+    if schema == "host.os_name":  # "Ubuntu" (os-release NAME) vs "Ubuntu 22.04.4 LTS" (collect_env)
+        return a.startswith(b + " ") or b.startswith(a + " ")
+    return False
+
+
+def unknown_in_import(
+    change: Change,
+    *,
+    freeze_old: bool = False,
+    freeze_new: bool = False,
+    subset_old: bool = False,
+    subset_new: bool = False,
+) -> bool:
+    """A change that only says what an imported report does not carry, not what differs.
+
+    A field one side lacks inside a node both sides have (a report has no installer, no kernel
+    version) is not compared; equal values written two ways are equal; where the data was read
+    from (NVML or a report) is no change of the stack; a package missing from collect_env's
+    selection of "relevant libraries" is not removed; and the packages ``pip freeze`` leaves out
+    are not removed (or added) by it.
+    """
+    if change.kind != "changed" and not change.path.endswith("]"):
+        return True  # a field, not a package or device: the report simply doesn't carry it
+    if change.kind == "changed" and (
+        same_value(change.path, change.old, change.new) or change.path.endswith(".source")
+    ):
+        return True
+    if change.path.startswith("packages[") and change.path.count("[") == 1 and change.path.endswith("]"):
+        if (change.kind == "removed" and subset_new) or (change.kind == "added" and subset_old):
+            return True
+        name = change.path[len("packages[") : -1].lower()
+        if name in _FREEZE_OMITS:
+            return (change.kind == "removed" and freeze_new) or (change.kind == "added" and freeze_old)
+    return False
 
 
 def absent_sections(snapshot: Snapshot, *, include_telemetry: bool = False) -> frozenset[str]:

@@ -1,12 +1,14 @@
 """Importers: turn the reports people already paste into snapshots the rules and diff can judge.
 
 ``collect-env`` (``python -m torch.utils.collect_env``), ``pip-freeze`` and ``nvidia-smi-xml``
-(``nvidia-smi -q -x``). Input is untrusted: it is size-capped, must be text, and every parse
+(``nvidia-smi -q -x``), and ``auto``: any mix of the formats detect.py knows, in one pasted text.
+Input is untrusted: it is size-capped, must be text, and every parse
 failure is a one-line BadInput naming the file (exit code 2).
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Literal
@@ -17,8 +19,8 @@ from envsnap.importers.base import ImportedSections, to_snapshot
 from envsnap.snapshot.model import Snapshot
 from envsnap.snapshot.store import decode_text, read_bytes_capped
 
-ReportKind = Literal["collect-env", "pip-freeze", "nvidia-smi-xml"]
-KINDS: tuple[ReportKind, ...] = ("collect-env", "pip-freeze", "nvidia-smi-xml")
+ReportKind = Literal["collect-env", "pip-freeze", "nvidia-smi-xml", "auto"]
+KINDS: tuple[ReportKind, ...] = ("collect-env", "pip-freeze", "nvidia-smi-xml", "auto")
 
 MAX_REPORT_BYTES = 8 * 1024 * 1024
 """Largest report accepted: real ones are kilobytes (an 8-GPU nvidia-smi XML is ~200 KB)."""
@@ -45,6 +47,13 @@ def parse_report(
         BadInput: the text is not a report of that kind, or is damaged.
     """
     sections: ImportedSections
+    if kind == "auto":
+        from envsnap.importers.auto import parse_auto
+
+        try:
+            return parse_auto(text, name, captured_at=captured_at)
+        except RecursionError as err:
+            raise BadInput(f"{name}: nested too deeply to be a report") from err
     try:
         if kind == "collect-env":
             sections = collect_env.parse(text, name, allow_partial=allow_partial)
@@ -58,3 +67,31 @@ def parse_report(
     except RecursionError as err:
         raise BadInput(f"{name}: nested too deeply to be a {kind} report") from err
     return to_snapshot(sections, format_name=kind, file=name, captured_at=captured_at)
+
+
+_SNAPSHOT = re.compile(r"^schema\s*:\s*\S", re.MULTILINE)
+
+
+def looks_like_snapshot(text: str) -> bool:
+    """Whether ``text`` is meant as an envsnap file (YAML with a top-level ``schema``: a snapshot or a
+    run report, whose own loader names it), not a pasted report."""
+    return text.lstrip().startswith("schema") or bool(_SNAPSHOT.search(text))
+
+
+def load_any(text: str, name: str, *, captured_at: str) -> Snapshot:
+    """A snapshot file as it is, or any pasted report imported (unfinalized).
+
+    Raises:
+        BadInput: a damaged snapshot, or text that is neither a snapshot nor a report.
+    """
+    from envsnap.snapshot import store
+
+    if looks_like_snapshot(text):
+        return store.loads(text, name)
+    try:
+        return parse_report("auto", text, name, captured_at=captured_at)
+    except BadInput as not_report:
+        try:
+            return store.loads(text, name)  # a snapshot laid out oddly still loads
+        except BadInput:
+            raise not_report from None

@@ -19,6 +19,8 @@ import ast
 import re
 from dataclasses import dataclass, field
 
+import msgspec
+
 from envsnap.errors import BadInput
 from envsnap.importers.base import ImportedSections
 from envsnap.snapshot.model import (
@@ -30,6 +32,7 @@ from envsnap.snapshot.model import (
     Frameworks,
     Host,
     LibraryInstall,
+    MigInstance,
     NvidiaDevice,
     NvidiaInfo,
     Package,
@@ -69,6 +72,13 @@ LABELS = (
     "Caching allocator config",
     "CPU",
     "Versions of relevant libraries",
+    # vLLM's collect_env adds these after the torch ones (both its layouts).
+    "ROCM Version",
+    "Neuron SDK Version",
+    "vLLM Version",
+    "vLLM Build Flags",
+    "GPU Topology",
+    "Environment Variables",
 )
 _BLOCK_LABELS = frozenset(
     {
@@ -79,16 +89,28 @@ _BLOCK_LABELS = frozenset(
         "Intel GPU driver version",
         "Intel GPU models onboard",
         "Intel GPU models detected",
+        "vLLM Build Flags",
+        "GPU Topology",
+        "Environment Variables",
     }
 )
+_CANONICAL = {label.lower(): label for label in LABELS}
+# Hand-edited pastes: any capitalisation, spaces before the colon (vLLM aligns its colons), a
+# full-width colon, or none at all when a value follows (never for one-word labels like "CPU",
+# which would swallow lscpu's "CPU family:").
 _LABEL_RE = re.compile(
-    r"^(?P<label>" + "|".join(re.escape(label) for label in LABELS) + r"):[ \t]?(?P<value>.*)$"
+    r"^(?P<label>" + "|".join(re.escape(label) for label in LABELS) + r")"
+    r"(?:\s*[:：][ \t]?(?P<value>.*)|[ \t]+(?P<bare>[^:：\s].*))?$",
+    re.IGNORECASE,
 )
+_BANNER = re.compile(r"^={5,}$")
+_OTHER_SECTION = re.compile(r"^(?:[|+]|Traceback \(|File \"|\w+(?:Error|Warning|Exception):|#|\$ )")
 _MISSING = frozenset({"", "Could not collect", "N/A", "None", "No CUDA", "NoGCNArchNameOnOldPyTorch"})
 _TRUE = frozenset({"True", "Yes"})
 _FALSE = frozenset({"False", "No"})
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _HEADER = "Collecting environment information..."
+_HEADER_GLUED = re.compile(r"Collecting environment information\.\.\.[ \t]+(?=\S)")
 
 
 @dataclass
@@ -100,6 +122,7 @@ class _Report:
 
 def _clean_lines(text: str) -> list[str]:
     lines = []
+    text = _HEADER_GLUED.sub(_HEADER + "\n", text)  # a paste that lost the newline after the header
     for raw in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
         if _FENCE.match(raw):
             continue
@@ -107,16 +130,49 @@ def _clean_lines(text: str) -> list[str]:
     return lines
 
 
+def _label(line: str) -> tuple[str, str] | None:
+    """The canonical label and value of a ``Label: value`` line, or None."""
+    match = _LABEL_RE.match(line)
+    if match is None:
+        return None
+    label = _CANONICAL[match.group("label").lower()]
+    value, bare = match.group("value"), match.group("bare")
+    if value is None and bare is None:
+        # A bare label: only vLLM's banner titles ("Versions of relevant libraries") stand alone.
+        return (label, "") if label in _BLOCK_LABELS else None
+    if bare is not None and " " not in label:
+        return None
+    return label, (value if value is not None else bare).strip()
+
+
+def _unbanner(lines: list[str]) -> list[str]:
+    """vLLM's newer layout: drop ``=====`` banners; a banner title that is a label becomes one."""
+    out: list[str] = []
+    for position, line in enumerate(lines):
+        if _BANNER.match(line):
+            continue
+        framed = 0 < position < len(lines) - 1 and _BANNER.match(lines[position - 1])
+        if framed and _BANNER.match(lines[position + 1]):
+            if line.lower() == "versions of relevant libraries":
+                out.append("Versions of relevant libraries:")
+            elif line.lower() == "cpu info":
+                out.append("CPU:")
+            elif line.lower() == "environment variables":
+                out.append("Environment Variables:")
+            continue
+        out.append(line)
+    return out
+
+
 def _split(text: str) -> _Report:
     report = _Report()
     current: str | None = None
-    for line in _clean_lines(text):
+    for line in _unbanner(_clean_lines(text)):
         if line == _HEADER:
             continue
-        match = _LABEL_RE.match(line)
-        if match:
-            current = match.group("label")
-            value = match.group("value").strip()
+        labelled = _label(line)
+        if labelled:
+            current, value = labelled
             report.order.append(current)
             report.values[current] = value
             report.blocks[current] = [value] if value else []
@@ -125,9 +181,13 @@ def _split(text: str) -> _Report:
             if current in _BLOCK_LABELS and not line and report.blocks.get(current):
                 # A blank line ends a multi-line GPU list; other blocks may contain blanks.
                 current = None if current == "GPU models and configuration" else current
+            elif current not in _BLOCK_LABELS:
+                current = None  # a blank line ends a one-line value: what follows is not wrapped from it
             continue
         if current in _BLOCK_LABELS:
             report.blocks[current].append(line)
+        elif _OTHER_SECTION.match(line):
+            current = None  # an nvidia-smi table or a traceback right after a cut-off report
         else:
             # A single-line value wrapped by the paste: glue the continuation back on.
             report.values[current] = f"{report.values[current]} {line}".strip()
@@ -154,15 +214,47 @@ def parse(text: str, name: str = "<collect_env>", *, allow_partial: bool = False
     Raises:
         BadInput: not a collect_env report, or cut off before its last section.
     """
-    report = _split(text)
-    if "PyTorch version" not in report.values:
-        raise BadInput(f"{name}: not a collect_env report (no 'PyTorch version:' line)")
-    if "Versions of relevant libraries" not in report.values and not allow_partial:
-        last = report.order[-1] if report.order else "PyTorch version"
+    sections, missing = parse_with_gaps(text, name)
+    if missing and not allow_partial:
         raise BadInput(
-            f"{name}: the report looks truncated: it stops after '{last}:' and lacks the final "
-            "'Versions of relevant libraries:' section (paste all of it, or use --allow-partial)"
+            f"{name}: the report looks truncated: it lacks the "
+            f"{', '.join(repr(m + ':') for m in missing)} section(s) "
+            "(paste all of it, or use --allow-partial)"
         )
+    return sections
+
+
+EXPECTED = ("GPU models and configuration", "CPU", "Versions of relevant libraries")
+"""Sections every generation prints; a paste without them was cut off (or trimmed by hand)."""
+
+
+def parse_with_gaps(text: str, name: str = "<collect_env>") -> tuple[ImportedSections, tuple[str, ...]]:
+    """The sections a collect_env report holds, and the expected ones it lacks (a cut-off paste).
+
+    Raises:
+        BadInput: not a collect_env report.
+    """
+    report = _split(text)
+    if "PyTorch version" not in report.values and len(set(report.order)) < MIN_LABELS_WITHOUT_HEAD:
+        raise BadInput(f"{name}: not a collect_env report (no 'PyTorch version:' line)")
+    missing: tuple[str, ...] = ()
+    if "PyTorch version" not in report.values:
+        missing = ("PyTorch version",)  # the paste starts in the middle of the report
+    if "Versions of relevant libraries" not in report.values:
+        missing += tuple(label for label in EXPECTED if label not in report.values)
+    return _sections(report, name), missing
+
+
+MIN_LABELS_WITHOUT_HEAD = 4
+"""A paste that starts mid-report (no "PyTorch version:") is still one when it has this many labels."""
+
+
+def label_count(text: str) -> int:
+    """How many distinct collect_env labels ``text`` holds (detection of a report missing its head)."""
+    return len(set(_split(text).order))
+
+
+def _sections(report: _Report, name: str) -> ImportedSections:
     return ImportedSections(
         host=_host(report),
         python=_python(report),
@@ -255,28 +347,46 @@ def _packages(report: _Report, name: str) -> tuple[Package, ...] | None:
             packages.setdefault(
                 pkg.lower(), Package(name=pkg, version=conda.group("version"), installer="conda")
             )
+    vllm = _value(report, "vLLM Version")
+    if vllm and "vllm" not in packages and re.match(r"^\d", vllm):
+        packages["vllm"] = Package(name="vllm", version=vllm.split()[0])  # vLLM's own report prints it apart
     return tuple(packages.values())
 
 
+_ENV_LINE = re.compile(r"^(?P<key>[A-Z_][A-Z0-9_]*)=(?P<value>.*)$")
+
+
 def _environment(report: _Report) -> Environment | None:
+    variables: dict[str, str] = {}
+    for line in report.blocks.get("Environment Variables", []):
+        match = _ENV_LINE.match(line)  # vLLM prints the relevant variables as KEY=value
+        if match:
+            variables.setdefault(match.group("key"), match.group("value"))
+    variables.update(_allocator(report))
+    return Environment(status="ok", variables=variables) if variables else None
+
+
+def _allocator(report: _Report) -> dict[str, str]:
     value = _value(report, "Caching allocator config")
     if not value or not value.startswith("{") or len(value) > 10_000:
-        return None
+        return {}
     try:
         parsed = ast.literal_eval(value)  # collect_env prints a dict repr of the *_ALLOC_CONF variables
     except (ValueError, SyntaxError, MemoryError, RecursionError):
-        return None
+        return {}
     if not isinstance(parsed, dict):
-        return None
-    variables = {
-        str(k): str(v) for k, v in parsed.items() if isinstance(k, str) and isinstance(v, (str, int))
-    }
-    return Environment(status="ok", variables=variables) if variables else None
+        return {}
+    return {str(k): str(v) for k, v in parsed.items() if isinstance(k, str) and isinstance(v, (str, int))}
 
 
 _GPU_LINE = re.compile(
     r"^(?:GPU (?P<index>\d+):\s*)?(?P<name>.+?)(?:\s*\((?P<gfx>gfx[0-9a-f]+)(?::[^)]*)?\))?$"
 )
+
+
+_AMD_NAME = re.compile(r"\b(?:AMD|Radeon|Instinct)\b", re.IGNORECASE)
+_NVIDIA_NAME = re.compile(r"\b(?:NVIDIA|GeForce|Tesla|Quadro|TITAN|RTX|GTX)\b", re.IGNORECASE)
+_MIG_LINE = re.compile(r"^MIG\s+(?P<profile>\S+)\s+Device\s+\d+\b", re.IGNORECASE)
 
 
 def _accelerators(report: _Report) -> Accelerators | None:
@@ -288,12 +398,24 @@ def _accelerators(report: _Report) -> Accelerators | None:
     nvidia_devices: list[NvidiaDevice] = []
     amd_devices: list[AmdDevice] = []
     for position, line in enumerate(gpu_lines):
+        mig = _MIG_LINE.match(line)
+        if mig:
+            # "MIG 1g.10gb Device 0:" is a slice of the GPU above it, not another GPU.
+            if nvidia_devices:
+                parent = nvidia_devices[-1]
+                slices = (*(parent.mig_instances or ()), MigInstance(profile=mig.group("profile")))
+                nvidia_devices[-1] = msgspec.structs.replace(parent, mig_enabled=True, mig_instances=slices)
+            continue
         match = _GPU_LINE.match(line)
         if match is None:
             continue
         index = int(match.group("index")) if match.group("index") else position
         gpu_name = match.group("name").strip()
-        if match.group("gfx") or "AMD" in gpu_name or "Radeon" in gpu_name or "Instinct" in gpu_name:
+        if (
+            match.group("gfx")
+            or _AMD_NAME.search(gpu_name)
+            or (hip_built and not _NVIDIA_NAME.search(gpu_name))
+        ):
             amd_devices.append(AmdDevice(index=index, name=gpu_name, gfx_target=match.group("gfx")))
         else:
             nvidia_devices.append(NvidiaDevice(index=index, name=gpu_name))
@@ -339,6 +461,8 @@ def _toolkits(report: _Report) -> Toolkits | None:
 
 def _frameworks(report: _Report) -> Frameworks | None:
     version = _value(report, "PyTorch version")
+    if "PyTorch version" not in report.values:
+        return None  # cut off above the first line: unknown, not "not installed"
     if version is None:
         return Frameworks(
             torch=TorchInfo(status="skipped", reason="collect_env reports PyTorch as not installed")

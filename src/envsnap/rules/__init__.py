@@ -21,6 +21,7 @@ from envsnap.rules import (  # noqa: F401
     libraries,
     onnxruntime,
     packages,
+    reported,
     rocm,
     toolkit,
     wheels,

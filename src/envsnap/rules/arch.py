@@ -9,6 +9,7 @@ snapshot; when CUDA was unavailable at probe time it is empty, and the published
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Literal
 
@@ -58,16 +59,26 @@ def cuda_arch(snapshot: Snapshot) -> Iterator[Finding]:
             title,
             _cuda_fix(snapshot, build, device_cc),
             source,
-            [_cc_evidence(device, device_cc, inferred), ev(arch_path, list(arch_list))],
+            [_cc_evidence(device, device_cc, inferred), ev(arch_path, list(arch_list)), *_printed(snapshot)],
         )
 
 
+def _printed(snapshot: Snapshot) -> list[Evidence]:
+    """What torch printed about it around a pasted report, when it did."""
+    message = facts.reported(
+        snapshot, "arch-not-compatible", "gpu-too-old", "no-kernel-image", "hip-invalid-device-function"
+    )
+    return [ev(f"meta.origin.messages[{message.kind}]", message.text)] if message else []
+
+
 def _cc_evidence(device: NvidiaDevice, device_cc: Version, inferred: bool) -> Evidence:
-    """The compute capability as recorded, or the name it was inferred from."""
+    """The compute capability as recorded, or the name it was inferred from and the table row used."""
     if inferred:
+        row = facts.capability_row(device)
+        how = f", matched /{row.pattern}/ in rules/data/nvidia_gpus.yaml ({row.source})" if row else ""
         return ev(
             f"accelerators.nvidia.devices[{device.index}].name",
-            f"{device.name} (CC {facts.cc_text(device_cc)})",
+            f"{device.name} (CC {facts.cc_text(device_cc)} inferred from the name{how})",
         )
     return ev(f"accelerators.nvidia.devices[{device.index}].compute_capability", device.compute_capability)
 
@@ -170,9 +181,9 @@ def rocm_arch(snapshot: Snapshot) -> Iterator[Finding]:
     override = facts.variables(snapshot).get("HSA_OVERRIDE_GFX_VERSION")
     overridden = gfx_of_override(override) if override else None
     for device in facts.amd_devices(snapshot):
-        if not device.gfx_target:
+        gfx, gfx_evidence = facts.gfx_target(device)
+        if gfx is None or gfx_evidence is None:
             continue
-        gfx = facts.strip_gfx(device.gfx_target)
         if gfx in arch_list or (overridden is not None and overridden in arch_list):
             continue
         yield finding(
@@ -184,20 +195,17 @@ def rocm_arch(snapshot: Snapshot) -> Iterator[Finding]:
             "of a "
             "listed target, HSA_OVERRIDE_GFX_VERSION can make the runtime treat the GPU as that target.",
             source,
-            [
-                ev(f"accelerators.amd.devices[{device.index}].gfx_target", device.gfx_target),
-                ev(arch_path, arch_list),
-            ],
+            [gfx_evidence, ev(arch_path, arch_list), *_printed(snapshot)],
         )
 
 
 def _rocm_arch_list(torch: TorchInfo) -> tuple[list[str], str, str]:
     if torch.arch_list:
         return [facts.strip_gfx(a) for a in torch.arch_list], "frameworks.torch.arch_list", ROCM_SOURCE
-    hip = version(torch.hip)
-    if hip is None:
+    leading = re.match(r"^\d+\.\d+", torch.hip or "")  # "6.3.42131-fa1d09cbd" is no PEP 440 version
+    if leading is None:
         return [], "", ""
-    rocm = Version(".".join(str(p) for p in hip.release[:2]))
+    rocm = Version(leading.group(0))
     for row in knowledge.rocm_arch_lists():
         if SpecifierSet(row.rocm).contains(rocm):
             return row.list.split(";"), f"published gfx list of ROCm {rocm} wheels", row.source

@@ -23,7 +23,9 @@ VENDOR_SOURCE = "https://pytorch.org/get-started/locally/"
 def cpu_only_build(snapshot: Snapshot) -> Iterator[Finding]:
     """torch has neither CUDA nor ROCm while the driver reports GPUs."""
     torch = facts.torch(snapshot)
-    if torch is None or torch.cuda or torch.hip:
+    # Without a version the torch section holds only what a pasted warning said (its arch list):
+    # whether the build has CUDA is not known, which is not the same as "no CUDA".
+    if torch is None or torch.cuda or torch.hip or not torch.version:
         return
     nvidia = facts.nvidia_devices(snapshot)
     amd = facts.amd_devices(snapshot)

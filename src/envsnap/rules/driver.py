@@ -112,6 +112,15 @@ def _by_driver(
             f"minimum {needs.floor_text}: CUDA will not initialize"
         )
         source = needs.floor_source or ""
+    elif needs.full is not None and driver < needs.full and int(family) < 11:
+        # Minor-version compatibility started with CUDA 11: before it, below the minimum is no start.
+        severity = "error"
+        title = (
+            f"{build.framework} needs CUDA {needs.cuda}, but driver {shown} is below its minimum "
+            f"{needs.full_text} (CUDA {family}.x has no minor-version compatibility): "
+            "CUDA will not initialize"
+        )
+        source = needs.full_source or ""
     elif needs.full is not None and driver < needs.full:
         severity = "warning"
         title = (

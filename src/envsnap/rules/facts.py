@@ -15,7 +15,16 @@ from packaging.version import Version
 
 from envsnap.rules import knowledge
 from envsnap.rules.base import version
-from envsnap.snapshot.model import AmdDevice, NvidiaDevice, NvidiaInfo, Package, Snapshot, TorchInfo
+from envsnap.snapshot.model import (
+    AmdDevice,
+    Evidence,
+    NvidiaDevice,
+    NvidiaInfo,
+    Package,
+    ReportMessage,
+    Snapshot,
+    TorchInfo,
+)
 
 _LOCAL_CUDA = re.compile(r"^cu(\d+)(\d)$")
 
@@ -141,6 +150,49 @@ def compute_capability(device: NvidiaDevice) -> tuple[Version | None, bool]:
         if device.name and row.regex.search(device.name):
             return Version(row.cc), True
     return None, False
+
+
+def gfx_target(device: AmdDevice) -> tuple[str | None, Evidence | None]:
+    """An AMD GPU's gfx target (feature suffixes stripped) and the evidence for it.
+
+    Recorded by amdsmi/sysfs or printed by collect_env (``AMD Radeon RX 6800 (gfx1030)``); else
+    inferred from the marketing name through rules/data/rocm.yaml ``gfx_targets`` (the evidence
+    names the row), as reports of older torch print just the name.
+    """
+    path = f"accelerators.amd.devices[{device.index}]"
+    if device.gfx_target:
+        return strip_gfx(device.gfx_target), Evidence(path=f"{path}.gfx_target", value=device.gfx_target)
+    if not device.name:
+        return None, None
+    row = next((r for r in knowledge.gfx_targets() if r.regex.search(device.name)), None)
+    if row is None:
+        return None, None
+    how = (
+        f"{device.name} ({row.gfx} inferred from the name, matched /{row.pattern}/ in rules/data/rocm.yaml "
+        f"({row.source}))"
+    )
+    return row.gfx, Evidence(path=f"{path}.name", value=how)
+
+
+def capability_row(device: NvidiaDevice) -> knowledge.NamedCapability | None:
+    """The row of rules/data/nvidia_gpus.yaml a device's name matched (first match wins)."""
+    if not device.name:
+        return None
+    return next((row for row in knowledge.compute_capabilities() if row.regex.search(device.name)), None)
+
+
+def imported(snapshot: Snapshot) -> bool:
+    """Whether the snapshot was imported from a report: what it lacks is unknown, not absent."""
+    return snapshot.meta.origin is not None and snapshot.meta.origin.kind == "import"
+
+
+def reported(snapshot: Snapshot, *kinds: str) -> ReportMessage | None:
+    """The first message of one of ``kinds`` printed around an imported report (messages.py)."""
+    origin = snapshot.meta.origin
+    for message in (origin.messages or ()) if origin is not None else ():
+        if message.kind in kinds:
+            return message
+    return None
 
 
 def nvidia_ccs(snapshot: Snapshot) -> list[Version]:

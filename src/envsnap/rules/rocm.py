@@ -8,6 +8,7 @@ all GPUs at once, and breaks HSA init on TheRock-based ROCm. Both are worth seei
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from packaging.specifiers import SpecifierSet
@@ -15,7 +16,7 @@ from packaging.version import Version
 
 from envsnap.rules import facts, knowledge
 from envsnap.rules.arch import gfx_of_override
-from envsnap.rules.base import ev, finding, rule, version
+from envsnap.rules.base import ev, finding, rule
 from envsnap.snapshot.model import Finding, Snapshot
 
 ID = "rocm-gfx-unsupported"
@@ -34,11 +35,19 @@ def rocm_version(snapshot: Snapshot) -> tuple[Version | None, str]:
             "toolkits.rocm.version",
         ),
     ]
+    torch = facts.torch(snapshot)
+    if torch is not None and torch.hip:
+        # A ROCm wheel bundles its ROCm: torch.version.hip ("6.3.42131-fa1d09cbd") is the one it runs.
+        candidates.append((torch.hip, "frameworks.torch.hip"))
     for text, path in candidates:
-        parsed = version(text)
-        if parsed is not None:
-            return Version(".".join(str(p) for p in parsed.release[:3])), path
+        leading = _RELEASE.match(text or "")
+        if leading is not None:
+            return Version(leading.group(0)), path
     return None, ""
+
+
+_RELEASE = re.compile(r"^\d+\.\d+(?:\.\d{1,2}(?!\d))?")
+"""Major.minor[.patch] of a ROCm/HIP version; HIP's build number ("6.2.41134") is not a patch."""
 
 
 @rule(ID)
@@ -51,10 +60,8 @@ def unsupported_gfx(snapshot: Snapshot) -> Iterator[Finding]:
     if row is None:
         return
     for device in facts.amd_devices(snapshot):
-        if not device.gfx_target:
-            continue
-        gfx = facts.strip_gfx(device.gfx_target)
-        if gfx in row.gfx:
+        gfx, gfx_evidence = facts.gfx_target(device)
+        if gfx is None or gfx_evidence is None or gfx in row.gfx:
             continue
         known = knowledge.gfx_names().get(gfx)
         arch = f" — {known.name}" if known else ""
@@ -65,10 +72,7 @@ def unsupported_gfx(snapshot: Snapshot) -> Iterator[Finding]:
             f"Use a GPU and ROCm release pair from AMD's compatibility matrix (ROCm {rocm} supports "
             f"{', '.join(row.gfx)}); unsupported targets may fail with 'hipErrorNoBinaryForGpu'.",
             row.source,
-            [
-                ev(f"accelerators.amd.devices[{device.index}].gfx_target", device.gfx_target),
-                ev(path, str(rocm)),
-            ],
+            [gfx_evidence, ev(path, str(rocm))],
         )
 
 
@@ -92,9 +96,10 @@ def hsa_override(snapshot: Snapshot) -> Iterator[Finding]:
         return
     natives = []
     for device in facts.amd_devices(snapshot):
-        if device.gfx_target:
-            natives.append(facts.strip_gfx(device.gfx_target))
-            evidence.append(ev(f"accelerators.amd.devices[{device.index}].gfx_target", device.gfx_target))
+        gfx, gfx_evidence = facts.gfx_target(device)
+        if gfx is not None and gfx_evidence is not None:
+            natives.append(gfx)
+            evidence.append(gfx_evidence)
     shown = ", ".join(sorted(set(natives))) or "the GPUs"
     family = {gfx[:-1] for gfx in natives}  # gfx + major + minor; the last digit is the stepping
     other_family = bool(natives) and target[:-1] not in family

@@ -88,6 +88,8 @@ def toolkit_without_driver(snapshot: Snapshot) -> Iterator[Finding]:
     nvidia = snapshot.accelerators.nvidia if snapshot.accelerators else None
     if cuda is None or (nvidia is not None and nvidia.status != "skipped"):
         return
+    if nvidia is None and facts.imported(snapshot):
+        return  # a pasted report that doesn't name the driver says nothing about it
     text, path = _toolkit_version(cuda)
     evidence = [ev(path, text)]
     if cuda.path:

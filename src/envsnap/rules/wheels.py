@@ -9,6 +9,7 @@ does not exist" or undefined symbols.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from packaging.requirements import Requirement
@@ -182,11 +183,16 @@ def _paired(name: str, torch_version: Version) -> tuple[Version, str] | None:
     return (Version(value), row.source) if row is not None and value else None
 
 
+_BUILD_VARIANT = re.compile(r"^(?:cu\d+|rocm\d[\d.]*|cpu|xpu)$")
+
+
 def _variant_problem(companion: Package, torch_dist: Package) -> tuple[Severity, str] | None:
     """Different local variants: ``+cu121`` vs ``+cu124``, or a CPU companion next to a CUDA torch."""
     mine, theirs = facts.local_tag(companion.version), facts.local_tag(torch_dist.version)
     if not mine or not theirs or mine == theirs:
         return None
+    if not (_BUILD_VARIANT.match(mine) and _BUILD_VARIANT.match(theirs)):
+        return None  # a source build's git hash or ABI tag ("+a4736ea", "+cxx11.abi") names no variant
     mine_cuda, their_cuda = facts.cuda_of_tag(mine), facts.cuda_of_tag(theirs)
     if mine_cuda and their_cuda:
         severity: Severity = "error" if mine_cuda.split(".")[0] != their_cuda.split(".")[0] else "warning"

@@ -21,8 +21,9 @@ from typing import Any, Literal
 
 import msgspec
 
-SCHEMA_VERSION = 1
-"""Version of the snapshot file format written by this envsnap."""
+SCHEMA_VERSION = 2
+"""Version of the snapshot file format written by this envsnap (2: ``meta.origin`` says which
+report sections an import held, whether the paste was cut off, and the messages torch printed)."""
 
 Status = Literal["ok", "skipped", "failed"]
 DeviceStatus = Literal["ok", "lost", "failed"]
@@ -59,14 +60,31 @@ class ProbeRun(Model, frozen=True, kw_only=True):
     reason: str | None = None
 
 
+class ReportMessage(Model, frozen=True, kw_only=True):
+    """A line a tool printed around a pasted report (a torch warning, an error): evidence the rules use."""
+
+    kind: str
+    """What the line says, e.g. ``driver-too-old``, ``no-kernel-image``, ``nvml-mismatch``."""
+    text: str
+    """The line as pasted (shortened to 300 characters)."""
+
+
 class Origin(Model, frozen=True, kw_only=True):
     """Where the snapshot's data came from."""
 
     kind: Literal["probe", "import"]
     format: str | None = None
-    """For imports: ``collect-env``, ``pip-freeze`` or ``nvidia-smi-xml``."""
+    """For imports: ``collect-env``, ``pip-freeze``, ``nvidia-smi-xml`` or ``auto`` (detected)."""
     file: str | None = None
     """For imports: the file read (``-`` for standard input)."""
+    sections: tuple[str, ...] | None = None
+    """For imports: the report sections found in the text, e.g. ``collect-env``, ``nvidia-smi``."""
+    partial: bool | None = None
+    """For imports: the paste was cut off; what it lacks is unknown, not absent."""
+    missing: tuple[str, ...] | None = None
+    """For a partial import: the sections the cut-off report lacks, e.g. "Versions of relevant libraries"."""
+    messages: tuple[ReportMessage, ...] | None = None
+    """For imports: warnings and errors printed around the report (torch, NVML), recognized by kind."""
 
 
 class Meta(Model, frozen=True, kw_only=True):

@@ -442,8 +442,15 @@ def save(snapshot: Snapshot, path: Path, *, create_folder: bool = False) -> Path
 # ---------------------------------------------------------------------------- reading
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
-MIGRATIONS: dict[int, Migration] = {}
-"""``MIGRATIONS[n]`` turns a schema-n document into a schema-(n+1) one. Empty while schema is 1."""
+
+
+def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """Schema 2 only added optional ``meta.origin`` fields (sections, partial, missing, messages)."""
+    return data
+
+
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2}
+"""``MIGRATIONS[n]`` turns a schema-n document into a schema-(n+1) one."""
 
 
 def read_bytes_capped(path: Path, name: str, cap: int = MAX_FILE_BYTES) -> bytes:

@@ -10,6 +10,7 @@ Runs in the app's file worker, never on the UI thread; nothing here imports Text
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,6 +50,13 @@ def read_document(path: Path) -> Snapshot | RunReport | FleetDocument | VerifyRe
     name = str(path)
     cap = store.snapshot_max_bytes()
     text = store.decode_text(store.read_bytes_capped(path, name, cap), name)
+    if not re.search(r"^report\s*:", text, re.MULTILINE):
+        from envsnap.importers import load_any, looks_like_snapshot
+
+        if not looks_like_snapshot(text):  # a pasted bug report (collect_env, nvidia-smi...): import it
+            from envsnap.collector import finalize, utc_now
+
+            return finalize(load_any(text, name, captured_at=utc_now()))
     data = store.parse_yaml(text, name, cap)
     if is_run_report(data):
         from envsnap.live.run_report import run_report_from_data

@@ -1,0 +1,161 @@
+"""Any pasted report in, one snapshot out: detect the sections, parse each, merge them.
+
+Merging follows one rule: what a section says is kept, and a later section only fills what earlier
+ones left unknown. Sections are taken most specific first (collect_env for the framework build,
+nvidia-smi for the driver and the devices, package lists for versions), devices are matched by
+index, packages by name. The messages torch printed around the report (messages.py) add their
+facts last, matching devices by name. A cut-off collect_env makes the snapshot *partial*: it is
+judged on what it holds, and ``meta.origin`` names what it lacks.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import msgspec
+
+from envsnap import __version__
+from envsnap.errors import BadInput
+from envsnap.importers import detect, messages, package_lists
+from envsnap.importers.base import ImportedSections
+from envsnap.snapshot.model import (
+    SCHEMA_VERSION,
+    AmdDevice,
+    Frameworks,
+    Meta,
+    NvidiaDevice,
+    Origin,
+    Package,
+    Snapshot,
+)
+
+_DEVICES = (NvidiaDevice, AmdDevice)
+
+
+def _merge(a: Any, b: Any) -> Any:
+    """``a`` with its unknown (None) parts filled from ``b``; device lists by index, packages by name."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if isinstance(a, msgspec.Struct) and type(a) is type(b):
+        changes = {
+            name: _merge(getattr(a, name), getattr(b, name))
+            for name in a.__struct_fields__
+            if getattr(a, name) is None or isinstance(getattr(a, name), (msgspec.Struct, tuple))
+        }
+        return msgspec.structs.replace(a, **changes) if changes else a
+    if isinstance(a, tuple) and a and isinstance(a[0], _DEVICES):
+        by_index = {device.index: device for device in a}
+        for device in b:
+            by_index[device.index] = _merge(by_index.get(device.index), device)
+        return tuple(by_index[index] for index in sorted(by_index))
+    if isinstance(a, tuple) and a and isinstance(a[0], Package):
+        names = {package.name.lower().replace("_", "-") for package in a}
+        return a + tuple(p for p in b if p.name.lower().replace("_", "-") not in names)
+    return a
+
+
+def _merge_sections(parts: list[ImportedSections]) -> ImportedSections:
+    merged = ImportedSections()
+    for part in parts:
+        merged = ImportedSections(
+            **{name: _merge(getattr(merged, name), getattr(part, name)) for name in _FIELDS}
+        )
+    return merged
+
+
+_FIELDS = ("host", "python", "packages", "environment", "accelerators", "toolkits", "frameworks", "telemetry")
+
+
+def _torch_from_packages(merged: ImportedSections) -> ImportedSections:
+    """Without collect_env, a torch wheel's local version (``2.1.0+cpu``) still states its build."""
+    if merged.frameworks is not None and merged.frameworks.torch is not None:
+        return merged
+    torch = next((p for p in merged.packages or () if p.name.lower() == "torch"), None)
+    info = package_lists.torch_of_wheel(torch.version) if torch is not None else None
+    if info is None:
+        return merged
+    frameworks = _merge(merged.frameworks, Frameworks(torch=info))
+    return ImportedSections(**{**{f: getattr(merged, f) for f in _FIELDS}, "frameworks": frameworks})
+
+
+def _place_message_devices(found: messages.Found, merged: ImportedSections) -> messages.Found:
+    """Give each GPU a message names the index of the same-named GPU the report lists."""
+    nvidia = merged.accelerators.nvidia if merged.accelerators else None
+    known = list(nvidia.devices or ()) if nvidia is not None else []
+    placed: list[NvidiaDevice] = []
+    for device in found.devices:
+        wanted = (device.name or "").lower()
+        same = [d for d in known if d.name and (d.name.lower() in wanted or wanted in d.name.lower())]
+        if same:
+            placed.extend(msgspec.structs.replace(device, index=d.index, name=d.name) for d in same)
+        elif len(known) == 1 and len(found.devices) == 1:
+            placed.append(msgspec.structs.replace(device, index=known[0].index, name=known[0].name))
+        else:
+            placed.append(msgspec.structs.replace(device, index=len(known) + len(placed)))
+    found.devices = placed
+    return found
+
+
+_QUOTED = re.compile(r"^[ \t]*>[ \t]?", re.MULTILINE)
+
+
+def unquote(text: str) -> str:
+    """A report quoted in a reply (every line ``> ``-prefixed, Markdown) with the quoting removed."""
+    quoted = len(_QUOTED.findall(text))
+    lines = sum(1 for line in text.splitlines() if line.strip())
+    return _QUOTED.sub("", text) if quoted >= 5 or (quoted and quoted * 2 >= lines) else text
+
+
+def parse_auto(text: str, name: str, *, captured_at: str) -> Snapshot:
+    """Every report section in ``text`` merged into one (unfinalized) snapshot.
+
+    Raises:
+        BadInput: the text holds no report section and no recognized message.
+    """
+    text = unquote(text)
+    sections = detect.detect(text, name, captured_at=captured_at)
+    printed = messages.scan(text)
+    if not sections and not printed.messages:
+        raise BadInput(f"{name}: not a report envsnap can read (tried: {', '.join(detect.FORMATS)})")
+    merged = _merge_sections([s.sections for s in sections if s.sections is not None])
+    merged = _torch_from_packages(merged)
+    printed = _place_message_devices(printed, merged)
+    evidence = printed.sections()
+    if evidence is not None:
+        merged = _merge_sections([merged, evidence])
+    names = tuple(dict.fromkeys(s.format for s in sections))
+    if printed.messages:
+        names = (*names, "torch messages") if "traceback" not in names else names
+    missing = tuple(m for s in sections for m in s.missing)
+    origin = Origin(
+        kind="import",
+        format="auto",
+        file=name,
+        sections=names,
+        partial=True if missing else None,
+        missing=missing or None,
+        messages=tuple(printed.messages) or None,
+    )
+    return Snapshot(
+        schema=SCHEMA_VERSION,
+        meta=Meta(envsnap_version=__version__, captured_at=captured_at, origin=origin),
+        **{field: getattr(merged, field) for field in _FIELDS},
+    )
+
+
+def notice(snapshot: Snapshot) -> list[str]:
+    """The stderr lines for an auto-detected import: what was found, and what a cut-off paste lacks."""
+    origin = snapshot.meta.origin
+    if origin is None or origin.format != "auto":
+        return []
+    lines = [f"envsnap: {origin.file}: read {', '.join(origin.sections or ())}"]
+    if origin.partial:
+        lines.append(
+            f"envsnap: warning: {origin.file}: the report is cut off "
+            f"(no {', '.join(repr(m) for m in origin.missing or ())}"
+            " section); judged on what it holds, the rest is unknown"
+        )
+    return lines

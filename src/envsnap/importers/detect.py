@@ -1,0 +1,235 @@
+"""Find the report sections in a pasted text: which formats it holds, and where.
+
+A bug report is rarely one clean format: a GitHub comment holds a ``collect_env`` block, an
+``nvidia-smi`` table, a ``pip list`` and the traceback that made the user write, in Markdown fences
+and between sentences. Each detector here looks for its format's own markers (a header line, a
+table rule, a JSON shape) and hands its parser the lines that belong to it; nothing is guessed from
+a lone word. ``FORMATS`` lists every format tried, in the order a "not a report" error names them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from envsnap.errors import BadInput
+from envsnap.importers import (
+    amd_smi,
+    collect_env,
+    nvidia_smi_text,
+    nvidia_smi_xml,
+    package_lists,
+    pip_freeze,
+    repl,
+)
+from envsnap.importers.base import ImportedSections
+from envsnap.snapshot.model import CudaToolkit, Environment, Toolkits
+
+FORMATS = (
+    "envsnap snapshot",
+    "collect-env (torch)",
+    "collect-env (vLLM)",
+    "nvidia-smi",
+    "nvidia-smi -q",
+    "nvidia-smi -L",
+    "nvidia-smi -q -x",
+    "rocm-smi",
+    "amd-smi",
+    "pip list",
+    "pip freeze",
+    "conda list",
+    "uv install log",
+    "nvcc --version",
+    "shell environment (export lines)",
+    "python session (torch.__version__)",
+    "torch warnings / traceback",
+)
+"""Every format the detector tries, as named in messages."""
+
+
+@dataclass(frozen=True)
+class Found:
+    """One detected section: its format name and what it says."""
+
+    format: str
+    sections: ImportedSections | None
+    missing: tuple[str, ...] = ()
+    """For a cut-off collect_env: the sections it lacks."""
+
+
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_VLLM = re.compile(r"^\s*vLLM Version\s*[:：]|^\s*=+\s*\n\s*vLLM Info", re.IGNORECASE | re.MULTILINE)
+_TORCH_LABEL = re.compile(
+    r"(?:^|Collecting environment information\.\.\.)\s*PyTorch version\s*[:：]?\s*\S",
+    re.IGNORECASE | re.MULTILINE,
+)
+_FREEZE_LINE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?\s*(?:===?\s*\S+|\s@\s\S+)$")
+_NVCC = re.compile(r"Cuda compilation tools, release (?P<version>\d+\.\d+), V(?P<full>\d+\.\d+\.\d+)")
+_SHELL_ENV = re.compile(
+    r"(?:^|(?<=[\s\"'`$]))(?:export|set)\s+(?P<key>CUDA_VISIBLE_DEVICES|HIP_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES|"
+    r"HSA_OVERRIDE_GFX_VERSION|LD_LIBRARY_PATH|PYTORCH_ENABLE_MPS_FALLBACK|CUDA_HOME)=(?P<value>[^\s\"'`]*)",
+    re.MULTILINE,
+)
+"""``export VAR=value`` (or Windows ``set``) lines for the variables the rules read; nothing else."""
+_TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):", re.MULTILINE)
+_XML_START = re.compile(r"<\?xml[^>]*>\s*(?:<!DOCTYPE[^>]*>\s*)?<nvidia_smi_log|<nvidia_smi_log")
+_ROCM_SMI_BANNER = re.compile(r"ROCm System Management Interface|^GPU\[\d+\]\s*:", re.MULTILINE)
+
+
+def _json_blocks(text: str, lines: list[str]) -> list[Any]:
+    """The whole text as JSON, else each fenced block or ``{``...``}`` run that parses as JSON."""
+    candidates = [text.strip()]
+    start: int | None = None
+    for position, line in enumerate(lines):
+        if start is None and line.rstrip() in ("{", "["):
+            start = position
+        elif start is not None and line.rstrip() in ("}", "]"):
+            candidates.append("\n".join(lines[start : position + 1]))
+            start = None
+    blocks = []
+    for candidate in candidates:
+        if not candidate.startswith(("{", "[")):
+            continue
+        try:
+            blocks.append(json.loads(candidate))
+        except (ValueError, RecursionError):
+            continue
+    return blocks
+
+
+def _json_sections(text: str, lines: list[str]) -> list[Found]:
+    found = []
+    for data in _json_blocks(text, lines):
+        if isinstance(data, dict) and any(re.fullmatch(r"card\d+", str(k)) for k in data):
+            sections = amd_smi.parse_rocm_smi_json(data)
+            if sections is not None:
+                found.append(Found("rocm-smi --json", sections))
+        elif (isinstance(data, dict) and isinstance(data.get("gpu_data"), list)) or (
+            isinstance(data, list) and data and all(isinstance(e, dict) and "gpu" in e for e in data)
+        ):
+            sections = amd_smi.parse_amd_smi_json(data)
+            if sections is not None:
+                found.append(Found("amd-smi --json", sections))
+        if found:
+            break  # the whole text parsed: its fenced parts are the same data
+    return found
+
+
+def _freeze_runs(lines: list[str], prefix: str = "") -> list[list[str]]:
+    """Runs of two or more ``name==version`` lines (a ``pip freeze``), blank lines allowed inside.
+
+    With ``prefix`` (``"+ "``), the lines of a ``uv pip install`` log: `` + name==version``.
+    """
+    runs: list[list[str]] = []
+    current: list[str] = []
+    for line in lines:
+        stripped = line.strip()
+        if prefix and stripped.startswith(prefix):
+            stripped = stripped[len(prefix) :]
+        elif prefix:
+            stripped = "#"  # not a line of the log: ends a run like any other text
+        if _FREEZE_LINE.match(stripped):
+            current.append(stripped)
+        elif stripped and (prefix or not stripped.startswith("#")):
+            if len(current) >= 2:
+                runs.append(current)
+            current = []
+    if len(current) >= 2:
+        runs.append(current)
+    return runs
+
+
+def _from(lines: list[str], pattern: re.Pattern[str]) -> list[str]:
+    """``lines`` from the first one matching ``pattern`` on."""
+    for position, line in enumerate(lines):
+        if pattern.search(line):
+            return lines[position:]
+    return []
+
+
+def detect(text: str, name: str, *, captured_at: str) -> list[Found]:
+    """Every report section in ``text``, in a fixed order (not the order of the paste)."""
+    lines = [
+        line for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n") if not _FENCE.match(line)
+    ]
+    found: list[Found] = []
+
+    def attempt(fmt: str, parse: Callable[[], ImportedSections | None]) -> None:
+        sections = parse()
+        if sections is not None:
+            found.append(Found(fmt, sections))
+
+    if _TORCH_LABEL.search(text) or collect_env.label_count(text) >= collect_env.MIN_LABELS_WITHOUT_HEAD:
+        sections, missing = collect_env.parse_with_gaps(text, name)
+        found.append(Found("collect-env (vLLM)" if _VLLM.search(text) else "collect-env", sections, missing))
+    if nvidia_smi_text.QUERY_HEADER.search(text):
+        attempt(
+            "nvidia-smi -q",
+            lambda: nvidia_smi_text.parse_query(_from(lines, nvidia_smi_text.QUERY_HEADER)[1:]),
+        )
+    if any(nvidia_smi_text.LIST_LINE.match(line.strip()) for line in lines):
+        attempt("nvidia-smi -L", lambda: nvidia_smi_text.parse_list(lines))
+    xml = _XML_START.search(text)
+    if xml and "</nvidia_smi_log>" in text:
+        end = text.index("</nvidia_smi_log>", xml.start()) + len("</nvidia_smi_log>")
+        with contextlib.suppress(BadInput):  # a damaged XML block among other sections: the rest stands
+            found.append(
+                Found(
+                    "nvidia-smi -q -x",
+                    nvidia_smi_xml.parse(text[xml.start() : end], name, captured_at=captured_at),
+                )
+            )
+    # The table cuts long names ("NVIDIA GeForce RTX 2080 ..."): -q, -L and the XML, read first, win.
+    if nvidia_smi_text.TABLE_HEADER.search(text) or nvidia_smi_text.MIG_TABLE.search(text):
+        start = (
+            nvidia_smi_text.TABLE_HEADER
+            if nvidia_smi_text.TABLE_HEADER.search(text)
+            else nvidia_smi_text.MIG_TABLE
+        )
+        attempt("nvidia-smi", lambda: nvidia_smi_text.parse_table(_from(lines, start)))
+    if _ROCM_SMI_BANNER.search(text):
+        attempt("rocm-smi", lambda: amd_smi.parse_rocm_smi_text(lines))
+    if amd_smi.ROCM_SMI_CONCISE.search(text):
+        attempt("rocm-smi (concise)", lambda: amd_smi.parse_rocm_smi_concise(lines))
+    if any(amd_smi.AMD_SMI_GPU.match(line.strip()) for line in lines) and re.search(
+        r"^\s+ASIC:\s*$", text, re.M
+    ):
+        attempt("amd-smi", lambda: amd_smi.parse_amd_smi_text(lines))
+    found.extend(_json_sections(text, lines))
+    conda = next(
+        (pos for pos, line in enumerate(lines) if package_lists.CONDA_HEADER.match(line.strip())), None
+    )
+    if any(package_lists.PIP_LIST_HEADER.match(line.strip()) for line in lines):
+        attempt("pip list", lambda: package_lists.parse_pip_list(lines))
+    elif conda is None:
+        attempt("pip list", lambda: package_lists.parse_headless_list(lines))
+    if conda is not None:
+        attempt("conda list", lambda: package_lists.parse_conda_list(lines[conda:]))
+    for run in _freeze_runs(lines):
+        try:
+            found.append(Found("pip freeze", pip_freeze.parse("\n".join(run), name)))
+        except BadInput:
+            continue
+    for run in _freeze_runs(lines, "+ "):
+        with contextlib.suppress(BadInput):
+            found.append(Found("uv install log", pip_freeze.parse("\n".join(run), name)))
+    nvcc = _NVCC.search(text)
+    if nvcc:
+        toolkit = CudaToolkit(status="ok", nvcc_version=nvcc.group("full"), version=nvcc.group("version"))
+        found.append(Found("nvcc --version", ImportedSections(toolkits=Toolkits(cuda=toolkit))))
+    variables = {m.group("key"): m.group("value").strip("'\"") for m in _SHELL_ENV.finditer(text)}
+    if variables:
+        found.append(
+            Found(
+                "shell environment",
+                ImportedSections(environment=Environment(status="ok", variables=variables)),
+            )
+        )
+    attempt("python session (torch.__version__)", lambda: repl.parse(text))
+    if _TRACEBACK.search(text):
+        found.append(Found("traceback", None))
+    return found

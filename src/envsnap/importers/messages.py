@@ -1,0 +1,210 @@
+"""The lines torch, NVML and HIP print around a pasted report: evidence as strong as the report itself.
+
+A bug report rarely holds only ``collect_env``: the warnings torch printed while collecting it and
+the traceback that made the user file the issue sit around it. Each line recognized here becomes a
+``ReportMessage`` (kind + the text as pasted) in ``meta.origin.messages``, and the facts it states
+are written where the rules already look, so live snapshots and imports are judged alike:
+
+- ``found version 10010`` (torch's "driver too old"): a CUDA driver API version, 10010 = CUDA 10.1,
+  the newest CUDA the driver runs -> ``accelerators.nvidia.cuda_driver_version``;
+- ``... with CUDA capability sm_120 is not compatible ... supports CUDA capabilities sm_50 ...``:
+  the GPU's capability and the build's arch list -> the device and ``frameworks.torch.arch_list``;
+- ``Found GPU0 ... which is of cuda capability 3.7``: the GPU's capability;
+- ``Driver/library version mismatch``: ``accelerators.nvidia.library_version_mismatch``.
+
+Paste wraps long lines, so the patterns run over the text with whitespace collapsed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from envsnap.importers.base import ImportedSections
+from envsnap.snapshot.model import (
+    Accelerators,
+    Frameworks,
+    NvidiaDevice,
+    NvidiaInfo,
+    ReportMessage,
+    TorchInfo,
+)
+
+MAX_TEXT = 300
+"""A message is kept to this many characters: the evidence, not the whole traceback."""
+
+_DRIVER_TOO_OLD = re.compile(
+    r"The NVIDIA driver on your system is too old \(found version (?P<api>\d{4,5})\)"
+)
+_SM_INCOMPATIBLE = re.compile(
+    r"(?P<name>[\w .()/-]{2,80}?) with CUDA capability sm_(?P<sm>\d{2,3})a? "
+    r"is not compatible with the current "
+    r"PyTorch installation\.? The current PyTorch install supports CUDA capabilities "
+    r"(?P<list>(?:(?:sm|compute)_\d{2,3}a?[ ,]*)+)",
+    re.IGNORECASE,
+)
+_TOO_OLD_GPU = re.compile(
+    r"Found GPU ?(?P<index>\d+) (?P<name>.{2,80}?) which is of cuda capability (?P<cc>\d+\.\d+)\.?"
+    r"(?: PyTorch no longer supports this GPU)?",
+    re.IGNORECASE,
+)
+_SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("no-kernel-image", re.compile(r"no kernel image is available for execution on the device", re.I)),
+    ("no-kernel-image", re.compile(r"cudaErrorNoKernelImageForDevice")),
+    (
+        "hip-invalid-device-function",
+        re.compile(
+            r"HIP error: invalid device function|hipErrorInvalidDeviceFunction|hipErrorNoBinaryForGpu|"
+            r"Unable to find code object for all current devices",
+            re.I,
+        ),
+    ),
+    ("nvml-mismatch", re.compile(r"Driver/library version mismatch", re.I)),
+    (
+        "driver-insufficient",
+        re.compile(r"CUDA driver version is insufficient for CUDA runtime version", re.I),
+    ),
+    ("no-nvidia-driver", re.compile(r"Found no NVIDIA driver on your system", re.I)),
+    ("torch-not-compiled-with-cuda", re.compile(r"Torch not compiled with CUDA enabled", re.I)),
+    ("gpu-too-old", re.compile(r"PyTorch no longer supports this GPU because it is too old", re.I)),
+    ("no-cuda-gpus", re.compile(r"No CUDA GPUs are available", re.I)),
+    ("cuda-init", re.compile(r"CUDA initialization: [^\n]{3,}", re.I)),
+    (
+        "cudnn-mismatch",
+        re.compile(
+            r"cuDNN version incompatibility: PyTorch was compiled\s+against \([\d, ]+\) but "
+            r"(?:linked against|found runtime version) \([\d, ]+\)"
+            r"|Loaded runtime CuDNN library: [\d.]+ but source was compiled with: [\d.]+",
+            re.I,
+        ),
+    ),
+    (
+        "xformers-built-for",
+        re.compile(r"xFormers was built for:\s+PyTorch \S+ with CUDA \S+ \(you have [^)]+\)", re.I),
+    ),
+    (
+        "nvcc-mismatch",
+        re.compile(
+            r"The detected CUDA version \([\d.]+\) mismatches the version that was used to compile\s+"
+            r"PyTorch \([\d.]+\)",
+            re.I,
+        ),
+    ),
+    ("torch-abi-mismatch", re.compile(r"\.so: undefined symbol: _ZN(?:3c10|2at|5torch)\w*")),
+)
+
+
+_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "no-kernel-image": ("kernel image", "nokernelimage"),
+    "hip-invalid-device-function": (
+        "invalid device function",
+        "invaliddevicefunction",
+        "nobinaryforgpu",
+        "unable to find code object",
+    ),
+    "nvml-mismatch": ("version mismatch",),
+    "driver-insufficient": ("is insufficient",),
+    "no-nvidia-driver": ("no nvidia driver",),
+    "torch-not-compiled-with-cuda": ("not compiled with cuda",),
+    "gpu-too-old": ("no longer supports",),
+    "cuda-init": ("cuda initialization",),
+    "no-cuda-gpus": ("no cuda gpus",),
+    "cudnn-mismatch": ("cudnn",),
+    "xformers-built-for": ("xformers was built",),
+    "nvcc-mismatch": ("detected cuda version",),
+    "torch-abi-mismatch": ("undefined symbol",),
+}
+"""Lower-case words each pattern needs: the regular expressions only run where one occurs."""
+
+
+@dataclass
+class Found:
+    """What the messages in a text say."""
+
+    messages: list[ReportMessage] = field(default_factory=list)
+    cuda_driver_version: str | None = None
+    mismatch: bool = False
+    devices: list[NvidiaDevice] = field(default_factory=list)
+    arch_list: tuple[str, ...] | None = None
+
+    def sections(self) -> ImportedSections | None:
+        """The facts as snapshot sections (None when the text states none)."""
+        nvidia = None
+        if self.cuda_driver_version or self.mismatch or self.devices:
+            nvidia = NvidiaInfo(
+                status="ok",
+                source="import",
+                cuda_driver_version=self.cuda_driver_version,
+                library_version_mismatch=True if self.mismatch else None,
+                devices=tuple(self.devices) or None,
+            )
+        frameworks = None
+        if self.arch_list:
+            frameworks = Frameworks(torch=TorchInfo(status="ok", arch_list=self.arch_list))
+        if nvidia is None and frameworks is None:
+            return None
+        return ImportedSections(
+            accelerators=Accelerators(nvidia=nvidia) if nvidia is not None else None, frameworks=frameworks
+        )
+
+
+def cuda_of_driver_api(api_version: int) -> str:
+    """A CUDA driver API version as CUDA's major.minor: ``10010`` -> ``"10.1"``, ``12040`` -> ``"12.4"``."""
+    return f"{api_version // 1000}.{(api_version % 1000) // 10}"
+
+
+def _clip(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
+
+
+def _line_at(text: str, start: int) -> str:
+    """The pasted line holding offset ``start`` of ``text``."""
+    begin = text.rfind("\n", 0, start) + 1
+    end = text.find("\n", start)
+    return text[begin : end if end != -1 else len(text)]
+
+
+def scan(text: str) -> Found:
+    """Every recognized message in ``text``, each kind once, and the facts they state."""
+    found = Found()
+    flat = " ".join(text.split())
+    seen: set[str] = set()
+
+    def add(kind: str, line: str) -> None:
+        if kind not in seen:
+            seen.add(kind)
+            found.messages.append(ReportMessage(kind=kind, text=_clip(line)))
+
+    lower = flat.lower()  # cheap keyword checks first: most reports print none of these lines
+    match = _DRIVER_TOO_OLD.search(flat) if "found version" in lower else None
+    if match:
+        found.cuda_driver_version = cuda_of_driver_api(int(match.group("api")))
+        add("driver-too-old", match.group(0))
+    for match in _SM_INCOMPATIBLE.finditer(flat) if "capability sm_" in lower else ():
+        sm = match.group("sm")
+        cc = f"{sm[:-1]}.{sm[-1]}"
+        name = re.sub(r"^.*?(?:UserWarning: |warnings\.warn\()", "", match.group("name")).strip()
+        found.devices.append(NvidiaDevice(index=len(found.devices), name=name, compute_capability=cc))
+        found.arch_list = tuple(re.findall(r"(?:sm|compute)_\d+a?", match.group("list")))
+        add("arch-not-compatible", match.group(0))
+    for match in _TOO_OLD_GPU.finditer(flat) if "which is of cuda capability" in lower else ():
+        index = int(match.group("index"))
+        if all(device.index != index for device in found.devices):
+            found.devices.append(
+                NvidiaDevice(
+                    index=index, name=match.group("name").strip(), compute_capability=match.group("cc")
+                )
+            )
+        add("gpu-too-old", match.group(0))
+    for kind, pattern in _SIMPLE:
+        if not any(keyword in lower for keyword in _KEYWORDS[kind]):
+            continue
+        in_text = pattern.search(text)
+        hit = in_text or pattern.search(flat)
+        if hit is None:
+            continue
+        if kind == "nvml-mismatch":
+            found.mismatch = True
+        add(kind, _line_at(text, in_text.start()) if in_text else hit.group(0))
+    return found

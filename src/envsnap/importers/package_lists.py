@@ -1,0 +1,128 @@
+"""Import ``pip list`` and ``conda list`` tables as the package layer of a snapshot.
+
+``pip list`` prints a ``Package  Version`` header over a dashed rule, then ``name  version
+[location]`` rows; ``conda list`` a ``# packages in environment at PATH:`` comment, then ``name
+version build channel`` rows (channel ``pypi`` marks a pip-installed one). Rows that do not fit
+(a wrapped or hand-edited line) are skipped: a package list is not refused for one bad row.
+"""
+
+from __future__ import annotations
+
+import re
+
+from envsnap.importers.base import ImportedSections
+from envsnap.snapshot.model import Frameworks, Package, TorchInfo
+
+PIP_LIST_HEADER = re.compile(
+    r"^Package\s+Version(?:\s+(?:Editable project location|Location|Installer))*\s*$"
+)
+PIP_LIST_RULE = re.compile(r"^-{3,}(?:\s+-{3,})+\s*$")
+CONDA_HEADER = re.compile(r"^# packages in environment at (?P<prefix>.+?):?\s*$")
+_ROW = re.compile(
+    r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s+(?P<version>[0-9][^\s]*|[a-f0-9]{7,40})(?:\s+(?P<rest>.*))?$"
+)
+
+
+def parse_pip_list(lines: list[str]) -> ImportedSections | None:
+    """Rows under the ``Package Version`` header and its dashed rule, until a line that is not a row."""
+    packages: dict[str, Package] = {}
+    started = False
+    for line in lines:
+        stripped = line.strip()
+        if not started:
+            started = bool(PIP_LIST_RULE.match(stripped))
+            continue
+        row = _ROW.match(stripped)
+        if row is None:
+            if packages:
+                break
+            continue
+        packages.setdefault(
+            row.group("name").lower(), Package(name=row.group("name"), version=row.group("version"))
+        )
+    return ImportedSections(packages=tuple(packages.values())) if packages else None
+
+
+_CONDA_CUDA = re.compile(r"cuda(?P<major>\d+)\.(?P<minor>\d+)")
+
+
+def torch_of_conda_build(version: str, build: str) -> TorchInfo | None:
+    """The torch build a ``conda list`` row states: ``py3.10_cuda12.1_cudnn8.9.2_0`` or ``py3.10_cpu_0``."""
+    cuda = _CONDA_CUDA.search(build)
+    if cuda:
+        return TorchInfo(status="ok", version=version, cuda=f"{cuda.group('major')}.{cuda.group('minor')}")
+    if "cpu" in build.split("_"):
+        return TorchInfo(status="ok", version=version)
+    return None
+
+
+def torch_of_wheel(version: str) -> TorchInfo | None:
+    """The torch build a wheel's local version states (``+cpu``, ``+cu121``, ``+rocm6.2``), else None."""
+    local = version.partition("+")[2]
+    cuda = re.fullmatch(r"cu(?P<digits>\d{2,3})", local)
+    if cuda:
+        digits = cuda.group("digits")
+        return TorchInfo(status="ok", version=version, cuda=f"{digits[:-1]}.{digits[-1]}")
+    rocm = re.fullmatch(r"rocm(?P<rocm>\d+\.\d+(?:\.\d+)?)", local)
+    if rocm:
+        return TorchInfo(status="ok", version=version, hip=rocm.group("rocm"))
+    if local == "cpu":
+        return TorchInfo(status="ok", version=version)
+    return None
+
+
+def parse_conda_list(lines: list[str]) -> ImportedSections | None:
+    """``conda list`` rows; the installer is ``pip`` for channel ``pypi``, else ``conda``."""
+    packages: dict[str, Package] = {}
+    torch: TorchInfo | None = None
+    for line in lines:
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        row = _ROW.match(stripped)
+        if row is None:
+            if packages:
+                break
+            continue
+        rest = (row.group("rest") or "").split()
+        if row.group("name") == "pytorch" and rest and torch is None:
+            torch = torch_of_conda_build(row.group("version"), rest[0])
+        installer = "pip" if rest and rest[-1] == "pypi" else "conda"
+        packages.setdefault(
+            row.group("name").lower(),
+            Package(name=row.group("name"), version=row.group("version"), installer=installer),
+        )
+    if not packages:
+        return None
+    frameworks = Frameworks(torch=torch) if torch is not None else None
+    return ImportedSections(packages=tuple(packages.values()), frameworks=frameworks)
+
+
+_ALIGNED = re.compile(
+    r"^(?P<name>(?=[A-Za-z0-9._-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9._-]*) {2,}"
+    r"(?P<version>[0-9][^\s]*)(?: {2,}\S.*)?$"
+)
+"""A ``name  version`` row; the name has a letter (``nvidia-smi dmon`` rows are numbers only)."""
+MIN_HEADLESS_ROWS = 8
+"""A ``pip list`` pasted without its header is taken only as a run of this many aligned rows."""
+
+
+def parse_headless_list(lines: list[str]) -> ImportedSections | None:
+    """A ``pip list`` whose header was cut off: the longest run of ``name  version`` rows, if long enough."""
+    best: list[re.Match[str]] = []
+    run: list[re.Match[str]] = []
+    for line in lines:
+        row = _ALIGNED.match(line.strip())
+        if row:
+            run.append(row)
+            continue
+        if line.strip():
+            best, run = max(best, run, key=len), []
+    best = max(best, run, key=len)
+    if len(best) < MIN_HEADLESS_ROWS:
+        return None
+    packages = {
+        row.group("name").lower(): Package(name=row.group("name"), version=row.group("version"))
+        for row in best
+    }
+    return ImportedSections(packages=tuple(packages.values()))

@@ -1,0 +1,130 @@
+"""Errors printed around a pasted report that the table-driven checks could not reach (compat-rules.md).
+
+A pasted report often holds only what torch printed: ``found version 10010``, ``sm_120 is not
+compatible``, ``no kernel image is available``, ``xFormers was built for ... (you have ...)``,
+``cuDNN version incompatibility``. These lines are the stack telling on itself, as strong as any
+table: when the regular check for the same cause already fires (it names versions and a precise
+fix), it says it better and nothing is added here; when the report lacks what that check needs (no
+build, no driver version), the printed line is the evidence and this module raises the finding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from envsnap.rules import arch, driver, environment, facts, libraries, toolkit, wheels
+from envsnap.rules.base import ev, finding, rule
+from envsnap.snapshot.model import Finding, Severity, Snapshot
+
+RuleFunc = Callable[[Snapshot], Iterable[Finding]]
+
+
+@dataclass(frozen=True)
+class Printed:
+    """What one kind of printed line means."""
+
+    kinds: tuple[str, ...]
+    id: str
+    severity: Severity
+    title: str
+    fix: str
+    source: str
+    regular: tuple[RuleFunc, ...]
+    """The checks that find the same cause from the tables; when one fires, this one stays quiet."""
+    variables: tuple[str, ...] = ()
+    """Only when one of these environment variables is set (it is the cause the line points at)."""
+
+
+PRINTED = (
+    Printed(
+        ("driver-too-old", "driver-insufficient"),
+        "driver-too-old-for-cuda-build",
+        "error",
+        "The NVIDIA driver is too old for this CUDA build: torch said so",
+        "Upgrade the NVIDIA driver (the 'found version' is the newest CUDA it runs: 10010 = CUDA 10.1), or "
+        "install a torch build for a CUDA the driver supports (https://pytorch.org/get-started/previous-versions/).",
+        "https://docs.nvidia.com/deploy/cuda-compatibility/",
+        (driver.driver_too_old,),
+    ),
+    Printed(
+        ("arch-not-compatible", "gpu-too-old", "no-kernel-image", "hip-invalid-device-function"),
+        "arch-not-in-build",
+        "error",
+        "The build has no code for this GPU: torch said so",
+        "Compare the GPU's compute capability (ROCm: gfx target) with the build's list "
+        '(`python -c "import torch; print(torch.cuda.get_arch_list())"`) and install a build that includes '
+        "it (a newer CUDA for new GPUs, an older release for old ones); if torch lists it, rebuild the "
+        "extension that failed.",
+        arch.CUDA_SOURCE,
+        (arch.cuda_arch, arch.rocm_arch),
+    ),
+    Printed(
+        ("cudnn-mismatch",),
+        "ld-library-path-shadowing",
+        "error",
+        "Another cuDNN is loaded instead of the one torch was built with",
+        "Let torch load its own cuDNN: remove the system cuDNN directory from `LD_LIBRARY_PATH` "
+        "(`echo $LD_LIBRARY_PATH`), or install the cuDNN version torch was compiled against.",
+        "https://pytorch.org/get-started/locally/",
+        (libraries.shadowed_libraries,),
+    ),
+    Printed(
+        ("xformers-built-for", "torch-abi-mismatch"),
+        "companion-version-mismatch",
+        "error",
+        "An extension was built for another torch build than the installed one",
+        "Install the extension build made for your torch (same version and CUDA variant), e.g. "
+        "`pip install -U xformers --index-url https://download.pytorch.org/whl/cu121` for a cu121 torch, "
+        "or rebuild it against the installed torch.",
+        "https://github.com/facebookresearch/xformers#installing-xformers",
+        (wheels.companions,),
+    ),
+    Printed(
+        ("nvcc-mismatch",),
+        "nvcc-torch-cuda-mismatch",
+        "error",
+        "The CUDA toolkit (nvcc) building an extension differs from torch's CUDA",
+        "Build with the toolkit matching torch's CUDA: point `CUDA_HOME` at it (and PATH), or install a "
+        "torch built for your toolkit's CUDA.",
+        "https://pytorch.org/docs/stable/cpp_extension.html",
+        (toolkit.nvcc_mismatch,),
+    ),
+    Printed(
+        ("no-cuda-gpus",),
+        "cuda-visible-devices-hides-gpus",
+        "warning",
+        "torch sees no GPU while a *_VISIBLE_DEVICES variable is set",
+        "Unset the variable (`unset CUDA_VISIBLE_DEVICES`) or list indices/UUIDs that exist "
+        "(`nvidia-smi -L`).",
+        environment.CUDA_SOURCE,
+        (environment.visible_devices,),
+        ("CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"),
+    ),
+)
+
+
+@rule(*dict.fromkeys(p.id for p in PRINTED))
+def printed_causes(snapshot: Snapshot) -> Iterator[Finding]:
+    """One finding per cause the printed lines show and no table-driven check found."""
+    for printed in PRINTED:
+        message = facts.reported(snapshot, *printed.kinds)
+        if message is None:
+            continue
+        variables = facts.variables(snapshot)
+        shown = [name for name in printed.variables if name in variables]
+        if printed.variables and not shown:
+            continue
+        if any(f.id == printed.id for regular in printed.regular for f in regular(snapshot)):
+            continue
+        yield finding(
+            printed.id,
+            printed.severity,
+            f"{printed.title}: '{message.text[:120]}'",
+            printed.fix,
+            printed.source,
+            [
+                ev(f"meta.origin.messages[{message.kind}]", message.text),
+                *(ev(f"environment.variables.{name}", variables[name]) for name in shown),
+            ],
+        )
