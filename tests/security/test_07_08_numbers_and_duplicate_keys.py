@@ -64,3 +64,14 @@ def test_a_duplicate_package_version_in_a_snapshot_fails_to_load(tmp_path: Path)
     path.write_text("\n".join(lines) + "\n")
     with pytest.raises(BadInput, match="duplicate key 'version'"):
         store.load(path)
+
+
+def test_only_measurement_reports_may_hold_infinite_floats() -> None:
+    # A verify report's SQNR of identical outputs is .inf; a snapshot never holds one.
+    from envsnap.snapshot.store import parse_yaml
+
+    with pytest.raises(BadInput, match="out of range"):
+        parse_yaml("sqnr_db: .inf\n", "snap.yaml")
+    assert parse_yaml("sqnr_db: .inf\n", "report.yaml", infinite_floats=True) == {"sqnr_db": float("inf")}
+    with pytest.raises(BadInput, match="duplicate key"):  # the other refusals stay
+        parse_yaml("a: 1\na: 2\n", "report.yaml", infinite_floats=True)

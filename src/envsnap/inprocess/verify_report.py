@@ -182,7 +182,7 @@ def load_report(text: str, name: str) -> VerifyReport:
     from envsnap.errors import BadInput
     from envsnap.snapshot.store import parse_yaml
 
-    data = parse_yaml(text, name)
+    data = parse_yaml(text, name, infinite_floats=True)  # SQNR of identical outputs is infinite
     if not isinstance(data, dict) or data.get("report") != "envsnap-verify":
         raise BadInput(f"{name}: not an envsnap verify report (no `report: envsnap-verify`)")
     if isinstance(data.get("schema"), int) and data["schema"] > VERIFY_REPORT_SCHEMA:

@@ -132,6 +132,17 @@ _StrictLoader.add_constructor("tag:yaml.org,2002:int", _StrictLoader.construct_y
 _StrictLoader.add_constructor("tag:yaml.org,2002:float", _StrictLoader.construct_yaml_float)
 
 
+class _MetricsLoader(_StrictLoader):
+    """The strict loader for numeric reports, where ``.inf`` is a measurement, not an attack.
+
+    A verify report's SQNR of two identical tensors is infinite, and so is an error ratio against
+    a reference whose own noise is zero; everything else stays refused (keys, integers, tags).
+    """
+
+
+_MetricsLoader.add_constructor("tag:yaml.org,2002:float", _Loader.construct_yaml_float)
+
+
 class _Dumper(_BaseDumper):  # type: ignore[misc, valid-type]
     """Safe dumper that never writes anchors and writes multi-line text as block scalars."""
 
@@ -512,8 +523,10 @@ def loads(text: str, name: str = "<snapshot>") -> Snapshot:
         return from_builtins(parse_yaml(text, name, snapshot_max_bytes()), name, text)
 
 
-def parse_yaml(text: str, name: str, cap: int = MAX_FILE_BYTES) -> Any:
+def parse_yaml(text: str, name: str, cap: int = MAX_FILE_BYTES, *, infinite_floats: bool = False) -> Any:
     """Parse untrusted YAML into plain data: size-capped, and no anchors, aliases or tags.
+
+    ``infinite_floats`` lets ``.inf``/``.nan`` through, for reports of measurements only.
 
     Raises:
         BadInput: too large, not YAML, or using anchors, aliases or tags (one line, with the line).
@@ -524,7 +537,7 @@ def parse_yaml(text: str, name: str, cap: int = MAX_FILE_BYTES) -> Any:
         _refuse_anchors_and_tags(text, name)
     try:
         with paused_gc():
-            return yaml.load(text, Loader=_StrictLoader)
+            return yaml.load(text, Loader=_MetricsLoader if infinite_floats else _StrictLoader)
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         where = f":{mark.line + 1}" if mark is not None else ""

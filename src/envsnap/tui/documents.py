@@ -57,7 +57,9 @@ def read_document(path: Path) -> Snapshot | RunReport | FleetDocument | VerifyRe
             from envsnap.collector import finalize, utc_now
 
             return finalize(load_any(text, name, captured_at=utc_now()))
-    data = store.parse_yaml(text, name, cap)
+    # A verify report's metrics may be infinite (identical outputs); nothing else may be.
+    metrics = re.search(r"^report\s*:\s*['\"]?envsnap-verify\b", text, re.MULTILINE) is not None
+    data = store.parse_yaml(text, name, cap, infinite_floats=metrics)
     if is_run_report(data):
         from envsnap.live.run_report import run_report_from_data
 
