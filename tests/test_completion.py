@@ -35,7 +35,9 @@ def test_commands_complete() -> None:
     assert _complete("bash", "envsnap s") == ["plain,save", "plain,show"]
     assert _complete("bash", "envsnap ", cword=1) == [
         f"plain,{name}"
-        for name in ("check", "diff", "import", "rollback", "run", "save", "show", "tui", "watch")
+        for name in sorted(
+            ("audit", "check", "diff", "fleet", "import", "rollback", "run", "save", "show", "tui", "verify", "watch")
+        )
     ]
 
 

@@ -21,7 +21,12 @@ ENVSNAP = [sys.executable, "-m", "envsnap"]
 def _bad_files(tmp_path: Path) -> dict[str, Path]:
     files = dict(_hostile_files(tmp_path))
     files["missing"] = tmp_path / "missing.yaml"
-    files["directory"] = tmp_path
+    # A folder is a fleet folder (`envsnap fleet collect -o DIR`); one with neither an index nor
+    # a snapshot in it is bad input like any unreadable file.
+    not_a_fleet = tmp_path / "not-a-fleet"
+    not_a_fleet.mkdir()
+    (not_a_fleet / "notes.txt").write_text("hello\n")
+    files["directory"] = not_a_fleet
     empty = tmp_path / "empty.yaml"
     empty.write_bytes(b"")
     files["empty"] = empty

@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import sys
 from typing import Any, TypeVar
-
-import msgspec
 
 from envsnap.render.safe_text import printable
 
@@ -40,10 +39,16 @@ def display_safe(value: T) -> T:
     """``value`` with every string passed through ``printable`` (escaped and clipped)."""
     if isinstance(value, str):
         return printable(value, MAX_TUI_FIELD_CHARS)  # type: ignore[return-value]
-    if isinstance(value, msgspec.Struct):
+    # msgspec is looked up, not imported: the TUI paints its first frame before the model loads,
+    # and a value can't be a Struct before msgspec is.
+    msgspec = sys.modules.get("msgspec")
+    if msgspec is not None and isinstance(value, msgspec.Struct):
+        import msgspec.json
+
         if _SUSPECT.search(msgspec.json.encode(value)) is None:
             return value
-        return msgspec.convert(_strings(msgspec.to_builtins(value)), type(value))
+        cleaned: T = msgspec.convert(_strings(msgspec.to_builtins(value)), type(value))
+        return cleaned
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         changes = {f.name: display_safe(getattr(value, f.name)) for f in dataclasses.fields(value)}
         return dataclasses.replace(value, **changes)
