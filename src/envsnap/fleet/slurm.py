@@ -121,15 +121,15 @@ class SlurmTransport:
         ]
         for reader in readers:
             reader.start()
-        timed_out = False
+        cancelled_at: float | None = None
         try:
             proc.wait(timeout=self.timeout_s)
         except subprocess.TimeoutExpired:
-            timed_out = True
+            cancelled_at = time.monotonic()
             _cancel(proc)
         for reader in readers:
             reader.join(timeout=10)
-        return tasks.results(time.monotonic() - started, timed_out)
+        return tasks.results(time.monotonic() - started, cancelled_at)
 
 
 def _names_nodes(arg: str) -> bool:
@@ -215,13 +215,18 @@ class _Tasks:
         else:
             task.stdout.add(body)
 
-    def results(self, seconds: float, timed_out: bool) -> list[NodeOutput]:
+    def results(self, seconds: float, cancelled_at: float | None) -> list[NodeOutput]:
+        """One output per task; ``cancelled_at``: when the step was cancelled at its deadline."""
+        timed_out = cancelled_at is not None
         outputs = []
         for number, task in sorted(self.tasks.items()):
             stdout = task.stdout.value()
             if task.returncode is not None and stdout.endswith(b"\n\n"):
                 stdout = stdout[:-1]  # the wrapper's newline before the trailer
-            unfinished = task.returncode is None
+            # A task whose command the cancellation killed still reports its exit (137, 143) when
+            # its wrapper outlives the command by a moment: it ended because of the deadline.
+            killed = cancelled_at is not None and task.ended is not None and task.ended >= cancelled_at
+            unfinished = task.returncode is None or killed
             outputs.append(
                 NodeOutput(
                     node=task.node or f"task-{number}",
