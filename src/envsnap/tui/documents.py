@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from envsnap.snapshot.model import Snapshot
     from envsnap.tui.fleet_rows import FleetDocument
 
+_REPORT_KEY = re.compile(r"""(?:^|[{,])\s*["']?report["']?\s*:\s*["']?([\w-]*)""", re.MULTILINE)
+"""A top-level ``report:`` key, in YAML or in JSON (``{"report": "envsnap-watch", ...}``)."""
+
 RUN_REPORT_KINDS = ("envsnap-run", "envsnap-watch")
 """Values of ``report:`` that mark a run report (live/run_report.py: RunReport.report)."""
 
@@ -50,7 +53,8 @@ def read_document(path: Path) -> Snapshot | RunReport | FleetDocument | VerifyRe
     name = str(path)
     cap = store.snapshot_max_bytes()
     text = store.decode_text(store.read_bytes_capped(path, name, cap), name)
-    if not re.search(r"^report\s*:", text, re.MULTILINE):
+    head = text[:4096]  # reports write `report:` first; a paste that mentions one further down is no report
+    if not _REPORT_KEY.search(head):
         from envsnap.importers import load_any, looks_like_snapshot
 
         if not looks_like_snapshot(text):  # a pasted bug report (collect_env, nvidia-smi...): import it
@@ -58,7 +62,7 @@ def read_document(path: Path) -> Snapshot | RunReport | FleetDocument | VerifyRe
 
             return finalize(load_any(text, name, captured_at=utc_now()))
     # A verify report's metrics may be infinite (identical outputs); nothing else may be.
-    metrics = re.search(r"^report\s*:\s*['\"]?envsnap-verify\b", text, re.MULTILINE) is not None
+    metrics = any(m.group(1) == "envsnap-verify" for m in _REPORT_KEY.finditer(head))
     data = store.parse_yaml(text, name, cap, infinite_floats=metrics)
     if is_run_report(data):
         from envsnap.live.run_report import run_report_from_data
