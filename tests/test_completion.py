@@ -36,7 +36,10 @@ def test_commands_complete() -> None:
     assert _complete("bash", "envsnap ", cword=1) == [
         f"plain,{name}"
         for name in sorted(
-            ("audit", "check", "diff", "fleet", "import", "rollback", "run", "save", "show", "tui", "verify", "watch")
+            [
+                *("audit", "check", "diff", "fleet", "import", "rollback"),
+                *("run", "save", "show", "tui", "verify", "watch"),
+            ]
         )
     ]
 
