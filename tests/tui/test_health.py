@@ -46,6 +46,19 @@ def test_rows_of_the_v100_host() -> None:
     assert rows["amd"].summary == "not probed"
 
 
+def test_a_layer_an_imported_report_does_not_mention_is_not_in_the_report() -> None:
+    import msgspec
+
+    from envsnap.snapshot.model import Origin
+
+    probed = host_snapshot(v100_host())
+    imported = msgspec.structs.replace(
+        probed, meta=msgspec.structs.replace(probed.meta, origin=Origin(kind="import", format="auto"))
+    )
+    rows = {row.key: row for row in layer_rows(imported)}
+    assert rows["amd"].summary == "not in the report"
+
+
 def test_a_finding_never_lowers_a_badge() -> None:
     snapshot = host_snapshot(v100_host())
     assert snapshot.accelerators is not None

@@ -168,9 +168,14 @@ def _loading_row(layer: _Layer, run: ProbeRun | None) -> LayerRow:
 
 
 def _describe(snapshot: Snapshot, key: str) -> tuple[Section | None, str]:
-    """The section behind a row and its one-line summary ("not probed" when the section is absent)."""
+    """The section behind a row and its one-line summary when it is absent: "not probed" for a
+    probed machine, "not in the report" for an import (a paste that doesn't say is not a layer
+    this machine lacks)."""
     section, summary = _describe_section(snapshot, key)
-    return section, summary if section is not None or key == "frameworks" else "not probed"
+    if section is not None or key == "frameworks":
+        return section, summary
+    origin = snapshot.meta.origin
+    return section, "not in the report" if origin is not None and origin.kind == "import" else "not probed"
 
 
 def _describe_section(snapshot: Snapshot, key: str) -> tuple[Section | None, str]:
