@@ -11,6 +11,13 @@ Each figure is printed against its named baseline, measured in the same run:
     Target: under 2x.
 (c) Fleet: ``envsnap diff`` of N snapshots of 10k packages (CPU time of the process), against N
     bare ``yaml.load``s in a fresh process. The fleet view flattens each file once.
+(d) The security issue's scale case (#15 item 13): two snapshots of 150k distributions (name and
+    version: ~6.5 MB each, the issue's 5.5 MB), every version changed in the second
+    (the worst case for the diff and its table). Wall time of fresh processes running
+    ``envsnap show A``, ``envsnap diff A B`` (text, JSON, Markdown), against a fresh process that
+    only ``yaml.load``s both files with CSafeLoader — with the collector as Python leaves it
+    (what the obvious script gets) and with it off (the stricter baseline). Target: diff within
+    3x the bare load.
 
 The machines this runs on are shared: every ratio is a median of interleaved runs.
 Run: ``python benchmarks/bench_big_snapshots.py [--quick]``.
@@ -51,6 +58,66 @@ cpu = time.process_time() - start
 sys.stdout.flush()
 sys.stderr.write(f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss} {cpu} {code}\\n")
 """
+
+
+BARE_LOAD_GC_OFF = "import gc; gc.disable()\n" + BARE_LOAD
+
+
+def _wall(argv: list[str]) -> float:
+    """Seconds a fresh process takes to run ``argv`` (its output thrown away)."""
+    start = time.perf_counter()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - start
+
+
+def scale_pair(count: int, folder: Path) -> tuple[Path, Path]:
+    """Two files of ``count`` name/version distributions, every version changed in B."""
+    import msgspec
+
+    from envsnap.snapshot.model import Package
+
+    old, _ = make_pair(20)  # the sections around the packages: python, meta
+    packages = tuple(
+        Package(name=f"pkg-{i:06d}-{('core', 'utils', 'cli')[i % 3]}", version=f"{i % 31}.{i % 41}.{i % 21}")
+        for i in range(count)
+    )  # fmt: skip
+    upgraded = tuple(msgspec.structs.replace(p, version=p.version + ".post1") for p in packages)
+    a = store.save(msgspec.structs.replace(old, packages=packages), folder / f"scale-a-{count}.yaml")
+    b = store.save(msgspec.structs.replace(old, packages=upgraded), folder / f"scale-b-{count}.yaml")
+    return a, b
+
+
+def scale(count: int, repeat: int, folder: Path) -> None:
+    a, b = scale_pair(count, folder)
+    envsnap = [sys.executable, "-m", "envsnap"]
+    runs = {
+        "bare yaml.load x2 (collector on)": [sys.executable, "-c", BARE_LOAD, str(a), str(b)],
+        "bare yaml.load x2 (collector off)": [sys.executable, "-c", BARE_LOAD_GC_OFF, str(a), str(b)],
+        "envsnap show A": [*envsnap, "show", str(a)],
+        "envsnap diff A B (text)": [*envsnap, "diff", str(a), str(b)],
+        "envsnap diff A B --json": [*envsnap, "diff", "--json", str(a), str(b)],
+        "envsnap diff A B --format markdown": [*envsnap, "diff", "--format", "markdown", str(a), str(b)],
+    }
+    samples: dict[str, list[float]] = {label: [] for label in runs}
+    for _ in range(repeat):  # interleaved: a slow patch of a shared machine hits every command
+        for label, argv in runs.items():
+            samples[label].append(_wall(argv))
+    wall = {label: statistics.median(times) for label, times in samples.items()}
+    on, off = wall["bare yaml.load x2 (collector on)"], wall["bare yaml.load x2 (collector off)"]
+    print(
+        f"(d) {count} packages, {a.stat().st_size / 1e6:.1f} MB per file, every version changed; "
+        f"wall seconds of a fresh process, median of {repeat}"
+    )
+    for label, seconds in wall.items():
+        if label.startswith("bare"):
+            print(f"    {label:<36} {seconds:7.1f} s")
+        else:
+            baseline = on / 2 if label.endswith("show A") else on  # show reads one file
+            strict = off / 2 if label.endswith("show A") else off
+            print(
+                f"    {label:<36} {seconds:7.1f} s   {seconds / baseline:.2f}x the bare load, "
+                f"{seconds / strict:.2f}x with its collector off (target <= 3x)"
+            )
 
 
 def _child(script: str, files: list[Path]) -> tuple[float, float]:
@@ -154,6 +221,7 @@ def main() -> None:
         print(f"(c) fleet diff of {fleet_n} snapshots of 10000 packages, CPU seconds, median")
         print(f"    bare yaml.load of all (baseline)    {bare_s:7.1f} s")
         print(f"    envsnap diff (fleet view)           {envsnap_s:7.1f} s   ratio {envsnap_s / bare_s:.2f}x")
+        scale(150_000, 1 if args.quick else 3, folder)
     sys.stdout.flush()
 
 

@@ -16,7 +16,7 @@ from envsnap.tui.app import EnvsnapApp
 from envsnap.tui.screens.checks import FindingView
 from envsnap.tui.screens.diff import DiffScreen
 from envsnap.tui.screens.help import HelpScreen, key_label
-from envsnap.tui.screens.packages import PackagesPane
+from envsnap.tui.screens.packages import MAX_SHOWN_ROWS, PackagesPane
 from envsnap.tui.screens.snapshots import SnapshotsPane
 from tests.fakes.fake_telemetry import RecordedHost
 from tests.tui.conftest import FROZEN_NOW, AppFactory, host_snapshot, recorded_findings, until_ready, wait_for
@@ -242,6 +242,37 @@ async def test_packages_filter_sort_and_linked_marker(make_app: AppFactory, v100
         assert pane.sort_reverse
 
 
+async def test_a_huge_package_list_fills_the_table_up_to_the_cap_and_the_filter_reaches_the_rest(
+    make_app: AppFactory, v100: RecordedHost
+) -> None:
+    # #15 item 13 in the TUI: 150k rows refilled on every key of the filter froze the app for
+    # minutes; the table holds MAX_SHOWN_ROWS, the counts say how many matched, and sorting and
+    # filtering still run over every row.
+    count = MAX_SHOWN_ROWS + 1_000
+    packages = tuple(
+        Package(name=f"pkg-{i:05d}", version=f"{1 + i % 50}.{i % 7}.0" if i != 2_700 else "0.1.0")
+        for i in range(count)
+    )
+    snapshot = msgspec.structs.replace(host_snapshot(v100), packages=packages)
+    app = make_app(snapshot=snapshot)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await until_ready(app, pilot)
+        await pilot.press("3")
+        table = app.main.query_one("#package-table", DataTable)
+        subtitle = app.main.query_one("#package-filter", Input).border_subtitle
+        assert table.row_count == MAX_SHOWN_ROWS
+        assert f"first 2,000 of {count:,} matching ({count:,} in all)" in str(subtitle)
+        await pilot.press("slash", "0", "2", "7", "0", "0")  # beyond the first 2,000 by name
+        assert _table_names(app) == ["pkg-02700"]
+        assert "1 of 3000 · sorted by name" in str(
+            app.main.query_one("#package-filter", Input).border_subtitle
+        )
+        app.main.query_one("#package-filter", Input).value = ""
+        await pilot.press("escape", "o")  # by version: the lowest of all rows comes first
+        await pilot.pause()
+        assert _table_names(app)[0] == "pkg-02700"
+
+
 async def test_checks_lists_findings_errors_first(make_app: AppFactory) -> None:
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
@@ -317,3 +348,30 @@ async def test_quit_key_exits(make_app: AppFactory) -> None:
         await pilot.press("q")
         await wait_for(lambda: not app.is_running, pilot)
     assert app.return_code == 0
+
+
+async def test_a_diff_screen_of_thousands_of_changes_holds_the_most_severe() -> None:
+    from textual.app import App
+
+    from envsnap.render.diff import MAX_TABLE_ROWS
+    from envsnap.snapshot.model import Change
+
+    minor = [
+        Change(layer="packages", path=f"packages[p{i:05d}]", kind="changed", old="1", new="2", impact="minor")
+        for i in range(MAX_TABLE_ROWS + 5)
+    ]
+    torch = ("frameworks.torch.version", "2.4.1+cu121", "2.4.1+cu124")
+    breaking = Change(
+        layer="framework", path=torch[0], kind="changed", old=torch[1], new=torch[2], impact="breaking"
+    )
+    app: App[None] = App()
+    async with app.run_test(size=(120, 30)) as pilot:
+        await app.push_screen(DiffScreen("a", "b", [*minor, breaking]))
+        await pilot.pause()
+        table = app.screen.query_one("#diff-table", DataTable)
+        assert table.row_count == MAX_TABLE_ROWS
+        assert str(table.get_row_at(0)[0]) == "breaking"
+        summary = str(app.screen.query_one("#diff-summary", Static).render())
+        assert f"the {MAX_TABLE_ROWS:,} most severe shown" in summary
+        assert "1 breaking" in summary
+        assert f"{MAX_TABLE_ROWS + 5} minor" in summary

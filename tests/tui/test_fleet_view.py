@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import msgspec
 from textual.widgets import DataTable, Static
 
 from envsnap.fleet.index import FleetIndex, NodeRecord, write_index
+from envsnap.render.diff import MAX_TABLE_ROWS
 from envsnap.snapshot import store
+from envsnap.snapshot.model import Package
 from envsnap.tui.screens.fleet import FleetScreen
 from tests.fakes.diff_snapshots import T4, make, with_nvidia
 from tests.tui.conftest import AppFactory, wait_for
@@ -57,3 +60,33 @@ async def test_fleet_folder_opens_on_the_odd_node_and_its_diff(make_app: AppFact
         await pilot.press("down", "down", "down")
         await pilot.pause()
         assert "not collected (unreachable)" in str(screen.query_one("#fleet-diff-heading", Static).render())
+
+
+async def test_an_odd_node_with_thousands_of_differences_shows_the_most_severe(
+    make_app: AppFactory, tmp_path: Path
+) -> None:
+    # #15 item 13: a DataTable row costs ~0.1 ms, so 150k differences froze the view; it holds
+    # MAX_TABLE_ROWS, the breaking ones first in severity, and the heading says what was cut.
+    folder = tmp_path / "fleet"
+    folder.mkdir()
+    good = make(hostname="gpu")
+    extra = tuple(Package(name=f"pkg-{i:05d}", version="1.0") for i in range(MAX_TABLE_ROWS + 10))
+    packages = (*(good.packages or ()), *extra)
+    many = msgspec.structs.replace(with_nvidia(good, driver_version="515.105.01"), packages=packages)
+    records = []
+    for name, snapshot in (("gpu01", good), ("gpu02", many), ("gpu03", good)):
+        store.save(snapshot, folder / f"{name}.yaml")
+        records.append(NodeRecord(name=name, status="ok", file=f"{name}.yaml"))
+    index = FleetIndex(collected_at="2026-12-01T00:00:00Z", transport="ssh", nodes=tuple(records))
+    write_index(folder, index)
+    app = make_app(snapshot_path=folder)
+    async with app.run_test(size=(140, 50)) as pilot:
+        await wait_for(lambda: isinstance(app.screen, FleetScreen), pilot)
+        await pilot.pause()
+        screen = app.screen
+        diff = screen.query_one("#fleet-diff", DataTable)
+        assert diff.row_count == MAX_TABLE_ROWS
+        impacts = [str(diff.get_row_at(i)[0]) for i in range(diff.row_count)]
+        assert "breaking" in impacts  # the driver downgrade is kept whatever its place in layer order
+        heading = str(screen.query_one("#fleet-diff-heading", Static).render())
+        assert f"the {MAX_TABLE_ROWS:,} most severe shown" in heading

@@ -53,7 +53,9 @@ def diff_command(
     identity, capture metadata and findings are ignored. Each change has an impact: breaking,
     notable or minor. A section one file lacks (an imported report) is not compared, and the
     summary says so. With 3+ files: every field that differs anywhere, its majority value and
-    the hosts that deviate. Exit 0 when identical, 1 when anything differs, 2 on bad input.
+    the hosts that deviate. A text table shows its 2,000 most severe rows and counts the rest;
+    --json and --format markdown list every change. Exit 0 when identical, 1 when anything
+    differs, 2 on bad input.
 
     \b
     Examples:

@@ -62,6 +62,7 @@ host labels head every report anyway, and two identical stacks should diff as id
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from typing import Any, Literal
@@ -140,8 +141,15 @@ def layer_of(schema: str) -> str:
 
 def parse_version(value: Any) -> Version | None:
     """A PEP 440 version, or None when the text is not one."""
+    return _parse_version_text(str(value))
+
+
+@functools.lru_cache(maxsize=65_536)
+def _parse_version_text(text: str) -> Version | None:
+    # Cached: a big diff judges hundreds of thousands of changes over far fewer distinct versions,
+    # and parsing was most of a 150k-package diff. Version objects are never mutated.
     try:
-        return Version(str(value))
+        return Version(text)
     except InvalidVersion:
         return None
 
@@ -152,7 +160,10 @@ def _release(version: Version, index: int) -> int:
 
 def version_delta(old: Any, new: Any) -> str:
     """How two versions differ: epoch, major, minor, local (tag), patch, other or unknown (not PEP 440)."""
-    a, b = parse_version(old), parse_version(new)
+    return _delta(parse_version(old), parse_version(new))
+
+
+def _delta(a: Version | None, b: Version | None) -> str:
     if a is None or b is None:
         return "unknown"
     if a.epoch != b.epoch:
@@ -218,10 +229,10 @@ def package_impact(name: str, kind: Kind, old: Any, new: Any) -> Impact:
         return "notable"
     if kind == "removed":
         return "breaking" if framework else "notable"
-    delta = version_delta(old, new)
+    a, b = parse_version(old), parse_version(new)
+    delta = _delta(a, b)
     if delta in ("local", "epoch", "unknown"):
         return "breaking" if delta == "local" else "notable"
-    a, b = parse_version(old), parse_version(new)
     if a is not None and b is not None and a.local != b.local:
         return "breaking"  # +cu121 -> +cu124 together with a release change: a different build
     if framework:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO, TypeVar
 
 import msgspec
 from rich.console import Group, RenderableType
@@ -40,8 +40,22 @@ MAX_LIST_CHARS = 160
 """Longer lists (a long Requires-Dist) are shortened at an item boundary in text and Markdown;
 single values (URLs, paths) never are, and JSON keeps everything whole."""
 MAX_DEVIANTS_SHOWN = 12
+MAX_TABLE_ROWS = 2_000
+"""Rows one text table shows; the rest are counted under it. Rich lays out about 1,500 rows a
+second, so a diff of two 150k-package files took minutes to print that nobody reads in a
+terminal. The most severe rows are the ones kept; JSON and Markdown list every change."""
 PIPED_WIDTH = 10_000
 """Console width when stdout is not a terminal: wide enough that no table cell wraps or folds."""
+
+
+class _Row(Protocol):
+    """A table row that has an impact: a ``Change`` or a fleet field."""
+
+    @property
+    def impact(self) -> str: ...
+
+
+_R = TypeVar("_R", bound=_Row)
 
 NotCompared = Sequence[tuple[str, str]]
 """``(section, "old" | "new")`` pairs from ``diff.not_compared``: the side that lacks the section."""
@@ -93,6 +107,28 @@ def _rows(changes: Sequence[Change], layer: str) -> list[Change]:
     return sorted((c for c in changes if c.layer == layer), key=lambda c: (IMPACT_RANK[c.impact], c.path))
 
 
+def most_severe(rows: Sequence[_R]) -> tuple[list[int], list[_R]]:
+    """(indexes of the rows a text table shows, in order; the rows it leaves out).
+
+    The ``MAX_TABLE_ROWS`` most severe rows are kept, so no breaking change is cut for a minor one.
+    """
+    if len(rows) <= MAX_TABLE_ROWS:
+        return list(range(len(rows))), []
+    by_severity = sorted(range(len(rows)), key=lambda i: (IMPACT_RANK[rows[i].impact], i))
+    shown = sorted(by_severity[:MAX_TABLE_ROWS])
+    return shown, [rows[i] for i in sorted(by_severity[MAX_TABLE_ROWS:])]
+
+
+def not_shown_line(hidden: Sequence[_Row], noun: str) -> Text:
+    """``… and 148,000 more changes in packages not shown (148,000 minor): ...``."""
+    counts = {impact: sum(1 for row in hidden if row.impact == impact) for impact in IMPACTS}
+    parts = ", ".join(f"{count:,} {impact}" for impact, count in counts.items() if count)
+    return Text(
+        f"… and {len(hidden):,} more {noun} not shown ({parts}): --json or --format markdown lists them all",
+        style="yellow",
+    )
+
+
 def summary_line(changes: Sequence[Change], old_label: str, new_label: str) -> str:
     """``2 breaking · 1 notable · 4 minor (7 changes) from A to B``."""
     counts = summarize(changes)
@@ -125,7 +161,9 @@ def render_changes(
         table.add_column("path", no_wrap=True, overflow="fold")
         table.add_column(Text(one_line(old_label)), overflow="fold")  # a header string would be markup
         table.add_column(Text(one_line(new_label)), overflow="fold")
-        for change in _rows(changes, layer):
+        rows = _rows(changes, layer)
+        shown, hidden = most_severe(rows)
+        for change in (rows[i] for i in shown):
             mark = {"added": "+", "removed": "-", "changed": "~"}[change.kind]
             table.add_row(  # Text cells: snapshot values must never be read as Rich markup
                 Text(change.impact, style=IMPACT_STYLE[change.impact]),
@@ -136,6 +174,8 @@ def render_changes(
             )
         parts.append(Text(""))
         parts.append(table)
+        if hidden:
+            parts.append(not_shown_line(hidden, f"changes in {layer}"))
     parts.append(Text(""))
     parts.append(Text(summary_line(changes, old_label, new_label), style="bold"))
     skipped = not_compared_line(not_compared, old_label, new_label)
@@ -247,7 +287,9 @@ def render_fleet(report: FleetReport) -> RenderableType:
     table = Table(expand=False, show_edge=False)
     for name in ("impact", "layer", "path", "majority", "deviating hosts"):
         table.add_column(name, overflow="fold", no_wrap=name in ("impact", "layer", "path"))
-    for index, field in enumerate(report.fields):
+    shown, hidden = most_severe(report.fields)
+    for index in shown:
+        field = report.fields[index]
         table.add_row(
             Text(field.impact, style=IMPACT_STYLE[field.impact]),
             Text(field.layer),
@@ -255,7 +297,10 @@ def render_fleet(report: FleetReport) -> RenderableType:
             Text(_majority_text(report, index)),
             Text(_deviants_text(report, index)),
         )
-    parts: list[RenderableType] = [table, Text(""), Text(fleet_summary_line(report), style="bold")]
+    parts: list[RenderableType] = [table]
+    if hidden:
+        parts.append(not_shown_line(hidden, "differing fields"))
+    parts += [Text(""), Text(fleet_summary_line(report), style="bold")]
     skipped = fleet_not_compared_line(report)
     if skipped:
         parts.append(Text(skipped, style="yellow"))

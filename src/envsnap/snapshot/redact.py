@@ -133,17 +133,19 @@ _SHAPE_RES = [re.compile(p) for p in _SHAPES]
 _FOLDED_RES = [re.compile(p) for p in _FOLDED_SHAPES]
 _ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
 
-# Every shape above contains one of these literals (in lower case), or is a bare 40-character key.
-# Checking them first (plain substring searches, far cheaper than any regex alternation) skips
-# the full check for the tens of thousands of strings a snapshot holds (Requires-Dist lines) that
-# have none; tests check this never changes the result.
+# Every shape above contains one of these literals (in lower case), or is a bare 40-character key,
+# or (``curl -u``/``--user``) both "-u" and a colon. Checking them first skips the full check for
+# the hundreds of thousands of strings a big snapshot holds (names, versions, Requires-Dist lines)
+# that have none; tests check this never changes the result. One alternation searched once is 5x
+# faster than a substring test per literal (measured on 300k package names and versions), and
+# "-u" alone would send every "python-utils" to the full check.
 _ANCHORS = (
     "://", "private key", "hf_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "sk-",
     "sk_live_", "sk_test_", "rk_live_", "rk_test_", "akia", "asia", "agpa", "aida", "aroa", "anpa", "anva",
     "xox", "aiza", "pypi-", "npm_", "eyj", "bearer", "basic", "token", "secret", "passw", "api", "access",
-    "auth", "sig=", "x-amz-", "x-goog-", "key=", "--pw", "--pass", "-u", "--user", "mysql", "mariadb",
-    "login",
+    "auth", "sig=", "x-amz-", "x-goog-", "key=", "--pw", "--pass", "mysql", "mariadb", "login",
 )  # fmt: skip
+_ANCHOR_RE = re.compile("|".join(map(re.escape, _ANCHORS)))
 
 
 def redact_text(text: str) -> str:
@@ -151,7 +153,11 @@ def redact_text(text: str) -> str:
     if len(text) < 8:
         return text
     lowered = text.lower()
-    if not any(anchor in lowered for anchor in _ANCHORS) and not _may_hold_bare_key(text):
+    if (
+        _ANCHOR_RE.search(lowered) is None
+        and not ("-u" in lowered and ":" in text)
+        and not _may_hold_bare_key(text)
+    ):
         return text
     return _redact_shapes(text)
 

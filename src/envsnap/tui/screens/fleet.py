@@ -20,7 +20,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from envsnap.render.diff import IMPACT_STYLE, format_value
+from envsnap.render.diff import IMPACT_STYLE, format_value, most_severe
 from envsnap.render.fleet import headline
 from envsnap.render.safe_text import one_line
 from envsnap.tui.fleet_rows import NODE_COLUMNS, FleetDocument, group_label, group_lines, node_rows
@@ -106,10 +106,12 @@ class FleetScreen(Screen[None]):
             heading.update(Content(f"{shown_name} is in the majority group: no differences"))
             return
         group = groups.groups[index]
+        shown, hidden = most_severe(group.changes)
+        cut = f"; the {len(shown):,} most severe shown, envsnap fleet show --json lists all" if hidden else ""
         heading.update(
-            Content(f"{shown_name} ({group_label(index)}) vs majority: {len(group.changes)} differences")
+            Content(f"{shown_name} ({group_label(index)}) vs majority: {len(group.changes)} differences{cut}")
         )
-        for change in group.changes:
+        for change in (group.changes[i] for i in shown):
             diff.add_row(
                 Text(change.impact, style=IMPACT_STYLE[change.impact]),
                 Text(one_line(change.path)),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -27,6 +27,10 @@ if TYPE_CHECKING:
 
 COLUMNS = ("name", "version", "installer", "source", "linked")
 """Column keys, also the sort keys ``o`` cycles through."""
+MAX_SHOWN_ROWS = 2_000
+"""Rows the table holds at once; the filter narrows the rest. Filling a DataTable costs ~0.1 ms a
+row, so refilling 150k rows on every key of the filter froze the app for minutes (a hostile or
+just huge snapshot); the counts above the table say how many matched."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,11 @@ class PackagesPane(DeferredPane):
     def __init__(self) -> None:
         super().__init__("Packages", id="packages")
         self._rows: list[PackageRow] = []
+        """Every row, in name order (PEP 503-normalized)."""
+        self._haystacks: list[str] = []
+        """Each row's cells, lower-cased and joined: what the filter searches, built once."""
+        self._sort_keys: dict[str, list[tuple[bool, Any]]] = {}
+        """Per column, each row's sort key, built the first time that column is sorted on."""
 
     def content(self) -> Iterable[Widget]:
         yield Input(placeholder="filter by name, version, installer or source  (/)", id="package-filter")
@@ -96,7 +105,12 @@ class PackagesPane(DeferredPane):
         yield table
 
     def watch_snapshot(self, snapshot: Snapshot | None) -> None:
-        self._rows = package_rows(snapshot)
+        from packaging.utils import canonicalize_name
+
+        self._rows = sorted(package_rows(snapshot), key=lambda r: canonicalize_name(r.name))
+        # "\n" between cells: a needle can't match across two columns (an Input holds one line).
+        self._haystacks = ["\n".join(r.cell(c) for c in COLUMNS).lower() for r in self._rows]
+        self._sort_keys = {}
         self._refill()
 
     def show(self) -> None:
@@ -139,25 +153,34 @@ class PackagesPane(DeferredPane):
 
     def visible_rows(self) -> list[PackageRow]:
         """The rows that pass the filter, in the current order."""
-        from packaging.utils import canonicalize_name
-
         if not self.built:
             return []
         needle = self.query_one("#package-filter", Input).value.strip().lower()
-        rows = [r for r in self._rows if not needle or any(needle in r.cell(c).lower() for c in COLUMNS)]
+        indexes = [i for i, hay in enumerate(self._haystacks) if needle in hay] if needle else None
+        if indexes is None:
+            indexes = list(range(len(self._rows)))
         column = self.sort_column
-        rows.sort(key=lambda r: canonicalize_name(r.name))
         if column == "name":
             if self.sort_reverse:
-                rows.reverse()
-            return rows
-        if column == "version":
-            rows.sort(key=_version_key, reverse=self.sort_reverse)
+                indexes.reverse()
         else:
-            rows.sort(key=lambda r: r.cell(column).lower(), reverse=self.sort_reverse)
-        # Empty cells last whatever the direction: "no installer recorded" is not a value to rank.
-        rows.sort(key=lambda r: r.cell(column) == "")
-        return rows
+            keys = self._column_keys(column)
+            # Stable sorts on name-ordered rows: ties stay in name order, and empty cells go last
+            # whatever the direction ("no installer recorded" is not a value to rank).
+            indexes.sort(key=lambda i: keys[i][1], reverse=self.sort_reverse)
+            indexes.sort(key=lambda i: keys[i][0])
+        return [self._rows[i] for i in indexes]
+
+    def _column_keys(self, column: str) -> list[tuple[bool, Any]]:
+        """(cell is empty, sort key) of every row for ``column``."""
+        if column not in self._sort_keys:
+            cells = [r.cell(column) for r in self._rows]
+            if column == "version":
+                keys: list[Any] = [_version_key(cell) for cell in cells]
+            else:
+                keys = [cell.lower() for cell in cells]
+            self._sort_keys[column] = [(cell == "", key) for cell, key in zip(cells, keys, strict=True)]
+        return self._sort_keys[column]
 
     def _refill(self) -> None:
         if not self.built:
@@ -165,18 +188,25 @@ class PackagesPane(DeferredPane):
         table: DataTable[Text] = self.query_one("#package-table", DataTable)
         table.clear()
         rows = self.visible_rows()
+        shown = rows[:MAX_SHOWN_ROWS]
         # Text, not str: DataTable would parse str cells as markup ("pkg[extra]", URLs with brackets).
-        table.add_rows([tuple(Text(r.cell(c)) for c in COLUMNS) for r in rows])
+        table.add_rows([tuple(Text(r.cell(c)) for c in COLUMNS) for r in shown])
         arrow = "▼" if self.sort_reverse else "▲"
+        total = len(self._rows)
+        counts = (
+            f"{len(rows)} of {total}"
+            if len(shown) == len(rows)
+            else f"first {len(shown):,} of {len(rows):,} matching ({total:,} in all), filter to narrow"
+        )
         self.query_one(
             "#package-filter", Input
-        ).border_subtitle = f"{len(rows)} of {len(self._rows)} · sorted by {self.sort_column} {arrow}"
+        ).border_subtitle = f"{counts} · sorted by {self.sort_column} {arrow}"
 
 
-def _version_key(row: PackageRow) -> tuple[int, Version | str]:
+def _version_key(version: str) -> tuple[int, Version | str]:
     from packaging.version import InvalidVersion, Version
 
     try:
-        return (0, Version(row.version))
+        return (0, Version(version))
     except InvalidVersion:
-        return (1, row.version)
+        return (1, version)
