@@ -175,8 +175,9 @@ class PackagesPane(DeferredPane):
         """(cell is empty, sort key) of every row for ``column``."""
         if column not in self._sort_keys:
             cells = [r.cell(column) for r in self._rows]
-            if column == "version":
-                keys: list[Any] = [_version_key(cell) for cell in cells]
+            if column == "version":  # each distinct version parsed once: most repeat
+                parsed = {cell: _version_key(cell) for cell in set(cells)}
+                keys: list[Any] = [parsed[cell] for cell in cells]
             else:
                 keys = [cell.lower() for cell in cells]
             self._sort_keys[column] = [(cell == "", key) for cell, key in zip(cells, keys, strict=True)]
