@@ -33,11 +33,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_diff import make_pair
+from bench_diff import make_pair, median_s
 from envsnap.snapshot import store
 
 BARE_LOAD = """
@@ -63,11 +63,9 @@ sys.stderr.write(f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss} {cpu} {c
 BARE_LOAD_GC_OFF = "import gc; gc.disable()\n" + BARE_LOAD
 
 
-def _wall(argv: list[str]) -> float:
-    """Seconds a fresh process takes to run ``argv`` (its output thrown away)."""
-    start = time.perf_counter()
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - start
+def _quiet(argv: list[str]) -> Callable[[], object]:
+    """Running ``argv`` in a fresh process, its output thrown away."""
+    return lambda: subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
 
 
 def scale_pair(count: int, folder: Path) -> tuple[Path, Path]:
@@ -98,11 +96,7 @@ def scale(count: int, repeat: int, folder: Path) -> None:
         "envsnap diff A B --json": [*envsnap, "diff", "--json", str(a), str(b)],
         "envsnap diff A B --format markdown": [*envsnap, "diff", "--format", "markdown", str(a), str(b)],
     }
-    samples: dict[str, list[float]] = {label: [] for label in runs}
-    for _ in range(repeat):  # interleaved: a slow patch of a shared machine hits every command
-        for label, argv in runs.items():
-            samples[label].append(_wall(argv))
-    wall = {label: statistics.median(times) for label, times in samples.items()}
+    wall = dict(zip(runs, median_s([_quiet(argv) for argv in runs.values()], repeat), strict=True))
     on, off = wall["bare yaml.load x2 (collector on)"], wall["bare yaml.load x2 (collector off)"]
     print(
         f"(d) {count} packages, {a.stat().st_size / 1e6:.1f} MB per file, every version changed; "

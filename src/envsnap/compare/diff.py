@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable
+from typing import Protocol
 
 from envsnap.compare.flatten import Flat, flatten
 from envsnap.compare.impact import (
@@ -292,7 +293,14 @@ def change_order(change: Change) -> tuple[int, int, str]:
     return (layer, IMPACT_RANK[change.impact], change.path)
 
 
-def summarize(changes: Iterable[Change]) -> dict[str, int]:
+class Rated(Protocol):
+    """Anything with an impact: a ``Change``, or a fleet field."""
+
+    @property
+    def impact(self) -> str: ...
+
+
+def summarize(changes: Iterable[Rated]) -> dict[str, int]:
     """Counts per impact and in total: ``{"breaking": 1, "notable": 2, "minor": 0, "total": 3}``."""
     counts: dict[str, int] = dict.fromkeys(IMPACTS, 0)
     for change in changes:

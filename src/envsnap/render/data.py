@@ -19,8 +19,8 @@ def to_json(value: Any, *, indent: int | None = 2) -> str:
     line = json.dumps(data, ensure_ascii=True)
     if indent is None:
         return line
-    # json.dumps with an indent runs its pure-Python encoder (6 s for a 150k-change diff);
-    # msgspec re-indents the C encoder's line to the same text, escapes untouched.
+    # json.dumps with an indent runs its pure-Python encoder; msgspec re-indents the C encoder's
+    # line to the same text, escapes untouched (a 150k-change diff: 2.7 s -> 1.5 s).
     try:
         return msgspec.json.format(line, indent=indent)
     except msgspec.DecodeError:  # Infinity/NaN (a verify report's SQNR) is not JSON to msgspec

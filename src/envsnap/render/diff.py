@@ -20,14 +20,14 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Sequence
-from typing import Any, Protocol, TextIO, TypeVar
+from typing import Any, TextIO, TypeVar
 
 import msgspec
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from envsnap.compare.diff import summarize
+from envsnap.compare.diff import Rated, summarize
 from envsnap.compare.impact import IMPACT_RANK, IMPACTS, LAYERS
 from envsnap.fleet.view import ABSENT, UNKNOWN, FleetReport
 from envsnap.render.data import to_json
@@ -47,15 +47,7 @@ terminal. The most severe rows are the ones kept; JSON and Markdown list every c
 PIPED_WIDTH = 10_000
 """Console width when stdout is not a terminal: wide enough that no table cell wraps or folds."""
 
-
-class _Row(Protocol):
-    """A table row that has an impact: a ``Change`` or a fleet field."""
-
-    @property
-    def impact(self) -> str: ...
-
-
-_R = TypeVar("_R", bound=_Row)
+_R = TypeVar("_R", bound=Rated)
 
 NotCompared = Sequence[tuple[str, str]]
 """``(section, "old" | "new")`` pairs from ``diff.not_compared``: the side that lacks the section."""
@@ -119,10 +111,10 @@ def most_severe(rows: Sequence[_R]) -> tuple[list[int], list[_R]]:
     return shown, [rows[i] for i in sorted(by_severity[MAX_TABLE_ROWS:])]
 
 
-def not_shown_line(hidden: Sequence[_Row], noun: str) -> Text:
+def not_shown_line(hidden: Sequence[Rated], noun: str) -> Text:
     """``… and 148,000 more changes in packages not shown (148,000 minor): ...``."""
-    counts = {impact: sum(1 for row in hidden if row.impact == impact) for impact in IMPACTS}
-    parts = ", ".join(f"{count:,} {impact}" for impact, count in counts.items() if count)
+    counts = summarize(hidden)
+    parts = ", ".join(f"{counts[impact]:,} {impact}" for impact in IMPACTS if counts[impact])
     return Text(
         f"… and {len(hidden):,} more {noun} not shown ({parts}): --json or --format markdown lists them all",
         style="yellow",
@@ -263,7 +255,7 @@ def _majority_text(report: FleetReport, index: int) -> str:
 
 def fleet_summary_line(report: FleetReport) -> str:
     """``3 fields differ across 50 hosts; most deviations: gpu-17 (3)``."""
-    counts = {impact: sum(1 for f in report.fields if f.impact == impact) for impact in IMPACTS}
+    counts = summarize(report.fields)
     hosts = report.deviating_hosts()
     top = ", ".join(f"{one_line(host)} ({n})" for host, n in list(hosts.items())[:5])
     parts = " · ".join(f"{counts[impact]} {impact}" for impact in IMPACTS)
@@ -336,9 +328,8 @@ def fleet_json(report: FleetReport) -> dict[str, Any]:
         }
         for field in report.fields
     ]
-    counts: dict[str, Any] = {
-        impact: sum(1 for f in report.fields if f.impact == impact) for impact in IMPACTS
-    }
+    tally = summarize(report.fields)
+    counts: dict[str, Any] = {impact: tally[impact] for impact in IMPACTS}  # no "total": "fields" says it
     summary: dict[str, Any] = {
         **counts,
         "fields": len(report.fields),

@@ -156,8 +156,9 @@ class PackagesPane(DeferredPane):
         if not self.built:
             return []
         needle = self.query_one("#package-filter", Input).value.strip().lower()
-        indexes = [i for i, hay in enumerate(self._haystacks) if needle in hay] if needle else None
-        if indexes is None:
+        if needle:
+            indexes = [i for i, hay in enumerate(self._haystacks) if needle in hay]
+        else:
             indexes = list(range(len(self._rows)))
         column = self.sort_column
         if column == "name":
@@ -205,9 +206,7 @@ class PackagesPane(DeferredPane):
 
 
 def _version_key(version: str) -> tuple[int, Version | str]:
-    from packaging.version import InvalidVersion, Version
+    from envsnap.compare.impact import parse_version
 
-    try:
-        return (0, Version(version))
-    except InvalidVersion:
-        return (1, version)
+    parsed = parse_version(version)
+    return (1, version) if parsed is None else (0, parsed)
