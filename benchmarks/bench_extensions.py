@@ -26,8 +26,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from envsnap.probes import extensions, frameworks
 from envsnap.probes.base import ProbeContext
+from envsnap.probes.extensions import probe as extensions
+from envsnap.probes.frameworks import probe as frameworks
 
 
 def timed(run: Callable[[], object], repeat: int, before: Callable[[], None] = lambda: None) -> float:

@@ -22,8 +22,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from envsnap.probes import amd, toolkits
+from envsnap.probes.amd import probe as amd
 from envsnap.probes.base import ProbeContext
+from envsnap.probes.toolkits import probe as toolkits
 
 MI100X4 = Path(__file__).resolve().parents[1] / "tests" / "data" / "sysfs" / "mi100x4"
 

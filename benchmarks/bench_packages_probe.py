@@ -21,8 +21,8 @@ from collections.abc import Callable
 from importlib import metadata
 from unittest import mock
 
-from envsnap.probes import python_env
 from envsnap.probes.base import ProbeContext
+from envsnap.probes.python import probe as python_env
 
 
 def _median_s(action: Callable[[], object], reps: int) -> float:

@@ -35,7 +35,7 @@ import torch  # noqa: E402
 from torch import nn  # noqa: E402
 
 import envsnap  # noqa: E402
-from envsnap.inprocess.bundle_check import check_bundle  # noqa: E402
+from envsnap.inprocess.bundle.check import check_bundle  # noqa: E402
 
 BATCH, SEQ, D_MODEL, HEADS, LAYERS = 16, 64, 256, 4, 2
 

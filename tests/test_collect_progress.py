@@ -15,7 +15,7 @@ import pytest
 from envsnap.collector import Probe, ProbeEvent, collect, partial_snapshot
 from envsnap.probes.base import ProbeContext
 from envsnap.snapshot.model import Host
-from envsnap.tui.health import layer_rows
+from envsnap.tui.overview_rows import layer_rows
 
 collect_module = importlib.import_module("envsnap.collector")
 RELEASE = threading.Event()

@@ -91,7 +91,7 @@ def check_interpreter(python: str) -> None:
         raise BadInput(f"--python {python}: no such file")
     if not os.access(path, os.X_OK):
         raise BadInput(f"--python {python}: not executable")
-    from envsnap.probes.python_env import interpreter_problem
+    from envsnap.probes.python.probe import interpreter_problem
 
     problem = interpreter_problem(python)
     if problem is not None:

@@ -18,19 +18,15 @@ from typing import Generic, Literal, TypeVar
 import msgspec
 
 from envsnap import __version__
-from envsnap.probes import (
-    amd,
-    apple,
-    environment,
-    extensions,
-    frameworks,
-    host,
-    intel,
-    nvidia,
-    python_env,
-    toolkits,
-)
+from envsnap.probes import apple, host, intel
+from envsnap.probes import env_vars as environment
+from envsnap.probes.amd import probe as amd
 from envsnap.probes.base import ProbeContext
+from envsnap.probes.extensions import probe as extensions
+from envsnap.probes.frameworks import probe as frameworks
+from envsnap.probes.nvidia import probe as nvidia
+from envsnap.probes.python import probe as python_env
+from envsnap.probes.toolkits import probe as toolkits
 from envsnap.snapshot.fingerprint import fingerprint
 from envsnap.snapshot.model import (
     SCHEMA_VERSION,

@@ -32,7 +32,7 @@ from typing import Any
 
 from envsnap.errors import BadInput, ExitCode
 from envsnap.inprocess.guard import Guard, OffDeviceError, guard, resolve_device
-from envsnap.inprocess.guard_report import GuardReport
+from envsnap.inprocess.guard.report import GuardReport
 
 __all__ = ["Guard", "GuardReport", "OffDeviceError", "guard", "main"]
 

@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from envsnap.audit import audit, parse_target, scan_tree
-from envsnap.audit.onnx_proto import read_header
+from envsnap.audit.scanners.onnx_proto import read_header
 from envsnap.render.audit import audit_json, audit_markdown, render_audit
 from envsnap.render.console import print_out
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from envsnap.audit import knowledge
-from envsnap.audit.judge import JUDGES
+from envsnap.audit.judges import JUDGES
 
 URL = re.compile(r"^https://\S+$")
 
@@ -67,7 +67,10 @@ def test_target_tables() -> None:
 def test_every_signal_kind_the_scanners_emit_has_a_judge() -> None:
     import inspect
 
-    from envsnap.audit import artifacts, build_scan, native_scan, python_scan
+    from envsnap.audit.scanners import artifacts
+    from envsnap.audit.scanners import build as build_scan
+    from envsnap.audit.scanners import native as native_scan
+    from envsnap.audit.scanners import python as python_scan
 
     emitted = set()
     for module in (python_scan, native_scan, build_scan, artifacts):

@@ -20,7 +20,7 @@ import msgspec
 
 from envsnap.collector import finalize
 from envsnap.importers import parse_report
-from envsnap.probes.nvidia_smi_xml import parse
+from envsnap.probes.nvidia.smi_xml import parse
 from envsnap.snapshot import store
 from envsnap.snapshot.model import (
     SCHEMA_VERSION,

@@ -22,8 +22,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from envsnap.probes.amd_gfx import normalize_gfx_name
-from envsnap.probes.amd_smi import AmdSmiSession
+from envsnap.probes.amd.gfx import normalize_gfx_name
+from envsnap.probes.amd.smi import AmdSmiSession
 from tests.fakes import amd_fixtures as fx
 
 AMDSMI_STATUS_NOT_SUPPORTED = 2

@@ -23,8 +23,8 @@ from typing import Any
 
 import pynvml as _real
 
-from envsnap.probes import nvidia_smi_xml
-from envsnap.probes.nvidia_names import ARCHITECTURES, COMPUTE_MODES, DRIVER_MODELS, THROTTLE_REASONS
+from envsnap.probes.nvidia import smi_xml as nvidia_smi_xml
+from envsnap.probes.nvidia.names import ARCHITECTURES, COMPUTE_MODES, DRIVER_MODELS, THROTTLE_REASONS
 from envsnap.snapshot.model import DeviceSample, NvidiaDevice
 
 NVIDIA_DATA = Path(__file__).resolve().parents[1] / "data" / "nvidia"

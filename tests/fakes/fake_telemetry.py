@@ -21,7 +21,7 @@ from pathlib import Path
 import msgspec
 
 from envsnap.live.sampler import Sampler, TelemetrySource
-from envsnap.probes.nvidia_smi_xml import parse
+from envsnap.probes.nvidia.smi_xml import parse
 from envsnap.snapshot.model import AmdInfo, DeviceSample, NvidiaInfo
 
 DATA = Path(__file__).resolve().parents[1] / "data"

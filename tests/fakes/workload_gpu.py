@@ -14,7 +14,7 @@ from pathlib import Path
 import msgspec
 
 from envsnap.live.sampler import Sampler
-from envsnap.probes.nvidia_smi_xml import parse
+from envsnap.probes.nvidia.smi_xml import parse
 from envsnap.snapshot.model import DeviceSample
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "nvidia"

@@ -20,7 +20,7 @@ import pytest
 import envsnap
 from envsnap.cli import run
 from envsnap.errors import BadInput
-from envsnap.inprocess.bundle_check import check_bundle, check_tensor_file
+from envsnap.inprocess.bundle.check import check_bundle, check_tensor_file
 from tests.inprocess.record_models import make_input, make_net
 
 

@@ -19,7 +19,7 @@ import pytest
 import torch
 
 import envsnap
-from envsnap.inprocess.verify_report import load_report
+from envsnap.inprocess.verify.report import load_report
 from tests.inprocess.record_models import make_input, make_net
 
 pytestmark = pytest.mark.slow

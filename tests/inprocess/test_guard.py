@@ -17,7 +17,7 @@ from torch import nn
 
 import envsnap
 from envsnap.inprocess.guard import Guard, OffDeviceError, is_fallback_warning
-from envsnap.inprocess.guard_report import OUTSIDE, GuardReport
+from envsnap.inprocess.guard.report import OUTSIDE, GuardReport
 from envsnap.live.yaml_text import load_yaml
 
 MPS_FALLBACK_TEXT = (

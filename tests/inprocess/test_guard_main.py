@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from envsnap.inprocess.guard_report import GuardReport
+from envsnap.inprocess.guard.report import GuardReport
 from envsnap.live.yaml_text import load_yaml
 
 pytestmark = pytest.mark.slow

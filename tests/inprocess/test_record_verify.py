@@ -16,9 +16,9 @@ from torch import nn
 
 import envsnap
 from envsnap.errors import BadInput
-from envsnap.inprocess.bundle_check import check_bundle
+from envsnap.inprocess.bundle.check import check_bundle
 from envsnap.inprocess.verify import Verifier
-from envsnap.inprocess.verify_report import VerifyReport, load_report
+from envsnap.inprocess.verify.report import VerifyReport, load_report
 from tests.factories import make_snapshot
 from tests.inprocess.record_models import (
     WIDTH,

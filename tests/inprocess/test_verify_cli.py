@@ -10,7 +10,7 @@ from torch import nn
 
 import envsnap
 from envsnap.cli import run
-from envsnap.inprocess.verify_report import VerifyReport
+from envsnap.inprocess.verify.report import VerifyReport
 from tests.inprocess.record_models import make_input, make_net, with_tanh_gelu
 
 

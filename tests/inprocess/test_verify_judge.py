@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from envsnap.inprocess.bundle_model import Placement
-from envsnap.inprocess.sizes import parse_size
+from envsnap.inprocess.bundle.model import Placement
+from envsnap.inprocess.record.sizes import parse_size
 from envsnap.inprocess.tolerance import check_overrides, resolve
-from envsnap.inprocess.verify_judge import first_divergence, verdict
-from envsnap.inprocess.verify_report import ModuleCheck, SpeedMemory, Timings, ValueCheck, ValueMetrics
+from envsnap.inprocess.verify.judge import first_divergence, verdict
+from envsnap.inprocess.verify.report import ModuleCheck, SpeedMemory, Timings, ValueCheck, ValueMetrics
 
 OK = ValueCheck(key="a#0", status="pass", metrics=ValueMetrics(max_abs=0.0, max_rel=0.0, rmse=0.0))
 

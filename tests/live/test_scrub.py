@@ -12,7 +12,7 @@ from pathlib import Path
 
 import msgspec
 
-from envsnap.inprocess.guard_report import FallbackWarning, GuardReport
+from envsnap.inprocess.guard.report import FallbackWarning, GuardReport
 from envsnap.live.fallback import run_workload, watch_process
 from envsnap.live.run_report import ProcessSummary, load_run_report, save_run_report
 from envsnap.live.sampler import Sampler

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from envsnap.live.sampler import Sampler
-from envsnap.probes import amd
-from envsnap.probes.amd_gfx import gfx_from_kfd_version, normalize_gfx_name
-from envsnap.probes.amd_smi import AmdSmiSession, driver_version_text
+from envsnap.probes.amd import probe as amd
+from envsnap.probes.amd.gfx import gfx_from_kfd_version, normalize_gfx_name
+from envsnap.probes.amd.smi import AmdSmiSession, driver_version_text
 from envsnap.probes.base import ProbeContext
 from envsnap.snapshot.model import DeviceSample, GpuProcess
 from tests.conftest import DATA

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from envsnap.probes import environment
+from envsnap.probes import env_vars as environment
 from envsnap.probes.base import ProbeContext
 from envsnap.snapshot.model import SCHEMA_VERSION, Environment, Meta, Snapshot
 from envsnap.snapshot.redact import REDACTED, redact_snapshot

@@ -22,9 +22,10 @@ import msgspec
 import pytest
 from elftools.elf.elffile import ELFFile
 
-from envsnap.probes import elf_scan, extensions, fatbin
 from envsnap.probes.base import ProbeContext
-from envsnap.probes.extension_cache import CacheFile, default_path
+from envsnap.probes.extensions import elf_scan, fatbin
+from envsnap.probes.extensions import probe as extensions
+from envsnap.probes.extensions.cache import CacheFile, default_path
 from envsnap.snapshot.model import Extensions
 from tests.fakes.native import build_shared_object, write_dist_info
 from tests.installed_torch import installed_torch

@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from envsnap.probes import framework_cache, frameworks
 from envsnap.probes.base import ProbeContext
+from envsnap.probes.frameworks import cache as framework_cache
+from envsnap.probes.frameworks import probe as frameworks
 from tests.fakes.frameworks import fake_site, framework_context
 
 

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from envsnap.probes import framework_results, frameworks
 from envsnap.probes.base import ProbeContext
+from envsnap.probes.frameworks import probe as frameworks
+from envsnap.probes.frameworks import results as framework_results
 from envsnap.snapshot.model import Frameworks
 from tests.fakes.frameworks import fake_site, framework_context
 from tests.fakes.native import build_shared_object

@@ -18,9 +18,9 @@ import pynvml
 import pytest
 
 from envsnap.live.sampler import Sampler
-from envsnap.probes import nvidia
 from envsnap.probes.base import ProbeContext
-from envsnap.probes.nvidia_smi_xml import parse
+from envsnap.probes.nvidia import probe as nvidia
+from envsnap.probes.nvidia.smi_xml import parse
 from envsnap.snapshot.model import NvidiaDevice
 from tests.fakes.fake_nvml import COMPUTE_CAPABILITY, NVIDIA_DATA, FakeHandle, FakeNvml, fixture_text
 

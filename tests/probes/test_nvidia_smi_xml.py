@@ -12,13 +12,13 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from envsnap.errors import BadInput
-from envsnap.probes.nvidia_names import (
+from envsnap.probes.nvidia.names import (
     format_cuda_version,
     mig_profile,
     normalize_pci_bus_id,
     throttle_reason_names,
 )
-from envsnap.probes.nvidia_smi_xml import parse
+from envsnap.probes.nvidia.smi_xml import parse
 from tests.fakes.fake_nvml import NVIDIA_DATA, fixture_text
 
 XML_FILES = sorted(path.name for path in NVIDIA_DATA.glob("*.xml"))

@@ -20,8 +20,9 @@ import pytest
 from packaging.utils import canonicalize_name
 
 from envsnap import cli
-from envsnap.probes import _target_env, python_env
 from envsnap.probes.base import ProbeContext
+from envsnap.probes.python import _target_env
+from envsnap.probes.python import probe as python_env
 from envsnap.snapshot import store
 from envsnap.snapshot.model import Package, PythonEnv
 

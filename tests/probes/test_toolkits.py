@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from envsnap.probes import toolkits
 from envsnap.probes.base import ProbeContext
+from envsnap.probes.toolkits import probe as toolkits
 from envsnap.snapshot.model import CudaToolkit, LibraryInstall, RocmToolkit, ToolkitInstall
 from tests.conftest import DATA
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
-from envsnap.probes.nvidia_smi_xml import parse
+from envsnap.probes.nvidia.smi_xml import parse
 from envsnap.snapshot.model import DeviceSample, NvidiaInfo
 from tests.conftest import DATA
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from envsnap.rules import environment
+from envsnap.rules import env_vars as environment
 from envsnap.snapshot.model import Host, Meta, MigInstance, Snapshot
 from tests.rules.conftest import (
     META,

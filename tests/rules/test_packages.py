@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from packaging.utils import canonicalize_name
 
-from envsnap.probes import _target_env, python_env
 from envsnap.probes.base import ProbeContext
+from envsnap.probes.python import _target_env
+from envsnap.probes.python import probe as python_env
 from envsnap.rules import packages
 from envsnap.snapshot.model import Frameworks, OnnxruntimeInfo, PythonEnv, ShadowedDistribution
 from tests.rules.conftest import TORCH_CU128_REQUIRES, package, snapshot

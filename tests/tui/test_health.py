@@ -6,7 +6,7 @@ import msgspec
 import pytest
 
 from envsnap.snapshot.model import AmdInfo, Evidence, Finding, ProbeRun
-from envsnap.tui.health import finding_layers, layer_of_path, layer_rows
+from envsnap.tui.overview_rows import finding_layers, layer_of_path, layer_rows
 from tests.fakes.fake_telemetry import v100_host
 from tests.tui.conftest import host_snapshot, recorded_findings
 

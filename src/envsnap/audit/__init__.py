@@ -10,8 +10,8 @@ command line and the TUI decide where the snapshot comes from.
 
 from __future__ import annotations
 
-from envsnap.audit.environment import context, environment_findings
-from envsnap.audit.judge import judge
+from envsnap.audit.judges import judge
+from envsnap.audit.layers import context, environment_findings
 from envsnap.audit.model import AuditReport, Finding, ScanResult, Target
 from envsnap.audit.scan import scan_tree
 from envsnap.audit.target import parse_target, target_from_snapshot

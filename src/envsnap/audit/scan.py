@@ -20,11 +20,11 @@ import threading
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
-from envsnap.audit.artifacts import scan_artifact
-from envsnap.audit.build_scan import scan_build
 from envsnap.audit.model import ScanResult, Signal, Skipped
-from envsnap.audit.native_scan import scan_native
-from envsnap.audit.python_scan import scan_python, triggered
+from envsnap.audit.scanners.artifacts import scan_artifact
+from envsnap.audit.scanners.build import scan_build
+from envsnap.audit.scanners.native import scan_native
+from envsnap.audit.scanners.python import scan_python, triggered
 from envsnap.audit.walk import Entry, walk
 
 MAX_TEXT_BYTES = 2 * 1024 * 1024

@@ -58,7 +58,7 @@ def show_command(report: str, as_json: bool, fmt: str, fail_on: str) -> int:
       envsnap verify show verify.yaml
       envsnap verify show verify.yaml --json | jq .first_divergence.module
     """
-    from envsnap.inprocess.verify_report import VERDICT_SEVERITY, load_report
+    from envsnap.inprocess.verify.report import VERDICT_SEVERITY, load_report
     from envsnap.snapshot.store import decode_text, read_bytes_capped
 
     text = decode_text(read_bytes_capped(Path(report), report), report)
@@ -90,7 +90,7 @@ def inspect_command(bundle: str, as_json: bool) -> int:
     Example:
       envsnap verify inspect baseline.envsnap
     """
-    from envsnap.inprocess.bundle_check import check_bundle
+    from envsnap.inprocess.bundle.check import check_bundle
 
     checked = check_bundle(bundle)
     if as_json:
@@ -105,7 +105,7 @@ def inspect_command(bundle: str, as_json: bool) -> int:
 
 
 def _summary(checked: Any) -> str:
-    from envsnap.inprocess.guard_report import human_bytes
+    from envsnap.inprocess.guard.report import human_bytes
 
     m = checked.manifest
     leaves = [leaf for call in m.calls for leaf in call.outputs]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from envsnap.importers.base import ImportedSections
-from envsnap.probes import nvidia_smi_xml
+from envsnap.probes.nvidia import smi_xml as nvidia_smi_xml
 from envsnap.snapshot.model import Accelerators, Sample
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import torch
 
-from envsnap.inprocess.bundle_model import Timing
+from envsnap.inprocess.bundle.model import Timing
 
 Replay = Callable[[], Any]
 

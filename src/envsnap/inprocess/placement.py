@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from envsnap.inprocess.bundle_model import Placement
-from envsnap.inprocess.guard_report import GuardReport
+from envsnap.inprocess.bundle.model import Placement
+from envsnap.inprocess.guard.report import GuardReport
 
 
 def cpu_modules(model: Any, expected: str) -> tuple[str, ...]:

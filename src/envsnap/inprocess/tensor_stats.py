@@ -14,7 +14,7 @@ from typing import Any
 
 import torch
 
-from envsnap.inprocess.bundle_model import Stats
+from envsnap.inprocess.bundle.model import Stats
 
 SKETCH_SIZE = 64
 

@@ -18,7 +18,10 @@ Explain = Callable[[], tuple[str, ...]]
 
 def why_no_accelerator(ctx: ProbeContext | None = None) -> tuple[str, ...]:
     """One line per vendor probe, plus the system CUDA/ROCm toolkit when one is installed."""
-    from envsnap.probes import amd, intel, nvidia, toolkits
+    from envsnap.probes import intel
+    from envsnap.probes.amd import probe as amd
+    from envsnap.probes.nvidia import probe as nvidia
+    from envsnap.probes.toolkits import probe as toolkits
 
     ctx = ctx or ProbeContext(frameworks=False)
     lines: list[str] = []

@@ -6,8 +6,9 @@ The TUI and ``envsnap run``/``watch`` share this, so there is one sampler, not t
 from __future__ import annotations
 
 from envsnap.live.sampler import Sampler, TelemetrySource
-from envsnap.probes import amd, nvidia
+from envsnap.probes.amd import probe as amd
 from envsnap.probes.base import ProbeContext
+from envsnap.probes.nvidia import probe as nvidia
 
 
 def default_sources(ctx: ProbeContext | None = None) -> list[TelemetrySource]:

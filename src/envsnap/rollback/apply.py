@@ -138,8 +138,8 @@ def probe_packages(python: str) -> tuple[Package, ...]:
     Raises:
         BadInput: the interpreter cannot be probed.
     """
-    from envsnap.probes import python_env
     from envsnap.probes.base import ProbeContext
+    from envsnap.probes.python import probe as python_env
 
     reading = python_env.probe(ProbeContext(python=python, frameworks=False))
     if not reading.python.ok or reading.packages is None:

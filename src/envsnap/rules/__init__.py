@@ -15,7 +15,7 @@ from envsnap.rules import (  # noqa: F401
     arch,
     build,
     driver,
-    environment,
+    env_vars,
     health,
     jax,
     libraries,

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from envsnap.rules import arch, driver, environment, facts, libraries, toolkit, wheels
+from envsnap.rules import arch, driver, facts, libraries, toolkit, wheels
+from envsnap.rules import env_vars as environment
 from envsnap.rules.base import ev, finding, rule
 from envsnap.snapshot.model import Finding, Severity, Snapshot
 

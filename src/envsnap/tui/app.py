@@ -66,7 +66,7 @@ MAX_RETRY_DELAY_S = 30.0
 
 def _envsnap_commands() -> type[Provider]:
     # Like Textual's own system-commands provider: the class is looked up when the palette opens.
-    from envsnap.tui.commands import EnvsnapCommands
+    from envsnap.tui.palette import EnvsnapCommands
 
     return EnvsnapCommands
 
@@ -356,7 +356,7 @@ class EnvsnapApp(App[int]):
 
         try:
             document = read_document(path)
-            from envsnap.inprocess.verify_report import VerifyReport
+            from envsnap.inprocess.verify.report import VerifyReport
 
             if not isinstance(document, (RunReport, Snapshot, VerifyReport)):  # a fleet folder: the Fleet tab
                 from envsnap.tui.screens.fleet import FleetLoaded

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from envsnap.errors import BadInput
 
 if TYPE_CHECKING:
-    from envsnap.inprocess.verify_report import VerifyReport
+    from envsnap.inprocess.verify.report import VerifyReport
     from envsnap.live.run_report import RunReport
     from envsnap.snapshot.model import Snapshot
     from envsnap.tui.fleet_rows import FleetDocument
@@ -69,7 +69,7 @@ def read_document(path: Path) -> Snapshot | RunReport | FleetDocument | VerifyRe
 
         return run_report_from_data(data, name)
     if isinstance(data, dict) and data.get("report") == "envsnap-verify":
-        from envsnap.inprocess.verify_report import load_report
+        from envsnap.inprocess.verify.report import load_report
 
         return load_report(text, name)
     if isinstance(data, dict) and data.get("report") == "envsnap-guard":

@@ -17,7 +17,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static, TabPane
 
-from envsnap.tui.health import Badge, LayerRow, layer_rows
+from envsnap.tui.overview_rows import Badge, LayerRow, layer_rows
 
 if TYPE_CHECKING:
     from envsnap.snapshot.model import ProbeRun, Snapshot

@@ -22,8 +22,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static, Tree
 from textual.widgets.tree import TreeNode
 
-from envsnap.inprocess.verify_judge import worst
-from envsnap.inprocess.verify_render import (
+from envsnap.inprocess.verify.judge import worst
+from envsnap.inprocess.verify.render import (
     bar,
     environment_lines,
     error_fraction,
@@ -32,7 +32,7 @@ from envsnap.inprocess.verify_render import (
     speed_line,
     worst_output,
 )
-from envsnap.inprocess.verify_report import ModuleCheck, VerifyReport
+from envsnap.inprocess.verify.report import ModuleCheck, VerifyReport
 from envsnap.render.safe_text import one_line, printable
 
 VERDICT_STYLE = {

@@ -1,0 +1,84 @@
+"""What each source and artifact signal means on a target: meaning, effort, risk, replacement.
+
+The rule that matters most (PyTorch "HIP (ROCm) semantics"): a ROCm build of PyTorch reuses the
+``torch.cuda`` interface, so ``.cuda()``, ``device="cuda"``, ``torch.cuda.*`` and
+``torch.backends.cudnn`` (served by MIOpen) work unchanged on AMD GPUs, while on XPU, MPS and
+CPU builds they fail (or, behind an ``is_available()`` guard, quietly fall back to the CPU). On
+ROCm the risks are compiled code (inline PTX, 32-lane warp masks, CUTLASS), TensorRT and
+CUDA-only wheels.
+
+Effort follows SYCLomatic dpct's scale: none (works as is), low (mechanical edit), medium (a
+library swap or rebuild with checks), high (no equivalent: rewrite). Risk is what the finding
+does to the migration: ``higher`` (fails, or is silently wrong, until reworked), ``moderate``
+(needs a documented swap or rebuild), ``lower`` (works, or a small edit).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from envsnap.audit.judges.artifacts import judge_artifact
+from envsnap.audit.judges.base import NAMES, Context, Judge, cuda_api_works, where
+from envsnap.audit.judges.compiled import (
+    judge_cmake,
+    judge_compiled,
+    judge_docker,
+    judge_gencode,
+    judge_library,
+    judge_ptx,
+    judge_warp,
+)
+from envsnap.audit.judges.device import (
+    judge_agnostic,
+    judge_cuda_amp,
+    judge_cuda_api,
+    judge_cuda_guard,
+    judge_cudnn,
+    judge_device_hardcode,
+    judge_float64,
+    judge_nccl,
+)
+from envsnap.audit.judges.packages import (
+    judge_apex_pip,
+    judge_cuda_index,
+    judge_extra_index,
+    judge_import,
+    judge_requirement,
+    package_finding,
+)
+from envsnap.audit.model import Finding, Signal, Target
+
+__all__ = ["JUDGES", "NAMES", "Context", "cuda_api_works", "judge", "package_finding", "where"]
+
+
+JUDGES: Mapping[str, Judge] = {
+    "device-hardcode": judge_device_hardcode,
+    "cuda-guard": judge_cuda_guard,
+    "cuda-api": judge_cuda_api,
+    "cudnn-flag": judge_cudnn,
+    "cuda-amp": judge_cuda_amp,
+    "nccl-backend": judge_nccl,
+    "float64": judge_float64,
+    "device-agnostic": judge_agnostic,
+    "import": judge_import,
+    "requirement": judge_requirement,
+    "apex-pip": judge_apex_pip,
+    "extra-index-url": judge_extra_index,
+    "cuda-index": judge_cuda_index,
+    "cuda-extension": judge_compiled,
+    "cuda-source": judge_compiled,
+    "cuda-library": judge_library,
+    "inline-ptx": judge_ptx,
+    "warp32-mask": judge_warp,
+    "gencode": judge_gencode,
+    "cmake-cuda": judge_cmake,
+    "docker-cuda-base": judge_docker,
+    "artifact": judge_artifact,
+}
+"""Every signal kind the scanners emit, and its judge."""
+
+
+def judge(signal: Signal, target: Target, ctx: Context | None = None) -> Finding | None:
+    """The finding a signal makes on ``target``, or None when it means nothing there."""
+    handler = JUDGES.get(signal.kind)
+    return handler(signal, target, ctx or Context()) if handler else None

@@ -1,0 +1,265 @@
+"""Compiled code on the target: CUDA extensions and sources, CUDA libraries, inline PTX, warp size,
+arch flags, CMake and base images."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from packaging.version import Version
+
+from envsnap.audit import knowledge
+from envsnap.audit.judges.base import (
+    DOCKER_SOURCE,
+    DPCT_SOURCE,
+    HIPIFY_SOURCE,
+    MPS_SOURCE,
+    NAMES,
+    SYCL_SOURCE,
+    TRT_SOURCE,
+    Context,
+    make_finding,
+)
+from envsnap.audit.model import Effort, Finding, Risk, Signal, Target
+from envsnap.rules import compat
+
+# ---------------------------------------------------------------------------- compiled code
+
+
+def judge_compiled(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    rule = "cuda-extension" if signal.kind == "cuda-extension" else "cuda-source"
+    counts = signal.facts()
+    summary = ""
+    if "kernels" in counts:
+        summary = (
+            f" ({counts.get('kernels', '0')} kernels, {counts.get('launches', '0')} launches, "
+            f"{counts.get('runtime_calls', '0')} CUDA API calls)"
+        )
+    host_only = signal.subject == "CUDA host code"
+    if target.kind == "cuda":
+        if signal.kind != "cuda-extension":
+            return None
+        arch = target.archs[0] if target.archs else "the target arch"
+        return make_finding(
+            signal,
+            rule,
+            f"Compiled for the archs it is built with: rebuild so {arch} is among them.",
+            "low",
+            "lower",
+            f"build on the target, or add it to TORCH_CUDA_ARCH_LIST ({arch})",
+            HIPIFY_SOURCE,
+        )
+    if target.kind == "rocm":
+        return make_finding(
+            signal,
+            rule,
+            f"CUDA code{summary}: on a ROCm torch, torch.utils.cpp_extension hipifies it at build; "
+            "what hipify "
+            "cannot map (inline PTX, warp-size assumptions, CUTLASS) is listed separately.",
+            "low" if host_only else "medium",
+            "lower" if host_only else "moderate",
+            "build on ROCm (hipify runs automatically); or port with hipify-clang",
+            HIPIFY_SOURCE,
+        )
+    if target.kind == "xpu":
+        return make_finding(
+            signal,
+            rule,
+            f"CUDA code{summary}: there is no CUDA compiler for Intel GPUs.",
+            "high",
+            "higher",
+            "port to SYCL (SYCLomatic/dpct) and build with SyclExtension (torch >= 2.8)",
+            DPCT_SOURCE,
+        )
+    if target.kind == "mps":
+        return make_finding(
+            signal,
+            rule,
+            f"CUDA code{summary}: nothing compiles CUDA for Apple GPUs.",
+            "high",
+            "higher",
+            "express it in torch ops, or write a Metal kernel (torch.mps.compile_shader)",
+            MPS_SOURCE,
+        )
+    return make_finding(
+        signal,
+        rule,
+        f"CUDA code{summary}: needs a CPU implementation.",
+        "high",
+        "higher",
+        "a CppExtension CPU path, or torch ops",
+        SYCL_SOURCE,
+    )
+
+
+ROCM_LIBRARIES: Mapping[str, tuple[Effort, Risk, str]] = {
+    "CUTLASS": ("high", "higher", "no ROCm port: Composable Kernel, hipBLASLt or Triton"),
+    "CuTe": ("high", "higher", "no ROCm port: Composable Kernel or Triton"),
+    "cuBLASLt": ("low", "lower", "hipBLASLt (hipify maps it)"),
+    "cuBLAS": ("low", "lower", "hipBLAS / rocBLAS (hipify maps it)"),
+    "cuDNN": ("medium", "moderate", "MIOpen (covers a subset of cuDNN's API)"),
+    "cuFFT": ("low", "lower", "hipFFT"),
+    "cuRAND": ("low", "lower", "hipRAND"),
+    "cuSPARSE": ("low", "lower", "hipSPARSE"),
+    "cuSOLVER": ("low", "lower", "hipSOLVER"),
+    "NCCL": ("low", "lower", "RCCL (same API)"),
+    "Thrust": ("low", "lower", "rocThrust"),
+    "CUB": ("low", "lower", "hipCUB"),
+    "WMMA (mma.h)": ("medium", "moderate", "rocWMMA"),
+    "CUDA fp8 types": ("medium", "moderate", "HIP fp8 types (FNUZ variants on gfx942)"),
+    "cooperative groups": ("low", "lower", "HIP cooperative groups"),
+    "TensorRT": ("high", "higher", "none: MIGraphX from ONNX"),
+}
+
+
+def judge_library(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    if target.kind == "cuda":
+        return None
+    if target.kind == "rocm":
+        effort, risk, replacement = ROCM_LIBRARIES.get(
+            signal.subject, ("medium", "moderate", "its HIP counterpart")
+        )
+        meaning = f"Uses {signal.subject}" + (": hipify has no mapping." if effort == "high" else ".")
+        return make_finding(signal, "cuda-library", meaning, effort, risk, replacement, HIPIFY_SOURCE)
+    if signal.subject == "TensorRT":
+        return make_finding(
+            signal,
+            "cuda-library",
+            "Uses TensorRT: NVIDIA only.",
+            "high",
+            "higher",
+            "none: ONNX to the target's runtime",
+            TRT_SOURCE,
+        )
+    return None  # part of the kernel rewrite counted on the file
+
+
+def judge_ptx(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    specific = [
+        v for k, v in (item.split("=", 1) for item in signal.detail if "=" in item) if k == "arch_specific"
+    ]
+    if target.kind == "cuda":
+        if not specific:
+            return None
+        return make_finding(
+            signal,
+            "inline-ptx",
+            f"Arch-specific PTX ({', '.join(specific)}) runs only on the GPU family it was written for.",
+            "medium",
+            "moderate",
+            f"a path for {target.archs[0] if target.archs else 'the target'} (CUTLASS or plain CUDA)",
+            "https://docs.nvidia.com/cuda/parallel-thread-execution/",
+        )
+    return make_finding(
+        signal,
+        "inline-ptx",
+        f"Inline PTX is NVIDIA's ISA: nothing translates it for {NAMES[target.kind]} (hipify leaves "
+        "it as is, so the build fails).",
+        "high",
+        "higher",
+        "rewrite with portable intrinsics (HIP: __builtin_amdgcn_*, rocWMMA) or fall back to a torch op",
+        HIPIFY_SOURCE,
+    )
+
+
+def judge_warp(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    if target.kind != "rocm":
+        return None  # on XPU/MPS/CPU the kernel is rewritten anyway (see the file's finding)
+    archs = target.archs or ("gfx942",)
+    wave64 = any(knowledge.wave64(gfx) for gfx in archs)
+    named = ", ".join(target.archs) if target.archs else "CDNA (MI-series, the usual ROCm server target)"
+    if wave64:
+        return make_finding(
+            signal,
+            "warp-size-32",
+            f"Assumes 32-lane warps; wavefronts are 64 lanes on {named}: the mask covers half of "
+            "one — wrong results, no error.",
+            "medium",
+            "higher",
+            "use `warpSize` and 64-bit lane masks (`__shfl_sync(~0ull, ...)`), size shared buffers "
+            "by warpSize",
+            knowledge.source("wavefront"),
+        )
+    return make_finding(
+        signal,
+        "warp-size-32",
+        f"Assumes 32-lane warps; RDNA ({named}) runs wave32 by default, but the code breaks if "
+        "built with -mwavefrontsize64.",
+        "low",
+        "moderate",
+        "use `warpSize` instead of 32",
+        knowledge.source("wavefront"),
+    )
+
+
+def judge_gencode(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    archs = [item.split("=", 1)[1] for item in signal.detail if item.startswith("arch=")]
+    if target.kind == "rocm":
+        return make_finding(
+            signal,
+            "cuda-arch-flags",
+            f"NVIDIA arch flags ({', '.join(archs)}): ignored by a ROCm build.",
+            "low",
+            "lower",
+            f"PYTORCH_ROCM_ARCH={';'.join(target.archs) or 'gfx942'}",
+            HIPIFY_SOURCE,
+        )
+    if target.kind != "cuda" or not target.archs:
+        return None
+    wanted = compat.parse_arch(target.archs[0])
+    if wanted is None:
+        return None
+    codes = [compat.parse_arch(a) for a in archs]
+    device = Version(wanted[1])
+    if any(c is not None and compat.sass_runs_on(c[1], device) for c in codes):
+        return None
+    return make_finding(
+        signal,
+        "cuda-arch-flags",
+        f"Builds for {', '.join(archs)} only: no machine code for {target.archs[0]}.",
+        "low",
+        "moderate",
+        f"add {target.archs[0]} (TORCH_CUDA_ARCH_LIST / -gencode arch=compute_XY,code=sm_XY)",
+        "https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/#options-for-steering-gpu-code-generation",
+    )
+
+
+def judge_cmake(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    if target.kind == "cuda":
+        return None
+    replacement = (
+        "enable_language(HIP), find_package(hip), CMAKE_HIP_ARCHITECTURES"
+        if target.kind == "rocm"
+        else "a build without the CUDA language"
+    )
+    return make_finding(
+        signal,
+        "cmake-cuda",
+        "The CMake build enables the CUDA language.",
+        "medium",
+        "moderate",
+        replacement,
+        HIPIFY_SOURCE,
+    )
+
+
+def judge_docker(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    if target.kind == "cuda":
+        return None
+    images = {
+        "rocm": "rocm/pytorch (or rocm/dev-ubuntu-*) as the base image",
+        "xpu": (
+            "an Intel GPU base image with the compute runtime (e.g. intel/oneapi-basekit) "
+            "and torch from the XPU index"
+        ),
+        "mps": "no container: Docker on macOS has no GPU access; run natively",
+        "cpu": "a plain Python base image (python:3.x-slim)",
+    }
+    return make_finding(
+        signal,
+        "cuda-base-image",
+        f"The image is built on NVIDIA's CUDA image ({signal.subject}).",
+        "low",
+        "moderate" if target.kind != "cpu" else "lower",
+        images[target.kind],
+        DOCKER_SOURCE,
+    )

@@ -1,0 +1,297 @@
+"""Device plumbing on the target: hard-coded 'cuda', torch.cuda APIs, cuDNN flags, CUDA amp, NCCL, float64.
+
+The rule: a ROCm build of PyTorch reuses the torch.cuda interface, so all of this works unchanged on AMD
+GPUs, and fails (or, behind an is_available() guard, quietly falls back to the CPU) on XPU, MPS and CPU.
+"""
+
+from __future__ import annotations
+
+from envsnap.audit import knowledge
+from envsnap.audit.judges.base import (
+    ACCEL_SOURCE,
+    ACCELERATOR,
+    AMP_SOURCE,
+    DIST_SOURCE,
+    HIP_SOURCE,
+    MPS_SOURCE,
+    NAMES,
+    Context,
+    cuda_api_works,
+    make_finding,
+)
+from envsnap.audit.model import Finding, Risk, Signal, Target
+
+# ---------------------------------------------------------------------------- device plumbing
+
+
+def judge_device_hardcode(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    rule = "hardcoded-cuda-device"
+    if target.kind == "cuda":
+        return None
+    if target.kind == "rocm":
+        return make_finding(
+            signal,
+            rule,
+            "Works unchanged: ROCm builds of PyTorch expose AMD GPUs as the 'cuda' device.",
+            "none",
+            "lower",
+            "",
+            HIP_SOURCE,
+        )
+    if signal.guarded:
+        if target.kind == "cpu":
+            return make_finding(
+                signal,
+                rule,
+                "Behind a guard: runs on the CPU as intended.",
+                "none",
+                "lower",
+                "",
+                ACCEL_SOURCE,
+            )
+        return make_finding(
+            signal,
+            rule,
+            f"Behind a CUDA check: runs, but falls through to the CPU on {NAMES[target.kind]}, so the "
+            "accelerator sits idle.",
+            "low",
+            "lower",
+            ACCELERATOR,
+            ACCEL_SOURCE,
+        )
+    return make_finding(
+        signal,
+        rule,
+        f"Fails at this line on {NAMES[target.kind]}: the build has no 'cuda' device "
+        '("Torch not compiled with CUDA enabled").',
+        "low",
+        "higher",
+        ACCELERATOR,
+        ACCEL_SOURCE,
+    )
+
+
+def judge_cuda_guard(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    if target.kind in ("cuda", "rocm", "cpu"):
+        return None
+    return make_finding(
+        signal,
+        "cuda-availability-check",
+        f"Returns False on {NAMES[target.kind]}: the code takes its CPU branch.",
+        "low",
+        "lower",
+        "`torch.accelerator.is_available()` (any accelerator)",
+        ACCEL_SOURCE,
+    )
+
+
+STREAMS = frozenset(
+    {
+        "Stream",
+        "stream",
+        "current_stream",
+        "default_stream",
+        "set_stream",
+        "Event",
+        "synchronize",
+        "ExternalStream",
+        "StreamContext",
+    }
+)
+GRAPHS = frozenset({"CUDAGraph", "graph", "make_graphed_callables", "graph_pool_handle"})
+PROPERTIES = frozenset({"get_device_properties", "get_device_capability", "get_device_name", "get_arch_list"})
+MPS_HAS = frozenset(
+    {
+        "synchronize",
+        "empty_cache",
+        "manual_seed",
+        "Event",
+        "current_allocated_memory",
+        "driver_allocated_memory",
+        "set_per_process_memory_fraction",
+    }
+)
+
+
+def judge_cuda_api(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    rule = "torch-cuda-api"
+    member = signal.subject.split(".")[-1]
+    if target.kind == "cuda":
+        return None
+    if target.kind == "rocm":
+        if member in PROPERTIES:
+            return make_finding(
+                signal,
+                rule,
+                "Works, but on ROCm it describes the AMD GPU: get_device_capability() returns the gfx "
+                "version (e.g. (9, 4) on gfx942), so branches on NVIDIA compute capability take the "
+                "wrong path.",
+                "low",
+                "lower",
+                "branch on features (`torch.cuda.is_bf16_supported()`), not on the capability number",
+                HIP_SOURCE,
+            )
+        return make_finding(
+            signal, rule, "Works unchanged on ROCm (HIP behind torch.cuda).", "none", "lower", "", HIP_SOURCE
+        )
+    risk: Risk = "lower" if signal.guarded else "higher"
+    fails = "behind a guard, skipped" if signal.guarded else "raises"
+    if target.kind == "cpu":
+        return make_finding(
+            signal,
+            rule,
+            f"No CUDA on a CPU build: this call {fails}.",
+            "low",
+            risk,
+            "drop it on CPU, or use `torch.accelerator` calls that no-op without an accelerator",
+            ACCEL_SOURCE,
+        )
+    if target.kind == "mps":
+        if member in GRAPHS or (member in STREAMS and member not in MPS_HAS):
+            return make_finding(
+                signal,
+                rule,
+                f"MPS has no CUDA streams or graphs: this call {fails}; the capture must go.",
+                "medium",
+                risk,
+                "run eagerly; `torch.mps.synchronize()` where a sync is needed",
+                MPS_SOURCE,
+            )
+        replacement = (
+            f"`torch.mps.{member}`"
+            if member in MPS_HAS
+            else "the `torch.accelerator` / `torch.mps` equivalent"
+        )
+        return make_finding(
+            signal, rule, f"A CUDA-only call: it {fails} on MPS.", "low", risk, replacement, MPS_SOURCE
+        )
+    if member in GRAPHS:
+        return make_finding(
+            signal,
+            rule,
+            f"CUDA graph capture {fails} on XPU.",
+            "medium",
+            risk,
+            "`torch.xpu.XPUGraph` on recent releases, or run eagerly / torch.compile",
+            ACCEL_SOURCE,
+        )
+    return make_finding(
+        signal,
+        rule,
+        f"A CUDA-only call: it {fails} on XPU.",
+        "low",
+        risk,
+        f"`torch.xpu.{member}` or `torch.accelerator`",
+        ACCEL_SOURCE,
+    )
+
+
+def judge_cudnn(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    rule = "cudnn-setting"
+    if target.kind == "cuda":
+        return None
+    if target.kind == "rocm":
+        return make_finding(
+            signal,
+            rule,
+            "Honoured through MIOpen (benchmark → MIOpen find mode, deterministic → deterministic kernels).",
+            "none",
+            "lower",
+            "",
+            HIP_SOURCE,
+        )
+    return make_finding(
+        signal,
+        rule,
+        f"No effect on {NAMES[target.kind]}: cuDNN settings are ignored, so determinism set here is "
+        "not enforced.",
+        "low",
+        "lower",
+        "`torch.use_deterministic_algorithms(True)`; drop the cuDNN flags",
+        ACCEL_SOURCE,
+    )
+
+
+def judge_cuda_amp(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    rule = "cuda-amp"
+    if cuda_api_works(target):
+        return make_finding(
+            signal,
+            rule,
+            "Deprecated (FutureWarning since torch 2.4) but works.",
+            "low",
+            "lower",
+            "`torch.amp.autocast('cuda')`, `torch.amp.GradScaler('cuda')`",
+            AMP_SOURCE,
+        )
+    return make_finding(
+        signal,
+        rule,
+        'Autocast is silently disabled off CUDA ("CUDA is not available. Disabling"): on '
+        f"{NAMES[target.kind]} "
+        "the model runs in float32, with other memory use and speed.",
+        "low",
+        "moderate",
+        f"`torch.amp.autocast(device_type='{target.kind}', dtype=torch.bfloat16)`",
+        AMP_SOURCE,
+    )
+
+
+def judge_nccl(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    rule = "nccl-backend"
+    if target.kind == "cuda":
+        return None
+    if target.kind == "rocm":
+        return make_finding(
+            signal, rule, "RCCL serves the 'nccl' backend on ROCm.", "none", "lower", "", HIP_SOURCE
+        )
+    backend = "xccl" if target.kind == "xpu" else "gloo"
+    return make_finding(
+        signal,
+        rule,
+        f"No NCCL on {NAMES[target.kind]}: init_process_group fails with the 'nccl' backend.",
+        "low",
+        "lower" if signal.guarded else "higher",
+        f"backend='{backend}'"
+        + (" (torch >= 2.8)" if backend == "xccl" else "")
+        + ", or omit it for the device's default",
+        DIST_SOURCE,
+    )
+
+
+def judge_float64(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    if target.kind == "mps":
+        note = knowledge.dtype_note("float64", "mps")
+        return make_finding(
+            signal,
+            "float64-on-mps",
+            f"{note.note if note else 'No float64 on MPS'}: fails if this tensor lives on the MPS device.",
+            "low",
+            "moderate",
+            "float32 on the device; keep float64 math on the CPU",
+            note.source if note else MPS_SOURCE,
+        )
+    if target.kind == "xpu" and not (target.archs and target.archs[0] == "pvc"):
+        note = knowledge.dtype_note("float64", "xpu")
+        return make_finding(
+            signal,
+            "float64-on-xpu",
+            note.note if note else "fp64 is limited on client XPUs.",
+            "low",
+            "lower",
+            "float32 where the precision allows",
+            note.source if note else ACCEL_SOURCE,
+        )
+    return None
+
+
+def judge_agnostic(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    return make_finding(
+        signal,
+        "device-agnostic",
+        "Device-agnostic code: follows whatever accelerator the target has.",
+        "none",
+        "lower",
+        "",
+        ACCEL_SOURCE,
+    )

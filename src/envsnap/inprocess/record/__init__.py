@@ -1,0 +1,201 @@
+"""``envsnap.record``: capture a known-good run into a bundle that another machine can verify against.
+
+    with envsnap.record("baseline.envsnap", model=model) as rec:
+        out = model(x)              # any code: preprocessing, forward, loss, backward ...
+        rec.tap("tokens", tokens)   # named values outside modules
+
+On exit (a block that raised writes nothing) the recorder measures and writes the bundle
+(bundle_model.py): the environment snapshot, the model's top-level inputs, every module output's
+stats (and tensors within ``keep``), taps, final outputs, then — by replaying the recorded calls —
+the guard's placement and the reference's run-to-run noise (one replay under the guard), its
+timing (median and spread of synchronized repetitions, warm-up dropped), peak device memory,
+throughput for ``batch_size``, and optionally a CPU float64 golden. Generate inputs on the CPU with
+a fixed seed: the bundle stores them, so the target replays exactly the same data.
+
+Also a decorator: each call of the decorated function is recorded (the bundle holds the last one).
+The block itself runs with module hooks only (stats of each output, tensors within the budget): the
+guard's per-op accounting costs a Python call per op, so it runs on the replay, not on the block.
+torch is imported when a recorder is entered, never by ``import envsnap``.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+from collections.abc import Callable
+from pathlib import Path
+from types import TracebackType
+from typing import Any, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Recorder:
+    """Use ``envsnap.record(...)`` to make one. See the module docstring."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        model: Any = None,
+        *,
+        keep: str | int | None = "256MB",
+        golden: str | None = None,
+        environment: Any = "full",
+        batch_size: int | None = None,
+        repeats: int = 5,
+        warmup: int = 1,
+        measure: bool = True,
+        device: str | None = None,
+    ) -> None:
+        from envsnap.inprocess.record.sizes import parse_size
+
+        if golden not in (None, "cpu-fp64"):
+            raise ValueError(f"golden must be None or 'cpu-fp64', not {golden!r}")
+        if repeats < 1 or warmup < 0:
+            raise ValueError("repeats must be 1 or more and warmup 0 or more")
+        self.path = Path(path)
+        self.model = model
+        self.keep_bytes = parse_size(keep)
+        self.golden = golden
+        self.environment = environment
+        self.batch_size = batch_size
+        self.repeats = repeats
+        self.warmup = warmup
+        self.measure = measure
+        self.device = device
+        self._active: Any = None
+        self._taps: dict[str, list[tuple[int, list[str]]]] = {}
+        self.manifest: Any = None
+        """The written bundle's manifest (bundle_model.Manifest), once the block has exited."""
+
+    def tap(self, name: str, value: Any) -> None:
+        """Record a named value (a tensor, or a list/tuple/dict of them) outside any module."""
+        if self._active is None:
+            raise RuntimeError("rec.tap() is only valid inside the record block")
+        capture = self._active[0]
+        keys = capture.tap(name, value)
+        self._taps.setdefault(name, []).append((len(self._taps.get(name, [])), keys))
+
+    def __enter__(self) -> Recorder:
+        from envsnap.inprocess.capture import Capture
+        from envsnap.inprocess.record.sink import RecordSink
+
+        if self._active is not None:
+            raise RuntimeError("this recorder is already recording")
+        self._taps = {}
+        sink = RecordSink(self.keep_bytes)
+        capture = Capture(sink, self.model)
+        capture.install()
+        self._active = (capture, sink)
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        capture, sink = self._active
+        self._active = None
+        capture.remove()
+        if exc_type is not None:
+            return
+        self.manifest = self._write(sink)
+
+    def __call__(self, func: F) -> F:
+        """Use as a decorator: every call of ``func`` is recorded (``func.recorder`` is this object)."""
+
+        @functools.wraps(func)
+        def recorded(*args: Any, **kwargs: Any) -> Any:
+            with self:
+                return func(*args, **kwargs)
+
+        recorded.recorder = self  # type: ignore[attr-defined]
+        return recorded  # type: ignore[return-value]
+
+    def _write(self, sink: Any) -> Any:
+        import torch
+
+        from envsnap import __version__
+        from envsnap.inprocess.bundle import model as bm
+        from envsnap.inprocess.bundle.write import write_bundle
+        from envsnap.inprocess.record.manifest import build_calls, build_taps, tensor_bytes
+        from envsnap.inprocess.record.measure import measure_reference
+
+        extra = measure_reference(self, sink)
+        members: dict[str, bytes] = {}
+        if sink.inputs:
+            members[bm.INPUTS] = tensor_bytes(sink.inputs)
+        if sink.kept:
+            members[bm.ACTIVATIONS] = tensor_bytes(sink.kept)
+        if extra.golden is not None and extra.golden.kept:
+            members[bm.GOLDEN] = tensor_bytes(extra.golden.kept)
+        from envsnap.inprocess.machine import snapshot_for, snapshot_text
+
+        snapshot = snapshot_for(self.environment)
+        if snapshot is not None:
+            members[bm.ENVIRONMENT] = snapshot_text(snapshot)
+        model = self.model
+        manifest = bm.Manifest(
+            format=bm.BUNDLE_FORMAT,
+            schema=bm.BUNDLE_SCHEMA,
+            envsnap_version=__version__,
+            created_at=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            torch_version=str(torch.__version__),
+            model=type(model).__name__ if model is not None else None,
+            parameters=sum(p.numel() for p in model.parameters()) if model is not None else None,
+            keep_bytes=self.keep_bytes,
+            kept_bytes=sink.spent,
+            golden=self.golden if extra.golden is not None else None,
+            calls=build_calls(sink, extra),
+            taps=build_taps(self._taps, sink, extra),
+            top_calls=tuple(sink.tops),
+            measurements=extra.measurements,
+            placement=extra.placement,
+            notes=tuple(sink.notes + extra.notes),
+        )
+        write_bundle(self.path, manifest, members)
+        return manifest
+
+
+def record(
+    path: str | Path,
+    model: Any = None,
+    *,
+    keep: str | int | None = "256MB",
+    golden: str | None = None,
+    environment: Any = "full",
+    batch_size: int | None = None,
+    repeats: int = 5,
+    warmup: int = 1,
+    measure: bool = True,
+    device: str | None = None,
+) -> Recorder:
+    """Record a known-good run into a bundle (a directory, or a zip when ``path`` ends in ``.zip``).
+
+    Args:
+        path: where the bundle goes.
+        model: the nn.Module whose outermost calls are replayed on verify (its inputs are stored);
+            without it, module outputs are still recorded but nothing can be replayed or timed.
+        keep: budget for module outputs kept as tensors ("256MB"; 0 or None: stats only).
+            Inputs and final outputs are always kept.
+        golden: "cpu-fp64" to rerun on the CPU in float64 for the k×-reference-error gate.
+        environment: "full" (every probe), "fast" (no framework probes), "none", or a Snapshot.
+        batch_size: items per top-level call, for throughput.
+        repeats: timed replays (median and spread); warmup: replays run first and dropped.
+        measure: replay for noise, timing and memory (False: only the block itself is recorded).
+        device: the device the work should run on (the guard's expected device); default: the
+            first accelerator torch can use, else cpu.
+
+    Returns:
+        A Recorder: a context manager (``with envsnap.record(...) as rec``) and a decorator.
+    """
+    return Recorder(
+        path,
+        model,
+        keep=keep,
+        golden=golden,
+        environment=environment,
+        batch_size=batch_size,
+        repeats=repeats,
+        warmup=warmup,
+        measure=measure,
+        device=device,
+    )

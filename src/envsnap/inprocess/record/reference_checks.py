@@ -1,0 +1,144 @@
+"""The reference judging itself: its run-to-run noise, and its error against a CPU float64 golden.
+
+Noise: the recorded model calls are replayed once more, with the CPU random state each call
+started with (so dropout in train mode replays the same mask), and every value compared with the
+first run. What differs is nondeterminism of the reference itself (atomics, split-K reductions,
+autotuning): a target can't be asked to be closer than that.
+
+Golden (``golden="cpu-fp64"``): a deep copy of the model in float64 on the CPU replays the calls
+with the inputs upcast losslessly (torchtitan's rule: generate low-precision inputs once, upcast
+for the golden). Each value's RMSE against the golden is the reference's own error, the yardstick
+of the dynamo/torchtitan gate (see tolerance.py).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from envsnap.inprocess.bundle.model import Stats
+from envsnap.inprocess.capture import CallInfo, Capture
+from envsnap.inprocess.metrics import sketch_metrics, tensor_metrics
+from envsnap.inprocess.record.sink import RecordSink
+from envsnap.inprocess.tensor_stats import host_copy, keepable, nbytes, tensor_stats
+
+Calls = list[tuple[tuple[Any, ...], dict[str, Any]]]
+
+
+def _distance(first: RecordSink, key: str, tensor: torch.Tensor) -> tuple[float, float] | None:
+    """(max-abs, RMSE) of ``tensor`` against the first run's value ``key``; None if incomparable."""
+    stats = first.stats.get(key)
+    if stats is None or stats.shape != tuple(tensor.shape) or tensor.device.type == "meta":
+        return None
+    kept = first.kept.get(key)
+    if kept is not None:
+        metrics = tensor_metrics(tensor, kept, 0.0, 0.0)
+    else:
+        from envsnap.inprocess.metrics import sketch_of
+
+        metrics = sketch_metrics(sketch_of(tensor), stats.sketch, 0.0, 0.0)
+    return metrics.max_abs, metrics.rmse
+
+
+@dataclass
+class NoiseSink:
+    first: RecordSink
+    noise: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+    def value(self, key: str, tensor: torch.Tensor) -> None:
+        if key.startswith("<input>"):
+            return
+        found = _distance(self.first, key, tensor)
+        if found is not None:
+            self.noise[key] = found
+
+    def call_done(self, call: CallInfo) -> None:
+        pass
+
+    def top_start(self, index: int) -> None:
+        if index < len(self.first.rng_states):
+            torch.random.set_rng_state(self.first.rng_states[index])
+
+    def top_call(
+        self, index: int, key: str, args: tuple[Any, ...], kwargs: dict[str, Any], output: Any
+    ) -> None:
+        pass
+
+
+@dataclass
+class GoldenSink:
+    first: RecordSink
+    keep_bytes: int
+    stats: dict[str, Stats] = field(default_factory=dict)
+    kept: dict[str, torch.Tensor] = field(default_factory=dict)
+    error: dict[str, float] = field(default_factory=dict)
+    spent: int = 0
+
+    def value(self, key: str, tensor: torch.Tensor) -> None:
+        if key.startswith("<input>"):
+            return
+        self.stats[key] = tensor_stats(tensor)
+        found = _distance(self.first, key, tensor)
+        if found is not None:
+            self.error[key] = found[1]
+        if keepable(tensor) and self.spent + nbytes(tensor) <= self.keep_bytes:
+            self.kept[key] = host_copy(tensor)
+            self.spent += nbytes(tensor)
+
+    def call_done(self, call: CallInfo) -> None:
+        pass
+
+    def top_start(self, index: int) -> None:
+        if index < len(self.first.rng_states):
+            torch.random.set_rng_state(self.first.rng_states[index])
+
+    def top_call(
+        self, index: int, key: str, args: tuple[Any, ...], kwargs: dict[str, Any], output: Any
+    ) -> None:
+        pass
+
+
+def _replay(model: torch.nn.Module, sink: Any, calls: Calls) -> None:
+    capture = Capture(sink, model)
+    capture.install()
+    try:
+        with torch.random.fork_rng(devices=[]), torch.no_grad():
+            for args, kwargs in calls:
+                model(*args, **kwargs)
+    finally:
+        capture.remove()
+
+
+def measure_noise(model: torch.nn.Module, first: RecordSink, calls: Calls) -> dict[str, tuple[float, float]]:
+    """Per value key, (max-abs, RMSE) between a second run of the reference and the first."""
+    sink = NoiseSink(first)
+    _replay(model, sink, calls)
+    return sink.noise
+
+
+def _upcast(value: Any) -> Any:
+    if isinstance(value, torch.Tensor):
+        moved = value.detach().to("cpu")
+        return moved.to(torch.float64) if moved.is_floating_point() else moved
+    if isinstance(value, (list, tuple)):
+        return (
+            type(value)(_upcast(v) for v in value)
+            if isinstance(value, list)
+            else tuple(_upcast(v) for v in value)
+        )
+    if isinstance(value, dict):
+        return {k: _upcast(v) for k, v in value.items()}
+    return value
+
+
+def run_golden(model: torch.nn.Module, first: RecordSink, calls: Calls, keep_bytes: int) -> GoldenSink | str:
+    """Replay on a CPU float64 copy of the model; the sink, or why it could not run."""
+    if any(t.device.type == "meta" for t in [*model.parameters(), *model.buffers()]):
+        return "golden not run: the model has meta tensors (no values to copy)"
+    golden = copy.deepcopy(model).to(device="cpu", dtype=torch.float64)
+    sink = GoldenSink(first, keep_bytes)
+    _replay(golden, sink, [(_upcast(args), _upcast(kwargs)) for args, kwargs in calls])
+    return sink

@@ -1,0 +1,344 @@
+"""``envsnap.verify``: replay a recorded bundle on this machine and say where the numbers part ways.
+
+    with envsnap.verify("baseline.envsnap", model=model) as v:   # the bundle is checked here
+        out = model(v.inputs)                                    # the recorded inputs
+    print(v.report)           # verdict, first divergence, speed/memory, placement, env diff
+
+The bundle is validated completely (bundle_check.py) when ``verify(...)`` is called, before torch
+or safetensors see a byte of it. Inside the block, every module output is checked as it is
+produced (verify_sink.py); on exit the recorded calls are replayed for timing and memory, this
+machine is snapshotted and diffed against the bundle's snapshot, and the report is built
+(verify_judge.py) and scrubbed of secrets. Also a decorator, like record.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import math
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import Any, TypeVar
+
+from envsnap.inprocess.bundle.check import check_bundle
+from envsnap.inprocess.tolerance import Tolerance, check_overrides
+from envsnap.inprocess.verify.report import VerifyReport
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Verifier:
+    """Use ``envsnap.verify(...)`` to make one. See the module docstring."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        model: Any = None,
+        *,
+        tolerances: Mapping[str, Tolerance] | None = None,
+        device: str | None = None,
+        slow: float | None = 1.5,
+        memory_limit: float | None = 1.5,
+        environment: Any = "full",
+        measure: bool = True,
+        repeats: int | None = None,
+    ) -> None:
+        self.bundle = check_bundle(path)  # BadInput for anything hostile, before anything loads
+        self.path = str(path)
+        self.model = model
+        self.overrides = check_overrides(tolerances)
+        self.device = device
+        self.slow = slow
+        self.memory_limit = memory_limit
+        self.environment = environment
+        self.measure = measure
+        self.repeats = repeats
+        self._loaded: Any = None
+        self._active: Any = None
+        self._report: VerifyReport | None = None
+
+    # -- recorded data -------------------------------------------------------------------------
+
+    def _load(self) -> Any:
+        if self._loaded is None:
+            from envsnap.inprocess.verify.load import load_tensors
+
+            self._loaded = load_tensors(self.bundle, self.device, self.model)
+        return self._loaded
+
+    @property
+    def calls(self) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
+        """(args, kwargs) of every recorded top-level call, tensors on the target device."""
+        calls: list[tuple[tuple[Any, ...], dict[str, Any]]] = self._load().calls
+        return calls
+
+    @property
+    def inputs(self) -> Any:
+        """The first recorded call's input: the tensor itself when it took one positional argument,
+        else the tuple of positional arguments (``model(*v.inputs, **v.kwargs)``)."""
+        if not self.calls:
+            raise RuntimeError(f"{self.path}: the bundle holds no recorded model calls")
+        args, _ = self.calls[0]
+        return args[0] if len(args) == 1 else args
+
+    @property
+    def kwargs(self) -> dict[str, Any]:
+        return self.calls[0][1] if self.calls else {}
+
+    def replay(self) -> list[Any]:
+        """Call the model on every recorded input, in order; the outputs."""
+        if self.model is None:
+            raise RuntimeError("replay() needs verify(..., model=...)")
+        return [self.model(*args, **kwargs) for args, kwargs in self.calls]
+
+    def tap(self, name: str, value: Any) -> None:
+        """Check a named value against the one tapped under that name on the reference."""
+        if self._active is None:
+            raise RuntimeError("v.tap() is only valid inside the verify block")
+        self._active[0].tap(name, value)
+
+    @property
+    def report(self) -> VerifyReport:
+        if self._report is None:
+            raise RuntimeError("the report exists once the verify block has exited")
+        return self._report
+
+    # -- context manager and decorator ---------------------------------------------------------
+
+    def __enter__(self) -> Verifier:
+        from envsnap.inprocess.capture import Capture
+        from envsnap.inprocess.guard import Guard
+        from envsnap.inprocess.verify.sink import VerifySink
+
+        loaded = self._load()
+        manifest = self.bundle.manifest
+        recorded = {leaf.key: leaf for call in manifest.calls for leaf in call.outputs}
+        recorded.update({leaf.key: leaf for tap in manifest.taps for leaf in tap.leaves})
+        sink = VerifySink(recorded, loaded.activations, loaded.golden, loaded.inputs, self.overrides)
+        capture = Capture(sink, self.model)
+        guard = Guard(self.device)
+        guard.__enter__()
+        capture.install()
+        self._active = (capture, sink, guard)
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        capture, sink, guard = self._active
+        self._active = None
+        capture.remove()
+        guard.__exit__(exc_type, exc, tb)
+        if exc_type is not None:
+            return
+        self._report = self._build(sink, guard)
+
+    def __call__(self, func: F) -> F:
+        @functools.wraps(func)
+        def verified(*args: Any, **kwargs: Any) -> Any:
+            with self:
+                return func(*args, **kwargs)
+
+        verified.verifier = self  # type: ignore[attr-defined]
+        return verified  # type: ignore[return-value]
+
+    # -- the report ----------------------------------------------------------------------------
+
+    def _build(self, sink: Any, guard: Any) -> VerifyReport:
+        import torch
+
+        from envsnap import __version__
+        from envsnap.inprocess.placement import summarize
+        from envsnap.inprocess.verify import judge
+        from envsnap.inprocess.verify.report import ModuleCheck, RunSide
+        from envsnap.inprocess.verify.speed import compare_speed
+        from envsnap.live.scrub import scrub_report
+
+        manifest = self.bundle.manifest
+        values = {**sink.checks, **sink.input_checks}
+        reference_devices = {call.key: call.device for call in manifest.calls}
+        modules = [
+            ModuleCheck(
+                key=call.key,
+                module=call.module,
+                call=call.call,
+                type=call.type,
+                device=call.device,
+                reference_device=reference_devices.get(call.key),
+                inputs_from=call.inputs_from,
+                status=judge.worst([values[k].status for k in call.outputs if k in values]),  # type: ignore[arg-type]
+                outputs=tuple(values[k] for k in call.outputs if k in values),
+            )
+            for call in sink.calls
+        ]
+        modules += judge.missing_calls(manifest.calls, {m.key for m in modules})
+        taps = self._tap_checks(sink.checks)
+        noise = [
+            leaf.noise_max_abs for c in manifest.calls for leaf in c.outputs if leaf.noise_max_abs is not None
+        ]
+        placement = summarize(guard.report, self.model)
+        speed = compare_speed(self, manifest.measurements)
+        env_changes, env_note, fingerprints = self._environment()
+        verdict, reasons, limitations = judge.verdict(
+            modules,
+            taps,
+            tuple(sink.input_checks.values()),
+            speed,
+            placement,
+            slow=self.slow,
+            memory_limit=self.memory_limit,
+            extra_limitations=self._reference_limits(),
+        )
+        report = VerifyReport(
+            report="envsnap-verify",
+            schema=1,
+            bundle=self.path,
+            created_at=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            verdict=verdict,
+            reasons=tuple(reasons),
+            limitations=tuple(limitations),
+            first_divergence=judge.first_divergence(modules, values),
+            counts=_counts(values.values()),
+            reference_noise_max_abs=max(noise) if noise else None,
+            reference_noise_values=len(noise),
+            reference=RunSide(
+                torch_version=manifest.torch_version,
+                envsnap_version=manifest.envsnap_version,
+                device=manifest.measurements.device if manifest.measurements else None,
+                fingerprint=fingerprints[0],
+            ),
+            target=RunSide(
+                torch_version=str(torch.__version__),
+                envsnap_version=__version__,
+                device=self._model_device(),
+                fingerprint=fingerprints[1],
+            ),
+            speed=speed,
+            placement=placement,
+            reference_placement=manifest.placement,
+            environment=tuple(env_changes),
+            environment_note=env_note,
+            inputs=tuple(sink.input_checks.values()),
+            modules=tuple(modules),
+            taps=tuple(taps),
+        )
+        return scrub_report(report)
+
+    def _model_device(self) -> str | None:
+        if self.model is None:
+            return self.device
+        from envsnap.inprocess.record.measure import model_device
+
+        return model_device(self.model, self.device or "cpu")
+
+    def _tap_checks(self, checks: Mapping[str, Any]) -> list[Any]:
+        from envsnap.inprocess.verify import judge
+        from envsnap.inprocess.verify.report import ModuleCheck, ValueCheck
+
+        taps = []
+        for tap in self.bundle.manifest.taps:
+            outputs = tuple(
+                checks.get(leaf.key)
+                or ValueCheck(key=leaf.key, status="missing", reason="not tapped on the target")
+                for leaf in tap.leaves
+            )
+            taps.append(
+                ModuleCheck(
+                    key=f"tap:{tap.name}#{tap.call}",
+                    module=f"tap:{tap.name}",
+                    call=tap.call,
+                    type="tap",
+                    status=judge.worst([c.status for c in outputs]),  # type: ignore[arg-type]
+                    outputs=outputs,
+                )
+            )
+        return taps
+
+    def _reference_limits(self) -> list[str]:
+        """Said of the reference itself: nondeterministic, or ill-conditioned against the golden."""
+        found = []
+        leaves = [leaf for call in self.bundle.manifest.calls for leaf in call.outputs]
+        noisy = [leaf for leaf in leaves if leaf.noise_max_abs]
+        if noisy:
+            worst = max(noisy, key=lambda leaf: leaf.noise_max_abs or 0.0)
+            found.append(
+                f"the reference is nondeterministic: {len(noisy)} values differ between two of its own runs "
+                f"(largest {worst.noise_max_abs:.3g} in {worst.key})"
+            )
+        ill = []
+        for leaf in leaves:
+            golden = leaf.golden
+            if golden is None or leaf.reference_vs_golden_rmse is None or not golden.l2 or not golden.numel:
+                continue
+            if leaf.reference_vs_golden_rmse / (golden.l2 / math.sqrt(golden.numel)) > 0.1:
+                ill.append(leaf.key)
+        if ill:
+            found.append(
+                f"the reference is ill-conditioned: {len(ill)} values are >10% off the fp64 golden "
+                f"({ill[0]}, …)"
+            )
+        return found
+
+    def _environment(self) -> tuple[list[Any], str | None, tuple[str | None, str | None]]:
+        from envsnap.inprocess.machine import environment_changes, read_snapshot, snapshot_for
+
+        old = read_snapshot(self.bundle.environment_text, f"{self.path}/environment.yaml")
+        new = snapshot_for(self.environment)
+        prints = (old.fingerprint if old else None, new.fingerprint if new else None)
+        if old is None:
+            return [], "the bundle holds no environment snapshot", prints
+        if new is None:
+            return [], "this machine was not snapshotted (environment='none')", prints
+        return environment_changes(old, new), None, prints
+
+
+def _counts(checks: Any) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for check in checks:
+        counts[check.status] = counts.get(check.status, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def verify(
+    path: str | Path,
+    model: Any = None,
+    *,
+    tolerances: Mapping[str, Tolerance] | None = None,
+    device: str | None = None,
+    slow: float | None = 1.5,
+    memory_limit: float | None = 1.5,
+    environment: Any = "full",
+    measure: bool = True,
+    repeats: int | None = None,
+) -> Verifier:
+    """Check this machine's run against a bundle recorded with ``envsnap.record``.
+
+    Args:
+        path: the bundle (directory or zip). Validated now: BadInput (exit 2 on the CLI) for
+            anything hostile or broken, before anything is loaded.
+        model: the model on this machine; its outermost calls are checked, and replayed for timing.
+        tolerances: (rtol, atol) per glob on module paths or ``tap:name``
+            (``{"*.attn": (1e-2, 1e-3)}``); defaults are torch.testing.assert_close's per dtype.
+        device: the device the work should run on (inputs are moved there; the guard's expected
+            device); default: the first accelerator torch can use, else cpu.
+        slow: latency ratio (target/reference) beyond which the verdict is ``slow`` (None: never).
+        memory_limit: peak-memory ratio beyond which the verdict is ``slow`` (None: never).
+        environment: "full", "fast", "none" or a Snapshot: this machine's side of the env diff.
+        measure: replay the recorded calls for timing and memory.
+        repeats: timed replays (default: as many as the reference took).
+
+    Returns:
+        A Verifier: ``v.inputs``/``v.kwargs``/``v.calls`` inside the block, ``v.report`` after it.
+    """
+    return Verifier(
+        path,
+        model,
+        tolerances=tolerances,
+        device=device,
+        slow=slow,
+        memory_limit=memory_limit,
+        environment=environment,
+        measure=measure,
+        repeats=repeats,
+    )

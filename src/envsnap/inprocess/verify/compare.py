@@ -1,0 +1,149 @@
+"""Judge one target tensor against its recorded reference (torch side of verify).
+
+Order, as torchtitan's verifier does it: shape, dtype, NaN/Inf positions, then values. Values are
+compared elementwise with the tolerance (tolerance.py); a value outside it may still pass as
+``noisy`` (within 2× the reference's own run-to-run difference: the target can't be asked for
+less) or ``golden-pass`` (RMSE against the fp64 golden no worse than k× the reference's own, the
+dynamo/torchtitan gate). A value whose tensor was beyond the record's budget is compared on its
+sketch (``basis="sample"``) and its NaN/Inf counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import torch
+from msgspec.structs import replace
+
+from envsnap.inprocess.bundle.model import Leaf
+from envsnap.inprocess.metrics import Metrics, sketch_metrics, sketch_of, tensor_metrics
+from envsnap.inprocess.tensor_stats import dtype_name, tensor_stats
+from envsnap.inprocess.tolerance import Tolerance, golden_factor, resolve
+from envsnap.inprocess.verify.report import ValueCheck, ValueMetrics, ValueStatus
+
+NOISE_FACTOR = 2.0
+
+
+def tolerance_name(key: str) -> str:
+    """The name tolerances are matched on: the module path, or ``tap:name``."""
+    return key.split("#", 1)[0]
+
+
+def _metrics(m: Metrics) -> ValueMetrics:
+    return ValueMetrics(
+        max_abs=m.max_abs,
+        max_rel=m.max_rel,
+        rmse=m.rmse,
+        cosine=m.cosine,
+        sqnr_db=m.sqnr_db,
+        outside=m.outside,
+        compared=m.compared,
+        nonfinite_mismatch=m.nonfinite_mismatch,
+    )
+
+
+def check_value(
+    key: str,
+    target: torch.Tensor,
+    leaf: Leaf,
+    reference: torch.Tensor | None,
+    golden: torch.Tensor | None,
+    overrides: Mapping[str, Tolerance],
+) -> ValueCheck:
+    """The check of ``target`` against the recorded ``leaf`` (``reference``: its kept tensor)."""
+    ref = leaf.stats
+    (rtol, atol), source = resolve(tolerance_name(key), ref.dtype, overrides)
+    shape = tuple(int(d) for d in target.shape)
+    check = ValueCheck(
+        key=key,
+        status="pass",
+        shape=shape,
+        dtype=dtype_name(target.dtype),
+        rtol=rtol,
+        atol=atol,
+        tolerance_from=source,
+        noise_max_abs=leaf.noise_max_abs,
+    )
+    if shape != ref.shape:
+        return replace(check, status="fail", reason=f"shape {list(shape)} ≠ recorded {list(ref.shape)}")
+    if check.dtype != ref.dtype:
+        return replace(check, status="fail", reason=f"dtype {check.dtype} ≠ recorded {ref.dtype}")
+    if target.device.type == "meta" or ref.finite is None or target.is_complex():
+        return replace(
+            check, status="skipped", reason="no values to compare (meta tensor or no recorded values)"
+        )
+    if reference is not None:
+        metrics = tensor_metrics(target, reference, rtol, atol)
+        check = replace(check, basis="full")
+    else:
+        metrics = sketch_metrics(sketch_of(target), ref.sketch, rtol, atol)
+        now = tensor_stats(target)
+        if (now.nan, now.posinf, now.neginf) != (ref.nan, ref.posinf, ref.neginf):
+            metrics.nonfinite_mismatch += 1
+        check = replace(check, basis="sample")
+    check = replace(check, metrics=_metrics(metrics))
+    if metrics.nonfinite_mismatch:
+        return replace(
+            check, status="fail", reason=f"NaN/Inf positions differ ({metrics.nonfinite_mismatch})"
+        )
+    if metrics.outside == 0:
+        return check
+    outside = f"{metrics.outside} of {metrics.compared} elements outside rtol={rtol:g}, atol={atol:g}"
+    noise = leaf.noise_max_abs
+    if noise and metrics.max_abs <= NOISE_FACTOR * noise:
+        reason = f"{outside}, but within {NOISE_FACTOR:g}× the reference's own run-to-run noise"
+        return replace(check, status="noisy", reason=reason)
+    ratio = _golden_ratio(target, leaf, golden)
+    if ratio is not None:
+        k = golden_factor(ref.dtype)
+        if ratio[1] <= k * ratio[2] + atol / 10:
+            reason = f"{outside}, but no worse than {k:g}× the reference's error against fp64"
+            return replace(check, status="golden-pass", golden_ratio=ratio[0], reason=reason)
+        reason = f"{outside}; {ratio[0]:.3g}× the reference's error against fp64 (gate {k:g}×)"
+        return replace(check, status="fail", golden_ratio=ratio[0], reason=reason)
+    return replace(check, status="fail", reason=outside)
+
+
+def _golden_ratio(
+    target: torch.Tensor, leaf: Leaf, golden: torch.Tensor | None
+) -> tuple[float, float, float] | None:
+    """(ratio, target RMSE vs golden, reference RMSE vs golden), when a golden was recorded."""
+    if leaf.golden is None or leaf.reference_vs_golden_rmse is None:
+        return None
+    if golden is not None:
+        error = tensor_metrics(target, golden, 0.0, 0.0).rmse
+    else:
+        error = sketch_metrics(sketch_of(target), leaf.golden.sketch, 0.0, 0.0).rmse
+    own = leaf.reference_vs_golden_rmse
+    ratio = error / own if own else (0.0 if error == 0 else float("inf"))
+    return ratio, error, own
+
+
+def check_input(key: str, target: torch.Tensor, reference: torch.Tensor | None) -> ValueCheck:
+    """The fed input against the recorded one: exact equality expected (same data replayed)."""
+    if reference is None:
+        return ValueCheck(key=key, status="extra", reason="not a recorded input")
+    shape = tuple(int(d) for d in target.shape)
+    if shape != tuple(reference.shape) or target.dtype != reference.dtype:
+        return ValueCheck(
+            key=key,
+            status="fail",
+            shape=shape,
+            dtype=dtype_name(target.dtype),
+            reason="not the recorded input (shape or dtype differ)",
+        )
+    if target.device.type == "meta":
+        return ValueCheck(
+            key=key, status="skipped", shape=shape, dtype=dtype_name(target.dtype), reason="meta"
+        )
+    metrics = tensor_metrics(target, reference, 0.0, 0.0)
+    status: ValueStatus = "pass" if metrics.outside == 0 and not metrics.nonfinite_mismatch else "fail"
+    return ValueCheck(
+        key=key,
+        status=status,
+        basis="full",
+        shape=shape,
+        dtype=dtype_name(target.dtype),
+        metrics=_metrics(metrics),
+        reason=None if status == "pass" else "not the recorded input",
+    )

@@ -1,0 +1,181 @@
+"""From checks to a verdict (torch-free): module statuses, the first divergence, speed, placement.
+
+First divergence: walking module calls in the target's completion order (children before their
+parent), the first call that fails while every recorded value it took as input passed. Its
+successors fail too, because they consume its output; they are symptoms, this is the birth. When
+no failing call has all-passing inputs (the error was born in code outside any module, between
+two modules), the first failing call is named, and the summary says its inputs differed.
+
+Verdict, worst first: fail (numerics) · fallback (ops off the expected device inside modules) ·
+slow (latency or peak memory beyond the limit, beyond both spreads) · pass-with-limitations
+(passed, but only within the reference's own noise, through the golden gate, on sketches, or the
+reference is ill-conditioned) · pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from envsnap.inprocess.bundle.model import Call, Placement
+from envsnap.inprocess.verify.report import Divergence, ModuleCheck, SpeedMemory, ValueCheck, Verdict
+
+STATUS_RANK = {"pass": 0, "skipped": 1, "golden-pass": 2, "noisy": 3, "extra": 4, "missing": 5, "fail": 6}
+
+
+def worst(statuses: Sequence[str]) -> str:
+    return max(statuses, key=lambda s: STATUS_RANK[s]) if statuses else "pass"
+
+
+def first_divergence(modules: Sequence[ModuleCheck], values: Mapping[str, ValueCheck]) -> Divergence | None:
+    failing = [m for m in modules if m.status == "fail"]
+    if not failing:
+        return None
+    for module in failing:
+        inputs = [values[key] for key in module.inputs_from if key in values]
+        if all(check.status != "fail" for check in inputs):
+            return _divergence(module, inputs, born=True)
+    module = failing[0]
+    return _divergence(module, [values[k] for k in module.inputs_from if k in values], born=False)
+
+
+def _divergence(module: ModuleCheck, inputs: list[ValueCheck], *, born: bool) -> Divergence:
+    bad = [check for check in module.outputs if check.status == "fail"]
+    detail = bad[0].reason if bad else "outputs differ"
+    metrics = bad[0].metrics if bad else None
+    numbers = (
+        f" (max-abs {metrics.max_abs:.3g}, max-rel {metrics.max_rel:.3g}, SQNR {_db(metrics.sqnr_db)})"
+        if metrics is not None
+        else ""
+    )
+    where = (
+        "while its inputs matched the reference"
+        if born
+        else "and its inputs already differed (the error was born between modules, in the parent's own code)"
+    )
+    summary = (
+        f"`{module.module}` ({module.type}, call {module.call}) is the first to diverge, {where}: "
+        f"{detail}{numbers}"
+    )
+    return Divergence(
+        key=module.key, module=module.module, summary=summary, outputs=module.outputs, inputs=tuple(inputs)
+    )
+
+
+def _db(value: float | None) -> str:
+    if value is None:
+        return "n/a"
+    return "∞ dB" if value == float("inf") else f"{value:.1f} dB"
+
+
+def missing_calls(recorded: Sequence[Call], seen: set[str]) -> list[ModuleCheck]:
+    """Recorded module calls the target never made."""
+    return [
+        ModuleCheck(
+            key=call.key,
+            module=call.module,
+            call=call.call,
+            type=call.type,
+            status="missing",
+            reference_device=call.device,
+            outputs=tuple(
+                ValueCheck(key=leaf.key, status="missing", reason="not produced on the target")
+                for leaf in call.outputs
+            ),
+        )
+        for call in recorded
+        if call.key not in seen
+    ]
+
+
+def _slow(speed: SpeedMemory | None, limit: float | None, memory_limit: float | None) -> list[str]:
+    reasons: list[str] = []
+    if speed is None:
+        return reasons
+    ref, tgt = speed.reference, speed.target
+    if limit is not None and speed.latency_ratio is not None and ref is not None and tgt is not None:
+        beyond_spread = tgt.median_s - tgt.iqr_s / 2 > limit * (ref.median_s + ref.iqr_s / 2)
+        if speed.latency_ratio > limit and beyond_spread:
+            reasons.append(
+                f"latency {speed.latency_ratio:.2f}× the reference "
+                f"({tgt.median_s * 1e3:.3g} ms ± {tgt.iqr_s * 1e3:.2g} "
+                f"vs {ref.median_s * 1e3:.3g} ms ± {ref.iqr_s * 1e3:.2g}; limit {limit:g}×)"
+            )
+    if memory_limit is not None and speed.memory_ratio is not None and speed.memory_ratio > memory_limit:
+        reasons.append(f"peak memory {speed.memory_ratio:.2f}× the reference (limit {memory_limit:g}×)")
+    return reasons
+
+
+def _fallback(placement: Placement | None) -> list[str]:
+    if placement is None:
+        return []
+    reasons = []
+    modules = [m for m in placement.off_device_modules if not m.startswith("<")]
+    if modules:
+        names = ", ".join(f"`{m}`" for m in modules[:8])
+        reasons.append(f"ops ran off {placement.expected_device} in {names} ({placement.ops_off_device} ops)")
+    if placement.cpu_modules:
+        names = ", ".join(f"`{m}`" for m in placement.cpu_modules[:8])
+        reasons.append(f"modules with their tensors on cpu (expected {placement.expected_device}): {names}")
+    return reasons
+
+
+def limitations_of(checks: Sequence[ValueCheck], placement: Placement | None) -> list[str]:
+    found = []
+    noisy = [c.key for c in checks if c.status == "noisy"]
+    if noisy:
+        found.append(
+            f"{len(noisy)} values passed only within the reference's own run-to-run noise ({noisy[0]}, …)"
+        )
+    golden = [c.key for c in checks if c.status == "golden-pass"]
+    if golden:
+        found.append(f"{len(golden)} values passed only through the fp64-golden gate ({golden[0]}, …)")
+    sampled = [c for c in checks if c.basis == "sample" and c.status != "fail"]
+    if sampled:
+        found.append(
+            f"{len(sampled)} values were beyond the record's keep budget and compared on sketches only"
+        )
+    skipped = [c.key for c in checks if c.status == "skipped"]
+    if skipped:
+        found.append(f"{len(skipped)} values had no data to compare (meta tensors)")
+    if placement is not None and "<outside modules>" in placement.off_device_modules:
+        found.append(f"ops outside any module ran off {placement.expected_device} (data preparation, loss …)")
+    return found
+
+
+def verdict(
+    modules: Sequence[ModuleCheck],
+    taps: Sequence[ModuleCheck],
+    inputs: Sequence[ValueCheck],
+    speed: SpeedMemory | None,
+    placement: Placement | None,
+    *,
+    slow: float | None,
+    memory_limit: float | None,
+    extra_limitations: Sequence[str] = (),
+) -> tuple[Verdict, list[str], list[str]]:
+    """(verdict, reasons, limitations)."""
+    checks = [c for m in (*modules, *taps) for c in m.outputs]
+    reasons: list[str] = []
+    failed_modules = [m for m in modules if m.status == "fail"]
+    failed_taps = [t for t in taps if t.status == "fail"]
+    missing = [m for m in modules if m.status == "missing"]
+    if failed_modules:
+        reasons.append(f"{len(failed_modules)} of {len(modules)} module calls differ beyond tolerance")
+    if failed_taps:
+        reasons.append(f"{len(failed_taps)} taps differ: {', '.join(t.module for t in failed_taps[:5])}")
+    if missing:
+        reasons.append(f"{len(missing)} recorded module calls never ran on the target ({missing[0].key}, …)")
+    fallback = _fallback(placement)
+    slowness = _slow(speed, slow, memory_limit)
+    limitations = limitations_of(checks, placement) + list(extra_limitations)
+    if any(c.status == "fail" for c in inputs):
+        limitations.append("the inputs fed are not the recorded ones: numbers are compared anyway")
+    if reasons:
+        return "fail", reasons + fallback + slowness, limitations
+    if fallback:
+        return "fallback", fallback + slowness, limitations
+    if slowness:
+        return "slow", slowness, limitations
+    if limitations:
+        return "pass-with-limitations", [f"{len(checks)} values compared, none beyond tolerance"], limitations
+    return "pass", [f"{len(checks)} values compared, all within tolerance"], limitations

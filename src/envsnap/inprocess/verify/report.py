@@ -1,0 +1,193 @@
+"""The report of ``envsnap.verify``: verdict, first divergence, per-module checks, speed, placement,
+environment diff. Plain data (msgspec), torch-free; ``to_yaml()`` through the live reports' safe
+YAML helpers, read back with ``load_report`` (store's distrustful reader). Text renderings live in
+verify_render.py.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from envsnap.inprocess.bundle.model import Placement
+from envsnap.snapshot.model import Change, Model
+
+VERIFY_REPORT_SCHEMA = 1
+
+Verdict = Literal["pass", "pass-with-limitations", "fail", "slow", "fallback"]
+VERDICT_SEVERITY: dict[str, int] = {
+    "pass": 0,
+    "pass-with-limitations": 1,
+    "slow": 2,
+    "fallback": 3,
+    "fail": 4,
+}
+"""Order for ``--fail-on``: a verdict fails the command when at least as severe as the level."""
+
+ValueStatus = Literal["pass", "noisy", "golden-pass", "fail", "missing", "extra", "skipped"]
+"""pass: within tolerance; noisy: outside it but within the reference's own run-to-run noise;
+golden-pass: outside it but no worse than k× the reference's error against the fp64 golden;
+fail; missing: recorded but not produced on the target; extra: produced but never recorded;
+skipped: no values to compare (a meta tensor)."""
+
+
+class ValueMetrics(Model, frozen=True, kw_only=True):
+    max_abs: float
+    max_rel: float
+    rmse: float
+    cosine: float | None = None
+    sqnr_db: float | None = None
+    """20·log10(‖reference‖/‖target − reference‖); .inf when identical."""
+    outside: int = 0
+    """Elements beyond atol + rtol·|reference|."""
+    compared: int = 0
+    nonfinite_mismatch: int = 0
+
+
+class ValueCheck(Model, frozen=True, kw_only=True):
+    """One recorded tensor against the target's."""
+
+    key: str
+    status: ValueStatus
+    reason: str | None = None
+    basis: Literal["full", "sample", "none"] = "none"
+    """full: against the kept tensor; sample: against the recorded sketch (tensor beyond the budget)."""
+    shape: tuple[int, ...] = ()
+    dtype: str = ""
+    rtol: float = 0.0
+    atol: float = 0.0
+    tolerance_from: str = ""
+    metrics: ValueMetrics | None = None
+    noise_max_abs: float | None = None
+    """The reference's own run-to-run difference for this value."""
+    golden_ratio: float | None = None
+    """Target RMSE vs golden / reference RMSE vs golden (the gate passes at ≤ k)."""
+
+
+class ModuleCheck(Model, frozen=True, kw_only=True):
+    """One module call (``path#n``), in completion order."""
+
+    key: str
+    module: str
+    call: int
+    type: str = ""
+    status: ValueStatus
+    device: str | None = None
+    """Device of the module's own tensors on the target."""
+    reference_device: str | None = None
+    inputs_from: tuple[str, ...] = ()
+    outputs: tuple[ValueCheck, ...] = ()
+
+
+class Divergence(Model, frozen=True, kw_only=True):
+    """Where the error is born: the first module call that fails while its inputs passed."""
+
+    key: str
+    module: str
+    summary: str
+    outputs: tuple[ValueCheck, ...] = ()
+    inputs: tuple[ValueCheck, ...] = ()
+    """The checks of the values it took as inputs (all passed, or it would not be the birth)."""
+
+
+class Timings(Model, frozen=True, kw_only=True):
+    median_s: float
+    iqr_s: float
+    repeats: int
+
+
+class SpeedMemory(Model, frozen=True, kw_only=True):
+    """Target against reference, side by side (ratios are target/reference)."""
+
+    reference: Timings | None = None
+    target: Timings | None = None
+    latency_ratio: float | None = None
+    reference_throughput_per_s: float | None = None
+    target_throughput_per_s: float | None = None
+    throughput_ratio: float | None = None
+    reference_peak_memory_bytes: int | None = None
+    target_peak_memory_bytes: int | None = None
+    memory_ratio: float | None = None
+    note: str | None = None
+
+
+class RunSide(Model, frozen=True, kw_only=True):
+    """One side of the comparison."""
+
+    torch_version: str | None = None
+    device: str | None = None
+    envsnap_version: str | None = None
+    fingerprint: str | None = None
+    """The environment snapshot's fingerprint."""
+    host: str | None = None
+
+
+class VerifyReport(Model, frozen=True, kw_only=True):
+    """Everything one verify saw. Field order is file order."""
+
+    report: Literal["envsnap-verify"]
+    schema: int
+    bundle: str
+    created_at: str
+    verdict: Verdict
+    reasons: tuple[str, ...] = ()
+    """The verdict in sentences, worst first."""
+    limitations: tuple[str, ...] = ()
+    first_divergence: Divergence | None = None
+    counts: dict[str, int] = msgspec.field(default_factory=dict)
+    """Value checks per status."""
+    reference_noise_max_abs: float | None = None
+    """Largest difference between two runs of the reference over all values (None: not measured)."""
+    reference_noise_values: int = 0
+    """How many recorded values the noise was measured on."""
+    reference: RunSide
+    target: RunSide
+    speed: SpeedMemory | None = None
+    placement: Placement | None = None
+    reference_placement: Placement | None = None
+    environment: tuple[Change, ...] = ()
+    """Bundle snapshot → this machine (the existing layer-aware diff)."""
+    environment_note: str | None = None
+    inputs: tuple[ValueCheck, ...] = ()
+    """The inputs fed, against the recorded ones."""
+    modules: tuple[ModuleCheck, ...] = ()
+    taps: tuple[ModuleCheck, ...] = ()
+
+    def to_yaml(self) -> str:
+        """The report as YAML text."""
+        from envsnap.live.yaml_text import dump_yaml
+
+        return dump_yaml(self, f"envsnap verify report (schema {self.schema})")
+
+    def table(self, max_modules: int = 25) -> str:
+        """Readable plain text (no colors, no Rich)."""
+        from envsnap.inprocess.verify.render import render_text
+
+        return render_text(self, max_modules)
+
+    def markdown(self) -> str:
+        from envsnap.inprocess.verify.render import render_markdown
+
+        return render_markdown(self)
+
+    def __str__(self) -> str:
+        return self.table()
+
+
+def load_report(text: str, name: str) -> VerifyReport:
+    """Parse a verify report's YAML (BadInput when it isn't one)."""
+    import msgspec
+
+    from envsnap.errors import BadInput
+    from envsnap.snapshot.store import parse_yaml
+
+    data = parse_yaml(text, name, infinite_floats=True)  # SQNR of identical outputs is infinite
+    if not isinstance(data, dict) or data.get("report") != "envsnap-verify":
+        raise BadInput(f"{name}: not an envsnap verify report (no `report: envsnap-verify`)")
+    if isinstance(data.get("schema"), int) and data["schema"] > VERIFY_REPORT_SCHEMA:
+        raise BadInput(f"{name}: verify report schema {data['schema']} is newer than this envsnap reads")
+    try:
+        return msgspec.convert(data, VerifyReport)
+    except msgspec.ValidationError as err:
+        raise BadInput(f"{name}: not a valid verify report: {err}") from None
