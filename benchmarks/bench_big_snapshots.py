@@ -38,7 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_diff import make_pair, median_s
-from envsnap.snapshot import store
+from envsnap.snapshot import store, yaml_text
 
 BARE_LOAD = """
 import resource, sys, time, yaml
@@ -129,13 +129,13 @@ def _child(script: str, files: list[Path]) -> tuple[float, float]:
 
 @contextlib.contextmanager
 def _collector_forced_on() -> Iterator[None]:
-    """Make ``store.paused_gc`` a no-op: the loader as it was before the pause was added."""
-    real = store.paused_gc
-    store.paused_gc = contextlib.nullcontext  # type: ignore[assignment]
+    """Make ``yaml_text.paused_gc`` a no-op: the loader as it was before the pause was added."""
+    real = yaml_text.paused_gc
+    yaml_text.paused_gc = contextlib.nullcontext  # type: ignore[assignment]
     try:
         yield
     finally:
-        store.paused_gc = real
+        yaml_text.paused_gc = real
 
 
 def _time(action: object) -> float:

@@ -26,10 +26,11 @@ from pathlib import Path
 import msgspec
 import yaml
 
+from envsnap.api import load_checked
 from envsnap.compare.diff import diff
-from envsnap.compare.inputs import checked, load_checked
 from envsnap.fleet.view import fleet
 from envsnap.snapshot import store
+from envsnap.snapshot.finalize import checked
 from envsnap.snapshot.model import SCHEMA_VERSION, Meta, Package, PackageSource, PythonEnv, Snapshot
 
 _SYLLABLES = ["py", "ml", "torch", "data", "fast", "json", "http", "async", "io", "cu", "nn", "vision"]

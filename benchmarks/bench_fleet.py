@@ -32,10 +32,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.fakes.diff_snapshots import make
 
-from envsnap.collector import finalize
 from envsnap.fleet.group import group, load_fleet
 from envsnap.fleet.index import FleetIndex, NodeRecord, write_index
-from envsnap.snapshot import store
+from envsnap.snapshot import files, store
+from envsnap.snapshot.finalize import finalize
 from envsnap.snapshot.model import Package, Snapshot
 
 GROUPS = 10
@@ -79,7 +79,7 @@ def write_fleet(folder: Path, nodes: int, variants: list[Snapshot]) -> None:
         # 91% majority, the rest spread over the nine drifted stacks
         which = 0 if n % 100 < 91 else 1 + (n % GROUPS - 1) % (GROUPS - 1)
         name = f"node{n:04d}"
-        store.write_atomic(folder / f"{name}.yaml", texts[which])
+        files.write_atomic(folder / f"{name}.yaml", texts[which])
         records.append(NodeRecord(name=name, status="ok", file=f"{name}.yaml"))
     write_index(
         folder, FleetIndex(collected_at="2026-12-01T00:00:00Z", transport="bench", nodes=tuple(records))

@@ -13,9 +13,9 @@ import msgspec
 import pytest
 
 from envsnap import __version__, cli
-from envsnap.collector import finalize
 from envsnap.errors import ExitCode
 from envsnap.snapshot import store
+from envsnap.snapshot.finalize import finalize
 from envsnap.snapshot.model import SCHEMA_VERSION
 from tests.factories import make_snapshot
 from tests.snapshot.test_store import ALIAS_BOMB

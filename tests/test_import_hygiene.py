@@ -30,6 +30,11 @@ HEADLESS = [
     "envsnap.inprocess.record",
     "envsnap.inprocess.verify",
     "envsnap.commands.verify",
+    "envsnap.commands.rollback",
+    "envsnap.documents",
+    "envsnap.snapshot.files",
+    "envsnap.snapshot.yaml_text",
+    "envsnap.snapshot.finalize",
     "envsnap.collector",
     "envsnap.snapshot.model",
     "envsnap.snapshot.store",
@@ -69,3 +74,50 @@ def test_tui_start_path_defers_the_model() -> None:
     loaded = _loaded_after_import("envsnap.cli, envsnap.commands.tui, envsnap.tui.app, envsnap.tui.defaults")
     assert "textual" in loaded
     assert not loaded & {"msgspec", "yaml", "packaging", "psutil", "torch"}
+
+
+def _import_cycles() -> list[list[str]]:
+    """Every set of envsnap modules that import each other in a circle (Tarjan's strongly connected
+    components over grimp's graph; imports under ``if TYPE_CHECKING:`` run no code and don't count)."""
+    import grimp
+
+    graph = grimp.build_graph("envsnap", exclude_type_checking_imports=True)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for imported in graph.find_modules_directly_imported_by(module):
+            if imported not in graph.modules:
+                continue
+            if imported not in index:
+                visit(imported)
+                low[module] = min(low[module], low[imported])
+            elif imported in on_stack:
+                low[module] = min(low[module], index[imported])
+        if low[module] == index[module]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == module:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for module in sorted(graph.modules):
+        if module not in index:
+            visit(module)
+    return cycles
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    """The layers contract (pyproject.toml, checked by lint-imports) forbids upward imports between
+    packages; this forbids circles inside a package too (issue 20: verify's report and its render)."""
+    assert _import_cycles() == []

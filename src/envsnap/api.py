@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import re
 import socket
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -69,10 +68,8 @@ def with_findings(snapshot: Snapshot) -> Snapshot:
 
 def check(snapshot: Snapshot) -> list[Finding]:
     """Run every rule on a snapshot; findings sorted errors first."""
-    try:
-        from envsnap.rules import evaluate
-    except ImportError:  # rules land in their own change; until then there is nothing to report
-        return []
+    from envsnap.rules import evaluate
+
     return list(evaluate(snapshot))
 
 
@@ -107,22 +104,35 @@ def load(path: str | Path) -> Snapshot:
     Raises:
         BadInput: unreadable, a damaged snapshot, or neither a snapshot nor a report.
     """
-    from envsnap.collector import finalize, utc_now
     from envsnap.importers import load_any
-    from envsnap.snapshot import store
+    from envsnap.snapshot import files, store
+    from envsnap.snapshot.finalize import finalize, utc_now
 
-    if str(path) == "-":
-        cap = store.snapshot_max_bytes()
-        data = sys.stdin.buffer.read(cap + 1)
-        if len(data) > cap:
-            raise BadInput(f"<stdin>: input is larger than {cap // (1024 * 1024)} MB; refusing it")
-        text, name = store.decode_text(data, "<stdin>"), "<stdin>"
-    else:
-        name = str(path)
-        text = store.decode_text(store.read_bytes_capped(Path(path), name, store.snapshot_max_bytes()), name)
+    text, name = files.read_input(path, store.snapshot_max_bytes())
     snapshot = load_any(text, name, captured_at=utc_now())
     imported = snapshot.meta.origin is not None and snapshot.meta.origin.format == "auto"
     return finalize(snapshot) if imported else snapshot
+
+
+def load_checked(paths: Sequence[str | Path]) -> tuple[list[Snapshot], list[str]]:
+    """Load (``-``: standard input), redact and re-fingerprint each file.
+
+    Returns:
+        The snapshots, and the files whose stored fingerprint did not match their content.
+
+    Raises:
+        BadInput: a file cannot be read or is not a valid snapshot.
+    """
+    from envsnap.snapshot.finalize import checked
+
+    snapshots: list[Snapshot] = []
+    edited: list[str] = []
+    for path in paths:
+        snapshot, changed = checked(load(path))
+        snapshots.append(snapshot)
+        if changed:
+            edited.append(str(path))
+    return snapshots, edited
 
 
 def save(snapshot: Snapshot, path: str | Path | None = None, *, folder: str | Path | None = None) -> Path:
@@ -135,12 +145,12 @@ def save(snapshot: Snapshot, path: str | Path | None = None, *, folder: str | Pa
             missing): ``<host>-<UTC time>.yaml``, never replacing a file (two saves in one second
             get ``...-1.yaml``).
     """
-    from envsnap.snapshot import store
+    from envsnap.snapshot import files, store
 
     if path is not None:
         return store.save(snapshot, Path(path))
     target = default_snapshot_path(snapshot, Path(folder) if folder is not None else DEFAULT_SNAPSHOT_DIR)
-    return store.write_new(target, store.dumps(snapshot), create_folder=True)
+    return files.write_new(target, store.dumps(snapshot), create_folder=True)
 
 
 def diff(old: Snapshot, new: Snapshot, **options: Any) -> Sequence[Change]:

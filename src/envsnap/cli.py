@@ -18,17 +18,17 @@ from collections.abc import Sequence
 
 import click
 
-from envsnap import __version__
+from envsnap._version import __version__
 from envsnap.commands.common import CONTEXT_SETTINGS
 from envsnap.errors import EnvsnapError, ExitCode
-from envsnap.render.safe_text import one_line
+from envsnap.snapshot.safe_text import one_line
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "save": ("envsnap.commands.snapshot", "save_command"),
     "show": ("envsnap.commands.snapshot", "show_command"),
     "check": ("envsnap.commands.check", "check_command"),
     "diff": ("envsnap.commands.compare", "diff_command"),
-    "rollback": ("envsnap.commands.compare", "rollback_command"),
+    "rollback": ("envsnap.commands.rollback", "rollback_command"),
     "import": ("envsnap.commands.snapshot", "import_command"),
     "run": ("envsnap.commands.live", "run_command"),
     "watch": ("envsnap.commands.live", "watch_command"),

@@ -12,12 +12,11 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from typing import Generic, Literal, TypeVar
 
 import msgspec
 
-from envsnap import __version__
+from envsnap._version import __version__
 from envsnap.probes import apple, host, intel
 from envsnap.probes import env_vars as environment
 from envsnap.probes.amd import probe as amd
@@ -27,7 +26,7 @@ from envsnap.probes.frameworks import probe as frameworks
 from envsnap.probes.nvidia import probe as nvidia
 from envsnap.probes.python import probe as python_env
 from envsnap.probes.toolkits import probe as toolkits
-from envsnap.snapshot.fingerprint import fingerprint
+from envsnap.snapshot.finalize import finalize, utc_now
 from envsnap.snapshot.model import (
     SCHEMA_VERSION,
     Accelerators,
@@ -47,8 +46,6 @@ from envsnap.snapshot.model import (
     Toolkits,
     TorchInfo,
 )
-from envsnap.snapshot.normalize import normalize
-from envsnap.snapshot.redact import anonymize, redact_snapshot
 
 T = TypeVar("T")
 
@@ -178,11 +175,6 @@ def _reason_of(section: object) -> str | None:
     return reason if isinstance(reason, str) else None
 
 
-def utc_now() -> str:
-    """The capture-time format used in ``meta.captured_at``."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
 HOST = Probe("host", host.probe, lambda r: Host(status="failed", reason=r), 10.0)
 PYTHON = Probe("python", python_env.probe, python_env.failed, 60.0, lambda r: r.python)
 ENVIRONMENT = Probe("environment", environment.probe, lambda r: Environment(status="failed", reason=r), 5.0)
@@ -280,14 +272,6 @@ def collect(
     )
     snapshot = msgspec.structs.replace(snapshot, meta=meta)
     return finalize(snapshot, anonymize_identity=anonymize_identity)
-
-
-def finalize(snapshot: Snapshot, *, anonymize_identity: bool = False) -> Snapshot:
-    """Sort, redact, optionally anonymize, and fingerprint a snapshot from any source."""
-    snapshot = redact_snapshot(normalize(snapshot))
-    if anonymize_identity:
-        snapshot = anonymize(snapshot)
-    return msgspec.structs.replace(snapshot, fingerprint=fingerprint(snapshot))
 
 
 def partial_snapshot(values: Mapping[str, object]) -> Snapshot:

@@ -163,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _save(report: GuardReport, path: str) -> None:
-    from envsnap.snapshot.store import write_atomic
+    from envsnap.snapshot.files import write_atomic
 
     try:
         write_atomic(Path(path), report.to_yaml())

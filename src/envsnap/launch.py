@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from envsnap import __version__
+from envsnap._version import __version__
 
 _VERSION_FLAGS = frozenset({"--version", "-V"})
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from envsnap.collector import finalize
 from envsnap.importers import parse_report
+from envsnap.snapshot.finalize import finalize
 from envsnap.snapshot.model import Snapshot
 from tests.conftest import REPO_ROOT
 

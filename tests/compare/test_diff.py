@@ -286,7 +286,7 @@ def test_package_details_follow_the_version_and_unknown_details_are_not_changes(
 
 def test_the_extension_scan_count_is_bookkeeping_not_a_change() -> None:
     # `extensions.scanned_files 0 → 2` is how much the probe read, not a change of the stack.
-    from envsnap.collector import finalize
+    from envsnap.snapshot.finalize import finalize
     from envsnap.snapshot.model import Extensions
 
     before = finalize(make(extensions=Extensions(status="ok", scanned_files=0, distributions=())))

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from envsnap.collector import finalize
 from envsnap.compare.diff import diff, same_value
 from envsnap.importers.auto import parse_auto
+from envsnap.snapshot.finalize import finalize
 from envsnap.snapshot.model import (
     Accelerators,
     Frameworks,

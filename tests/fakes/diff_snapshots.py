@@ -18,10 +18,10 @@ from typing import Any
 
 import msgspec
 
-from envsnap.collector import finalize
 from envsnap.importers import parse_report
 from envsnap.probes.nvidia.smi_xml import parse
 from envsnap.snapshot import store
+from envsnap.snapshot.finalize import finalize
 from envsnap.snapshot.model import (
     SCHEMA_VERSION,
     Accelerators,

@@ -20,7 +20,8 @@ from pathlib import Path
 
 import msgspec
 
-from envsnap.live.sampler import Sampler, TelemetrySource
+from envsnap.live.sampler import Sampler
+from envsnap.probes.base import TelemetrySource
 from envsnap.probes.nvidia.smi_xml import parse
 from envsnap.snapshot.model import AmdInfo, DeviceSample, NvidiaInfo
 

@@ -44,7 +44,7 @@ def test_odd_documents_fall_back_to_the_whole_file_parser(
 
 
 def test_checked_reuse_matches_checking_each_file(tmp_path: Path) -> None:
-    from envsnap.compare.inputs import checked
+    from envsnap.snapshot.finalize import checked
 
     secret = "hf_" + "q" * 34
     cache = SectionCache()

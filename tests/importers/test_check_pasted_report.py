@@ -121,9 +121,9 @@ def test_old_import_subcommands_still_work(kind: str, tmp_path: Path) -> None:
 
 
 def test_the_tui_opens_a_pasted_report() -> None:
-    from envsnap.tui.documents import read_document
+    from envsnap.documents import load_document
 
-    document = read_document(COMMENT)
+    document = load_document(COMMENT)
     assert isinstance(document, Snapshot)
     assert document.meta.origin is not None
     assert document.meta.origin.sections == ("collect-env", "nvidia-smi", "traceback")

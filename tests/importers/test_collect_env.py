@@ -163,8 +163,8 @@ def test_torch_not_installed() -> None:
 
 
 def test_every_report_round_trips_through_the_store(tmp_path: Path) -> None:
-    from envsnap.collector import finalize
     from envsnap.snapshot import store
+    from envsnap.snapshot.finalize import finalize
 
     for path in REPORTS.glob("*.txt"):
         snap = finalize(load(path.name))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from envsnap.collector import finalize
 from envsnap.importers import parse_report
 from envsnap.rules import evaluate
+from envsnap.snapshot.finalize import finalize
 from tests.conftest import DATA
 
 EXPECTED: dict[str, set[tuple[str, str]]] = {

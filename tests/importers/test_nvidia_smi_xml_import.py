@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from envsnap.collector import finalize
 from envsnap.importers import parse_report
+from envsnap.snapshot.finalize import finalize
 from tests.conftest import DATA
 
 CAPTURES = sorted((DATA / "nvidia").glob("*.xml"))

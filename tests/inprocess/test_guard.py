@@ -18,7 +18,7 @@ from torch import nn
 import envsnap
 from envsnap.inprocess.guard import Guard, OffDeviceError, is_fallback_warning
 from envsnap.inprocess.guard.report import OUTSIDE, GuardReport
-from envsnap.live.yaml_text import load_yaml
+from envsnap.snapshot.yaml_text import load_yaml
 
 MPS_FALLBACK_TEXT = (
     "The operator 'aten::nonzero' is not currently supported on the MPS backend and will fall back to run on "

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from envsnap.inprocess.guard.report import GuardReport
-from envsnap.live.yaml_text import load_yaml
+from envsnap.snapshot.yaml_text import load_yaml
 
 pytestmark = pytest.mark.slow
 
@@ -142,7 +142,7 @@ def test_envsnap_guard_stays_callable_after_importing_the_submodule() -> None:
 def test_importing_the_guard_and_the_fallback_detector_does_not_import_torch() -> None:
     code = (
         "import sys, envsnap, envsnap.guard, envsnap.inprocess.guard\n"
-        "import envsnap.live.fallback, envsnap.live.run_command\n"
+        "import envsnap.live.fallback, envsnap.commands.live_terminal\n"
         "envsnap.guard\n"
         "print('torch' in sys.modules, 'textual' in sys.modules, 'rich' in sys.modules)\n"
     )

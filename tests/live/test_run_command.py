@@ -7,8 +7,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from envsnap.commands.live_terminal import FALLBACK_EXIT, fails_on_fallback
 from envsnap.live.fallback import run_workload
-from envsnap.live.run_command import FALLBACK_EXIT, fails_on_fallback
 from envsnap.live.run_report import RunReport
 from envsnap.live.sampler import Sampler
 from tests.live.conftest import FAST, busy, fake_proc, sleeper

@@ -6,7 +6,7 @@ from envsnap.live.monitor import LiveState
 from envsnap.live.run_report import DeviceSummary, ProcessSummary, RunReport, Thresholds, Tick
 from envsnap.live.run_summary import RunFacts, build_report, plural
 from envsnap.live.verdict import Detector, Observation
-from envsnap.live.yaml_text import load_yaml
+from envsnap.snapshot.yaml_text import load_yaml
 from tests.fakes.workload_gpu import IDLE_T4, recorded
 
 LIMITS = Thresholds(interval_s=1.0, cpu_busy_percent=90.0, sustain_s=10.0, gpu_idle_percent=5.0)

@@ -16,8 +16,8 @@ from envsnap.inprocess.guard.report import FallbackWarning, GuardReport
 from envsnap.live.fallback import run_workload, watch_process
 from envsnap.live.run_report import ProcessSummary, load_run_report, save_run_report
 from envsnap.live.sampler import Sampler
-from envsnap.live.scrub import scrub_report
 from envsnap.snapshot.redact import REDACTED
+from envsnap.snapshot.scrub import scrub_report
 from tests.live.conftest import FAST
 
 HF = "hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"

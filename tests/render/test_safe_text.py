@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from envsnap.render.safe_text import one_line, printable
+from envsnap.snapshot.safe_text import one_line, printable
 
 
 @pytest.mark.parametrize(

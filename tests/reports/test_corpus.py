@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 import yaml
 
-from envsnap.collector import finalize
 from envsnap.errors import BadInput
 from envsnap.importers.auto import parse_auto
 from envsnap.rules import CRASH_ID, evaluate
-from envsnap.snapshot.store import decode_text, read_bytes_capped
+from envsnap.snapshot.files import decode_text, read_bytes_capped
+from envsnap.snapshot.finalize import finalize
 from tests.conftest import DATA
 
 CORPUS = DATA / "reports"

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from envsnap.cli import run
-from envsnap.collector import finalize
 from envsnap.probes.base import ProbeContext
 from envsnap.probes.nvidia import probe as nvidia_probe
 from envsnap.probes.toolkits import probe as toolkits
 from envsnap.snapshot import store
+from envsnap.snapshot.finalize import finalize
 from envsnap.snapshot.model import Snapshot
 from tests.fakes.nvml_stub import build_nvml_stub
 from tests.installed_torch import installed_torch

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from envsnap.collector import finalize
 from envsnap.importers.auto import parse_auto
 from envsnap.rules import evaluate
+from envsnap.snapshot.finalize import finalize
 
 NOW = "2026-01-01T00:00:00Z"
 

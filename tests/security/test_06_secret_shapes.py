@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from envsnap.live.scrub import scrub_report
 from envsnap.snapshot.redact import redact_argv, redact_text
+from envsnap.snapshot.scrub import scrub_report
 from tests.fakes.diff_snapshots import make
 from tests.security.conftest import run_cli, url_package, with_package, write
 

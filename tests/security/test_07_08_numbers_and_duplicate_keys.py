@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from envsnap.errors import BadInput
-from envsnap.snapshot import store
+from envsnap.snapshot import store, yaml_text
 from tests.fakes.diff_snapshots import make
 from tests.security.conftest import run_cli
 
@@ -53,7 +53,7 @@ def test_an_absurd_reading_in_nvidia_smi_xml_is_not_a_crash(
 def test_a_duplicate_key_is_refused_with_its_line(first: str, second: str) -> None:
     text = f"a:\n  {first}\n  other: 1\n  {second}\n"
     with pytest.raises(BadInput, match=r":4: .*duplicate key"):
-        store.parse_yaml(text, "dup.yaml")
+        yaml_text.parse_yaml(text, "dup.yaml")
 
 
 def test_a_duplicate_package_version_in_a_snapshot_fails_to_load(tmp_path: Path) -> None:
@@ -68,7 +68,7 @@ def test_a_duplicate_package_version_in_a_snapshot_fails_to_load(tmp_path: Path)
 
 def test_only_measurement_reports_may_hold_infinite_floats() -> None:
     # A verify report's SQNR of identical outputs is .inf; a snapshot never holds one.
-    from envsnap.snapshot.store import parse_yaml
+    from envsnap.snapshot.yaml_text import parse_yaml
 
     with pytest.raises(BadInput, match="out of range"):
         parse_yaml("sqnr_db: .inf\n", "snap.yaml")

@@ -12,8 +12,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from envsnap.render.safe_text import MAX_FIELD_CHARS
 from envsnap.snapshot import store
+from envsnap.snapshot.safe_text import MAX_FIELD_CHARS
 from envsnap.tui.messages import SnapshotCollected
 from envsnap.tui.safe import MAX_TUI_FIELD_CHARS
 from tests.fakes.diff_snapshots import make

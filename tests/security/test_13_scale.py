@@ -28,10 +28,10 @@ from packaging.version import Version
 
 from envsnap.compare import impact
 from envsnap.compare.diff import diff
-from envsnap.render.data import to_json
 from envsnap.render.diff import MAX_TABLE_ROWS
 from envsnap.snapshot import redact
 from envsnap.snapshot.fingerprint import fingerprint
+from envsnap.snapshot.json_text import to_json
 from envsnap.snapshot.model import Package, Snapshot
 from tests.fakes.diff_snapshots import make
 from tests.security.conftest import run_cli, write

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from envsnap.snapshot import store
+from envsnap.snapshot import files
 
 
 def _partials(folder: Path) -> list[str]:
@@ -26,7 +26,7 @@ def test_stale_partials_of_the_same_target_are_removed_on_the_next_save(tmp_path
         path.write_text("half a snapshot")
     for path in (stale, other_target, not_ours):
         os.utime(path, (old, old))
-    store.write_atomic(target, "schema: 1\n")
+    files.write_atomic(target, "schema: 1\n")
     assert target.read_text() == "schema: 1\n"
     assert _partials(tmp_path) == sorted([fresh.name, other_target.name, not_ours.name])
 
@@ -48,7 +48,7 @@ def test_ctrl_c_during_a_save_aborts_and_leaves_no_partial(
     else:
         monkeypatch.setattr(os, "replace", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        store.write_atomic(target, "new\n")
+        files.write_atomic(target, "new\n")
     monkeypatch.undo()
     assert target.read_text() == "old\n"
     assert _partials(tmp_path) == []

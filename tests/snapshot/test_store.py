@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from envsnap.errors import BadInput
-from envsnap.snapshot import store
+from envsnap.snapshot import files, store, yaml_text
 from envsnap.snapshot.model import SCHEMA_VERSION, Snapshot
 from envsnap.snapshot.normalize import normalize
 from tests.factories import make_snapshot
@@ -240,7 +240,7 @@ def test_quoted_ampersands_and_stars_are_not_mistaken_for_aliases() -> None:
     ],
 )
 def test_every_node_start_position_is_suspected(text: str) -> None:
-    assert store._suspect(text), text
+    assert yaml_text._suspect(text), text
 
 
 def test_requirement_markers_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -286,7 +286,7 @@ _KILLED_WRITER = textwrap.dedent(
     """\
     import os, sys, time
     from pathlib import Path
-    from envsnap.snapshot import store
+    from envsnap.snapshot import files, store, yaml_text
 
     target, ready = Path(sys.argv[1]), Path(sys.argv[2])
     real_fsync = os.fsync
@@ -297,7 +297,7 @@ _KILLED_WRITER = textwrap.dedent(
         real_fsync(fd)
 
     os.fsync = slow_fsync
-    store.write_atomic(target, "schema: 1\\n" + "x" * 5_000_000)
+    files.write_atomic(target, "schema: 1\\n" + "x" * 5_000_000)
     """
 )
 
@@ -335,19 +335,19 @@ def test_write_atomic_replaces_and_cleans_up(tmp_path: Path) -> None:
 def test_a_missing_folder_is_refused_and_not_created(tmp_path: Path, check_first: bool) -> None:
     target = tmp_path / "typo-dir" / "deeper" / "x.yaml"
     with pytest.raises(BadInput, match=r"x\.yaml: cannot write: no such folder .*typo-dir/deeper \("):
-        store.check_writable(target) if check_first else store.save(make_snapshot(), target)
+        files.check_writable(target) if check_first else store.save(make_snapshot(), target)
     assert list(tmp_path.iterdir()) == []
 
 
 def test_a_file_in_place_of_the_folder_is_named(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x")
     with pytest.raises(BadInput, match=r"x\.yaml: cannot write: .*/file is not a folder$"):
-        store.write_atomic(tmp_path / "file" / "x.yaml", "y")
+        files.write_atomic(tmp_path / "file" / "x.yaml", "y")
 
 
 def test_write_new_never_replaces_and_numbers_the_next(tmp_path: Path) -> None:
     target = tmp_path / "snapshots" / "host-20260101T000000Z.yaml"
-    written = [store.write_new(target, f"{n}\n", create_folder=True) for n in range(3)]
+    written = [files.write_new(target, f"{n}\n", create_folder=True) for n in range(3)]
     assert [p.name for p in written] == [
         "host-20260101T000000Z.yaml",
         "host-20260101T000000Z-1.yaml",
@@ -359,7 +359,7 @@ def test_write_new_never_replaces_and_numbers_the_next(tmp_path: Path) -> None:
 
 def test_c_loader_is_used_when_available() -> None:
     assert yaml.__with_libyaml__, "LibYAML is part of the PyYAML wheels CI installs"
-    assert store._Loader.__name__ == "CSafeLoader"
+    assert yaml_text._Loader.__name__ == "CSafeLoader"
 
 
 def test_symlinks_stay_links_and_devices_are_written_through(tmp_path: Path) -> None:
@@ -385,13 +385,13 @@ def test_existing_permissions_are_kept_and_new_files_follow_the_umask(tmp_path: 
     store.save(make_snapshot(), existing)
     assert existing.stat().st_mode & 0o777 == 0o664
     fresh = store.save(make_snapshot(), tmp_path / "fresh.yaml")
-    assert fresh.stat().st_mode & 0o777 == 0o666 & ~store._UMASK
+    assert fresh.stat().st_mode & 0o777 == 0o666 & ~files._UMASK
 
 
 def test_check_writable_refuses_before_any_work(tmp_path: Path) -> None:
-    store.check_writable(tmp_path / "new" / "dir" / "snap.yaml", create_folder=True)
+    files.check_writable(tmp_path / "new" / "dir" / "snap.yaml", create_folder=True)
     with pytest.raises(BadInput, match="is a directory"):
-        store.check_writable(tmp_path)
+        files.check_writable(tmp_path)
     with pytest.raises(BadInput, match="cannot write"):
-        store.check_writable(Path("/proc/envsnap-test.yaml"))
+        files.check_writable(Path("/proc/envsnap-test.yaml"))
     assert [p.name for p in (tmp_path / "new" / "dir").iterdir()] == []

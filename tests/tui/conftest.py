@@ -18,8 +18,9 @@ from typing import Any
 import msgspec
 import pytest
 
-from envsnap.collector import ProbeEvent, ProgressCallback, finalize
-from envsnap.live.sampler import TelemetrySource
+from envsnap.collector import ProbeEvent, ProgressCallback
+from envsnap.probes.base import TelemetrySource
+from envsnap.snapshot.finalize import finalize
 from envsnap.snapshot.model import Finding, ProbeRun, Snapshot
 from envsnap.tui.app import EnvsnapApp
 from envsnap.tui.telemetry import ProcessInfo

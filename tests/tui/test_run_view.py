@@ -24,13 +24,13 @@ from textual.renderables.sparkline import Sparkline as SparklineRenderable
 from textual.widgets import DataTable, Sparkline, Static
 
 from envsnap.cli import cli
+from envsnap.documents import RUN_REPORT_KINDS, load_document
 from envsnap.errors import BadInput
 from envsnap.live.fallback import run_workload
 from envsnap.live.run_report import GpuTick, RunReport, Tick, Window, save_run_report
 from envsnap.snapshot import store
 from envsnap.snapshot.model import Snapshot
 from envsnap.tui.app import EnvsnapApp
-from envsnap.tui.documents import RUN_REPORT_KINDS, read_document
 from envsnap.tui.run_series import columns, timeline_series, window_marks
 from envsnap.tui.screens.run import RunScreen
 from tests.fakes.fake_telemetry import RecordedHost
@@ -171,11 +171,11 @@ def test_read_document_tells_reports_from_snapshots(v100: RecordedHost, tmp_path
     watch_path = save_run_report(watch, tmp_path / "watch.json")
     snapshot_path = store.save(host_snapshot(v100), tmp_path / "snap.yaml")
 
-    assert read_document(run_path) == report
-    opened_watch = read_document(watch_path)
+    assert load_document(run_path) == report
+    opened_watch = load_document(watch_path)
     assert isinstance(opened_watch, RunReport)
     assert opened_watch.mode == "watch"
-    assert isinstance(read_document(snapshot_path), Snapshot)
+    assert isinstance(load_document(snapshot_path), Snapshot)
     # The kinds the reader looks for are the ones the report model can say.
     assert set(RUN_REPORT_KINDS) == set(get_args(get_type_hints(RunReport)["report"]))
 
@@ -199,7 +199,7 @@ async def test_report_that_wont_load_is_the_error_state(
     path = tmp_path / "run.yaml"
     path.write_text(edit(fallback_on_t4().to_yaml()), encoding="utf-8")
     with pytest.raises(BadInput, match=r"run\.yaml"):
-        read_document(path)
+        load_document(path)
 
     app = make_app(snapshot_path=path)
     async with app.run_test(size=(80, 24)) as pilot:

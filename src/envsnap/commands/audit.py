@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from envsnap.commands.common import CONTEXT_SETTINGS
+from envsnap.commands.common import CONTEXT_SETTINGS, output_options
 from envsnap.commands.common import emit_output as _emit
 from envsnap.commands.common import print_out as _print_out
 from envsnap.commands.common import progress_reporter as _progress_reporter
@@ -53,17 +53,7 @@ FAIL_ON = {
     help="Live mode: don't import ML frameworks (faster; no framework layer).",
 )
 @click.option("--no-env", is_flag=True, help="Audit the project files only, not an environment.")
-@click.option(
-    "--json", "as_json", is_flag=True, help="Print the report as JSON (keys documented in the README)."
-)
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json", "markdown"]),
-    default="text",
-    show_default=True,
-    help="Output format; markdown makes a migration ticket.",
-)
+@output_options(markdown="a migration ticket (JSON keys: docs/usage/audit.md)")
 @click.option(
     "--fail-on",
     type=click.Choice(sorted(FAIL_ON)),
@@ -80,8 +70,7 @@ def audit_command(
     python_path: str | None,
     no_frameworks: bool,
     no_env: bool,
-    as_json: bool,
-    output_format: str,
+    fmt: str,
     fail_on: str,
     show_fine: bool,
 ) -> int:
@@ -107,8 +96,6 @@ def audit_command(
         from envsnap.audit.target import EXAMPLES, FORMS
 
         raise BadInput(f"give exactly one of --target ({FORMS}; e.g. {EXAMPLES}) or --target-snapshot FILE")
-    if as_json:
-        output_format = "json"
     if snapshot_path is not None:
         _refuse_live_options(snapshot_path, python=python_path, no_frameworks=no_frameworks)
     if no_env and (snapshot_path or python_path):
@@ -125,7 +112,7 @@ def audit_command(
     scan = scan_tree(project_dir)
     snapshot, label = _environment(snapshot_path, python_path, no_frameworks, no_env)
     report = audit(scan, snapshot, target, environment_label=label)
-    _print_report(report, output_format, show_fine)
+    _print_report(report, fmt, show_fine)
     from envsnap.audit.model import RISKS
 
     failing = RISKS.index(report.verdict.risk) >= RISKS.index(FAIL_ON[fail_on])

@@ -8,9 +8,7 @@ from typing import Any
 import click
 
 from envsnap.commands import completion
-from envsnap.commands.common import (
-    CONTEXT_SETTINGS,
-)
+from envsnap.commands.common import CONTEXT_SETTINGS, output_options
 from envsnap.commands.common import (
     emit_output as _emit,
 )
@@ -48,16 +46,7 @@ from envsnap.errors import ExitCode
     shell_complete=completion.files,
     help="Drift gate: diff the live machine (or SNAPSHOT) against this known-good snapshot instead.",
 )
-@click.option(
-    "--json", "as_json", is_flag=True, help='Print {"findings": [...], "fingerprint": ...} on stdout.'
-)
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "markdown"]),
-    default="text",
-    help="text (default), json (like --json), or markdown: a diagnosis to paste as an issue reply.",
-)
+@output_options(markdown="a diagnosis to paste as an issue reply")
 @click.option("--strict", is_flag=True, help="Refuse a pasted report that was cut off instead of judging it.")
 @click.option(
     "--python", "python_path", metavar="PATH", help="Live mode: probe this interpreter's environment."
@@ -76,7 +65,6 @@ def check_command(
     snapshot: str | None,
     fail_on: str,
     against: str | None,
-    as_json: bool,
     fmt: str,
     strict: bool,
     python_path: str | None,
@@ -104,12 +92,12 @@ def check_command(
     if against is not None:
         if ignore:
             raise click.UsageError("--ignore leaves out findings; --against compares snapshots instead")
-        return _check_against(against, snapshot, fail_on, as_json, python_path, no_frameworks)
+        return _check_against(against, snapshot, fail_on, fmt == "json", python_path, no_frameworks)
     if fail_on not in ("error", "warning", "info"):
         raise click.UsageError(f"--fail-on {fail_on} grades changes: use it with --against KNOWN_GOOD")
     _check_rule_ids(ignore)
     data = _check_target(snapshot, python_path, no_frameworks, strict=strict)
-    return _report_findings(data, fail_on, "json" if as_json else fmt, ignore)
+    return _report_findings(data, fail_on, fmt, ignore)
 
 
 def _check_rule_ids(ids: tuple[str, ...]) -> None:
@@ -137,10 +125,11 @@ def _check_against(
     Exit 1 when a change at or above ``--fail-on`` exists (default breaking); the rules don't run.
     """
     from envsnap import api
+    from envsnap.api import load_checked
     from envsnap.compare.diff import not_compared
     from envsnap.compare.impact import IMPACT_RANK
-    from envsnap.compare.inputs import checked, load_checked
     from envsnap.render.diff import diff_report
+    from envsnap.snapshot.finalize import checked
 
     source = click.get_current_context().get_parameter_source("fail_on")
     threshold = "breaking" if source == click.core.ParameterSource.DEFAULT else fail_on

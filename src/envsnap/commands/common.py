@@ -2,13 +2,41 @@
 
 from __future__ import annotations
 
+import functools
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
 
 CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+FORMATS = ("text", "json", "markdown")
+
+
+def output_options(markdown: str) -> Callable[[Callable[..., int]], Callable[..., int]]:
+    """``--json`` and ``--format text|json|markdown``, the same on every reporting command.
+
+    The command receives one ``fmt`` (``--json`` folded in), so no command can treat the two apart.
+    ``markdown`` says what the Markdown is for, in the option's help.
+    """
+
+    def decorate(command: Callable[..., int]) -> Callable[..., int]:
+        @functools.wraps(command)
+        def folded(*args: Any, as_json: bool, fmt: str, **kwargs: Any) -> int:
+            return command(*args, fmt="json" if as_json else fmt, **kwargs)
+
+        with_format = click.option(
+            "--format",
+            "fmt",
+            type=click.Choice(FORMATS),
+            default="text",
+            show_default=True,
+            help=f"text, json (the same as --json), or markdown: {markdown}.",
+        )(folded)
+        return click.option("--json", "as_json", is_flag=True, help="Same as --format json.")(with_format)
+
+    return decorate
 
 
 def stderr_console() -> Any:
@@ -60,10 +88,19 @@ def emit_output(output: Any) -> None:
     emit(output)
 
 
+def mismatch_warning(files: Sequence[str]) -> str | None:
+    """One line for stderr naming every file whose stored fingerprint was wrong, or None."""
+    if not files:
+        return None
+    shown = ", ".join(files[:5]) + (f" and {len(files) - 5} more" if len(files) > 5 else "")
+    from envsnap.snapshot.finalize import MISMATCH
+
+    return f"envsnap: warning: {shown}: {MISMATCH}"
+
+
 def warn_edited(files: Sequence[str]) -> None:
     """One stderr line for snapshot files whose stored fingerprint does not match their content."""
-    from envsnap.compare.inputs import mismatch_warning
-    from envsnap.render.safe_text import one_line
+    from envsnap.snapshot.safe_text import one_line
 
     warning = mismatch_warning([one_line(name) for name in files])
     if warning:

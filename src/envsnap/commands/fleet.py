@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from envsnap.commands.common import CONTEXT_SETTINGS, emit_output, stderr_console, warn_edited
+from envsnap.commands.common import CONTEXT_SETTINGS, emit_output, output_options, stderr_console, warn_edited
 from envsnap.errors import BadInput, ExitCode
 
 
@@ -111,9 +111,9 @@ def collect_command(
       envsnap fleet collect --slurm -o fleet/                  inside salloc/sbatch: every node
       envsnap fleet collect --slurm='-N 4 -p gpu' --python /shared/venv/bin/python
     """
-    from envsnap.collector import utc_now
     from envsnap.fleet.collect import RemoteCommand, collect
     from envsnap.fleet.transport import Transport
+    from envsnap.snapshot.finalize import utc_now
 
     chosen = [
         name
@@ -173,7 +173,7 @@ def _progress(total: int | None) -> Any:
 def _summary(index: Any, folder: str, failed: list[Any]) -> None:
     from collections import Counter
 
-    from envsnap.render.safe_text import one_line
+    from envsnap.snapshot.safe_text import one_line
 
     counts = Counter(node.status for node in failed)
     detail = f" ({', '.join(f'{n} {status}' for status, n in counts.items())})" if counts else ""
@@ -187,11 +187,8 @@ def _summary(index: Any, folder: str, failed: list[Any]) -> None:
 
 @fleet_command.command("show", context_settings=CONTEXT_SETTINGS)
 @click.argument("folder", metavar="DIR")
-@click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True
-)
-def show_command(folder: str, as_json: bool, fmt: str) -> int:
+@output_options(markdown="the groups and their differences, to paste into a ticket")
+def show_command(folder: str, fmt: str) -> int:
     """Group the nodes of a fleet folder by fingerprint and show how each group differs from the majority.
 
     The largest group is the reference (as clush --diff picks it); every other group gets the
@@ -206,7 +203,7 @@ def show_command(folder: str, as_json: bool, fmt: str) -> int:
       envsnap fleet show fleet/ --format markdown >> incident.md
       envsnap fleet show fleet/ --json | jq '.groups[1:][] | {nodes, impact}'
     """
-    return show_folder(Path(folder), "json" if as_json else fmt)
+    return show_folder(Path(folder), fmt)
 
 
 def show_folder(folder: Path, fmt: str) -> int:
@@ -223,8 +220,8 @@ def show_folder(folder: Path, fmt: str) -> int:
 
 def check_folder(folder: Path, against: str, threshold: str, as_json: bool) -> int:
     """``check DIR --against GOLDEN``: every node against the golden snapshot; exit 1 if any differs."""
+    from envsnap.api import load_checked
     from envsnap.compare.impact import IMPACT_RANK
-    from envsnap.compare.inputs import load_checked
     from envsnap.fleet.group import check_against, load_fleet
     from envsnap.render.fleet import node_checks_report
 

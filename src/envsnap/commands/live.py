@@ -100,7 +100,7 @@ def run_command(
       envsnap run --expect cuda --fail-on-fallback -- pytest tests/gpu
       envsnap run --interval 0.5 --sustain 5 -- python -c "sum(i*i for i in range(10**8))"
     """
-    from envsnap.live.run_command import run_cli
+    from envsnap.commands.live_terminal import run_cli
 
     return run_cli(
         command,
@@ -142,7 +142,7 @@ def watch_command(
       envsnap watch --pid 4242
       envsnap watch --pid "$(pgrep -f train.py | head -1)" --report watch.yaml --json | jq .verdict
     """
-    from envsnap.live.run_command import watch_cli
+    from envsnap.commands.live_terminal import watch_cli
 
     return watch_cli(
         pid,

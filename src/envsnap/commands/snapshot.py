@@ -76,10 +76,10 @@ def save_command(
     """
     from envsnap import api
     from envsnap.render.summary import one_line_summary
-    from envsnap.snapshot import store
+    from envsnap.snapshot import files, store
 
     if output is not None and output != "-":
-        store.check_writable(Path(output))  # fail now, not after a minute of probing
+        files.check_writable(Path(output))  # fail now, not after a minute of probing
     snapshot = api.collect(
         python=python_path,
         frameworks=not no_frameworks,
@@ -138,7 +138,7 @@ def show_command(
 
         data = redact_snapshot(announce(api.load(snapshot), snapshot))  # a hand-edited file may hold secrets
     if as_json:
-        from envsnap.render.data import to_json
+        from envsnap.snapshot.json_text import to_json
 
         click.echo(to_json(data))
     else:
@@ -174,9 +174,9 @@ def import_command(kind: str, file: str, output: str | None, allow_partial: bool
       nvidia-smi -q -x | envsnap import nvidia-smi-xml - > gpus.yaml
     """
     from envsnap import api
-    from envsnap.collector import finalize, utc_now
     from envsnap.importers import parse_report, read_report
     from envsnap.snapshot import store
+    from envsnap.snapshot.finalize import finalize, utc_now
 
     text, name = read_report(file)
     snapshot = parse_report(kind, text, name, captured_at=utc_now(), allow_partial=allow_partial)  # type: ignore[arg-type]

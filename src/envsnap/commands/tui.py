@@ -58,11 +58,11 @@ def tui_command(
       envsnap tui fleet/                   a fleet folder (envsnap fleet collect): the Fleet tab
     """
     if snapshot is not None and snapshot != "-":  # stdin is left for the app's own reader
-        from envsnap.tui.documents import read_document
+        from envsnap.documents import load_document
 
         # Bad input fails here, one line and exit 2 like every command, not inside a full-screen UI.
         # The app reads the file again in its worker (and on `r`), so a file edited later still shows.
-        read_document(Path(snapshot))
+        load_document(Path(snapshot))
     from envsnap.tui.app import EnvsnapApp
     from envsnap.tui.defaults import live_collector
 

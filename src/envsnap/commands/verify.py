@@ -14,7 +14,7 @@ from typing import Any
 import click
 import msgspec
 
-from envsnap.commands.common import CONTEXT_SETTINGS, emit_output
+from envsnap.commands.common import CONTEXT_SETTINGS, emit_output, output_options
 from envsnap.errors import ExitCode
 
 FAIL_ON = ("fail", "fallback", "slow", "pass-with-limitations")
@@ -41,8 +41,7 @@ def verify_command() -> None:
 
 @verify_command.command("show", context_settings=CONTEXT_SETTINGS)
 @click.argument("report", metavar="REPORT")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON on stdout.")
-@click.option("--format", "fmt", type=click.Choice(["text", "markdown"]), default="text", show_default=True)
+@output_options(markdown="the verdict and the modules that diverged, for a pull request")
 @click.option(
     "--fail-on",
     type=click.Choice(FAIL_ON),
@@ -50,7 +49,7 @@ def verify_command() -> None:
     show_default=True,
     help="Exit 1 when the verdict is this or worse (pass-with-limitations < slow < fallback < fail).",
 )
-def show_command(report: str, as_json: bool, fmt: str, fail_on: str) -> int:
+def show_command(report: str, fmt: str, fail_on: str) -> int:
     """Show a verify report; exit 1 when its verdict is at or beyond --fail-on.
 
     \b
@@ -59,18 +58,18 @@ def show_command(report: str, as_json: bool, fmt: str, fail_on: str) -> int:
       envsnap verify show verify.yaml --json | jq .first_divergence.module
     """
     from envsnap.inprocess.verify.report import VERDICT_SEVERITY, load_report
-    from envsnap.snapshot.store import decode_text, read_bytes_capped
+    from envsnap.snapshot.files import decode_text, read_bytes_capped
 
     text = decode_text(read_bytes_capped(Path(report), report), report)
     data = load_report(text, report)
-    if as_json:
-        from envsnap.render.data import to_json
+    if fmt == "json":
+        from envsnap.snapshot.json_text import to_json
 
         emit_output(to_json(_finite(msgspec.to_builtins(data))))
     elif fmt == "markdown":
         emit_output(data.markdown())
     else:
-        from envsnap.render.safe_text import printable
+        from envsnap.snapshot.safe_text import printable
 
         emit_output(printable(data.table()) + "\n")
     failing = VERDICT_SEVERITY[data.verdict] >= VERDICT_SEVERITY[fail_on]
@@ -94,11 +93,11 @@ def inspect_command(bundle: str, as_json: bool) -> int:
 
     checked = check_bundle(bundle)
     if as_json:
-        from envsnap.render.data import to_json
+        from envsnap.snapshot.json_text import to_json
 
         emit_output(to_json(checked.manifest))
         return int(ExitCode.OK)
-    from envsnap.render.safe_text import printable
+    from envsnap.snapshot.safe_text import printable
 
     emit_output(printable(_summary(checked)) + "\n")
     return int(ExitCode.OK)

@@ -113,7 +113,7 @@ def _prepare(folder: Path) -> None:
         folder.mkdir(exist_ok=True)
     except OSError as err:
         raise BadInput(f"{folder}: cannot create the folder: {err.strerror or err}") from err
-    from envsnap.snapshot.store import check_writable
+    from envsnap.snapshot.files import check_writable
 
     check_writable(folder / ".envsnap-fleet-check")
 
@@ -176,12 +176,12 @@ def parse_snapshot(data: bytes, node: str, *, anonymize: bool = False) -> Snapsh
     Raises:
         BadInput: binary, not YAML, anchors/aliases/tags, or not a valid snapshot.
     """
-    from envsnap.compare.inputs import checked
-    from envsnap.snapshot import store
+    from envsnap.snapshot import files, store
+    from envsnap.snapshot.finalize import checked
     from envsnap.snapshot.redact import anonymize as mask
 
     name = f"{node} (output)"
-    snapshot = store.loads(store.decode_text(data, name), name)
+    snapshot = store.loads(files.decode_text(data, name), name)
     if anonymize:
         snapshot = mask(snapshot)
     return checked(snapshot)[0]

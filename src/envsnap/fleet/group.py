@@ -9,7 +9,7 @@ once per group, so the findings only that group has can be named. Minority group
 first (breaking before notable before minor), then smallest first: the odd node leads.
 
 The folder is untrusted like any snapshot: node files are read through store's capped reader,
-redacted and re-fingerprinted (compare/inputs.py); a node whose file can't be read is reported as
+redacted and re-fingerprinted (snapshot/finalize.py); a node whose file can't be read is reported as
 failed, never the end of the report. A folder without ``fleet.yaml`` (snapshots gathered by hand)
 works too: each ``*.yaml`` is a node named after its file.
 """
@@ -203,9 +203,9 @@ def group(nodes: Sequence[FleetNode], *, findings: bool = True) -> FleetGroups:
 
 
 def _findings(snapshot: Snapshot) -> tuple[Finding, ...]:
-    from envsnap import api
+    from envsnap.rules import evaluate
 
-    return tuple(api.check(snapshot))
+    return evaluate(snapshot)
 
 
 def _change_order(change: Change) -> tuple[int, int, str]:

@@ -51,12 +51,12 @@ class FleetIndex(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
 def write_index(folder: Path, index: FleetIndex) -> Path:
     """Write ``folder/fleet.yaml`` atomically."""
-    from envsnap.snapshot import store
+    from envsnap.snapshot import files, yaml_text
 
     path = folder / INDEX_NAME
     header = "# envsnap fleet index: one entry per node; the node snapshots sit next to it\n"
     data = {"fleet": index.fleet, **msgspec.to_builtins(index)}  # always written, default or not
-    store.write_atomic(path, header + store.to_yaml(data))
+    files.write_atomic(path, header + yaml_text.to_yaml(data))
     return path
 
 
@@ -66,12 +66,12 @@ def read_index(folder: Path) -> FleetIndex:
     Raises:
         BadInput: unreadable, not YAML, a newer format, wrong types, or a node file outside the folder.
     """
-    from envsnap.snapshot import store
+    from envsnap.snapshot import files, yaml_text
 
     path = folder / INDEX_NAME
     name = str(path)
-    text = store.decode_text(store.read_bytes_capped(path, name), name)
-    data = store.parse_yaml(text, name)
+    text = files.decode_text(files.read_bytes_capped(path, name), name)
+    data = yaml_text.parse_yaml(text, name)
     if not isinstance(data, dict) or "fleet" not in data:
         raise BadInput(f"{name}: not an envsnap fleet index (no 'fleet' format number at the top)")
     version = data.get("fleet")

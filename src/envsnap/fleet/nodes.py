@@ -68,7 +68,7 @@ def read_hosts_file(path: Path) -> list[str]:
     Raises:
         BadInput: unreadable, too large, not text, or a line that is not a node name or node set.
     """
-    from envsnap.snapshot.store import decode_text, read_bytes_capped
+    from envsnap.snapshot.files import decode_text, read_bytes_capped
 
     name = str(path)
     text = decode_text(read_bytes_capped(path, name, MAX_HOSTS_FILE_BYTES), name)

@@ -39,7 +39,7 @@ class SectionCache:
         return self._load(path)[0]
 
     def load_checked(self, path: Path) -> tuple[Snapshot, bool]:
-        """Like ``compare.inputs.checked(store.load(path))``: redacted, fingerprint recomputed.
+        """Like ``snapshot.finalize.checked(store.load(path))``: redacted, fingerprint recomputed.
 
         Redaction works section by section and the fingerprint leaves out ``meta`` and host
         identity, so a file whose other sections are the text of one seen before gets that one's
@@ -47,7 +47,7 @@ class SectionCache:
         """
         import msgspec
 
-        from envsnap.compare.inputs import checked
+        from envsnap.snapshot.finalize import checked
         from envsnap.snapshot.redact import redact_snapshot
 
         snapshot, key = self._load(path)
@@ -63,22 +63,22 @@ class SectionCache:
         return result, edited
 
     def _load(self, path: Path) -> tuple[Snapshot, tuple[str, ...] | None]:
-        from envsnap.snapshot import store
+        from envsnap.snapshot import files, store, yaml_text
 
         name = str(path)
-        text = store.decode_text(store.read_bytes_capped(path, name), name)
+        text = files.decode_text(files.read_bytes_capped(path, name), name)
         chunks: dict[str, str] = {}
         data = self._split_parse(text, name, chunks)
         key = None
         if data is None:
-            data = store.parse_yaml(text, name)
+            data = yaml_text.parse_yaml(text, name)
         else:
             key = _reuse_key(data, chunks)
         return store.from_builtins(data, name, text), key
 
     def _split_parse(self, text: str, name: str, chunks: dict[str, str]) -> dict[str, Any] | None:
         from envsnap.errors import BadInput
-        from envsnap.snapshot import store
+        from envsnap.snapshot import yaml_text
 
         starts = [m.start() for m in _TOP_KEY.finditer(text)]
         if not starts:
@@ -92,7 +92,7 @@ class SectionCache:
             parsed = self._parsed.get(chunk)
             if parsed is None:
                 try:
-                    parsed = store.parse_yaml(chunk, name)
+                    parsed = yaml_text.parse_yaml(chunk, name)
                 except BadInput:
                     return None  # let the whole-file parse give the real error and line
                 if not isinstance(parsed, dict) or len(parsed) != 1:

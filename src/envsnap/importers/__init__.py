@@ -9,15 +9,13 @@ failure is a one-line BadInput naming the file (exit code 2).
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 from typing import Literal
 
 from envsnap.errors import BadInput
 from envsnap.importers import collect_env, nvidia_smi_xml, pip_freeze
 from envsnap.importers.base import ImportedSections, to_snapshot
+from envsnap.snapshot.files import read_input
 from envsnap.snapshot.model import Snapshot
-from envsnap.snapshot.store import decode_text, read_bytes_capped
 
 ReportKind = Literal["collect-env", "pip-freeze", "nvidia-smi-xml", "auto"]
 KINDS: tuple[ReportKind, ...] = ("collect-env", "pip-freeze", "nvidia-smi-xml", "auto")
@@ -28,14 +26,7 @@ MAX_REPORT_BYTES = 8 * 1024 * 1024
 
 def read_report(source: str) -> tuple[str, str]:
     """The text of a report file, or of standard input for ``-``; with the name to show in errors."""
-    if source == "-":
-        data = sys.stdin.buffer.read(MAX_REPORT_BYTES + 1)
-        if len(data) > MAX_REPORT_BYTES:
-            raise BadInput(
-                f"<stdin>: input is larger than {MAX_REPORT_BYTES // (1024 * 1024)} MB; refusing it"
-            )
-        return decode_text(data, "<stdin>"), "<stdin>"
-    return decode_text(read_bytes_capped(Path(source), source, MAX_REPORT_BYTES), source), source
+    return read_input(source, MAX_REPORT_BYTES)
 
 
 def parse_report(

@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from envsnap import __version__
+from envsnap._version import __version__
 from envsnap.errors import BadInput
 from envsnap.importers import detect, messages, package_lists
 from envsnap.importers.base import ImportedSections

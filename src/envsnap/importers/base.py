@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from envsnap import __version__
+from envsnap._version import __version__
 from envsnap.snapshot.model import (
     SCHEMA_VERSION,
     Accelerators,

@@ -32,9 +32,9 @@ from envsnap.live.process_tree import ProcessTree
 from envsnap.live.run_report import Expect, RunReport, Thresholds
 from envsnap.live.run_summary import RunFacts, build_report
 from envsnap.live.sampler import Sampler
-from envsnap.live.scrub import scrub_report
 from envsnap.live.signals import SignalRelay, exit_status
 from envsnap.snapshot.redact import redact_text
+from envsnap.snapshot.scrub import scrub_report
 
 OnTick = Callable[[LiveState], None]
 

@@ -32,13 +32,13 @@ def default_report_path(prefix: str, now: datetime | None = None, pid: int | Non
 def check_writable(path: Path, flag: str = "--report") -> None:
     """Refuse a report path that can't be written, by creating a scratch file next to it.
 
-    ``store.check_writable`` does the trying (the same check ``envsnap save -o`` gets); this names
+    ``files.check_writable`` does the trying (the same check ``envsnap save -o`` gets); this names
     the option in the message. A device (``/dev/stderr``) is accepted: reports are written through.
 
     Raises:
         BadInput: a folder, a folder that can't be created, or one where no file can be created.
     """
-    from envsnap.snapshot.store import check_writable as try_writing
+    from envsnap.snapshot.files import check_writable as try_writing
 
     try:
         try_writing(path)
@@ -55,7 +55,7 @@ def write_report(path: Path, text: str, *, overwrite: bool) -> Path:
     Raises:
         BadInput: the file can't be written.
     """
-    from envsnap.snapshot.store import is_special, write_atomic, write_new
+    from envsnap.snapshot.files import is_special, write_atomic, write_new
 
     if overwrite or is_special(path):
         write_atomic(path, text)

@@ -166,7 +166,7 @@ class RunReport(Model, frozen=True, kw_only=True):
 
     def to_yaml(self) -> str:
         """The report as YAML text."""
-        from envsnap.live.yaml_text import dump_yaml
+        from envsnap.snapshot.yaml_text import dump_yaml
 
         return dump_yaml(
             self,
@@ -175,7 +175,7 @@ class RunReport(Model, frozen=True, kw_only=True):
 
     def to_json(self) -> str:
         """The report as one line of ASCII JSON (the object ``envsnap watch --json`` prints)."""
-        from envsnap.render.data import to_json
+        from envsnap.snapshot.json_text import to_json
 
         return to_json(self, indent=None)
 
@@ -204,7 +204,8 @@ def load_run_report(path: Path | str) -> RunReport:
     Raises:
         BadInput: unreadable, not YAML, or not a run report.
     """
-    from envsnap.snapshot.store import decode_text, parse_yaml, read_bytes_capped
+    from envsnap.snapshot.files import decode_text, read_bytes_capped
+    from envsnap.snapshot.yaml_text import parse_yaml
 
     name = str(path)
     return run_report_from_data(
@@ -221,7 +222,7 @@ def run_report_from_data(data: Any, name: str) -> RunReport:
     import msgspec
 
     from envsnap.errors import BadInput
-    from envsnap.render.safe_text import one_line
+    from envsnap.snapshot.safe_text import one_line
 
     schema = data.get("schema") if isinstance(data, dict) else None
     if isinstance(schema, int) and not isinstance(schema, bool) and schema > RUN_REPORT_SCHEMA:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from envsnap import __version__
+from envsnap._version import __version__
 from envsnap.live.monitor import EXPECT_VENDOR, LiveState
 from envsnap.live.run_report import RUN_REPORT_SCHEMA, Expect, RunReport, Thresholds, Verdict, Window
 from envsnap.live.verdict import MIN_SUSTAIN_S

@@ -16,24 +16,9 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
-from typing import Protocol
 
+from envsnap.probes.base import TelemetrySource
 from envsnap.snapshot.model import DeviceSample, Sample
-
-
-class TelemetrySource(Protocol):
-    """One vendor backend the sampler polls."""
-
-    name: str
-    """Short backend name used in error messages: "nvml", "amdsmi", "sysfs", "fake"."""
-
-    def read(self) -> tuple[DeviceSample, ...]:
-        """Read every device once. May raise; the sampler records the error."""
-        ...
-
-    def close(self) -> None:
-        """Release the backend (NVML shutdown and the like)."""
-        ...
 
 
 def _utc_now() -> str:

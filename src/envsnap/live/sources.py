@@ -5,9 +5,9 @@ The TUI and ``envsnap run``/``watch`` share this, so there is one sampler, not t
 
 from __future__ import annotations
 
-from envsnap.live.sampler import Sampler, TelemetrySource
+from envsnap.live.sampler import Sampler
 from envsnap.probes.amd import probe as amd
-from envsnap.probes.base import ProbeContext
+from envsnap.probes.base import ProbeContext, TelemetrySource
 from envsnap.probes.nvidia import probe as nvidia
 
 

@@ -14,6 +14,9 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
+
+from envsnap.snapshot.model import DeviceSample
 
 
 @dataclass(frozen=True)
@@ -108,3 +111,18 @@ def read_text(path: Path, limit: int = 1 << 20) -> str | None:
             return handle.read(limit).decode("utf-8", errors="replace")
     except OSError:
         return None
+
+
+class TelemetrySource(Protocol):
+    """One vendor backend the sampler polls."""
+
+    name: str
+    """Short backend name used in error messages: "nvml", "amdsmi", "sysfs", "fake"."""
+
+    def read(self) -> tuple[DeviceSample, ...]:
+        """Read every device once. May raise; the sampler records the error."""
+        ...
+
+    def close(self) -> None:
+        """Release the backend (NVML shutdown and the like)."""
+        ...

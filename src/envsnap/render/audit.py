@@ -19,7 +19,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from envsnap.audit.model import LAYERS, AuditReport, Finding
-from envsnap.render.safe_text import one_line, printable
+from envsnap.snapshot.safe_text import one_line, printable
 
 RISK_STYLES = {"higher": "bold red", "moderate": "yellow", "lower": "green"}
 MARKS = {"higher": "✗", "moderate": "!", "lower": "✓"}

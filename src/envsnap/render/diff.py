@@ -30,10 +30,10 @@ from rich.text import Text
 from envsnap.compare.diff import Rated, summarize
 from envsnap.compare.impact import IMPACT_RANK, IMPACTS, LAYERS
 from envsnap.fleet.view import ABSENT, UNKNOWN, FleetReport
-from envsnap.render.data import to_json
-from envsnap.render.safe_text import one_line
 from envsnap.render.summary import human_bytes
+from envsnap.snapshot.json_text import to_json
 from envsnap.snapshot.model import Change
+from envsnap.snapshot.safe_text import one_line
 
 IMPACT_STYLE = {"breaking": "bold red", "notable": "yellow", "minor": "dim"}
 MAX_LIST_CHARS = 160

@@ -17,9 +17,9 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from envsnap.render.data import to_json
-from envsnap.render.safe_text import printable
+from envsnap.snapshot.json_text import to_json
 from envsnap.snapshot.model import Finding
+from envsnap.snapshot.safe_text import printable
 
 SEVERITIES = ("error", "warning", "info")
 _HEADINGS = {"error": "Errors", "warning": "Warnings", "info": "Info"}

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from envsnap import __version__
+from envsnap._version import __version__
 from envsnap.render.diff import _code, _md
 from envsnap.render.findings import summary_line
 from envsnap.snapshot.model import Finding, Snapshot

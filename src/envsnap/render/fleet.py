@@ -23,7 +23,6 @@ from rich.table import Table
 from rich.text import Text
 
 from envsnap.fleet.group import FleetGroups, Group, LoadedFleet, NodeCheck
-from envsnap.render.data import to_json
 from envsnap.render.diff import (
     IMPACT_STYLE,
     _code,
@@ -33,8 +32,9 @@ from envsnap.render.diff import (
     format_value,
     render_changes,
 )
-from envsnap.render.safe_text import one_line
+from envsnap.snapshot.json_text import to_json
 from envsnap.snapshot.model import Change
+from envsnap.snapshot.safe_text import one_line
 
 MAX_NODES_NAMED = 8
 

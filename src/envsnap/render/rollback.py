@@ -19,9 +19,9 @@ import yaml
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from envsnap.render.safe_text import one_line, printable
 from envsnap.rollback.apply import ApplyPlan
 from envsnap.rollback.plan import ManualPackage, Pin, RollbackPlan, pytorch_index
+from envsnap.snapshot.safe_text import one_line, printable
 
 FORMATS = ("requirements", "conda", "script")
 

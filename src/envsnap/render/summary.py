@@ -12,8 +12,8 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from envsnap.render.safe_text import printable
 from envsnap.snapshot.model import Section, Snapshot
+from envsnap.snapshot.safe_text import printable
 
 _STATUS_STYLE = {"ok": "green", "skipped": "dim", "failed": "red"}
 _SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}

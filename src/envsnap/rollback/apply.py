@@ -49,7 +49,7 @@ from packaging.markers import UndefinedEnvironmentName
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
-from envsnap import __version__
+from envsnap._version import __version__
 from envsnap.compare.diff import diff
 from envsnap.compare.flatten import source_text
 from envsnap.errors import BadInput

@@ -347,15 +347,15 @@ class EnvsnapApp(App[int]):
 
     @work(thread=True, exclusive=True, group="snapshot", exit_on_error=False, description="Reading file")
     def _load_snapshot(self, path: Path) -> None:
+        from envsnap.documents import load_document
         from envsnap.errors import BadInput
         from envsnap.live.run_report import RunReport
-        from envsnap.live.scrub import scrub_report
         from envsnap.snapshot.model import Snapshot
         from envsnap.snapshot.redact import redact_snapshot
-        from envsnap.tui.documents import read_document
+        from envsnap.snapshot.scrub import scrub_report
 
         try:
-            document = read_document(path)
+            document = load_document(path)
             from envsnap.inprocess.verify.report import VerifyReport
 
             if not isinstance(document, (RunReport, Snapshot, VerifyReport)):  # a fleet folder: the Fleet tab
@@ -597,8 +597,8 @@ class EnvsnapApp(App[int]):
     def _diff_snapshots(self, base: Path | None, target: Path, current: Snapshot | None) -> None:
         from envsnap import api
         from envsnap.compare.diff import diff, not_compared
-        from envsnap.compare.inputs import checked
         from envsnap.errors import BadInput
+        from envsnap.snapshot.finalize import checked
 
         try:
             # Files are untrusted, as in `envsnap diff`: redacted, fingerprints recomputed.

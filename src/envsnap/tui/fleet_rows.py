@@ -1,28 +1,18 @@
 """What the Fleet tab shows, as plain data: one row per node, one line per group (no Textual here).
 
-The fleet folder is read and grouped in the app's file worker (documents.read_document); this
+The fleet folder is read and grouped in the app's file worker (documents.load_document); this
 module only turns the result into cell text, so it is cheap enough for the UI thread and easy to
 test. Every string from the folder passes ``one_line`` (terminal control characters escaped).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from envsnap.fleet.group import FleetGroups, LoadedFleet
-from envsnap.render.safe_text import one_line
+from envsnap.documents import FleetDocument
 from envsnap.rules.base import SEVERITY_RANK
 from envsnap.snapshot.model import Finding, Snapshot
+from envsnap.snapshot.safe_text import one_line
 
 NODE_COLUMNS = ("node", "status", "group", "GPUs", "driver", "torch", "worst finding")
-
-
-@dataclass(frozen=True)
-class FleetDocument:
-    """A fleet folder opened in the TUI: the nodes and their groups."""
-
-    loaded: LoadedFleet
-    groups: FleetGroups
 
 
 def group_label(index: int | None) -> str:

@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
 
 from envsnap.live.verdict import sustain_window
-from envsnap.render.safe_text import one_line
+from envsnap.snapshot.safe_text import one_line
 
 if TYPE_CHECKING:
     from envsnap.live.run_report import RunReport, Tick, Window

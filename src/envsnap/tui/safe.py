@@ -19,7 +19,7 @@ import re
 import sys
 from typing import Any, TypeVar
 
-from envsnap.render.safe_text import printable
+from envsnap.snapshot.safe_text import printable
 
 T = TypeVar("T")
 

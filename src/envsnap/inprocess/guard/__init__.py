@@ -100,7 +100,7 @@ class Guard:
     @property
     def report(self) -> GuardReport:
         """What the guard has seen so far (a fresh model on every access; secrets scrubbed)."""
-        from envsnap.live.scrub import scrub_report
+        from envsnap.snapshot.scrub import scrub_report
 
         ledger = self._ledger or Ledger(expected=self._device or "unresolved")
         return scrub_report(

@@ -121,7 +121,7 @@ class GuardReport(Model, frozen=True, kw_only=True):
 
     def to_yaml(self) -> str:
         """The report as YAML text."""
-        from envsnap.live.yaml_text import dump_yaml
+        from envsnap.snapshot.yaml_text import dump_yaml
 
         return dump_yaml(self, f"envsnap guard report (schema {self.schema})")
 

@@ -113,7 +113,7 @@ class Recorder:
     def _write(self, sink: Any) -> Any:
         import torch
 
-        from envsnap import __version__
+        from envsnap._version import __version__
         from envsnap.inprocess.bundle import model as bm
         from envsnap.inprocess.bundle.write import write_bundle
         from envsnap.inprocess.record.manifest import build_calls, build_taps, tensor_bytes

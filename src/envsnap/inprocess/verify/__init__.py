@@ -148,12 +148,12 @@ class Verifier:
     def _build(self, sink: Any, guard: Any) -> VerifyReport:
         import torch
 
-        from envsnap import __version__
+        from envsnap._version import __version__
         from envsnap.inprocess.placement import summarize
         from envsnap.inprocess.verify import judge
         from envsnap.inprocess.verify.report import ModuleCheck, RunSide
         from envsnap.inprocess.verify.speed import compare_speed
-        from envsnap.live.scrub import scrub_report
+        from envsnap.snapshot.scrub import scrub_report
 
         manifest = self.bundle.manifest
         values = {**sink.checks, **sink.input_checks}

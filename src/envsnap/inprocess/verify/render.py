@@ -1,32 +1,20 @@
 """A verify report as plain text (``print(v.report)``, ``envsnap verify show``) and as markdown.
 
 No Rich, no colors: the same text goes to a terminal, a CI log or a file. Every string that came
-from a bundle or a model (module names, reasons) is made inert first, so an escape sequence planted
-in a module name prints as ``\\x1b``, not as a terminal command. (render.safe_text does this for
-the CLI; this module can't import the render layer, which the core packages must not reach through
-``envsnap``'s lazy exports, so it relies on ``str.isprintable``: C0/C1 controls and the bidi
-format characters are all non-printable.)
+from a bundle or a model (module names, reasons) is made inert first (snapshot.safe_text, the one
+terminal-safe path every renderer shares), so an escape sequence planted in a module name prints as
+``\\x1b``, not as a terminal command.
 """
 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-from envsnap.inprocess.verify.report import ModuleCheck, ValueCheck, VerifyReport
+from envsnap.snapshot.safe_text import one_line, printable
 
-
-def printable(text: str) -> str:
-    """Non-printable characters (except newline) as visible escapes: ESC → ``\\x1b``, U+202E → ``\\u202e``."""
-    if text.isprintable():
-        return text
-    return "".join(
-        c if c.isprintable() or c == "\n" else (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
-        for c in text
-    )
-
-
-def one_line(text: str) -> str:
-    return " ".join(printable(text).split())
+if TYPE_CHECKING:  # the report calls this module to render itself: types only, no import cycle
+    from envsnap.inprocess.verify.report import ModuleCheck, ValueCheck, VerifyReport
 
 
 BAR_WIDTH = 10

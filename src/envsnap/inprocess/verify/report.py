@@ -1,7 +1,7 @@
 """The report of ``envsnap.verify``: verdict, first divergence, per-module checks, speed, placement,
 environment diff. Plain data (msgspec), torch-free; ``to_yaml()`` through the live reports' safe
 YAML helpers, read back with ``load_report`` (store's distrustful reader). Text renderings live in
-verify_render.py.
+render.py.
 """
 
 from __future__ import annotations
@@ -156,7 +156,7 @@ class VerifyReport(Model, frozen=True, kw_only=True):
 
     def to_yaml(self) -> str:
         """The report as YAML text."""
-        from envsnap.live.yaml_text import dump_yaml
+        from envsnap.snapshot.yaml_text import dump_yaml
 
         return dump_yaml(self, f"envsnap verify report (schema {self.schema})")
 
@@ -180,7 +180,7 @@ def load_report(text: str, name: str) -> VerifyReport:
     import msgspec
 
     from envsnap.errors import BadInput
-    from envsnap.snapshot.store import parse_yaml
+    from envsnap.snapshot.yaml_text import parse_yaml
 
     data = parse_yaml(text, name, infinite_floats=True)  # SQNR of identical outputs is infinite
     if not isinstance(data, dict) or data.get("report") != "envsnap-verify":

@@ -16,11 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from envsnap.live.sampler import TelemetrySource
 from envsnap.probes.amd import smi as amd_smi
 from envsnap.probes.amd import sysfs as amd_sysfs
 from envsnap.probes.amd.smi import AmdSmiSession
-from envsnap.probes.base import ProbeContext
+from envsnap.probes.base import ProbeContext, TelemetrySource
 from envsnap.probes.toolkits import rocm as rocm_install
 from envsnap.snapshot.model import AmdInfo, DeviceSample
 

@@ -29,8 +29,7 @@ from typing import Any
 import msgspec
 
 from envsnap.errors import BadInput
-from envsnap.live.sampler import TelemetrySource
-from envsnap.probes.base import ProbeContext, read_text, run_command
+from envsnap.probes.base import ProbeContext, TelemetrySource, read_text, run_command
 from envsnap.probes.nvidia import nvml_fields
 from envsnap.probes.nvidia.names import format_cuda_version
 from envsnap.probes.nvidia.nvml_fields import DeviceGone

@@ -20,10 +20,11 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from envsnap.documents import FleetDocument
 from envsnap.render.diff import IMPACT_STYLE, format_value, most_severe
 from envsnap.render.fleet import headline
-from envsnap.render.safe_text import one_line
-from envsnap.tui.fleet_rows import NODE_COLUMNS, FleetDocument, group_label, group_lines, node_rows
+from envsnap.snapshot.safe_text import one_line
+from envsnap.tui.fleet_rows import NODE_COLUMNS, group_label, group_lines, node_rows
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """The Run view: one ``envsnap run``/``watch`` report, read-only — verdict, timeline, processes.
 
 ``envsnap tui REPORT.yaml`` shows this screen instead of the snapshot tabs (the app's file worker
-tells the two kinds apart, tui/documents.py). The header is the verdict as a badge with its
+tells the two kinds apart, documents.py). The header is the verdict as a badge with its
 sentence, evidence and thresholds, so the verdict can be checked rather than trusted; the timeline
 is the sampled series the verdict was computed from, as Sparklines (percentages on a fixed 0–100
 scale) with their min, max and mean, and a strip under them marking the suspicious windows. All
@@ -23,7 +23,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Sparkline, Static
 
-from envsnap.render.safe_text import one_line, printable
+from envsnap.snapshot.safe_text import one_line, printable
 from envsnap.tui.format import UNKNOWN, human_bytes
 from envsnap.tui.run_series import (
     WINDOW_MARKS,

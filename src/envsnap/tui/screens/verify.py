@@ -1,7 +1,7 @@
 """The Verify view: one ``envsnap.verify`` report, read-only — verdict, module tree, ratios, env diff.
 
 ``envsnap tui REPORT.yaml`` shows this screen when the file says ``report: envsnap-verify``
-(tui/documents.py). The module tree mirrors the model (``layers`` › ``1`` › ``act``); each node
+(documents.py). The module tree mirrors the model (``layers`` › ``1`` › ``act``); each node
 carries its worst call's status and an error bar (verify_render.error_fraction: SQNR-scaled), and
 the first divergence is marked and its branch expanded, so the eye lands where the error is born.
 Beside it: speed/memory ratios with both spreads, placement, and the environment diff between the
@@ -33,7 +33,7 @@ from envsnap.inprocess.verify.render import (
     worst_output,
 )
 from envsnap.inprocess.verify.report import ModuleCheck, VerifyReport
-from envsnap.render.safe_text import one_line, printable
+from envsnap.snapshot.safe_text import one_line, printable
 
 VERDICT_STYLE = {
     "pass": "bold white on dark_green",

@@ -1,26 +1,28 @@
-"""Open the file ``envsnap tui FILE`` was given: a snapshot, a report of ``envsnap run``/``watch``, or
-an ``envsnap.verify`` report (``report: envsnap-verify``, shown on its own screen).
+"""Open any envsnap file: a snapshot, a report of ``envsnap run``/``watch``, an ``envsnap.verify``
+report (``report: envsnap-verify``), a fleet folder, or a pasted bug report (imported on the fly).
+Textual-free: ``envsnap tui FILE`` opens what this returns, and so may any other front end.
 
 The file is read and parsed once, by ``store``'s distrustful reader (size cap, no anchors, aliases
 or tags); its top-level ``report:`` key then says what it is. Every run report writes
 ``report: envsnap-run`` or ``envsnap-watch`` and a snapshot never has the key, so the kind is told
 from the data the viewer needs anyway, without a second read or a guess from the file name.
-Runs in the app's file worker, never on the UI thread; nothing here imports Textual.
+The TUI runs it in its file worker, never on the UI thread.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from envsnap.errors import BadInput
 
 if TYPE_CHECKING:
+    from envsnap.fleet.group import FleetGroups, LoadedFleet
     from envsnap.inprocess.verify.report import VerifyReport
     from envsnap.live.run_report import RunReport
     from envsnap.snapshot.model import Snapshot
-    from envsnap.tui.fleet_rows import FleetDocument
 
 _REPORT_KEY = re.compile(r"""(?:^|[{,])\s*["']?report["']?\s*:\s*["']?([\w-]*)""", re.MULTILINE)
 """A top-level ``report:`` key, in YAML or in JSON (``{"report": "envsnap-watch", ...}``)."""
@@ -29,12 +31,20 @@ RUN_REPORT_KINDS = ("envsnap-run", "envsnap-watch")
 """Values of ``report:`` that mark a run report (live/run_report.py: RunReport.report)."""
 
 
+@dataclass(frozen=True)
+class FleetDocument:
+    """A fleet folder opened: the nodes and their groups (``load_fleet_document``)."""
+
+    loaded: LoadedFleet
+    groups: FleetGroups
+
+
 def is_run_report(data: Any) -> bool:
     """Whether parsed YAML is an ``envsnap run``/``watch`` report (by its ``report:`` key)."""
     return isinstance(data, dict) and data.get("report") in RUN_REPORT_KINDS
 
 
-def read_document(path: Path) -> Snapshot | RunReport | FleetDocument | VerifyReport:
+def load_document(path: Path) -> Snapshot | RunReport | FleetDocument | VerifyReport:
     """Read a snapshot or a run report, whichever the file holds.
 
     ``-`` reads a snapshot from standard input, as ``envsnap show -`` does.
@@ -44,26 +54,26 @@ def read_document(path: Path) -> Snapshot | RunReport | FleetDocument | VerifyRe
             (one line naming the file).
     """
     from envsnap import api
-    from envsnap.snapshot import store
+    from envsnap.snapshot import files, store, yaml_text
 
     if str(path) == "-":
         return api.load("-")
     if path.is_dir():  # a fleet folder (envsnap fleet collect): read and grouped here, off the UI thread
-        return read_fleet(path)
+        return load_fleet_document(path)
     name = str(path)
     cap = store.snapshot_max_bytes()
-    text = store.decode_text(store.read_bytes_capped(path, name, cap), name)
+    text = files.decode_text(files.read_bytes_capped(path, name, cap), name)
     head = text[:4096]  # reports write `report:` first; a paste that mentions one further down is no report
     if not _REPORT_KEY.search(head):
         from envsnap.importers import load_any, looks_like_snapshot
 
         if not looks_like_snapshot(text):  # a pasted bug report (collect_env, nvidia-smi...): import it
-            from envsnap.collector import finalize, utc_now
+            from envsnap.snapshot.finalize import finalize, utc_now
 
             return finalize(load_any(text, name, captured_at=utc_now()))
     # A verify report's metrics may be infinite (identical outputs); nothing else may be.
     metrics = any(m.group(1) == "envsnap-verify" for m in _REPORT_KEY.finditer(head))
-    data = store.parse_yaml(text, name, cap, infinite_floats=metrics)
+    data = yaml_text.parse_yaml(text, name, cap, infinite_floats=metrics)
     if is_run_report(data):
         from envsnap.live.run_report import run_report_from_data
 
@@ -80,10 +90,9 @@ def read_document(path: Path) -> Snapshot | RunReport | FleetDocument | VerifyRe
     return store.from_builtins(data, name, text)
 
 
-def read_fleet(path: Path) -> FleetDocument:
+def load_fleet_document(path: Path) -> FleetDocument:
     """A fleet folder, its nodes grouped by fingerprint (BadInput when it can't be read)."""
     from envsnap.fleet.group import group, load_fleet
-    from envsnap.tui.fleet_rows import FleetDocument
 
     loaded = load_fleet(path)
     return FleetDocument(loaded, group(loaded.nodes))
