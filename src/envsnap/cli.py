@@ -3,8 +3,8 @@
 The subcommands live in ``envsnap.commands`` (one module per family); each parses its arguments,
 calls the API and renders, nothing else.
 
-Contract (README, DESIGN.md): stdout is data, stderr is diagnostics; every reporting command has
-``--json``; exit codes are ``errors.ExitCode``. Heavy modules (textual, torch, pynvml, amdsmi) are
+Contract (docs/design.md, docs/usage/cli.md): stdout is data, stderr is diagnostics; every reporting
+command has ``--json``; exit codes are ``errors.ExitCode``. Heavy modules (textual, torch, pynvml, amdsmi) are
 imported inside the commands that need them, so ``--help`` and ``--version`` stay fast.
 """
 

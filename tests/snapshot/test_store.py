@@ -248,7 +248,7 @@ def test_requirement_markers_take_the_fast_path(monkeypatch: pytest.MonkeyPatch)
     def must_not_scan(text: str, name: str) -> None:
         raise AssertionError("slow path taken")
 
-    monkeypatch.setattr(store, "_refuse_anchors_and_tags", must_not_scan)
+    monkeypatch.setattr(yaml_text, "_refuse_anchors_and_tags", must_not_scan)
     snapshot = make_snapshot()
     assert snapshot.packages is not None
     torch = msgspec.structs.replace(

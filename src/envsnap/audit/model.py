@@ -7,7 +7,7 @@ SYCLomatic dpct's scale) and the replacement. Keeping the two apart means a proj
 once and judged for any number of targets (the TUI's target picker re-judges without rescanning).
 
 Every structure is a frozen msgspec Struct; the JSON report is ``msgspec.to_builtins`` of
-``AuditReport`` and its keys are API (README "Before you migrate").
+``AuditReport`` and its keys are API (docs/usage/audit.md).
 """
 
 from __future__ import annotations

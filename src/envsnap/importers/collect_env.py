@@ -1,7 +1,7 @@
 """Import the text of ``python -m torch.utils.collect_env``, as pasted in countless bug reports.
 
 Every generation of the script is read (2019's ``Yes``/``No`` booleans through today's XPU and
-allocator lines; compat-rules.md A.2), along with what pasting does to it: indentation, Markdown
+allocator lines; docs/compat-rules.md A.2), along with what pasting does to it: indentation, Markdown
 fences, Windows paths, lines wrapped by a chat window, ``Could not collect``, missing sections.
 
 Two traps the importer avoids:

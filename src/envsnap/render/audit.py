@@ -4,7 +4,7 @@ Every string from the project or the snapshot (paths, code lines, package names)
 it goes through ``safe_text.printable``/``one_line`` before a terminal sees it, Rich markup in it
 is never interpreted (Text objects, not markup strings), and the Markdown escapes table pipes,
 backticks and HTML. The JSON keys are the model's (``envsnap.audit.model.AuditReport``) and are
-API, documented in the README.
+API, documented in docs/usage/audit.md.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ Reads only what compare/diff.py and fleet/view.py return. Two-way: a table per l
 changes first and breaking rows first within each, then a summary line with counts per impact and
 the sections one side does not record (not compared). Fleet: one row per differing field with the
 majority value and the hosts that deviate from it.
-JSON keys are API (README): ``{"changes": [{layer, path, kind, old, new, impact}], "summary": {...}}``
+JSON keys are API (docs/usage/snapshot.md):
+``{"changes": [{layer, path, kind, old, new, impact}], "summary": {...}}``
 and ``{"hosts": [...], "fields": [...], "summary": {...}}``.
 
 Every string from a snapshot (host labels, paths, values) is untrusted. In text it goes into a

@@ -1,4 +1,4 @@
-"""Does the framework build contain code for these GPUs? (compat-rules.md B2.2–B2.4, B3.1)
+"""Does the framework build contain code for these GPUs? (docs/compat-rules.md B2.2–B2.4, B3.1)
 
 A wheel carries machine code (cubins) for a list of compute capabilities, and maybe PTX for the
 newest. A GPU outside that list fails at the first kernel launch with "no kernel image is available

@@ -1,4 +1,4 @@
-"""Does the framework build match the host's GPU vendor at all? (compat-rules.md B6.2)
+"""Does the framework build match the host's GPU vendor at all? (docs/compat-rules.md B6.2)
 
 The most common silent failure on a GPU host is a CPU-only torch: ``torch.cuda.is_available()``
 just returns False and the job runs on the CPU. Close behind: a CUDA build on an AMD host or a

@@ -1,4 +1,4 @@
-"""jax, jaxlib and the CUDA/ROCm plugins must come from matching releases (compat-rules.md B6.4).
+"""jax, jaxlib and the CUDA/ROCm plugins must come from matching releases (docs/compat-rules.md B6.4).
 
 JAX refuses a jaxlib newer than itself ("jaxlib version X is newer than and incompatible with jax
 version Y"); ``jax[cuda12]`` pins ``jax-cuda12-plugin>=<jaxlib>,<=<jax>``, and each plugin pins its

@@ -1,4 +1,4 @@
-"""Which copy of a CUDA/ROCm library did the framework actually load? (compat-rules.md B5.2, B5.4)
+"""Which copy of a CUDA/ROCm library did the framework actually load? (docs/compat-rules.md B5.2, B5.4)
 
 pip-installed torch finds its CUDA libraries in the ``nvidia-*`` wheels through RPATH, but those
 wheels' own RUNPATH loses to ``LD_LIBRARY_PATH``: a toolkit directory there can slip an older

@@ -1,4 +1,4 @@
-"""onnxruntime-gpu next to CUDA libraries of another major (compat-rules.md B6.3, B1.2).
+"""onnxruntime-gpu next to CUDA libraries of another major (docs/compat-rules.md B6.3, B1.2).
 
 onnxruntime-gpu is built for one CUDA major (its ``cuda`` extra names the matching runtime wheels,
 e.g. ``nvidia-cuda-runtime-cu12~=12.0`` or ``nvidia-cuda-runtime~=13.0``). "ONNX Runtime built with

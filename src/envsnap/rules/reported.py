@@ -1,4 +1,4 @@
-"""Errors printed around a pasted report that the table-driven checks could not reach (compat-rules.md).
+"""Errors printed around a pasted report that the table-driven checks could not reach (docs/compat-rules.md).
 
 A pasted report often holds only what torch printed: ``found version 10010``, ``sm_120 is not
 compatible``, ``no kernel image is available``, ``xFormers was built for ... (you have ...)``,

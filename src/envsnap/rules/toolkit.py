@@ -1,4 +1,4 @@
-"""The system CUDA toolkit against the framework and the driver (compat-rules.md B6.6).
+"""The system CUDA toolkit against the framework and the driver (docs/compat-rules.md B6.6).
 
 The toolkit (nvcc, headers) only matters when something is compiled: torch's cpp_extension refuses
 a different CUDA major and only warns about a different minor; DeepSpeed compares major.minor and

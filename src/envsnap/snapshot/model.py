@@ -1,7 +1,7 @@
 """The snapshot model: the one typed, immutable description of a stack that every layer consumes.
 
 Probes and importers build it; store.py writes and reads it; rules, diff, rollback and the
-renderers only read it. Field names follow the "snapshot contract" in DESIGN.md and are API:
+renderers only read it. Field names follow the "snapshot contract" in docs/design.md and are API:
 other tools and tests key on them.
 
 Conventions:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # annotations are never evaluated at run time, so Python 3.8 
 
     Result = dict[str, Any]
 
-# compat-rules.md B5.4: the CUDA/ROCm/oneAPI libraries worth reporting when mapped.
+# docs/compat-rules.md B5.4: the CUDA/ROCm/oneAPI libraries worth reporting when mapped.
 _ACCEL_LIBRARY = re.compile(
     r"^lib(cudart|cuda|nvidia-ml|cudnn[_a-z]*|cublas(Lt)?|cufft|curand|cusolver|cusparse(Lt)?|nccl"
     r"|nvrtc(-builtins)?|nvJitLink|nvshmem_host|cupti|cufile|amdhip64|MIOpen|rocblas|hipblas(lt)?"

@@ -151,7 +151,7 @@ def _build_settings(settings: str) -> dict[str, str]:
 
 
 def library_origin(path: str, conda_prefixes: Iterable[str]) -> LibraryOrigin:
-    """Where a mapped library comes from, judged by its real path (compat-rules.md B5.4).
+    """Where a mapped library comes from, judged by its real path (docs/compat-rules.md B5.4).
 
     Order matters: a forward-compat ``libcuda`` under ``/usr/local/cuda-12.4/compat/`` is compat, not
     toolkit; a pip wheel inside a conda env (``$CONDA_PREFIX/lib/python3.x/site-packages/nvidia``) is
