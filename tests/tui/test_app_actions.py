@@ -13,11 +13,11 @@ from textual.widgets.data_table import ColumnKey
 from envsnap.snapshot import store
 from envsnap.snapshot.model import Environment, ExtensionDistribution, Extensions, Package, PackageSource
 from envsnap.tui.app import EnvsnapApp
-from envsnap.tui.screens.checks import FindingView
+from envsnap.tui.panes.checks import FindingView
+from envsnap.tui.panes.packages import MAX_SHOWN_ROWS, PackagesPane
+from envsnap.tui.panes.snapshots import SnapshotsPane
 from envsnap.tui.screens.diff import DiffScreen
 from envsnap.tui.screens.help import HelpScreen, key_label
-from envsnap.tui.screens.packages import MAX_SHOWN_ROWS, PackagesPane
-from envsnap.tui.screens.snapshots import SnapshotsPane
 from tests.fakes.fake_telemetry import RecordedHost
 from tests.tui.conftest import FROZEN_NOW, AppFactory, host_snapshot, recorded_findings, until_ready, wait_for
 

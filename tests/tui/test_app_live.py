@@ -14,7 +14,7 @@ from envsnap.snapshot.model import Sample
 from envsnap.tui.app import EnvsnapApp
 from envsnap.tui.messages import SamplerFailed, SampleTaken
 from envsnap.tui.overview_rows import LayerRow
-from envsnap.tui.screens.overview import LayerTable
+from envsnap.tui.panes.overview import LayerTable
 from envsnap.tui.telemetry import ProcessInfo, PsutilProcesses
 from envsnap.tui.widgets.device_card import DeviceCard
 from tests.fakes.fake_telemetry import (

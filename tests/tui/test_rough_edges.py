@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Sparkline
 from envsnap.live.run_report import save_run_report
 from envsnap.snapshot import store
 from envsnap.tui.overview_rows import LayerRow
-from envsnap.tui.screens.overview import row_text
+from envsnap.tui.panes.overview import row_text
 from envsnap.tui.widgets.scaled_sparkline import ScaledSparkline, scaled_bars
 from tests.fakes.fake_telemetry import RecordedHost
 from tests.fakes.run_reports import fallback_on_t4

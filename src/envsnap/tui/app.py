@@ -39,10 +39,10 @@ from envsnap.tui.messages import (
     SnapshotSaved,
     SnapshotsListed,
 )
-from envsnap.tui.screens.devices import TelemetryState
+from envsnap.tui.panes.devices import TelemetryState
+from envsnap.tui.panes.packages import PackagesPane
+from envsnap.tui.panes.snapshots import SnapshotsPane
 from envsnap.tui.screens.main import TABS, MainScreen
-from envsnap.tui.screens.packages import PackagesPane
-from envsnap.tui.screens.snapshots import SnapshotsPane
 from envsnap.tui.telemetry import ProcessLookup, PsutilProcesses, TelemetryHistory, sample_pids
 
 if TYPE_CHECKING:
@@ -359,7 +359,7 @@ class EnvsnapApp(App[int]):
             from envsnap.inprocess.verify.report import VerifyReport
 
             if not isinstance(document, (RunReport, Snapshot, VerifyReport)):  # a fleet folder: the Fleet tab
-                from envsnap.tui.screens.fleet import FleetLoaded
+                from envsnap.tui.messages import FleetLoaded
 
                 self.post_message(FleetLoaded(document, path))
                 return

@@ -18,6 +18,8 @@ from envsnap.tui.safe import display_safe
 from envsnap.tui.telemetry import DeviceHistory, ProcessInfo
 
 if TYPE_CHECKING:
+    from envsnap.audit.model import AuditReport
+    from envsnap.documents import FleetDocument
     from envsnap.live.run_report import RunReport
     from envsnap.snapshot.model import Change, ProbeRun, Sample, Snapshot
 
@@ -128,5 +130,27 @@ class DiffComputed(DataMessage):
 @dataclass
 class DiffFailed(DataMessage):
     """The diff could not be computed (diff module missing, or a file unreadable)."""
+
+    error: str
+
+
+@dataclass
+class FleetLoaded(Message):
+    """The opened path is a fleet folder, read and grouped."""
+
+    document: FleetDocument
+    path: Path
+
+
+@dataclass
+class AuditComputed(Message):
+    """The audit of the project for one target is ready."""
+
+    report: AuditReport
+
+
+@dataclass
+class AuditFailed(Message):
+    """The target was refused or the scan failed (one line)."""
 
     error: str

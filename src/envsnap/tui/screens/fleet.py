@@ -9,14 +9,12 @@ computing happened in the file worker (fleet/group.py), rows come from tui/fleet
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
-from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
@@ -25,14 +23,6 @@ from envsnap.render.diff import IMPACT_STYLE, format_value, most_severe
 from envsnap.render.fleet import headline
 from envsnap.snapshot.safe_text import one_line
 from envsnap.tui.fleet_rows import NODE_COLUMNS, group_label, group_lines, node_rows
-
-
-@dataclass
-class FleetLoaded(Message):
-    """The opened path is a fleet folder, read and grouped."""
-
-    document: FleetDocument
-    path: Path
 
 
 class FleetScreen(Screen[None]):

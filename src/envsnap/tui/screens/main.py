@@ -18,12 +18,12 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, TabbedContent
 
 from envsnap.tui.catalog import SnapshotEntry
-from envsnap.tui.screens.checks import ChecksPane
-from envsnap.tui.screens.deferred import DeferredPane
-from envsnap.tui.screens.devices import DevicesPane, TelemetryState
-from envsnap.tui.screens.overview import OverviewPane
-from envsnap.tui.screens.packages import PackagesPane
-from envsnap.tui.screens.snapshots import SnapshotsPane
+from envsnap.tui.panes.checks import ChecksPane
+from envsnap.tui.panes.deferred import DeferredPane
+from envsnap.tui.panes.devices import DevicesPane, TelemetryState
+from envsnap.tui.panes.overview import OverviewPane
+from envsnap.tui.panes.packages import PackagesPane
+from envsnap.tui.panes.snapshots import SnapshotsPane
 
 if TYPE_CHECKING:
     from envsnap.snapshot.model import ProbeRun, Snapshot

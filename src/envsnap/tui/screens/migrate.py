@@ -8,7 +8,6 @@ a worker, so a big tree never blocks the UI.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -16,9 +15,10 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Select, Static
+
+from envsnap.tui.messages import AuditComputed, AuditFailed
 
 if TYPE_CHECKING:
     from envsnap.audit.model import AuditReport, ScanResult
@@ -37,20 +37,6 @@ TARGETS = (
     "cuda:sm_120",
 )
 """The picker's targets; any precise form can be typed in the input instead."""
-
-
-@dataclass
-class AuditComputed(Message):
-    """The audit of the project for one target is ready."""
-
-    report: AuditReport
-
-
-@dataclass
-class AuditFailed(Message):
-    """The target was refused or the scan failed (one line)."""
-
-    error: str
 
 
 class MigrateScreen(Screen[None]):

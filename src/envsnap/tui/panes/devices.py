@@ -17,7 +17,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
-from envsnap.tui.screens.deferred import DeferredPane
+from envsnap.tui.panes.deferred import DeferredPane
 from envsnap.tui.telemetry import DeviceHistory, ProcessInfo, device_key
 
 if TYPE_CHECKING:

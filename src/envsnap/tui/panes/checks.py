@@ -16,7 +16,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
-from envsnap.tui.screens.deferred import DeferredPane
+from envsnap.tui.panes.deferred import DeferredPane
 
 if TYPE_CHECKING:
     from envsnap.snapshot.model import Finding, Snapshot

@@ -22,7 +22,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from envsnap.tui.catalog import SnapshotEntry
-from envsnap.tui.screens.deferred import DeferredPane
+from envsnap.tui.panes.deferred import DeferredPane
 
 _HINT = "d diff with this machine · m mark base, then d: base vs selected"
 

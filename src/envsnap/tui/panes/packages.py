@@ -18,7 +18,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import DataTable, Input
 
-from envsnap.tui.screens.deferred import DeferredPane
+from envsnap.tui.panes.deferred import DeferredPane
 
 if TYPE_CHECKING:
     from packaging.version import Version
