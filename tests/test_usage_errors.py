@@ -46,7 +46,7 @@ def test_one_line_and_the_hint(
 
 
 def test_an_unknown_option_of_run_is_not_run_as_the_command(tmp_path: Path) -> None:
-    # README: unknown options before `--` are usage errors; nothing runs.
+    # docs/usage/cli.md: unknown options before `--` are usage errors (exit 2); nothing runs.
     done = subprocess.run(
         [*ENVSNAP, "run", "--intervl", "0.5", "--", "touch", "ran"],
         cwd=tmp_path,

@@ -1,9 +1,9 @@
 """Cross-machine shape: a bundle recorded here, verified by another interpreter in a second venv.
 
 The second venv is ``ENVSNAP_OTHER_TORCH_PYTHON`` when set (an interpreter with another torch
-version and envsnap installed: the README says how the 2.14.1 check was made), else one built here
-with this torch version from the configured index (what CI can afford: the CUDA builds of other
-versions bring gigabytes of NVIDIA wheels). Either way the verify runs in a separate process,
+version and envsnap installed: docs/usage/record-verify.md says how the 2.14.1 check was made),
+else one built here with this torch version from the configured index (what CI can afford: the CUDA
+builds of other versions bring gigabytes of NVIDIA wheels). Either way the verify runs in a separate process,
 from the bundle's files only, and its report is read back here.
 """
 

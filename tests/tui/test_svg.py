@@ -4,7 +4,7 @@ Data is deterministic: the recorded V100 host, a frozen clock, a sampler clock s
 capture time, no process lookups. textual and rich are pinned exactly in pyproject.toml because
 the SVG text depends on their rendering. After an intended change, regenerate with
 ``pytest tests/tui/test_svg.py --snapshot-update`` and review ``snapshot_report.html``.
-docs/screenshots/ holds copies of some of these files for the README.
+docs/screenshots/ holds copies of some of these files for the README and docs/usage/tui.md.
 """
 
 from __future__ import annotations
