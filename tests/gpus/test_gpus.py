@@ -7,6 +7,7 @@ see tests/fakes/nvml_stub.c), the V100/MI250 replays from real captures (tests/f
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -197,7 +198,8 @@ def test_watch_on_a_terminal_fits_the_frame_and_waits_the_interval(monkeypatch: 
     frame = out.getvalue().split(HOME)[-1]
     lines = [ANSI.sub("", line) for line in frame.split("\n") if ANSI.sub("", line)]
     assert len(lines) == 5
-    assert lines[-1].startswith("… 5 more lines")
+    shown = gpus_lines(_reader(ReplaySource(v100_host())).read())
+    assert lines[-1] == f"… {len(shown) - 4} more lines (a taller terminal shows them)"[:40]
     assert all(len(line) <= 40 for line in lines)
 
 
@@ -240,7 +242,7 @@ def test_a_lost_gpu_is_a_line_that_says_so() -> None:
 def _one_device(processes: tuple[GpuProcess, ...]) -> ReplaySource:
     host = v100_host()
     device = msgspec.structs.replace(host.devices[0], processes=processes)
-    return ReplaySource(msgspec.structs.replace(host, devices=(device,)), cycle=False)
+    return ReplaySource(dataclasses.replace(host, devices=(device,)), cycle=False)
 
 
 def test_hostile_process_names_are_inert_and_secrets_redacted() -> None:
@@ -302,7 +304,7 @@ def test_a_terminal_line_never_wraps() -> None:
 
 def test_device_sample_json_keeps_model_names() -> None:
     sample = DeviceSample(vendor="nvidia", index=0, name="x", memory_used_bytes=1)
-    view = _reader(ReplaySource(msgspec.structs.replace(v100_host(), devices=(sample,)), cycle=False)).read()
+    view = _reader(ReplaySource(dataclasses.replace(v100_host(), devices=(sample,)), cycle=False)).read()
     data = json.loads(gpus_json(view))
     assert data["devices"][0] == {
         "vendor": "nvidia",

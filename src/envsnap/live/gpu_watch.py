@@ -20,7 +20,7 @@ from types import FrameType
 from typing import TextIO
 
 from envsnap.live.gpu_view import GpuReader
-from envsnap.render.gpus import frame_text, gpus_json, gpus_lines
+from envsnap.render.gpus import clip_line, frame_text, gpus_json, gpus_lines
 
 HOME = "\x1b[H"
 CLEAR_SCREEN = "\x1b[2J"
@@ -85,7 +85,8 @@ def watch(
             elif in_place:
                 size = shutil.get_terminal_size()
                 lines = gpus_lines(view, colour=colour, width=size.columns, processes=processes)
-                out.write(HOME + "".join(f"{line}{CLEAR_EOL}\n" for line in fit_height(lines, size.lines)))
+                fitted = [clip_line(line, size.columns) for line in fit_height(lines, size.lines)]
+                out.write(HOME + "".join(f"{line}{CLEAR_EOL}\n" for line in fitted))
                 out.write(CLEAR_BELOW)
             else:
                 out.write(frame_text(gpus_lines(view, processes=processes)) + "\n")

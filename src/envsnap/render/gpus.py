@@ -77,7 +77,7 @@ def _process_line(process: ProcessView, colour: bool) -> str:
     return f"    └ {process.pid:>7} {user} {_paint(memory, 'mem', colour)} MiB  {command}"
 
 
-def _clip(line: str, width: int) -> str:
+def clip_line(line: str, width: int) -> str:
     """``line`` cut to ``width`` visible characters, colour codes kept whole (and reset)."""
     out: list[str] = []
     shown = 0
@@ -112,7 +112,7 @@ def gpus_lines(
         if processes and device.processes:
             lines.extend(_process_line(process, colour) for process in device.processes)
     lines.extend(f"error: {one_line(error, 300)}" for error in view.errors)
-    return [_clip(line, width) for line in lines] if width is not None else lines
+    return [clip_line(line, width) for line in lines] if width is not None else lines
 
 
 def _device_json(device: DeviceView, processes: bool) -> dict[str, Any]:
