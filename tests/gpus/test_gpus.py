@@ -191,7 +191,7 @@ def test_watch_off_a_terminal_appends_frames_and_json_lines() -> None:
 
 def test_watch_on_a_terminal_fits_the_frame_and_waits_the_interval(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("shutil.get_terminal_size", lambda fallback=(80, 24): os.terminal_size((40, 6)))
-    out, waits = _Terminal(), []
+    out, waits = _Terminal(), list[float]()
     now = iter([0.0, 0.25, 1.0, 1.5])
     watch(_reader(ReplaySource(v100_host())), 1.0, out, frames=2, sleep=waits.append, clock=lambda: next(now))
     assert waits == [0.75]  # interval minus the time the frame took

@@ -37,7 +37,8 @@ class _Text(HTMLParser):
 
 def html(markdown: str) -> str:
     """The Markdown rendered to HTML (CommonMark, GitHub's tables, raw HTML kept)."""
-    return MarkdownIt("commonmark", {"html": True}).enable("table").render(markdown)
+    text: str = MarkdownIt("commonmark", {"html": True}).enable("table").render(markdown)
+    return text
 
 
 def rendered(markdown: str) -> str:

@@ -18,7 +18,7 @@ from envsnap.collector import finalize
 from envsnap.compare.inputs import checked
 from envsnap.errors import BadInput
 from envsnap.importers import envsnap_report
-from envsnap.render.report import MAX_CHARS, render_report
+from envsnap.render.report import MAX_CHARS, Format, render_report
 from envsnap.rules import evaluate
 from envsnap.snapshot import report_block, store
 from envsnap.snapshot.model import Environment, Package, Snapshot
@@ -51,9 +51,9 @@ def _in_code(markdown: str) -> str:
 
 
 @pytest.mark.parametrize("fmt", ["markdown", "text"])
-def test_a_hostile_snapshot_reports_inert_and_reads_back_whole(fmt: str, tmp_path: Path) -> None:
+def test_a_hostile_snapshot_reports_inert_and_reads_back_whole(fmt: Format, tmp_path: Path) -> None:
     snapshot = _hostile()
-    report = render_report(snapshot, evaluate(snapshot), fmt)  # type: ignore[arg-type]
+    report = render_report(snapshot, evaluate(snapshot), fmt)
     assert not _RAW_CONTROL.search(report.replace("\n", "").replace("\t", ""))
     assert SECRET not in report
     assert "\\x1b" in report or "\\e" in report  # the ESC is shown, escaped
@@ -95,7 +95,7 @@ def test_an_oversized_snapshot_is_cut_below_the_limit_and_says_what_it_left_out(
     assert len(store.dumps(snapshot)) > 2 * MAX_CHARS
     findings = evaluate(snapshot)
     for fmt in ("markdown", "text"):
-        report = render_report(snapshot, findings, fmt)  # type: ignore[arg-type]
+        report = render_report(snapshot, findings, fmt)
         assert len(report) < MAX_CHARS
         assert "Requires-Dist lists of" in report
         assert snapshot.fingerprint is not None
@@ -119,7 +119,7 @@ def test_a_huge_field_is_cut_even_when_nothing_else_helps() -> None:
         msgspec.structs.replace(base, host=msgspec.structs.replace(base.host, kernel="k" * 200_000))
     )
     for fmt in ("markdown", "text"):
-        report = render_report(snapshot, evaluate(snapshot), fmt)  # type: ignore[arg-type]
+        report = render_report(snapshot, evaluate(snapshot), fmt)
         assert len(report) < MAX_CHARS
         assert "the snapshot itself (too large even so)" in report
         assert re.search(r"200\d{3} characters\\?\)", report)  # the field clipped, with its length

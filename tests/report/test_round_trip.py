@@ -53,7 +53,7 @@ def _amd_hosts() -> dict[str, Snapshot]:
 def _assert_round_trip(original: Snapshot, tmp_path: Path) -> None:
     findings = evaluate(original)
     for fmt in ("markdown", "text"):
-        report = render_report(original, findings, fmt)  # type: ignore[arg-type]
+        report = render_report(original, findings, fmt)
         assert len(report) < 65_536
         for name, paste in PASTES.items():
             if name.startswith("rendered") and fmt == "text":
