@@ -37,7 +37,7 @@ def test_commands_complete() -> None:
         f"plain,{name}"
         for name in sorted(
             [
-                *("audit", "check", "diff", "fleet", "import", "rollback"),
+                *("audit", "check", "diff", "fleet", "gpus", "import", "report", "rollback"),
                 *("run", "save", "show", "tui", "verify", "watch"),
             ]
         )
@@ -54,6 +54,8 @@ def test_commands_complete() -> None:
         "envsnap tui snap",
         "envsnap import collect-env snap",
         "envsnap check --against snap",
+        "envsnap report snap",
+        "envsnap report -o snap",
     ],
 )
 def test_snapshot_arguments_hand_over_to_file_completion(words: str) -> None:

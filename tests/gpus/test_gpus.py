@@ -24,8 +24,8 @@ import msgspec
 import pytest
 
 from envsnap.live.gpu_view import GpuReader, ProcessTable
-from envsnap.live.gpu_watch import CLEAR_BELOW, CLEAR_EOL, HOME, SHOW_CURSOR, fit_height, watch
-from envsnap.probes.amd_smi import AmdSmiTelemetry
+from envsnap.commands.gpus_terminal import CLEAR_BELOW, CLEAR_EOL, HOME, SHOW_CURSOR, fit_height, watch
+from envsnap.probes.amd.smi import AmdSmiTelemetry
 from envsnap.render.gpus import gpus_json, gpus_lines
 from envsnap.snapshot.model import DeviceSample, GpuProcess
 from tests.fakes import fake_amdsmi

@@ -19,9 +19,9 @@ import msgspec
 import pytest
 
 from envsnap import api, cli
-from envsnap.collector import finalize
-from envsnap.compare.inputs import checked
-from envsnap.probes import amd
+from envsnap.snapshot.finalize import finalize
+from envsnap.snapshot.finalize import checked
+from envsnap.probes.amd import probe as amd
 from envsnap.probes.base import ProbeContext
 from envsnap.render.report import render_report
 from envsnap.rules import evaluate
@@ -111,7 +111,7 @@ def test_the_stub_two_h100_host_comes_back_whole(tmp_path: Path) -> None:
     done = _envsnap("report", "--no-frameworks", "-o", "report.md", cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stderr
     report = (tmp_path / "report.md").read_text(encoding="utf-8")
-    assert "2× NVIDIA H100 80GB HBM3 (CC 9.0)" in report
+    assert "2× NVIDIA H100 80GB HBM3 \\(CC 9.0\\)" in report  # Markdown-escaped
     assert "NVIDIA 590.48.01" in report
     live = _check_json(_envsnap("check", "--json", "--no-frameworks", cwd=tmp_path, env=env))
     for name, paste in PASTES.items():

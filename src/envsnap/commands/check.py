@@ -61,6 +61,9 @@ from envsnap.errors import ExitCode
     shell_complete=completion.rule_ids,
     help="Leave out the findings of this rule (repeatable), e.g. one accepted on this host.",
 )
+@click.option(
+    "--list-rules", is_flag=True, help="List every rule: id, severities, meaning, fix, source (--json too)."
+)
 def check_command(
     snapshot: str | None,
     fail_on: str,
@@ -70,6 +73,7 @@ def check_command(
     python_path: str | None,
     no_frameworks: bool,
     ignore: tuple[str, ...] = (),
+    list_rules: bool = False,
 ) -> int:
     """What is wrong with this stack, and how to fix it: run every check on a snapshot or the live machine.
 
@@ -88,7 +92,10 @@ def check_command(
       envsnap check --against known-good.yaml    CI drift gate: exit 1 on any breaking change
       envsnap check --against known-good.yaml --fail-on notable today.yaml
       envsnap check --against golden.yaml fleet/    every node of a fleet folder
+      envsnap check --list-rules                 the rules, the ids --ignore takes
     """
+    if list_rules:
+        return _list_rules(fmt, snapshot=snapshot, against=against, ignore=ignore)
     if against is not None:
         if ignore:
             raise click.UsageError("--ignore leaves out findings; --against compares snapshots instead")
@@ -100,6 +107,22 @@ def check_command(
     return _report_findings(data, fail_on, fmt, ignore)
 
 
+def _list_rules(fmt: str, **unused: object) -> int:
+    """``--list-rules``: the catalog (rules/data/rule_catalog.yaml), as a table or JSON."""
+    given = [name for name, value in unused.items() if value]
+    if given:
+        names = ", ".join(name if name == "snapshot" else "--" + name for name in given)
+        raise click.UsageError(f"--list-rules lists the rules; it takes no {names}")
+    from envsnap.render.rule_list import rule_table, rules_json
+    from envsnap.rules.catalog import catalog
+
+    if fmt == "json":
+        click.echo(rules_json(catalog()))
+    else:
+        _print_out(rule_table(catalog()))
+    return int(ExitCode.OK)
+
+
 def _check_rule_ids(ids: tuple[str, ...]) -> None:
     """A misspelt --ignore would silently ignore nothing: refuse ids no rule has."""
     if not ids:
@@ -109,7 +132,7 @@ def _check_rule_ids(ids: tuple[str, ...]) -> None:
     unknown = sorted(set(ids) - set(RULE_IDS))
     if unknown:
         names = ", ".join(unknown)
-        raise click.UsageError(f"--ignore: no rule has the id {names} (ids: `envsnap check --json`)")
+        raise click.UsageError(f"--ignore: no rule has the id {names} (ids: `envsnap check --list-rules`)")
 
 
 def _check_against(

@@ -51,7 +51,7 @@ def gpus_command(interval: float | None, as_json: bool, no_processes: bool) -> i
         if not reader.found and as_json:  # the text frame says so itself
             click.echo("envsnap: no GPU found (no NVIDIA driver through NVML, no AMD GPU)", err=True)
         if interval is not None:
-            from envsnap.live.gpu_watch import watch
+            from envsnap.commands.gpus_terminal import watch
 
             return watch(
                 reader, interval, sys.stdout, processes=processes, as_json=as_json, colour=colour_wanted()

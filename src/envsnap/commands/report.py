@@ -72,11 +72,11 @@ def report_command(
     from envsnap import api
     from envsnap.render.report import render_report
     from envsnap.rules import evaluate
-    from envsnap.snapshot import store
+    from envsnap.snapshot import files
     from envsnap.snapshot.redact import anonymize as mask_identity
 
     if output is not None and output != "-":
-        store.check_writable(Path(output))  # fail now, not after probing
+        files.check_writable(Path(output))  # fail now, not after probing
     if snapshot is None:
         data = api.collect(
             python=python_path,
@@ -88,7 +88,7 @@ def report_command(
         warn_failed_probes(data)
     else:
         from envsnap.commands.reports import announce
-        from envsnap.compare.inputs import checked
+        from envsnap.snapshot.finalize import checked
 
         refuse_live_options(snapshot, python=python_path, no_frameworks=no_frameworks)
         data, edited = checked(announce(api.load(snapshot), snapshot))  # redacted, fingerprint recomputed
@@ -99,6 +99,6 @@ def report_command(
     if output is None or output == "-":
         sys.stdout.write(text)
     else:
-        store.write_atomic(Path(output), text)
+        files.write_atomic(Path(output), text)
         click.echo(f"envsnap: wrote {output} ({len(text):,} characters): paste it whole", err=True)
     return int(ExitCode.OK)

@@ -75,8 +75,11 @@ def load_any(text: str, name: str, *, captured_at: str) -> Snapshot:
     Raises:
         BadInput: a damaged snapshot, or text that is neither a snapshot nor a report.
     """
+    from envsnap.importers import envsnap_report
     from envsnap.snapshot import store
 
+    if envsnap_report.looks_like_report(text):  # before the snapshot test: its block has `schema:`
+        return envsnap_report.parse(text, name)
     if looks_like_snapshot(text):
         return store.loads(text, name)
     try:

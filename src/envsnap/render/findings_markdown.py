@@ -32,14 +32,24 @@ def _value(value: Any, limit: int = MAX_VALUE) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _prose(text: str) -> str:
+    """Prose between code spans, escaped; _md makes it one line, which would drop its edge spaces
+    (``check `nvidia-smi``` became ``check`nvidia-smi```)."""
+    if not text.strip():
+        return " " if text else ""
+    lead = " " if text[:1].isspace() else ""
+    trail = " " if text[-1:].isspace() else ""
+    return f"{lead}{_md(text)}{trail}"
+
+
 def _fix(text: str) -> str:
     """The fix with its backticked commands kept as code spans and the prose escaped."""
     parts, last = [], 0
     for match in _FIX_CODE.finditer(text):
-        parts.append(_md(text[last : match.start()]))
+        parts.append(_prose(text[last : match.start()]))
         parts.append(f"`{_code(match.group(1), in_table=False)}`")
         last = match.end()
-    parts.append(_md(text[last:]))
+    parts.append(_prose(text[last:]))
     return "".join(parts)
 
 

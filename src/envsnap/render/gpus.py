@@ -20,7 +20,7 @@ from typing import Any
 import msgspec
 
 from envsnap.live.gpu_view import DeviceView, GpuView, ProcessView
-from envsnap.render.safe_text import one_line
+from envsnap.snapshot.safe_text import one_line
 
 MIB = 1024 * 1024
 _RESET = "\x1b[0m"

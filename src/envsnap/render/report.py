@@ -24,12 +24,12 @@ from typing import Literal
 
 import msgspec
 
-from envsnap import __version__
+from envsnap._version import __version__
 from envsnap.render.diff import _code, _md
 from envsnap.render.findings import summary_line
 from envsnap.render.findings_markdown import _ICONS, _fix, _value
 from envsnap.render.report_summary import KEY_PACKAGES, summary_rows
-from envsnap.render.safe_text import one_line
+from envsnap.snapshot.safe_text import one_line
 from envsnap.snapshot import report_block
 from envsnap.snapshot.fingerprint import fingerprint
 from envsnap.snapshot.model import Finding, Origin, Snapshot
@@ -133,9 +133,9 @@ CUTS = (
     Cut("compiled-extension details ({n} entries)", _cut_extensions),
     Cut("install sources of {n} packages", _package_field("source", all_packages=True)),
     Cut("installers of {n} packages", _package_field("installer", all_packages=True)),
+    Cut("{n} packages that are neither ML packages nor named by a finding", _cut_other_packages),
     Cut("Requires-Dist lists of the other {n} packages", _package_field("requires", all_packages=True)),
     Cut("top-level import names of the other {n} packages", _package_field("top_level", all_packages=True)),
-    Cut("{n} packages that are neither ML packages nor named by a finding", _cut_other_packages),
 )
 """In order: what is cut first costs the diagnosis least."""
 

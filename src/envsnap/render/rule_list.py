@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from rich.table import Table
 from rich.text import Text
 
-from envsnap.render.data import to_json
+from envsnap.snapshot.json_text import to_json
 from envsnap.rules.catalog import RuleDoc
 
 _STYLES = {"error": "bold red", "warning": "yellow", "info": "cyan"}

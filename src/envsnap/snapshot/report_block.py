@@ -24,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from envsnap import __version__
+from envsnap._version import __version__
 from envsnap.errors import BadInput
 from envsnap.snapshot import store
 from envsnap.snapshot.model import Snapshot

@@ -48,6 +48,11 @@ class NvmlTelemetry:
         self._v2 = memory_v2
         self._closed = False
 
+    def driver_version(self) -> str | None:
+        """The driver NVML talks to (``590.48.01``), for a header line; None when NVML won't say."""
+        version = self._system("nvmlSystemGetDriverVersion")
+        return version.decode() if isinstance(version, bytes) else version
+
     def read(self) -> tuple[DeviceSample, ...]:
         """One sample per GPU. Raises RuntimeError after ``close()``."""
         if self._closed:
