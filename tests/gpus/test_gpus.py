@@ -23,8 +23,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from envsnap.live.gpu_view import GpuReader, ProcessTable
 from envsnap.commands.gpus_terminal import CLEAR_BELOW, CLEAR_EOL, HOME, SHOW_CURSOR, fit_height, watch
+from envsnap.live.gpu_view import GpuReader, ProcessTable
 from envsnap.probes.amd.smi import AmdSmiTelemetry
 from envsnap.render.gpus import gpus_json, gpus_lines
 from envsnap.snapshot.model import DeviceSample, GpuProcess

@@ -14,13 +14,12 @@ import msgspec
 import pytest
 
 from envsnap import api
-from envsnap.snapshot.finalize import finalize
-from envsnap.snapshot.finalize import checked
 from envsnap.errors import BadInput
 from envsnap.importers import envsnap_report
 from envsnap.render.report import MAX_CHARS, Format, render_report
 from envsnap.rules import evaluate
 from envsnap.snapshot import report_block, store
+from envsnap.snapshot.finalize import checked, finalize
 from envsnap.snapshot.model import Environment, Package, Snapshot
 from tests.fakes.diff_snapshots import make
 from tests.report.paste import PASTES, html

@@ -19,12 +19,11 @@ import msgspec
 import pytest
 
 from envsnap import api, cli
-from envsnap.snapshot.finalize import finalize
-from envsnap.snapshot.finalize import checked
 from envsnap.probes.amd import probe as amd
 from envsnap.probes.base import ProbeContext
 from envsnap.render.report import render_report
 from envsnap.rules import evaluate
+from envsnap.snapshot.finalize import checked, finalize
 from envsnap.snapshot.model import Accelerators, Sample, Snapshot
 from tests.factories import make_snapshot
 from tests.fakes import fake_amdsmi

@@ -23,7 +23,8 @@ from typing import Any
 import psutil
 
 from envsnap.live.attribution import nested_pid_namespace
-from envsnap.live.sampler import Sampler, TelemetrySource
+from envsnap.live.sampler import Sampler
+from envsnap.probes.base import TelemetrySource
 from envsnap.snapshot.model import DeviceSample
 from envsnap.snapshot.redact import redact_argv, redact_text
 

@@ -29,10 +29,10 @@ from envsnap.render.diff import _code, _md
 from envsnap.render.findings import summary_line
 from envsnap.render.findings_markdown import _ICONS, _fix, _value
 from envsnap.render.report_summary import KEY_PACKAGES, summary_rows
-from envsnap.snapshot.safe_text import one_line
 from envsnap.snapshot import report_block
 from envsnap.snapshot.fingerprint import fingerprint
 from envsnap.snapshot.model import Finding, Origin, Snapshot
+from envsnap.snapshot.safe_text import one_line
 
 Format = Literal["markdown", "text"]
 

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from rich.table import Table
 from rich.text import Text
 
-from envsnap.snapshot.json_text import to_json
 from envsnap.rules.catalog import RuleDoc
+from envsnap.snapshot.json_text import to_json
 
 _STYLES = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
