@@ -49,6 +49,7 @@ def test_every_json_output_is_ascii(tmp_path: Path, capsys: pytest.CaptureFixtur
         ["check", str(path), "--json", "--against", str(clean)],
         ["diff", str(clean), str(path), "--json"],
         ["diff", str(clean), str(path), str(path), "--json"],
+        ["check", "--list-rules", "--json"],
     ):
         code, out, _ = run_cli(capsys, *argv)
         assert code in (0, 1), argv

@@ -48,6 +48,7 @@ def test_text_renderers_show_a_clipped_field_and_its_length(
         ["show", str(path)],
         ["diff", str(clean), str(path)],
         ["diff", str(clean), str(path), "--format", "markdown"],
+        ["report", str(path), "--format", "text"],
     ):
         code, out, _ = run_cli(capsys, *argv)
         assert code in (0, 1), argv

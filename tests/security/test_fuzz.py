@@ -69,7 +69,7 @@ def _check(code: int, out: str, err: str) -> None:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     text=mutated_snapshot(),
-    command=st.sampled_from(["show", "show-json", "check", "check-json", "diff", "rollback"]),
+    command=st.sampled_from(["show", "show-json", "check", "check-json", "diff", "rollback", "report"]),
 )
 def test_mutated_snapshots_through_every_reader_and_renderer(
     text: str, command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -83,6 +83,7 @@ def test_mutated_snapshots_through_every_reader_and_renderer(
         "check-json": ["check", str(path), "--json"],
         "diff": ["diff", str(path), str(path)],
         "rollback": ["rollback", str(path), "--no-live"],
+        "report": ["report", str(path)],
     }[command]
     _check(*run_cli(capsys, *argv))
 
@@ -98,3 +99,59 @@ def test_pasted_reports_through_every_importer(
     path = tmp_path / "report.txt"
     path.write_text("\n".join(lines) + "\n")
     _check(*run_cli(capsys, "import", kind, str(path)))
+
+
+def _report_lines() -> list[str]:
+    from envsnap.render.report import render_report
+    from envsnap.rules import evaluate
+    from envsnap.snapshot.finalize import finalize
+
+    snapshot = finalize(make())
+    return render_report(snapshot, evaluate(snapshot)).splitlines()
+
+
+REPORT = _report_lines()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    edits=st.lists(
+        st.tuples(st.integers(min_value=0, max_value=len(REPORT) - 1), HOSTILE_TEXT, st.booleans()),
+        min_size=1,
+        max_size=4,
+    ),
+    recount=st.booleans(),
+    command=st.sampled_from(["check", "show", "show-json"]),
+)
+def test_mutated_envsnap_reports_pasted_back(
+    edits: list[tuple[int, str, bool]],
+    recount: bool,
+    command: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A pasted `envsnap report` with hostile text planted in it (in the block or around it), with the
+    # block's line count fixed up or not: read back or refused in one line, never a crash.
+    import re
+
+    lines = list(REPORT)
+    for index, piece, insert in edits:
+        if insert:
+            lines.insert(index, piece)
+        else:
+            lines[index] = f"{lines[index]} {piece}"
+    text = "\n".join(lines) + "\n"
+    if recount:
+        start = next(i for i, line in enumerate(lines) if line.startswith("# envsnap snapshot (schema"))
+        end = next((i for i, line in enumerate(lines) if line.startswith("# end of envsnap snapshot")), None)
+        if end is not None and end > start:
+            count = sum(1 for line in lines[start + 1 : end] if line.strip())
+            text = re.sub(r"(# end of envsnap snapshot: )\d+", lambda m: f"{m[1]}{count}", text)
+    path = tmp_path / "pasted.md"
+    path.write_text(text)
+    argv = {
+        "check": ["check", str(path)],
+        "show": ["show", str(path)],
+        "show-json": ["show", str(path), "--json"],
+    }[command]
+    _check(*run_cli(capsys, *argv))
