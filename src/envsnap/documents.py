@@ -65,8 +65,10 @@ def load_document(path: Path) -> Snapshot | RunReport | FleetDocument | VerifyRe
     text = files.decode_text(files.read_bytes_capped(path, name, cap), name)
     head = text[:4096]  # reports write `report:` first; a paste that mentions one further down is no report
     if not _REPORT_KEY.search(head):
-        from envsnap.importers import load_any, looks_like_snapshot
+        from envsnap.importers import envsnap_report, load_any, looks_like_snapshot
 
+        if envsnap_report.looks_like_report(text):  # its block has `schema:` lines: before the next test
+            return envsnap_report.parse(text, name)
         if not looks_like_snapshot(text):  # a pasted bug report (collect_env, nvidia-smi...): import it
             from envsnap.snapshot.finalize import finalize, utc_now
 

@@ -146,6 +146,18 @@ def test_diff_of_a_pasted_report_against_its_snapshot_is_empty(
     assert json.loads(capsys.readouterr().out)["changes"] == []
 
 
+def test_the_tui_opens_a_pasted_report_as_the_snapshot(tmp_path: Path) -> None:
+    from envsnap.documents import load_document
+
+    example = EXAMPLES[0]
+    original = checked(api.load(example))[0]
+    report = render_report(original, evaluate(original))
+    for name in ("rendered", "quoted+crlf"):
+        path = tmp_path / f"{name}.md"
+        path.write_text(PASTES[name](report), encoding="utf-8", newline="")
+        assert load_document(path) == original, name
+
+
 def test_the_text_format_reads_back_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     example = EXAMPLES[0]
     assert cli.run(["report", str(example), "--format", "text"]) == 0
