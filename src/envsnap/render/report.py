@@ -180,6 +180,11 @@ def _findings_markdown(findings: Sequence[Finding]) -> list[str]:
     return lines
 
 
+def _short(fingerprint: str | None) -> str:
+    """``, sha256:c50a6f7d1077…`` (the whole one is in the summary and on the block's last line)."""
+    return f", {fingerprint[:19]}…" if fingerprint else ""
+
+
 def _fence(block: str) -> str:
     """A code fence longer than any backtick run in ``block`` (CommonMark: it cannot end early)."""
     longest = run = 0
@@ -202,7 +207,7 @@ def _markdown(
         count = block.count("\n") - 2
         lines += [
             "<details>",
-            f"<summary>Full snapshot (redacted), {count} lines</summary>",
+            f"<summary>Full snapshot (redacted), {count} lines{_short(snapshot.fingerprint)}</summary>",
             "",
             f"{fence}yaml",
             block.rstrip("\n"),
@@ -233,7 +238,12 @@ def _text(snapshot: Snapshot, findings: Sequence[Finding], block: str | None, cu
     if cut_note:
         lines += ["", f"Cut to fit {MAX_CHARS:,} characters: {one_line(cut_note)}"]
     if block is not None:
-        lines += ["", f"Full snapshot (redacted), {block.count(chr(10)) - 2} lines:", block.rstrip("\n")]
+        count = block.count("\n") - 2
+        lines += [
+            "",
+            f"Full snapshot (redacted), {count} lines{_short(snapshot.fingerprint)}:",
+            block.rstrip("\n"),
+        ]
     return "\n".join(lines) + "\n"
 
 
