@@ -227,9 +227,25 @@ def test_amd_devices_through_amdsmi() -> None:
     source = AmdSmiTelemetry(fake_amdsmi.session(fake_amdsmi.mi250_host()))
     view = _reader(source).read()
     lines = gpus_lines(view)
+    assert "AMD amdgpu 6.2.4" in lines[0]  # the driver the capture's amd-smi reported
     devices = [line for line in lines if line.startswith("[")]
     assert len(devices) == len(view.devices) >= 2
     assert all("MiB" in line and "°C" in line for line in devices)
+
+
+def test_amd_devices_through_sysfs() -> None:
+    from envsnap.probes.amd.probe import open_telemetry
+    from envsnap.probes.base import ProbeContext
+
+    root = Path(__file__).resolve().parents[1] / "data" / "sysfs" / "mi100x4"
+    source = open_telemetry(ProbeContext(root=root, environ={}))
+    assert source is not None
+    assert source.name == "sysfs"
+    lines = gpus_lines(_reader(source).read())
+    assert "AMD amdgpu 6.3.6" in lines[0]  # the capture's rocm-smi driver line
+    devices = [line for line in lines if line.startswith("[")]
+    assert len(devices) == 4  # four MI100s, as rocm-smi listed them
+    assert all(re.search(r"\d+ /\s+\d+ MiB", line) for line in devices)
 
 
 def test_a_lost_gpu_is_a_line_that_says_so() -> None:

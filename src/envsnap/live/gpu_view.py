@@ -119,7 +119,7 @@ def _driver(source: TelemetrySource) -> str | None:
         version = reader()
     except Exception:  # the header line is a courtesy; a failing call must not cost the frame
         return None
-    vendor = "NVIDIA" if source.name == "nvml" else "AMD"
+    vendor = "NVIDIA" if source.name == "nvml" else "AMD amdgpu"
     return f"{vendor} {version}" if version else None
 
 

@@ -312,6 +312,13 @@ class AmdSmiTelemetry:
         self._reader = _Reader(smi)
         self._targets = [(read_device(self._reader, i, h), h) for i, h in enumerate(session.handles())]
 
+    def driver_version(self) -> str | None:
+        """The amdgpu driver amdsmi reports for the first GPU, for ``envsnap gpus``' header line."""
+        if not self._targets:
+            return None
+        info = self._reader.get("amdsmi_get_gpu_driver_info", self._targets[0][1]) or {}
+        return driver_version_text(info.get("driver_version"))
+
     def read(self) -> tuple[DeviceSample, ...]:
         """One sample of every GPU."""
         return tuple(read_sample(self._reader, device, handle) for device, handle in self._targets)

@@ -244,6 +244,10 @@ class SysfsTelemetry:
         self._ctx = ctx
         self._cards = cards
 
+    def driver_version(self) -> str | None:
+        """amdgpu's version, for ``envsnap gpus``' header line."""
+        return driver_version(self._ctx)
+
     def read(self) -> tuple[DeviceSample, ...]:
         """One sample of every AMD card."""
         return tuple(read_sample(self._ctx, card) for card in self._cards)
