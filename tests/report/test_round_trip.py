@@ -146,6 +146,19 @@ def test_diff_of_a_pasted_report_against_its_snapshot_is_empty(
     assert json.loads(capsys.readouterr().out)["changes"] == []
 
 
+def test_import_auto_writes_the_snapshot_a_report_carries(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    example = EXAMPLES[0]
+    original = checked(api.load(example))[0]
+    (tmp_path / "pasted.md").write_text(PASTES["quoted"](render_report(original, evaluate(original))))
+    assert cli.run(["import", "auto", str(tmp_path / "pasted.md"), "-o", str(tmp_path / "out.yaml")]) in (
+        0,
+        1,
+    )
+    assert api.load(tmp_path / "out.yaml").fingerprint == original.fingerprint
+
+
 def test_the_tui_opens_a_pasted_report_as_the_snapshot(tmp_path: Path) -> None:
     from envsnap.documents import load_document
 

@@ -39,7 +39,11 @@ def parse_report(
     """
     sections: ImportedSections
     if kind == "auto":
+        from envsnap.importers import envsnap_report
         from envsnap.importers.auto import parse_auto
+
+        if envsnap_report.looks_like_report(text):  # envsnap's own report carries its snapshot whole
+            return envsnap_report.parse(text, name)
 
         try:
             return parse_auto(text, name, captured_at=captured_at)
