@@ -90,9 +90,11 @@ def test_an_oversized_snapshot_is_cut_below_the_limit_and_says_what_it_left_out(
         )
         for i in range(900)
     )
-    snapshot = finalize(msgspec.structs.replace(base, packages=(*(base.packages or ()), *many)))
+    broken = Package(name="odd-tool", version="1.0", installer="pip", requires=("no-such-dep>=2",))
+    snapshot = finalize(msgspec.structs.replace(base, packages=(*(base.packages or ()), *many, broken)))
     assert len(store.dumps(snapshot)) > 2 * MAX_CHARS
     findings = evaluate(snapshot)
+    assert "broken-requirements" in {f.id for f in findings}  # it names odd-tool
     for fmt in ("markdown", "text"):
         report = render_report(snapshot, findings, fmt)
         assert len(report) < MAX_CHARS
@@ -107,8 +109,10 @@ def test_an_oversized_snapshot_is_cut_below_the_limit_and_says_what_it_left_out(
         assert any("Requires-Dist" in m for m in back.meta.origin.missing or ())
         assert back.fingerprint != snapshot.fingerprint  # a cut block says it is another snapshot
         assert checked(back)[1] is False  # ... and is self-consistent: no "edited" warning
-        torch = next(p for p in back.packages or () if p.name == "torch")
-        assert torch.requires  # what the rules read about torch is kept
+        kept = {p.name: p for p in back.packages or ()}
+        assert kept["torch"].requires  # what the rules read about torch is kept ...
+        assert kept["odd-tool"].requires == ("no-such-dep>=2",)  # ... and about what a finding names
+        assert [f.id for f in evaluate(back)] == [f.id for f in findings]  # so the findings stay
 
 
 def test_a_huge_field_is_cut_even_when_nothing_else_helps() -> None:

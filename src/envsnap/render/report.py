@@ -18,6 +18,7 @@ link, an image or HTML in someone's issue) or, in text, terminal-escaped.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -57,12 +58,16 @@ def _named(findings: Sequence[Finding]) -> frozenset[str]:
     text = " ".join(
         f"{item.title} {' '.join(f'{e.path} {e.value}' for e in item.evidence)}" for item in findings
     ).lower()
-    return frozenset(text.replace("_", "-").split())
+    # `packages[flash_attn].version`, `torchvision 0.19.0+cu121 needs ...`: the names as words.
+    return frozenset(_NAME_SPLIT.split(text.replace("_", "-")))
+
+
+_NAME_SPLIT = re.compile(r"[^a-z0-9.+-]+")
 
 
 def _keep(name: str, named: frozenset[str]) -> bool:
     key = name.lower().replace("_", "-")
-    return key in KEY_PACKAGES or key.startswith(("nvidia-", "torch", "jax")) or any(key in w for w in named)
+    return key in KEY_PACKAGES or key.startswith(("nvidia-", "torch", "jax")) or key in named
 
 
 def _cut_probes(snapshot: Snapshot, named: frozenset[str]) -> tuple[Snapshot, int]:
