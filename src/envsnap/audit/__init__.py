@@ -10,11 +10,16 @@ command line and the TUI decide where the snapshot comes from.
 
 from __future__ import annotations
 
+import msgspec
+
 from envsnap.audit.judges import judge
 from envsnap.audit.layers import context, environment_findings
 from envsnap.audit.model import AuditReport, Finding, ScanResult, Target
 from envsnap.audit.scan import scan_tree
 from envsnap.audit.target import parse_target, target_from_snapshot
+from envsnap.audit.roles import role_of
+from envsnap.audit.rollup import roll_up
+from envsnap.audit.support import covered, evidence
 from envsnap.audit.verdict import decide, rank
 from envsnap.snapshot.model import Snapshot
 
@@ -27,6 +32,8 @@ def audit(
     target: Target,
     *,
     environment_label: str | None = None,
+    include_tests: bool = False,
+    top: int = 10,
 ) -> AuditReport:
     """Judge a project scan and a source environment for one target.
 
@@ -35,24 +42,48 @@ def audit(
         snapshot: the source environment (None: the files alone).
         target: where to migrate.
         environment_label: where the snapshot came from, for the report.
+        include_tests: count findings in tests, examples, benchmarks, docs, scratch and vendored code
+            in the verdict (by default they are listed, not counted).
+        top: rows per roll-up table.
     """
     ctx = context(snapshot)
     findings: list[Finding] = []
     if snapshot is not None:
         findings.extend(environment_findings(snapshot, target))
+    proof = evidence(scan.signals, target, include_all=include_tests) if scan is not None else ()
     if scan is not None:
         for signal in scan.signals:
             found = judge(signal, target, ctx)
-            if found is not None:
-                findings.append(found)
-    findings.sort(key=lambda f: (*rank(f), f.layer, f.location))
+            if found is None:
+                continue
+            if proof:
+                found = covered(found, signal, target, proof)
+            role = role_of(signal.file) if signal.file else "core"
+            findings.append(msgspec.structs.replace(found, role=role) if role != "core" else found)
+    findings = _collapse(findings)
+    findings.sort(key=lambda f: (*rank(f), f.role != "core", f.layer, f.location))
+    counted = [f for f in findings if include_tests or f.role == "core"]
     return AuditReport(
         target=target,
         project=scan.root if scan else None,
         environment=environment_label if snapshot is not None else None,
-        verdict=decide(findings, target),
+        verdict=decide(counted, target, supported=proof),
         findings=tuple(findings),
         files_seen=scan.files_seen if scan else 0,
         files_parsed=scan.files_parsed if scan else 0,
         skipped=scan.skipped if scan else (),
+        rollup=roll_up(counted, top=top),
+        not_counted=0 if include_tests else sum(1 for f in findings if f.role != "core" and f.effort != "none"),
     )
+
+
+def _collapse(findings: list[Finding]) -> list[Finding]:
+    """One finding per rule, file and meaning: ten asm lines of a file are one row counted ten times."""
+    groups: dict[tuple[str, str, str, str, str], list[Finding]] = {}
+    for item in findings:
+        path = item.location.split(":", 1)[0] if item.layer == "source" else item.location
+        groups.setdefault((item.rule, path, item.meaning, item.risk, item.effort), []).append(item)
+    return [
+        items[0] if len(items) == 1 else msgspec.structs.replace(items[0], count=sum(i.count for i in items))
+        for items in groups.values()
+    ]

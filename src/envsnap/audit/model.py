@@ -84,6 +84,8 @@ class Target(_Struct, frozen=True, kw_only=True):
     """ROCm or CUDA version (``6.4``, ``12.8``) when named."""
     label: str
     """As the user wrote it, or ``rocm:gfx90a@6.2 (from target.yaml)``."""
+    driver: str | None = None
+    """The NVIDIA driver version on the target (target snapshots only): builds it cannot run are not suggested."""
     snapshot: str | None = None
     """The target snapshot file it was read from, if any."""
     torch: str | None = None
@@ -108,6 +110,29 @@ class Finding(_Struct, frozen=True, kw_only=True):
     """What to use or do instead ("" when nothing needs to change)."""
     source: str | None = None
     """Where the knowledge comes from (a URL)."""
+    role: str = "core"
+    """Where the code sits: core, tests, examples, benchmarks, docs, scratch or vendored (audit/roles.py)."""
+    count: int = 1
+    """How many places in the same file this one finding stands for (repeated asm lines, imports)."""
+
+
+class RollUpRow(_Struct, frozen=True, kw_only=True):
+    """One line of the roll-up: a component or a kind of blocker, how many findings, one example."""
+
+    name: str
+    count: int
+    risk: Risk
+    rule: str
+    example: str
+
+
+class RollUp(_Struct, frozen=True, kw_only=True):
+    """What blocks the migration, by component (folder) and by kind of blocker, most severe first."""
+
+    components: tuple[RollUpRow, ...] = ()
+    blockers: tuple[RollUpRow, ...] = ()
+    more_components: int = 0
+    more_blockers: int = 0
 
 
 class Verdict(_Struct, frozen=True, kw_only=True):
@@ -118,6 +143,10 @@ class Verdict(_Struct, frozen=True, kw_only=True):
     """The top reasons, most severe first."""
     checklist: tuple[str, ...]
     """Next steps, in order."""
+    supported: tuple[str, ...] = ()
+    """Evidence that the project already runs on the target (its own backend, build switch, branch)."""
+    cuda_only: tuple[str, ...] = ()
+    """Parts that stay CUDA-only even so (places with no path for the target)."""
 
 
 class AuditReport(_Struct, frozen=True, kw_only=True):
@@ -134,3 +163,7 @@ class AuditReport(_Struct, frozen=True, kw_only=True):
     files_seen: int = 0
     files_parsed: int = 0
     skipped: tuple[Skipped, ...] = ()
+    rollup: RollUp = RollUp()
+    """The findings that need a change, by component and by kind (the screenful before the details)."""
+    not_counted: int = 0
+    """Findings in tests, examples, benchmarks, docs, scratch or vendored code, left out of the verdict."""

@@ -37,25 +37,32 @@ PARALLEL_MIN_CPUS = 4
 CHUNK_FILES = 128
 
 _NATIVE_TRIGGER = re.compile(
-    rb"cuda|cu[A-Z]|asm|__global__|_sync|cublas|cudnn|cutlass|cute/|nccl|thrust|NvInfer|WARP|FULL_MASK"
+    rb"cuda|CUDA|\bcu[A-Z]|\b(?:asm|__asm__|__asm)\b|__global__|_sync\b|cublas|cudnn|cutlass|cute/|nccl|thrust|"
+    rb"NvInfer|WARP_?SIZE|[kK]?_?[Ww]arp_?[Ss]ize|FULL_MASK|__ld[cl]|__st[cw]|nvtx|cuFile|cufile|CUBLASLT|"
+    rb"\bhip|HIP_|_HIP\b|__HIPCC__|ROCM|rocm|sycl|SYCL|\bmma\.h|Metal"
 )
+"""Tokens a C/C++ signal needs: CUDA/HIP/SYCL identifiers, asm, warp-size constants, CUDA library headers."""
 
 FileResult = tuple[list[Signal], list[Skipped], bool]
 
 
-def scan_tree(root: str, *, workers: int | None = None) -> ScanResult:
+def scan_tree(root: str, *, workers: int | None = None, exclude: Sequence[str] = ()) -> ScanResult:
     """Every signal in the project under ``root``.
 
     Args:
         root: the project directory.
         workers: processes to parse with (default: the usable CPUs; 1 scans in this process).
+        exclude: glob patterns of paths (or folder names) to leave out (``--exclude``).
     """
-    entries, skipped, seen = walk(root)
+    layout: list[tuple[str, str, str]] = []
+    entries, skipped, seen = walk(root, exclude=exclude, layout=layout)
     results = _run(entries, workers)
-    signals: list[Signal] = []
+    own = own_packages(root, entries)
+    signals: list[Signal] = list(_layout_signals(layout))
     parsed = 0
     for found, problems, was_parsed in results:
-        signals.extend(found)
+        # `import apex` inside apex is the project itself, not a CUDA-only dependency.
+        signals.extend(s for s in found if not (s.kind == "import" and s.subject.split(".")[0] in own))
         skipped.extend(problems)
         parsed += was_parsed
     signals.sort(key=lambda s: (s.file or "", s.line or 0, s.kind, s.subject))
@@ -66,6 +73,38 @@ def scan_tree(root: str, *, workers: int | None = None) -> ScanResult:
         files_parsed=parsed,
         skipped=tuple(sorted(skipped, key=lambda s: s.file)),
     )
+
+
+def own_packages(root: str, entries: Sequence[Entry]) -> frozenset[str]:
+    """The project's own top-level import names: root packages (also under ``src/``), and the folder name.
+
+    A checkout named ``DeepSpeed`` or ``apex`` imports ``deepspeed``/``apex`` from itself.
+    """
+    names = set()
+    for entry in entries:
+        parts = entry.relative.split("/")
+        if parts[-1] == "__init__.py" and (len(parts) == 2 or (len(parts) == 3 and parts[0] == "src")):
+            names.add(parts[-2])
+    base = os.path.basename(os.path.abspath(root)).lower()
+    names.update(word for word in re.split(r"[^a-z0-9]+", base) if len(word) > 2)
+    names.add(re.sub(r"[^a-z0-9_]", "", base.replace("-", "_")))
+    return frozenset(names)
+
+
+def _layout_signals(layout: Sequence[tuple[str, str, str]]) -> list[Signal]:
+    """One ``port`` signal per target kind and backend folder/file kind (the first file shows it)."""
+    seen: set[tuple[str, str]] = set()
+    signals = []
+    for relative, target, reason in layout:
+        key = (target, reason)
+        if key in seen:
+            continue
+        seen.add(key)
+        signals.append(
+            Signal(kind="port", layer="source", file=relative, code=relative, subject=target,
+                   guarded=True, detail=(f"reason={reason}",))
+        )
+    return signals
 
 
 def _run(entries: Sequence[Entry], workers: int | None) -> list[FileResult]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
+from envsnap.audit.judges.base import NAMES
 from envsnap.audit.model import EFFORTS, RISKS, Finding, Risk, Target, Verdict
 
 SEVERAL_KERNELS = 3
@@ -28,18 +29,35 @@ def rank(finding: Finding) -> tuple[int, int]:
     return (-RISKS.index(finding.risk), -EFFORTS.index(finding.effort))
 
 
-def decide(findings: Sequence[Finding], target: Target) -> Verdict:
-    """The risk, its top reasons and the checklist for a target."""
+def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[str] = ()) -> Verdict:
+    """The risk, its top reasons and the checklist for a target.
+
+    Args:
+        supported: evidence that the project already runs on the target (support.evidence): such a
+            project is never ``higher`` risk there; what stays CUDA-only is named.
+    """
     risk: Risk = max((f.risk for f in findings), key=RISKS.index, default="lower")
     kernels = [f for f in findings if f.rule in KERNEL_RULES and f.risk == "moderate"]
     reasons = _reasons(findings, risk)
     if risk == "moderate" and len(kernels) >= SEVERAL_KERNELS:
         risk = "higher"
         reasons.insert(0, f"{len(kernels)} CUDA-only kernels or compiled packages to port and validate")
+    checklist = _checklist(findings, target)
+    cuda_only = tuple(f"{f.location}: {f.code}" for f in findings if f.rule == "stays-cuda-only")
+    if supported:
+        if risk == "higher":
+            risk = "moderate"
+            reasons = [r for r in reasons if not r[0].isdigit()]
+        reasons.insert(0, f"already supported on {NAMES[target.kind]}: {supported[0]}")
+        checklist.insert(0, f"Build or install the project's {NAMES[target.kind]} backend (see its docs): {supported[0]}")
     if not reasons:
         reasons = ["standard ops, no custom CUDA: install the target build of the framework"]
     return Verdict(
-        risk=risk, reasons=tuple(reasons[:MAX_REASONS]), checklist=tuple(_checklist(findings, target))
+        risk=risk,
+        reasons=tuple(reasons[:MAX_REASONS]),
+        checklist=tuple(checklist),
+        supported=tuple(supported),
+        cuda_only=cuda_only[:MAX_REASONS],
     )
 
 

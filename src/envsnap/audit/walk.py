@@ -8,14 +8,17 @@ Files are classified by name only here; content is read by the scanners, with si
 
 from __future__ import annotations
 
+import fnmatch
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from envsnap.audit.model import Skipped
+from envsnap.audit.ports import layout_evidence
+from envsnap.audit.roles import role_of
 
-FileKind = Literal["python", "native", "build", "docker", "requirements", "shell", "artifact"]
+FileKind = Literal["python", "native", "build", "make", "docker", "requirements", "shell", "artifact"]
 
 PRUNED_DIRS = frozenset(
     {
@@ -68,6 +71,8 @@ def classify(name: str) -> FileKind | None:
         return "native"
     if lower in ("pyproject.toml", "cmakelists.txt", "setup.cfg") or suffix == ".cmake":
         return "build"
+    if lower in ("makefile", "gnumakefile") or suffix in (".mk", ".make"):
+        return "make"
     if lower.startswith(("dockerfile", "containerfile")) or suffix in (".dockerfile", ".containerfile"):
         return "docker"
     if suffix in (".txt", ".in") and lower.startswith(("requirements", "constraints")):
@@ -79,16 +84,27 @@ def classify(name: str) -> FileKind | None:
     return None
 
 
-def walk(root: str) -> tuple[list[Entry], list[Skipped], int]:
+def walk(
+    root: str,
+    *,
+    exclude: Sequence[str] = (),
+    layout: list[tuple[str, str, str]] | None = None,
+) -> tuple[list[Entry], list[Skipped], int]:
     """Every scannable file under ``root``, the files left out (with why), and how many were seen.
 
     Symbolic links (to files or directories) are never followed; unreadable directories are
     listed as skipped; the listing stops at MAX_FILES.
+
+    Args:
+        exclude: glob patterns (``--exclude``) matched against the relative path and each folder.
+        layout: when given, receives ``(relative path, target kind, reason)`` for every core file that
+            sits in a backend folder for another target (``hip/``, ``xpu/``, ``metal/``) or is a
+            backend source (``.hip``, ``.metal``): evidence the project is already ported.
     """
     entries: list[Entry] = []
     skipped: list[Skipped] = []
     seen = 0
-    for relative, name in _iterate(root, skipped):
+    for relative, name in _iterate(root, skipped, tuple(exclude)):
         seen += 1
         if seen > MAX_FILES:
             skipped.append(Skipped(file=relative, reason=f"listing stopped after {MAX_FILES} files"))
@@ -96,10 +112,24 @@ def walk(root: str) -> tuple[list[Entry], list[Skipped], int]:
         kind = classify(name)
         if kind is not None:
             entries.append(Entry(os.path.join(root, relative), relative, kind))
+        if layout is not None and role_of(relative) == "core":
+            layout.extend((relative, target, reason) for target, reason in layout_evidence(relative))
     return entries, skipped, min(seen, MAX_FILES)
 
 
-def _iterate(root: str, skipped: list[Skipped]) -> Iterator[tuple[str, str]]:
+def excluded(relative: str, patterns: tuple[str, ...]) -> bool:
+    """Whether ``--exclude`` patterns drop this path (the whole path, or any folder name on it)."""
+    if not patterns:
+        return False
+    return any(
+        fnmatch.fnmatchcase(relative, pattern)
+        or fnmatch.fnmatchcase(relative, pattern.rstrip("/") + "/*")
+        or any(fnmatch.fnmatchcase(part, pattern.rstrip("/")) for part in relative.split("/"))
+        for pattern in patterns
+    )
+
+
+def _iterate(root: str, skipped: list[Skipped], exclude: tuple[str, ...] = ()) -> Iterator[tuple[str, str]]:
     """(relative path, name) of every regular file, depth first, in sorted order.
 
     File types come from the directory listing (``d_type``), so a file costs no ``stat`` call;
@@ -117,6 +147,8 @@ def _iterate(root: str, skipped: list[Skipped]) -> Iterator[tuple[str, str]]:
         subfolders = []
         for item in items:
             relative = f"{folder}/{item.name}" if folder else item.name
+            if exclude and excluded(relative, exclude):
+                continue
             try:
                 if item.is_symlink():
                     if classify(item.name) is not None or _is_dir_link(item):

@@ -26,10 +26,13 @@ from envsnap.audit.judges.compiled import (
     judge_gencode,
     judge_library,
     judge_ptx,
+    judge_blind_spot,
     judge_warp,
 )
 from envsnap.audit.judges.device import (
     judge_agnostic,
+    judge_compile,
+    judge_device_default,
     judge_cuda_amp,
     judge_cuda_api,
     judge_cuda_guard,
@@ -74,11 +77,21 @@ JUDGES: Mapping[str, Judge] = {
     "cmake-cuda": judge_cmake,
     "docker-cuda-base": judge_docker,
     "artifact": judge_artifact,
+    "device-default": judge_device_default,
+    "torch-compile": judge_compile,
+    "cache-hint": judge_blind_spot,
+    "nvtx": judge_blind_spot,
+    "cufile": judge_blind_spot,
+    "cublaslt-layout": judge_blind_spot,
 }
 """Every signal kind the scanners emit, and its judge."""
 
 
 def judge(signal: Signal, target: Target, ctx: Context | None = None) -> Finding | None:
     """The finding a signal makes on ``target``, or None when it means nothing there."""
+    if "branch=rocm-only" in signal.detail:
+        return None  # the port's own code (HIP), compiled by a ROCm build only
+    if target.kind == "rocm" and "branch=not-rocm" in signal.detail:
+        return None  # a branch the ROCm build leaves out (#ifndef USE_ROCM ... #endif)
     handler = JUDGES.get(signal.kind)
     return handler(signal, target, ctx or Context()) if handler else None

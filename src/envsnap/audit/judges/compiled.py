@@ -108,6 +108,13 @@ ROCM_LIBRARIES: Mapping[str, tuple[Effort, Risk, str]] = {
     "CUDA fp8 types": ("medium", "moderate", "HIP fp8 types (FNUZ variants on gfx942)"),
     "cooperative groups": ("low", "lower", "HIP cooperative groups"),
     "TensorRT": ("high", "higher", "none: MIGraphX from ONNX"),
+    "cuDNN frontend": (
+        "high",
+        "higher",
+        "none: MIOpen has no cudnn_frontend graph API; express the fused ops in torch or MIOpen's own API",
+    ),
+    "NVTX": ("low", "lower", "roctx ranges (rocprofiler-sdk) or no-op macros"),
+    "cuFile (GPUDirect Storage)": ("medium", "moderate", "host I/O and copies; check hipFile on ROCm"),
 }
 
 
@@ -161,22 +168,38 @@ def judge_ptx(signal: Signal, target: Target, ctx: Context) -> Finding | None:
     )
 
 
+WARP_MASK_SOURCE = "https://github.com/ROCm/hip/issues/3667"
+
+
 def judge_warp(signal: Signal, target: Target, ctx: Context) -> Finding | None:
     if target.kind != "rocm":
         return None  # on XPU/MPS/CPU the kernel is rewritten anyway (see the file's finding)
     archs = target.archs or ("gfx942",)
     wave64 = any(knowledge.wave64(gfx) for gfx in archs)
     named = ", ".join(target.archs) if target.archs else "CDNA (MI-series, the usual ROCm server target)"
+    if signal.subject.startswith("__") and signal.subject.endswith("_sync"):
+        # HIP 6.2 made the *_sync intrinsics check their mask type: a 32-bit mask does not compile,
+        # on wave64 and on wave32 RDNA alike.
+        return make_finding(
+            signal,
+            "warp-mask-32bit",
+            "A 32-bit lane mask (0xffffffff) in a *_sync intrinsic: from HIP 6.2 on this is a compile "
+            "error (the mask must be 64-bit), on every AMD GPU; on wave64 it would also cover half a "
+            "wavefront.",
+            "low",
+            "higher",
+            "a 64-bit mask (`__shfl_xor_sync(~0ull, ...)`, or `__activemask()`); size lanes by `warpSize`",
+            WARP_MASK_SOURCE,
+        )
     if wave64:
         return make_finding(
             signal,
             "warp-size-32",
-            f"Assumes 32-lane warps; wavefronts are 64 lanes on {named}: the mask covers half of "
-            "one — wrong results, no error.",
+            f"Assumes 32-lane warps; wavefronts are 64 lanes on {named}: reductions and lane indexing "
+            "cover half of one — wrong results, no error.",
             "medium",
             "higher",
-            "use `warpSize` and 64-bit lane masks (`__shfl_sync(~0ull, ...)`), size shared buffers "
-            "by warpSize",
+            "use `warpSize` (or a WAVEFRONT_SIZE macro per build), size shared buffers by it",
             knowledge.source("wavefront"),
         )
     return make_finding(
@@ -189,6 +212,57 @@ def judge_warp(signal: Signal, target: Target, ctx: Context) -> Finding | None:
         "use `warpSize` instead of 32",
         knowledge.source("wavefront"),
     )
+
+
+BLIND_SPOTS: Mapping[str, tuple[str, str, Effort, Risk, str, str]] = {
+    # kind: (rule, meaning off NVIDIA, effort, risk on ROCm, replacement, source)
+    "cache-hint": (
+        "cuda-cache-hints",
+        "CUDA cache-hinted loads/stores (__ldcs/__stcs/__stcg): HIP has no such intrinsics, so the "
+        "build fails until they are defined.",
+        "low",
+        "moderate",
+        "define them for HIP (`__builtin_nontemporal_load/store`, or plain loads), as llm.c's AMD "
+        "port does",
+        HIPIFY_SOURCE + "/blob/amd-staging/docs/reference/tables/CUDA_Device_API_supported_by_HIP.md",
+    ),
+    "nvtx": (
+        "nvtx-ranges",
+        "NVTX profiler ranges: NVIDIA's tools only.",
+        "low",
+        "lower",
+        "roctx ranges (`roctxRangePush/Pop`, rocprofiler-sdk) or no-op macros",
+        "https://rocm.docs.amd.com/projects/rocprofiler-sdk/en/latest/",
+    ),
+    "cufile": (
+        "cufile-gds",
+        "cuFile (GPUDirect Storage) reads files straight into NVIDIA GPU memory: no drop-in elsewhere.",
+        "medium",
+        "moderate",
+        "read with host I/O and copy (`hipMemcpyAsync` / `tensor.to(device)`); on ROCm check hipFile",
+        "https://docs.nvidia.com/gpudirect-storage/api-reference-guide/index.html",
+    ),
+    "cublaslt-layout": (
+        "cublaslt-layout",
+        "cuBLASLt IMMA tile layouts or descriptor attributes (COL32, COL4_4R2_8C, SCALE_TYPE ...) that "
+        "HIPIFY's -examine reports unsupported in hipBLASLt.",
+        "medium",
+        "moderate",
+        "plain column-major int8 GEMMs through hipBLASLt, or torch._int_mm",
+        HIPIFY_SOURCE + "/blob/amd-staging/docs/reference/tables/CUBLAS_API_supported_by_HIP.md",
+    ),
+}
+
+
+def judge_blind_spot(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    """Cache hints, NVTX, cuFile, cuBLASLt layouts: one finding per file, with the count."""
+    if target.kind == "cuda":
+        return None
+    rule, meaning, effort, risk, replacement, source = BLIND_SPOTS[signal.kind]
+    if target.kind != "rocm":
+        return None  # part of the CUDA code the file's finding already counts as a rewrite
+    count = signal.facts().get("count", "1")
+    return make_finding(signal, rule, f"{meaning} ({count} in this file)", effort, risk, replacement, source)
 
 
 def judge_gencode(signal: Signal, target: Target, ctx: Context) -> Finding | None:

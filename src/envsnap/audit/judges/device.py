@@ -63,11 +63,55 @@ def judge_device_hardcode(signal: Signal, target: Target, ctx: Context) -> Findi
         signal,
         rule,
         f"Fails at this line on {NAMES[target.kind]}: the build has no 'cuda' device "
-        '("Torch not compiled with CUDA enabled").',
+        '("Torch not compiled with CUDA enabled"); a one-line edit.',
         "low",
-        "higher",
+        "moderate",
         ACCELERATOR,
         ACCEL_SOURCE,
+    )
+
+
+def judge_device_default(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    """``device = 'cuda'`` as a module setting, a parameter default or an argparse default."""
+    if target.kind == "cuda":
+        return None
+    if target.kind == "rocm":
+        return make_finding(
+            signal,
+            "default-cuda-device",
+            "A default of 'cuda': the ROCm device, so it works unchanged.",
+            "none",
+            "lower",
+            "",
+            HIP_SOURCE,
+        )
+    return make_finding(
+        signal,
+        "default-cuda-device",
+        f"A setting that defaults to 'cuda': pass '{target.kind}' (flag, config or argument) on "
+        f"{NAMES[target.kind]}; the code takes the device from it.",
+        "low",
+        "lower",
+        f"run with the device set to '{target.kind}', or default to "
+        "`torch.accelerator.current_accelerator()`",
+        ACCEL_SOURCE,
+    )
+
+
+def judge_compile(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    """``torch.compile`` on MPS: the Metal backend of Inductor is a prototype."""
+    if target.kind != "mps":
+        return None
+    return make_finding(
+        signal,
+        "torch-compile-mps",
+        "torch.compile on MPS is an early prototype (Inductor's Metal backend): expect unsupported "
+        "ops and fall-backs; validate against eager mode"
+        + (" (behind a switch here)." if signal.guarded else "."),
+        "low",
+        "lower" if signal.guarded else "moderate",
+        "run eagerly on MPS (turn compile off), or test the compiled model against eager outputs",
+        MPS_SOURCE,
     )
 
 
@@ -134,7 +178,8 @@ def judge_cuda_api(signal: Signal, target: Target, ctx: Context) -> Finding | No
         return make_finding(
             signal, rule, "Works unchanged on ROCm (HIP behind torch.cuda).", "none", "lower", "", HIP_SOURCE
         )
-    risk: Risk = "lower" if signal.guarded else "higher"
+    # A call to swap, one place each: a mechanical edit, not a port (that is what `higher` means).
+    risk: Risk = "lower" if signal.guarded else "moderate"
     fails = "behind a guard, skipped" if signal.guarded else "raises"
     if target.kind == "cpu":
         return make_finding(
@@ -214,6 +259,8 @@ def judge_cudnn(signal: Signal, target: Target, ctx: Context) -> Finding | None:
 
 def judge_cuda_amp(signal: Signal, target: Target, ctx: Context) -> Finding | None:
     rule = "cuda-amp"
+    if "GradScaler" in signal.subject:
+        return _grad_scaler(signal, target)
     if cuda_api_works(target):
         return make_finding(
             signal,
@@ -251,7 +298,7 @@ def judge_nccl(signal: Signal, target: Target, ctx: Context) -> Finding | None:
         rule,
         f"No NCCL on {NAMES[target.kind]}: init_process_group fails with the 'nccl' backend.",
         "low",
-        "lower" if signal.guarded else "higher",
+        "lower" if signal.guarded else "moderate",
         f"backend='{backend}'"
         + (" (torch >= 2.8)" if backend == "xccl" else "")
         + ", or omit it for the device's default",
@@ -294,4 +341,30 @@ def judge_agnostic(signal: Signal, target: Target, ctx: Context) -> Finding | No
         "lower",
         "",
         ACCEL_SOURCE,
+    )
+
+
+def _grad_scaler(signal: Signal, target: Target) -> Finding | None:
+    """A CUDA GradScaler: loss scaling for float16, which the target may not need (bfloat16) or run."""
+    if target.kind == "cuda":
+        return None
+    if cuda_api_works(target):
+        return make_finding(
+            signal,
+            "cuda-grad-scaler",
+            "Works on ROCm (the 'cuda' device); `torch.cuda.amp.GradScaler` is deprecated since torch 2.4.",
+            "low",
+            "lower",
+            "`torch.amp.GradScaler('cuda')`",
+            AMP_SOURCE,
+        )
+    return make_finding(
+        signal,
+        "cuda-grad-scaler",
+        f"A CUDA GradScaler disables itself off CUDA (a warning, no scaling): float16 training on "
+        f"{NAMES[target.kind]} can underflow; bfloat16 needs no scaler.",
+        "low",
+        "moderate",
+        f"`torch.amp.GradScaler('{target.kind}')` for float16, or train in bfloat16 without one",
+        AMP_SOURCE,
     )

@@ -55,6 +55,9 @@ def package_finding(
     if signal.guarded and signal.kind == "import":
         risk = LOWER_RISK[risk]
         meaning += " The import is guarded (try/except): the code has a path without it."
+    elif "optional=1" in signal.detail:
+        risk = LOWER_RISK[risk]
+        meaning += " An optional extra: the project installs and runs without it."
     return make_finding(signal, rule, meaning, effort, risk, replacement, swap.source)
 
 

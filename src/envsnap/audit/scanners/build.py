@@ -31,6 +31,22 @@ _CMAKE_CUDA = re.compile(
 _CMAKE_ARCHS = re.compile(r"CMAKE_CUDA_ARCHITECTURES\W+([0-9][0-9;a-z\s-]*)")
 _ENV_ARCH_LIST = re.compile(r"TORCH_CUDA_ARCH_LIST\W+([0-9][0-9.;+ PTX]*)")
 _TENSORRT_CMAKE = re.compile(r"find_package\s*\(\s*TensorRT|nvinfer", re.IGNORECASE)
+# Build switches of a port: the HIP language or package, a ROCm/HIP option, SYCL, Metal.
+_PORT_SWITCHES = (
+    (
+        "rocm",
+        re.compile(
+            r"enable_language\s*\(\s*HIP|LANGUAGES[^)]*\bHIP\b|find_package\s*\(\s*(?:hip|HIP|rocblas|hipblas|rocm)\b|"
+            r"\b(?:GGML_HIP|USE_ROCM|BUILD_AMD|COMPUTE_BACKEND\W+hip|BUILD_TARGET\W+rocm|IS_ROCM\w*|WITH_ROCM|"
+            r"ENABLE_HIP|USE_HIP)\b|\bhipcc\b|--offload-arch=gfx|\bPYTORCH_ROCM_ARCH\b|\bAMDGPU_TARGETS\b"
+        ),
+    ),
+    ("xpu", re.compile(r"find_package\s*\(\s*IntelSYCL|-fsycl\b|\bicpx\b|\b(?:GGML_SYCL|USE_SYCL|COMPUTE_BACKEND\W+xpu)\b")),
+    ("mps", re.compile(r"-framework\s+Metal\b|find_library\s*\([^)]*Metal|\b(?:GGML_METAL|USE_MPS|COMPUTE_BACKEND\W+mps)\b")),
+)
+_MAKE_NVCC = re.compile(r"\bnvcc\b")
+_MAKE_ARCH = re.compile(r"(?:-arch[= ]|--gpu-architecture[= ]|code=)sm_(\d{2,3}[a-z]?)")
+_OPTIONAL_SECTION = re.compile(r"^\[(?:project\.optional-dependencies|tool\.poetry\.extras|options\.extras_require)")
 
 
 def requirement_signal(text: str, relative: str, line: int, code: str) -> Signal | None:
@@ -63,8 +79,11 @@ def _pinned(requirement: Requirement) -> tuple[str, ...]:
 
 def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
     """Signals of one requirements/pyproject/CMake/Docker/shell file (``kind`` from walk.classify)."""
+    optional = False
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
+        if line.startswith("[") and kind == "build":
+            optional = bool(_OPTIONAL_SECTION.match(line))
         if not line or line.startswith("#"):
             continue
         shown = line if len(line) <= 160 else line[:159] + "…"
@@ -94,6 +113,17 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
             image = _CUDA_IMAGE.match(line)
             if image:
                 yield make("docker-cuda-base", image.group(1))
+        if kind in ("build", "make", "shell"):
+            for target, pattern in _PORT_SWITCHES:
+                switch = pattern.search(line)
+                if switch:
+                    yield make("port", target, (f"reason=build switch {switch.group()[:40]}",))
+        if kind == "make":
+            if _MAKE_NVCC.search(line):
+                yield make("cmake-cuda", "nvcc in a Makefile", ("tool=make",))
+            make_archs = sorted(set(_MAKE_ARCH.findall(line)))
+            if make_archs:
+                yield make("gencode", "nvcc -arch", tuple(f"arch=sm_{a}" for a in make_archs))
         if kind == "build":
             if _CMAKE_CUDA.search(line):
                 yield make("cmake-cuda", "CUDA language")
@@ -115,7 +145,14 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
             for quoted in _QUOTED.findall(line) if kind == "build" else _pip_arguments(line):
                 signal = requirement_signal(quoted, relative, number, shown)
                 if signal is not None:
-                    yield signal
+                    yield _optional(signal) if optional else signal
+
+
+def _optional(signal: Signal) -> Signal:
+    """The requirement is an optional extra (``pip install project[flash]``): the project runs without it."""
+    import msgspec
+
+    return msgspec.structs.replace(signal, detail=(*signal.detail, "optional=1"), guarded=True)
 
 
 def _pip_arguments(line: str) -> list[str]:

@@ -1,0 +1,36 @@
+"""Evidence that a project already runs on a target: its own backend folders and files.
+
+A ``hip/``, ``rocm/``, ``*_ck/`` (Composable Kernel) or ``hip_fmha/`` folder, ``.hip`` sources, an
+``xpu/`` or ``sycl/`` backend, an ``mps/`` or ``metal/`` backend, ``.metal`` shaders: a project that
+ships these has been ported, and its CUDA code is the CUDA half of a multi-backend build. The
+scanners add evidence from contents (preprocessor branches, HIP/SYCL APIs, build switches, dispatch
+tables); this module reads the layout alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+_FOLDER = {
+    "rocm": re.compile(r"^(?:hip|rocm|amd|hipify|hip_\w+|\w+_hip|\w+-hip|ck|\w+_ck|ck_\w+|composable_kernel|aiter)$"),
+    "xpu": re.compile(r"^(?:xpu|sycl|\w+_xpu|xpu_\w+|\w+-sycl|\w+_sycl|sycl_\w+|dpcpp|oneapi|intel_gpu)$"),
+    "mps": re.compile(r"^(?:mps|metal|\w+_mps|mps_\w+|\w+-metal|\w+_metal|metal_\w+|apple)$"),
+}
+_FILE = {
+    "rocm": re.compile(r"\.(?:hip|hiph)$|(?:^|[_-])(?:hip|rocm|amd)(?:[_.-])"),
+    "xpu": re.compile(r"\.dp\.(?:cpp|hpp)$|(?:^|[_-])(?:xpu|sycl)(?:[_.-])"),
+    "mps": re.compile(r"\.(?:metal|mm)$|(?:^|[_-])(?:mps|metal)(?:[_.-])"),
+}
+
+
+def layout_evidence(relative: str) -> list[tuple[str, str]]:
+    """``(target kind, reason)`` for each backend this path's folders or file name belong to."""
+    parts = relative.split("/")
+    found: list[tuple[str, str]] = []
+    for kind, pattern in _FOLDER.items():
+        folder = next((p for p in parts[:-1] if pattern.match(p.lower())), None)
+        if folder is not None:
+            found.append((kind, f"{kind} backend folder {folder}/"))
+        elif _FILE[kind].search(parts[-1].lower()):
+            found.append((kind, f"{kind} backend file {parts[-1]}"))
+    return found

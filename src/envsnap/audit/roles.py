@@ -1,0 +1,46 @@
+"""The role of a path in a project: core code, or tests/examples/benchmarks/docs/scratch/vendored code.
+
+A finding in ``tests/`` or a community example is real, but it does not decide whether the project
+runs on the target: the verdict is set by core code (``--include-tests`` counts the rest too), and the
+report lists the others by role. Roles come from the path's folders and the file name, the layout
+conventions of Python, C++ and CMake projects (``tests/``, ``test_*.py``, ``examples/``, ``benchmarks/``,
+``docs/``, ``third_party/``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+Role = Literal["core", "tests", "examples", "benchmarks", "docs", "scratch", "vendored"]
+ROLES: tuple[Role, ...] = ("core", "tests", "examples", "benchmarks", "docs", "scratch", "vendored")
+
+_FOLDERS: dict[str, Role] = {
+    **dict.fromkeys(("tests", "test", "testing", "unittests", "unit_tests", "conftest"), "tests"),
+    **dict.fromkeys(
+        ("examples", "example", "demo", "demos", "samples", "sample", "tutorials", "tutorial", "notebooks",
+         "recipes", "community", "research_projects", "cookbook"),
+        "examples",
+    ),
+    **dict.fromkeys(("benchmarks", "benchmark", "bench", "benches", "perf", "profiling"), "benchmarks"),
+    **dict.fromkeys(("docs", "doc", "documentation", "website"), "docs"),
+    **dict.fromkeys(("dev", "scratch", "sandbox", "playground", "attic", "archive", "legacy", "old"), "scratch"),
+    **dict.fromkeys(
+        ("third_party", "thirdparty", "3rdparty", "third-party", "external", "extern", "vendor", "vendored",
+         "deps", "submodules", "_vendor", "contrib_vendor"),
+        "vendored",
+    ),
+}
+_TEST_FILE = re.compile(r"^(?:test_.*|.*_test|.*_tests|tests?|conftest)\.[a-z]+$|^test[A-Z].*\.\w+$")
+
+
+def role_of(relative: str) -> Role:
+    """The role of a project-relative POSIX path (the first folder that names a role wins)."""
+    parts = relative.lower().split("/")
+    for folder in parts[:-1]:
+        role = _FOLDERS.get(folder)
+        if role is not None:
+            return role
+    if _TEST_FILE.match(relative.rsplit("/", 1)[-1]):
+        return "tests"
+    return "core"

@@ -1,0 +1,80 @@
+"""Already supported on the target? The project's own port, and what it covers.
+
+Scanners emit ``port`` signals: a backend folder (``hip/``, ``xpu/``, ``metal/``), a ROCm
+preprocessor branch, HIP/SYCL API calls, a build switch (``enable_language(HIP)``, ``GGML_HIP``,
+``is_rocm_pytorch()``), a dispatch table or comparison that names the device. When core code carries
+such evidence for the target, the project has been ported: its CUDA sources are the CUDA half of a
+multi-backend build (hipified at build, or replaced by the target's backend), so they are not work
+to do. Inline PTX outside any ROCm branch is the exception: it stays CUDA-only, and is named as such.
+The verdict of a supported target is never ``higher`` (verdict.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import msgspec
+
+from envsnap.audit.judges.base import NAMES, where
+from envsnap.audit.model import Finding, Signal, Target
+from envsnap.audit.roles import role_of
+
+COVERED = frozenset(
+    {
+        "cuda-source",
+        "cuda-extension",
+        "cuda-library",
+        "warp32-mask",
+        "cmake-cuda",
+        "gencode",
+        "cache-hint",
+        "nvtx",
+        "cufile",
+        "cublaslt-layout",
+    }
+)
+"""Signal kinds a project's own port takes care of (built for the target, or replaced by its backend)."""
+STAYS_CUDA = frozenset({"inline-ptx"})
+"""Signal kinds that no port covers unless a branch excludes them: NVIDIA's ISA."""
+MAX_EVIDENCE = 5
+
+
+def evidence(signals: Iterable[Signal], target: Target, *, include_all: bool = False) -> tuple[str, ...]:
+    """Why the project already runs on ``target``: one line per distinct reason, core code first."""
+    if target.kind in ("cuda", "cpu"):
+        return ()
+    lines: list[str] = []
+    reasons: set[str] = set()
+    for signal in signals:
+        if signal.kind != "port" or signal.subject != target.kind:
+            continue
+        if not include_all and role_of(signal.file or "") != "core":
+            continue
+        reason = signal.facts().get("reason", "port")
+        if reason in reasons:
+            continue
+        reasons.add(reason)
+        lines.append(f"{reason} ({where(signal)})")
+    return tuple(lines[:MAX_EVIDENCE])
+
+
+def covered(finding: Finding, signal: Signal, target: Target, proof: tuple[str, ...]) -> Finding:
+    """The finding of a supported target: covered by the port, or a part that stays CUDA-only."""
+    name = NAMES[target.kind]
+    if signal.kind in STAYS_CUDA and finding.risk != "lower":
+        return msgspec.structs.replace(
+            finding,
+            rule="stays-cuda-only",
+            meaning=f"Stays CUDA-only: {finding.meaning} The project runs on {name} ({proof[0]}), so "
+            f"this path is missing or disabled there.",
+            risk="moderate",
+        )
+    if signal.kind in COVERED and finding.effort != "none":
+        return msgspec.structs.replace(
+            finding,
+            meaning=f"The project builds this for {name} itself ({proof[0]}): {finding.meaning}",
+            effort="none",
+            risk="lower",
+            replacement=f"build the project's {name} backend as its docs say",
+        )
+    return finding
