@@ -14,7 +14,9 @@ TARGET = str(DATA / "audit" / "mi250-rocm6.2-target.yaml")
 
 
 def test_json_report_and_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
-    code = run(["audit", project("cuda_cudnn"), "--target", "xpu", "--snapshot", SOURCE, "--json"])
+    code = run(
+        ["audit", project("cuda_cudnn"), "--target", "xpu", "--snapshot", SOURCE, "--json", "--fail-on", "moderate"]
+    )
     data = json.loads(capsys.readouterr().out)
     assert code == 1
     assert list(data) == [
@@ -27,8 +29,13 @@ def test_json_report_and_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
         "files_seen",
         "files_parsed",
         "skipped",
+        "rollup",
+        "not_counted",
     ]
-    assert data["verdict"]["risk"] == "higher"
+    # Hard-coded devices, NCCL and torch.cuda calls are one-line edits: moderate, not a rewrite (#22).
+    assert data["verdict"]["risk"] == "moderate"
+    assert list(data["verdict"]) == ["risk", "reasons", "checklist", "supported", "cuda_only"]
+    assert list(data["rollup"]) == ["components", "blockers", "more_components", "more_blockers"]
     first = data["findings"][0]
     assert list(first) == [
         "rule",
@@ -40,6 +47,8 @@ def test_json_report_and_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
         "risk",
         "replacement",
         "source",
+        "role",
+        "count",
     ]
     assert {"train.py:13", "train.py:17"} <= {f["location"] for f in data["findings"]}
 

@@ -77,11 +77,19 @@ def audit(
     )
 
 
+COLLAPSED = frozenset(
+    {"inline-ptx", "stays-cuda-only", "warp-mask-32bit", "warp-size-32", "cuda-only-import", "device-agnostic"}
+)
+"""Rules whose repeats in one file are the same fact (each asm line, each imported name): one row, counted."""
+
+
 def _collapse(findings: list[Finding]) -> list[Finding]:
-    """One finding per rule, file and meaning: ten asm lines of a file are one row counted ten times."""
+    """One finding per rule, file and meaning for COLLAPSED rules: ten asm lines of a file are one row."""
     groups: dict[tuple[str, str, str, str, str], list[Finding]] = {}
     for item in findings:
         path = item.location.split(":", 1)[0] if item.layer == "source" else item.location
+        if item.rule not in COLLAPSED:
+            path = item.location
         groups.setdefault((item.rule, path, item.meaning, item.risk, item.effort), []).append(item)
     return [
         items[0] if len(items) == 1 else msgspec.structs.replace(items[0], count=sum(i.count for i in items))

@@ -78,7 +78,8 @@ def scan_tree(root: str, *, workers: int | None = None, exclude: Sequence[str] =
 def own_packages(root: str, entries: Sequence[Entry]) -> frozenset[str]:
     """The project's own top-level import names: root packages (also under ``src/``), and the folder name.
 
-    A checkout named ``DeepSpeed`` or ``apex`` imports ``deepspeed``/``apex`` from itself.
+    A checkout named ``DeepSpeed`` or ``apex`` imports ``deepspeed``/``apex`` from itself (the whole
+    folder name only: ``tensorrt_engine`` is not ``tensorrt``).
     """
     names = set()
     for entry in entries:
@@ -86,7 +87,6 @@ def own_packages(root: str, entries: Sequence[Entry]) -> frozenset[str]:
         if parts[-1] == "__init__.py" and (len(parts) == 2 or (len(parts) == 3 and parts[0] == "src")):
             names.add(parts[-2])
     base = os.path.basename(os.path.abspath(root)).lower()
-    names.update(word for word in re.split(r"[^a-z0-9]+", base) if len(word) > 2)
     names.add(re.sub(r"[^a-z0-9_]", "", base.replace("-", "_")))
     return frozenset(names)
 
