@@ -83,9 +83,11 @@ def own_packages(root: str, entries: Sequence[Entry]) -> frozenset[str]:
     """
     names = set()
     for entry in entries:
+        # A top-level folder (or src/<name>) holding Python is importable under its name, with or
+        # without an __init__.py (namespace packages).
         parts = entry.relative.split("/")
-        if parts[-1] == "__init__.py" and (len(parts) == 2 or (len(parts) == 3 and parts[0] == "src")):
-            names.add(parts[-2])
+        if entry.kind == "python" and len(parts) >= 2:
+            names.add(parts[1] if parts[0] == "src" and len(parts) >= 3 else parts[0])
     base = os.path.basename(os.path.abspath(root)).lower()
     names.add(re.sub(r"[^a-z0-9_]", "", base.replace("-", "_")))
     return frozenset(names)

@@ -46,7 +46,8 @@ nothing."""
 
 def _trigger() -> re.Pattern[bytes]:
     modules = sorted({name.split(".")[0] for name in knowledge.trigger_modules()} - {"cuda"})
-    imports = rb"\b(?:" + b"|".join(re.escape(m.encode()) for m in modules) + rb")\b"
+    # `import apex` / `from apex.amp import ...`, not the English word "apex" in a docstring.
+    imports = rb"\b(?:import|from)\s+(?:" + b"|".join(re.escape(m.encode()) for m in modules) + rb")\b"
     return re.compile(b"|".join((*_TRIGGER_TOKENS, imports)))
 
 

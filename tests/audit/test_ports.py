@@ -1,0 +1,79 @@
+"""Verdicts on real projects with documented ports (issue 22): every project x target of the corpus.
+
+The ground truth is tests/data/projects/ports-index.yaml, written from each project's own docs before
+envsnap was run on it; the trees are byte-for-byte subsets of the real repositories (SOURCE.md in
+each). Held-out projects were kept aside while envsnap was built: the score is asserted per cell and
+printed per group, so a regression names the project and target.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import pytest
+import yaml
+
+from envsnap.audit import audit, parse_target, scan_tree
+from envsnap.audit.model import RISKS, AuditReport, ScanResult
+from tests.audit.conftest import PROJECTS, project
+
+INDEX: dict[str, Any] = yaml.safe_load((PROJECTS / "ports-index.yaml").read_text(encoding="utf-8"))
+CELLS = [
+    (row["project"], target, expected["level"], row["held_out"])
+    for row in INDEX["projects"]
+    for target, expected in row["expect"].items()
+]
+
+
+@functools.cache
+def scanned(name: str) -> ScanResult:
+    return scan_tree(project(name))
+
+
+def verdict(name: str, target: str) -> AuditReport:
+    return audit(scanned(name), None, parse_target(target))
+
+
+def test_the_corpus_is_big_enough_and_a_third_is_held_out() -> None:
+    names = [row["project"] for row in INDEX["projects"]]
+    held = [row for row in INDEX["projects"] if row["held_out"]]
+    assert len(names) >= 12 and len(set(names)) == len(names)
+    assert 0.25 <= len(held) / len(names) <= 0.45
+    for name in names:
+        assert (PROJECTS / name / "SOURCE.md").is_file() or name.startswith("real-")
+        assert any((PROJECTS / name).rglob("*.*"))
+
+
+@pytest.mark.parametrize(("name", "target", "level", "held_out"), CELLS, ids=[f"{c[0]}-{c[1]}" for c in CELLS])
+def test_verdict_per_project_and_target(name: str, target: str, level: str, held_out: bool) -> None:
+    got = verdict(name, target).verdict.risk
+    distance = abs(RISKS.index(got) - RISKS.index(level))
+    assert distance < 2, f"{name} on {target}: {got}, two levels from {level}"
+    if level == "lower" and got == "higher":
+        pytest.fail(f"{name} already supports {target} but was rated higher")
+    # Exact match is asserted for every cell but one documented near-miss (see the index).
+    if (name, target) not in KNOWN_NEAR_MISSES:
+        assert got == level, f"{name} on {target}: {got}, expected {level}"
+
+
+KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset({("port-deepspeed", "mps")})
+"""Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
+envsnap calls MPS supported (lower); the docs call it experimental (no fused op builders): moderate."""
+
+
+def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
+    """>= 90% of cells right on the projects built against and on the held-out ones; none two levels off."""
+    tally: dict[bool, list[int]] = {False: [0, 0, 0], True: [0, 0, 0]}
+    for name, target, level, held_out in CELLS:
+        got = verdict(name, target).verdict.risk
+        distance = abs(RISKS.index(got) - RISKS.index(level))
+        tally[held_out][0] += 1
+        tally[held_out][1] += distance == 0
+        tally[held_out][2] += distance == 2
+    with capsys.disabled():
+        for held_out, (cells, right, two_off) in tally.items():
+            group = "held-out" if held_out else "built-against"
+            print(f"\n{group}: {right}/{cells} cells right, {two_off} two levels off")
+    for cells, right, two_off in tally.values():
+        assert right / cells >= 0.9 and two_off == 0
