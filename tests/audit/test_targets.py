@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from envsnap.audit.target import parse_target, target_from_snapshot
@@ -66,3 +68,54 @@ def test_multi_gpu_nvidia_target_snapshot() -> None:
     target = target_from_snapshot(snapshot, "v100.yaml")
     assert (target.kind, target.archs, target.version) == ("cuda", ("sm_70",), "11.2")
     assert len(target.devices) == 8
+
+
+# ---------------------------------------------------------------------------- #22 item 10
+
+
+@pytest.mark.parametrize(("spec", "known"), [("rocm:gfx9999", "gfx942"), ("cuda:sm_999", "sm_90")])
+def test_a_target_that_does_not_exist_is_refused_naming_the_known_ones(spec: str, known: str) -> None:
+    with pytest.raises(BadInput) as refused:
+        parse_target(spec)
+    message = str(refused.value)
+    assert "unknown" in message and known in message and "\n" not in message
+
+
+def test_cli_exit_2_for_an_unknown_target(capsys: pytest.CaptureFixture[str]) -> None:
+    from envsnap.cli import run
+    from tests.audit.conftest import project
+
+    assert run(["audit", project("standard_ops"), "--target", "rocm:gfx9999", "--no-env"]) == 2
+    assert "gfx942" in capsys.readouterr().err
+
+
+def test_target_snapshot_suggests_only_builds_its_driver_runs() -> None:
+    """An L40S on driver 550 (CUDA 12.4): no cu126/cu128/cu13x torch is suggested for it."""
+    from envsnap.audit import audit
+    from envsnap.snapshot import store
+    from tests.audit.conftest import DATA
+
+    snapshot = store.load(str(DATA / "audit" / "l40s-torch2.14-cu130-source.yaml"))
+    target = target_from_snapshot(snapshot, "l40s.yaml")
+    assert target.driver == "550.54.14"
+    build = next(f for f in audit(None, snapshot, target).findings if f.rule == "framework-build")
+    variants = re.findall(r"whl/(cu\d+)", build.replacement)
+    assert variants and all(int(v[2:]) <= 124 for v in variants), build.replacement
+
+
+def test_envsnaps_own_nvml_dependency_is_not_the_projects() -> None:
+    import msgspec
+
+    from envsnap.audit import audit
+    from envsnap.audit.layers import packages
+    from envsnap.snapshot import store
+    from envsnap.snapshot.model import Package
+    from tests.audit.conftest import DATA
+
+    base = store.load(str(DATA / "audit" / "l40s-torch2.14-cu130-source.yaml"))
+    mine = (Package(name="envsnap", version="1.0"), Package(name="nvidia-ml-py", version="13.0"))
+    snapshot = msgspec.structs.replace(base, packages=mine)
+    assert [f for f in packages(snapshot, parse_target("rocm")) if "nvidia-ml-py" in f.code] == []
+    alone = msgspec.structs.replace(base, packages=mine[1:])
+    assert any("nvidia-ml-py" in f.code for f in packages(alone, parse_target("rocm")))
+    assert not any("nvidia-ml-py" in f.code for f in audit(None, snapshot, parse_target("rocm")).findings)

@@ -9,8 +9,10 @@ pip may pick the CUDA wheel from PyPI.
 
 from __future__ import annotations
 
+import importlib.metadata
 from collections.abc import Iterator
 
+from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
@@ -189,10 +191,13 @@ def _cuda(release: Version, target: Target, extras: list[str], location: str, co
         return
     device = Version(parsed[1])
     ceiling = Version(target.version) if target.version else None
+    driver = _driver(target)
     variants = sorted(row.cuda, key=lambda v: Version(compat.cuda_of_variant(v) or "0"), reverse=True)
     for variant in variants:
         cuda = compat.cuda_of_variant(variant)
         if cuda is None or (ceiling is not None and Version(cuda) > ceiling):
+            continue
+        if driver is not None and compat.driver_runs(cuda, driver) is False:
             continue
         arch = compat.wheel_arch_list(release, variant, "x86_64")
         if arch is not None and compat.coverage(arch[0], device, torch_cuda=cuda) == "sass":
@@ -207,24 +212,53 @@ def _cuda(release: Version, target: Target, extras: list[str], location: str, co
                 arch[1],
             )
             return
-    newer = compat.suggest_newer_release(release, driver=None, devices=[device])
-    replacement = (
-        f"upgrade: `pip install 'torch=={newer[0]}.*' --index-url {compat.PYTORCH_INDEX}/{newer[1]}`"
-        if newer
-        else "no published torch build covers it yet: build from source with TORCH_CUDA_ARCH_LIST"
-    )
+    newer = compat.suggest_newer_release(release, driver=driver, devices=[device])
+    older = _older_release(release, driver, device) if newer is None and driver is not None else None
+    if newer:
+        replacement = f"upgrade: `pip install 'torch=={newer[0]}.*' --index-url {compat.PYTORCH_INDEX}/{newer[1]}`"
+    elif older:
+        replacement = (
+            f"driver {target.driver} runs none of torch {release.major}.{release.minor}'s CUDA builds: upgrade "
+            f"the driver, or install an older torch: `pip install 'torch=={older[0]}.*' --index-url "
+            f"{compat.PYTORCH_INDEX}/{older[1]}`"
+        )
+    else:
+        replacement = "no published torch build covers it yet: build from source with TORCH_CUDA_ARCH_LIST"
     yield _finding(
         "framework-build",
         location,
         code,
         f"No torch {release.major}.{release.minor} build"
         + (f" for CUDA <= {target.version}" if target.version else "")
-        + f" has kernels for {target.archs[0]}: 'no kernel image is available for execution on the device'.",
+        + f" has kernels for {target.archs[0]}"
+        + (f" and runs on driver {target.driver}" if driver is not None else "")
+        + ": 'no kernel image is available for execution on the device'.",
         "medium",
-        "higher" if newer is None else "moderate",
+        "higher" if newer is None and older is None else "moderate",
         replacement,
         knowledge.source("cuda"),
     )
+
+
+def _older_release(release: Version, driver: Version, device: Version) -> tuple[str, str] | None:
+    """The newest older torch release with a CUDA build this driver runs and this GPU has kernels in."""
+    rows = sorted(rules_knowledge.torch_releases(), key=lambda row: Version(row.torch), reverse=True)
+    for row in rows:
+        candidate = Version(f"{row.torch}.0")
+        if candidate >= Version(f"{release.major}.{release.minor}.0"):
+            continue
+        variant = compat.suggest_cuda_variant(candidate, driver=driver, devices=[device])
+        if variant is not None:
+            return row.torch, variant
+    return None
+
+
+def _driver(target: Target) -> Version | None:
+    """The target's NVIDIA driver version (target snapshots), for the builds it can run."""
+    try:
+        return Version(target.driver) if target.driver else None
+    except InvalidVersion:
+        return None
 
 
 def _other(release: Version, target: Target, extras: list[str], location: str, code: str) -> Finding:
@@ -283,8 +317,11 @@ def packages(snapshot: Snapshot, target: Target) -> Iterator[Finding]:
     pattern, wheel_source = knowledge.cuda_library_wheels()
     wheels: list[str] = []
     ctx = context(snapshot)
+    tool = _tool_requirements(snapshot)
     for package in snapshot.packages or ():
         name = canonicalize_name(package.name)
+        if name in tool:
+            continue  # envsnap's own dependency (nvidia-ml-py for NVML), not the project's
         if name == "apex" and package.version in versions:
             yield Finding(
                 rule="pypi-apex",
@@ -329,6 +366,25 @@ def packages(snapshot: Snapshot, target: Target) -> Iterator[Finding]:
             replacement="uninstall them with the CUDA torch; the target's build brings its own",
             source=wheel_source,
         )
+
+
+def _tool_requirements(snapshot: Snapshot) -> frozenset[str]:
+    """What envsnap itself requires, when the audited environment is the one envsnap runs in."""
+    if not any(canonicalize_name(p.name) == "envsnap" for p in snapshot.packages or ()):
+        return frozenset()
+    try:
+        requires = importlib.metadata.requires("envsnap") or []
+    except importlib.metadata.PackageNotFoundError:
+        return frozenset()
+    names = set()
+    for line in requires:
+        try:
+            requirement = Requirement(line)
+        except InvalidRequirement:
+            continue
+        if requirement.marker is None or "extra" not in str(requirement.marker):
+            names.add(canonicalize_name(requirement.name))
+    return frozenset(names)
 
 
 def extensions(snapshot: Snapshot, target: Target) -> Iterator[Finding]:

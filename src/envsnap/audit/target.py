@@ -8,7 +8,10 @@ devices, driver and framework build instead.
 
 from __future__ import annotations
 
+import functools
 import re
+
+import msgspec
 
 from envsnap.audit import knowledge
 from envsnap.audit.model import Target, TargetKind
@@ -61,10 +64,15 @@ def parse_target(text: str) -> Target:
     if kind == "cuda":
         if not arch or not _SM.match(arch):
             raise BadInput(_refusal(text))
+        if arch.rstrip("af") not in known_sms():
+            # A verdict for a GPU that does not exist would be invented (#22 item 10).
+            raise BadInput(f"--target {text}: unknown NVIDIA architecture `{arch}`; known: {', '.join(known_sms())}")
         return Target(kind="cuda", archs=(arch,), version=version, label=spec)
     if kind == "rocm":
         if arch and not _GFX.match(arch):
             raise BadInput(f"--target {text}: `{arch}` is not a gfx target (e.g. gfx942, gfx90a, gfx1100)")
+        if arch and arch not in known_gfx():
+            raise BadInput(f"--target {text}: unknown AMD GPU target `{arch}`; known: {', '.join(known_gfx())}")
         return Target(kind="rocm", archs=(arch,) if arch else (), version=version, label=spec)
     if kind == "xpu":
         if version:
@@ -76,6 +84,20 @@ def parse_target(text: str) -> Target:
         return Target(kind="xpu", archs=(arch,) if arch else (), label=spec)
     plain: TargetKind = "mps" if kind == "mps" else "cpu"
     return Target(kind=plain, label=spec)
+
+
+@functools.cache
+def known_sms() -> tuple[str, ...]:
+    """NVIDIA architectures with a GPU in the compute-capability table (rules/data/nvidia_gpus.yaml)."""
+    ccs = {row.cc for row in rules_knowledge.compute_capabilities()}
+    ordered = sorted(ccs, key=lambda cc: tuple(int(part) for part in cc.split(".")))
+    return tuple(f"sm_{cc.replace('.', '')}" for cc in ordered)
+
+
+@functools.cache
+def known_gfx() -> tuple[str, ...]:
+    """AMD gfx targets in the gfx name table (rules/data/rocm.yaml)."""
+    return tuple(sorted(rules_knowledge.gfx_names(), key=lambda gfx: (len(gfx), gfx)))
 
 
 def _refusal(text: str) -> str:
@@ -118,7 +140,9 @@ def target_from_snapshot(snapshot: Snapshot, name: str) -> Target:
         sms = tuple(sorted({f"sm_{facts.cc_text(cc).replace('.', '')}" for cc in ccs if cc is not None}))
         driver = facts.nvidia(snapshot)
         devices = tuple(d.name or f"NVIDIA GPU {d.index}" for d in nvidia)
-        return _described("cuda", sms, driver.cuda_driver_version if driver else None, name, torch, devices)
+        described = _described("cuda", sms, driver.cuda_driver_version if driver else None, name, torch, devices)
+        # The driver decides which CUDA builds run there: none newer is suggested (#22 item 10).
+        return msgspec.structs.replace(described, driver=driver.driver_version if driver else None)
     accel = snapshot.accelerators
     if accel and accel.intel and accel.intel.devices:
         devices = tuple(d.name or f"Intel GPU {d.index}" for d in accel.intel.devices)

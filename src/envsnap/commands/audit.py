@@ -62,6 +62,25 @@ FAIL_ON = {
     help="Exit 1 when the verdict is at or above this risk.",
 )
 @click.option("--show-fine", is_flag=True, help="Text output: also list the findings that need no change.")
+@click.option(
+    "--top",
+    type=click.IntRange(1, 1000),
+    default=10,
+    show_default=True,
+    help="Rows per roll-up table (components, kinds of blocker), shown before the details.",
+)
+@click.option(
+    "--exclude",
+    "excludes",
+    multiple=True,
+    metavar="GLOB",
+    help="Leave out paths matching GLOB (a path or folder name; repeatable), e.g. --exclude 'third_party'.",
+)
+@click.option(
+    "--include-tests",
+    is_flag=True,
+    help="Count tests, examples, benchmarks, docs, scratch and vendored code in the verdict (listed either way).",
+)
 def audit_command(
     project_dir: str,
     target_spec: str | None,
@@ -73,6 +92,9 @@ def audit_command(
     fmt: str,
     fail_on: str,
     show_fine: bool,
+    top: int,
+    excludes: tuple[str, ...],
+    include_tests: bool,
 ) -> int:
     """Before you migrate: audit a project and its environment for another accelerator.
 
@@ -85,6 +107,7 @@ def audit_command(
     \b
     Examples:
       envsnap audit . --target rocm:gfx942
+      envsnap audit . --target xpu --top 5 --exclude third_party --exclude 'csrc/legacy/*'
       envsnap audit ~/src/model --target xpu --snapshot train-env.yaml
       envsnap audit --target cuda:sm_120@12.8 --format markdown > MIGRATION.md
       envsnap audit --target-snapshot mi300x-node.yaml --json | jq .verdict
@@ -109,10 +132,10 @@ def audit_command(
     if not os.path.isdir(project_dir):
         raise BadInput(f"{project_dir}: not a directory (give the project's folder)")
     # The scan runs before any probe thread starts: the parsing pool forks a single-threaded process.
-    scan = scan_tree(project_dir)
+    scan = scan_tree(project_dir, exclude=excludes)
     snapshot, label = _environment(snapshot_path, python_path, no_frameworks, no_env)
-    report = audit(scan, snapshot, target, environment_label=label)
-    _print_report(report, fmt, show_fine)
+    report = audit(scan, snapshot, target, environment_label=label, include_tests=include_tests, top=top)
+    _print_report(report, fmt, show_fine, top)
     from envsnap.audit.model import RISKS
 
     failing = RISKS.index(report.verdict.risk) >= RISKS.index(FAIL_ON[fail_on])
@@ -142,7 +165,7 @@ def _environment(
     return data, f"live ({python_path})" if python_path else "live (this interpreter)"
 
 
-def _print_report(report: Any, output_format: str, show_fine: bool) -> None:
+def _print_report(report: Any, output_format: str, show_fine: bool, top: int) -> None:
     if output_format == "json":
         from envsnap.render.audit import audit_json
 
@@ -154,4 +177,4 @@ def _print_report(report: Any, output_format: str, show_fine: bool) -> None:
     else:
         from envsnap.render.audit import render_audit
 
-        _print_out(render_audit(report, show_fine=show_fine))
+        _print_out(render_audit(report, show_fine=show_fine, top=top))

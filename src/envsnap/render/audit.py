@@ -18,7 +18,7 @@ from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.text import Text
 
-from envsnap.audit.model import LAYERS, AuditReport, Finding
+from envsnap.audit.model import LAYERS, AuditReport, Finding, RollUpRow
 from envsnap.snapshot.safe_text import one_line, printable
 
 RISK_STYLES = {"higher": "bold red", "moderate": "yellow", "lower": "green"}
@@ -70,6 +70,10 @@ def _finding(item: Finding) -> RenderableType:
     head = Text()
     head.append(f"{MARKS[item.risk]} ", style=RISK_STYLES[item.risk])
     head.append(one_line(item.location), style="bold")
+    if item.count > 1:
+        head.append(f" ×{item.count}", style="bold")
+    if item.role != "core":
+        head.append(f" [{item.role}, not counted]", style="dim")
     head.append("  ")
     head.append(one_line(item.code), style="dim")
     body = Text()
@@ -82,11 +86,56 @@ def _finding(item: Finding) -> RenderableType:
     return Group(*parts)
 
 
-def render_audit(report: AuditReport, *, show_fine: bool = False) -> RenderableType:
-    """The text report: verdict and reasons, findings by layer, the checklist, what was scanned.
+def _rollup_rows(title: str, rows: tuple[RollUpRow, ...], more: int) -> list[RenderableType]:
+    if not rows:
+        return []
+    parts: list[RenderableType] = [Text(title, style="bold")]
+    width = max(len(one_line(row.name)) for row in rows)
+    for row in rows:
+        line = Text("  ")
+        line.append(f"{MARKS[row.risk]} ", style=RISK_STYLES[row.risk])
+        line.append(one_line(row.name).ljust(width), style="bold")
+        line.append(f"  {row.count:>5}  ")
+        line.append(one_line(row.rule) if row.rule != row.name else "", style="dim")
+        line.append(f"  e.g. {one_line(row.example)}")
+        parts.append(line)
+    if more:
+        parts.append(Text(f"  … and {more} more", style="dim"))
+    return parts
+
+
+def rollup_lines(report: AuditReport) -> list[RenderableType]:
+    """Support evidence, what stays CUDA-only, the roll-up tables and what was not counted."""
+    parts: list[RenderableType] = []
+    verdict = report.verdict
+    for line in verdict.supported[1:]:
+        parts.append(Text("  ✓ also: ", style="green").append(printable(line)))
+    for line in verdict.cuda_only:
+        parts.append(Text("  ✗ stays CUDA-only: ", style="yellow").append(printable(line)))
+    rollup = report.rollup
+    if rollup.components or rollup.blockers:
+        parts.append(Text(""))
+        parts.append(Text("What it takes, by component and by kind", style="bold underline"))
+        parts.extend(_rollup_rows("By component", rollup.components, rollup.more_components))
+        parts.extend(_rollup_rows("By kind of blocker", rollup.blockers, rollup.more_blockers))
+    if report.not_counted:
+        parts.append(
+            Text(
+                f"  {report.not_counted} findings in tests, examples, benchmarks, docs or vendored code are "
+                "listed, not counted (--include-tests counts them)",
+                style="dim",
+            )
+        )
+    return parts
+
+
+def render_audit(report: AuditReport, *, show_fine: bool = False, top: int = 10) -> RenderableType:
+    """The text report: verdict and reasons, the roll-up, findings by layer, the checklist, what was scanned.
 
     Findings that need no change (effort none) are counted per layer, listed only with ``show_fine``.
+    The roll-up comes first: on a large tree it is the screenful that says where the work is.
     """
+    del top  # the roll-up was cut to --top rows when the report was made
     parts: list[RenderableType] = [headline(report)]
     context = []
     if report.project:
@@ -99,6 +148,7 @@ def render_audit(report: AuditReport, *, show_fine: bool = False) -> RenderableT
         parts.append(Text(" · ".join(context), style="dim"))
     for reason in report.verdict.reasons:
         parts.append(Text("  • ").append(printable(reason)))
+    parts.extend(rollup_lines(report))
     for layer in LAYERS:
         items = [f for f in report.findings if f.layer == layer]
         if not items:
@@ -171,6 +221,20 @@ def audit_markdown(report: AuditReport) -> str:
     if report.environment:
         lines += [f"Environment: {_md(report.environment)}", ""]
     lines += ["## Why", ""] + [f"- {_md(reason)}" for reason in report.verdict.reasons] + [""]
+    if report.verdict.supported:
+        lines += ["## Already supported", ""] + [f"- {_md(line)}" for line in report.verdict.supported]
+        lines += [f"- stays CUDA-only: {_md(line)}" for line in report.verdict.cuda_only] + [""]
+    for title, rows, more in (
+        ("By component", report.rollup.components, report.rollup.more_components),
+        ("By kind of blocker", report.rollup.blockers, report.rollup.more_blockers),
+    ):
+        if not rows:
+            continue
+        lines += [f"## {title}", "", "| | Findings | Worst | Example |", "|---|---|---|---|"]
+        lines += [f"| {_md(r.name)} | {r.count} | {r.risk} ({_md(r.rule)}) | {_md(r.example)} |" for r in rows]
+        lines += ([f"", f"_and {more} more_"] if more else []) + [""]
+    if report.not_counted:
+        lines += [f"_{report.not_counted} findings in tests, examples, benchmarks, docs or vendored code are listed, not counted._", ""]
     for layer in LAYERS:
         items = [f for f in report.findings if f.layer == layer]
         if not items:
@@ -182,8 +246,9 @@ def audit_markdown(report: AuditReport) -> str:
             "|---|---|---|---|---|---|",
         ]
         for f in items:
+            where = f.location + (f" ×{f.count}" if f.count > 1 else "") + ("" if f.role == "core" else f" [{f.role}]")
             lines.append(
-                f"| {_md(f.location)} | {_md_code(f.code)} | {_md(f.meaning)} | {f.effort} | "
+                f"| {_md(where)} | {_md_code(f.code)} | {_md(f.meaning)} | {f.effort} | "
                 f"{f.risk} | {_md(f.replacement)} |"
             )
         lines.append("")
