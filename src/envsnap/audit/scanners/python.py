@@ -12,6 +12,7 @@ Signals are target-independent; ``judge.py`` says what each means on a target.
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 from collections.abc import Iterator
 
@@ -37,6 +38,8 @@ _TRIGGER_TOKENS = (
     rb"torch\.(?:accelerator|amp|compile|get_default_device)\b",
     rb"\b(?:autocast|GradScaler)\b",
     rb"\bnvidia[-_.]",
+    rb"\.cuh?\b",  # load(sources=["k.cu"])
+    rb"\bnccl\b",
 )
 """Tokens any signal needs; a file without one is not parsed (most of a big tree). Word-bounded where
 the word is also English or part of other names (``double``, ``accelerator``, ``apex``, ``nvidia``):
@@ -48,16 +51,51 @@ def _trigger() -> re.Pattern[bytes]:
     modules = sorted({name.split(".")[0] for name in knowledge.trigger_modules()} - {"cuda"})
     # `import apex` / `from apex.amp import ...`, not the English word "apex" in a docstring.
     imports = rb"\b(?:import|from)\s+(?:" + b"|".join(re.escape(m.encode()) for m in modules) + rb")\b"
-    return re.compile(b"|".join((*_TRIGGER_TOKENS, imports)))
+    alternation = b"|".join((*_TRIGGER_TOKENS, imports))
+    # A look-ahead on the possible first characters lets the engine skip most positions at C speed
+    # (measured: 40% less time on torch/_inductor than the bare alternation).
+    starts = sorted({chr(c) for c in b"cCfdxmhrvigAIUntGaeN.\\"} | {m[0] for m in modules})
+    first = "".join(re.escape(c) for c in starts).encode()
+    return re.compile(b"(?=[" + first + b"])(?:" + alternation + b")")
 
 
 TRIGGER = _trigger()
 """The trigger tokens and the import names of every CUDA-only package, as one compiled alternation."""
+TRIGGER_TEXT = re.compile(TRIGGER.pattern.decode("ascii"))
+"""The same tokens over text: which lines of a parsed file can hold a signal."""
+
+
+def _anchors() -> tuple[bytes, ...]:
+    """Lower-case literals at least one of which every trigger token contains (a necessary condition).
+
+    Searched in the lower-cased bytes, so ``cuda`` stands for ``CUDA`` too; chosen so that common
+    words do not pass: ``'mps``/``.mps`` rather than ``mps`` (timestamps), ``import flash_attn``
+    rather than ``flash_attn`` (transformers' ``_supports_flash_attn`` in every model).
+    """
+    words = (
+        b"cuda", b"cudnn", b"nccl", b"float64", b".double", b"gencode", b"arch_list", b"_require", b"xpu",
+        b"'mps", b'"mps', b".mps", b"'hip", b'"hip', b".hip", b"_hip", b"is_hip", b"rocm",
+        b"torch.accelerator", b"torch.amp", b"torch.compile", b"get_default_device", b"autocast",
+        b"gradscaler", b"nvidia",
+    )
+    common = {"flash_attn", "triton", "apex", "numba"}
+    modules = sorted({name.split(".")[0] for name in knowledge.trigger_modules()} - {"cuda"})
+    names = tuple(m.lower().encode() for m in modules if m not in common)
+    verbs = tuple(f"{verb} {m}".encode() for m in sorted(common) for verb in ("import", "from"))
+    return words + names + verbs
+
+
+ANCHORS = _anchors()
 
 
 def triggered(data: bytes) -> bool:
-    """Whether a file's bytes hold any trigger token (then it is worth a syntax tree)."""
-    return TRIGGER.search(data) is not None
+    """Whether a file's bytes hold any trigger token (then it is worth a syntax tree).
+
+    Two steps, cheapest first: plain substring searches for the anchors (C's memmem, near grep's
+    speed), then, for the few files that hold one, the word-bounded regular expression.
+    """
+    lower = data.lower()
+    return any(word in lower for word in ANCHORS) and TRIGGER.search(data) is not None
 
 
 _DEVICE_STRING = re.compile(r"^cuda(:\d+)?$")
@@ -88,9 +126,11 @@ MAX_CODE = 160
 class _Visitor(ast.NodeVisitor):
     """Collects signals from one module; ``guard`` counts the enclosing guarded blocks."""
 
-    def __init__(self, relative: str, lines: list[str]) -> None:
+    def __init__(self, relative: str, lines: list[str], hot: list[int] | None = None) -> None:
         self.relative = relative
         self.lines = lines
+        self.hot = hot
+        """Sorted numbers of the lines with a trigger token (None: visit everything)."""
         self.aliases: dict[str, str] = {}
         self.signals: list[Signal] = []
         self.guard = 0
@@ -103,6 +143,21 @@ class _Visitor(ast.NodeVisitor):
         """Function-local names bound to a device literal, until a device argument uses them."""
 
     # ------------------------------------------------------------------ helpers
+
+    def visit(self, node: ast.AST) -> None:
+        # Most of a big module never mentions CUDA: a statement or expression whose lines hold no
+        # trigger token cannot emit a signal, so its subtree is skipped (a third of the scan's time
+        # went to visiting such subtrees). Imports always count (aliases), and so does everything
+        # while a function has a name bound to "cuda" that a later line may pass as a device.
+        hot = self.hot
+        if hot is not None and not self.pending and not isinstance(node, (ast.Import, ast.ImportFrom)):
+            first = getattr(node, "lineno", None)
+            if first is not None:
+                last = getattr(node, "end_lineno", None) or first
+                index = bisect.bisect_left(hot, first)
+                if index == len(hot) or hot[index] > last:
+                    return
+        super().visit(node)
 
     def code(self, node: ast.AST) -> str:
         number = getattr(node, "lineno", 0)
@@ -516,14 +571,68 @@ def _ptx_detail(text: str) -> tuple[str, ...]:
     return tuple(f"arch_specific={word}" for word in specific)
 
 
+_CONTINUES = ("else", "elif ", "except", "finally", ")", "]", "}", "#", '"""', "'''")
+CHUNK_MIN_LINES = 400
+"""Below this size a module is parsed whole: splitting it saves nothing."""
+
+
+def _parse_hot(text: str, relative: str, hot: list[int]) -> ast.Module:
+    """The syntax tree of the top-level statements that hold a trigger token, plus the imports.
+
+    Parsing is most of the scan's cost, and in a large module the trigger words sit in a few
+    functions or classes: each top-level statement (a line at column 0 that does not continue the one
+    before) is parsed on its own, only where it matters, and its line numbers shifted back. Whatever
+    does not split cleanly (a string literal spanning column-0 lines) is parsed whole.
+    """
+    lines = text.splitlines(keepends=True)
+    if len(lines) < CHUNK_MIN_LINES:
+        return ast.parse(text, filename=relative)
+    starts: list[int] = []
+    decorated = False
+    for number, line in enumerate(lines, 1):
+        if not line[:1] or line[:1].isspace() or line.startswith(_CONTINUES):
+            continue
+        if not decorated:
+            starts.append(number)
+        decorated = line.startswith("@")
+    bounds = list(zip(starts, [*starts[1:], len(lines) + 1]))
+    body: list[ast.stmt] = []
+    for first, end in bounds:
+        index = bisect.bisect_left(hot, first)
+        wanted = (index < len(hot) and hot[index] < end) or lines[first - 1].startswith(("import ", "from "))
+        if not wanted:
+            continue
+        try:
+            chunk = ast.parse("".join(lines[first - 1 : end - 1]), filename=relative)
+        except SyntaxError:
+            return ast.parse(text, filename=relative)
+        ast.increment_lineno(chunk, first - 1)
+        body.extend(chunk.body)
+    return ast.Module(body=body, type_ignores=[])
+
+
+def _hot_lines(text: str) -> list[int]:
+    """Numbers of the lines holding a trigger token, in order (one pass over the text)."""
+    hot: list[int] = []
+    line = 1
+    offset = 0
+    for match in TRIGGER_TEXT.finditer(text):
+        line += text.count("\n", offset, match.start())
+        offset = match.start()
+        if not hot or hot[-1] != line:
+            hot.append(line)
+    return hot
+
+
 def scan_python(relative: str, text: str) -> Iterator[Signal]:
     """Signals of one Python file (the text must already pass the TRIGGER filter to be worth it).
 
     Raises:
         SyntaxError, ValueError, RecursionError: the file is not parseable Python.
     """
-    tree = ast.parse(text, filename=relative)
-    visitor = _Visitor(relative, text.splitlines())
+    hot = _hot_lines(text)
+    tree = _parse_hot(text, relative, hot)
+    visitor = _Visitor(relative, text.splitlines(), hot)
     visitor.visit(tree)
     seen: set[tuple[str, int | None, str]] = set()
     for signal in visitor.signals:
