@@ -180,3 +180,31 @@ def test_a_huge_line_is_shortened_in_the_finding(tmp_path: Path) -> None:
     assert finding.location == "gen.py:1"
     assert len(finding.code) <= 160
     assert finding.code.endswith("…")
+
+
+def test_hostile_folder_names_in_the_rollup_and_port_evidence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Roll-up rows and "already supported" lines carry folder and file names: escaped everywhere (#22)."""
+    evil = "ev\x1b[31mil|`x`[bold]"
+    (tmp_path / evil).mkdir()
+    (tmp_path / evil / "k.cu").write_text(
+        '__global__ void k() { asm volatile("mov.u32 %0, %%laneid;" : "=r"(x)); }\n'
+    )
+    (tmp_path / "hip").mkdir()
+    (tmp_path / "hip" / f"{evil}_hip.cpp").write_text(
+        "#include <hip/hip_runtime.h>\nvoid f() { hipGetDevice(&d); }\n"
+    )
+    report = audit(scan_tree(str(tmp_path)), None, parse_target("rocm:gfx942"))
+    assert report.verdict.supported
+    assert report.rollup.components
+    print_out(render_audit(report))
+    text = capsys.readouterr().out
+    assert "\x1b" not in text
+    assert "[bold]" in text
+    markdown = audit_markdown(report)
+    assert "\x1b" not in markdown
+    rows = [line for line in markdown.split("## By component")[1].splitlines() if line.startswith("| ev")]
+    assert rows
+    assert rows[0].count(" | ") == 3
+    assert "\x1b" not in audit_json(report)

@@ -15,7 +15,17 @@ TARGET = str(DATA / "audit" / "mi250-rocm6.2-target.yaml")
 
 def test_json_report_and_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
     code = run(
-        ["audit", project("cuda_cudnn"), "--target", "xpu", "--snapshot", SOURCE, "--json", "--fail-on", "moderate"]
+        [
+            "audit",
+            project("cuda_cudnn"),
+            "--target",
+            "xpu",
+            "--snapshot",
+            SOURCE,
+            "--json",
+            "--fail-on",
+            "moderate",
+        ]
     )
     data = json.loads(capsys.readouterr().out)
     assert code == 1

@@ -113,7 +113,7 @@ def test_compiled_extensions_with_fatbin_archs() -> None:
     assert at(rocm.findings, "compiled-cuda-extension") == [
         "extensions[my-kernels]"
     ]  # flash-attn: its package row
-    # nvidia-ml-py is envsnap's own NVML binding, installed with envsnap on the devbox: not the project's (#22)
+    # nvidia-ml-py is envsnap's own NVML binding, installed with envsnap there: not the project's (#22)
     assert at(rocm.findings, "cuda-only-package") == ["packages[flash_attn]"]
     assert at(rocm.findings, "pypi-apex") == ["packages[apex]"]
     blackwell = audit(None, snapshot, parse_target("cuda:sm_120"))

@@ -60,7 +60,8 @@ def test_excluded_cuda_branch_is_not_judged_on_rocm_but_is_elsewhere(tmp_path: P
     signals = {(s.kind, s.line): s for s in scan.signals}
     assert "branch=not-rocm" in signals[("inline-ptx", 6)].detail
     rocm = audit(scan, None, parse_target("rocm:gfx942"))
-    assert at(rocm.findings, "inline-ptx") == [] and at(rocm.findings, "warp-size-32") == []
+    assert at(rocm.findings, "inline-ptx") == []
+    assert at(rocm.findings, "warp-size-32") == []
     assert rocm.verdict.risk == "lower"
     assert "ROCm preprocessor branch" in rocm.verdict.supported[0]
     xpu = audit(scan, None, parse_target("xpu"))
@@ -107,7 +108,7 @@ def test_warp_size_spellings_and_cuda_only_apis_are_seen() -> None:
         "constexpr int kWarpSize = 32;\n"
         "#include <cudnn_frontend.h>\n"
         "#include <cufile.h>\n"
-        "__global__ void k(float* p) { float v = __ldcs(p); __stcg(p, v); nvtxRangePush(\"x\"); }\n"
+        '__global__ void k(float* p) { float v = __ldcs(p); __stcg(p, v); nvtxRangePush("x"); }\n'
         "void g() { cublasLtOrder_t o = CUBLASLT_ORDER_COL32; cuFileRead(h, b, n, 0, 0); }\n"
     )
     found = kinds(scan_native("k.cu", text))
@@ -122,7 +123,8 @@ def test_cudnn_frontend_is_not_advised_as_miopen(tmp_path: Path) -> None:
     (tmp_path / "conv.cpp").write_text("#include <cudnn_frontend.h>\nvoid f() { cudnnCreate(&h); }\n")
     rocm = audit(scan_tree(str(tmp_path)), None, parse_target("rocm"))
     frontend = next(f for f in rocm.findings if f.rule == "cuda-library")
-    assert frontend.risk == "higher" and "no cudnn_frontend graph API" in frontend.replacement
+    assert frontend.risk == "higher"
+    assert "no cudnn_frontend graph API" in frontend.replacement
 
 
 def test_makefiles_are_scanned(tmp_path: Path) -> None:
@@ -133,7 +135,7 @@ def test_makefiles_are_scanned(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------------------- device data-flow (#22 item 2)
 
-DEVICES = '''import argparse
+DEVICES = """import argparse
 import torch
 
 DEVICE_BACKENDS = {"cuda": "nccl", "xpu": "xccl"}
@@ -159,7 +161,7 @@ pick = torch.accelerator.current_accelerator() if torch.accelerator.is_available
 
 if __name__ == "__main__":
     torch.zeros(1, device="cuda")
-'''
+"""
 
 
 def test_cuda_counts_only_where_it_reaches_a_device_argument() -> None:
@@ -185,9 +187,11 @@ def test_grad_scaler_and_compile_get_their_own_messages(tmp_path: Path) -> None:
     )
     result = audit(scan_tree(str(tmp_path)), None, parse_target("mps"))
     scaler = next(f for f in result.findings if f.rule == "cuda-grad-scaler")
-    assert "GradScaler" in scaler.meaning and "Autocast" not in scaler.meaning
+    assert "GradScaler" in scaler.meaning
+    assert "Autocast" not in scaler.meaning
     compiled = next(f for f in result.findings if f.rule == "torch-compile-mps")
-    assert compiled.risk == "moderate" and "prototype" in compiled.meaning
+    assert compiled.risk == "moderate"
+    assert "prototype" in compiled.meaning
 
 
 # ---------------------------------------------------------------------------- roles, self-imports, extras
@@ -216,7 +220,8 @@ def test_examples_and_tests_do_not_set_the_verdict_unless_asked(tmp_path: Path) 
     (tmp_path / "examples" / "trt_demo.py").write_text("import tensorrt\n")
     scan = scan_tree(str(tmp_path))
     plain = audit(scan, None, parse_target("rocm"))
-    assert plain.verdict.risk == "lower" and plain.not_counted == 1
+    assert plain.verdict.risk == "lower"
+    assert plain.not_counted == 1
     assert [f.role for f in plain.findings if f.rule == "cuda-only-import"] == ["examples"]
     assert audit(scan, None, parse_target("rocm"), include_tests=True).verdict.risk == "higher"
 
@@ -224,7 +229,9 @@ def test_examples_and_tests_do_not_set_the_verdict_unless_asked(tmp_path: Path) 
 def test_the_project_importing_itself_is_not_a_cuda_dependency(tmp_path: Path) -> None:
     (tmp_path / "apex").mkdir()
     (tmp_path / "apex" / "__init__.py").write_text("")
-    (tmp_path / "apex" / "fused.py").write_text("import apex\nfrom apex.normalization import FusedLayerNorm\n")
+    (tmp_path / "apex" / "fused.py").write_text(
+        "import apex\nfrom apex.normalization import FusedLayerNorm\n"
+    )
     scan = scan_tree(str(tmp_path))
     assert [s for s in scan.signals if s.kind == "import"] == []
 
@@ -236,7 +243,8 @@ def test_an_optional_extra_is_one_step_lower_than_a_requirement(tmp_path: Path) 
     )
     result = audit(scan_tree(str(tmp_path)), None, parse_target("xpu"))
     extra = next(f for f in result.findings if f.rule == "cuda-only-requirement")
-    assert extra.risk == "lower" and "optional extra" in extra.meaning
+    assert extra.risk == "lower"
+    assert "optional extra" in extra.meaning
 
 
 def test_exclude_globs_leave_paths_out(tmp_path: Path) -> None:
@@ -267,6 +275,8 @@ def test_supported_projects_name_their_evidence_and_what_stays_cuda_only() -> No
     assert any("ggml-sycl/" in line for line in llama.verdict.supported)
     assert llama.verdict.reasons[0].startswith("already supported on Intel XPU")
     hopper = audit(scan_tree(project("port-fa3-hopper")), None, parse_target("rocm:gfx942"))
-    assert hopper.verdict.risk == "higher" and hopper.verdict.supported == ()
+    assert hopper.verdict.risk == "higher"
+    assert hopper.verdict.supported == ()
     ptx = next(f for f in hopper.findings if f.rule == "inline-ptx")
-    assert ptx.count == 2 and ptx.risk == "higher"
+    assert ptx.count == 2
+    assert ptx.risk == "higher"

@@ -78,7 +78,9 @@ def test_a_target_that_does_not_exist_is_refused_naming_the_known_ones(spec: str
     with pytest.raises(BadInput) as refused:
         parse_target(spec)
     message = str(refused.value)
-    assert "unknown" in message and known in message and "\n" not in message
+    assert "unknown" in message
+    assert known in message
+    assert "\n" not in message
 
 
 def test_cli_exit_2_for_an_unknown_target(capsys: pytest.CaptureFixture[str]) -> None:
@@ -100,7 +102,8 @@ def test_target_snapshot_suggests_only_builds_its_driver_runs() -> None:
     assert target.driver == "550.54.14"
     build = next(f for f in audit(None, snapshot, target).findings if f.rule == "framework-build")
     variants = re.findall(r"whl/(cu\d+)", build.replacement)
-    assert variants and all(int(v[2:]) <= 124 for v in variants), build.replacement
+    assert variants, build.replacement
+    assert all(int(v[2:]) <= 124 for v in variants), build.replacement
 
 
 def test_envsnaps_own_nvml_dependency_is_not_the_projects() -> None:

@@ -15,11 +15,11 @@ import msgspec
 from envsnap.audit.judges import judge
 from envsnap.audit.layers import context, environment_findings
 from envsnap.audit.model import AuditReport, Finding, ScanResult, Target
-from envsnap.audit.scan import scan_tree
-from envsnap.audit.target import parse_target, target_from_snapshot
 from envsnap.audit.roles import role_of
 from envsnap.audit.rollup import roll_up
+from envsnap.audit.scan import scan_tree
 from envsnap.audit.support import covered, evidence
+from envsnap.audit.target import parse_target, target_from_snapshot
 from envsnap.audit.verdict import decide, rank
 from envsnap.snapshot.model import Snapshot
 
@@ -73,12 +73,21 @@ def audit(
         files_parsed=scan.files_parsed if scan else 0,
         skipped=scan.skipped if scan else (),
         rollup=roll_up(counted, top=top),
-        not_counted=0 if include_tests else sum(1 for f in findings if f.role != "core" and f.effort != "none"),
+        not_counted=0
+        if include_tests
+        else sum(1 for f in findings if f.role != "core" and f.effort != "none"),
     )
 
 
 COLLAPSED = frozenset(
-    {"inline-ptx", "stays-cuda-only", "warp-mask-32bit", "warp-size-32", "cuda-only-import", "device-agnostic"}
+    {
+        "inline-ptx",
+        "stays-cuda-only",
+        "warp-mask-32bit",
+        "warp-size-32",
+        "cuda-only-import",
+        "device-agnostic",
+    }
 )
 """Rules whose repeats in one file are the same fact (each asm line, each imported name): one row, counted."""
 

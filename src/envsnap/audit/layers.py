@@ -215,10 +215,13 @@ def _cuda(release: Version, target: Target, extras: list[str], location: str, co
     newer = compat.suggest_newer_release(release, driver=driver, devices=[device])
     older = _older_release(release, driver, device) if newer is None and driver is not None else None
     if newer:
-        replacement = f"upgrade: `pip install 'torch=={newer[0]}.*' --index-url {compat.PYTORCH_INDEX}/{newer[1]}`"
+        replacement = (
+            f"upgrade: `pip install 'torch=={newer[0]}.*' --index-url {compat.PYTORCH_INDEX}/{newer[1]}`"
+        )
     elif older:
         replacement = (
-            f"driver {target.driver} runs none of torch {release.major}.{release.minor}'s CUDA builds: upgrade "
+            f"driver {target.driver} runs none of torch {release.major}.{release.minor}'s CUDA builds: "
+            "upgrade "
             f"the driver, or install an older torch: `pip install 'torch=={older[0]}.*' --index-url "
             f"{compat.PYTORCH_INDEX}/{older[1]}`"
         )

@@ -85,7 +85,7 @@ class Target(_Struct, frozen=True, kw_only=True):
     label: str
     """As the user wrote it, or ``rocm:gfx90a@6.2 (from target.yaml)``."""
     driver: str | None = None
-    """The NVIDIA driver version on the target (target snapshots only): builds it cannot run are not suggested."""
+    """The NVIDIA driver version on the target (target snapshots): no build it cannot run is suggested."""
     snapshot: str | None = None
     """The target snapshot file it was read from, if any."""
     torch: str | None = None

@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 
 _FOLDER = {
-    "rocm": re.compile(r"^(?:hip|rocm|amd|hipify|hip_\w+|\w+_hip|\w+-hip|ck|\w+_ck|ck_\w+|composable_kernel|aiter)$"),
+    "rocm": re.compile(
+        r"^(?:hip|rocm|amd|hipify|hip_\w+|\w+_hip|\w+-hip|ck|\w+_ck|ck_\w+|composable_kernel|aiter)$"
+    ),
     "xpu": re.compile(r"^(?:xpu|sycl|\w+_xpu|xpu_\w+|\w+-sycl|\w+_sycl|sycl_\w+|dpcpp|oneapi|intel_gpu)$"),
     "mps": re.compile(r"^(?:mps|metal|\w+_mps|mps_\w+|\w+-metal|\w+_metal|metal_\w+|apple)$"),
 }

@@ -18,16 +18,43 @@ ROLES: tuple[Role, ...] = ("core", "tests", "examples", "benchmarks", "docs", "s
 _FOLDERS: dict[str, Role] = {
     **dict.fromkeys(("tests", "test", "testing", "unittests", "unit_tests", "conftest"), "tests"),
     **dict.fromkeys(
-        ("examples", "example", "demo", "demos", "samples", "sample", "tutorials", "tutorial", "notebooks",
-         "recipes", "community", "research_projects", "cookbook"),
+        (
+            "examples",
+            "example",
+            "demo",
+            "demos",
+            "samples",
+            "sample",
+            "tutorials",
+            "tutorial",
+            "notebooks",
+            "recipes",
+            "community",
+            "research_projects",
+            "cookbook",
+        ),
         "examples",
     ),
     **dict.fromkeys(("benchmarks", "benchmark", "bench", "benches", "perf", "profiling"), "benchmarks"),
     **dict.fromkeys(("docs", "doc", "documentation", "website"), "docs"),
-    **dict.fromkeys(("dev", "scratch", "sandbox", "playground", "attic", "archive", "legacy", "old"), "scratch"),
     **dict.fromkeys(
-        ("third_party", "thirdparty", "3rdparty", "third-party", "external", "extern", "vendor", "vendored",
-         "deps", "submodules", "_vendor", "contrib_vendor"),
+        ("dev", "scratch", "sandbox", "playground", "attic", "archive", "legacy", "old"), "scratch"
+    ),
+    **dict.fromkeys(
+        (
+            "third_party",
+            "thirdparty",
+            "3rdparty",
+            "third-party",
+            "external",
+            "extern",
+            "vendor",
+            "vendored",
+            "deps",
+            "submodules",
+            "_vendor",
+            "contrib_vendor",
+        ),
         "vendored",
     ),
 }

@@ -18,7 +18,7 @@ NATIVE_ROOTS = frozenset({"src", "csrc", "lib", "libs", "include", "source", "so
 
 def component(location: str, layer: str) -> str:
     """The component a finding belongs to: its top folder (two levels under src/csrc/lib), or its layer."""
-    if layer in ("framework", "packages", "extensions") or ":" not in location and "/" not in location:
+    if layer in ("framework", "packages", "extensions") or (":" not in location and "/" not in location):
         return layer if layer != "source" else "(project root)"
     path = location.split(":", 1)[0]
     parts = path.split("/")
@@ -32,7 +32,12 @@ def component(location: str, layer: str) -> str:
 def _rows(groups: dict[str, list[Finding]], top: int) -> tuple[RollUpRow, ...]:
     def key(item: tuple[str, list[Finding]]) -> tuple[int, int, int, str]:
         worst = max(item[1], key=lambda f: (RISKS.index(f.risk), EFFORTS.index(f.effort)))
-        return (-RISKS.index(worst.risk), -EFFORTS.index(worst.effort), -sum(f.count for f in item[1]), item[0])
+        return (
+            -RISKS.index(worst.risk),
+            -EFFORTS.index(worst.effort),
+            -sum(f.count for f in item[1]),
+            item[0],
+        )
 
     rows = []
     for name, items in sorted(groups.items(), key=key)[:top]:

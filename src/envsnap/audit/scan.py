@@ -103,8 +103,15 @@ def _layout_signals(layout: Sequence[tuple[str, str, str]]) -> list[Signal]:
             continue
         seen.add(key)
         signals.append(
-            Signal(kind="port", layer="source", file=relative, code=relative, subject=target,
-                   guarded=True, detail=(f"reason={reason}",))
+            Signal(
+                kind="port",
+                layer="source",
+                file=relative,
+                code=relative,
+                subject=target,
+                guarded=True,
+                detail=(f"reason={reason}",),
+            )
         )
     return signals
 

@@ -66,13 +66,17 @@ def parse_target(text: str) -> Target:
             raise BadInput(_refusal(text))
         if arch.rstrip("af") not in known_sms():
             # A verdict for a GPU that does not exist would be invented (#22 item 10).
-            raise BadInput(f"--target {text}: unknown NVIDIA architecture `{arch}`; known: {', '.join(known_sms())}")
+            raise BadInput(
+                f"--target {text}: unknown NVIDIA architecture `{arch}`; known: {', '.join(known_sms())}"
+            )
         return Target(kind="cuda", archs=(arch,), version=version, label=spec)
     if kind == "rocm":
         if arch and not _GFX.match(arch):
             raise BadInput(f"--target {text}: `{arch}` is not a gfx target (e.g. gfx942, gfx90a, gfx1100)")
         if arch and arch not in known_gfx():
-            raise BadInput(f"--target {text}: unknown AMD GPU target `{arch}`; known: {', '.join(known_gfx())}")
+            raise BadInput(
+                f"--target {text}: unknown AMD GPU target `{arch}`; known: {', '.join(known_gfx())}"
+            )
         return Target(kind="rocm", archs=(arch,) if arch else (), version=version, label=spec)
     if kind == "xpu":
         if version:
@@ -140,7 +144,9 @@ def target_from_snapshot(snapshot: Snapshot, name: str) -> Target:
         sms = tuple(sorted({f"sm_{facts.cc_text(cc).replace('.', '')}" for cc in ccs if cc is not None}))
         driver = facts.nvidia(snapshot)
         devices = tuple(d.name or f"NVIDIA GPU {d.index}" for d in nvidia)
-        described = _described("cuda", sms, driver.cuda_driver_version if driver else None, name, torch, devices)
+        described = _described(
+            "cuda", sms, driver.cuda_driver_version if driver else None, name, torch, devices
+        )
         # The driver decides which CUDA builds run there: none newer is suggested (#22 item 10).
         return msgspec.structs.replace(described, driver=driver.driver_version if driver else None)
     accel = snapshot.accelerators

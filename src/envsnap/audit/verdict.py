@@ -49,7 +49,9 @@ def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[s
             risk = "moderate"
             reasons = [r for r in reasons if not r[0].isdigit()]
         reasons.insert(0, f"already supported on {NAMES[target.kind]}: {supported[0]}")
-        checklist.insert(0, f"Build or install the project's {NAMES[target.kind]} backend (see its docs): {supported[0]}")
+        checklist.insert(
+            0, f"Build or install the project's {NAMES[target.kind]} backend (see its docs): {supported[0]}"
+        )
     if not reasons:
         reasons = ["standard ops, no custom CUDA: install the target build of the framework"]
     return Verdict(

@@ -79,7 +79,8 @@ FAIL_ON = {
 @click.option(
     "--include-tests",
     is_flag=True,
-    help="Count tests, examples, benchmarks, docs, scratch and vendored code in the verdict (listed either way).",
+    help="Count tests, examples, benchmarks, docs, scratch and vendored code in the verdict "
+    "(they are listed either way).",
 )
 def audit_command(
     project_dir: str,

@@ -231,10 +231,16 @@ def audit_markdown(report: AuditReport) -> str:
         if not rows:
             continue
         lines += [f"## {title}", "", "| | Findings | Worst | Example |", "|---|---|---|---|"]
-        lines += [f"| {_md(r.name)} | {r.count} | {r.risk} ({_md(r.rule)}) | {_md(r.example)} |" for r in rows]
-        lines += ([f"", f"_and {more} more_"] if more else []) + [""]
+        lines += [
+            f"| {_md(r.name)} | {r.count} | {r.risk} ({_md(r.rule)}) | {_md(r.example)} |" for r in rows
+        ]
+        lines += (["", f"_and {more} more_"] if more else []) + [""]
     if report.not_counted:
-        lines += [f"_{report.not_counted} findings in tests, examples, benchmarks, docs or vendored code are listed, not counted._", ""]
+        lines += [
+            f"_{report.not_counted} findings in tests, examples, benchmarks, docs or vendored code are "
+            "listed, not counted._",
+            "",
+        ]
     for layer in LAYERS:
         items = [f for f in report.findings if f.layer == layer]
         if not items:
@@ -246,7 +252,11 @@ def audit_markdown(report: AuditReport) -> str:
             "|---|---|---|---|---|---|",
         ]
         for f in items:
-            where = f.location + (f" ×{f.count}" if f.count > 1 else "") + ("" if f.role == "core" else f" [{f.role}]")
+            where = (
+                f.location
+                + (f" ×{f.count}" if f.count > 1 else "")
+                + ("" if f.role == "core" else f" [{f.role}]")
+            )
             lines.append(
                 f"| {_md(where)} | {_md_code(f.code)} | {_md(f.meaning)} | {f.effort} | "
                 f"{f.risk} | {_md(f.replacement)} |"

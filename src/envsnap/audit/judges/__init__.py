@@ -20,23 +20,23 @@ from collections.abc import Mapping
 from envsnap.audit.judges.artifacts import judge_artifact
 from envsnap.audit.judges.base import NAMES, Context, Judge, cuda_api_works, where
 from envsnap.audit.judges.compiled import (
+    judge_blind_spot,
     judge_cmake,
     judge_compiled,
     judge_docker,
     judge_gencode,
     judge_library,
     judge_ptx,
-    judge_blind_spot,
     judge_warp,
 )
 from envsnap.audit.judges.device import (
     judge_agnostic,
     judge_compile,
-    judge_device_default,
     judge_cuda_amp,
     judge_cuda_api,
     judge_cuda_guard,
     judge_cudnn,
+    judge_device_default,
     judge_device_hardcode,
     judge_float64,
     judge_nccl,

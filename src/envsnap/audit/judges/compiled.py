@@ -222,8 +222,7 @@ BLIND_SPOTS: Mapping[str, tuple[str, str, Effort, Risk, str, str]] = {
         "build fails until they are defined.",
         "low",
         "moderate",
-        "define them for HIP (`__builtin_nontemporal_load/store`, or plain loads), as llm.c's AMD "
-        "port does",
+        "define them for HIP (`__builtin_nontemporal_load/store`, or plain loads), as llm.c's AMD port does",
         HIPIFY_SOURCE + "/blob/amd-staging/docs/reference/tables/CUDA_Device_API_supported_by_HIP.md",
     ),
     "nvtx": (

@@ -41,12 +41,24 @@ _PORT_SWITCHES = (
             r"ENABLE_HIP|USE_HIP)\b|\bhipcc\b|--offload-arch=gfx|\bPYTORCH_ROCM_ARCH\b|\bAMDGPU_TARGETS\b"
         ),
     ),
-    ("xpu", re.compile(r"find_package\s*\(\s*IntelSYCL|-fsycl\b|\bicpx\b|\b(?:GGML_SYCL|USE_SYCL|COMPUTE_BACKEND\W+xpu)\b")),
-    ("mps", re.compile(r"-framework\s+Metal\b|find_library\s*\([^)]*Metal|\b(?:GGML_METAL|USE_MPS|COMPUTE_BACKEND\W+mps)\b")),
+    (
+        "xpu",
+        re.compile(
+            r"find_package\s*\(\s*IntelSYCL|-fsycl\b|\bicpx\b|\b(?:GGML_SYCL|USE_SYCL|COMPUTE_BACKEND\W+xpu)\b"
+        ),
+    ),
+    (
+        "mps",
+        re.compile(
+            r"-framework\s+Metal\b|find_library\s*\([^)]*Metal|\b(?:GGML_METAL|USE_MPS|COMPUTE_BACKEND\W+mps)\b"
+        ),
+    ),
 )
 _MAKE_NVCC = re.compile(r"\bnvcc\b")
 _MAKE_ARCH = re.compile(r"(?:-arch[= ]|--gpu-architecture[= ]|code=)sm_(\d{2,3}[a-z]?)")
-_OPTIONAL_SECTION = re.compile(r"^\[(?:project\.optional-dependencies|tool\.poetry\.extras|options\.extras_require)")
+_OPTIONAL_SECTION = re.compile(
+    r"^\[(?:project\.optional-dependencies|tool\.poetry\.extras|options\.extras_require)"
+)
 
 
 def requirement_signal(text: str, relative: str, line: int, code: str) -> Signal | None:

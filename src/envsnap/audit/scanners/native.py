@@ -223,7 +223,9 @@ def _port_evidence(relative: str, code: str, branch_map: Branches, make: Make) -
     """``port`` signals: this file carries a path for ROCm, XPU or Apple GPUs."""
     if branch_map.rocm_switches:
         first = branch_map.starts[1] - 1 if len(branch_map.starts) > 1 else 1
-        yield make("port", 0, "rocm", (f"reason=ROCm preprocessor branch ({branch_map.rocm_switches})",), first)
+        yield make(
+            "port", 0, "rocm", (f"reason=ROCm preprocessor branch ({branch_map.rocm_switches})",), first
+        )
     hip = _HIP_CALL.search(code)
     if hip:
         yield make("port", hip.start(), "rocm", ("reason=HIP runtime/library calls",))

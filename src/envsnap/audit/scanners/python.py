@@ -73,10 +73,31 @@ def _anchors() -> tuple[bytes, ...]:
     rather than ``flash_attn`` (transformers' ``_supports_flash_attn`` in every model).
     """
     words = (
-        b"cuda", b"cudnn", b"nccl", b"float64", b".double", b"gencode", b"arch_list", b"_require", b"xpu",
-        b"'mps", b'"mps', b".mps", b"'hip", b'"hip', b".hip", b"_hip", b"is_hip", b"rocm",
-        b"torch.accelerator", b"torch.amp", b"torch.compile", b"get_default_device", b"autocast",
-        b"gradscaler", b"nvidia",
+        b"cuda",
+        b"cudnn",
+        b"nccl",
+        b"float64",
+        b".double",
+        b"gencode",
+        b"arch_list",
+        b"_require",
+        b"xpu",
+        b"'mps",
+        b'"mps',
+        b".mps",
+        b"'hip",
+        b'"hip',
+        b".hip",
+        b"_hip",
+        b"is_hip",
+        b"rocm",
+        b"torch.accelerator",
+        b"torch.amp",
+        b"torch.compile",
+        b"get_default_device",
+        b"autocast",
+        b"gradscaler",
+        b"nvidia",
     )
     common = {"flash_attn", "triton", "apex", "numba"}
     modules = sorted({name.split(".")[0] for name in knowledge.trigger_modules()} - {"cuda"})
@@ -332,7 +353,11 @@ class _Visitor(ast.NodeVisitor):
         for keyword in node.keywords:
             if keyword.arg in ("device", "map_location", "device_map"):
                 self._device_position(keyword.value)
-        if name is not None and name.split(".")[-1] in ("autocast", "GradScaler") and name.startswith("torch"):
+        if (
+            name is not None
+            and name.split(".")[-1] in ("autocast", "GradScaler")
+            and name.startswith("torch")
+        ):
             self._autocast(node, name)
 
     def _autocast(self, node: ast.Call, name: str) -> None:
@@ -444,7 +469,13 @@ class _Visitor(ast.NodeVisitor):
             return
         if value in _PORT_STRINGS:
             # A device table, a dispatch key or a comparison that names the target: the code has a path.
-            self.emit("port", node, _PORT_STRINGS[value], guarded=True, detail=(f"reason=names the '{value}' device",))
+            self.emit(
+                "port",
+                node,
+                _PORT_STRINGS[value],
+                guarded=True,
+                detail=(f"reason=names the '{value}' device",),
+            )
             return
         if id(node) in self.compared:
             return
@@ -521,7 +552,11 @@ def _port_attribute(name: str) -> tuple[str, str] | None:
 
 
 def _is_device_string(node: ast.AST) -> bool:
-    return isinstance(node, ast.Constant) and isinstance(node.value, str) and bool(_DEVICE_STRING.match(node.value))
+    return (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and bool(_DEVICE_STRING.match(node.value))
+    )
 
 
 def _is_main_check(test: ast.AST) -> bool:
@@ -595,7 +630,7 @@ def _parse_hot(text: str, relative: str, hot: list[int]) -> ast.Module:
         if not decorated:
             starts.append(number)
         decorated = line.startswith("@")
-    bounds = list(zip(starts, [*starts[1:], len(lines) + 1]))
+    bounds = list(zip(starts, [*starts[1:], len(lines) + 1], strict=False))
     body: list[ast.stmt] = []
     for first, end in bounds:
         index = bisect.bisect_left(hot, first)
