@@ -280,3 +280,13 @@ def test_supported_projects_name_their_evidence_and_what_stays_cuda_only() -> No
     ptx = next(f for f in hopper.findings if f.rule == "inline-ptx")
     assert ptx.count == 2
     assert ptx.risk == "higher"
+
+
+def test_type_annotations_are_not_cuda_calls() -> None:
+    text = (
+        "import torch\n\n"
+        "def get_graph(self, prefix: str = '') -> torch.cuda.CUDAGraph | None:\n"
+        "    graph: torch.cuda.CUDAGraph | None = None\n"
+        "    return graph\n"
+    )
+    assert [s for s in scan_python("m.py", text) if s.kind == "cuda-api"] == []

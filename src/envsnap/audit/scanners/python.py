@@ -281,11 +281,18 @@ class _Visitor(ast.NodeVisitor):
         self.functions += 1
         saved = self.pending
         self.pending = {}
-        self.generic_visit(node)
+        # Annotations (`-> torch.cuda.CUDAGraph | None`) name types, they run nothing (#22 item 2).
+        for part in (*node.decorator_list, *node.args.defaults, *node.args.kw_defaults, *node.body):
+            if part is not None:
+                self.visit(part)
         self.pending = saved
         self.functions -= 1
 
     visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None:
+            self.visit(node.value)
 
     def visit_IfExp(self, node: ast.IfExp) -> None:
         self.visit(node.test)
