@@ -645,22 +645,36 @@ def _parse_hot(text: str, relative: str, hot: list[int]) -> ast.Module:
         if not wanted:
             continue
         try:
-            chunk = ast.parse("".join(lines[first - 1 : end - 1]), filename=relative)
+            # Blank lines in front keep the line numbers (cheaper than ast.increment_lineno's walk).
+            chunk = ast.parse("\n" * (first - 1) + "".join(lines[first - 1 : end - 1]), filename=relative)
         except SyntaxError:
             return ast.parse(text, filename=relative)
-        ast.increment_lineno(chunk, first - 1)
         body.extend(chunk.body)
     return ast.Module(body=body, type_ignores=[])
 
 
 def _hot_lines(text: str) -> list[int]:
-    """Numbers of the lines holding a trigger token, in order (one pass over the text)."""
+    """Numbers of the lines that may hold a trigger token, in order: the lines holding an anchor.
+
+    A superset of the trigger lines (an anchor is necessary, not sufficient), found with plain
+    substring searches: the visitor only needs to know which subtrees it may skip.
+    """
+    lower = text.lower().encode("utf-8", "surrogatepass")
+    offsets: list[int] = []
+    for word in ANCHORS:
+        position = lower.find(word)
+        while position != -1:
+            offsets.append(position)
+            position = lower.find(word, position + 1)
+    if not offsets:
+        return []
+    offsets.sort()
     hot: list[int] = []
     line = 1
-    offset = 0
-    for match in TRIGGER_TEXT.finditer(text):
-        line += text.count("\n", offset, match.start())
-        offset = match.start()
+    previous = 0
+    for offset in offsets:
+        line += lower.count(b"\n", previous, offset)
+        previous = offset
         if not hot or hot[-1] != line:
             hot.append(line)
     return hot
