@@ -290,3 +290,26 @@ def test_type_annotations_are_not_cuda_calls() -> None:
         "    return graph\n"
     )
     assert [s for s in scan_python("m.py", text) if s.kind == "cuda-api"] == []
+
+
+def test_a_large_tree_fits_a_screen_before_its_details(tmp_path: Path) -> None:
+    """3,000 files in 60 folders, a hard-coded device in every fifth: the roll-up comes first and is short."""
+    from rich.console import Console
+
+    from envsnap.render.audit import render_audit
+
+    for n in range(3000):
+        folder = tmp_path / f"pkg{n % 60:02d}"
+        folder.mkdir(exist_ok=True)
+        body = 'import torch\nx = torch.zeros(1).to("cuda")\n' if n % 5 == 0 else "VALUE = 1\n"
+        (folder / f"m{n}.py").write_text(body)
+    report = audit(scan_tree(str(tmp_path)), None, parse_target("xpu"), top=10)
+    assert report.files_seen == 3000
+    # 600 hits in 12 folders (every fifth file lands in folders 0, 5, 10 ...), 50 each: the top 10 shown
+    assert [row.count for row in report.rollup.components] == [50] * 10
+    assert report.rollup.more_components == 2
+    console = Console(width=120, record=True, color_system=None)
+    console.print(render_audit(report))
+    lines = console.export_text().splitlines()
+    before_details = lines[: next(i for i, line in enumerate(lines) if line.startswith("Source ("))]
+    assert len(before_details) <= 30, "\n".join(before_details)
