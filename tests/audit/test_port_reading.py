@@ -313,3 +313,18 @@ def test_a_large_tree_fits_a_screen_before_its_details(tmp_path: Path) -> None:
     lines = console.export_text().splitlines()
     before_details = lines[: next(i for i, line in enumerate(lines) if line.startswith("Source ("))]
     assert len(before_details) <= 30, "\n".join(before_details)
+
+
+def test_a_device_name_in_python_is_a_code_path_not_a_kernel_port(tmp_path: Path) -> None:
+    """Weak evidence ('mps' in a comparison) caps the verdict but does not cover the CUDA kernels."""
+    (tmp_path / "k.cu").write_text(
+        "__global__ void k(float* x) { x[0] = 1.f; }\nvoid launch() { k<<<1, 1>>>(0); }\n"
+    )
+    (tmp_path / "ops.py").write_text(
+        "import torch\n\ndef run(x):\n    if x.device.type == 'mps':\n        return x * 2\n    return x\n"
+    )
+    result = audit(scan_tree(str(tmp_path)), None, parse_target("mps"))
+    assert result.verdict.risk == "moderate"
+    assert result.verdict.reasons[0].startswith("has a code path on Apple MPS")
+    kernel = next(f for f in result.findings if f.rule == "cuda-source")
+    assert kernel.risk == "higher"  # not claimed as built for MPS

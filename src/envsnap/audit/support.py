@@ -39,11 +39,22 @@ STAYS_CUDA = frozenset({"inline-ptx"})
 MAX_EVIDENCE = 5
 
 
+WEAK_REASONS = ("names the '", "uses torch.")
+"""Python evidence that shows a code path for the device, not a port of compiled code: a device name in a
+table or comparison, a call into torch.xpu/torch.mps. Enough to call the Python side supported; not
+enough to say the project's CUDA kernels are built for the target."""
+
+
 def evidence(signals: Iterable[Signal], target: Target, *, include_all: bool = False) -> tuple[str, ...]:
-    """Why the project already runs on ``target``: one line per distinct reason, core code first."""
+    """Why the project already runs on ``target``: one line per distinct reason, strongest first.
+
+    Strong evidence (a backend folder, a ROCm branch, HIP/SYCL code, a build switch) comes before weak
+    (a device name in Python); ``is_strong`` tells them apart.
+    """
     if target.kind in ("cuda", "cpu"):
         return ()
-    lines: list[str] = []
+    strong: list[str] = []
+    weak: list[str] = []
     reasons: set[str] = set()
     for signal in signals:
         if signal.kind != "port" or signal.subject != target.kind:
@@ -54,8 +65,13 @@ def evidence(signals: Iterable[Signal], target: Target, *, include_all: bool = F
         if reason in reasons:
             continue
         reasons.add(reason)
-        lines.append(f"{reason} ({where(signal)})")
-    return tuple(lines[:MAX_EVIDENCE])
+        (weak if reason.startswith(WEAK_REASONS) else strong).append(f"{reason} ({where(signal)})")
+    return tuple((strong + weak)[:MAX_EVIDENCE])
+
+
+def is_strong(proof: tuple[str, ...]) -> bool:
+    """Whether the evidence includes a port of compiled code or a build switch (not only device names)."""
+    return bool(proof) and not proof[0].startswith(WEAK_REASONS)
 
 
 def covered(finding: Finding, signal: Signal, target: Target, proof: tuple[str, ...]) -> Finding:
@@ -69,7 +85,7 @@ def covered(finding: Finding, signal: Signal, target: Target, proof: tuple[str, 
             f"this path is missing or disabled there.",
             risk="moderate",
         )
-    if signal.kind in COVERED and finding.effort != "none":
+    if signal.kind in COVERED and finding.effort != "none" and is_strong(proof):
         return msgspec.structs.replace(
             finding,
             meaning=f"The project builds this for {name} itself ({proof[0]}): {finding.meaning}",

@@ -16,6 +16,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from envsnap.audit.judges.base import NAMES
+from envsnap.audit.support import WEAK_REASONS
 from envsnap.audit.model import EFFORTS, RISKS, Finding, Risk, Target, Verdict
 
 SEVERAL_KERNELS = 3
@@ -39,19 +40,18 @@ def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[s
     risk: Risk = max((f.risk for f in findings), key=RISKS.index, default="lower")
     kernels = [f for f in findings if f.rule in KERNEL_RULES and f.risk == "moderate"]
     reasons = _reasons(findings, risk)
-    if risk == "moderate" and len(kernels) >= SEVERAL_KERNELS:
+    if risk == "moderate" and len(kernels) >= SEVERAL_KERNELS and not supported:
         risk = "higher"
         reasons.insert(0, f"{len(kernels)} CUDA-only kernels or compiled packages to port and validate")
     checklist = _checklist(findings, target)
     cuda_only = tuple(f"{f.location}: {f.code}" for f in findings if f.rule == "stays-cuda-only")
     if supported:
-        if risk == "higher":
-            risk = "moderate"
-            reasons = [r for r in reasons if not r[0].isdigit()]
-        reasons.insert(0, f"already supported on {NAMES[target.kind]}: {supported[0]}")
-        checklist.insert(
-            0, f"Build or install the project's {NAMES[target.kind]} backend (see its docs): {supported[0]}"
-        )
+        # The project has a path for the target: what is left is finishing or checking it, not a port.
+        risk = "moderate" if risk == "higher" else risk
+        name = NAMES[target.kind]
+        strong = not supported[0].startswith(WEAK_REASONS)
+        reasons.insert(0, f"{'already supported' if strong else 'has a code path'} on {name}: {supported[0]}")
+        checklist.insert(0, f"Build or install the project's {name} backend (see its docs): {supported[0]}")
     if not reasons:
         reasons = ["standard ops, no custom CUDA: install the target build of the framework"]
     return Verdict(
