@@ -16,8 +16,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from envsnap.audit.judges.base import NAMES
-from envsnap.audit.support import WEAK_REASONS
 from envsnap.audit.model import EFFORTS, RISKS, Finding, Risk, Target, Verdict
+from envsnap.audit.support import WEAK_REASONS
 
 SEVERAL_KERNELS = 3
 """This many moderate compiled-code findings (packages, extensions) make the migration higher risk."""
