@@ -328,3 +328,9 @@ def test_a_device_name_in_python_is_a_code_path_not_a_kernel_port(tmp_path: Path
     assert result.verdict.reasons[0].startswith("has a code path on Apple MPS")
     kernel = next(f for f in result.findings if f.rule == "cuda-source")
     assert kernel.risk == "higher"  # not claimed as built for MPS
+
+
+def test_cuda_api_inventory_by_family() -> None:
+    text = "void f() { cudaMalloc(&p, n); cudaFree(p); cublasSgemm(h); cudnnCreate(&d); }\n"
+    source = next(s for s in scan_native("f.cpp", text) if s.kind == "cuda-source")
+    assert source.facts()["api"] == "cuda:2,cublas:1,cudnn:1"

@@ -34,6 +34,10 @@ def judge_compiled(signal: Signal, target: Target, ctx: Context) -> Finding | No
             f" ({counts.get('kernels', '0')} kernels, {counts.get('launches', '0')} launches, "
             f"{counts.get('runtime_calls', '0')} CUDA API calls)"
         )
+    if counts.get("api") and target.kind == "rocm":
+        # Which HIPIFY table to read for each family (cuda -> CUDA_Runtime_API, cublas -> CUBLAS_API ...).
+        families = ", ".join(f"{name} ×{n}" for name, n in (p.split(":") for p in counts["api"].split(",")))
+        summary += f"; API calls by family: {families} (HIPIFY lists each family's mapping)"
     host_only = signal.subject == "CUDA host code"
     if target.kind == "cuda":
         if signal.kind != "cuda-extension":

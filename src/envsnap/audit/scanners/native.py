@@ -183,7 +183,8 @@ def scan_native(relative: str, text: str) -> Iterator[Signal]:
         0,
         "CUDA kernel source" if (cuda_file or kernels) else "CUDA host code",
         (f"runtime_calls={len(calls)}", f"kernels={kernels}", f"launches={launches}")
-        + (("hip_path=1",) if hip_path else ()),
+        + (("hip_path=1",) if hip_path else ())
+        + ((f"api={_inventory(calls)}",) if calls else ()),
     )
     seen_libraries: set[str] = set()
     for offset, name in libraries:
@@ -196,6 +197,16 @@ def scan_native(relative: str, text: str) -> Iterator[Signal]:
     for match in masks:
         yield signal("warp32-mask", match.start(), match.group().split("(")[0].strip()[:60])
     yield from _blind_spots(code, cuda_side, signal)
+
+
+def _inventory(calls: list[re.Match[str]]) -> str:
+    """The CUDA API families called, most used first (``cuda:12,cublas:2``): HIPIFY's tables, per family."""
+    families: dict[str, int] = {}
+    for call in calls:
+        family = re.match(r"cu(?:da|blas|dnn|fft|rand|sparse|solver)", call.group())
+        if family is not None:
+            families[family.group()] = families.get(family.group(), 0) + 1
+    return ",".join(f"{name}:{count}" for name, count in sorted(families.items(), key=lambda kv: -kv[1]))
 
 
 def _asm_body(code: str, start: int) -> str:
