@@ -14,7 +14,7 @@ import torch
 from torch import nn
 
 import envsnap
-from envsnap.inprocess.verify_report import VerifyReport
+from envsnap.inprocess.verify.report import VerifyReport
 from tests.inprocess.round2_models import (
     WIDTH,
     Batch,
@@ -166,8 +166,8 @@ def test_a_failure_message_says_what_to_do_next(tmp_path: Path) -> None:
 def test_latency_is_judged_on_minima_against_the_reference_spread(
     reference: tuple[float, float, float], target: tuple[float, float, float], slow: bool
 ) -> None:
-    from envsnap.inprocess import verify_judge as judge
-    from envsnap.inprocess.verify_report import SpeedMemory, Timings
+    from envsnap.inprocess.verify import judge
+    from envsnap.inprocess.verify.report import SpeedMemory, Timings
 
     ref = Timings(median_s=reference[0], iqr_s=reference[1], min_s=reference[2], repeats=5)
     tgt = Timings(median_s=target[0], iqr_s=target[1], min_s=target[2], repeats=5)

@@ -15,8 +15,8 @@ from safetensors.torch import save
 
 import envsnap
 from envsnap.errors import BadInput
-from envsnap.inprocess.bundle_check import check_tensor_file
-from envsnap.inprocess.verify_report import VerifyReport
+from envsnap.inprocess.bundle.check import check_tensor_file
+from envsnap.inprocess.verify.report import VerifyReport
 from tests.inprocess.round2_models import (
     ConvNet,
     KVCache,

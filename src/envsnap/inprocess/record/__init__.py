@@ -42,8 +42,8 @@ class Recorder:
         golden: str | None = None,
         environment: Any = "full",
         batch_size: int | None = None,
-        repeats: int = 5,
-        warmup: int = 1,
+        repeats: int = 2,
+        warmup: int = 0,
         measure: bool = True,
         device: str | None = None,
     ) -> None:
@@ -64,6 +64,7 @@ class Recorder:
         self.measure = measure
         self.device = device
         self._active: Any = None
+        self._environment: Any = None
         self._taps: dict[str, list[tuple[int, list[str]]]] = {}
         self.manifest: Any = None
         """The written bundle's manifest (bundle_model.Manifest), once the block has exited."""
@@ -82,8 +83,14 @@ class Recorder:
 
         if self._active is not None:
             raise RuntimeError("this recorder is already recording")
+        from envsnap.inprocess.machine import snapshot_soon
+        from envsnap.inprocess.module_names import unwrap
+        from envsnap.inprocess.replay_state import ModelState
+
         self._taps = {}
-        sink = RecordSink(self.keep_bytes)
+        self._environment = snapshot_soon(self.environment)  # the probes overlap the block
+        state = ModelState(unwrap(self.model) if self.model is not None else None)
+        sink = RecordSink(self.keep_bytes, state=state)
         capture = Capture(sink, self.model)
         capture.install()
         self._active = (capture, sink)
@@ -97,6 +104,7 @@ class Recorder:
         capture.remove()
         if exc_type is not None:
             return
+        sink.starts = capture.starts
         self.manifest = self._write(sink)
 
     def __call__(self, func: F) -> F:
@@ -116,6 +124,8 @@ class Recorder:
         from envsnap._version import __version__
         from envsnap.inprocess.bundle import model as bm
         from envsnap.inprocess.bundle.write import write_bundle
+        from envsnap.inprocess.module_match import signature
+        from envsnap.inprocess.module_names import unwrap
         from envsnap.inprocess.record.manifest import build_calls, build_taps, tensor_bytes
         from envsnap.inprocess.record.measure import measure_reference
 
@@ -127,9 +137,9 @@ class Recorder:
             members[bm.ACTIVATIONS] = tensor_bytes(sink.kept)
         if extra.golden is not None and extra.golden.kept:
             members[bm.GOLDEN] = tensor_bytes(extra.golden.kept)
-        from envsnap.inprocess.machine import snapshot_for, snapshot_text
+        from envsnap.inprocess.machine import snapshot_text
 
-        snapshot = snapshot_for(self.environment)
+        snapshot = self._environment()
         if snapshot is not None:
             members[bm.ENVIRONMENT] = snapshot_text(snapshot)
         model = self.model
@@ -139,7 +149,7 @@ class Recorder:
             envsnap_version=__version__,
             created_at=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
             torch_version=str(torch.__version__),
-            model=type(model).__name__ if model is not None else None,
+            model=type(unwrap(model)).__name__ if model is not None else None,
             parameters=sum(p.numel() for p in model.parameters()) if model is not None else None,
             keep_bytes=self.keep_bytes,
             kept_bytes=sink.spent,
@@ -150,6 +160,7 @@ class Recorder:
             measurements=extra.measurements,
             placement=extra.placement,
             notes=tuple(sink.notes + extra.notes),
+            modules=signature(model) if model is not None else (),
         )
         write_bundle(self.path, manifest, members)
         return manifest
@@ -163,8 +174,8 @@ def record(
     golden: str | None = None,
     environment: Any = "full",
     batch_size: int | None = None,
-    repeats: int = 5,
-    warmup: int = 1,
+    repeats: int = 2,
+    warmup: int = 0,
     measure: bool = True,
     device: str | None = None,
 ) -> Recorder:
@@ -179,7 +190,10 @@ def record(
         golden: "cpu-fp64" to rerun on the CPU in float64 for the k×-reference-error gate.
         environment: "full" (every probe), "fast" (no framework probes), "none", or a Snapshot.
         batch_size: items per top-level call, for throughput.
-        repeats: timed replays (median and spread); warmup: replays run first and dropped.
+        repeats: timed replays (at least; short ones are repeated up to 50 ms of samples): the
+            fastest, median and spread are stored. The first doubles as the noise check and runs
+            under the guard, so the defaults (2, no warm-up: the block warmed the model) cost two
+            forwards on top of the block. warmup: replays run first and dropped.
         measure: replay for noise, timing and memory (False: only the block itself is recorded).
         device: the device the work should run on (the guard's expected device); default: the
             first accelerator torch can use, else cpu.

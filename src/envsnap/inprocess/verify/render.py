@@ -75,7 +75,8 @@ def speed_line(report: VerifyReport) -> str | None:
         parts.append(
             f"latency {speed.latency_ratio:.2f}× "
             f"({speed.target.median_s * 1e3:.3g} ms ± {speed.target.iqr_s * 1e3:.2g} "
-            f"vs {speed.reference.median_s * 1e3:.3g} ms ± {speed.reference.iqr_s * 1e3:.2g}, median ± IQR)"
+            f"vs {speed.reference.median_s * 1e3:.3g} ms ± {speed.reference.iqr_s * 1e3:.2g}, median ± IQR; "
+            "ratio of the fastest replays)"
         )
     if speed.throughput_ratio is not None:
         parts.append(f"throughput {speed.throughput_ratio:.2f}× ({number(speed.target_throughput_per_s)}/s)")
@@ -165,13 +166,19 @@ def render_text(report: VerifyReport, max_modules: int) -> str:
                 f"{number(m.max_rel if m else None):>8}  {number(m.sqnr_db if m else None):>7}  "
                 f"{bar(error_fraction(worst))}{mark}"
             )
-        if len(rows) > len(shown):
-            lines.append(f"… {len(rows) - len(shown)} more module calls (all are in to_yaml())")
+        hidden = len(rows) - len(shown)
+        if hidden:
+            lines.append(f"… {hidden} more module calls and code values (all are in to_yaml())")
     return "\n".join(lines)
 
 
 def _rows_to_show(rows: list[ModuleCheck], report: VerifyReport, limit: int) -> list[ModuleCheck]:
-    """Execution order; when too many, the ones around the first divergence and the failures first."""
+    """Execution order; when too many, the ones around the first divergence and the failures first.
+
+    Values of a module's own code (``<code>`` rows) are shown only when they did not pass: they
+    are there to place a divergence, and to_yaml() has them all."""
+    div_key = report.first_divergence.key if report.first_divergence else None
+    rows = [m for m in rows if m.type != "code" or m.status != "pass" or m.key == div_key]
     if len(rows) <= limit:
         return rows
     keep = {m.key for m in rows if m.status != "pass"}
