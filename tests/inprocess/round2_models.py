@@ -129,12 +129,12 @@ def tokens(batch: int = 2, seq: int = 8, seed: int = 1) -> torch.Tensor:
 
 
 def tanh_gelu(gpt: GPT, layer: int) -> GPT:
-    gpt.h[layer].mlp.gelu = nn.GELU(approximate="tanh")  # type: ignore[union-attr,index]
+    gpt.h[layer].mlp.gelu = nn.GELU(approximate="tanh")  # type: ignore[union-attr]
     return gpt
 
 
 def no_causal_mask(gpt: GPT, layer: int) -> GPT:
-    gpt.h[layer].attn.causal = False  # type: ignore[union-attr,index]
+    gpt.h[layer].attn.causal = False  # type: ignore[union-attr]
     return gpt
 
 

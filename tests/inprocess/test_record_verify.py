@@ -102,7 +102,8 @@ def test_a_bf16_autocast_block_is_compared_at_bf16_tolerance_and_named(bundle: P
     report = _verify(bundle, with_autocast_block(make_net(), 1))
     fc1 = next(c for m in report.modules if m.module == "layers.1.fc1" for c in m.outputs)
     assert fc1.cast == "autocast to bfloat16 (recorded float32)"
-    assert fc1.metrics is not None and fc1.metrics.max_abs > 0, "numbers were compared"
+    assert fc1.metrics is not None
+    assert fc1.metrics.max_abs > 0, "numbers were compared"
     assert (fc1.rtol, fc1.atol) == (1.6e-2, 1e-5)
     assert report.verdict == "pass-with-limitations", report.reasons
     assert any("autocast to bfloat16" in x and "`layers.1.fc1`" in x for x in report.limitations)

@@ -53,7 +53,8 @@ def test_split_k_reordering_at_realistic_scale_passes_by_default(tmp_path: Path)
     split = WideHead(split=True).eval()
     report = _verify(path, split)
     check = next(c for m in report.modules if m.module == "WideHead" for c in m.outputs)
-    assert check.metrics is not None and check.metrics.max_abs > 0, "the reordering changed nothing"
+    assert check.metrics is not None
+    assert check.metrics.max_abs > 0, "the reordering changed nothing"
     assert report.verdict in ("pass", "pass-with-limitations"), report.reasons
 
 
@@ -101,9 +102,11 @@ def test_a_bf16_cast_target_is_compared_in_fp32_and_names_the_cast(tmp_path: Pat
 def test_autocast_is_compared_at_bf16_tolerance_and_named(tmp_path: Path) -> None:
     path = _record(tmp_path / "gpt", make_gpt(), tokens())
     target = make_gpt()
-    with envsnap.verify(path, model=target, environment="none", slow=None) as v:
-        with torch.autocast("cpu", dtype=torch.bfloat16):
-            target(v.inputs)
+    with (
+        envsnap.verify(path, model=target, environment="none", slow=None) as v,
+        torch.autocast("cpu", dtype=torch.bfloat16),
+    ):
+        target(v.inputs)
     report = v.report
     compared = [c for m in report.modules for c in m.outputs if c.metrics is not None]
     assert len(compared) > 10

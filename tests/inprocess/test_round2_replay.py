@@ -5,6 +5,7 @@ Real CPU torch, models built in code (round2_models.py). Timing is never asserte
 
 from __future__ import annotations
 
+import contextlib
 import json
 import struct
 from pathlib import Path
@@ -54,7 +55,7 @@ def test_pickle_bytes_are_still_refused_as_pickle() -> None:
         check_tensor_file(buffer.getvalue(), "inputs.safetensors")
     torch_buffer = io.BytesIO()
     torch.save({"w": torch.zeros(2)}, torch_buffer)
-    with pytest.raises(BadInput, match="pickle|torch.save"):
+    with pytest.raises(BadInput, match=r"pickle/torch\.save"):
         check_tensor_file(torch_buffer.getvalue(), "inputs.safetensors")
 
 
@@ -106,7 +107,8 @@ def _train_step(model: torch.nn.Module, x: torch.Tensor) -> torch.Tensor:
     loss.backward()
     optimizer.step()
     optimizer.zero_grad()
-    return out
+    result: torch.Tensor = out
+    return result
 
 
 def test_a_training_step_keeps_the_reference_the_reference(tmp_path: Path) -> None:
@@ -133,10 +135,8 @@ def test_a_batch_caught_raising_inside_the_block_does_not_corrupt_the_capture(tm
     path = tmp_path / "skip"
     gpt = make_gpt()
     with envsnap.record(path, model=gpt, **FAST):  # type: ignore[arg-type]
-        try:
+        with contextlib.suppress(IndexError, RuntimeError):  # a bad batch, skipped
             gpt(tokens(seq=CONTEXT_TOO_LONG))
-        except (IndexError, RuntimeError):
-            pass  # a bad batch skipped
         gpt(tokens())
     manifest = envsnap.verify(path).bundle.manifest
     assert len(manifest.top_calls) == 1
@@ -164,6 +164,7 @@ def test_record_and_verify_leave_buffers_and_rng_as_the_block_left_them(tmp_path
         net(images())
         after_block = _state(net)
         rng = torch.random.get_rng_state()
+    assert net.bn1.num_batches_tracked is not None
     assert net.bn1.num_batches_tracked.item() == 1
     for key, value in _state(net).items():
         assert torch.equal(value, after_block[key]), key

@@ -65,9 +65,7 @@ def time_replays(
                 reset()
         synchronize(device)
         samples: list[float] = []
-        while len(samples) < max(repeats, 1) or (
-            sum(samples) < MIN_TIMED_S and len(samples) < MAX_REPEATS
-        ):
+        while len(samples) < max(repeats, 1) or (sum(samples) < MIN_TIMED_S and len(samples) < MAX_REPEATS):
             synchronize(device)
             start = time.perf_counter()
             replay()

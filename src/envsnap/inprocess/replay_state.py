@@ -64,9 +64,7 @@ class ModelState:
         if model is None or self.start is not None:
             return
         trains = (
-            model.training
-            and torch.is_grad_enabled()
-            and any(p.requires_grad for p in model.parameters())
+            model.training and torch.is_grad_enabled() and any(p.requires_grad for p in model.parameters())
         )
         self.start = snapshot(model, params=trains)
         self.start_has_params = trains
@@ -89,11 +87,12 @@ def restored(model: torch.nn.Module, start: Tensors | None, params: bool) -> Ite
         if start:
             put_back(model, start)
 
-    devices = [torch.cuda.current_device()] if torch.cuda.is_available() and torch.cuda.is_initialized() else []
+    # The current CUDA device's generator too, once CUDA is in use (forking it would initialize it).
+    initialized = torch.cuda.is_available() and torch.cuda.is_initialized()  # type: ignore[no-untyped-call]
+    devices = [torch.cuda.current_device()] if initialized else []
     try:
         with torch.random.fork_rng(devices=devices):
             reset()
             yield reset
     finally:
         put_back(model, end)
-

@@ -12,9 +12,11 @@ must match exactly.
 A value whose dtype differs from the recorded one (a bf16/fp16 target of an fp32 recording, or
 autocast) is compared in float64 with the *less precise* dtype's tolerance, and the cast is named;
 a value computed from values that needed a looser tolerance (an override, a cast) inherits it, so
-an override applies where the difference lands as well as where it is born. Overrides are globs on the module path or tap name (``{"*.attn": (1e-2, 1e-3)}``),
-matched with fnmatch; the most specific (longest) matching pattern wins, and ``"*"`` sets a
-default for everything.
+an override applies where the difference lands as well as where it is born.
+
+Overrides are globs on the module path or tap name (``{"*.attn": (1e-2, 1e-3)}``), matched with
+fnmatch; the most specific (longest) matching pattern wins, and ``"*"`` sets a default for
+everything.
 
 The fp64-golden gate (``torch._dynamo.utils.same``, torchtitan's numerics verifier): a value that
 fails the elementwise test still passes when its RMSE against the float64 golden is no more than

@@ -53,9 +53,19 @@ def opaque_types(node: Any, depth: int = 0) -> list[str]:
     if kind in ("list", "tuple") and isinstance(body, list):
         return [t for item in body for t in opaque_types(item, depth + 1)]
     if kind == "dict" and isinstance(body, list):
-        return [t for pair in body if isinstance(pair, list) and len(pair) == 2 for t in opaque_types(pair[1], depth + 1)]
+        return [
+            t
+            for pair in body
+            if isinstance(pair, list) and len(pair) == 2
+            for t in opaque_types(pair[1], depth + 1)
+        ]
     if kind == "fields" and isinstance(body, list) and len(body) == 2 and isinstance(body[1], list):
-        return [t for pair in body[1] if isinstance(pair, list) and len(pair) == 2 for t in opaque_types(pair[1], depth + 1)]
+        return [
+            t
+            for pair in body[1]
+            if isinstance(pair, list) and len(pair) == 2
+            for t in opaque_types(pair[1], depth + 1)
+        ]
     return []
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 import contextlib
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from envsnap.inprocess.bundle.model import Measurements, Placement
@@ -45,7 +45,9 @@ class FirstReplay:
     """Replays the recorded calls, each from its recorded RNG state; the first replay runs under
     ``guard`` (placement) and keeps its outputs (the noise check), later ones are plain."""
 
-    def __init__(self, model: Any, calls: Sequence[tuple[Any, ...]], rng_states: list[Any], guard: Any) -> None:
+    def __init__(
+        self, model: Any, calls: Sequence[tuple[Any, ...]], rng_states: list[Any], guard: Any
+    ) -> None:
         self.model = model
         self.calls = calls
         self.rng_states = rng_states

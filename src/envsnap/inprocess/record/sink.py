@@ -15,8 +15,8 @@ import torch
 
 from envsnap.inprocess.bundle.model import Stats, TopCall
 from envsnap.inprocess.capture import CallInfo
-from envsnap.inprocess.tensor_stats import host_copy, keepable, leaves, nbytes, tensor_stats
 from envsnap.inprocess.replay_state import ModelState
+from envsnap.inprocess.tensor_stats import host_copy, keepable, leaves, nbytes, tensor_stats
 from envsnap.inprocess.value_tree import encode, opaque_types
 
 Replay = tuple[int, tuple[Any, ...], dict[str, Any]]
@@ -96,15 +96,13 @@ class RecordSink:
         self, index: int, key: str, args: tuple[Any, ...], kwargs: dict[str, Any], output: Any
     ) -> None:
         top = TopCall(
-                index=index,
-                args=tuple(
-                    encode(arg, f"<input>#{index}/args/{i}", torch.Tensor) for i, arg in enumerate(args)
-                ),
-                kwargs=tuple(
-                    (k, encode(v, f"<input>#{index}/kwargs/{k}", torch.Tensor)) for k, v in kwargs.items()
-                ),
-                output=encode(output, key, torch.Tensor),
-            )
+            index=index,
+            args=tuple(encode(arg, f"<input>#{index}/args/{i}", torch.Tensor) for i, arg in enumerate(args)),
+            kwargs=tuple(
+                (k, encode(v, f"<input>#{index}/kwargs/{k}", torch.Tensor)) for k, v in kwargs.items()
+            ),
+            output=encode(output, key, torch.Tensor),
+        )
         del self.tops[index:]
         self.tops.append(top)
         self.top_keys[index] = key

@@ -50,8 +50,11 @@ class Verifier:
         compare: Compare | None = None,
     ) -> None:
         if compare is not None and not callable(compare):
-            raise ValueError("compare must be a function (key, target, reference) -> (target, reference) or None")
-        if rename is not None and not all(isinstance(k, str) and isinstance(v, str) for k, v in rename.items()):
+            raise ValueError(
+                "compare must be a function (key, target, reference) -> (target, reference) or None"
+            )
+        given: Mapping[Any, Any] = rename or {}  # user input: typed str → str, checked anyway
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in given.items()):
             raise ValueError("rename must map module paths (str) to recorded module paths (str)")
         self.bundle = check_bundle(path)  # BadInput for anything hostile, before anything loads
         self.path = str(path)
@@ -122,9 +125,8 @@ class Verifier:
     def __enter__(self) -> Verifier:
         from envsnap.inprocess.capture import Capture
         from envsnap.inprocess.guard import Guard
-        from envsnap.inprocess.verify.sink import VerifySink
-
         from envsnap.inprocess.machine import snapshot_soon
+        from envsnap.inprocess.verify.sink import VerifySink
 
         loaded = self._load()
         self._snapshot = snapshot_soon(self.environment)  # probes overlap the block
@@ -203,6 +205,7 @@ class Verifier:
         ]
         placement = summarize(guard.report, self.model)
         different = self._match.different if self._match is not None else None
+        speed: SpeedMemory | None
         if different:
             speed = SpeedMemory(note="not timed: the target is a different model than the recorded one")
         else:

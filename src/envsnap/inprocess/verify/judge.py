@@ -99,9 +99,11 @@ def _divergence(module: ModuleCheck, inputs: list[ValueCheck], *, born: bool) ->
         where = (
             "while its inputs matched the reference"
             if born
-            else "and its inputs already differed (the error was born between modules, in code outside any module)"
+            else "and its inputs already differed (the error was born between modules, in code "
+            "outside any module)"
         )
-    summary = f"{what} is the first to diverge, {where}: {detail}{numbers}. {next_step(module.module, bad[0] if bad else None)}"
+    step = next_step(module.module, bad[0] if bad else None)
+    summary = f"{what} is the first to diverge, {where}: {detail}{numbers}. {step}"
     return Divergence(
         key=module.key, module=name, summary=summary, outputs=module.outputs, inputs=tuple(inputs)
     )

@@ -66,9 +66,7 @@ def compare_speed(verifier: Any, reference: Measurements | None, fed: dict[str, 
     throughput = None
     if reference.batch_size and timing.median_s > 0:
         throughput = reference.batch_size * len(calls) / timing.median_s
-    target = Timings(
-        median_s=timing.median_s, iqr_s=timing.iqr_s, min_s=timing.min_s, repeats=timing.repeats
-    )
+    target = Timings(median_s=timing.median_s, iqr_s=timing.iqr_s, min_s=timing.min_s, repeats=timing.repeats)
     note = None
     if device != reference.device:
         note = f"reference ran on {reference.device}, target on {device}"
@@ -91,7 +89,5 @@ def _timings(reference: Measurements) -> Timings | None:
     return (
         None
         if timing is None
-        else Timings(
-            median_s=timing.median_s, iqr_s=timing.iqr_s, min_s=timing.min_s, repeats=timing.repeats
-        )
+        else Timings(median_s=timing.median_s, iqr_s=timing.iqr_s, min_s=timing.min_s, repeats=timing.repeats)
     )
