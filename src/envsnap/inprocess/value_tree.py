@@ -99,7 +99,7 @@ def decode(node: Any, tensors: Mapping[str, Any], name: str, depth: int = 0) -> 
         for pair in body[1]:
             if not isinstance(pair, list) or len(pair) != 2 or not isinstance(pair[0], str):
                 raise BadInput(f"{name}: malformed dataclass in a value description")
-            if not pair[0].isidentifier():
+            if not pair[0].isidentifier() or pair[0].startswith("__"):
                 raise BadInput(f"{name}: dataclass field {pair[0][:40]!r} is not a name")
             attributes[pair[0]] = decode(pair[1], tensors, name, depth + 1)
         return types.SimpleNamespace(**attributes)

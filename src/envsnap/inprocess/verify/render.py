@@ -146,6 +146,8 @@ def render_text(report: VerifyReport, max_modules: int) -> str:
     if placement:
         lines.append(f"placement: {placement}")
     lines += [f"environment: {line}" if i == 0 else line for i, line in enumerate(environment_lines(report))]
+    if report.module_match:
+        lines.append(f"modules: {one_line(report.module_match)}")
     rows = [m for m in report.modules if m.outputs] + list(report.taps)
     if rows:
         shown = _rows_to_show(rows, report, max_modules)
