@@ -17,7 +17,7 @@ thread, rounds interleaved, median and minimum reported (see bench_guard.py for 
 
 Then the overhead target of issue 23: ``envsnap.record`` with *every default* (environment probes
 on a worker thread overlapping the block, keep="256MB", two timed replays of which the first is the
-guard's and the noise check) on a ~29M-parameter GPT-style decoder, wall clock against a plain
+guard's and the noise check) on a ~27M-parameter GPT-style decoder, wall clock against a plain
 forward in the same run (target: ≤ 3×).
 
 Usage: python benchmarks/bench_record.py [--rounds R]
@@ -131,11 +131,11 @@ def _record_measured(model: nn.Module, x: torch.Tensor, path: Path) -> None:
         model(x)
 
 
-GPT_VOCAB, GPT_WIDTH, GPT_HEADS, GPT_LAYERS, GPT_BATCH, GPT_SEQ = 8192, 512, 8, 8, 4, 256
+GPT_VOCAB, GPT_WIDTH, GPT_HEADS, GPT_LAYERS, GPT_BATCH, GPT_SEQ = 8192, 512, 8, 6, 4, 256
 
 
 class _GPT(nn.Module):
-    """A GPT-style decoder of ~29M parameters: embeddings, 8 causal pre-LN layers, an LM head."""
+    """A GPT-style decoder of ~27M parameters: embeddings, 6 causal pre-LN layers, an LM head."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -163,7 +163,7 @@ def _wall(run: Callable[[], None]) -> float:
 
 def defaults_at_25m(rounds: int) -> None:
     """``envsnap.record`` with every default (environment="full", keep="256MB", measure=True)
-    against a plain forward of a ~29M-parameter GPT, wall clock, all threads torch uses."""
+    against a plain forward of a ~27M-parameter GPT, wall clock, all threads torch uses."""
     torch.manual_seed(0)
     model = _GPT().train()  # dropout 0; train mode keeps the modules visible (no fused eval fast path)
     idx = torch.randint(0, GPT_VOCAB, (GPT_BATCH, GPT_SEQ), generator=torch.Generator().manual_seed(1))

@@ -52,7 +52,7 @@ def snapshot_soon(option: Any) -> Callable[[], Snapshot | None]:
     future = executor.submit(snapshot_for, option)
     executor.shutdown(wait=False)
 
-    def wait() -> Snapshot | None:
+    def wait() -> Snapshot | None:  # the same result however often it is asked
         return future.result()
 
     return wait

@@ -7,14 +7,16 @@
 On exit (a block that raised writes nothing) the recorder measures and writes the bundle
 (bundle_model.py): the environment snapshot, the model's top-level inputs, every module output's
 stats (and tensors within ``keep``), taps, final outputs, then — by replaying the recorded calls —
-the guard's placement and the reference's run-to-run noise (one replay under the guard), its
-timing (median and spread of synchronized repetitions, warm-up dropped), peak device memory,
-throughput for ``batch_size``, and optionally a CPU float64 golden. Generate inputs on the CPU with
+the reference's run-to-run noise (the first timed replay's outputs against the block's; a hooked
+replay value by value only when they differ), its timing (fastest, median and spread of
+synchronized repetitions), peak device memory, throughput for ``batch_size``, and optionally a CPU
+float64 golden. The guard's placement comes from the block itself, as on verify. Replays start from
+the state the recorded calls saw and leave the model, its buffers and the RNG as the block left them. Generate inputs on the CPU with
 a fixed seed: the bundle stores them, so the target replays exactly the same data.
 
 Also a decorator: each call of the decorated function is recorded (the bundle holds the last one).
-The block itself runs with module hooks only (stats of each output, tensors within the budget): the
-guard's per-op accounting costs a Python call per op, so it runs on the replay, not on the block.
+The block runs with module hooks (stats of each output, tensors within the budget) and the guard
+(a Python call per op: negligible on a real model, where the replays it saves cost whole forwards).
 torch is imported when a recorder is entered, never by ``import envsnap``.
 """
 
@@ -79,6 +81,7 @@ class Recorder:
 
     def __enter__(self) -> Recorder:
         from envsnap.inprocess.capture import Capture
+        from envsnap.inprocess.guard import Guard
         from envsnap.inprocess.record.sink import RecordSink
 
         if self._active is not None:
@@ -92,20 +95,23 @@ class Recorder:
         state = ModelState(unwrap(self.model) if self.model is not None else None)
         sink = RecordSink(self.keep_bytes, state=state)
         capture = Capture(sink, self.model)
+        guard = Guard(self.device)  # placement, from the block (as verify does)
+        guard.__enter__()
         capture.install()
-        self._active = (capture, sink)
+        self._active = (capture, sink, guard)
         return self
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        capture, sink = self._active
+        capture, sink, guard = self._active
         self._active = None
         capture.remove()
+        guard.__exit__(exc_type, exc, tb)
         if exc_type is not None:
             return
         sink.starts = capture.starts
-        self.manifest = self._write(sink)
+        self.manifest = self._write(sink, guard)
 
     def __call__(self, func: F) -> F:
         """Use as a decorator: every call of ``func`` is recorded (``func.recorder`` is this object)."""
@@ -118,7 +124,7 @@ class Recorder:
         recorded.recorder = self  # type: ignore[attr-defined]
         return recorded  # type: ignore[return-value]
 
-    def _write(self, sink: Any) -> Any:
+    def _write(self, sink: Any, guard: Any) -> Any:
         import torch
 
         from envsnap._version import __version__
@@ -129,7 +135,15 @@ class Recorder:
         from envsnap.inprocess.record.manifest import build_calls, build_taps, tensor_bytes
         from envsnap.inprocess.record.measure import measure_reference
 
+        # The probes ran beside the block; they must be done before the timed replays, which a
+        # probe thread would slow down (it competes for the GIL).
+        snapshot = self._environment()
         extra = measure_reference(self, sink)
+        if self.model is not None:
+            from envsnap.inprocess.module_names import unwrap as inner
+            from envsnap.inprocess.placement import summarize
+
+            extra.placement = summarize(guard.report, inner(self.model))
         members: dict[str, bytes] = {}
         if sink.inputs:
             members[bm.INPUTS] = tensor_bytes(sink.inputs)
@@ -139,7 +153,6 @@ class Recorder:
             members[bm.GOLDEN] = tensor_bytes(extra.golden.kept)
         from envsnap.inprocess.machine import snapshot_text
 
-        snapshot = self._environment()
         if snapshot is not None:
             members[bm.ENVIRONMENT] = snapshot_text(snapshot)
         model = self.model
@@ -191,9 +204,9 @@ def record(
         environment: "full" (every probe), "fast" (no framework probes), "none", or a Snapshot.
         batch_size: items per top-level call, for throughput.
         repeats: timed replays (at least; short ones are repeated up to 50 ms of samples): the
-            fastest, median and spread are stored. The first doubles as the noise check and runs
-            under the guard, so the defaults (2, no warm-up: the block warmed the model) cost two
-            forwards on top of the block. warmup: replays run first and dropped.
+            fastest, median and spread are stored. The first doubles as the noise check, so the
+            defaults (2, no warm-up: the block warmed the model) cost two forwards on top of the
+            block. warmup: replays run first and dropped.
         measure: replay for noise, timing and memory (False: only the block itself is recorded).
         device: the device the work should run on (the guard's expected device); default: the
             first accelerator torch can use, else cpu.

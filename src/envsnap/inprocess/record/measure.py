@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,16 +41,13 @@ def replayer(model: Any, calls: Sequence[tuple[Any, ...]]) -> Any:
 
 
 class FirstReplay:
-    """Replays the recorded calls, each from its recorded RNG state; the first replay runs under
-    ``guard`` (placement) and keeps its outputs (the noise check), later ones are plain."""
+    """Replays the recorded calls, each from its recorded RNG state, keeping the first replay's
+    outputs (the noise check)."""
 
-    def __init__(
-        self, model: Any, calls: Sequence[tuple[Any, ...]], rng_states: list[Any], guard: Any
-    ) -> None:
+    def __init__(self, model: Any, calls: Sequence[tuple[Any, ...]], rng_states: list[Any]) -> None:
         self.model = model
         self.calls = calls
         self.rng_states = rng_states
-        self.guard = guard
         self.outputs: list[tuple[int, Any]] | None = None
 
     def __call__(self) -> None:
@@ -59,13 +55,12 @@ class FirstReplay:
 
         first = self.outputs is None
         outputs = []
-        with self.guard if first else contextlib.nullcontext():
-            for index, args, kwargs in self.calls:
-                if index < len(self.rng_states):
-                    torch.random.set_rng_state(self.rng_states[index])
-                out = self.model(*args, **kwargs)
-                if first:
-                    outputs.append((index, out))
+        for index, args, kwargs in self.calls:
+            if index < len(self.rng_states):
+                torch.random.set_rng_state(self.rng_states[index])
+            out = self.model(*args, **kwargs)
+            if first:
+                outputs.append((index, out))
         if first:
             self.outputs = outputs
 
@@ -128,18 +123,12 @@ def measure_reference(recorder: Any, sink: RecordSink) -> Extra:
     faithful = not stepped or sink.state.start_has_params
     if not faithful:
         extra.notes.append(_stepped_note(stepped))
-    from envsnap.inprocess.guard import Guard
-    from envsnap.inprocess.placement import summarize
-
     with restored(inner, sink.state.start, params=bool(stepped)) as reset:
-        # The timed replays double as the checks: the first runs under the guard (placement) and
-        # its final outputs are compared with the recorded ones. Bit for bit the same (the usual
-        # case): every value's noise is 0 and no hooked replay is needed; otherwise one hooked
-        # replay measures the noise value by value.
-        guard = Guard(recorder.device)
-        replay = FirstReplay(inner, calls, sink.rng_states, guard)
+        # The timed replays double as the noise check: the first one's final outputs are compared
+        # with the recorded ones. Bit for bit the same (the usual case): every value's noise is 0
+        # and no hooked replay is needed; otherwise one hooked replay measures it value by value.
+        replay = FirstReplay(inner, calls, sink.rng_states)
         timing = time_replays(replay, device, repeats=recorder.repeats, warmup=recorder.warmup, reset=reset)
-        extra.placement = summarize(guard.report, inner)
         if faithful and replay.outputs is not None and _reproduced(sink, replay.outputs):
             replayed = {index for index, _, _ in calls}
             extra.noise = {

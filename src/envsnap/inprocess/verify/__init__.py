@@ -204,6 +204,8 @@ class Verifier:
             leaf.noise_max_abs for c in manifest.calls for leaf in c.outputs if leaf.noise_max_abs is not None
         ]
         placement = summarize(guard.report, self.model)
+        if self._snapshot is not None:  # the probes finish before the timed replays (the GIL)
+            self._snapshot()
         different = self._match.different if self._match is not None else None
         speed: SpeedMemory | None
         if different:

@@ -44,7 +44,8 @@ CODE = ".<code>"
 
 
 def _amount(value: float) -> str:
-    """A tolerance to suggest: twice the difference seen, one significant digit."""
+    """An atol to suggest: twice the largest difference seen, one significant digit (the rtol
+    stays the one in force: raising atol alone is the smallest change that accepts it)."""
     return f"{2 * value:.0e}" if value > 0 else "0"
 
 
@@ -54,11 +55,11 @@ def next_step(module: str, check: ValueCheck | None) -> str:
         return "Next: compare the module's code and configuration between the two environments."
     m = check.metrics
     pattern = module.removesuffix(CODE) if module.endswith(CODE) else module
-    accept = f"tolerances={{'{pattern}': ({_amount(m.max_rel)}, {_amount(m.max_abs)})}}"
+    accept = f"tolerances={{'{pattern}': ({check.rtol:.2g}, {_amount(m.max_abs)})}}"
     if check.cast:
         return (
-            f"Next: the target computes this in {check.dtype} ({check.cast}); run that part in "
-            f"float32 to compare like for like, or accept the difference with {accept}."
+            f"Next: the target's {check.cast} is the likely cause; run that part in the recorded "
+            f"dtype to compare like for like, or accept the difference with {accept}."
         )
     if check.golden_ratio is not None:
         return (
