@@ -163,7 +163,7 @@ def _wall(run: Callable[[], None]) -> float:
 
 def defaults_at_25m(rounds: int) -> None:
     """``envsnap.record`` with every default (environment="full", keep="256MB", measure=True)
-    against a plain forward of a ~27M-parameter GPT, wall clock, all threads torch uses."""
+    against a plain forward of a ~27M-parameter GPT, wall clock, at the thread count set by the caller."""
     torch.manual_seed(0)
     model = _GPT().train()  # dropout 0; train mode keeps the modules visible (no fused eval fast path)
     idx = torch.randint(0, GPT_VOCAB, (GPT_BATCH, GPT_SEQ), generator=torch.Generator().manual_seed(1))
@@ -184,7 +184,8 @@ def defaults_at_25m(rounds: int) -> None:
     runs = {
         "plain forward": plain,
         "record, defaults": record(),
-        "record, defaults, stats only (keep=0)": record(keep=0),
+        "record, defaults but keep=64MB": record(keep="64MB"),
+        "record, defaults but keep=0 (stats only)": record(keep=0),
         "record, no replays (measure=False)": record(measure=False, environment="none"),
     }
     plain()

@@ -10,9 +10,10 @@ stats (and tensors within ``keep``), taps, final outputs, then — by replaying 
 the reference's run-to-run noise (the first timed replay's outputs against the block's; a hooked
 replay value by value only when they differ), its timing (fastest, median and spread of
 synchronized repetitions), peak device memory, throughput for ``batch_size``, and optionally a CPU
-float64 golden. The guard's placement comes from the block itself, as on verify. Replays start from
-the state the recorded calls saw and leave the model, its buffers and the RNG as the block left them. Generate inputs on the CPU with
-a fixed seed: the bundle stores them, so the target replays exactly the same data.
+float64 golden. The guard's placement comes from the block itself, as on verify. Replays start
+from the state the recorded calls saw and leave the model, its buffers and the RNG as the block
+left them. Generate inputs on the CPU with a fixed seed: the bundle stores them, so the target
+replays exactly the same data.
 
 Also a decorator: each call of the decorated function is recorded (the bundle holds the last one).
 The block runs with module hooks (stats of each output, tensors within the budget) and the guard
