@@ -42,8 +42,9 @@ def _quantile(values: list[float], q: float) -> float:
 
 
 MIN_TIMED_S = 0.05
-"""Short replays are repeated until this much time is sampled (or MAX_REPEATS): one sample of a
-sub-millisecond model on a loaded machine says more about the load than about the model."""
+"""Short replays are repeated until the fastest one times the count covers this (or MAX_REPEATS):
+one sample of a sub-millisecond model on a loaded machine says more about the load than about the
+model, and the first replays of a code path (no_grad after a block with grad) run cold."""
 MAX_REPEATS = 50
 
 
@@ -65,7 +66,9 @@ def time_replays(
                 reset()
         synchronize(device)
         samples: list[float] = []
-        while len(samples) < max(repeats, 1) or (sum(samples) < MIN_TIMED_S and len(samples) < MAX_REPEATS):
+        while len(samples) < max(repeats, 1) or (
+            min(samples) * len(samples) < MIN_TIMED_S and len(samples) < MAX_REPEATS
+        ):
             synchronize(device)
             start = time.perf_counter()
             replay()

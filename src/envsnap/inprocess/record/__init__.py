@@ -41,7 +41,7 @@ class Recorder:
         path: str | Path,
         model: Any = None,
         *,
-        keep: str | int | None = "256MB",
+        keep: str | int | None = "64MB",
         golden: str | None = None,
         environment: Any = "full",
         batch_size: int | None = None,
@@ -184,7 +184,7 @@ def record(
     path: str | Path,
     model: Any = None,
     *,
-    keep: str | int | None = "256MB",
+    keep: str | int | None = "64MB",
     golden: str | None = None,
     environment: Any = "full",
     batch_size: int | None = None,
@@ -199,12 +199,15 @@ def record(
         path: where the bundle goes.
         model: the nn.Module whose outermost calls are replayed on verify (its inputs are stored);
             without it, module outputs are still recorded but nothing can be replayed or timed.
-        keep: budget for module outputs kept as tensors ("256MB"; 0 or None: stats only).
-            Inputs and final outputs are always kept.
+        keep: budget for module outputs kept as tensors ("64MB"; 0 or None: stats only): the
+            bundle write is most of what the block costs past the forward (256MB took ~4 forwards
+            of a 27M-parameter model on the development box). Inputs and final outputs are
+            always kept.
         golden: "cpu-fp64" to rerun on the CPU in float64 for the k×-reference-error gate.
         environment: "full" (every probe), "fast" (no framework probes), "none", or a Snapshot.
         batch_size: items per top-level call, for throughput.
-        repeats: timed replays (at least; short ones are repeated up to 50 ms of samples): the
+        repeats: timed replays (at least; short ones are repeated while the fastest × the count
+            is under 50 ms): the
             fastest, median and spread are stored. The first doubles as the noise check, so the
             defaults (2, no warm-up: the block warmed the model) cost two forwards on top of the
             block. warmup: replays run first and dropped.

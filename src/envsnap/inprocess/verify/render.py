@@ -73,7 +73,7 @@ def speed_line(report: VerifyReport) -> str | None:
     parts = []
     if speed.latency_ratio is not None and speed.reference and speed.target:
         parts.append(
-            f"latency {speed.latency_ratio:.2f}× "
+            f"latency {speed.latency_ratio:.3g}× "
             f"({speed.target.median_s * 1e3:.3g} ms ± {speed.target.iqr_s * 1e3:.2g} "
             f"vs {speed.reference.median_s * 1e3:.3g} ms ± {speed.reference.iqr_s * 1e3:.2g}, median ± IQR; "
             "ratio of the fastest replays)"
