@@ -116,3 +116,29 @@ def test_a_dropped_causal_mask_is_pinned_on_the_attention_not_its_projection(pla
     assert div is not None
     assert div.module == "h.0.attn", div.summary
     assert "inputs matched" not in div.summary
+
+
+def test_a_sub_tolerance_origin_upstream_is_pointed_at() -> None:
+    from envsnap.inprocess.verify import judge
+    from envsnap.inprocess.verify.report import ModuleCheck, ValueCheck, ValueMetrics
+
+    def check(key: str, status: str, max_abs: float) -> ValueCheck:
+        metrics = ValueMetrics(max_abs=max_abs, max_rel=max_abs, rmse=max_abs, outside=int(status == "fail"))
+        return ValueCheck(key=key, status=status, metrics=metrics)  # type: ignore[arg-type]
+
+    upstream = check("norm#0", "pass", 4e-7)  # changed, but within tolerance
+    downstream = check("head#0", "fail", 3e-3)  # amplified past it
+    modules = [
+        ModuleCheck(
+            key="embed#0", module="embed", call=0, status="pass", outputs=(check("embed#0", "pass", 0.0),)
+        ),
+        ModuleCheck(key="norm#0", module="norm", call=0, status="pass", outputs=(upstream,)),
+        ModuleCheck(
+            key="head#0", module="head", call=0, status="fail", inputs_from=("norm#0",), outputs=(downstream,)
+        ),
+    ]
+    values = {c.key: c for m in modules for c in m.outputs}
+    div = judge.first_divergence(modules, values)
+    assert div is not None
+    assert div.module == "head"
+    assert "from `norm#0` on" in div.summary

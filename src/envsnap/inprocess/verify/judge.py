@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from msgspec.structs import replace
+
 from envsnap.inprocess.bundle.model import Call, Placement
 from envsnap.inprocess.verify.report import Divergence, ModuleCheck, SpeedMemory, ValueCheck, Verdict
 
@@ -34,9 +36,32 @@ def first_divergence(modules: Sequence[ModuleCheck], values: Mapping[str, ValueC
     for module in failing:
         inputs = [values[key] for key in module.inputs_from if key in values]
         if all(check.status != "fail" for check in inputs):
-            return _divergence(module, inputs, born=True)
-    module = failing[0]
-    return _divergence(module, [values[k] for k in module.inputs_from if k in values], born=False)
+            found = _divergence(module, inputs, born=True)
+            break
+    else:
+        module = failing[0]
+        found = _divergence(module, [values[k] for k in module.inputs_from if k in values], born=False)
+    earlier = _first_difference(modules, module)
+    if earlier is not None:
+        found = replace(found, summary=f"{found.summary} {earlier}")
+    return found
+
+
+def _first_difference(modules: Sequence[ModuleCheck], failing: ModuleCheck) -> str | None:
+    """A hint when a value *before* the failing call already differed, within tolerance: a change
+    can be born below tolerance and only cross it downstream."""
+    for module in modules:
+        if module.key == failing.key:
+            return None
+        for check in module.outputs:
+            m = check.metrics
+            noise = check.noise_max_abs or 0.0
+            if check.status == "pass" and m is not None and m.max_abs > noise and not check.cast:
+                return (
+                    f"(Values differ already, within tolerance, from `{check.key}` on (max-abs "
+                    f"{m.max_abs:.3g}): if `{failing.module}` is not the cause, look there.)"
+                )
+    return None
 
 
 CODE = ".<code>"
