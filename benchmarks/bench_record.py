@@ -186,8 +186,9 @@ def defaults_at_25m(rounds: int) -> None:
         "plain forward": plain,
         "record, defaults": record(),
         "record, defaults but keep=256MB": record(keep="256MB"),
-        "record, defaults but keep=0 (stats only)": record(keep=0),
-        "record, no replays (measure=False)": record(measure=False, environment="none"),
+        "record, defaults but environment='none'": record(environment="none"),
+        "record, block only (measure=False, 'none')": record(measure=False, environment="none"),
+        "  the same, keep=0": record(measure=False, environment="none", keep=0),
     }
     plain()
     times: dict[str, list[float]] = {name: [] for name in runs}
