@@ -177,3 +177,14 @@ def test_latency_is_judged_on_minima_against_the_reference_spread(
     speed = SpeedMemory(reference=ref, target=tgt, latency_ratio=target[0] / reference[0])
     verdict, reasons, _ = judge.verdict([], [], [], speed, None, slow=1.5, memory_limit=None)
     assert (verdict == "slow") is slow, reasons
+
+
+def test_a_compare_hook_returning_something_else_is_a_clear_error(tmp_path: Path) -> None:
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(WIDTH, WIDTH)).eval()
+    path = _record(tmp_path / "m", model, torch.randn(2, WIDTH, generator=torch.Generator().manual_seed(3)))
+    with (
+        pytest.raises(ValueError, match=r"compare= must return \(target, reference\)"),
+        envsnap.verify(path, model=model, environment="none", slow=None, compare=lambda k, t, r: t) as v,
+    ):
+        model(v.inputs)

@@ -127,6 +127,12 @@ def check_value(
             chosen = compare(key, target, expected)
             if chosen is None:
                 return replace(check, status="skipped", reason="skipped by compare=")
+            if (
+                not isinstance(chosen, tuple)
+                or len(chosen) != 2
+                or not all(isinstance(t, torch.Tensor) for t in chosen)
+            ):
+                raise ValueError(f"compare= must return (target, reference) tensors or None (for {key})")
             target, expected = chosen
             golden = None  # the golden gate needs the whole tensor
             if tuple(target.shape) != tuple(expected.shape):
