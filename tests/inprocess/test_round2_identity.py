@@ -142,3 +142,21 @@ def test_a_sub_tolerance_origin_upstream_is_pointed_at() -> None:
     assert div is not None
     assert div.module == "head"
     assert "from `norm#0` on" in div.summary
+
+
+def test_timing_replays_go_through_a_known_wrapper(plain: Path) -> None:
+    class DistributedDataParallel(nn.Module):  # DDP's layout and name; the real one needs a process group
+        def __init__(self, module: nn.Module) -> None:
+            super().__init__()
+            self.module = module
+            self.calls = 0
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            self.calls += 1
+            out: torch.Tensor = self.module(x)
+            return out
+
+    ddp = DistributedDataParallel(make_gpt())
+    report = _verify(plain, ddp)
+    assert report.verdict == "pass", report.reasons
+    assert ddp.calls > 1, "the timed replays bypassed the wrapper (a compiled model would be timed eager)"

@@ -69,6 +69,16 @@ def wrapper_chain(module: Any) -> list[Any]:
     return chain
 
 
+def timed(model: Any) -> Any:
+    """What timing replays call: the model as given when every wrapper around it is a known
+    pass-through (so a ``torch.compile``d model is timed compiled, a DDP one through DDP), else the
+    innermost model (a user wrapper may change the arguments it passes on)."""
+    chain = wrapper_chain(model)
+    if chain and all(type(w).__name__ in WRAPPER_TYPES for w in chain):
+        return model
+    return unwrap(model)
+
+
 class ModuleNamer:
     """Names modules from the outermost modules seen, remembering every name it gave (weakly)."""
 

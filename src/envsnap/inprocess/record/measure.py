@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from envsnap.inprocess.bundle.model import Measurements, Placement
-from envsnap.inprocess.module_names import unwrap
+from envsnap.inprocess.module_names import timed, unwrap
 from envsnap.inprocess.record.reference_checks import GoldenSink
 from envsnap.inprocess.record.sink import RecordSink
 
@@ -127,7 +127,7 @@ def measure_reference(recorder: Any, sink: RecordSink) -> Extra:
         # The timed replays double as the noise check: the first one's final outputs are compared
         # with the recorded ones. Bit for bit the same (the usual case): every value's noise is 0
         # and no hooked replay is needed; otherwise one hooked replay measures it value by value.
-        replay = FirstReplay(inner, calls, sink.rng_states)
+        replay = FirstReplay(timed(model), calls, sink.rng_states)
         timing = time_replays(replay, device, repeats=recorder.repeats, warmup=recorder.warmup, reset=reset)
         if faithful and replay.outputs is not None and _reproduced(sink, replay.outputs):
             replayed = {index for index, _, _ in calls}
@@ -147,7 +147,7 @@ def measure_reference(recorder: Any, sink: RecordSink) -> Extra:
                 extra.notes.append(golden)
             else:
                 extra.golden = golden
-        memory = peak_memory(replayer(inner, calls), device)
+        memory = peak_memory(replayer(timed(model), calls), device)
     note = "the model is on meta: timings measure dispatch only" if device == "meta" else None
     if memory is None:
         note = note or f"peak memory: {device} has no allocator peak to read"

@@ -37,7 +37,7 @@ def compare_speed(verifier: Any, reference: Measurements | None, fed: dict[str, 
     (a target that can't take the recorded inputs) is reported as a note, never as a traceback.
     """
     from envsnap.inprocess.measure import peak_memory, time_replays
-    from envsnap.inprocess.module_names import unwrap
+    from envsnap.inprocess.module_names import timed, unwrap
     from envsnap.inprocess.record.measure import model_device, replayer
     from envsnap.inprocess.replay_state import restored
 
@@ -47,14 +47,17 @@ def compare_speed(verifier: Any, reference: Measurements | None, fed: dict[str, 
         return SpeedMemory(
             reference=_timings(reference), note="target not timed (no model, or measure=False)"
         )
-    model = unwrap(verifier.model)
+    named = verifier._match.model if verifier._match is not None else unwrap(verifier.model)
+    # Through a compile/DDP wrapper when that is all there is around the named model (timed as it
+    # runs); the named model itself when a rename pointed inside a container.
+    model = timed(verifier.model) if named is unwrap(verifier.model) else named
     calls = _replay_calls(verifier, fed)
     if not calls:
         return SpeedMemory(reference=_timings(reference), note="no recorded call can be replayed faithfully")
-    device = model_device(model, verifier.device or "cpu")
+    device = model_device(named, verifier.device or "cpu")
     repeats = verifier.repeats or reference.timing.repeats
     try:
-        with restored(model, None, params=False) as reset:
+        with restored(named, None, params=False) as reset:
             timing = time_replays(replayer(model, calls), device, repeats=repeats, warmup=1, reset=reset)
             memory = peak_memory(replayer(model, calls), device)
     except Exception as err:  # the user's model on inputs it may not take: reported, not raised
