@@ -15,6 +15,12 @@ Also the bundle size per million activation elements (stats-only and kept), and 
 default replays (``measure=True``). CPU time of this process (``time.process_time``), one torch
 thread, rounds interleaved, median and minimum reported (see bench_guard.py for why).
 
+Then the overhead target of issue 23: ``envsnap.record`` with *every default* (environment probes
+on a worker thread overlapping the block, the guard on the block, keep="64MB", two timed replays of
+which the first is the noise check) on a ~27M-parameter GPT-style decoder, wall clock against a
+plain forward in the same run (target: ≤ 3×), next to keep="256MB" (the old default), stats only,
+and no replays.
+
 Usage: python benchmarks/bench_record.py [--rounds R]
 """
 
@@ -115,7 +121,7 @@ def main() -> None:
     replay = folder / "replay"
     measured = _cpu_seconds(lambda: _record_measured(model, x, replay))
     print(
-        f"record with the default replays (noise + 1 warm-up + 5 timed, measure=True): "
+        f"record with the default replays (2 timed, the first under the guard and the noise check): "
         f"{measured / base:.1f}× one plain forward"
     )
     shutil.rmtree(folder, ignore_errors=True)
@@ -126,5 +132,83 @@ def _record_measured(model: nn.Module, x: torch.Tensor, path: Path) -> None:
         model(x)
 
 
+GPT_VOCAB, GPT_WIDTH, GPT_HEADS, GPT_LAYERS, GPT_BATCH, GPT_SEQ = 8192, 512, 8, 6, 4, 256
+
+
+class _GPT(nn.Module):
+    """A GPT-style decoder of ~27M parameters: embeddings, 6 causal pre-LN layers, an LM head."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.wte = nn.Embedding(GPT_VOCAB, GPT_WIDTH)
+        self.wpe = nn.Embedding(GPT_SEQ, GPT_WIDTH)
+        layer = nn.TransformerEncoderLayer(
+            GPT_WIDTH, GPT_HEADS, 4 * GPT_WIDTH, dropout=0.0, batch_first=True, norm_first=True
+        )
+        self.h = nn.TransformerEncoder(layer, GPT_LAYERS, enable_nested_tensor=False)
+        self.ln_f = nn.LayerNorm(GPT_WIDTH)
+        self.lm_head = nn.Linear(GPT_WIDTH, GPT_VOCAB, bias=False)
+
+    def forward(self, idx: torch.Tensor) -> torch.Tensor:
+        x = self.wte(idx) + self.wpe(torch.arange(idx.shape[1]))
+        mask = nn.Transformer.generate_square_subsequent_mask(idx.shape[1])
+        out: torch.Tensor = self.lm_head(self.ln_f(self.h(x, mask=mask, is_causal=True)))
+        return out
+
+
+def _wall(run: Callable[[], None]) -> float:
+    started = time.perf_counter()
+    run()
+    return time.perf_counter() - started
+
+
+def defaults_at_25m(rounds: int) -> None:
+    """``envsnap.record`` with every default (environment="full", keep="64MB", measure=True)
+    against a plain forward of a ~27M-parameter GPT, wall clock, at the thread count set by the caller."""
+    torch.manual_seed(0)
+    model = _GPT().train()  # dropout 0; train mode keeps the modules visible (no fused eval fast path)
+    idx = torch.randint(0, GPT_VOCAB, (GPT_BATCH, GPT_SEQ), generator=torch.Generator().manual_seed(1))
+    params = sum(p.numel() for p in model.parameters())
+    folder = Path(tempfile.mkdtemp(prefix="bench-record-25m-"))
+
+    def plain() -> None:
+        with torch.no_grad():
+            model(idx)
+
+    def record(**options: object) -> Callable[[], None]:
+        def run() -> None:
+            with torch.no_grad(), envsnap.record(folder / "b", model=model, **options):  # type: ignore[arg-type]
+                model(idx)
+
+        return run
+
+    runs = {
+        "plain forward": plain,
+        "record, defaults": record(),
+        "record, defaults but keep=256MB": record(keep="256MB"),
+        "record, defaults but environment='none'": record(environment="none"),
+        "record, block only (measure=False, 'none')": record(measure=False, environment="none"),
+        "  the same, keep=0": record(measure=False, environment="none", keep=0),
+    }
+    plain()
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    for _ in range(rounds):
+        for name, run in runs.items():
+            times[name].append(_wall(run))
+    base = min(times["plain forward"])
+    print(
+        f"\nmodel: GPT-style decoder, {params / 1e6:.1f} M parameters, batch {GPT_BATCH}×{GPT_SEQ} tokens, "
+        f"{torch.get_num_threads()} threads, wall clock, {rounds} rounds interleaved"
+    )
+    print(f"{'':40}{'median':>10}{'min':>10}{'min ratio':>11}")
+    for name, values in times.items():
+        print(
+            f"{name:40}{statistics.median(values) * 1e3:>8.0f}ms{min(values) * 1e3:>8.0f}ms"
+            f"{min(values) / base:>10.2f}×"
+        )
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 if __name__ == "__main__":
     main()
+    defaults_at_25m(3)

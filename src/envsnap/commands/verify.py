@@ -71,7 +71,7 @@ def show_command(report: str, fmt: str, fail_on: str) -> int:
     else:
         from envsnap.snapshot.safe_text import printable
 
-        emit_output(printable(data.table()) + "\n")
+        emit_output(printable(data.table(), limit=None) + "\n")  # table fields are escaped already
     failing = VERDICT_SEVERITY[data.verdict] >= VERDICT_SEVERITY[fail_on]
     return int(ExitCode.FINDINGS if failing else ExitCode.OK)
 

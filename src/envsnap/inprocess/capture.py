@@ -7,7 +7,20 @@ block are seen, including ones not registered under the model. Per call the hook
 - which recorded values it took as inputs (``inputs_from``): every output handed to the sink is
   remembered by identity (weakly), so a module's inputs can be traced to the calls that produced
   them. That is what lets verify tell where an error is born from where it only shows up;
-- the top-level calls of the model (its inputs and outputs), which the bundle stores for replay.
+- the top-level calls of the model (its inputs and outputs), which the bundle stores for replay,
+  and the call counts each one started from (a replay of some of them restores those counts, so
+  its keys are the recorded ones);
+- a tensor input that no recorded value produced was computed in the parent's own code (functional
+  attention, a residual sum, a mask): it is recorded too, as the output of a pseudo-call
+  ``<parent>.<code>#n`` (type "code") whose inputs are everything the parent had seen so far, so
+  "its inputs matched" is only ever said of compared values, and a difference born in functional
+  code is pinned on the module whose code it is. Inputs of modules called outside any module stay
+  untraced (``untraced`` counts them).
+
+Wrappers (module_names.wrapped: torch.compile, DDP, DataParallel, ``.module`` wrappers) are skipped:
+their calls are the wrapped model's. A forward that raises is unwound (torch calls an always-call
+hook as ``hook(module, args, result)`` on that path, without kwargs): the frame is popped and the
+call counts rolled back, so a batch skipped inside the block leaves no trace.
 
 The sink's work (stats, comparisons) runs with every TorchDispatchMode switched off, so an active
 envsnap.guard doesn't count envsnap's own reductions as the model's ops.
@@ -24,7 +37,7 @@ import torch
 from torch.nn.modules import module as nn_module
 from torch.utils._python_dispatch import _disable_current_modes
 
-from envsnap.inprocess.module_names import ModKey, ModuleNamer
+from envsnap.inprocess.module_names import ModKey, ModuleNamer, unwrap
 from envsnap.inprocess.tensor_stats import leaves
 
 
@@ -55,6 +68,12 @@ class CallInfo:
     device: str | None
     inputs_from: tuple[str, ...]
     outputs: list[str] = field(default_factory=list)
+    untraced: int = 0
+    """Tensor inputs that no recorded value produced."""
+    parent: str | None = None
+    """Key of the module call this one ran inside (None: outermost)."""
+    seen: list[str] = field(default_factory=list)
+    """Values its children and its own code produced so far (what its code may have used)."""
 
 
 def module_device(module: torch.nn.Module) -> str | None:
@@ -74,12 +93,21 @@ class Capture:
         model: the model whose outermost calls are the "top-level calls" (None: any outermost module).
     """
 
-    def __init__(self, sink: Sink, model: torch.nn.Module | None) -> None:
+    def __init__(
+        self,
+        sink: Sink,
+        model: torch.nn.Module | None,
+        rename: dict[str, str] | None = None,
+        label: str | None = None,
+    ) -> None:
         self.sink = sink
-        self.model = model
+        self.model = unwrap(model) if model is not None else None
         self.namer = ModuleNamer()
         if model is not None:
-            self.namer.name_root(model)
+            self.namer.name_root(model, rename, label)
+        self._in_top = False
+        self.starts: dict[int, dict[str, int]] = {}
+        """Per top-level call: the call counts it started from."""
         self._local = threading.local()
         self._counts: dict[str, int] = {}
         self._producers: dict[int, tuple[weakref.ref[torch.Tensor], str]] = {}
@@ -115,26 +143,77 @@ class Capture:
         """Note that ``tensor`` is the recorded value ``key`` (for tracing later modules' inputs)."""
         self._producers[id(tensor)] = (weakref.ref(tensor), key)
 
+    def set_counts(self, top: int, counts: dict[str, int]) -> None:
+        """Resume numbering as at the start of recorded top-level call ``top`` (for partial replays)."""
+        self._counts = dict(counts)
+        self._tops = top
+
     def _pre(self, module: torch.nn.Module, args: Any) -> None:
         if not self.enabled:
             return
         stack = self._stack()
+        if self.namer.is_wrapper(module, outermost=not stack):
+            return
         parent = stack[-1][0] if stack else None
         name = self.namer.label(module, parent)
-        top = not stack and (self.model is None or module is self.model)
+        # The model's outermost call is the top-level one, even when a module that is not the
+        # model (a container a rename match looked past) calls it.
+        top = (not stack and self.model is None) or (module is self.model and not self._in_top)
         if top:
+            self._in_top = True
+        if top:
+            self.starts[self._tops] = dict(self._counts)
             self._top_inputs(args)
         call = self._counts.get(name[0], 0)
         self._counts[name[0]] = call + 1
         inputs: list[str] = []
+        untraced = 0
+        outer = stack[-1][1] if stack else None
         for _, tensor in leaves(args):
             producer = self._producer(tensor)
-            if producer is not None and producer not in inputs:
+            if producer is None and outer is not None:
+                producer = self._code_value(outer, tensor)
+            if producer is None:
+                untraced += 1
+            elif producer not in inputs:
                 inputs.append(producer)
         info = CallInfo(
-            f"{name[0]}#{call}", name[0], call, type(module).__name__, module_device(module), tuple(inputs)
+            f"{name[0]}#{call}",
+            name[0],
+            call,
+            type(module).__name__,
+            module_device(module),
+            tuple(inputs),
+            untraced=untraced,
+            parent=stack[-1][1].key if stack and stack[-1][1] is not None else None,
         )
         stack.append((name, info, args if top else None))
+
+    def _code_value(self, outer: CallInfo, tensor: torch.Tensor) -> str:
+        """Record ``tensor``, computed by ``outer``'s own code, as a pseudo-call's output; its key."""
+        name = f"{outer.module}.<code>"
+        call = self._counts.get(name, 0)
+        self._counts[name] = call + 1
+        key = f"{name}#{call}"
+        info = CallInfo(
+            key,
+            name,
+            call,
+            "code",
+            outer.device,
+            tuple(dict.fromkeys([*outer.inputs_from, *outer.seen])),
+            parent=outer.key,
+        )
+        info.outputs.append(key)
+        with _disable_current_modes():
+            begin = getattr(self.sink, "call_outputs", None)
+            if begin is not None:
+                begin(info)
+            self.sink.value(key, tensor)
+            self.remember(key, tensor)
+            self.sink.call_done(info)
+        outer.seen.append(key)
+        return key
 
     def _top_inputs(self, args: Any) -> None:
         # The global pre-hook sees positional arguments only; keyword ones arrive with the
@@ -145,23 +224,40 @@ class Capture:
                 self.sink.value(path, tensor)
                 self.remember(path, tensor)
 
-    def _post(self, module: torch.nn.Module, args: Any, kwargs: Any, output: Any) -> None:
+    def _post(self, module: torch.nn.Module, args: Any, *rest: Any) -> None:
         stack = self._stack()
-        if not stack:
+        if not stack or self.namer.is_wrapper(module, outermost=False):
             return
         _, info, top_args = stack.pop()
+        if top_args is not None:
+            self._in_top = False
+        if len(rest) != 2:  # the exception path: hook(module, args, result), the forward raised
+            if top_args is not None:  # the whole call is undone: counts, and what the sink kept of it
+                self._counts = dict(self.starts.get(self._tops, self._counts))
+                undo = getattr(self.sink, "top_failed", None)
+                if undo is not None:
+                    undo(self._tops)
+            elif info is not None and self._counts.get(info.module) == info.call + 1:
+                self._counts[info.module] = info.call
+            return
+        kwargs, output = rest
         if info is None or not self.enabled:
             return
         with _disable_current_modes():
             if top_args is not None:
                 for path, tensor in leaves(dict(kwargs or {}), f"<input>#{self._tops}/kwargs"):
                     self.sink.value(path, tensor)
+            begin = getattr(self.sink, "call_outputs", None)
+            if begin is not None:
+                begin(info)
             for path, tensor in leaves(output):
                 key = f"{info.key}{path}"
                 info.outputs.append(key)
                 self.sink.value(key, tensor)
                 self.remember(key, tensor)
             self.sink.call_done(info)
+            if stack and stack[-1][1] is not None:
+                stack[-1][1].seen.extend(info.outputs)
             if top_args is not None:
                 self.sink.top_call(self._tops, info.key, tuple(top_args), dict(kwargs or {}), output)
                 self._tops += 1

@@ -3,10 +3,14 @@
 ``environment="full"`` runs every probe (``envsnap save``'s snapshot; the framework probe imports
 torch in a subprocess, a few seconds); ``"fast"`` skips the framework probes (the torch version is
 still in the manifest); ``"none"`` records no snapshot. A Snapshot object is used as given.
+
+``snapshot_soon`` starts the probes on a worker thread when the block is entered, so their
+seconds (a subprocess importing torch) overlap the user's block instead of adding to it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 from envsnap.errors import BadInput
@@ -30,6 +34,28 @@ def snapshot_for(option: Any) -> Snapshot | None:
     from envsnap import api
 
     return api.collect(frameworks=option == "full")
+
+
+def snapshot_soon(option: Any) -> Callable[[], Snapshot | None]:
+    """Start ``snapshot_for(option)`` now, in the background; the returned function waits for it.
+
+    Raises (from the returned function): what snapshot_for raises. A bad option raises now.
+    """
+    if option is None or option == "none" or not isinstance(option, str):
+        result = snapshot_for(option)
+        return lambda: result
+    if option not in ("full", "fast"):
+        snapshot_for(option)  # raises the ValueError
+    from concurrent.futures import ThreadPoolExecutor
+
+    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="envsnap-probe")
+    future = executor.submit(snapshot_for, option)
+    executor.shutdown(wait=False)
+
+    def wait() -> Snapshot | None:  # the same result however often it is asked
+        return future.result()
+
+    return wait
 
 
 def snapshot_text(snapshot: Snapshot) -> bytes:

@@ -41,19 +41,41 @@ def _quantile(values: list[float], q: float) -> float:
     return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
 
 
-def time_replays(replay: Replay, device: str, *, repeats: int = 5, warmup: int = 1) -> Timing:
-    """Median and spread of ``repeats`` synchronized replays after ``warmup`` dropped ones."""
+MIN_TIMED_S = 0.05
+"""Short replays are repeated until the fastest one times the count covers this (or MAX_REPEATS):
+one sample of a sub-millisecond model on a loaded machine says more about the load than about the
+model, and the first replays of a code path (no_grad after a block with grad) run cold."""
+MAX_REPEATS = 50
+
+
+def time_replays(
+    replay: Replay,
+    device: str,
+    *,
+    repeats: int = 5,
+    warmup: int = 1,
+    reset: Callable[[], None] | None = None,
+) -> Timing:
+    """Median, spread and minimum of at least ``repeats`` synchronized replays after ``warmup``
+    dropped ones (more while they add up to under MIN_TIMED_S). ``reset`` runs between
+    replays, untimed (it puts the model's buffers back)."""
     with torch.no_grad():
         for _ in range(warmup):
             replay()
+            if reset is not None:
+                reset()
         synchronize(device)
-        samples = []
-        for _ in range(max(repeats, 1)):
+        samples: list[float] = []
+        while len(samples) < max(repeats, 1) or (
+            min(samples) * len(samples) < MIN_TIMED_S and len(samples) < MAX_REPEATS
+        ):
             synchronize(device)
             start = time.perf_counter()
             replay()
             synchronize(device)
             samples.append(time.perf_counter() - start)
+            if reset is not None:
+                reset()
     return Timing(
         repeats=len(samples),
         median_s=statistics.median(samples),

@@ -54,8 +54,14 @@ def _finish(diff: torch.Tensor, act: torch.Tensor, exp: torch.Tensor, outside: i
     return Metrics(max_abs, max_rel, rmse, cosine, sqnr, outside, n, bad)
 
 
-def tensor_metrics(actual: torch.Tensor, expected: torch.Tensor, rtol: float, atol: float) -> Metrics:
-    """Metrics of ``actual`` against ``expected`` (same shape), over positions finite in both."""
+def tensor_metrics(
+    actual: torch.Tensor, expected: torch.Tensor, rtol: float, atol: float, scale: float = 0.0
+) -> Metrics:
+    """Metrics of ``actual`` against ``expected`` (same shape), over positions finite in both.
+
+    An element is outside when ``|actual − expected| > atol + rtol·(|expected| + scale)``: ``scale``
+    (the reference tensor's RMS) puts the tolerance in the tensor's own units, so an element near
+    zero in a tensor of large values is allowed the rounding its neighbours' magnitudes bring."""
     expected = expected.detach().to(actual.device)
     if actual.dtype == expected.dtype and torch.equal(actual.detach(), expected):
         # Bit-identical (the usual verdict on an unchanged stack): one pass instead of a dozen.
@@ -69,7 +75,7 @@ def tensor_metrics(actual: torch.Tensor, expected: torch.Tensor, rtol: float, at
     both = fin_a & fin_e
     act, exp = act[both], exp[both]
     diff = act - exp
-    outside = int((diff.abs() > atol + rtol * exp.abs()).sum())
+    outside = int((diff.abs() > atol + rtol * (exp.abs() + scale)).sum())
     return _finish(diff, act, exp, outside, bad)
 
 
@@ -81,7 +87,11 @@ def sketch_of(tensor: torch.Tensor) -> list[float]:
 
 
 def sketch_metrics(
-    actual: Sequence[float | None], expected: Sequence[float | None], rtol: float, atol: float
+    actual: Sequence[float | None],
+    expected: Sequence[float | None],
+    rtol: float,
+    atol: float,
+    scale: float = 0.0,
 ) -> Metrics:
     """Metrics over two sketches (None = not finite; a None facing a number is a mismatch)."""
     pairs = [(a, e) for a, e in zip(actual, expected, strict=False) if a is not None and e is not None]
@@ -92,7 +102,7 @@ def sketch_metrics(
     act = torch.tensor([a for a, _ in pairs], dtype=torch.float64)
     exp = torch.tensor([e for _, e in pairs], dtype=torch.float64)
     diff = act - exp
-    outside = int((diff.abs() > atol + rtol * exp.abs()).sum())
+    outside = int((diff.abs() > atol + rtol * (exp.abs() + scale)).sum())
     return _finish(diff, act, exp, outside, bad)
 
 

@@ -8,6 +8,7 @@ and comparable elementwise on the other machine even when the tensor itself was 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -31,8 +32,16 @@ def sketch_positions(numel: int, size: int = SKETCH_SIZE) -> list[int]:
     return sorted({round(i * (numel - 1) / (size - 1)) for i in range(size)})
 
 
+def is_dataclass_value(value: Any) -> bool:
+    """A dataclass instance (not the class itself)."""
+    return dataclasses.is_dataclass(value) and not isinstance(value, type)
+
+
 def leaves(value: Any, prefix: str = "") -> Iterator[tuple[str, torch.Tensor]]:
-    """(output path, tensor) for every tensor in a nested output: "" for a tensor, "/0", "/logits"."""
+    """(output path, tensor) for every tensor in a nested output: "" for a tensor, "/0", "/logits".
+
+    Lists, tuples, mappings (HF ModelOutput is an OrderedDict) and dataclass instances (by field).
+    """
     if isinstance(value, torch.Tensor):
         yield prefix, value
     elif isinstance(value, (list, tuple)):
@@ -41,6 +50,9 @@ def leaves(value: Any, prefix: str = "") -> Iterator[tuple[str, torch.Tensor]]:
     elif isinstance(value, Mapping):
         for key, item in value.items():
             yield from leaves(item, f"{prefix}/{key}")
+    elif is_dataclass_value(value):
+        for item in dataclasses.fields(value):
+            yield from leaves(getattr(value, item.name, None), f"{prefix}/{item.name}")
 
 
 def _floats(values: list[float]) -> list[float | None]:

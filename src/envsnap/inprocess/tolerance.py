@@ -1,10 +1,22 @@
 """Which tolerance a recorded value is held to. Torch-free: keyed on dtype names.
 
 Defaults are ``torch.testing.assert_close``'s per-dtype (rtol, atol) (torch/testing/_comparison.py),
-elementwise ``|actual − expected| ≤ atol + rtol·|expected|``; integer and bool values must match
-exactly. Overrides are globs on the module path or tap name (``{"*.attn": (1e-2, 1e-3)}``),
-matched with fnmatch; the most specific (longest) matching pattern wins, and ``"*"`` sets a
-default for everything.
+applied in the tensor's own scale: elementwise ``|actual − expected| ≤ atol + rtol·(|expected| +
+RMS(reference))``. assert_close's rule alone (``atol + rtol·|expected|``) holds an element near zero
+in a tensor of logits ~10 to 1e-5 absolute, while a reordered reduction (split-K, another thread
+count) moves it by a few ULP *of the values summed*: benign changes failed at realistic scale. The
+RMS term allows rtol of the tensor's typical magnitude everywhere, which still catches real changes
+(an activation swapped or an epsilon changed moves values by far more). Integer and bool values
+must match exactly.
+
+A value whose dtype differs from the recorded one (a bf16/fp16 target of an fp32 recording, or
+autocast) is compared in float64 with the *less precise* dtype's tolerance, and the cast is named;
+a value computed from values that needed a looser tolerance (an override, a cast) inherits it, so
+an override applies where the difference lands as well as where it is born.
+
+Overrides are globs on the module path or tap name (``{"*.attn": (1e-2, 1e-3)}``), matched with
+fnmatch; the most specific (longest) matching pattern wins, and ``"*"`` sets a default for
+everything.
 
 The fp64-golden gate (``torch._dynamo.utils.same``, torchtitan's numerics verifier): a value that
 fails the elementwise test still passes when its RMSE against the float64 golden is no more than
@@ -33,6 +45,21 @@ DEFAULTS: dict[str, Tolerance] = {
 
 GOLDEN_FACTOR = {"float16": 3.0, "bfloat16": 3.0}
 """k of the golden gate per dtype; 2 otherwise."""
+
+
+EPS = {"float64": 2.2e-16, "float32": 1.2e-7, "float16": 9.8e-4, "bfloat16": 7.8e-3}
+"""Machine epsilon per floating dtype: which of two dtypes is the less precise."""
+
+
+def lower_precision(first: str, second: str) -> str | None:
+    """The less precise of two floating dtypes (None: either is not a float this module knows)."""
+    if first not in EPS or second not in EPS:
+        return None
+    return first if EPS[first] >= EPS[second] else second
+
+
+def looser(first: Tolerance, second: Tolerance) -> Tolerance:
+    return (max(first[0], second[0]), max(first[1], second[1]))
 
 
 def default_tolerance(dtype: str) -> Tolerance:

@@ -2,12 +2,17 @@
 
 Tensors become ``{"tensor": key}`` with the same keys the capture uses (``<input>#0/args/0``), so
 they are stored once, in inputs.safetensors. Lists, tuples, dicts with string keys and plain
-scalars survive the trip; anything else is noted as ``{"opaque": "TypeName"}`` and replays as None
-(the record's notes say so).
+scalars survive the trip; a dataclass instance is stored by field (``{"fields": ["TypeName", [[name,
+node], ...]]}``) and comes back on the verify side as a ``types.SimpleNamespace`` with the same
+attributes (no class is ever imported by name from a bundle); anything else is noted as
+``{"opaque": "TypeName"}`` and replays as None. A call with an opaque argument can't be replayed
+faithfully: the record doesn't replay it and says so (``opaque_types``).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import types
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,7 +34,39 @@ def encode(value: Any, path: str, tensor_type: type) -> dict[str, Any]:
         return {"none": True}
     if isinstance(value, (bool, int, float, str)):
         return {"value": value}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = [
+            [f.name, encode(getattr(value, f.name, None), f"{path}/{f.name}", tensor_type)]
+            for f in dataclasses.fields(value)
+        ]
+        return {"fields": [type(value).__name__, fields]}
     return {"opaque": type(value).__name__}
+
+
+def opaque_types(node: Any, depth: int = 0) -> list[str]:
+    """Type names of the values in a description that could not be stored."""
+    if depth > MAX_DEPTH or not isinstance(node, dict) or len(node) != 1:
+        return []
+    ((kind, body),) = node.items()
+    if kind == "opaque":
+        return [str(body)]
+    if kind in ("list", "tuple") and isinstance(body, list):
+        return [t for item in body for t in opaque_types(item, depth + 1)]
+    if kind == "dict" and isinstance(body, list):
+        return [
+            t
+            for pair in body
+            if isinstance(pair, list) and len(pair) == 2
+            for t in opaque_types(pair[1], depth + 1)
+        ]
+    if kind == "fields" and isinstance(body, list) and len(body) == 2 and isinstance(body[1], list):
+        return [
+            t
+            for pair in body[1]
+            if isinstance(pair, list) and len(pair) == 2
+            for t in opaque_types(pair[1], depth + 1)
+        ]
+    return []
 
 
 def decode(node: Any, tensors: Mapping[str, Any], name: str, depth: int = 0) -> Any:
@@ -57,6 +94,15 @@ def decode(node: Any, tensors: Mapping[str, Any], name: str, depth: int = 0) -> 
         return pairs
     if kind == "value" and isinstance(body, (bool, int, float, str)):
         return body
+    if kind == "fields" and isinstance(body, list) and len(body) == 2 and isinstance(body[1], list):
+        attributes = {}
+        for pair in body[1]:
+            if not isinstance(pair, list) or len(pair) != 2 or not isinstance(pair[0], str):
+                raise BadInput(f"{name}: malformed dataclass in a value description")
+            if not pair[0].isidentifier() or pair[0].startswith("__"):
+                raise BadInput(f"{name}: dataclass field {pair[0][:40]!r} is not a name")
+            attributes[pair[0]] = decode(pair[1], tensors, name, depth + 1)
+        return types.SimpleNamespace(**attributes)
     if kind in ("none", "opaque"):
         return None
     raise BadInput(f"{name}: unknown value kind {kind[:40]!r} in the manifest")

@@ -187,18 +187,34 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return result
 
 
+_PICKLE_PROTOCOLS = (2, 3, 4, 5)
+
+
+def _refuse_foreign(data: bytes, name: str) -> None:
+    """Name pickle and torch.save data (a zip) when that is what a non-safetensors member holds."""
+    if data[:4] == b"PK\x03\x04":
+        raise BadInput(f"{name}: holds pickle/torch.save data (a zip archive), not safetensors; refusing it")
+    if len(data) >= 2 and data[0] == 0x80 and data[1] in _PICKLE_PROTOCOLS:
+        raise BadInput(f"{name}: holds pickle/torch.save data, not safetensors; refusing it")
+
+
 def check_tensor_file(data: bytes, name: str) -> TensorHeader:
     """Validate a safetensors file's header against its data, without the safetensors library.
+
+    The structure decides: an 8-byte little-endian header length that fits the file, then a JSON
+    object. Pickle and torch.save bytes fail that and are named as what they are.
 
     Raises:
         BadInput: pickle or zip bytes, a header that isn't the format, or offsets the data can't back.
     """
-    if data[:1] == b"\x80" or data[:4] == b"PK\x03\x04":
-        raise BadInput(f"{name}: holds pickle/torch.save data, not safetensors; refusing it")
     if len(data) < 8:
+        _refuse_foreign(data, name)
         raise BadInput(f"{name}: truncated (no safetensors header)")
     (size,) = struct.unpack("<Q", data[:8])
-    if size > MAX_HEADER_BYTES or size > len(data) - 8:
+    if size > MAX_HEADER_BYTES or size > len(data) - 8 or data[8:9] != b"{":
+        # Not a safetensors header. Only now is the content's own signature asked about: a header
+        # length of 128 mod 256 makes a valid file start with 0x80 too, so a first byte proves nothing.
+        _refuse_foreign(data, name)
         raise BadInput(f"{name}: safetensors header claims {size} bytes, the file has {len(data) - 8}")
     try:
         header = json.loads(data[8 : 8 + size].decode("utf-8"), object_pairs_hook=_no_duplicates)

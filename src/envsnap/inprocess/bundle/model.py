@@ -96,6 +96,16 @@ class Call(Model, frozen=True, kw_only=True):
     outputs: tuple[Leaf, ...] = ()
 
 
+class ModuleSig(Model, frozen=True, kw_only=True):
+    """One module of the recorded model's tree: what structural matching lines up on verify."""
+
+    path: str
+    """Path in ``named_modules()`` of the model ("" for the model itself)."""
+    type: str
+    shapes: tuple[tuple[int, ...], ...] = ()
+    """Shapes of the module's own parameters and buffers, in order."""
+
+
 class Tap(Model, frozen=True, kw_only=True):
     """A value recorded with ``rec.tap(name, value)``."""
 
@@ -188,4 +198,6 @@ class Manifest(Model, frozen=True, kw_only=True):
     measurements: Measurements | None = None
     placement: Placement | None = None
     notes: tuple[str, ...] = ()
+    modules: tuple[ModuleSig, ...] = ()
+    """The model's module tree (empty in bundles written before it was recorded)."""
     files: tuple[FileEntry, ...] = ()

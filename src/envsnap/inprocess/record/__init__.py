@@ -7,14 +7,17 @@
 On exit (a block that raised writes nothing) the recorder measures and writes the bundle
 (bundle_model.py): the environment snapshot, the model's top-level inputs, every module output's
 stats (and tensors within ``keep``), taps, final outputs, then — by replaying the recorded calls —
-the guard's placement and the reference's run-to-run noise (one replay under the guard), its
-timing (median and spread of synchronized repetitions, warm-up dropped), peak device memory,
-throughput for ``batch_size``, and optionally a CPU float64 golden. Generate inputs on the CPU with
-a fixed seed: the bundle stores them, so the target replays exactly the same data.
+the reference's run-to-run noise (the first timed replay's outputs against the block's; a hooked
+replay value by value only when they differ), its timing (fastest, median and spread of
+synchronized repetitions), peak device memory, throughput for ``batch_size``, and optionally a CPU
+float64 golden. The guard's placement comes from the block itself, as on verify. Replays start
+from the state the recorded calls saw and leave the model, its buffers and the RNG as the block
+left them. Generate inputs on the CPU with a fixed seed: the bundle stores them, so the target
+replays exactly the same data.
 
 Also a decorator: each call of the decorated function is recorded (the bundle holds the last one).
-The block itself runs with module hooks only (stats of each output, tensors within the budget): the
-guard's per-op accounting costs a Python call per op, so it runs on the replay, not on the block.
+The block runs with module hooks (stats of each output, tensors within the budget) and the guard
+(a Python call per op: negligible on a real model, where the replays it saves cost whole forwards).
 torch is imported when a recorder is entered, never by ``import envsnap``.
 """
 
@@ -38,12 +41,12 @@ class Recorder:
         path: str | Path,
         model: Any = None,
         *,
-        keep: str | int | None = "256MB",
+        keep: str | int | None = "64MB",
         golden: str | None = None,
         environment: Any = "full",
         batch_size: int | None = None,
-        repeats: int = 5,
-        warmup: int = 1,
+        repeats: int = 2,
+        warmup: int = 0,
         measure: bool = True,
         device: str | None = None,
     ) -> None:
@@ -64,6 +67,7 @@ class Recorder:
         self.measure = measure
         self.device = device
         self._active: Any = None
+        self._environment: Any = None
         self._taps: dict[str, list[tuple[int, list[str]]]] = {}
         self.manifest: Any = None
         """The written bundle's manifest (bundle_model.Manifest), once the block has exited."""
@@ -78,26 +82,37 @@ class Recorder:
 
     def __enter__(self) -> Recorder:
         from envsnap.inprocess.capture import Capture
+        from envsnap.inprocess.guard import Guard
         from envsnap.inprocess.record.sink import RecordSink
 
         if self._active is not None:
             raise RuntimeError("this recorder is already recording")
+        from envsnap.inprocess.machine import snapshot_soon
+        from envsnap.inprocess.module_names import unwrap
+        from envsnap.inprocess.replay_state import ModelState
+
         self._taps = {}
-        sink = RecordSink(self.keep_bytes)
+        self._environment = snapshot_soon(self.environment)  # the probes overlap the block
+        state = ModelState(unwrap(self.model) if self.model is not None else None)
+        sink = RecordSink(self.keep_bytes, state=state)
         capture = Capture(sink, self.model)
+        guard = Guard(self.device)  # placement, from the block (as verify does)
+        guard.__enter__()
         capture.install()
-        self._active = (capture, sink)
+        self._active = (capture, sink, guard)
         return self
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        capture, sink = self._active
+        capture, sink, guard = self._active
         self._active = None
         capture.remove()
+        guard.__exit__(exc_type, exc, tb)
         if exc_type is not None:
             return
-        self.manifest = self._write(sink)
+        sink.starts = capture.starts
+        self.manifest = self._write(sink, guard)
 
     def __call__(self, func: F) -> F:
         """Use as a decorator: every call of ``func`` is recorded (``func.recorder`` is this object)."""
@@ -110,16 +125,26 @@ class Recorder:
         recorded.recorder = self  # type: ignore[attr-defined]
         return recorded  # type: ignore[return-value]
 
-    def _write(self, sink: Any) -> Any:
+    def _write(self, sink: Any, guard: Any) -> Any:
         import torch
 
         from envsnap._version import __version__
         from envsnap.inprocess.bundle import model as bm
         from envsnap.inprocess.bundle.write import write_bundle
+        from envsnap.inprocess.module_match import signature
+        from envsnap.inprocess.module_names import unwrap
         from envsnap.inprocess.record.manifest import build_calls, build_taps, tensor_bytes
         from envsnap.inprocess.record.measure import measure_reference
 
+        # The probes ran beside the block; they must be done before the timed replays, which a
+        # probe thread would slow down (it competes for the GIL).
+        snapshot = self._environment()
         extra = measure_reference(self, sink)
+        if self.model is not None:
+            from envsnap.inprocess.module_names import unwrap as inner
+            from envsnap.inprocess.placement import summarize
+
+            extra.placement = summarize(guard.report, inner(self.model))
         members: dict[str, bytes] = {}
         if sink.inputs:
             members[bm.INPUTS] = tensor_bytes(sink.inputs)
@@ -127,9 +152,8 @@ class Recorder:
             members[bm.ACTIVATIONS] = tensor_bytes(sink.kept)
         if extra.golden is not None and extra.golden.kept:
             members[bm.GOLDEN] = tensor_bytes(extra.golden.kept)
-        from envsnap.inprocess.machine import snapshot_for, snapshot_text
+        from envsnap.inprocess.machine import snapshot_text
 
-        snapshot = snapshot_for(self.environment)
         if snapshot is not None:
             members[bm.ENVIRONMENT] = snapshot_text(snapshot)
         model = self.model
@@ -139,7 +163,7 @@ class Recorder:
             envsnap_version=__version__,
             created_at=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
             torch_version=str(torch.__version__),
-            model=type(model).__name__ if model is not None else None,
+            model=type(unwrap(model)).__name__ if model is not None else None,
             parameters=sum(p.numel() for p in model.parameters()) if model is not None else None,
             keep_bytes=self.keep_bytes,
             kept_bytes=sink.spent,
@@ -150,6 +174,7 @@ class Recorder:
             measurements=extra.measurements,
             placement=extra.placement,
             notes=tuple(sink.notes + extra.notes),
+            modules=signature(model) if model is not None else (),
         )
         write_bundle(self.path, manifest, members)
         return manifest
@@ -159,12 +184,12 @@ def record(
     path: str | Path,
     model: Any = None,
     *,
-    keep: str | int | None = "256MB",
+    keep: str | int | None = "64MB",
     golden: str | None = None,
     environment: Any = "full",
     batch_size: int | None = None,
-    repeats: int = 5,
-    warmup: int = 1,
+    repeats: int = 2,
+    warmup: int = 0,
     measure: bool = True,
     device: str | None = None,
 ) -> Recorder:
@@ -174,12 +199,18 @@ def record(
         path: where the bundle goes.
         model: the nn.Module whose outermost calls are replayed on verify (its inputs are stored);
             without it, module outputs are still recorded but nothing can be replayed or timed.
-        keep: budget for module outputs kept as tensors ("256MB"; 0 or None: stats only).
-            Inputs and final outputs are always kept.
+        keep: budget for module outputs kept as tensors ("64MB"; 0 or None: stats only): the
+            bundle write is most of what the block costs past the forward (256MB took ~4 forwards
+            of a 27M-parameter model on the development box). Inputs and final outputs are
+            always kept.
         golden: "cpu-fp64" to rerun on the CPU in float64 for the k×-reference-error gate.
         environment: "full" (every probe), "fast" (no framework probes), "none", or a Snapshot.
         batch_size: items per top-level call, for throughput.
-        repeats: timed replays (median and spread); warmup: replays run first and dropped.
+        repeats: timed replays (at least; short ones are repeated while the fastest × the count
+            is under 50 ms): the
+            fastest, median and spread are stored. The first doubles as the noise check, so the
+            defaults (2, no warm-up: the block warmed the model) cost two forwards on top of the
+            block. warmup: replays run first and dropped.
         measure: replay for noise, timing and memory (False: only the block itself is recorded).
         device: the device the work should run on (the guard's expected device); default: the
             first accelerator torch can use, else cpu.

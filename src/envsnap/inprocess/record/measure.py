@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from envsnap.inprocess.bundle.model import Measurements, Placement
+from envsnap.inprocess.module_names import timed, unwrap
 from envsnap.inprocess.record.reference_checks import GoldenSink
 from envsnap.inprocess.record.sink import RecordSink
 
@@ -27,47 +29,126 @@ def model_device(model: Any, fallback: str) -> str:
     return max(counts, key=lambda k: counts[k]) if counts else fallback
 
 
-def replayer(model: Any, calls: list[tuple[tuple[Any, ...], dict[str, Any]]]) -> Any:
+def replayer(model: Any, calls: Sequence[tuple[Any, ...]]) -> Any:
+    """A function replaying ``calls`` ((index, args, kwargs) or (args, kwargs)) on ``model``."""
+
     def replay() -> None:
-        for args, kwargs in calls:
+        for call in calls:
+            args, kwargs = call[-2], call[-1]
             model(*args, **kwargs)
 
     return replay
 
 
+class FirstReplay:
+    """Replays the recorded calls, each from its recorded RNG state, keeping the first replay's
+    outputs (the noise check)."""
+
+    def __init__(self, model: Any, calls: Sequence[tuple[Any, ...]], rng_states: list[Any]) -> None:
+        self.model = model
+        self.calls = calls
+        self.rng_states = rng_states
+        self.outputs: list[tuple[int, Any]] | None = None
+
+    def __call__(self) -> None:
+        import torch
+
+        first = self.outputs is None
+        outputs = []
+        for index, args, kwargs in self.calls:
+            if index < len(self.rng_states):
+                torch.random.set_rng_state(self.rng_states[index])
+            out = self.model(*args, **kwargs)
+            if first:
+                outputs.append((index, out))
+        if first:
+            self.outputs = outputs
+
+
+def _reproduced(sink: RecordSink, outputs: list[tuple[int, Any]]) -> bool:
+    """Whether a replay's final outputs equal the recorded ones bit for bit."""
+    import torch
+
+    from envsnap.inprocess.tensor_stats import leaves
+
+    for index, out in outputs:
+        key = sink.top_keys.get(index)
+        if key is None:
+            return False
+        for path, tensor in leaves(out, key):
+            kept = sink.kept.get(path)
+            if kept is None or kept.dtype != tensor.dtype or kept.shape != tensor.shape:
+                return False
+            if not torch.equal(kept, tensor.detach().to("cpu")):
+                return False
+    return True
+
+
+def _stepped_note(stepped: list[str]) -> str:
+    return (
+        f"the block changed the model's parameters ({len(stepped)}, e.g. {stepped[0]}: a training step) "
+        "before any snapshot of them could be taken (the model was not in train mode with grad enabled "
+        "at its first call): not replayed for noise or golden"
+    )
+
+
 def measure_reference(recorder: Any, sink: RecordSink) -> Extra:
-    """Everything measured by replaying the recorded calls (nothing without a model or calls)."""
+    """Everything measured by replaying the recorded calls (nothing without a model or calls).
+
+    Replays run on the state the recorded calls saw (parameters before a training step, buffers
+    before train-mode updates), and leave the model, buffers and RNG as the block left them.
+    """
     from envsnap.inprocess.measure import peak_memory, time_replays
     from envsnap.inprocess.record.reference_checks import measure_noise, run_golden
+    from envsnap.inprocess.replay_state import restored
 
     extra = Extra()
     model = recorder.model
     if model is None or not sink.tops:
         extra.notes.append("no model calls recorded (model= not given, or not called): nothing to replay")
         return extra
+    note = sink.unfaithful_note()
+    if note:
+        extra.notes.append(note)
+    inner = unwrap(model)
     calls = sink.replay_calls()
-    device = model_device(model, recorder.device or "cpu")
+    device = model_device(inner, recorder.device or "cpu")
     if not recorder.measure:
         extra.measurements = Measurements(device=device, note="measure=False: no replays")
         return extra
-    from envsnap.inprocess.guard import Guard
-    from envsnap.inprocess.placement import summarize
-
-    guard = Guard(recorder.device)
-    with guard:  # placement from the noise replay: the same calls, accounted op by op
-        extra.noise = measure_noise(model, sink, calls)
-    extra.placement = summarize(guard.report, model)
-    if recorder.golden is not None:
-        golden = run_golden(model, sink, calls, max(recorder.keep_bytes - sink.spent, 0))
-        if isinstance(golden, str):
-            extra.notes.append(golden)
-        else:
-            extra.golden = golden
-    note = None
-    if device == "meta":
-        note = "the model is on meta: timings measure dispatch only"
-    timing = time_replays(replayer(model, calls), device, repeats=recorder.repeats, warmup=recorder.warmup)
-    memory = peak_memory(replayer(model, calls), device)
+    if not calls:
+        extra.measurements = Measurements(device=device, note="no model call can be replayed faithfully")
+        return extra
+    stepped = sink.state.stepped()
+    faithful = not stepped or sink.state.start_has_params
+    if not faithful:
+        extra.notes.append(_stepped_note(stepped))
+    with restored(inner, sink.state.start, params=bool(stepped)) as reset:
+        # The timed replays double as the noise check: the first one's final outputs are compared
+        # with the recorded ones. Bit for bit the same (the usual case): every value's noise is 0
+        # and no hooked replay is needed; otherwise one hooked replay measures it value by value.
+        replay = FirstReplay(timed(model), calls, sink.rng_states)
+        timing = time_replays(replay, device, repeats=recorder.repeats, warmup=recorder.warmup, reset=reset)
+        if faithful and replay.outputs is not None and _reproduced(sink, replay.outputs):
+            replayed = {index for index, _, _ in calls}
+            extra.noise = {
+                key: (0.0, 0.0)
+                for index in replayed
+                for key in sink.top_values.get(index, [])
+                if key in sink.stats
+            }
+        elif faithful:
+            reset()
+            extra.noise = measure_noise(inner, sink, calls)
+        reset()
+        if recorder.golden is not None and faithful:
+            golden = run_golden(inner, sink, calls, max(recorder.keep_bytes - sink.spent, 0))
+            if isinstance(golden, str):
+                extra.notes.append(golden)
+            else:
+                extra.golden = golden
+        memory = peak_memory(replayer(timed(model), calls), device)
+    note = "the model is on meta: timings measure dispatch only" if device == "meta" else None
     if memory is None:
         note = note or f"peak memory: {device} has no allocator peak to read"
     throughput = None

@@ -14,6 +14,7 @@ of the dynamo/torchtitan gate (see tolerance.py).
 from __future__ import annotations
 
 import copy
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +26,8 @@ from envsnap.inprocess.metrics import sketch_metrics, tensor_metrics
 from envsnap.inprocess.record.sink import RecordSink
 from envsnap.inprocess.tensor_stats import host_copy, keepable, nbytes, tensor_stats
 
-Calls = list[tuple[tuple[Any, ...], dict[str, Any]]]
+Calls = list[tuple[int, tuple[Any, ...], dict[str, Any]]]
+"""(top-level call index, args, kwargs): record_sink.Replay."""
 
 
 def _distance(first: RecordSink, key: str, tensor: torch.Tensor) -> tuple[float, float] | None:
@@ -101,12 +103,15 @@ class GoldenSink:
         pass
 
 
-def _replay(model: torch.nn.Module, sink: Any, calls: Calls) -> None:
+def _replay(model: torch.nn.Module, sink: Any, calls: Calls, starts: dict[int, dict[str, int]]) -> None:
+    """Replay ``calls`` under the capture, each numbered as it was recorded (calls left out of the
+    replay don't shift the keys of the ones after them)."""
     capture = Capture(sink, model)
     capture.install()
     try:
         with torch.random.fork_rng(devices=[]), torch.no_grad():
-            for args, kwargs in calls:
+            for index, args, kwargs in calls:
+                capture.set_counts(index, starts.get(index, {}))
                 model(*args, **kwargs)
     finally:
         capture.remove()
@@ -115,7 +120,7 @@ def _replay(model: torch.nn.Module, sink: Any, calls: Calls) -> None:
 def measure_noise(model: torch.nn.Module, first: RecordSink, calls: Calls) -> dict[str, tuple[float, float]]:
     """Per value key, (max-abs, RMSE) between a second run of the reference and the first."""
     sink = NoiseSink(first)
-    _replay(model, sink, calls)
+    _replay(model, sink, calls, first.starts)
     return sink.noise
 
 
@@ -131,6 +136,9 @@ def _upcast(value: Any) -> Any:
         )
     if isinstance(value, dict):
         return {k: _upcast(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {f.name: _upcast(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init}
+        return dataclasses.replace(value, **changes)
     return value
 
 
@@ -140,5 +148,5 @@ def run_golden(model: torch.nn.Module, first: RecordSink, calls: Calls, keep_byt
         return "golden not run: the model has meta tensors (no values to copy)"
     golden = copy.deepcopy(model).to(device="cpu", dtype=torch.float64)
     sink = GoldenSink(first, keep_bytes)
-    _replay(golden, sink, [(_upcast(args), _upcast(kwargs)) for args, kwargs in calls])
+    _replay(golden, sink, [(i, _upcast(args), _upcast(kwargs)) for i, args, kwargs in calls], first.starts)
     return sink

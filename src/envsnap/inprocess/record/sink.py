@@ -15,8 +15,12 @@ import torch
 
 from envsnap.inprocess.bundle.model import Stats, TopCall
 from envsnap.inprocess.capture import CallInfo
+from envsnap.inprocess.replay_state import ModelState
 from envsnap.inprocess.tensor_stats import host_copy, keepable, leaves, nbytes, tensor_stats
-from envsnap.inprocess.value_tree import encode
+from envsnap.inprocess.value_tree import encode, opaque_types
+
+Replay = tuple[int, tuple[Any, ...], dict[str, Any]]
+"""(top-level call index, args, kwargs) of a call that can be replayed."""
 
 
 @dataclass
@@ -35,6 +39,19 @@ class RecordSink:
     rng_states: list[Any] = field(default_factory=list)
     spent: int = 0
     notes: list[str] = field(default_factory=list)
+    state: ModelState = field(default_factory=lambda: ModelState(None))
+    """The model's state at the first call (what replays start from)."""
+    live_calls: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = field(default_factory=dict)
+    """The arguments each top-level call took, as given (what the record's own replays feed)."""
+    starts: dict[int, dict[str, int]] = field(default_factory=dict)
+    """Per top-level call, the module call counts it started from (Capture.starts)."""
+    unfaithful: dict[int, list[str]] = field(default_factory=dict)
+    top_keys: dict[int, str] = field(default_factory=dict)
+    """Per top-level call, the model call's key (its outputs' key prefix)."""
+    top_values: dict[int, list[str]] = field(default_factory=dict)
+    """Per top-level call, the keys of the module values it produced."""
+    _mark: tuple[int, set[str]] = (0, set())
+    """Top-level calls with arguments that can't be stored: call index → their type names."""
 
     def value(self, key: str, tensor: torch.Tensor) -> None:
         if key.startswith("<input>"):
@@ -54,35 +71,67 @@ class RecordSink:
         self.calls.append(call)
 
     def top_start(self, index: int) -> None:
+        # A call that raised left its index to the next one: its RNG state and inputs are dropped.
+        del self.rng_states[index:]
         self.rng_states.append(torch.random.get_rng_state())
+        prefix = f"<input>#{index}/"
+        for key in [k for k in self.live_inputs if k.startswith(prefix)]:
+            self.live_inputs.pop(key, None)
+            self.inputs.pop(key, None)
+        self.state.first_call()
+        self._mark = (len(self.calls), set(self.stats))
+
+    def top_failed(self, index: int) -> None:
+        """Top-level call ``index`` raised: forget the module calls and values it produced."""
+        calls, known = self._mark
+        del self.calls[calls:]
+        for key in [k for k in self.stats if k not in known]:
+            del self.stats[key]
+            dropped = self.kept.pop(key, None)
+            if dropped is not None:
+                self.spent -= nbytes(dropped)
+        self.notes.append(f"a model call raised inside the block and was left out (call {index})")
 
     def top_call(
         self, index: int, key: str, args: tuple[Any, ...], kwargs: dict[str, Any], output: Any
     ) -> None:
-        self.tops.append(
-            TopCall(
-                index=index,
-                args=tuple(
-                    encode(arg, f"<input>#{index}/args/{i}", torch.Tensor) for i, arg in enumerate(args)
-                ),
-                kwargs=tuple(
-                    (k, encode(v, f"<input>#{index}/kwargs/{k}", torch.Tensor)) for k, v in kwargs.items()
-                ),
-                output=encode(output, key, torch.Tensor),
-            )
+        top = TopCall(
+            index=index,
+            args=tuple(encode(arg, f"<input>#{index}/args/{i}", torch.Tensor) for i, arg in enumerate(args)),
+            kwargs=tuple(
+                (k, encode(v, f"<input>#{index}/kwargs/{k}", torch.Tensor)) for k, v in kwargs.items()
+            ),
+            output=encode(output, key, torch.Tensor),
         )
+        del self.tops[index:]
+        self.tops.append(top)
+        self.top_keys[index] = key
+        self.top_values[index] = [k for call in self.calls[self._mark[0] :] for k in call.outputs]
+        opaque = [t for node in (*top.args, *(n for _, n in top.kwargs)) for t in opaque_types(node)]
+        if opaque:
+            self.unfaithful[index] = opaque
+        else:
+            self.live_calls[index] = (args, kwargs)
         for path, tensor in leaves(output, key):  # final outputs: always in full
             if path not in self.kept and keepable(tensor):
                 self.kept[path] = host_copy(tensor)
                 self.spent += nbytes(tensor)
 
-    def replay_calls(self) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
-        """(args, kwargs) of each top-level call, rebuilt from the live inputs."""
-        from envsnap.inprocess.value_tree import decode
+    def replay_calls(self) -> list[Replay]:
+        """The top-level calls that can be replayed faithfully, with the arguments they took.
 
-        calls = []
-        for top in self.tops:
-            args = tuple(decode(node, self.live_inputs, "record") for node in top.args)
-            kwargs = {k: decode(node, self.live_inputs, "record") for k, node in top.kwargs}
-            calls.append((args, kwargs))
-        return calls
+        A call with an argument that can't be stored (a KV-cache object, any custom class) is left
+        out: fed None, or the object as the block left it, it would compute something else, and its
+        "noise" would be the difference between two different computations.
+        """
+        return [(index, *self.live_calls[index]) for index in sorted(self.live_calls)]
+
+    def unfaithful_note(self) -> str | None:
+        if not self.unfaithful:
+            return None
+        names = sorted({t for types in self.unfaithful.values() for t in types})
+        return (
+            f"{len(self.unfaithful)} of {len(self.tops)} model calls took arguments that can't be stored "
+            f"({', '.join(names[:4])}): they are not replayed, so their run-to-run noise is unknown and "
+            "their values are held to the tolerance alone"
+        )

@@ -25,6 +25,9 @@ from envsnap.inprocess.bundle.check import check_bundle
 from envsnap.inprocess.tolerance import Tolerance, check_overrides
 from envsnap.inprocess.verify.report import VerifyReport
 
+Compare = Callable[[str, Any, Any], Any]
+"""verify(compare=...): (key, target tensor, reference tensor) -> (target, reference) or None."""
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -43,7 +46,16 @@ class Verifier:
         environment: Any = "full",
         measure: bool = True,
         repeats: int | None = None,
+        rename: Mapping[str, str] | None = None,
+        compare: Compare | None = None,
     ) -> None:
+        if compare is not None and not callable(compare):
+            raise ValueError(
+                "compare must be a function (key, target, reference) -> (target, reference) or None"
+            )
+        given: Mapping[Any, Any] = rename or {}  # user input: typed str → str, checked anyway
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in given.items()):
+            raise ValueError("rename must map module paths (str) to recorded module paths (str)")
         self.bundle = check_bundle(path)  # BadInput for anything hostile, before anything loads
         self.path = str(path)
         self.model = model
@@ -54,6 +66,10 @@ class Verifier:
         self.environment = environment
         self.measure = measure
         self.repeats = repeats
+        self.rename = dict(rename or {})
+        self.compare = compare
+        self._match: Any = None
+        self._snapshot: Any = None
         self._loaded: Any = None
         self._active: Any = None
         self._report: VerifyReport | None = None
@@ -109,14 +125,24 @@ class Verifier:
     def __enter__(self) -> Verifier:
         from envsnap.inprocess.capture import Capture
         from envsnap.inprocess.guard import Guard
+        from envsnap.inprocess.machine import snapshot_soon
         from envsnap.inprocess.verify.sink import VerifySink
 
         loaded = self._load()
+        self._snapshot = snapshot_soon(self.environment)  # probes overlap the block
         manifest = self.bundle.manifest
         recorded = {leaf.key: leaf for call in manifest.calls for leaf in call.outputs}
         recorded.update({leaf.key: leaf for tap in manifest.taps for leaf in tap.leaves})
-        sink = VerifySink(recorded, loaded.activations, loaded.golden, loaded.inputs, self.overrides)
-        capture = Capture(sink, self.model)
+        sink = VerifySink(
+            recorded, loaded.activations, loaded.golden, loaded.inputs, self.overrides, compare=self.compare
+        )
+        if self.model is not None:
+            from envsnap.inprocess.module_match import match
+
+            self._match = match(manifest.modules, manifest.model, self.model, self.rename)
+            capture = Capture(sink, self._match.model, rename=self._match.rename, label=self._match.label)
+        else:
+            capture = Capture(sink, None)
         guard = Guard(self.device)
         guard.__enter__()
         capture.install()
@@ -151,7 +177,7 @@ class Verifier:
         from envsnap._version import __version__
         from envsnap.inprocess.placement import summarize
         from envsnap.inprocess.verify import judge
-        from envsnap.inprocess.verify.report import ModuleCheck, RunSide
+        from envsnap.inprocess.verify.report import ModuleCheck, RunSide, SpeedMemory
         from envsnap.inprocess.verify.speed import compare_speed
         from envsnap.snapshot.scrub import scrub_report
 
@@ -178,7 +204,14 @@ class Verifier:
             leaf.noise_max_abs for c in manifest.calls for leaf in c.outputs if leaf.noise_max_abs is not None
         ]
         placement = summarize(guard.report, self.model)
-        speed = compare_speed(self, manifest.measurements)
+        if self._snapshot is not None:  # the probes finish before the timed replays (the GIL)
+            self._snapshot()
+        different = self._match.different if self._match is not None else None
+        speed: SpeedMemory | None
+        if different:
+            speed = SpeedMemory(note="not timed: the target is a different model than the recorded one")
+        else:
+            speed = compare_speed(self, manifest.measurements, sink.fed)
         env_changes, env_note, fingerprints = self._environment()
         verdict, reasons, limitations = judge.verdict(
             modules,
@@ -189,6 +222,7 @@ class Verifier:
             slow=self.slow,
             memory_limit=self.memory_limit,
             extra_limitations=self._reference_limits(),
+            extra_reasons=[different] if different else [],
         )
         report = VerifyReport(
             report="envsnap-verify",
@@ -219,6 +253,7 @@ class Verifier:
             reference_placement=manifest.placement,
             environment=tuple(env_changes),
             environment_note=env_note,
+            module_match=self._match.note if self._match is not None else None,
             inputs=tuple(sink.input_checks.values()),
             modules=tuple(modules),
             taps=tuple(taps),
@@ -284,7 +319,7 @@ class Verifier:
         from envsnap.inprocess.machine import environment_changes, read_snapshot, snapshot_for
 
         old = read_snapshot(self.bundle.environment_text, f"{self.path}/environment.yaml")
-        new = snapshot_for(self.environment)
+        new = self._snapshot() if self._snapshot is not None else snapshot_for(self.environment)
         prints = (old.fingerprint if old else None, new.fingerprint if new else None)
         if old is None:
             return [], "the bundle holds no environment snapshot", prints
@@ -311,6 +346,8 @@ def verify(
     environment: Any = "full",
     measure: bool = True,
     repeats: int | None = None,
+    rename: Mapping[str, str] | None = None,
+    compare: Compare | None = None,
 ) -> Verifier:
     """Check this machine's run against a bundle recorded with ``envsnap.record``.
 
@@ -327,6 +364,12 @@ def verify(
         environment: "full", "fast", "none" or a Snapshot: this machine's side of the env diff.
         measure: replay the recorded calls for timing and memory.
         repeats: timed replays (default: as many as the reference took).
+        rename: target module path → recorded module path, when neither the paths nor the
+            structure line up (``{"inner": ""}``: the recorded model is the target's ``inner``).
+            Wrappers (torch.compile, DDP, DataParallel, ``.module``) and pure renames need none.
+        compare: ``compare(key, target, reference)`` → ``(target, reference)`` to compare instead
+            (a mask: ``(t[valid], r[valid])``), or None to skip the value; called for every value
+            compared in full, with the recorded tensor on the target's device.
 
     Returns:
         A Verifier: ``v.inputs``/``v.kwargs``/``v.calls`` inside the block, ``v.report`` after it.
@@ -341,4 +384,6 @@ def verify(
         environment=environment,
         measure=measure,
         repeats=repeats,
+        rename=rename,
+        compare=compare,
     )

@@ -10,7 +10,9 @@ sketch (``basis="sample"``) and its NaN/Inf counts.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import torch
 from msgspec.structs import replace
@@ -18,7 +20,14 @@ from msgspec.structs import replace
 from envsnap.inprocess.bundle.model import Leaf
 from envsnap.inprocess.metrics import Metrics, sketch_metrics, sketch_of, tensor_metrics
 from envsnap.inprocess.tensor_stats import dtype_name, tensor_stats
-from envsnap.inprocess.tolerance import Tolerance, golden_factor, resolve
+from envsnap.inprocess.tolerance import (
+    Tolerance,
+    default_tolerance,
+    golden_factor,
+    looser,
+    lower_precision,
+    resolve,
+)
 from envsnap.inprocess.verify.report import ValueCheck, ValueMetrics, ValueStatus
 
 NOISE_FACTOR = 2.0
@@ -42,6 +51,35 @@ def _metrics(m: Metrics) -> ValueMetrics:
     )
 
 
+Inherited = tuple[Tolerance, str]
+"""A looser tolerance flowing from upstream values, and where it came from."""
+
+
+def _tolerance(
+    key: str,
+    dtype: str,
+    recorded: str,
+    overrides: Mapping[str, Tolerance],
+    inherited: Inherited | None,
+    autocast: str | None,
+) -> tuple[Tolerance, str, str | None]:
+    """(rtol, atol), where it came from, and the cast (a dtype change) it accounts for."""
+    tolerance, source = resolve(tolerance_name(key), recorded, overrides)
+    cast = None
+    if dtype != recorded:
+        lower = lower_precision(dtype, recorded)
+        if lower is not None:
+            how = f"autocast to {autocast}" if autocast else f"cast to {dtype}"
+            cast = f"{how} (recorded {recorded})"
+            if not source.startswith("override"):
+                tolerance, source = default_tolerance(lower), f"{lower} default: {cast}"
+    if inherited is not None and not source.startswith("override"):
+        wider = looser(tolerance, inherited[0])
+        if wider != tolerance:
+            tolerance, source = wider, inherited[1]
+    return tolerance, source, cast
+
+
 def check_value(
     key: str,
     target: torch.Tensor,
@@ -49,34 +87,64 @@ def check_value(
     reference: torch.Tensor | None,
     golden: torch.Tensor | None,
     overrides: Mapping[str, Tolerance],
+    *,
+    compare: Callable[[str, Any, Any], Any] | None = None,
+    inherited: Inherited | None = None,
+    autocast: str | None = None,
 ) -> ValueCheck:
-    """The check of ``target`` against the recorded ``leaf`` (``reference``: its kept tensor)."""
+    """The check of ``target`` against the recorded ``leaf`` (``reference``: its kept tensor).
+
+    ``compare`` transforms (target, reference) first (verify(compare=...)); ``inherited`` is a
+    looser tolerance flowing from upstream values; ``autocast`` the dtype autocast was producing.
+    """
     ref = leaf.stats
-    (rtol, atol), source = resolve(tolerance_name(key), ref.dtype, overrides)
+    dtype = dtype_name(target.dtype)
+    (rtol, atol), source, cast = _tolerance(key, dtype, ref.dtype, overrides, inherited, autocast)
     shape = tuple(int(d) for d in target.shape)
     check = ValueCheck(
         key=key,
         status="pass",
         shape=shape,
-        dtype=dtype_name(target.dtype),
+        dtype=dtype,
         rtol=rtol,
         atol=atol,
         tolerance_from=source,
         noise_max_abs=leaf.noise_max_abs,
+        cast=cast,
     )
     if shape != ref.shape:
         return replace(check, status="fail", reason=f"shape {list(shape)} ≠ recorded {list(ref.shape)}")
-    if check.dtype != ref.dtype:
-        return replace(check, status="fail", reason=f"dtype {check.dtype} ≠ recorded {ref.dtype}")
+    if dtype != ref.dtype and cast is None:
+        return replace(check, status="fail", reason=f"dtype {dtype} ≠ recorded {ref.dtype}")
     if target.device.type == "meta" or ref.finite is None or target.is_complex():
         return replace(
             check, status="skipped", reason="no values to compare (meta tensor or no recorded values)"
         )
+    scale = ref.l2 / math.sqrt(ref.numel) if ref.l2 is not None and ref.numel else 0.0
     if reference is not None:
-        metrics = tensor_metrics(target, reference, rtol, atol)
+        expected = reference.to(target.device)
+        if compare is not None:
+            chosen = compare(key, target, expected)
+            if chosen is None:
+                return replace(check, status="skipped", reason="skipped by compare=")
+            if (
+                not isinstance(chosen, tuple)
+                or len(chosen) != 2
+                or not all(isinstance(t, torch.Tensor) for t in chosen)
+            ):
+                raise ValueError(f"compare= must return (target, reference) tensors or None (for {key})")
+            target, expected = chosen
+            golden = None  # the golden gate needs the whole tensor
+            if tuple(target.shape) != tuple(expected.shape):
+                return replace(
+                    check,
+                    status="fail",
+                    reason=f"compare= gave shapes {list(target.shape)} and {list(expected.shape)}",
+                )
+        metrics = tensor_metrics(target, expected, rtol, atol, scale)
         check = replace(check, basis="full")
     else:
-        metrics = sketch_metrics(sketch_of(target), ref.sketch, rtol, atol)
+        metrics = sketch_metrics(sketch_of(target), ref.sketch, rtol, atol, scale)
         now = tensor_stats(target)
         if (now.nan, now.posinf, now.neginf) != (ref.nan, ref.posinf, ref.neginf):
             metrics.nonfinite_mismatch += 1
@@ -88,12 +156,15 @@ def check_value(
         )
     if metrics.outside == 0:
         return check
-    outside = f"{metrics.outside} of {metrics.compared} elements outside rtol={rtol:g}, atol={atol:g}"
+    outside = (
+        f"{metrics.outside} of {metrics.compared} elements outside rtol={rtol:g}, atol={atol:g} "
+        f"(+ rtol × the tensor's RMS {scale:.3g}; {source})"
+    )
     noise = leaf.noise_max_abs
     if noise and metrics.max_abs <= NOISE_FACTOR * noise:
         reason = f"{outside}, but within {NOISE_FACTOR:g}× the reference's own run-to-run noise"
         return replace(check, status="noisy", reason=reason)
-    ratio = _golden_ratio(target, leaf, golden)
+    ratio = _golden_ratio(target, leaf, golden) if compare is None or reference is None else None
     if ratio is not None:
         k = golden_factor(ref.dtype)
         if ratio[1] <= k * ratio[2] + atol / 10:
@@ -124,6 +195,26 @@ def check_input(key: str, target: torch.Tensor, reference: torch.Tensor | None) 
     if reference is None:
         return ValueCheck(key=key, status="extra", reason="not a recorded input")
     shape = tuple(int(d) for d in target.shape)
+    lower = lower_precision(dtype_name(target.dtype), dtype_name(reference.dtype))
+    if shape == tuple(reference.shape) and target.dtype != reference.dtype and lower is not None:
+        # The recorded input cast to the target's precision (model.to(bf16) and inputs with it).
+        rtol, atol = default_tolerance(lower)
+        metrics = tensor_metrics(target, reference, rtol, atol)
+        cast = f"cast to {dtype_name(target.dtype)} (recorded {dtype_name(reference.dtype)})"
+        ok = metrics.outside == 0 and not metrics.nonfinite_mismatch
+        return ValueCheck(
+            key=key,
+            status="pass" if ok else "fail",
+            basis="full",
+            shape=shape,
+            dtype=dtype_name(target.dtype),
+            rtol=rtol,
+            atol=atol,
+            tolerance_from=f"{lower} default: {cast}",
+            metrics=_metrics(metrics),
+            cast=cast,
+            reason=None if ok else "not the recorded input (beyond the cast's rounding)",
+        )
     if shape != tuple(reference.shape) or target.dtype != reference.dtype:
         return ValueCheck(
             key=key,

@@ -7,7 +7,8 @@ no failing call has all-passing inputs (the error was born in code outside any m
 two modules), the first failing call is named, and the summary says its inputs differed.
 
 Verdict, worst first: fail (numerics) · fallback (ops off the expected device inside modules) ·
-slow (latency or peak memory beyond the limit, beyond both spreads) · pass-with-limitations
+slow (the fastest target replay beyond the limit on the fastest reference replay plus its spread, or
+peak memory beyond its limit) · pass-with-limitations
 (passed, but only within the reference's own noise, through the golden gate, on sketches, or the
 reference is ill-conditioned) · pass.
 """
@@ -15,6 +16,8 @@ reference is ill-conditioned) · pass.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+
+from msgspec.structs import replace
 
 from envsnap.inprocess.bundle.model import Call, Placement
 from envsnap.inprocess.verify.report import Divergence, ModuleCheck, SpeedMemory, ValueCheck, Verdict
@@ -33,9 +36,67 @@ def first_divergence(modules: Sequence[ModuleCheck], values: Mapping[str, ValueC
     for module in failing:
         inputs = [values[key] for key in module.inputs_from if key in values]
         if all(check.status != "fail" for check in inputs):
-            return _divergence(module, inputs, born=True)
-    module = failing[0]
-    return _divergence(module, [values[k] for k in module.inputs_from if k in values], born=False)
+            found = _divergence(module, inputs, born=True)
+            break
+    else:
+        module = failing[0]
+        found = _divergence(module, [values[k] for k in module.inputs_from if k in values], born=False)
+    earlier = _first_difference(modules, module)
+    if earlier is not None:
+        found = replace(found, summary=f"{found.summary} {earlier}")
+    return found
+
+
+def _first_difference(modules: Sequence[ModuleCheck], failing: ModuleCheck) -> str | None:
+    """A hint when a value *before* the failing call already differed, within tolerance: a change
+    can be born below tolerance and only cross it downstream."""
+    for module in modules:
+        if module.key == failing.key:
+            return None
+        for check in module.outputs:
+            m = check.metrics
+            noise = check.noise_max_abs or 0.0
+            if check.status == "pass" and m is not None and m.max_abs > noise and not check.cast:
+                return (
+                    f"(Values differ already, within tolerance, from `{check.key}` on (max-abs "
+                    f"{m.max_abs:.3g}): if `{failing.module}` is not the cause, look there.)"
+                )
+    return None
+
+
+CODE = ".<code>"
+"""Suffix of the pseudo-module standing for a module's own code (capture.Capture._code_value)."""
+
+
+def _amount(value: float) -> str:
+    """An atol to suggest: twice the largest difference seen, one significant digit (the rtol
+    stays the one in force: raising atol alone is the smallest change that accepts it)."""
+    return f"{2 * value:.0e}" if value > 0 else "0"
+
+
+def next_step(module: str, check: ValueCheck | None) -> str:
+    """What to do about a failing value, in one sentence."""
+    if check is None or check.metrics is None:
+        return "Next: compare the module's code and configuration between the two environments."
+    m = check.metrics
+    pattern = module.removesuffix(CODE) if module.endswith(CODE) else module
+    accept = f"tolerances={{'{pattern}': ({check.rtol:.2g}, {_amount(m.max_abs)})}}"
+    if check.cast:
+        return (
+            f"Next: the target's {check.cast} is the likely cause; run that part in the recorded "
+            f"dtype to compare like for like, or accept the difference with {accept}."
+        )
+    if check.golden_ratio is not None:
+        return (
+            f"Next: the target is {check.golden_ratio:.3g}× further from the float64 golden than the "
+            f"reference: a real change in `{pattern}`; compare its code, kernels and settings."
+        )
+    return (
+        "Next: if this difference is expected (another kernel or summation order), record with "
+        f"golden='cpu-fp64' to judge it against a float64 run, or accept it with {accept} "
+        "(it then covers the values it reaches downstream); otherwise compare that module's code, "
+        "kernels and settings."
+    )
 
 
 def _divergence(module: ModuleCheck, inputs: list[ValueCheck], *, born: bool) -> Divergence:
@@ -47,17 +108,30 @@ def _divergence(module: ModuleCheck, inputs: list[ValueCheck], *, born: bool) ->
         if metrics is not None
         else ""
     )
-    where = (
-        "while its inputs matched the reference"
-        if born
-        else "and its inputs already differed (the error was born between modules, in the parent's own code)"
-    )
-    summary = (
-        f"`{module.module}` ({module.type}, call {module.call}) is the first to diverge, {where}: "
-        f"{detail}{numbers}"
-    )
+    code = module.module.endswith(CODE)
+    name = module.module.removesuffix(CODE) if code else module.module
+    if code:
+        what = (
+            f"`{name}`'s own code (functional ops between its submodules: attention, masks, residual "
+            f"sums; value {module.call})"
+        )
+        where = (
+            "while every recorded value it could have used matched the reference"
+            if born
+            else "and values it used already differed"
+        )
+    else:
+        what = f"`{name}` ({module.type}, call {module.call})"
+        where = (
+            "while its inputs matched the reference"
+            if born
+            else "and its inputs already differed (the error was born between modules, in code "
+            "outside any module)"
+        )
+    step = next_step(module.module, bad[0] if bad else None)
+    summary = f"{what} is the first to diverge, {where}: {detail}{numbers}. {step}"
     return Divergence(
-        key=module.key, module=module.module, summary=summary, outputs=module.outputs, inputs=tuple(inputs)
+        key=module.key, module=name, summary=summary, outputs=module.outputs, inputs=tuple(inputs)
     )
 
 
@@ -92,13 +166,18 @@ def _slow(speed: SpeedMemory | None, limit: float | None, memory_limit: float | 
     if speed is None:
         return reasons
     ref, tgt = speed.reference, speed.target
-    if limit is not None and speed.latency_ratio is not None and ref is not None and tgt is not None:
-        beyond_spread = tgt.median_s - tgt.iqr_s / 2 > limit * (ref.median_s + ref.iqr_s / 2)
-        if speed.latency_ratio > limit and beyond_spread:
+    if limit is not None and ref is not None and tgt is not None and ref.median_s > 0:
+        # The fastest replay on each side (the one least disturbed by other load), and the target's
+        # fastest must beat the limit on the reference's fastest *plus its own spread*: a loaded
+        # machine stretches some samples, never the minimum of many.
+        ref_fast = ref.min_s if ref.min_s is not None else ref.median_s
+        tgt_fast = tgt.min_s if tgt.min_s is not None else tgt.median_s
+        ratio = tgt_fast / ref_fast if ref_fast > 0 else 0.0
+        if ratio > limit and tgt_fast > limit * (ref_fast + ref.iqr_s):
             reasons.append(
-                f"latency {speed.latency_ratio:.2f}× the reference "
-                f"({tgt.median_s * 1e3:.3g} ms ± {tgt.iqr_s * 1e3:.2g} "
-                f"vs {ref.median_s * 1e3:.3g} ms ± {ref.iqr_s * 1e3:.2g}; limit {limit:g}×)"
+                f"latency {ratio:.2f}× the reference (fastest of {tgt.repeats}: {tgt_fast * 1e3:.3g} ms "
+                f"vs {ref_fast * 1e3:.3g} ms, reference spread ± {ref.iqr_s * 1e3:.2g} ms; limit {limit:g}×; "
+                "set slow=None to judge numbers only)"
             )
     if memory_limit is not None and speed.memory_ratio is not None and speed.memory_ratio > memory_limit:
         reasons.append(f"peak memory {speed.memory_ratio:.2f}× the reference (limit {memory_limit:g}×)")
@@ -134,6 +213,20 @@ def limitations_of(checks: Sequence[ValueCheck], placement: Placement | None) ->
         found.append(
             f"{len(sampled)} values were beyond the record's keep budget and compared on sketches only"
         )
+    casts = [c for c in checks if c.cast and c.status != "fail"]
+    if casts:
+        first = casts[0]
+        found.append(
+            f"{len(casts)} values were compared at {first.tolerance_from.split(' ')[0]} tolerance: "
+            f"the target's {first.cast} starts at `{first.key.split('#')[0]}`; to compare like for like, "
+            "run the target in the recorded dtype (or record under the same autocast)"
+        )
+    inherited = [c for c in checks if c.tolerance_from.startswith("inherited") and c.status == "pass"]
+    if inherited:
+        found.append(
+            f"{len(inherited)} values passed under a looser tolerance {inherited[0].tolerance_from} "
+            f"({inherited[0].key}, …)"
+        )
     skipped = [c.key for c in checks if c.status == "skipped"]
     if skipped:
         found.append(f"{len(skipped)} values had no data to compare (meta tensors)")
@@ -152,10 +245,13 @@ def verdict(
     slow: float | None,
     memory_limit: float | None,
     extra_limitations: Sequence[str] = (),
+    extra_reasons: Sequence[str] = (),
 ) -> tuple[Verdict, list[str], list[str]]:
-    """(verdict, reasons, limitations)."""
+    """(verdict, reasons, limitations). ``extra_reasons`` fail the verdict (a different model)."""
     checks = [c for m in (*modules, *taps) for c in m.outputs]
-    reasons: list[str] = []
+    reasons: list[str] = list(extra_reasons)
+    if extra_reasons:  # every module would be "missing": one sentence says why instead
+        modules = [m for m in modules if m.status != "missing"]
     failed_modules = [m for m in modules if m.status == "fail"]
     failed_taps = [t for t in taps if t.status == "fail"]
     missing = [m for m in modules if m.status == "missing"]

@@ -20,6 +20,8 @@ class Loaded:
     golden: dict[str, torch.Tensor] = field(default_factory=dict)
     calls: list[tuple[tuple[Any, ...], dict[str, Any]]] = field(default_factory=list)
     """Top-level calls with inputs on the target device."""
+    moved: dict[str, torch.Tensor] = field(default_factory=dict)
+    """The recorded inputs on the target device, by key."""
 
 
 def _tensors(bundle: CheckedBundle, name: str) -> dict[str, torch.Tensor]:
@@ -50,6 +52,7 @@ def load_tensors(bundle: CheckedBundle, device: str | None, model: Any) -> Loade
     )
     where = target_device(device, model)
     moved = {key: tensor.to(where) for key, tensor in loaded.inputs.items()}
+    loaded.moved = moved
     for top in bundle.manifest.top_calls:
         args = tuple(decode(node, moved, bundle.path) for node in top.args)
         kwargs = {key: decode(node, moved, bundle.path) for key, node in top.kwargs}

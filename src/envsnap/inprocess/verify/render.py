@@ -73,9 +73,10 @@ def speed_line(report: VerifyReport) -> str | None:
     parts = []
     if speed.latency_ratio is not None and speed.reference and speed.target:
         parts.append(
-            f"latency {speed.latency_ratio:.2f}× "
+            f"latency {speed.latency_ratio:.3g}× "
             f"({speed.target.median_s * 1e3:.3g} ms ± {speed.target.iqr_s * 1e3:.2g} "
-            f"vs {speed.reference.median_s * 1e3:.3g} ms ± {speed.reference.iqr_s * 1e3:.2g}, median ± IQR)"
+            f"vs {speed.reference.median_s * 1e3:.3g} ms ± {speed.reference.iqr_s * 1e3:.2g}, median ± IQR; "
+            "ratio of the fastest replays)"
         )
     if speed.throughput_ratio is not None:
         parts.append(f"throughput {speed.throughput_ratio:.2f}× ({number(speed.target_throughput_per_s)}/s)")
@@ -145,6 +146,8 @@ def render_text(report: VerifyReport, max_modules: int) -> str:
     if placement:
         lines.append(f"placement: {placement}")
     lines += [f"environment: {line}" if i == 0 else line for i, line in enumerate(environment_lines(report))]
+    if report.module_match:
+        lines.append(f"modules: {one_line(report.module_match)}")
     rows = [m for m in report.modules if m.outputs] + list(report.taps)
     if rows:
         shown = _rows_to_show(rows, report, max_modules)
@@ -165,13 +168,19 @@ def render_text(report: VerifyReport, max_modules: int) -> str:
                 f"{number(m.max_rel if m else None):>8}  {number(m.sqnr_db if m else None):>7}  "
                 f"{bar(error_fraction(worst))}{mark}"
             )
-        if len(rows) > len(shown):
-            lines.append(f"… {len(rows) - len(shown)} more module calls (all are in to_yaml())")
+        hidden = len(rows) - len(shown)
+        if hidden:
+            lines.append(f"… {hidden} more module calls and code values (all are in to_yaml())")
     return "\n".join(lines)
 
 
 def _rows_to_show(rows: list[ModuleCheck], report: VerifyReport, limit: int) -> list[ModuleCheck]:
-    """Execution order; when too many, the ones around the first divergence and the failures first."""
+    """Execution order; when too many, the ones around the first divergence and the failures first.
+
+    Values of a module's own code (``<code>`` rows) are shown only when they did not pass: they
+    are there to place a divergence, and to_yaml() has them all."""
+    div_key = report.first_divergence.key if report.first_divergence else None
+    rows = [m for m in rows if m.type != "code" or m.status != "pass" or m.key == div_key]
     if len(rows) <= limit:
         return rows
     keep = {m.key for m in rows if m.status != "pass"}

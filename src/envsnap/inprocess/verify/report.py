@@ -63,6 +63,8 @@ class ValueCheck(Model, frozen=True, kw_only=True):
     """The reference's own run-to-run difference for this value."""
     golden_ratio: float | None = None
     """Target RMSE vs golden / reference RMSE vs golden (the gate passes at ≤ k)."""
+    cast: str | None = None
+    """The target's dtype differs from the recorded one: "autocast to bfloat16 (recorded float32)"."""
 
 
 class ModuleCheck(Model, frozen=True, kw_only=True):
@@ -95,6 +97,8 @@ class Timings(Model, frozen=True, kw_only=True):
     median_s: float
     iqr_s: float
     repeats: int
+    min_s: float | None = None
+    """The fastest replay: the least disturbed by load on the machine (None: older reports)."""
 
 
 class SpeedMemory(Model, frozen=True, kw_only=True):
@@ -103,6 +107,7 @@ class SpeedMemory(Model, frozen=True, kw_only=True):
     reference: Timings | None = None
     target: Timings | None = None
     latency_ratio: float | None = None
+    """Fastest target replay / fastest reference replay (medians where minima are missing)."""
     reference_throughput_per_s: float | None = None
     target_throughput_per_s: float | None = None
     throughput_ratio: float | None = None
@@ -149,6 +154,8 @@ class VerifyReport(Model, frozen=True, kw_only=True):
     environment: tuple[Change, ...] = ()
     """Bundle snapshot → this machine (the existing layer-aware diff)."""
     environment_note: str | None = None
+    module_match: str | None = None
+    """How target modules were matched to recorded ones, when not by path (structure, rename=)."""
     inputs: tuple[ValueCheck, ...] = ()
     """The inputs fed, against the recorded ones."""
     modules: tuple[ModuleCheck, ...] = ()

@@ -1,9 +1,15 @@
 """The verify side of the capture: each value the target produces is checked as it is produced, so
-no target tensor outlives its module call."""
+no target tensor outlives its module call.
+
+Tolerances flow with the data: a value that needed a looser tolerance than its dtype's default (an
+override, or a cast to a lower precision) passes it on to the module calls that consume it and to
+the module call it ran inside, so ``tolerances={"h.1.mlp.gelu": ...}`` (or autocast) covers the
+residual sums and the logits its difference reaches, not only the module named.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,8 +19,18 @@ from envsnap.inprocess.bundle.model import Leaf
 from envsnap.inprocess.capture import CallInfo
 from envsnap.inprocess.tensor_stats import dtype_name
 from envsnap.inprocess.tolerance import Tolerance
-from envsnap.inprocess.verify.compare import check_input, check_value
+from envsnap.inprocess.verify.compare import Inherited, check_input, check_value, tolerance_name
 from envsnap.inprocess.verify.report import ValueCheck
+
+
+def autocast_dtype(device: str) -> str | None:
+    """The dtype autocast produces on ``device`` right now (None: autocast is off there)."""
+    try:
+        if not torch.is_autocast_enabled(device):
+            return None
+        return dtype_name(torch.get_autocast_dtype(device))
+    except (RuntimeError, TypeError, AttributeError):  # a device type autocast doesn't know
+        return None
 
 
 @dataclass
@@ -27,10 +43,40 @@ class VerifySink:
     checks: dict[str, ValueCheck] = field(default_factory=dict)
     input_checks: dict[str, ValueCheck] = field(default_factory=dict)
     calls: list[CallInfo] = field(default_factory=list)
+    compare: Callable[[str, Any, Any], Any] | None = None
+    loosened: dict[str, Inherited] = field(default_factory=dict)
+    """Values that passed at a tolerance looser than their dtype's default, and that tolerance."""
+    from_children: dict[str, list[Inherited]] = field(default_factory=dict)
+    """Per module call key: looser tolerances its children's outputs passed at."""
+    _inherited: Inherited | None = None
+    after_top: Inherited | None = None
+    """The looser tolerance of the last top-level call's outputs: what taps inherit."""
+    _mark: tuple[int, set[str]] = (0, set())
+    fed: dict[str, torch.Tensor] = field(default_factory=dict)
+    """The top-level inputs the target was fed, as fed (what its timing replays feed again)."""
+
+    def call_outputs(self, call: CallInfo) -> None:
+        """``call``'s outputs come next: the tolerance they inherit from its inputs and children."""
+        found = [self.loosened[k] for k in call.inputs_from if k in self.loosened]
+        found += self.from_children.pop(call.key, [])
+        self._inherited = max(found, key=lambda item: item[0]) if found else None
+
+    def _loosen(self, key: str, check: ValueCheck) -> None:
+        """Remember a value checked at a tolerance looser than its dtype's default."""
+        if check.status != "pass" or check.metrics is None:
+            return
+        if check.tolerance_from.startswith(("override", "inherited")) or check.cast:
+            source = check.tolerance_from
+            if not source.startswith("inherited"):
+                source = f"inherited from {tolerance_name(key)} ({source})"
+            self.loosened[key] = ((check.rtol, check.atol), source)
 
     def value(self, key: str, tensor: torch.Tensor) -> None:
         if key.startswith("<input>"):
-            self.input_checks[key] = check_input(key, tensor, self.inputs.get(key))
+            self.fed[key] = tensor
+            check = check_input(key, tensor, self.inputs.get(key))
+            self.input_checks[key] = check
+            self._loosen(key, check)
             return
         leaf = self.recorded.get(key)
         if leaf is None:
@@ -42,15 +88,40 @@ class VerifySink:
                 dtype=dtype_name(tensor.dtype),
             )
             return
-        self.checks[key] = check_value(
-            key, tensor, leaf, self.reference.get(key), self.golden.get(key), self.overrides
+        inherited = self._inherited if not key.startswith("tap:") else self.after_top
+        check = check_value(
+            key,
+            tensor,
+            leaf,
+            self.reference.get(key),
+            self.golden.get(key),
+            self.overrides,
+            compare=self.compare,
+            inherited=inherited,
+            autocast=autocast_dtype(tensor.device.type),
         )
+        self.checks[key] = check
+        self._loosen(key, check)
 
     def call_done(self, call: CallInfo) -> None:
         self.calls.append(call)
+        self._inherited = None
+        passed = [self.loosened[k] for k in call.outputs if k in self.loosened]
+        widest = max(passed, key=lambda item: item[0]) if passed else None
+        if widest is not None and call.parent is not None:
+            self.from_children.setdefault(call.parent, []).append(widest)
+        if call.parent is None:  # taps after a model call are computed from its outputs
+            self.after_top = widest
 
     def top_start(self, index: int) -> None:
-        pass
+        self._mark = (len(self.calls), set(self.checks))
+
+    def top_failed(self, index: int) -> None:
+        """Top-level call ``index`` raised: forget the module calls and checks it produced."""
+        calls, known = self._mark
+        del self.calls[calls:]
+        for key in [k for k in self.checks if k not in known]:
+            del self.checks[key]
 
     def top_call(
         self, index: int, key: str, args: tuple[Any, ...], kwargs: dict[str, Any], output: Any

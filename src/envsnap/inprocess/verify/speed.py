@@ -12,10 +12,34 @@ def _ratio(new: float | None, old: float | None) -> float | None:
     return new / old if new is not None and old else None
 
 
-def compare_speed(verifier: Any, reference: Measurements | None) -> SpeedMemory | None:
-    """Replay the recorded calls on the target (as record did) and set the numbers side by side."""
+def _replay_calls(verifier: Any, fed: dict[str, Any]) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
+    """The recorded calls that can be replayed faithfully, fed what the target was fed where it was
+    fed something (its own dtype: a bf16 target replays its bf16 inputs), else the recorded inputs."""
+    from envsnap.inprocess.value_tree import decode, opaque_types
+
+    loaded = verifier._load()
+    tensors = {**loaded.moved, **fed}
+    calls = []
+    for top in verifier.bundle.manifest.top_calls:
+        nodes = [*top.args, *(node for _, node in top.kwargs)]
+        if any(opaque_types(node) for node in nodes):
+            continue
+        args = tuple(decode(node, tensors, verifier.path) for node in top.args)
+        kwargs = {key: decode(node, tensors, verifier.path) for key, node in top.kwargs}
+        calls.append((args, kwargs))
+    return calls
+
+
+def compare_speed(verifier: Any, reference: Measurements | None, fed: dict[str, Any]) -> SpeedMemory | None:
+    """Replay the recorded calls on the target (as record did) and set the numbers side by side.
+
+    The replays leave the model's buffers and the RNG as the block left them; a replay that raises
+    (a target that can't take the recorded inputs) is reported as a note, never as a traceback.
+    """
     from envsnap.inprocess.measure import peak_memory, time_replays
+    from envsnap.inprocess.module_names import timed, unwrap
     from envsnap.inprocess.record.measure import model_device, replayer
+    from envsnap.inprocess.replay_state import restored
 
     if reference is None or reference.timing is None:
         return SpeedMemory(note="the bundle holds no timing to compare with")
@@ -23,22 +47,36 @@ def compare_speed(verifier: Any, reference: Measurements | None) -> SpeedMemory 
         return SpeedMemory(
             reference=_timings(reference), note="target not timed (no model, or measure=False)"
         )
-    calls = verifier.calls
-    device = model_device(verifier.model, verifier.device or "cpu")
+    named = verifier._match.model if verifier._match is not None else unwrap(verifier.model)
+    # Through a compile/DDP wrapper when that is all there is around the named model (timed as it
+    # runs); the named model itself when a rename pointed inside a container.
+    model = timed(verifier.model) if named is unwrap(verifier.model) else named
+    calls = _replay_calls(verifier, fed)
+    if not calls:
+        return SpeedMemory(reference=_timings(reference), note="no recorded call can be replayed faithfully")
+    device = model_device(named, verifier.device or "cpu")
     repeats = verifier.repeats or reference.timing.repeats
-    timing = time_replays(replayer(verifier.model, calls), device, repeats=repeats, warmup=1)
-    memory = peak_memory(replayer(verifier.model, calls), device)
+    try:
+        with restored(named, None, params=False) as reset:
+            timing = time_replays(replayer(model, calls), device, repeats=repeats, warmup=1, reset=reset)
+            memory = peak_memory(replayer(model, calls), device)
+    except Exception as err:  # the user's model on inputs it may not take: reported, not raised
+        message = " ".join(str(err).split())[:160]
+        return SpeedMemory(
+            reference=_timings(reference),
+            note=f"target not timed: replaying the recorded inputs raised {type(err).__name__}: {message}",
+        )
     throughput = None
     if reference.batch_size and timing.median_s > 0:
         throughput = reference.batch_size * len(calls) / timing.median_s
-    target = Timings(median_s=timing.median_s, iqr_s=timing.iqr_s, repeats=timing.repeats)
+    target = Timings(median_s=timing.median_s, iqr_s=timing.iqr_s, min_s=timing.min_s, repeats=timing.repeats)
     note = None
     if device != reference.device:
         note = f"reference ran on {reference.device}, target on {device}"
     return SpeedMemory(
         reference=_timings(reference),
         target=target,
-        latency_ratio=_ratio(timing.median_s, reference.timing.median_s),
+        latency_ratio=_ratio(timing.min_s, reference.timing.min_s),
         reference_throughput_per_s=reference.throughput_per_s,
         target_throughput_per_s=throughput,
         throughput_ratio=_ratio(throughput, reference.throughput_per_s),
@@ -54,5 +92,5 @@ def _timings(reference: Measurements) -> Timings | None:
     return (
         None
         if timing is None
-        else Timings(median_s=timing.median_s, iqr_s=timing.iqr_s, repeats=timing.repeats)
+        else Timings(median_s=timing.median_s, iqr_s=timing.iqr_s, min_s=timing.min_s, repeats=timing.repeats)
     )
