@@ -34,7 +34,14 @@ def _index() -> list[dict[str, Any]]:
     return list(data["reports"])
 
 
-ENTRIES = _index()
+ALL_ENTRIES = _index()
+ENTRIES = [entry for entry in ALL_ENTRIES if not entry.get("heldout")]
+"""The reports the readers were built against: asserted exactly. The held-out ones (``heldout: true``)
+are only scored (test_the_held_out_part_is_scored, scripts/score_reports.py), never tuned to."""
+HELD_OUT = [entry for entry in ALL_ENTRIES if entry.get("heldout")]
+PASTE_CLASSES = (
+    "app-log", "log-prefix", "library-warning", "pip-output", "tool-report", "template-prose", "inside-format",
+)
 
 
 @functools.cache
@@ -58,10 +65,16 @@ def _expected(entry: dict[str, Any]) -> frozenset[tuple[str, str]]:
 
 def test_the_corpus_is_big_enough_and_every_file_is_indexed() -> None:
     files = {p.name for p in CORPUS.iterdir() if p.name not in ("index.yaml", "SOURCES.md")}
-    indexed = {entry["file"] for entry in ENTRIES}
-    assert len(indexed) >= 60
+    indexed = {entry["file"] for entry in ALL_ENTRIES}
+    assert len(indexed) == len(ALL_ENTRIES) >= 200
     assert files == indexed
-    assert sum(1 for entry in ENTRIES if entry.get("healthy")) >= 15
+    sources = (CORPUS / "SOURCES.md").read_text()
+    assert all(f"`{name}`" in sources for name in indexed)
+    round_two = [entry for entry in ALL_ENTRIES if entry.get("paste_class")]
+    for paste_class in PASTE_CLASSES:
+        assert sum(1 for entry in round_two if entry["paste_class"] == paste_class) >= 15, paste_class
+    assert sum(1 for entry in round_two if entry.get("healthy")) >= 0.4 * len(round_two)
+    assert 0.2 * len(round_two) <= len([e for e in round_two if e.get("heldout")]) <= 0.3 * len(round_two)
 
 
 KNOWN_MISSES: dict[str, tuple[tuple[str, str], str]] = {
@@ -90,8 +103,45 @@ def test_each_report_gives_exactly_its_expected_findings(entry: dict[str, Any]) 
     assert found == expected, f"{entry['file']}: root cause per thread: {entry.get('root_cause')}"
 
 
+def _refused(file: str) -> bool:
+    text = decode_text(read_bytes_capped(CORPUS / file, file), file)
+    try:
+        parse_auto(text, file, captured_at=NOW)
+    except BadInput:
+        return True
+    return False
+
+
+def test_no_report_is_refused() -> None:
+    """Every corpus file states at least one fact (a version, a GPU, a warning): none may be refused."""
+    assert [entry["file"] for entry in ALL_ENTRIES if _refused(entry["file"])] == []
+
+
+def test_the_held_out_part_is_scored(capsys: pytest.CaptureFixture[str]) -> None:
+    """The held-out reports are judged like the rest but not asserted one by one; the totals are."""
+    wanted = hit = healthy = healthy_errors = healthy_warned = 0
+    for entry in HELD_OUT:
+        found = judged(entry["file"])
+        expected = _expected(entry)
+        if entry.get("evidence_visible"):
+            wanted += len(expected)
+            hit += len(expected & found)
+        if entry.get("healthy"):
+            healthy += 1
+            healthy_errors += any(s == "error" for _, s in found)
+            healthy_warned += any(s in ("error", "warning") for _, s in found)
+    recall = hit / wanted if wanted else 1.0
+    with capsys.disabled():
+        print(
+            f"\nheld out: {len(HELD_OUT)} reports, recall {recall:.3f} ({hit}/{wanted}), "
+            f"{healthy_errors} healthy with an error, {healthy_warned}/{healthy} healthy warned"
+        )
+    assert healthy_errors == 0
+    assert recall >= 0.9
+
+
 def test_recall_and_false_errors_over_the_corpus(capsys: pytest.CaptureFixture[str]) -> None:
-    wanted = hit = false_errors = healthy_errors = 0
+    wanted = hit = false_errors = healthy_errors = healthy_warned = healthy = 0
     missed: list[str] = []
     for entry in ENTRIES:
         found = judged(entry["file"])
@@ -103,7 +153,9 @@ def test_recall_and_false_errors_over_the_corpus(capsys: pytest.CaptureFixture[s
         errors = {pair for pair in found if pair[1] == "error"} - expected
         false_errors += len(errors)
         if entry.get("healthy"):
+            healthy += 1
             healthy_errors += sum(1 for pair in found if pair[1] == "error")
+            healthy_warned += any(pair[1] in ("error", "warning") for pair in found)
     recall = hit / wanted if wanted else 1.0
     with capsys.disabled():
         print(
@@ -114,6 +166,7 @@ def test_recall_and_false_errors_over_the_corpus(capsys: pytest.CaptureFixture[s
             print(f"  missed {line}")
     assert recall >= RECALL_TARGET
     assert healthy_errors == 0
+    assert healthy_warned <= 0.1 * healthy
 
 
 MUTATIONS: dict[str, Callable[[str], str]] = {

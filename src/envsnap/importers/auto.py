@@ -17,7 +17,7 @@ import msgspec
 
 from envsnap._version import __version__
 from envsnap.errors import BadInput
-from envsnap.importers import detect, messages, package_lists
+from envsnap.importers import detect, evidence, log_prefix, messages, package_lists
 from envsnap.importers.base import ImportedSections
 from envsnap.snapshot.model import (
     SCHEMA_VERSION,
@@ -102,33 +102,78 @@ def _place_message_devices(found: messages.Found, merged: ImportedSections) -> m
 _QUOTED = re.compile(r"^[ \t]*>[ \t]?", re.MULTILINE)
 
 
+def _placed(read: ImportedSections, merged: ImportedSections) -> ImportedSections:
+    """Facts' GPUs matched to the report's own by name (else appended), so a name is one device."""
+    nvidia = read.accelerators.nvidia if read.accelerators else None
+    known = merged.accelerators.nvidia if merged.accelerators else None
+    if nvidia is None or not nvidia.devices or known is None or not known.devices:
+        return read
+    placed = []
+    for device in nvidia.devices:
+        wanted = (device.name or "").lower()
+        same = next((d for d in known.devices if d.name and (d.name.lower() in wanted or wanted in d.name.lower())), None)
+        if same is not None:
+            placed.append(msgspec.structs.replace(device, index=same.index, name=same.name))
+        elif len(known.devices) == 1 and len(nvidia.devices) == 1:
+            placed.append(msgspec.structs.replace(device, index=known.devices[0].index, name=known.devices[0].name))
+    devices = tuple(placed) or None
+    accelerators = msgspec.structs.replace(read.accelerators, nvidia=msgspec.structs.replace(nvidia, devices=devices))
+    return ImportedSections(**{**{f: getattr(read, f) for f in _FIELDS}, "accelerators": accelerators})
+
+
 def unquote(text: str) -> str:
     """A report quoted in a reply (every line ``> ``-prefixed, Markdown) with the quoting removed."""
-    quoted = len(_QUOTED.findall(text))
-    lines = sum(1 for line in text.splitlines() if line.strip())
-    return _QUOTED.sub("", text) if quoted >= 5 or (quoted and quoted * 2 >= lines) else text
+    for _ in range(3):  # a reply to a reply quotes twice
+        quoted = len(_QUOTED.findall(text))
+        lines = sum(1 for line in text.splitlines() if line.strip())
+        if not (quoted >= 5 or (quoted and quoted * 2 >= lines)):
+            break
+        text = _QUOTED.sub("", text)
+    return text
+
+
+def _clip_lines(text: str) -> str:
+    """Each line cut to ``evidence.MAX_LINE`` characters and its log prefixes stripped.
+
+    No report line needs more, and it bounds what every pattern downstream can cost per line; the
+    prefixes (docker, journald, ``[rank0]:``, vLLM's levels) would hide the line from every reader.
+    """
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return "\n".join(log_prefix.strip(line[: evidence.MAX_LINE]) for line in lines)
 
 
 def parse_auto(text: str, name: str, *, captured_at: str) -> Snapshot:
     """Every report section in ``text`` merged into one (unfinalized) snapshot.
 
+    Whole formats are parsed structurally (detect.py); every line is also read for facts
+    (evidence.py), which fill what the formats left unknown. Only a paste with no section, no
+    recognized message and no fact at all is refused.
+
     Raises:
-        BadInput: the text holds no report section and no recognized message.
+        BadInput: the text states nothing envsnap reads.
     """
-    text = unquote(text)
-    sections = detect.detect(text, name, captured_at=captured_at)
+    json_text = unquote(text)  # single-line JSON (rocm-smi --json) must not be clipped
+    text = _clip_lines(json_text)
+    sections = detect.detect(text, name, captured_at=captured_at, json_text=json_text)
     printed = messages.scan(text)
-    if not sections and not printed.messages:
-        raise BadInput(f"{name}: not a report envsnap can read (tried: {', '.join(detect.FORMATS)})")
+    facts = evidence.read(text)
+    if not sections and not printed.messages and not facts:
+        raise BadInput(f"{name}: not a report envsnap can read (no fact found; tried: {', '.join(detect.FORMATS)})")
     merged = _merge_sections([s.sections for s in sections if s.sections is not None])
     merged = _torch_from_packages(merged)
     printed = _place_message_devices(printed, merged)
-    evidence = printed.sections()
-    if evidence is not None:
-        merged = _merge_sections([merged, evidence])
+    said = printed.sections()
+    if said is not None:
+        merged = _merge_sections([merged, said])
+    read = evidence.sections(facts)
+    filled = _merge_sections([merged, _placed(read, merged)]) if read is not None else merged
+    read = read if filled != merged else None  # facts the formats already stated add nothing
+    merged = filled
     names = tuple(dict.fromkeys(s.format for s in sections))
     if printed.messages:
         names = (*names, "torch messages") if "traceback" not in names else names
+    if read is not None and not sections:
+        names = (*names, "facts")  # read from facts alone; beside a format they only fill its gaps
     missing = tuple(m for s in sections for m in s.missing)
     origin = Origin(
         kind="import",

@@ -394,6 +394,8 @@ def _accelerators(report: _Report) -> Accelerators | None:
         line for line in report.blocks.get("GPU models and configuration", []) if line not in _MISSING
     ]
     driver = _value(report, "Nvidia driver version")
+    if driver and not re.match(r"^\d{3}", driver):
+        driver = None  # macOS prints its CUDA driver as "1.1.0": not an NVIDIA driver release to compare
     hip_built = _value(report, "ROCM used to build PyTorch")
     nvidia_devices: list[NvidiaDevice] = []
     amd_devices: list[AmdDevice] = []

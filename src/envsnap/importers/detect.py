@@ -151,8 +151,11 @@ def _from(lines: list[str], pattern: re.Pattern[str]) -> list[str]:
     return []
 
 
-def detect(text: str, name: str, *, captured_at: str) -> list[Found]:
-    """Every report section in ``text``, in a fixed order (not the order of the paste)."""
+def detect(text: str, name: str, *, captured_at: str, json_text: str | None = None) -> list[Found]:
+    """Every report section in ``text``, in a fixed order (not the order of the paste).
+
+    ``json_text`` is the paste before its lines were clipped (JSON reports are one long line).
+    """
     lines = [
         line for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n") if not _FENCE.match(line)
     ]
@@ -199,7 +202,8 @@ def detect(text: str, name: str, *, captured_at: str) -> list[Found]:
         r"^\s+ASIC:\s*$", text, re.M
     ):
         attempt("amd-smi", lambda: amd_smi.parse_amd_smi_text(lines))
-    found.extend(_json_sections(text, lines))
+    whole = json_text if json_text is not None else text
+    found.extend(_json_sections(whole, whole.split("\n") if json_text is not None else lines))
     conda = next(
         (pos for pos, line in enumerate(lines) if package_lists.CONDA_HEADER.match(line.strip())), None
     )

@@ -59,12 +59,12 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
             re.I,
         ),
     ),
-    ("nvml-mismatch", re.compile(r"Driver/library version mismatch", re.I)),
+    ("nvml-mismatch", re.compile(r"Driver/library version mismatch|NVRM: API mismatch", re.I)),
     (
         "driver-insufficient",
         re.compile(r"CUDA driver version is insufficient for CUDA runtime version", re.I),
     ),
-    ("no-nvidia-driver", re.compile(r"Found no NVIDIA driver on your system", re.I)),
+    ("no-nvidia-driver", re.compile(r"Found no NVIDIA driver on your system|NVML Shared Library Not Found", re.I)),
     ("torch-not-compiled-with-cuda", re.compile(r"Torch not compiled with CUDA enabled", re.I)),
     ("gpu-too-old", re.compile(r"PyTorch no longer supports this GPU because it is too old", re.I)),
     ("no-cuda-gpus", re.compile(r"No CUDA GPUs are available", re.I)),
@@ -90,7 +90,32 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
             re.I,
         ),
     ),
-    ("torch-abi-mismatch", re.compile(r"\.so: undefined symbol: _ZN(?:3c10|2at|5torch)\w*")),
+    ("torch-abi-mismatch", re.compile(r"undefined symbol: _ZN(?:3c10|2at|5torch)\w*")),
+    (
+        "onnxruntime-cuda-libs",
+        re.compile(
+            r"libonnxruntime_providers_cuda\.so with error: lib\w+\.so\.\d+: cannot open shared object file"
+        ),
+    ),
+    (
+        "bitsandbytes-cpu",
+        re.compile(
+            r"Defaulting to libbitsandbytes_cpu\.so|bitsandbytes was compiled without GPU support|"
+            r"Proceeding to load CPU-only library",
+            re.I,
+        ),
+    ),
+    (
+        "cuda-lib-shadowed",
+        re.compile(r"symbol \w+, version (libcublas(?:Lt)?\.so\.\d+) not defined in file \1"),
+    ),
+    (
+        "pip-conflict",
+        re.compile(
+            r"\b(?:torchvision|torchaudio|torchtext|xformers|flash[-_]attn|torchao|torchdata) \S+ "
+            r"(?:requires|has requirement) torch[=<>!~][^,\s]*,? but you(?:'ll)? have torch \S+ which is incompatible"
+        ),
+    ),
 )
 
 
@@ -102,9 +127,9 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
         "nobinaryforgpu",
         "unable to find code object",
     ),
-    "nvml-mismatch": ("version mismatch",),
+    "nvml-mismatch": ("version mismatch", "api mismatch"),
     "driver-insufficient": ("is insufficient",),
-    "no-nvidia-driver": ("no nvidia driver",),
+    "no-nvidia-driver": ("no nvidia driver", "nvml shared library not found"),
     "torch-not-compiled-with-cuda": ("not compiled with cuda",),
     "gpu-too-old": ("no longer supports",),
     "cuda-init": ("cuda initialization",),
@@ -113,6 +138,10 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "xformers-built-for": ("xformers was built",),
     "nvcc-mismatch": ("detected cuda version",),
     "torch-abi-mismatch": ("undefined symbol",),
+    "onnxruntime-cuda-libs": ("libonnxruntime_providers_cuda",),
+    "bitsandbytes-cpu": ("libbitsandbytes_cpu", "without gpu support", "cpu-only library"),
+    "cuda-lib-shadowed": ("not defined in file",),
+    "pip-conflict": ("which is incompatible",),
 }
 """Lower-case words each pattern needs: the regular expressions only run where one occurs."""
 

@@ -26,6 +26,7 @@ from envsnap.rules import (  # noqa: F401
     toolkit,
     wheels,
 )
+from envsnap.rules import observed
 from envsnap.rules.base import REGISTRY, Rule, finding
 from envsnap.snapshot.model import Finding, Snapshot
 from envsnap.snapshot.normalize import finding_key
@@ -62,4 +63,4 @@ def evaluate(snapshot: Snapshot) -> tuple[Finding, ...]:
                     None,
                 )
             )
-    return tuple(sorted(findings, key=finding_key))
+    return tuple(sorted(observed.gate(snapshot, findings), key=finding_key))

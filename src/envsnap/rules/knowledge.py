@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import msgspec
 import yaml
 from packaging.specifiers import SpecifierSet
+from packaging.version import InvalidVersion, Version
 
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -390,3 +391,16 @@ def driver_api_versions() -> dict[int, DriverApiVersion]:
     return {
         row.api: row for row in _convert("cuda_drivers", "driver_api_versions", tuple[DriverApiVersion, ...])
     }
+
+
+@functools.cache
+def pypi_torch_cuda(torch_version: str) -> str | None:
+    """The CUDA of PyPI's Linux x86_64 wheel of ``torch_version`` (torch_wheels.yaml ``pypi_cuda``)."""
+    try:
+        release = Version(Version(torch_version).base_version)
+    except InvalidVersion:
+        return None
+    for row in raw("torch_wheels").get("pypi_cuda", ()):
+        if release in _specifier(str(row["torch"])):
+            return str(row["cuda"])
+    return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from envsnap.rules import arch, driver, facts, libraries, toolkit, wheels
+from envsnap.rules import arch, driver, facts, libraries, onnxruntime, toolkit, wheels
 from envsnap.rules import env_vars as environment
 from envsnap.rules.base import ev, finding, rule
 from envsnap.snapshot.model import Finding, Severity, Snapshot
@@ -61,7 +61,7 @@ PRINTED = (
         (arch.cuda_arch, arch.rocm_arch),
     ),
     Printed(
-        ("cudnn-mismatch",),
+        ("cudnn-mismatch", "cuda-lib-shadowed"),
         "ld-library-path-shadowing",
         "error",
         "Another cuDNN is loaded instead of the one torch was built with",
@@ -71,7 +71,7 @@ PRINTED = (
         (libraries.shadowed_libraries,),
     ),
     Printed(
-        ("xformers-built-for", "torch-abi-mismatch"),
+        ("xformers-built-for", "torch-abi-mismatch", "pip-conflict", "extension-other-cuda"),
         "companion-version-mismatch",
         "error",
         "An extension was built for another torch build than the installed one",
@@ -101,6 +101,40 @@ PRINTED = (
         environment.CUDA_SOURCE,
         (environment.visible_devices,),
         ("CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"),
+    ),
+    Printed(
+        ("no-nvidia-driver",),
+        "nvidia-driver-not-found",
+        "error",
+        "No NVIDIA driver is visible: CUDA cannot start",
+        "Install the NVIDIA driver for the GPU (`nvidia-smi` must work); in a container run it with the "
+        "NVIDIA runtime (`docker run --gpus all`, Kubernetes `runtimeClassName: nvidia` / the GPU operator) "
+        "so the driver's libraries (libcuda, libnvidia-ml) are mounted in; macOS has no CUDA driver since 10.14.",
+        "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html",
+        (),
+    ),
+    Printed(
+        ("onnxruntime-cuda-libs",),
+        onnxruntime.ID,
+        "error",
+        "onnxruntime's CUDA provider cannot load the CUDA libraries it was built for; sessions run on the CPU",
+        "The missing library's number is the CUDA major the onnxruntime-gpu build needs (libcublasLt.so.11 "
+        "= CUDA 11). Install the onnxruntime-gpu build for the CUDA you have (`pip install -U onnxruntime-gpu` "
+        "is CUDA 12 from 1.19; CUDA 11 builds come from the onnxruntime-cuda-11 feed), or import torch first "
+        "so its bundled CUDA libraries are loaded.",
+        onnxruntime.SOURCE,
+        (onnxruntime.ort_cuda,),
+    ),
+    Printed(
+        ("bitsandbytes-cpu",),
+        "bitsandbytes-cpu-fallback",
+        "error",
+        "bitsandbytes loaded its CPU library: 8-bit and 4-bit GPU kernels are unavailable",
+        "Upgrade bitsandbytes (`pip install -U bitsandbytes`; releases from 0.43 ship binaries for every "
+        "CUDA 11.7-12.x runtime and select them from torch's CUDA), and unset BNB_CUDA_VERSION unless you built "
+        "that variant yourself.",
+        "https://huggingface.co/docs/bitsandbytes/main/en/installation",
+        (),
     ),
 )
 

@@ -1,0 +1,592 @@
+"""Facts read line by line from any paste: what a report says, wherever it says it.
+
+Whole formats (collect_env, nvidia-smi, pip list, ...) are parsed by their own importers; most of what
+people paste is none of them: a ComfyUI or SD.Next start-up log, ``sglang.check_env``, ``ds_report``,
+``pip show torch``, an issue template's ``- **PyTorch Version:** 2.7.1+cu128``, a resolver conflict.
+Here every line (log prefixes stripped, see log_prefix.py; clipped to ``MAX_LINE`` characters) goes
+through small patterns, each anchored or guarded by a literal keyword, none with nested repetition,
+so a paste costs time linear in its size. Each match is a ``Fact`` with its 1-based line number.
+
+Facts only fill what the structural parsers left unknown (auto.py merges them last). A fact is taken
+as far as the text pins it down and no further: ``PyTorch 1.9.0`` in a sentence is a version, not a
+build (a bare version says nothing about CUDA, so it never becomes a CPU-only torch); ``CUDA 12.2``
+with no label could be the driver's, the toolkit's or torch's, so it is recorded as said and used
+by no rule.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from envsnap.importers import log_prefix
+from envsnap.importers.base import ImportedSections
+from envsnap.importers.package_lists import torch_of_wheel
+from envsnap.rules import knowledge
+from envsnap.snapshot.model import (
+    Accelerators,
+    CudaToolkit,
+    Frameworks,
+    Host,
+    NvidiaDevice,
+    NvidiaInfo,
+    Package,
+    PythonEnv,
+    Toolkits,
+    TorchAvailability,
+    TorchInfo,
+)
+
+MAX_LINE = 4096
+"""Characters of a line that are read: no fact needs more, and it bounds the work per line."""
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One thing a line of the paste states."""
+
+    kind: str
+    value: str
+    line: int
+    detail: str = ""
+    """A second value where the fact has one (a GPU's compute capability, a package's name)."""
+
+
+# --- normalising a line ------------------------------------------------------------------------
+
+_MARKUP = re.compile(r"^(?:[-*+>] |#{1,6} |\d{1,3}[.)] |\*\* ?)+")
+_SPACE_RUN = re.compile(r"[ \t]{3,}")
+_KV = re.compile(
+    r"^(?P<key>[A-Za-z][A-Za-z0-9 _()/.,+-]{0,60}?) ?(?:[:：=]|\.{3,}| {2,}|\t)[ \t.]*(?P<value>\S.{0,600})$"
+)
+_VERSION = r"\d{1,4}\.\d{1,4}(?:\.\d{1,6})?(?:(?:a|b|rc|dev|post)\d{0,12}|\.(?:dev|post)\d{0,12})*(?:\+[\w.]{1,40})?"
+_VERSION_AT = re.compile(r"v?(?P<v>" + _VERSION + r")")
+
+
+def normalise(line: str) -> str:
+    """A line with log prefixes, Markdown bullets/quotes/bold and long blank runs taken out."""
+    line = log_prefix.strip(line[:MAX_LINE]).strip()
+    line = _MARKUP.sub("", line).replace("**", "").replace("`", "")
+    return _SPACE_RUN.sub("   ", line).strip()
+
+
+# --- the line patterns ---------------------------------------------------------------------------
+
+_TORCH_KEYS = frozenset({"pytorch version", "pytorch", "torch", "torch version", "pytorch ver"})
+_TORCH_CUDA_KEYS = frozenset({"cuda used to build pytorch", "torch cuda version"})
+_AVAILABLE_KEYS = frozenset(
+    {"is cuda available", "cuda available", "gpu available", "is cuda available (pytorch)", "cuda is available"}
+)
+_DRIVER_KEYS = frozenset(
+    {"nvidia driver version", "nvidia driver", "driver version", "cuda driver version", "driver", "gpu driver"}
+)
+_NVCC_KEYS = frozenset({"nvcc", "nvcc version", "cuda compiler", "cuda toolkit", "cuda toolkit version"})
+_CUDA_KEYS = frozenset({"cuda", "cuda version", "cuda runtime"})
+_PYTHON_KEYS = frozenset({"python", "python version", "python ver"})
+_OS_KEYS = frozenset({"os", "operating system", "platform", "system", "os platform and distribution"})
+_GPU_KEYS = frozenset(
+    {"gpu", "gpus", "gpu model", "gpu models and configuration", "device", "device name", "name",
+     "graphics", "gpu model and memory", "torch detected gpu", "gpu name", "video card"}
+)
+_CC_KEY = re.compile(r"^(?:gpu [\d,]{1,40} )?compute capability$")
+_GPU_INDEX_KEY = re.compile(r"^gpu [\d,]{1,40}$")
+
+KNOWN_PACKAGES = frozenset(
+    {
+        "torch", "torchvision", "torchaudio", "xformers", "flash-attn", "flash_attn", "flashinfer",
+        "flashinfer-python", "flashinfer_python", "vllm", "triton", "transformers", "numpy", "jax",
+        "jaxlib", "deepspeed", "sglang", "sgl_kernel", "sgl-kernel", "bitsandbytes", "onnxruntime",
+        "onnxruntime-gpu", "detectron2", "torchao", "cupy", "accelerate", "diffusers", "tensorflow",
+        "mmcv", "mmcv-full", "mmdet", "peft", "protobuf", "opencv-python", "safetensors", "tensorrt",
+    }
+)
+"""Names read as packages from ``name: version`` / ``name  version`` lines (check_env, prose, ComfyUI)."""
+
+_PKG_KEY_SUFFIX = re.compile(r" version$")
+
+# Lines without a key: each needs the literal it is guarded by (checked with ``in``, cheap).
+_TORCH_INLINE = re.compile(r"^(?:py)?torch(?: version)?[ :=]{1,3}v?(?P<v>" + _VERSION + r")(?:[\s;,)]|$)", re.I)
+_PYTHON_INLINE = re.compile(r"^Python (?P<v>\d\.\d{1,2}(?:\.\d{1,3})?)(?:[\s;,]|$)")
+_PACKAGE_FOUND = re.compile(r"^Package version found: (?P<name>[\w.-]{1,60}) (?P<v>\S{1,60})$")
+_ALIGNED_PKG = re.compile(r"^(?P<name>[A-Za-z][\w.-]{0,60}) {1,40}(?P<v>" + _VERSION + r")(?: .*)?$")
+_INSTALLED = re.compile(r"Successfully installed (?P<list>.{1,4000})")
+_INSTALLED_ITEM = re.compile(r"^(?P<name>[A-Za-z0-9][\w.]*(?:-[A-Za-z][\w.]*)*)-(?P<v>\d[\w.+!]*)$")
+_SATISFIED = re.compile(
+    r"^Requirement already satisfied: (?P<name>[\w.-]{1,80}) in .{1,600}? \((?P<v>\d[^)\s]{0,60})\)$"
+)
+_WHEEL = re.compile(
+    r"/(?P<name>torch|torchvision|torchaudio|xformers)-(?P<v>\d{1,3}\.\d{1,3}(?:\.\d{1,3})?)"
+    r"(?:(?:%2B|\+)(?P<local>[\w.]{1,30}))?-cp\d"
+)
+_RESOLVER = re.compile(
+    r"(?P<pkg>[A-Za-z][\w.-]{0,60}) (?P<ver>\d[^\s,]{0,60}) (?:requires|has requirement) "
+    r"(?P<dep>[A-Za-z][\w.-]{0,60})(?P<spec>[=<>!~][^,\s]{0,60}),? but you(?:'ll)? have "
+    r"(?P<dep2>[A-Za-z][\w.-]{0,60}) (?P<have>\d[^\s,]{0,60}) which is incompatible"
+)
+_DEVICE_CUDA = re.compile(r"^cuda:(?P<i>\d{1,2}) (?P<name>.{2,80}?)(?: : [\w-]{1,30})?$")
+_LLAMA_DEVICE = re.compile(r"^Device (?P<i>\d{1,2}): (?P<name>.{2,80}?), compute capability (?P<cc>\d{1,2}\.\d)$")
+_OLLAMA_GPU = re.compile(r'\bcompute=(?P<cc>\d{1,2}\.\d)\b.{0,200}?\bname="(?P<name>[^"]{2,80})"')
+_OLLAMA_DRIVER = re.compile(r"\bdriver=(?P<v>\d{1,2}\.\d)\b")
+_LIBCUDA = re.compile(r"libcuda\.so\.(?P<v>\d{3}\.\d{1,3}(?:\.\d{1,3})?)")
+_ARCH_TUPLE = re.compile(r"\bArch \((?P<major>\d{1,2}), (?P<minor>\d)\)")
+_ARCH_EQ = re.compile(r"\(arch=(?P<cc>\d{1,2}\.\d)\)")
+_CC_INLINE = re.compile(r"(?:^|\] )Compute Capability (?P<cc>\d{1,2}\.\d)$")
+_CRYSTOOLS_GPU = re.compile(r"^\d{1,2}\) (?P<name>(?:NVIDIA|GeForce|Tesla|Quadro)\b.{2,80})$")
+_GPU_NAME = re.compile(
+    r"(?P<name>(?:NVIDIA\s)?(?:GeForce\s|Tesla\s|Quadro\s|TITAN\s)?"
+    r"(?:RTX\s?PRO\s\d{4}|RTX\s?A?\d{3,4}|GTX\s?\d{3,4}|GT\s\d{3,4}|GeForce\s\d{3,4}|TITAN\s(?:RTX|V|Xp?)|"
+    r"[ABHLTVPK]\d{1,3}(?:[A-Z]{1,3}\b|\b)|GH200|L40S?)"
+    r"(?:\s?(?:Ti|SUPER|Super|D|Laptop GPU|Max-Q Design|Mobile|with Max-Q Design|\d{1,3}\s?GB))*)",
+)
+_GPU_WORD = re.compile(r"\b(?:NVIDIA|GeForce|Tesla|Quadro|RTX|GTX|TITAN)|\b[ABHLTVPK]\d{1,3}\b|\bH200\b|\bL40S?\b")
+_CUDA_NUMBER = re.compile(r"(?:cuda\s?)?(?P<v>\d{1,2}\.\d{1,2})(?:\.\d{1,4})?", re.I)
+_NVCC_RELEASE = re.compile(r"release (?P<v>\d{1,2}\.\d{1,2}), V(?P<full>\d{1,2}\.\d{1,2}\.\d{1,4})")
+_NVCC_BUILD = re.compile(r"Build cuda_(?P<major>\d{1,2})\.(?P<minor>\d{1,2})")
+_DS_OP_BUILDER = re.compile(
+    r"Installed CUDA version (?P<nvcc>\d{1,2}\.\d{1,2}) does not match the version torch was compiled "
+    r"with (?P<torch>\d{1,2}\.\d{1,2})"
+)
+_TORCH_BACKEND = re.compile(r"^nVidia CUDA (?P<v>\d{1,2}\.\d{1,2})\b")
+_REPL_BOOL = re.compile(r"^(?:Out\[\d{1,4}\]: ?)?(?P<b>True|False)$")
+_CUDA_TENSOR = re.compile(r"device='cuda:\d{1,2}'\)")
+_XFORMERS_HAVE = re.compile(r"\(you have (?P<v>" + _VERSION + r")\)")
+_PINNED = re.compile(r"(?<![\w.-])(?P<name>torch|torchvision|torchaudio|xformers)==(?P<v>" + _VERSION + r")")
+_SECTION_PIP = re.compile(r"^\[(?:pip3?|conda)\] (?P<name>[A-Za-z0-9][\w.-]{0,80})(?:==| {1,40})(?P<v>\d[^\s]{0,60})")
+_COLLECTING_NVIDIA = re.compile(r"^Collecting (?P<name>nvidia-[\w-]{1,60})==(?P<v>\d[\w.]{0,30})")
+_BNB_BINARY = re.compile(r"libbitsandbytes_cuda(?P<v>\d{3})(?:_nocublaslt)?\.(?:so|dll)")
+_DUNDER_VERSION = re.compile(r"torch\.__version__\s{0,4}={1,2}\s{0,4}[\"']?(?P<v>" + _VERSION + r")")
+_SEGMENT = re.compile(r"[;,()]")
+_PIP_SHOW_REQUIRES_CUDA = re.compile(r"\bnvidia-cuda-runtime-cu(?P<major>\d{2})\b")
+
+
+@dataclass
+class _Reader:
+    """The state one pass over the lines keeps: the key a heading announced, pip show's current name."""
+
+    facts: list[Fact] = field(default_factory=list)
+    heading: tuple[str, int] | None = None
+    pip_show: str | None = None
+    last_code: str = ""
+
+    def add(self, kind: str, value: str, line: int, detail: str = "") -> None:
+        self.facts.append(Fact(kind, value.strip().rstrip("."), line, detail))
+
+    def facts_on(self, number: int) -> bool:
+        """Whether line ``number`` already gave a fact."""
+        return bool(self.facts) and self.facts[-1].line == number
+
+
+def _gpu_name(text: str) -> str | None:
+    """A GPU product name in ``text`` with its spelling made regular (``RTX4090`` -> ``RTX 4090``)."""
+    if _GPU_WORD.search(text) is None:
+        return None
+    match = _GPU_NAME.search(text)
+    if match is None:
+        return None
+    name = match.group("name").strip()
+    name = re.sub(r"\b(RTX|GTX)(?=\d)", r"\1 ", name)
+    name = re.sub(r"(?<=\d)(ti|Ti)\b", r" Ti", name)
+    name = re.sub(r"\bGeForce (?=\d{4}\b)", "GeForce RTX ", name)
+    if re.match(r"[ABHLTVPK]\d", name):
+        return None  # a lone "T4"/"A1" is too easily something else: only "NVIDIA A100", "Tesla T4" count
+    return name
+
+
+def _version(value: str) -> str | None:
+    match = _VERSION_AT.match(value)
+    return match.group("v") if match else None
+
+
+def _key_value(reader: _Reader, key: str, value: str, number: int) -> bool:
+    """Facts from one ``key: value`` line; whether the key was one envsnap reads."""
+    if key in _TORCH_KEYS:
+        found = _version(value)
+        if found:
+            reader.add("torch", found, number)
+        return found is not None
+    if key in _TORCH_CUDA_KEYS:
+        match = _CUDA_NUMBER.match(value)
+        if match:
+            reader.add("torch-cuda", match.group("v"), number)
+        return True
+    if key in _AVAILABLE_KEYS:
+        word = value.split()[0].lower() if value.split() else ""
+        if word in ("true", "yes", "false", "no"):
+            reader.add("cuda-available", "yes" if word in ("true", "yes") else "no", number)
+        return True
+    if key in _DRIVER_KEYS:
+        driver = re.match(r"(?P<v>\d{3}(?:\.\d{1,3}){0,2})\b", value)
+        api = re.match(r"(?P<v>1\d\.\d)\b", value)
+        if driver:
+            reader.add("driver", driver.group("v"), number)
+        elif api:
+            reader.add("cuda-driver", api.group("v"), number)
+        return True
+    if key in _NVCC_KEYS:
+        release = _NVCC_RELEASE.search(value)
+        build = _NVCC_BUILD.search(value)
+        if release:
+            reader.add("nvcc", release.group("full"), number)
+        elif build:
+            reader.add("nvcc", f"{build.group('major')}.{build.group('minor')}", number)
+        elif key == "cuda compiler" and value.startswith("CUDA "):
+            # detectron2 prints the CUDA its compiled ops were built with, not a toolkit on PATH
+            match = _CUDA_NUMBER.match(value[5:])
+            if match:
+                reader.add("extension-cuda", match.group("v"), number, "detectron2")
+        else:
+            match = _CUDA_NUMBER.match(value)
+            if match and key in ("nvcc version", "cuda toolkit", "cuda toolkit version"):
+                reader.add("nvcc", match.group("v"), number)
+        return True
+    if key in _CUDA_KEYS:
+        match = _CUDA_NUMBER.search(value[:40])
+        if match:
+            reader.add("cuda-stated", match.group("v"), number)
+        return True
+    if key in _PYTHON_KEYS:
+        match = re.match(r"(?P<v>\d\.\d{1,2}(?:\.\d{1,3})?)", value)
+        if match:
+            reader.add("python", match.group("v"), number)
+        return True
+    if key in _OS_KEYS:
+        if value.lower() not in ("nt", "posix", "n/a") and len(value) <= 100 and not value.startswith("["):
+            reader.add("os", value, number)
+        return True
+    if key == "torch backend":
+        match = _TORCH_BACKEND.match(value)
+        if match:
+            reader.add("torch-cuda", match.group("v"), number)
+        return True
+    if key in _GPU_KEYS or _GPU_INDEX_KEY.match(key):
+        device = _DEVICE_CUDA.match(value)
+        if device:
+            reader.add("cuda-in-use", device.group("i"), number)
+            value = device.group("name")
+        name = _gpu_name(value)
+        if name:
+            cc = _ARCH_TUPLE.search(value)
+            reader.add("gpu", name, number, f"{cc.group('major')}.{cc.group('minor')}" if cc else "")
+        return name is not None or key in _GPU_KEYS
+    if _CC_KEY.match(key):
+        match = re.match(r"(?P<cc>\d{1,2}\.\d)\b", value)
+        if match:
+            reader.add("cc", match.group("cc"), number)
+        return True
+    if key == "package version found":
+        found = _PACKAGE_FOUND.match(f"Package version found: {value}")
+        if found:
+            reader.add("package", found.group("v"), number, found.group("name"))
+        return True
+    if key == "name" and reader.pip_show is None:
+        return False
+    if key == "requires" and reader.pip_show == "torch":
+        cuda = _PIP_SHOW_REQUIRES_CUDA.search(value)
+        if cuda:
+            reader.add("torch-requires-cuda", cuda.group("major"), number)
+        return True
+    name = _PKG_KEY_SUFFIX.sub("", key).replace(" ", "-")
+    if name in KNOWN_PACKAGES:
+        found = _version(value)
+        if found:
+            reader.add("package", found, number, name)
+        return found is not None
+    return False
+
+
+def _line(reader: _Reader, number: int, raw: str) -> None:
+    line = normalise(raw)
+    if not line:
+        return
+    lower = line.lower()
+    # pip show: "Name: torch" then "Version: 2.2.1" and "Requires: ...".
+    if line.startswith("Name: "):
+        reader.pip_show = line[6:].strip().lower() or None
+    elif line.startswith("Version: ") and reader.pip_show:
+        found = _version(line[9:].strip())
+        if found:
+            reader.add("package", found, number, reader.pip_show)
+        return
+    if reader.heading is not None:
+        key, at = reader.heading
+        if number - at <= 4 and not line.startswith("#") and _key_value(reader, key, line, number):
+            reader.heading = None
+            return
+        if number - at > 4:
+            reader.heading = None
+    if raw.lstrip().startswith("#") and len(line) <= 60:
+        reader.heading = (line.lower().rstrip(":"), number)
+        return
+    kv = _KV.match(line)
+    if kv is not None:
+        key = " ".join(kv.group("key").lower().split()).rstrip(" .:")
+        if _key_value(reader, key, kv.group("value").strip(), number):
+            return
+    _inline(reader, number, line, lower)
+
+
+def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
+    """Facts from lines without a key: start-up logs, pip output, prose, REPL answers."""
+    if "torch" in lower:
+        match = _TORCH_INLINE.match(line)
+        if match:
+            reader.add("torch", match.group("v"), number)
+        for wheel in _WHEEL.finditer(line) if "-cp" in line else ():
+            local = f"+{wheel.group('local')}" if wheel.group("local") else ""
+            reader.add("package", wheel.group("v") + local, number, wheel.group("name"))
+    if "==" in line:
+        for pinned in _PINNED.finditer(line):
+            reader.add("package", pinned.group("v"), number, pinned.group("name"))
+    if line.startswith("["):
+        row = _SECTION_PIP.match(line)
+        if row:
+            reader.add("package", row.group("v"), number, row.group("name"))
+            return
+    if line.startswith("Collecting nvidia-"):
+        row = _COLLECTING_NVIDIA.match(line)
+        if row:
+            reader.add("package", row.group("v"), number, row.group("name"))
+    if "libbitsandbytes_cuda" in line:
+        bnb = _BNB_BINARY.search(line)
+        if bnb:
+            digits = bnb.group("v")
+            reader.add("bitsandbytes-cuda", f"{digits[:-1]}.{digits[-1]}", number)
+    if "__version__" in line:
+        dunder = _DUNDER_VERSION.search(line)
+        if dunder:
+            reader.add("torch", dunder.group("v"), number)
+        elif "torch" in line:
+            reader.last_code = "version"
+            return
+    if reader.last_code == "version":
+        reader.last_code = ""
+        found = _VERSION_AT.fullmatch(line.strip("'\""))
+        if found:
+            reader.add("torch", found.group("v"), number)
+            return
+    if line.startswith("Python "):
+        match = _PYTHON_INLINE.match(line)
+        if match:
+            reader.add("python", match.group("v"), number)
+    if "which is incompatible" in lower:
+        for conflict in _RESOLVER.finditer(line):
+            reader.add("package", conflict.group("ver"), number, conflict.group("pkg"))
+            reader.add("package", conflict.group("have"), number, conflict.group("dep2"))
+            reader.add("pip-conflict", conflict.group(0), number, conflict.group("pkg"))
+    if "successfully installed" in lower:
+        found = _INSTALLED.search(line)
+        for item in found.group("list").split() if found else ():
+            row = _INSTALLED_ITEM.match(item)
+            if row:
+                reader.add("package", row.group("v"), number, row.group("name"))
+    if line.startswith("Requirement already satisfied: "):
+        row = _SATISFIED.match(line)
+        if row:
+            reader.add("package", row.group("v"), number, row.group("name"))
+    if "you have " in lower:
+        have = _XFORMERS_HAVE.search(line)
+        if have:
+            reader.add("torch", have.group("v"), number)
+    if "installed cuda version" in lower:
+        ds = _DS_OP_BUILDER.search(line)
+        if ds:
+            reader.add("nvcc", ds.group("nvcc"), number)
+            reader.add("torch-cuda", ds.group("torch"), number)
+    if "cuda toolkit detected" in lower:
+        reader.add("nvidia-driver-present", "nVidia CUDA toolkit detected", number)
+    if "compute capability" in lower or "compute=" in lower:
+        _gpu_lines(reader, number, line)
+    if "libcuda.so." in line:
+        driver = _LIBCUDA.search(line)
+        if driver:
+            reader.add("driver", driver.group("v"), number)
+    if "driver=" in line and "library=cuda" in line:
+        api = _OLLAMA_DRIVER.search(line)
+        if api:
+            reader.add("cuda-driver", api.group("v"), number)
+    if line[:1].isdigit() and ") " in line[:4]:
+        gpu = _CRYSTOOLS_GPU.match(line)
+        if gpu:
+            reader.add("gpu", gpu.group("name"), number)
+    if "cuda:" in line and "device=" in line and _CUDA_TENSOR.search(line):
+        reader.add("cuda-in-use", "tensor", number)
+    if "is_available()" in line:
+        reader.last_code = "is_available"
+        tail = line.rsplit("is_available()", 1)[1].strip().lower()
+        if tail.startswith(("return false", "returns false", "is false", "= false", "==false")):
+            reader.add("cuda-available", "no", number)
+        return
+    if reader.last_code == "is_available":
+        answer = _REPL_BOOL.match(line)
+        if answer:
+            reader.add("cuda-available", "yes" if answer.group("b") == "True" else "no", number)
+        reader.last_code = ""
+    aligned = _ALIGNED_PKG.match(line)
+    if aligned and aligned.group("name").lower() in KNOWN_PACKAGES:
+        reader.add("package", aligned.group("v"), number, aligned.group("name").lower())
+        return
+    if len(line) <= 100 and not reader.facts_on(number):
+        name = _gpu_name(line)
+        if name:
+            reader.add("gpu", name, number)
+    if _SEGMENT.search(line) and not any(f.line == number and f.kind == "torch" for f in reader.facts[-8:]):
+        _segments(reader, number, line)
+
+
+def _segments(reader: _Reader, number: int, line: str) -> None:
+    """A sentence listing its stack ("Python 3.8.11, torch 1.9.1, CUDA Version: 12.0"): each part alone."""
+    for part in _SEGMENT.split(line, maxsplit=20):
+        part = part.strip()
+        if not part or len(part) > 80:
+            continue
+        torch = _TORCH_INLINE.match(part)
+        python = _PYTHON_INLINE.match(part)
+        if torch:
+            reader.add("torch", torch.group("v"), number)
+        elif python:
+            reader.add("python", python.group("v"), number)
+        elif part.lower().startswith("cuda"):
+            cuda = _CUDA_NUMBER.search(part[:30])
+            if cuda:
+                reader.add("cuda-stated", cuda.group("v"), number)
+
+
+def _gpu_lines(reader: _Reader, number: int, line: str) -> None:
+    llama = _LLAMA_DEVICE.match(line)
+    if llama:
+        reader.add("gpu", llama.group("name"), number, llama.group("cc"))
+        return
+    ollama = _OLLAMA_GPU.search(line)
+    if ollama:
+        reader.add("gpu", ollama.group("name"), number, ollama.group("cc"))
+        reader.add("gpu-in-use", "ollama", number)
+        return
+    cc = _CC_INLINE.search(line)
+    if cc:
+        reader.add("cc", cc.group("cc"), number)
+    arch = _ARCH_EQ.search(line)
+    if arch:
+        name = _gpu_name(line)
+        if name:
+            reader.add("gpu", name, number, arch.group("cc"))
+
+
+def read(text: str) -> list[Fact]:
+    """Every fact in ``text``, in line order."""
+    reader = _Reader()
+    for number, raw in enumerate(text.split("\n"), start=1):
+        _line(reader, number, raw)
+    return reader.facts
+
+
+# --- facts -> snapshot sections ------------------------------------------------------------------
+
+
+def _first(facts: Iterable[Fact], kind: str) -> Fact | None:
+    return next((f for f in facts if f.kind == kind), None)
+
+
+def _torch(facts: list[Fact]) -> TorchInfo | None:
+    """The torch build the facts pin down: a version with its wheel tag, or with torch's CUDA stated."""
+    versions = [f for f in facts if f.kind == "torch" or (f.kind == "package" and f.detail == "torch")]
+    tagged = next((f for f in versions if "+" in f.value), None)
+    cuda = _first(facts, "torch-cuda") or _pypi_cuda(facts, versions)
+    available = _first(facts, "cuda-available")
+    if available is None and _first(facts, "cuda-in-use") is not None:
+        available = Fact("cuda-available", "yes", 0)
+    info = torch_of_wheel(tagged.value) if tagged else None
+    if info is None and cuda is not None:
+        version = versions[0].value if versions else None
+        info = TorchInfo(status="ok", version=version, cuda=cuda.value)
+    if info is None:
+        return None
+    if cuda is not None and info.cuda is None and info.hip is None and "+cpu" not in (info.version or ""):
+        info = TorchInfo(status="ok", version=info.version, cuda=cuda.value)
+    if available is not None:
+        info = TorchInfo(
+            status="ok",
+            version=info.version,
+            cuda=info.cuda,
+            hip=info.hip,
+            available=TorchAvailability(cuda=available.value == "yes"),
+        )
+    return info
+
+
+def _pypi_cuda(facts: list[Fact], versions: list[Fact]) -> Fact | None:
+    """torch's CUDA when ``pip show torch`` requires the nvidia-*-cuXX wheels: PyPI's build of that release."""
+    requires = _first(facts, "torch-requires-cuda")
+    if requires is None or not versions:
+        return None
+    cuda = knowledge.pypi_torch_cuda(versions[0].value)
+    if cuda is None or cuda.split(".")[0] != requires.value:
+        return None
+    return Fact("torch-cuda", cuda, requires.line)
+
+
+def _devices(facts: list[Fact]) -> list[NvidiaDevice]:
+    devices: dict[str, NvidiaDevice] = {}
+    for fact in facts:
+        if fact.kind != "gpu" or fact.value in devices:
+            continue
+        devices[fact.value] = NvidiaDevice(
+            index=len(devices), name=fact.value, compute_capability=fact.detail or None
+        )
+    if not devices and _first(facts, "nvidia-driver-present") is not None:
+        return [NvidiaDevice(index=0)]  # SD.Next says "nVidia CUDA toolkit detected" when nvidia-smi runs
+    if len(devices) == 1:
+        cc = _first(facts, "cc")
+        only = next(iter(devices.values()))
+        if cc is not None and only.compute_capability is None:
+            devices[only.name or ""] = NvidiaDevice(index=0, name=only.name, compute_capability=cc.value)
+    return list(devices.values())
+
+
+def _packages(facts: list[Fact]) -> tuple[Package, ...] | None:
+    packages: dict[str, Package] = {}
+    for fact in facts:
+        if fact.kind == "package" and fact.detail:
+            key = fact.detail.lower().replace("_", "-")
+            packages.setdefault(key, Package(name=fact.detail, version=fact.value))
+    return tuple(packages.values()) or None
+
+
+def sections(facts: list[Fact]) -> ImportedSections | None:
+    """What the facts say as snapshot sections (None when they say nothing the rules read)."""
+    torch = _torch(facts)
+    devices = _devices(facts)
+    driver = _first(facts, "driver")
+    api = _first(facts, "cuda-driver")
+    nvidia = None
+    if devices or driver or api:
+        nvidia = NvidiaInfo(
+            status="ok",
+            source="import",
+            driver_version=driver.value if driver else None,
+            cuda_driver_version=api.value if api else None,
+            devices=tuple(devices) or None,
+        )
+    nvcc = _first(facts, "nvcc")
+    toolkits = None
+    if nvcc is not None:
+        short = ".".join(nvcc.value.split(".")[:2])
+        toolkits = Toolkits(cuda=CudaToolkit(status="ok", nvcc_version=nvcc.value, version=short))
+    python = _first(facts, "python")
+    os_name = _first(facts, "os")
+    parts = ImportedSections(
+        host=Host(status="ok", os_name=os_name.value) if os_name else None,
+        python=PythonEnv(status="ok", version=python.value) if python else None,
+        packages=_packages(facts),
+        accelerators=Accelerators(nvidia=nvidia) if nvidia is not None else None,
+        toolkits=toolkits,
+        frameworks=Frameworks(torch=torch) if torch is not None else None,
+    )
+    return None if parts == ImportedSections() else parts
+
+
+def describe(facts: list[Fact], limit: int = 8) -> Iterator[str]:
+    """``kind value (line N)`` for the first ``limit`` facts: what the notice names."""
+    for fact in facts[:limit]:
+        label = f"{fact.detail} {fact.value}" if fact.kind == "package" else f"{fact.kind} {fact.value}"
+        yield f"{label} (line {fact.line})"

@@ -1,0 +1,130 @@
+"""21. Every paste reader costs work linear in the paste, whatever the paste holds.
+
+A hostile-input run found super-linear parsers: an ``nvidia-smi -q`` paste with one 3,000-space
+indented line (cubic), 20,000 blank lines (line-start patterns whose ``\\s*`` ran over every
+following newline), a 100 KB nvidia-smi table row / collect_env GPU or OS line / conda header,
+``<?xml`` repeated to 500 KB, a 4 MB collect_env with 250k package lines (wrapped values glued back
+by string concatenation). No timing here (shared machines flake): hypothesis builds 1 MB pastes of
+those shapes and the test counts Python calls per byte (``sys.setprofile``, as test_13_scale.py
+does) and checks that doubling the paste at most doubles the calls. Regular-expression work does
+not show up as Python calls, so the patterns are also bounded by construction: each paste line is
+clipped (evidence.MAX_LINE) and line-start patterns use ``[ \\t]*``, never ``\\s*``.
+benchmarks/bench_pasted_report.py times the same shapes against a plain ``str.splitlines``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from types import FrameType
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from envsnap.errors import BadInput
+from envsnap.importers.auto import parse_auto
+
+SIZE = 1024 * 1024
+CALLS_PER_BYTE = 0.25
+"""Generous: real reports cost ~0.05 Python calls per byte; anything quadratic costs thousands."""
+
+
+def _calls(action: Callable[[], object]) -> int:
+    calls = 0
+
+    def profiler(frame: FrameType, event: str, arg: Any) -> None:
+        nonlocal calls
+        if event == "call":
+            calls += 1
+
+    sys.setprofile(profiler)
+    try:
+        action()
+    finally:
+        sys.setprofile(None)
+    return calls
+
+
+def _parse(text: str) -> None:
+    try:
+        parse_auto(text, "paste.txt", captured_at="2026-01-01T00:00:00Z")
+    except BadInput:
+        pass  # refusing is fine; hanging is not
+
+
+HEADS = (
+    "==============NVSMI LOG==============\n\nDriver Version : 535.54.03\n",
+    "PyTorch version: 2.1.0+cu121\nGPU models and configuration: GPU 0: ",
+    "Collecting environment information...\nPyTorch version: 2.1.0\nOS: ",
+    "+------+\n| NVIDIA-SMI 535.54.03    Driver Version: 535.54.03    CUDA Version: 12.2 |\n|   0  NVIDIA ",
+    "# packages in environment at ",
+    "",
+)
+"""What precedes the pathological part: the start of a format that sends it to one parser."""
+
+UNITS = (
+    " ",
+    "\n",
+    "<?xml ",
+    "[rank0]: ",
+    "2024-03-11T17:05:11.375Z ",
+    "word ",
+    "a:",
+    "|",
+    "=",
+    "\t",
+    "[pip3] torch==2.1.0\n",
+    "continued text\n",
+    "Oct 04 13:19:39 host unit[394]: ",
+    "torch ",
+)
+"""Shapes that made a parser super-linear: runs of blanks or newlines, repeated prefixes, no colons."""
+
+
+@st.composite
+def pastes(draw: st.DrawFn) -> tuple[str, str]:
+    head = draw(st.sampled_from(HEADS))
+    unit = draw(st.sampled_from(UNITS))
+    tail = draw(st.sampled_from(("x\n", "(x86_64)\n", ": value\n", "")))
+    return head, unit, tail  # type: ignore[return-value]
+
+
+def _paste(head: str, unit: str, tail: str, size: int) -> str:
+    return head + unit * ((size - len(head) - len(tail)) // len(unit)) + tail
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pastes())
+def test_a_pathological_megabyte_costs_linear_work(parts: tuple[str, str, str]) -> None:
+    head, unit, tail = parts
+    half = _calls(lambda: _parse(_paste(head, unit, tail, SIZE // 2)))
+    full = _calls(lambda: _parse(_paste(head, unit, tail, SIZE)))
+    assert full <= CALLS_PER_BYTE * SIZE, (repr(head[:20]), repr(unit), full)
+    assert full <= 2.2 * half + 2_000, (repr(head[:20]), repr(unit), half, full)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "==============NVSMI LOG==============\n\n" + " " * 3_000 + "x\n",
+        "PyTorch version: 2.1.0\n" + "\n" * 20_000,
+        "<?xml " * 80_000,
+        "PyTorch version: 2.1.0\nOS: a" + " " * 100_000 + "(\n",
+        "| NVIDIA-SMI 535.54.03    Driver Version: 535.54.03    CUDA Version: 12.2 |\n|   0  "
+        + "A " * 50_000
+        + "\n",
+    ],
+    ids=["smi-q-3000-spaces", "20000-blank-lines", "xml-500k", "os-line-100k", "smi-row-100k"],
+)
+def test_the_shapes_the_hostile_run_found(text: str) -> None:
+    calls = _calls(lambda: _parse(text))
+    assert calls <= CALLS_PER_BYTE * len(text) + 5_000, calls
+
+
+def test_a_collect_env_with_250k_package_lines_is_linear() -> None:
+    head = "PyTorch version: 2.1.0+cu121\nOS: Ubuntu\nVersions of relevant libraries:\n"
+    small = head + "".join(f"[pip3] pkg{i}==1.{i % 40}\n" for i in range(25_000))
+    large = head + "".join(f"[pip3] pkg{i}==1.{i % 40}\n" for i in range(50_000))
+    assert _calls(lambda: _parse(large)) <= 2.2 * _calls(lambda: _parse(small))
