@@ -31,6 +31,22 @@ FORMATS = {
     "torch_warning",
     "traceback",
     "prose",
+    # round 2 (issue 21): what people paste besides the formats above
+    "app_log",
+    "log_prefixed",
+    "kernel_log",
+    "library_warning",
+    "pip_show",
+    "pip_resolver",
+    "pip_install",
+    "ds_report",
+    "sglang_check_env",
+    "jax_env_info",
+    "detectron2_collect_env",
+    "mmdet_env_info",
+    "key_value_prose",
+    "python_session",
+    "nvcc",
 }
 CLASSES = {
     "healthy",
@@ -46,6 +62,10 @@ CLASSES = {
     "shadowing",
     "nvml-mismatch",
     "visible-devices",
+    "onnxruntime-cuda",
+    "bitsandbytes",
+    "no-driver",
+    "unknown",
 }
 KEYS = {
     "file",
@@ -59,7 +79,7 @@ KEYS = {
     "evidence_visible",
     "healthy",
 }
-OPTIONAL = {"truncated", "note"}
+OPTIONAL = {"truncated", "note", "paste_class", "heldout"}
 
 
 def _entries() -> list[dict[str, Any]]:

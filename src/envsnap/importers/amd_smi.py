@@ -152,7 +152,7 @@ def parse_amd_smi_text(lines: list[str]) -> ImportedSections | None:
     return _info(devices)
 
 
-ROCM_SMI_CONCISE = re.compile(r"^\s*(?:Device|GPU)\s+.*\bVRAM%", re.MULTILINE)
+ROCM_SMI_CONCISE = re.compile(r"^[ \t]*(?:Device|GPU)[ \t]+[^\n]*\bVRAM%", re.MULTILINE)
 """Header of the default rocm-smi table ("Concise Info": ROCm 4 ``GPU Temp``, ROCm 6 ``Device Node IDs``)."""
 _CONCISE_ROW = re.compile(r"^(?P<index>\d+)\s+(?P<rest>\S.*)$")
 _DEVICE_ID = re.compile(r"\b(?P<did>0x[0-9a-fA-F]{4}),")

@@ -125,7 +125,7 @@ def unquote(text: str) -> str:
     """A report quoted in a reply (every line ``> ``-prefixed, Markdown) with the quoting removed."""
     for _ in range(3):  # a reply to a reply quotes twice
         quoted = len(_QUOTED.findall(text))
-        lines = sum(1 for line in text.splitlines() if line.strip())
+        lines = len([line for line in text.splitlines() if line.strip()])
         if not (quoted >= 5 or (quoted and quoted * 2 >= lines)):
             break
         text = _QUOTED.sub("", text)
@@ -139,7 +139,8 @@ def _clip_lines(text: str) -> str:
     prefixes (docker, journald, ``[rank0]:``, vLLM's levels) would hide the line from every reader.
     """
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    return "\n".join(log_prefix.strip(line[: evidence.MAX_LINE]) for line in lines)
+    # list comprehensions, not generators: a generator resumes (one Python call) per line
+    return "\n".join([log_prefix.strip(line[: evidence.MAX_LINE]) if line.strip() else line for line in lines])
 
 
 def parse_auto(text: str, name: str, *, captured_at: str) -> Snapshot:

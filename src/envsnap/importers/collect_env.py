@@ -167,6 +167,7 @@ def _unbanner(lines: list[str]) -> list[str]:
 def _split(text: str) -> _Report:
     report = _Report()
     current: str | None = None
+    wrapped: dict[str, list[str]] = {}
     for line in _unbanner(_clean_lines(text)):
         if line == _HEADER:
             continue
@@ -175,6 +176,7 @@ def _split(text: str) -> _Report:
             current, value = labelled
             report.order.append(current)
             report.values[current] = value
+            wrapped.pop(current, None)
             report.blocks[current] = [value] if value else []
             continue
         if current is None or not line:
@@ -189,8 +191,11 @@ def _split(text: str) -> _Report:
         elif _OTHER_SECTION.match(line):
             current = None  # an nvidia-smi table or a traceback right after a cut-off report
         else:
-            # A single-line value wrapped by the paste: glue the continuation back on.
-            report.values[current] = f"{report.values[current]} {line}".strip()
+            # A single-line value wrapped by the paste: glue the continuation back on (joined once at
+            # the end: re-concatenating per line was quadratic in a long wrap).
+            wrapped.setdefault(current, [report.values[current]]).append(line)
+    for label, parts in wrapped.items():
+        report.values[label] = " ".join(parts).strip()
     return report
 
 

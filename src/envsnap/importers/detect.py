@@ -62,9 +62,11 @@ class Found:
 
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
-_VLLM = re.compile(r"^\s*vLLM Version\s*[:：]|^\s*=+\s*\n\s*vLLM Info", re.IGNORECASE | re.MULTILINE)
+_VLLM = re.compile(
+    r"^[ \t]*vLLM Version[ \t]*[:：]|^[ \t]*=+[ \t]*\n[ \t]*vLLM Info", re.IGNORECASE | re.MULTILINE
+)
 _TORCH_LABEL = re.compile(
-    r"(?:^|Collecting environment information\.\.\.)\s*PyTorch version\s*[:：]?\s*\S",
+    r"^[ \t]*PyTorch version[ \t]*[:：]?[ \t]*\S|Collecting environment information\.\.\.[ \t]*PyTorch version",
     re.IGNORECASE | re.MULTILINE,
 )
 _FREEZE_LINE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?\s*(?:===?\s*\S+|\s@\s\S+)$")
@@ -75,7 +77,7 @@ _SHELL_ENV = re.compile(
     re.MULTILINE,
 )
 """``export VAR=value`` (or Windows ``set``) lines for the variables the rules read; nothing else."""
-_TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):", re.MULTILINE)
+_TRACEBACK = re.compile(r"^[ \t]*Traceback \(most recent call last\):", re.MULTILINE)
 _XML_START = re.compile(r"<\?xml[^>]*>\s*(?:<!DOCTYPE[^>]*>\s*)?<nvidia_smi_log|<nvidia_smi_log")
 _ROCM_SMI_BANNER = re.compile(r"ROCm System Management Interface|^GPU\[\d+\]\s*:", re.MULTILINE)
 
@@ -174,7 +176,7 @@ def detect(text: str, name: str, *, captured_at: str, json_text: str | None = No
             "nvidia-smi -q",
             lambda: nvidia_smi_text.parse_query(_from(lines, nvidia_smi_text.QUERY_HEADER)[1:]),
         )
-    if any(nvidia_smi_text.LIST_LINE.match(line.strip()) for line in lines):
+    if any([nvidia_smi_text.LIST_LINE.match(line.strip()) for line in lines]):
         attempt("nvidia-smi -L", lambda: nvidia_smi_text.parse_list(lines))
     xml = _XML_START.search(text)
     if xml and "</nvidia_smi_log>" in text:
@@ -198,8 +200,8 @@ def detect(text: str, name: str, *, captured_at: str, json_text: str | None = No
         attempt("rocm-smi", lambda: amd_smi.parse_rocm_smi_text(lines))
     if amd_smi.ROCM_SMI_CONCISE.search(text):
         attempt("rocm-smi (concise)", lambda: amd_smi.parse_rocm_smi_concise(lines))
-    if any(amd_smi.AMD_SMI_GPU.match(line.strip()) for line in lines) and re.search(
-        r"^\s+ASIC:\s*$", text, re.M
+    if any([amd_smi.AMD_SMI_GPU.match(line.strip()) for line in lines]) and re.search(
+        r"^[ \t]+ASIC:[ \t]*$", text, re.M
     ):
         attempt("amd-smi", lambda: amd_smi.parse_amd_smi_text(lines))
     whole = json_text if json_text is not None else text
@@ -207,7 +209,7 @@ def detect(text: str, name: str, *, captured_at: str, json_text: str | None = No
     conda = next(
         (pos for pos, line in enumerate(lines) if package_lists.CONDA_HEADER.match(line.strip())), None
     )
-    if any(package_lists.PIP_LIST_HEADER.match(line.strip()) for line in lines):
+    if any([package_lists.PIP_LIST_HEADER.match(line.strip()) for line in lines]):
         attempt("pip list", lambda: package_lists.parse_pip_list(lines))
     elif conda is None:
         attempt("pip list", lambda: package_lists.parse_headless_list(lines))

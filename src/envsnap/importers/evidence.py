@@ -476,7 +476,8 @@ def read(text: str) -> list[Fact]:
     """Every fact in ``text``, in line order."""
     reader = _Reader()
     for number, raw in enumerate(text.split("\n"), start=1):
-        _line(reader, number, raw)
+        if raw and not raw.isspace():
+            _line(reader, number, raw)
     return reader.facts
 
 

@@ -70,4 +70,4 @@ def strip(line: str) -> str:
 
 def strip_text(text: str) -> str:
     """Every line of ``text`` stripped; the line count (and so line numbers) is unchanged."""
-    return "\n".join(strip(line) for line in text.split("\n"))
+    return "\n".join([strip(line) for line in text.split("\n")])

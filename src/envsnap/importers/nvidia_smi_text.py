@@ -32,10 +32,18 @@ MIG_TABLE = re.compile(r"^\|\s*MIG devices:\s*\|", re.MULTILINE)
 _MIG_ROW = re.compile(r"^\|\s*(?P<gpu>\d+)\s+(?P<gi>\d+)\s+(?P<ci>\d+)\s+(?P<mig>\d+)\s*\|")
 QUERY_HEADER = re.compile(r"^=+\s*NVSMI LOG\s*=+$", re.MULTILINE)
 _QUERY_GPU = re.compile(r"^GPU (?P<bus>[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f])\s*$")
-_KEY_VALUE = re.compile(r"^(?P<indent>\s*)(?P<key>[^:]+?)\s*:\s*(?P<value>.*)$")
 LIST_LINE = re.compile(r"^GPU (?P<index>\d+): (?P<name>.+?) \(UUID: (?P<uuid>GPU-[0-9a-fA-F-]+)\)\s*$")
 _LIST_MIG = re.compile(r"^\s+MIG (?P<profile>\S+)\s+Device\s+\d+: \(UUID: (?P<uuid>MIG-[^)]+)\)")
 MIB = 1024 * 1024
+
+
+def _key_value(line: str) -> tuple[int, str, str] | None:
+    """``    Key : value`` as (indent, key, value); None for a heading. str methods, not a regular
+    expression: a pattern with a lazy key before ``\\s*:`` was cubic on a long blank run."""
+    key, colon, value = line.partition(":")
+    if not colon or not key.strip():
+        return None
+    return len(key) - len(key.lstrip()), key.strip(), value.strip()
 
 
 def _bus(text: str) -> str:
@@ -116,7 +124,7 @@ def parse_query(lines: list[str]) -> ImportedSections | None:
             devices.append({"pci_bus_id": _bus(gpu.group("bus")), "mig": 0})
             parents = []
             continue
-        match = _KEY_VALUE.match(line)
+        match = _key_value(line)
         if match is None:
             heading = line.rstrip()
             if heading.strip():
@@ -125,9 +133,8 @@ def parse_query(lines: list[str]) -> ImportedSections | None:
                 if heading.strip() == "MIG Device" and devices:
                     devices[-1]["mig"] = int(str(devices[-1]["mig"])) + 1
             continue
-        indent = len(match.group("indent"))
+        indent, key, value = match
         parents = [(i, k) for i, k in parents if i < indent]
-        key, value = match.group("key").strip(), match.group("value").strip()
         parent = parents[-1][1] if parents else ""
         if not devices:
             top.setdefault(key, value)

@@ -9,6 +9,8 @@ does not exist" or undefined symbols.
 
 from __future__ import annotations
 
+import msgspec
+
 import re
 from collections.abc import Iterator
 
@@ -125,7 +127,7 @@ def companions(snapshot: Snapshot) -> Iterator[Finding]:
                 source,
                 [ev(f"packages[{companion.name}].version", companion.version), *evidence],
             )
-        variant = _variant_problem(companion, torch_dist)
+        variant = _variant_problem(companion, _tagged_torch(snapshot, torch_dist))
         if variant is not None:
             severity, title = variant
             yield finding(
@@ -184,6 +186,16 @@ def _paired(name: str, torch_version: Version) -> tuple[Version, str] | None:
 
 
 _BUILD_VARIANT = re.compile(r"^(?:cu\d+|rocm\d[\d.]*|cpu|xpu)$")
+
+
+def _tagged_torch(snapshot: Snapshot, torch_dist: Package) -> Package:
+    """torch's distribution with the CUDA variant the framework states, when its version carries no tag
+    (conda and source builds print ``1.2.0`` while collect_env says ``CUDA used to build PyTorch: 10.0``)."""
+    info = facts.torch(snapshot)
+    if facts.local_tag(torch_dist.version) or info is None or not info.cuda:
+        return torch_dist
+    digits = "".join(info.cuda.split(".")[:2])
+    return msgspec.structs.replace(torch_dist, version=f"{torch_dist.version}+cu{digits}")
 
 
 def _variant_problem(companion: Package, torch_dist: Package) -> tuple[Severity, str] | None:
