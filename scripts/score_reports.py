@@ -22,8 +22,8 @@ import yaml
 from envsnap.errors import BadInput
 from envsnap.importers.auto import parse_auto
 from envsnap.rules import evaluate
-from envsnap.snapshot.finalize import finalize
 from envsnap.snapshot.files import decode_text, read_bytes_capped
+from envsnap.snapshot.finalize import finalize
 
 NOW = "2026-01-01T00:00:00Z"
 
@@ -51,7 +51,8 @@ class Score:
         return (
             f"{name}: {self.reports} reports, {self.refused} refused, recall {self.recall:.3f} "
             f"({self.hit}/{self.wanted}), {self.false_errors} false error(s), "
-            f"{self.healthy_errors} healthy with an error, {self.healthy_warned}/{self.healthy} healthy warned"
+            f"{self.healthy_errors} healthy with an error, "
+            f"{self.healthy_warned}/{self.healthy} healthy warned"
         )
 
 
@@ -94,7 +95,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=Path("tests/data/reports"))
     parser.add_argument("--verbose", action="store_true", help="list missed and unexpected findings")
     parser.add_argument(
-        "--part", choices=("both", "built", "heldout"), default="both", help="score only one part (default both)"
+        "--part",
+        choices=("both", "built", "heldout"),
+        default="both",
+        help="score only one part (default both)",
     )
     args = parser.parse_args(argv)
     entries = yaml.safe_load((args.corpus / "index.yaml").read_text())["reports"]

@@ -53,7 +53,10 @@ def test_log_prefixes_are_stripped(line: str, expected: str) -> None:
 
 def test_comfyui_glued_timestamps_are_removed_inside_the_line() -> None:
     # comfyui-nf4-51
-    line = "2024-11-21T03:52:02.432538 - ** Platform:2024-11-21T03:52:02.432565 -  2024-11-21T03:52:02.432590 - Linux"
+    line = (
+        "2024-11-21T03:52:02.432538 - ** Platform:2024-11-21T03:52:02.432565 -  "
+        "2024-11-21T03:52:02.432590 - Linux"
+    )
     assert log_prefix.strip(line) == "** Platform: Linux"
 
 
@@ -91,10 +94,12 @@ def test_sglang_check_env_lines() -> None:
         ("package", "0.1.6+cu121torch2.4", "flashinfer", 7),
     ]
     sections = evidence.sections(evidence.read(text))
-    assert sections is not None and sections.frameworks is not None
+    assert sections is not None
+    assert sections.frameworks is not None
     assert sections.frameworks.torch is not None
     assert sections.frameworks.torch.cuda == "12.1"
-    assert sections.frameworks.torch.available is not None and sections.frameworks.torch.available.cuda
+    assert sections.frameworks.torch.available is not None
+    assert sections.frameworks.torch.available.cuda
 
 
 def test_ds_report_dotted_lines() -> None:

@@ -40,7 +40,13 @@ ENTRIES = [entry for entry in ALL_ENTRIES if not entry.get("heldout")]
 are only scored (test_the_held_out_part_is_scored, scripts/score_reports.py), never tuned to."""
 HELD_OUT = [entry for entry in ALL_ENTRIES if entry.get("heldout")]
 PASTE_CLASSES = (
-    "app-log", "log-prefix", "library-warning", "pip-output", "tool-report", "template-prose", "inside-format",
+    "app-log",
+    "log-prefix",
+    "library-warning",
+    "pip-output",
+    "tool-report",
+    "template-prose",
+    "inside-format",
 )
 
 

@@ -21,12 +21,14 @@ from envsnap.importers import detect, evidence, log_prefix, messages, package_li
 from envsnap.importers.base import ImportedSections
 from envsnap.snapshot.model import (
     SCHEMA_VERSION,
+    Accelerators,
     AmdDevice,
     Frameworks,
     Meta,
     NvidiaDevice,
     Origin,
     Package,
+    ReportMessage,
     Snapshot,
 )
 
@@ -102,6 +104,25 @@ def _place_message_devices(found: messages.Found, merged: ImportedSections) -> m
 _QUOTED = re.compile(r"^[ \t]*>[ \t]?", re.MULTILINE)
 
 
+def _extension_cuda(facts: list[evidence.Fact], merged: ImportedSections) -> list[ReportMessage]:
+    """detectron2's report names the CUDA its compiled ops were built with; another major than torch's
+    means the prebuilt extension is for another torch build (its ops fail to load or crash)."""
+    built = next((f for f in facts if f.kind == "extension-cuda"), None)
+    torch = merged.frameworks.torch if merged.frameworks else None
+    if (
+        built is None
+        or torch is None
+        or not torch.cuda
+        or built.value.split(".")[0] == torch.cuda.split(".")[0]
+    ):
+        return []
+    text = (
+        f"line {built.line}: {built.detail} compiled with CUDA {built.value}; "
+        f"torch is built with CUDA {torch.cuda}"
+    )
+    return [ReportMessage(kind="extension-other-cuda", text=text)]
+
+
 def _placed(read: ImportedSections, merged: ImportedSections) -> ImportedSections:
     """Facts' GPUs matched to the report's own by name (else appended), so a name is one device."""
     nvidia = read.accelerators.nvidia if read.accelerators else None
@@ -111,13 +132,18 @@ def _placed(read: ImportedSections, merged: ImportedSections) -> ImportedSection
     placed = []
     for device in nvidia.devices:
         wanted = (device.name or "").lower()
-        same = next((d for d in known.devices if d.name and (d.name.lower() in wanted or wanted in d.name.lower())), None)
+        same = next(
+            (d for d in known.devices if d.name and (d.name.lower() in wanted or wanted in d.name.lower())),
+            None,
+        )
         if same is not None:
             placed.append(msgspec.structs.replace(device, index=same.index, name=same.name))
         elif len(known.devices) == 1 and len(nvidia.devices) == 1:
-            placed.append(msgspec.structs.replace(device, index=known.devices[0].index, name=known.devices[0].name))
+            placed.append(
+                msgspec.structs.replace(device, index=known.devices[0].index, name=known.devices[0].name)
+            )
     devices = tuple(placed) or None
-    accelerators = msgspec.structs.replace(read.accelerators, nvidia=msgspec.structs.replace(nvidia, devices=devices))
+    accelerators = Accelerators(nvidia=msgspec.structs.replace(nvidia, devices=devices))
     return ImportedSections(**{**{f: getattr(read, f) for f in _FIELDS}, "accelerators": accelerators})
 
 
@@ -140,7 +166,9 @@ def _clip_lines(text: str) -> str:
     """
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     # list comprehensions, not generators: a generator resumes (one Python call) per line
-    return "\n".join([log_prefix.strip(line[: evidence.MAX_LINE]) if line.strip() else line for line in lines])
+    return "\n".join(
+        [log_prefix.strip(line[: evidence.MAX_LINE]) if line.strip() else line for line in lines]
+    )
 
 
 def parse_auto(text: str, name: str, *, captured_at: str) -> Snapshot:
@@ -159,7 +187,9 @@ def parse_auto(text: str, name: str, *, captured_at: str) -> Snapshot:
     printed = messages.scan(text)
     facts = evidence.read(text)
     if not sections and not printed.messages and not facts:
-        raise BadInput(f"{name}: not a report envsnap can read (no fact found; tried: {', '.join(detect.FORMATS)})")
+        raise BadInput(
+            f"{name}: not a report envsnap can read (no fact found; tried: {', '.join(detect.FORMATS)})"
+        )
     merged = _merge_sections([s.sections for s in sections if s.sections is not None])
     merged = _torch_from_packages(merged)
     printed = _place_message_devices(printed, merged)
@@ -170,6 +200,7 @@ def parse_auto(text: str, name: str, *, captured_at: str) -> Snapshot:
     filled = _merge_sections([merged, _placed(read, merged)]) if read is not None else merged
     read = read if filled != merged else None  # facts the formats already stated add nothing
     merged = filled
+    printed.messages.extend(_extension_cuda(facts, merged))
     names = tuple(dict.fromkeys(s.format for s in sections))
     if printed.messages:
         names = (*names, "torch messages") if "traceback" not in names else names

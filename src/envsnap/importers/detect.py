@@ -66,7 +66,8 @@ _VLLM = re.compile(
     r"^[ \t]*vLLM Version[ \t]*[:：]|^[ \t]*=+[ \t]*\n[ \t]*vLLM Info", re.IGNORECASE | re.MULTILINE
 )
 _TORCH_LABEL = re.compile(
-    r"^[ \t]*PyTorch version[ \t]*[:：]?[ \t]*\S|Collecting environment information\.\.\.[ \t]*PyTorch version",
+    r"^[ \t]*PyTorch version[ \t]*[:：]?[ \t]*\S"
+    r"|Collecting environment information\.\.\.[ \t]*PyTorch version",
     re.IGNORECASE | re.MULTILINE,
 )
 _FREEZE_LINE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?\s*(?:===?\s*\S+|\s@\s\S+)$")
@@ -176,7 +177,8 @@ def detect(text: str, name: str, *, captured_at: str, json_text: str | None = No
             "nvidia-smi -q",
             lambda: nvidia_smi_text.parse_query(_from(lines, nvidia_smi_text.QUERY_HEADER)[1:]),
         )
-    if any([nvidia_smi_text.LIST_LINE.match(line.strip()) for line in lines]):
+    # Lists, not generators, in these any(): a generator costs a Python call per line.
+    if any([nvidia_smi_text.LIST_LINE.match(line.strip()) for line in lines]):  # noqa: C419
         attempt("nvidia-smi -L", lambda: nvidia_smi_text.parse_list(lines))
     xml = _XML_START.search(text)
     if xml and "</nvidia_smi_log>" in text:
@@ -200,16 +202,15 @@ def detect(text: str, name: str, *, captured_at: str, json_text: str | None = No
         attempt("rocm-smi", lambda: amd_smi.parse_rocm_smi_text(lines))
     if amd_smi.ROCM_SMI_CONCISE.search(text):
         attempt("rocm-smi (concise)", lambda: amd_smi.parse_rocm_smi_concise(lines))
-    if any([amd_smi.AMD_SMI_GPU.match(line.strip()) for line in lines]) and re.search(
-        r"^[ \t]+ASIC:[ \t]*$", text, re.M
-    ):
+    amd_smi_gpu = any([amd_smi.AMD_SMI_GPU.match(line.strip()) for line in lines])  # noqa: C419
+    if amd_smi_gpu and re.search(r"^[ \t]+ASIC:[ \t]*$", text, re.M):
         attempt("amd-smi", lambda: amd_smi.parse_amd_smi_text(lines))
     whole = json_text if json_text is not None else text
     found.extend(_json_sections(whole, whole.split("\n") if json_text is not None else lines))
     conda = next(
         (pos for pos, line in enumerate(lines) if package_lists.CONDA_HEADER.match(line.strip())), None
     )
-    if any([package_lists.PIP_LIST_HEADER.match(line.strip()) for line in lines]):
+    if any([package_lists.PIP_LIST_HEADER.match(line.strip()) for line in lines]):  # noqa: C419
         attempt("pip list", lambda: package_lists.parse_pip_list(lines))
     elif conda is None:
         attempt("pip list", lambda: package_lists.parse_headless_list(lines))

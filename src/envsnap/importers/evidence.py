@@ -60,7 +60,9 @@ _SPACE_RUN = re.compile(r"[ \t]{3,}")
 _KV = re.compile(
     r"^(?P<key>[A-Za-z][A-Za-z0-9 _()/.,+-]{0,60}?) ?(?:[:：=]|\.{3,}| {2,}|\t)[ \t.]*(?P<value>\S.{0,600})$"
 )
-_VERSION = r"\d{1,4}\.\d{1,4}(?:\.\d{1,6})?(?:(?:a|b|rc|dev|post)\d{0,12}|\.(?:dev|post)\d{0,12})*(?:\+[\w.]{1,40})?"
+_VERSION = (
+    r"\d{1,4}\.\d{1,4}(?:\.\d{1,6})?(?:(?:a|b|rc|dev|post)\d{0,12}|\.(?:dev|post)\d{0,12})*(?:\+[\w.]{1,40})?"
+)
 _VERSION_AT = re.compile(r"v?(?P<v>" + _VERSION + r")")
 
 
@@ -76,29 +78,85 @@ def normalise(line: str) -> str:
 _TORCH_KEYS = frozenset({"pytorch version", "pytorch", "torch", "torch version", "pytorch ver"})
 _TORCH_CUDA_KEYS = frozenset({"cuda used to build pytorch", "torch cuda version"})
 _AVAILABLE_KEYS = frozenset(
-    {"is cuda available", "cuda available", "gpu available", "is cuda available (pytorch)", "cuda is available"}
+    {
+        "is cuda available",
+        "cuda available",
+        "gpu available",
+        "is cuda available (pytorch)",
+        "cuda is available",
+    }
 )
 _DRIVER_KEYS = frozenset(
-    {"nvidia driver version", "nvidia driver", "driver version", "cuda driver version", "driver", "gpu driver"}
+    {
+        "nvidia driver version",
+        "nvidia driver",
+        "driver version",
+        "cuda driver version",
+        "driver",
+        "gpu driver",
+    }
 )
 _NVCC_KEYS = frozenset({"nvcc", "nvcc version", "cuda compiler", "cuda toolkit", "cuda toolkit version"})
 _CUDA_KEYS = frozenset({"cuda", "cuda version", "cuda runtime"})
 _PYTHON_KEYS = frozenset({"python", "python version", "python ver"})
 _OS_KEYS = frozenset({"os", "operating system", "platform", "system", "os platform and distribution"})
 _GPU_KEYS = frozenset(
-    {"gpu", "gpus", "gpu model", "gpu models and configuration", "device", "device name", "name",
-     "graphics", "gpu model and memory", "torch detected gpu", "gpu name", "video card"}
+    {
+        "gpu",
+        "gpus",
+        "gpu model",
+        "gpu models and configuration",
+        "device",
+        "device name",
+        "name",
+        "graphics",
+        "gpu model and memory",
+        "torch detected gpu",
+        "gpu name",
+        "video card",
+    }
 )
 _CC_KEY = re.compile(r"^(?:gpu [\d,]{1,40} )?compute capability$")
 _GPU_INDEX_KEY = re.compile(r"^gpu [\d,]{1,40}$")
 
 KNOWN_PACKAGES = frozenset(
     {
-        "torch", "torchvision", "torchaudio", "xformers", "flash-attn", "flash_attn", "flashinfer",
-        "flashinfer-python", "flashinfer_python", "vllm", "triton", "transformers", "numpy", "jax",
-        "jaxlib", "deepspeed", "sglang", "sgl_kernel", "sgl-kernel", "bitsandbytes", "onnxruntime",
-        "onnxruntime-gpu", "detectron2", "torchao", "cupy", "accelerate", "diffusers", "tensorflow",
-        "mmcv", "mmcv-full", "mmdet", "peft", "protobuf", "opencv-python", "safetensors", "tensorrt",
+        "torch",
+        "torchvision",
+        "torchaudio",
+        "xformers",
+        "flash-attn",
+        "flash_attn",
+        "flashinfer",
+        "flashinfer-python",
+        "flashinfer_python",
+        "vllm",
+        "triton",
+        "transformers",
+        "numpy",
+        "jax",
+        "jaxlib",
+        "deepspeed",
+        "sglang",
+        "sgl_kernel",
+        "sgl-kernel",
+        "bitsandbytes",
+        "onnxruntime",
+        "onnxruntime-gpu",
+        "detectron2",
+        "torchao",
+        "cupy",
+        "accelerate",
+        "diffusers",
+        "tensorflow",
+        "mmcv",
+        "mmcv-full",
+        "mmdet",
+        "peft",
+        "protobuf",
+        "opencv-python",
+        "safetensors",
+        "tensorrt",
     }
 )
 """Names read as packages from ``name: version`` / ``name  version`` lines (check_env, prose, ComfyUI)."""
@@ -106,7 +164,9 @@ KNOWN_PACKAGES = frozenset(
 _PKG_KEY_SUFFIX = re.compile(r" version$")
 
 # Lines without a key: each needs the literal it is guarded by (checked with ``in``, cheap).
-_TORCH_INLINE = re.compile(r"^(?:py)?torch(?: version)?[ :=]{1,3}v?(?P<v>" + _VERSION + r")(?:[\s;,)]|$)", re.I)
+_TORCH_INLINE = re.compile(
+    r"^(?:py)?torch(?: version)?[ :=]{1,3}v?(?P<v>" + _VERSION + r")(?:[\s;,)]|$)", re.I
+)
 _PYTHON_INLINE = re.compile(r"^Python (?P<v>\d\.\d{1,2}(?:\.\d{1,3})?)(?:[\s;,]|$)")
 _PACKAGE_FOUND = re.compile(r"^Package version found: (?P<name>[\w.-]{1,60}) (?P<v>\S{1,60})$")
 _ALIGNED_PKG = re.compile(r"^(?P<name>[A-Za-z][\w.-]{0,60}) {1,40}(?P<v>" + _VERSION + r")(?: .*)?$")
@@ -125,7 +185,9 @@ _RESOLVER = re.compile(
     r"(?P<dep2>[A-Za-z][\w.-]{0,60}) (?P<have>\d[^\s,]{0,60}) which is incompatible"
 )
 _DEVICE_CUDA = re.compile(r"^cuda:(?P<i>\d{1,2}) (?P<name>.{2,80}?)(?: : [\w-]{1,30})?$")
-_LLAMA_DEVICE = re.compile(r"^Device (?P<i>\d{1,2}): (?P<name>.{2,80}?), compute capability (?P<cc>\d{1,2}\.\d)$")
+_LLAMA_DEVICE = re.compile(
+    r"^Device (?P<i>\d{1,2}): (?P<name>.{2,80}?), compute capability (?P<cc>\d{1,2}\.\d)$"
+)
 _OLLAMA_GPU = re.compile(r'\bcompute=(?P<cc>\d{1,2}\.\d)\b.{0,200}?\bname="(?P<name>[^"]{2,80})"')
 _OLLAMA_DRIVER = re.compile(r"\bdriver=(?P<v>\d{1,2}\.\d)\b")
 _LIBCUDA = re.compile(r"libcuda\.so\.(?P<v>\d{3}\.\d{1,3}(?:\.\d{1,3})?)")
@@ -139,7 +201,9 @@ _GPU_NAME = re.compile(
     r"[ABHLTVPK]\d{1,3}(?:[A-Z]{1,3}\b|\b)|GH200|L40S?)"
     r"(?:\s?(?:Ti|SUPER|Super|D|Laptop GPU|Max-Q Design|Mobile|with Max-Q Design|\d{1,3}\s?GB))*)",
 )
-_GPU_WORD = re.compile(r"\b(?:NVIDIA|GeForce|Tesla|Quadro|RTX|GTX|TITAN)|\b[ABHLTVPK]\d{1,3}\b|\bH200\b|\bL40S?\b")
+_GPU_WORD = re.compile(
+    r"\b(?:NVIDIA|GeForce|Tesla|Quadro|RTX|GTX|TITAN)|\b[ABHLTVPK]\d{1,3}\b|\bH200\b|\bL40S?\b"
+)
 _CUDA_NUMBER = re.compile(r"(?:cuda\s?)?(?P<v>\d{1,2}\.\d{1,2})(?:\.\d{1,4})?", re.I)
 _NVCC_RELEASE = re.compile(r"release (?P<v>\d{1,2}\.\d{1,2}), V(?P<full>\d{1,2}\.\d{1,2}\.\d{1,4})")
 _NVCC_BUILD = re.compile(r"Build cuda_(?P<major>\d{1,2})\.(?P<minor>\d{1,2})")
@@ -152,7 +216,9 @@ _REPL_BOOL = re.compile(r"^(?:Out\[\d{1,4}\]: ?)?(?P<b>True|False)$")
 _CUDA_TENSOR = re.compile(r"device='cuda:\d{1,2}'\)")
 _XFORMERS_HAVE = re.compile(r"\(you have (?P<v>" + _VERSION + r")\)")
 _PINNED = re.compile(r"(?<![\w.-])(?P<name>torch|torchvision|torchaudio|xformers)==(?P<v>" + _VERSION + r")")
-_SECTION_PIP = re.compile(r"^\[(?:pip3?|conda)\] (?P<name>[A-Za-z0-9][\w.-]{0,80})(?:==| {1,40})(?P<v>\d[^\s]{0,60})")
+_SECTION_PIP = re.compile(
+    r"^\[(?:pip3?|conda)\] (?P<name>[A-Za-z0-9][\w.-]{0,80})(?:==| {1,40})(?P<v>\d[^\s]{0,60})"
+)
 _COLLECTING_NVIDIA = re.compile(r"^Collecting (?P<name>nvidia-[\w-]{1,60})==(?P<v>\d[\w.]{0,30})")
 _BNB_BINARY = re.compile(r"libbitsandbytes_cuda(?P<v>\d{3})(?:_nocublaslt)?\.(?:so|dll)")
 _DUNDER_VERSION = re.compile(r"torch\.__version__\s{0,4}={1,2}\s{0,4}[\"']?(?P<v>" + _VERSION + r")")
@@ -270,14 +336,14 @@ def _key_value(reader: _Reader, key: str, value: str, number: int) -> bool:
             reader.add("gpu", name, number, f"{cc.group('major')}.{cc.group('minor')}" if cc else "")
         return name is not None or key in _GPU_KEYS
     if _CC_KEY.match(key):
-        match = re.match(r"(?P<cc>\d{1,2}\.\d)\b", value)
-        if match:
-            reader.add("cc", match.group("cc"), number)
+        cc = re.match(r"(?P<cc>\d{1,2}\.\d)\b", value)
+        if cc:
+            reader.add("cc", cc.group("cc"), number)
         return True
     if key == "package version found":
-        found = _PACKAGE_FOUND.match(f"Package version found: {value}")
-        if found:
-            reader.add("package", found.group("v"), number, found.group("name"))
+        row = _PACKAGE_FOUND.match(f"Package version found: {value}")
+        if row:
+            reader.add("package", row.group("v"), number, row.group("name"))
         return True
     if key == "name" and reader.pip_show is None:
         return False
@@ -516,7 +582,7 @@ def _torch(facts: list[Fact]) -> TorchInfo | None:
 
 
 def _pypi_cuda(facts: list[Fact], versions: list[Fact]) -> Fact | None:
-    """torch's CUDA when ``pip show torch`` requires the nvidia-*-cuXX wheels: PyPI's build of that release."""
+    """torch's CUDA when ``pip show torch`` requires the nvidia-*-cuXX wheels: PyPI's build of it."""
     requires = _first(facts, "torch-requires-cuda")
     if requires is None or not versions:
         return None

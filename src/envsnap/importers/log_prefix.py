@@ -26,14 +26,16 @@ _PREFIXES = (
     # [2024-11-06 23:40:38.499] and [2024-03-27 06:33:22,299] [    INFO] -
     r"\[\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?\](?: \[ {0,8}[A-Z]{3,8}\])?(?: -)? ?",
     # syslog / journald: "Oct 04 13:19:39 host unit[394]: " (also "2月 21 13:31:11 ...")
-    r"(?:[A-Z][a-z]{2}|\d{1,2}月) {1,2}\d{1,2} \d{2}:\d{2}:\d{2} [\w.-]{1,64} [\w.@/-]{1,64}(?:\[\d{1,10}\])?: ",
+    r"(?:[A-Z][a-z]{2}|\d{1,2}月) {1,2}\d{1,2} \d{2}:\d{2}:\d{2} [\w.-]{1,64} "
+    r"[\w.@/-]{1,64}(?:\[\d{1,10}\])?: ",
     # dmesg: "[ 7386.259769] " and "[   10.800842] [   T1343] "
     r"\[ {0,8}\d{1,10}\.\d{1,9}\](?: \[ {0,8}[TC]\d{1,10}\])? ",
     # torch.distributed / vLLM: "[rank0]: ", "(VllmWorker rank=0 pid=63590) ", "(EngineCore pid=105) "
     r"\[rank\d{1,6}\]: ?",
     r"\((?:[A-Za-z_]{1,32}(?: rank=\d{1,6})?(?: pid=\d{1,10})?)\) ",
     # vLLM / glog-style level prefix: "INFO 05-12 10:00:01 [core.py:632] "
-    r"(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) \d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?: \[[\w./:-]{1,80}\])? ",
+    r"(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) \d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,9})?"
+    r"(?: \[[\w./:-]{1,80}\])? ",
     # SD.Next's rich logger: "22:47:24-316415 INFO     "
     r"\d{2}:\d{2}:\d{2}-\d{6} (?:INFO|DEBUG|WARNING|ERROR|TRACE|CRITICAL) +",
     # mmdet after its timestamp: "mmdet - INFO - "
@@ -41,7 +43,8 @@ _PREFIXES = (
     # docker compose: "vllm-qwen-72b-instruct  | "
     r"[\w.-]{1,64} {1,8}\| ",
     # [INFO] / [Crystools INFO] / [INFO][Stream] 03.02.2025 22:40:34 [] (unknown:0) - / INFO:
-    r"\[(?:[\w ]{1,40} )?(?:INFO|WARNING|WARN|ERROR|DEBUG)\](?:\[Stream\] [\d.]{1,12} [\d:]{1,12} \[\] \([\w:]{1,40}\) - )? ?",
+    r"\[(?:[\w ]{1,40} )?(?:INFO|WARNING|WARN|ERROR|DEBUG)\]"
+    r"(?:\[Stream\] [\d.]{1,12} [\d:]{1,12} \[\] \([\w:]{1,40}\) - )? ?",
     r"(?:INFO|WARNING|ERROR|DEBUG):(?=\S)",
     # k9s / kubectl box drawing
     r"│ ",

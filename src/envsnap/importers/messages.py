@@ -64,7 +64,10 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
         "driver-insufficient",
         re.compile(r"CUDA driver version is insufficient for CUDA runtime version", re.I),
     ),
-    ("no-nvidia-driver", re.compile(r"Found no NVIDIA driver on your system|NVML Shared Library Not Found", re.I)),
+    (
+        "no-nvidia-driver",
+        re.compile(r"Found no NVIDIA driver on your system|NVML Shared Library Not Found", re.I),
+    ),
     ("torch-not-compiled-with-cuda", re.compile(r"Torch not compiled with CUDA enabled", re.I)),
     ("gpu-too-old", re.compile(r"PyTorch no longer supports this GPU because it is too old", re.I)),
     ("no-cuda-gpus", re.compile(r"No CUDA GPUs are available", re.I)),
@@ -113,7 +116,8 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
         "pip-conflict",
         re.compile(
             r"\b(?:torchvision|torchaudio|torchtext|xformers|flash[-_]attn|torchao|torchdata) \S+ "
-            r"(?:requires|has requirement) torch[=<>!~][^,\s]*,? but you(?:'ll)? have torch \S+ which is incompatible"
+            r"(?:requires|has requirement) torch[=<>!~][^,\s]*,? but you(?:'ll)? have torch \S+ "
+            r"which is incompatible"
         ),
     ),
 )

@@ -19,6 +19,7 @@ from envsnap.rules import (  # noqa: F401
     health,
     jax,
     libraries,
+    observed,
     onnxruntime,
     packages,
     reported,
@@ -26,7 +27,6 @@ from envsnap.rules import (  # noqa: F401
     toolkit,
     wheels,
 )
-from envsnap.rules import observed
 from envsnap.rules.base import REGISTRY, Rule, finding
 from envsnap.snapshot.model import Finding, Snapshot
 from envsnap.snapshot.normalize import finding_key

@@ -88,6 +88,40 @@ def _rocm_fix(build: facts.TorchBuild | None) -> str:
     return f"Reinstall torch with a ROCm variant: see {compat.PYTORCH_GET_STARTED}."
 
 
+@rule("cpu-only-build-with-cuda-installed")
+def cpu_only_with_cuda(snapshot: Snapshot) -> Iterator[Finding]:
+    """A CPU-only torch (``+cpu``) next to a CUDA toolkit or CUDA runtime wheels, on a host whose GPUs the
+    report does not show: the CUDA install suggests a GPU was meant to be used."""
+    torch = facts.torch(snapshot)
+    if torch is None or torch.cuda or torch.hip or not torch.version or "+cpu" not in torch.version:
+        return
+    if facts.nvidia_devices(snapshot) or facts.amd_devices(snapshot):
+        return  # cpu-only-build-on-gpu-host says it, as an error
+    toolkit = snapshot.toolkits.cuda if snapshot.toolkits else None
+    runtime = next(
+        (p for p in snapshot.packages or () if canonicalize_name(p.name).startswith("nvidia-cuda-runtime")),
+        None,
+    )
+    if (toolkit is None or not toolkit.ok or not toolkit.version) and runtime is None:
+        return
+    cuda = toolkit.version if toolkit is not None and toolkit.ok and toolkit.version else None
+    evidence = [ev("frameworks.torch.version", torch.version)]
+    if cuda:
+        evidence.append(ev("toolkits.cuda.version", cuda))
+    elif runtime is not None:
+        evidence.append(ev(f"packages[{runtime.name}].version", runtime.version))
+    yield finding(
+        "cpu-only-build-with-cuda-installed",
+        "info",
+        f"torch {torch.version} is a CPU-only build while CUDA {cuda or 'runtime wheels'} is installed: "
+        "if this machine has an NVIDIA GPU, torch will not use it",
+        "If there is a GPU, reinstall torch from a CUDA index: `pip install torch --index-url "
+        "https://download.pytorch.org/whl/cu126` (pick the variant your driver runs; `nvidia-smi` shows it).",
+        CPU_BUILD_SOURCE,
+        evidence,
+    )
+
+
 @rule("build-vendor-mismatch")
 def vendor_mismatch(snapshot: Snapshot) -> Iterator[Finding]:
     """A CUDA build on an AMD-only host, a ROCm build on an NVIDIA-only host, CUDA wheels under ROCm."""

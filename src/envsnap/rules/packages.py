@@ -110,10 +110,14 @@ def _same_name_twice(snapshot: Snapshot) -> Iterator[Finding]:
     """One distribution recorded twice (e.g. conda's pytorch and pip's torch in one env)."""
     seen: dict[str, list[Package]] = defaultdict(list)
     for package in snapshot.packages or ():
-        seen[canonicalize_name(package.name)].append(package)
+        name: str = canonicalize_name(package.name)
+        # conda's "pytorch" is pip's "torch": both in one report are one install listed twice, or two
+        seen["torch" if name == "pytorch" and package.installer == "conda" else name].append(package)
     for name, copies in sorted(seen.items()):
         if len(copies) < 2:
             continue
+        if name == "torch" and len({_base(p.version) for p in copies}) < 2:
+            continue  # pip lists conda's pytorch as torch: the same install, not a second one
         how = ", ".join(f"{p.version} via {p.installer or 'unknown installer'}" for p in copies)
         module = (copies[0].top_level or (name,))[0]
         yield finding(
@@ -126,6 +130,10 @@ def _same_name_twice(snapshot: Snapshot) -> Iterator[Finding]:
             DUPLICATE_SOURCE,
             [ev(f"packages[{p.name}].installer", p.installer) for p in copies],
         )
+
+
+def _base(text: str) -> str:
+    return text.split("+", 1)[0]
 
 
 def _shadowed(snapshot: Snapshot) -> Iterator[Finding]:

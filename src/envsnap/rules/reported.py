@@ -108,8 +108,9 @@ PRINTED = (
         "error",
         "No NVIDIA driver is visible: CUDA cannot start",
         "Install the NVIDIA driver for the GPU (`nvidia-smi` must work); in a container run it with the "
-        "NVIDIA runtime (`docker run --gpus all`, Kubernetes `runtimeClassName: nvidia` / the GPU operator) "
-        "so the driver's libraries (libcuda, libnvidia-ml) are mounted in; macOS has no CUDA driver since 10.14.",
+        "NVIDIA runtime (`docker run --gpus all`, Kubernetes `runtimeClassName: nvidia` / the GPU "
+        "operator) so the driver's libraries (libcuda, libnvidia-ml) are mounted in; macOS has no CUDA "
+        "driver since 10.14.",
         "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html",
         (),
     ),
@@ -117,11 +118,12 @@ PRINTED = (
         ("onnxruntime-cuda-libs",),
         onnxruntime.ID,
         "error",
-        "onnxruntime's CUDA provider cannot load the CUDA libraries it was built for; sessions run on the CPU",
-        "The missing library's number is the CUDA major the onnxruntime-gpu build needs (libcublasLt.so.11 "
-        "= CUDA 11). Install the onnxruntime-gpu build for the CUDA you have (`pip install -U onnxruntime-gpu` "
-        "is CUDA 12 from 1.19; CUDA 11 builds come from the onnxruntime-cuda-11 feed), or import torch first "
-        "so its bundled CUDA libraries are loaded.",
+        "onnxruntime's CUDA provider cannot load the CUDA libraries it was built for; "
+        "sessions run on the CPU",
+        "The missing library's number is the CUDA major the onnxruntime-gpu build needs "
+        "(libcublasLt.so.11 = CUDA 11). Install the onnxruntime-gpu build for the CUDA you have "
+        "(`pip install -U onnxruntime-gpu` is CUDA 12 from 1.19; CUDA 11 builds come from the "
+        "onnxruntime-cuda-11 feed), or import torch first so its bundled CUDA libraries are loaded.",
         onnxruntime.SOURCE,
         (onnxruntime.ort_cuda,),
     ),
@@ -130,9 +132,9 @@ PRINTED = (
         "bitsandbytes-cpu-fallback",
         "error",
         "bitsandbytes loaded its CPU library: 8-bit and 4-bit GPU kernels are unavailable",
-        "Upgrade bitsandbytes (`pip install -U bitsandbytes`; releases from 0.43 ship binaries for every "
-        "CUDA 11.7-12.x runtime and select them from torch's CUDA), and unset BNB_CUDA_VERSION unless you built "
-        "that variant yourself.",
+        "Upgrade bitsandbytes (`pip install -U bitsandbytes`; releases from 0.43 ship binaries for "
+        "every CUDA 11.7-12.x runtime and select them from torch's CUDA), and unset BNB_CUDA_VERSION "
+        "unless you built that variant yourself.",
         "https://huggingface.co/docs/bitsandbytes/main/en/installation",
         (),
     ),

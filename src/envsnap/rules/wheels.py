@@ -9,11 +9,10 @@ does not exist" or undefined symbols.
 
 from __future__ import annotations
 
-import msgspec
-
 import re
 from collections.abc import Iterator
 
+import msgspec
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
