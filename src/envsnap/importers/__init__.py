@@ -24,6 +24,18 @@ MAX_REPORT_BYTES = 8 * 1024 * 1024
 """Largest report accepted: real ones are kilobytes (an 8-GPU nvidia-smi XML is ~200 KB)."""
 
 
+MAX_PASTE_CHARS = 32 * 1024 * 1024
+"""Largest pasted report any command reads (check, show, diff, import, the TUI): real ones are
+kilobytes; past this it is not a report, and reading it would only cost time."""
+
+
+def _check_size(text: str, name: str) -> None:
+    if len(text) > MAX_PASTE_CHARS:
+        raise BadInput(
+            f"{name}: a pasted report larger than {MAX_PASTE_CHARS // (1024 * 1024)} MB; refusing it"
+        )
+
+
 def read_report(source: str) -> tuple[str, str]:
     """The text of a report file, or of standard input for ``-``; with the name to show in errors."""
     return read_input(source, MAX_REPORT_BYTES)
@@ -38,6 +50,7 @@ def parse_report(
         BadInput: the text is not a report of that kind, or is damaged.
     """
     sections: ImportedSections
+    _check_size(text, name)
     if kind == "auto":
         from envsnap.importers import envsnap_report
         from envsnap.importers.auto import parse_auto
@@ -86,6 +99,7 @@ def load_any(text: str, name: str, *, captured_at: str) -> Snapshot:
         return envsnap_report.parse(text, name)
     if looks_like_snapshot(text):
         return store.loads(text, name)
+    _check_size(text, name)
     try:
         return parse_report("auto", text, name, captured_at=captured_at)
     except BadInput as not_report:

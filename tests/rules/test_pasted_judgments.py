@@ -1,0 +1,167 @@
+"""The judgments issue 21 added for pasted reports, each on lines copied from a real paste.
+
+The corpus (tests/reports) judges whole files; here each judgment is pinned on the smallest real
+excerpt that carries it, with the file it comes from named.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from envsnap.importers.auto import parse_auto
+from envsnap.rules import evaluate
+from envsnap.snapshot.finalize import finalize
+
+NOW = "2026-01-01T00:00:00Z"
+
+
+def _found(text: str) -> set[tuple[str, str]]:
+    return {
+        (f.id, str(f.severity)) for f in evaluate(finalize(parse_auto(text, "paste.txt", captured_at=NOW)))
+    }
+
+
+MACOS = (
+    "PyTorch version: 1.1.0a0+4335aac\nIs debug build: No\nCUDA used to build PyTorch: 10.0\n\n"
+    "OS: Mac OSX 10.13.6\n\nPython version: 3.7\nIs CUDA available: Yes\nCUDA runtime version: 10.0.130\n"
+    "GPU models and configuration: GeForce GTX 1060 with Max-Q Design\nNvidia driver version: 1.1.0\n"
+)
+"""pytorch-pr16999: macOS prints its CUDA driver as 1.1.0 while CUDA works."""
+
+
+def test_what_the_report_observed_beats_what_a_rule_infers() -> None:
+    assert not [f for f in _found(MACOS) if f[1] == "error"]
+    # the same report saying CUDA is NOT available keeps nothing either (the driver line is not a
+    # Linux/Windows driver release, so no rule compares it)
+    assert not [f for f in _found(MACOS.replace("available: Yes", "available: No")) if f[1] == "error"]
+
+
+def test_an_observed_cuda_drops_a_cpu_only_error_but_not_a_missing_kernel() -> None:
+    # sdnext-1424 lines, plus a collect_env line saying CUDA works: the two contradict, the report wins
+    text = "nVidia CUDA toolkit detected\nTorch 2.0.1+cpu\n"
+    assert ("cpu-only-build-on-gpu-host", "error") in _found(text)
+    assert ("cpu-only-build-on-gpu-host", "error") not in _found(text + "Is CUDA available: True\n")
+    # vllm-5547: a kernel missing for the GPU is not contradicted by CUDA starting
+    kernel = "[rank0]: RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+    assert ("arch-not-in-build", "error") in _found(kernel + "CUDA available: True\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (  # pytorch-12438
+            "AssertionError: \nFound no NVIDIA driver on your system. Please check that you\n"
+            "have an NVIDIA GPU and installed a driver from\n",
+            ("nvidia-driver-not-found", "error"),
+        ),
+        (  # vllm-23935
+            "DEBUG 08-29 04:29:54 [__init__.py:99] CUDA platform is not available because: "
+            "NVML Shared Library Not Found\n",
+            ("nvidia-driver-not-found", "error"),
+        ),
+        (  # bitsandbytes-498
+            "CUDA SETUP: Required library version not found: libbitsandbytes_cuda113_nocublaslt.so.\n"
+            "CUDA SETUP: Defaulting to libbitsandbytes_cpu.so...\n",
+            ("bitsandbytes-cpu-fallback", "error"),
+        ),
+        (  # step-audio-3
+            "FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcublasLt.so.11: "
+            "cannot open shared object file: No such file or directory\n",
+            ("onnxruntime-cuda-major-mismatch", "error"),
+        ),
+        (  # slurm-appliance-287 (syslog, #012 for the newlines)
+            "Jun 30 11:07:05 gpu-0 kernel: NVRM: API mismatch: the client has the version 535.54.03, "
+            "but#012NVRM: this kernel module has the version 530.30.02.\n",
+            ("nvml-driver-library-mismatch", "error"),
+        ),
+        (  # deepspeed-3386
+            "OSError: /opt/conda/lib/python3.7/site-packages/nvidia/cublas/lib/libcublas.so.11: symbol "
+            "cublasLtGetStatusString, version libcublasLt.so.11 not defined in file libcublasLt.so.11 "
+            "with link time reference\n",
+            ("ld-library-path-shadowing", "error"),
+        ),
+        (  # pytorch-40013: a nightly pin one day apart, which no release table knows
+            "ERROR: torchvision 0.7.0.dev20200610 has requirement torch==1.6.0.dev20200609, but you'll "
+            "have torch 1.6.0.dev20200610 which is incompatible.\n",
+            ("companion-version-mismatch", "error"),
+        ),
+        (  # deepspeed-2902
+            "Exception: >- DeepSpeed Op Builder: Installed CUDA version 12.0 does not match the version "
+            "torch was compiled with 11.7, unable to compile cuda/cpp extensions\n",
+            ("nvcc-torch-cuda-mismatch", "error"),
+        ),
+        (  # forge-classic-583
+            "Found GPU0 Tesla V100-SXM2-16GB which is of cuda capability 7.0.\n"
+            "Minimum and Maximum cuda capability supported by this version of PyTorch is\n(7.5) - (12.0)\n"
+            "PyTorch Version: 2.9.1+cu130\n",
+            ("arch-not-in-build", "error"),
+        ),
+    ],
+    ids=[
+        "no-driver",
+        "nvml-library-missing",
+        "bnb-cpu",
+        "ort-cuda-libs",
+        "nvrm-api-mismatch",
+        "cublaslt-shadowed",
+        "pip-conflict-nightly",
+        "deepspeed-op-builder",
+        "forge-v100-cu130",
+    ],
+)
+def test_a_printed_line_gives_its_finding(text: str, expected: tuple[str, str]) -> None:
+    assert expected in _found(text)
+
+
+def test_pip_show_torch_with_cuda_12_wheels_against_nvcc_11() -> None:
+    # deepspeed-5312
+    text = (
+        "Cuda compilation tools, release 11.8, V11.8.89\nName: torch\nVersion: 2.2.1\n"
+        "Requires: filelock, nvidia-cublas-cu12, nvidia-cuda-runtime-cu12, sympy\n"
+    )
+    assert ("nvcc-torch-cuda-mismatch", "error") in _found(text)
+
+
+def test_a_cpu_torch_next_to_a_cuda_toolkit_is_an_info_with_the_install_command() -> None:
+    findings = evaluate(
+        finalize(
+            parse_auto(
+                "Torch 2.0.1+cpu\nCuda compilation tools, release 12.1, V12.1.66\n",
+                "paste.txt",
+                captured_at=NOW,
+            )
+        )
+    )
+    info = [f for f in findings if f.id == "cpu-only-build-with-cuda-installed"]
+    assert [str(f.severity) for f in info] == ["info"]
+    assert "download.pytorch.org/whl/cu" in info[0].fix
+
+
+def test_pip_torch_and_conda_pytorch_of_different_versions_are_a_duplicate() -> None:
+    text = (
+        "PyTorch version: 2.1.0+cu121\nVersions of relevant libraries:\n[pip3] torch==2.1.0+cu121\n"
+        "[conda] pytorch                   2.0.1           py3.10_cuda11.8_cudnn8.7.0_0    pytorch\n"
+    )
+    assert ("duplicate-distributions", "warning") in _found(text)
+    same = text.replace("2.0.1  ", "2.1.0  ")
+    assert ("duplicate-distributions", "warning") not in _found(same)
+
+
+def test_old_and_new_gpu_names_resolve() -> None:
+    from envsnap.rules import facts
+    from envsnap.snapshot.model import NvidiaDevice
+
+    assert str(facts.compute_capability(NvidiaDevice(index=0, name="GeForce 210"))[0]) == "1.2"
+    assert (
+        str(facts.compute_capability(NvidiaDevice(index=0, name="NVIDIA GeForce RTX 5080 Laptop GPU"))[0])
+        == "12.0"
+    )
+
+
+def test_a_companion_for_another_cuda_variant_than_the_torch_build() -> None:
+    # torch prints 1.2.0 (no tag) but was built with CUDA 10.0; torchvision is the +cu92 wheel
+    text = (
+        "PyTorch version: 1.2.0\nCUDA used to build PyTorch: 10.0\nVersions of relevant libraries:\n"
+        "[pip] torch==1.2.0\n[pip] torchvision==0.4.0+cu92\n"
+    )
+    assert ("companion-version-mismatch", "error") in _found(text)
