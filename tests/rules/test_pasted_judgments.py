@@ -165,3 +165,22 @@ def test_a_companion_for_another_cuda_variant_than_the_torch_build() -> None:
         "[pip] torch==1.2.0\n[pip] torchvision==0.4.0+cu92\n"
     )
     assert ("companion-version-mismatch", "error") in _found(text)
+
+
+def test_a_kernel_image_error_is_blamed_on_the_package_that_raised_it() -> None:
+    # flashinfer-ai/flashinfer#920: flashinfer's own norm kernel lacks the GPU's arch
+    text = (
+        "CUDA Error: no kernel image is available for execution on the device (209) "
+        "/usr/local/lib/python3.12/dist-packages/flashinfer/data/include/flashinfer/norm.cuh: line 113 at "
+        "function cudaLaunchKernel((void*)kernel, nblks, nthrs, args, smem_size, stream)\n"
+    )
+    findings = evaluate(finalize(parse_auto(text, "paste.txt", captured_at=NOW)))
+    arch = [f for f in findings if f.id == "arch-not-in-build"]
+    assert len(arch) == 1
+    assert arch[0].title.startswith("flashinfer's compiled kernels")
+    # vllm-5547: raised in torch.empty_like, so torch's build is the suspect
+    torch_raised = (
+        "[rank0]: RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+    )
+    titles = [f.title for f in evaluate(finalize(parse_auto(torch_raised, "p.txt", captured_at=NOW)))]
+    assert any(t.startswith("The build has no code for this GPU") for t in titles)

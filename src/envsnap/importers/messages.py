@@ -239,5 +239,42 @@ def scan(text: str) -> Found:
             continue
         if kind == "nvml-mismatch":
             found.mismatch = True
-        add(kind, _line_at(text, in_text.start()) if in_text else hit.group(0))
+        line = _line_at(text, in_text.start()) if in_text else hit.group(0)
+        if kind == "no-kernel-image" and in_text:
+            component = _component(text, in_text.start())
+            line = f"raised in {component}: {line.strip()}" if component else line
+        add(kind, line)
     return found
+
+
+_FRAME_PACKAGE = re.compile(r"(?:site|dist)-packages/(?P<package>[A-Za-z_][\w]*)/")
+EXTENSIONS = frozenset(
+    {
+        "vllm",
+        "flashinfer",
+        "sgl_kernel",
+        "xformers",
+        "flash_attn",
+        "apex",
+        "bitsandbytes",
+        "deepspeed",
+        "mmcv",
+        "detectron2",
+        "tensorrt_llm",
+        "auto_gptq",
+        "exllamav2",
+    }
+)
+"""Packages whose own compiled kernels can lack a GPU's arch while torch's build covers it."""
+
+
+def _component(text: str, start: int) -> str | None:
+    """The compiled extension that raised the error at ``start``: the package in its own line
+    (flashinfer prints its header's path) or in the traceback's last frame above it; None for torch."""
+    line_end = text.find("\n", start)
+    window = text[max(0, start - 4000) : line_end if line_end != -1 else len(text)]
+    packages = [m.group("package") for m in _FRAME_PACKAGE.finditer(window)]
+    last = packages[-1] if packages else None
+    if "RMSNorm failed with error code" in window[-400:]:
+        last = last if last in EXTENSIONS else "flashinfer"
+    return last if last in EXTENSIONS else None

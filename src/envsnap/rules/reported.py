@@ -154,11 +154,20 @@ def printed_causes(snapshot: Snapshot) -> Iterator[Finding]:
             continue
         if any(f.id == printed.id for regular in printed.regular for f in regular(snapshot)):
             continue
+        title, fix = printed.title, printed.fix
+        if message.kind == "no-kernel-image" and message.text.startswith("raised in "):
+            component = message.text[len("raised in ") :].split(":", 1)[0]
+            title = f"{component}'s compiled kernels have no code for this GPU (the error is raised there)"
+            fix = (
+                f"Install a {component} build compiled for this GPU's compute capability (a wheel whose arch "
+                f"list includes it, or build it with TORCH_CUDA_ARCH_LIST set to the GPU's CC); torch's own "
+                "build is not the cause unless torch reports the GPU unsupported too."
+            )
         yield finding(
             printed.id,
             printed.severity,
-            f"{printed.title}: '{message.text[:120]}'",
-            printed.fix,
+            f"{title}: '{message.text[:120]}'",
+            fix,
             printed.source,
             [
                 ev(f"meta.origin.messages[{message.kind}]", message.text),
