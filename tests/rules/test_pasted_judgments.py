@@ -184,3 +184,19 @@ def test_a_kernel_image_error_is_blamed_on_the_package_that_raised_it() -> None:
     )
     titles = [f.title for f in evaluate(finalize(parse_auto(torch_raised, "p.txt", captured_at=NOW)))]
     assert any(t.startswith("The build has no code for this GPU") for t in titles)
+
+
+def test_a_pip_freeze_torch_without_a_tag_takes_its_cuda_from_the_runtime_wheel() -> None:
+    # a Linux pip freeze: torch==2.5.1 pulls nvidia-cuda-runtime-cu12==12.4.127 (a cu124 build), which
+    # has no sm_120 (only compute_90 PTX, which the rule rates a warning): the fix is a cu128+ build
+    text = (
+        "torch==2.5.1\nnvidia-cuda-runtime-cu12==12.4.127\ntriton==3.1.0\n"
+        "GPU models and configuration: GPU 0: NVIDIA GeForce RTX 5090\n"
+    )
+    snapshot = finalize(parse_auto(text, "freeze.txt", captured_at=NOW))
+    assert snapshot.frameworks is not None
+    assert snapshot.frameworks.torch is not None
+    assert (snapshot.frameworks.torch.version, snapshot.frameworks.torch.cuda) == ("2.5.1", "12.4")
+    arch = [f for f in evaluate(snapshot) if f.id == "arch-not-in-build"]
+    assert [str(f.severity) for f in arch] == ["warning"]
+    assert "cu128" in arch[0].fix or "cu129" in arch[0].fix or "cu130" in arch[0].fix

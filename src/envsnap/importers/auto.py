@@ -30,6 +30,7 @@ from envsnap.snapshot.model import (
     Package,
     ReportMessage,
     Snapshot,
+    TorchInfo,
 )
 
 _DEVICES = (NvidiaDevice, AmdDevice)
@@ -77,10 +78,26 @@ def _torch_from_packages(merged: ImportedSections) -> ImportedSections:
         return merged
     torch = next((p for p in merged.packages or () if p.name.lower() == "torch"), None)
     info = package_lists.torch_of_wheel(torch.version) if torch is not None else None
+    if torch is not None and info is None and "+" not in torch.version:
+        info = _torch_of_runtime_wheel(torch.version, merged.packages or ())
     if info is None:
         return merged
     frameworks = _merge(merged.frameworks, Frameworks(torch=info))
     return ImportedSections(**{**{f: getattr(merged, f) for f in _FIELDS}, "frameworks": frameworks})
+
+
+_RUNTIME_WHEEL = re.compile(r"^nvidia-cuda-runtime-cu(?P<major>\d{2})$")
+
+
+def _torch_of_runtime_wheel(version: str, packages: tuple[Package, ...]) -> TorchInfo | None:
+    """A PyPI torch (no version tag) next to the CUDA runtime wheel it pulled in: that wheel's
+    ``major.minor`` is the CUDA torch was built with (``pip freeze`` of a Linux env shows both)."""
+    for package in packages:
+        match = _RUNTIME_WHEEL.match(package.name.lower().replace("_", "-"))
+        parts = package.version.split(".")
+        if match and len(parts) >= 2 and parts[0] == match.group("major"):
+            return TorchInfo(status="ok", version=version, cuda=f"{parts[0]}.{parts[1]}")
+    return None
 
 
 def _place_message_devices(found: messages.Found, merged: ImportedSections) -> messages.Found:
