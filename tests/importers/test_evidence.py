@@ -175,3 +175,20 @@ def test_pathological_lines_are_clipped() -> None:
     line = "PyTorch version: 2.1.0+cu121" + " " * 100_000 + "x"
     facts = evidence.read(line)
     assert [(f.kind, f.value) for f in facts] == [("torch", "2.1.0+cu121")]
+
+
+def test_a_paste_of_facts_alone_says_so_and_names_what_it_does_not_state() -> None:
+    from envsnap.importers.auto import notice, parse_auto
+
+    # comfyui-8010: "pytorch version:" and "Python version:" are not a collect_env report
+    text = (
+        "Total VRAM 24564 MB, total RAM 32694 MB\npytorch version: 2.7.0+cu128\n"
+        "Device: cuda:0 NVIDIA GeForce RTX 4090 : native\n"
+        "Python version: 3.12.9 (tags/v3.12.9:fdb8142, Feb  4 2025, 15:27:58) [MSC v.1942 64 bit (AMD64)]\n"
+    )
+    snapshot = parse_auto(text, "comfy.log", captured_at="2026-01-01T00:00:00Z")
+    assert snapshot.meta.origin is not None
+    assert snapshot.meta.origin.sections == ("facts",)
+    lines = notice(snapshot)
+    assert lines[0] == "envsnap: comfy.log: read facts"
+    assert "not stated: the driver, the packages (unknown, not absent)" in lines[1]

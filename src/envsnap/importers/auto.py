@@ -240,12 +240,35 @@ def parse_auto(text: str, name: str, *, captured_at: str) -> Snapshot:
     )
 
 
+def _not_stated(snapshot: Snapshot) -> list[str]:
+    """What a snapshot built from facts alone does not know, in the words of the notice."""
+    nvidia = snapshot.accelerators.nvidia if snapshot.accelerators else None
+    torch = snapshot.frameworks.torch if snapshot.frameworks else None
+    missing = []
+    if nvidia is None or not nvidia.driver_version:
+        missing.append("the driver")
+    if nvidia is None or not nvidia.devices:
+        missing.append("the GPUs")
+    if torch is None or not (torch.cuda or torch.hip or (torch.version and "+cpu" in torch.version)):
+        missing.append("torch's build")
+    if not snapshot.packages:
+        missing.append("the packages")
+    return missing
+
+
 def notice(snapshot: Snapshot) -> list[str]:
     """The stderr lines for an auto-detected import: what was found, and what a cut-off paste lacks."""
     origin = snapshot.meta.origin
     if origin is None or origin.format != "auto":
         return []
     lines = [f"envsnap: {origin.file}: read {', '.join(origin.sections or ())}"]
+    if "facts" in (origin.sections or ()):
+        unknown = _not_stated(snapshot)
+        if unknown:
+            lines.append(
+                f"envsnap: {origin.file}: no whole report in the paste, only facts read line by line; "
+                f"not stated: {', '.join(unknown)} (unknown, not absent)"
+            )
     if origin.partial:
         lines.append(
             f"envsnap: warning: {origin.file}: the report is cut off "

@@ -256,7 +256,16 @@ MIN_LABELS_WITHOUT_HEAD = 4
 
 def label_count(text: str) -> int:
     """How many distinct collect_env labels ``text`` holds (detection of a report missing its head)."""
-    return len(set(_split(text).order))
+    return len(labels(text))
+
+
+COMMON_LABELS = frozenset({"PyTorch version", "Python version", "OS", "CPU", "Python platform"})
+"""Labels that app logs and templates print too ("pytorch version: ...", "Python version: ...")."""
+
+
+def labels(text: str) -> set[str]:
+    """The distinct collect_env labels ``text`` holds."""
+    return set(_split(text).order)
 
 
 def _sections(report: _Report, name: str) -> ImportedSections:

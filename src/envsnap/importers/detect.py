@@ -169,7 +169,11 @@ def detect(text: str, name: str, *, captured_at: str, json_text: str | None = No
         if sections is not None:
             found.append(Found(fmt, sections))
 
-    if _TORCH_LABEL.search(text) or collect_env.label_count(text) >= collect_env.MIN_LABELS_WITHOUT_HEAD:
+    labels = collect_env.labels(text)
+    # "pytorch version: 2.7.0" and "Python version: 3.12" are how ComfyUI starts up, not a collect_env
+    # report: a label only collect_env prints (or four without the head) makes it one.
+    own = labels - collect_env.COMMON_LABELS
+    if (_TORCH_LABEL.search(text) and own) or len(labels) >= collect_env.MIN_LABELS_WITHOUT_HEAD:
         sections, missing = collect_env.parse_with_gaps(text, name)
         found.append(Found("collect-env (vLLM)" if _VLLM.search(text) else "collect-env", sections, missing))
     if nvidia_smi_text.QUERY_HEADER.search(text):
