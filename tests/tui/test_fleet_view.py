@@ -90,3 +90,47 @@ async def test_an_odd_node_with_thousands_of_differences_shows_the_most_severe(
         assert "breaking" in impacts  # the driver downgrade is kept whatever its place in layer order
         heading = str(screen.query_one("#fleet-diff-heading", Static).render())
         assert f"the {MAX_TABLE_ROWS:,} most severe shown" in heading
+
+
+HOSTILE_GPU = "[link=https://evil.example/x]click[/link] [/] [bold red]H100"
+HOSTILE_DRIVER = "\x1b]8;;https://evil.example\x07535\x1b]8;;\x07 [/]"
+
+
+async def test_hostile_node_data_is_shown_as_text(make_app: AppFactory, tmp_path: Path) -> None:
+    """Issue 24 item 4: a node's GPU named `[/]` crashed the view; `[link=...]` made a link."""
+    folder = tmp_path / "fleet"
+    folder.mkdir()
+    good = make(hostname="gpu")
+    nvidia = good.accelerators.nvidia  # type: ignore[union-attr]
+    devices = tuple(msgspec.structs.replace(d, name=HOSTILE_GPU) for d in nvidia.devices or ())  # type: ignore[union-attr]
+    odd = with_nvidia(good, devices=devices, driver_version=HOSTILE_DRIVER)
+    huge = with_nvidia(good, driver_version="535." + "x" * 200_000)
+    records = []
+    for name, snapshot in (("gpu01", good), ("[/]odd", odd), ("gpu03", good), ("big", huge)):
+        file = f"n{len(records)}.yaml"
+        store.save(snapshot, folder / file)
+        records.append(NodeRecord(name=name, status="ok", file=file))
+    records.append(NodeRecord(name="[link=https://evil.example]gpu05[/link]", status="unreachable", reason="[/] boom"))
+    write_index(folder, FleetIndex(collected_at="2026-12-01T00:00:00Z", transport="ssh", nodes=tuple(records)))
+    app = make_app(snapshot_path=folder)
+    async with app.run_test(size=(140, 50)) as pilot:
+        await wait_for(lambda: isinstance(app.screen, FleetScreen) or app.main.load_error, pilot)
+        assert app.main.load_error is None, app.main.load_error
+        await pilot.pause()
+        screen = app.screen
+        nodes = screen.query_one("#fleet-nodes", DataTable)
+        cells = [nodes.get_row_at(i) for i in range(nodes.row_count)]
+        rows = [[str(cell) for cell in row] for row in cells]
+        by_name = {row[0]: row for row in rows}
+        assert by_name["[/]odd"][3].endswith(HOSTILE_GPU)  # shown as written, not parsed
+        assert "\x1b" not in by_name["[/]odd"][4]  # the OSC 8 hyperlink is escaped
+        assert by_name["[/]odd"][4].startswith("\\x1b]8;;https://evil.example")
+        assert by_name["[link=https://evil.example]gpu05[/link]"][6] == "[/] boom"
+        assert len(by_name["big"][4]) < 70_000  # clipped like every TUI field
+        for row in cells:  # no cell carries a style or link the data asked for
+            for cell in row:
+                assert not getattr(cell, "spans", []), row
+        for index in range(nodes.row_count):  # every node's diff renders too
+            nodes.move_cursor(row=index)
+            await pilot.pause()
+        assert app.return_code is None

@@ -91,3 +91,33 @@ def test_a_missing_file_as_a_user_runs_it(tmp_path: Path) -> None:
     assert done.stdout == ""  # no UI was drawn
     assert done.stderr.startswith(f"envsnap: error: {tmp_path / 'missing.yaml'}")
     assert len(done.stderr.splitlines()) == 1
+
+
+@pytest.mark.usefixtures("no_ui")
+def test_without_a_terminal_it_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    """stdout not a tty (a pipe, a file, cron): one line and exit 2, not escape codes and a hang."""
+    from envsnap import cli
+
+    assert cli.run(["tui"]) == ExitCode.BAD_INPUT
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines() == [
+        "envsnap: error: envsnap tui needs a terminal: standard output is not one "
+        "(for text, use `envsnap show`, `envsnap check` or `envsnap diff`)"
+    ]
+
+
+def test_piped_as_a_user_runs_it(tmp_path: Path) -> None:
+    """`envsnap tui | cat` in a real process: exits at once with the one line, writes nothing to the pipe."""
+    done = subprocess.run(
+        [*ENVSNAP, "tui", "--dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == ExitCode.BAD_INPUT, done.stderr
+    assert done.stdout == ""
+    assert len(done.stderr.splitlines()) == 1
+    assert "needs a terminal" in done.stderr

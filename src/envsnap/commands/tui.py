@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -10,7 +11,7 @@ from envsnap.commands import completion
 from envsnap.commands.common import (
     CONTEXT_SETTINGS,
 )
-from envsnap.errors import ExitCode
+from envsnap.errors import BadInput, ExitCode
 
 
 @click.command("tui", context_settings=CONTEXT_SETTINGS)
@@ -63,6 +64,12 @@ def tui_command(
         # Bad input fails here, one line and exit 2 like every command, not inside a full-screen UI.
         # The app reads the file again in its worker (and on `r`), so a file edited later still shows.
         load_document(Path(snapshot))
+    if not sys.stdout.isatty():
+        # Textual would write escape codes into the pipe or file and wait for keys forever.
+        raise BadInput(
+            "envsnap tui needs a terminal: standard output is not one "
+            "(for text, use `envsnap show`, `envsnap check` or `envsnap diff`)"
+        )
     from envsnap.tui.app import EnvsnapApp
     from envsnap.tui.defaults import live_collector
 

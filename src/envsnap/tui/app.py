@@ -53,6 +53,12 @@ if TYPE_CHECKING:
     from envsnap.live.sampler import Sampler
     from envsnap.snapshot.model import Sample, Snapshot
 
+FILTER_BINDING = Binding("slash", "focus_filter", "Filter", key_display="/", priority=True)
+"""``/`` on the Packages tab: into the filter box."""
+BACK_BINDING = Binding("escape", "back", "Back", priority=True)
+"""``esc``: out of the filter box, or close the help or diff screen."""
+TYPED_IN_FILTER = ("help", "show_tab", "focus_filter")
+"""Priority actions whose key is text while a text box has focus (package names hold digits)."""
 MIN_INTERVAL_S = 0.1
 RUN_VIEW_ACTIONS = ("quit", "help", "reread")
 """The app's keys that do something on the Run view (listed by its help)."""
@@ -81,7 +87,11 @@ class EnvsnapApp(App[int]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]  # noqa: RUF012
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit"),
-        Binding("question_mark", "help", "Help", key_display="?"),
+        # The keys that move between tabs, screens and the filter are priority bindings: the App
+        # takes them in the order they were typed, and their focus changes are done before the next
+        # key is read. A plain binding runs later, when the key has reached the widget that had focus
+        # when it arrived (issue 24: `/ esc 2` typed fast put the 2 into the filter).
+        Binding("question_mark", "help", "Help", key_display="?", priority=True),
         Binding("s", "save", "Save"),
         Binding("p", "toggle_pause", "Pause"),
         Binding("r", "refresh", "Refresh"),
@@ -92,7 +102,14 @@ class EnvsnapApp(App[int]):
         Binding("p", "read_only('toggle_pause')", "Pause", show=False),
         # Every terminal tool quits on ctrl+c (Textual's default only says "press ctrl+q").
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
-        *(Binding(str(n), f"show_tab('{tab}')", tab.title(), show=False) for n, tab in enumerate(TABS, 1)),
+        *(
+            Binding(str(n), f"show_tab('{tab}')", tab.title(), show=False, priority=True)
+            for n, tab in enumerate(TABS, 1)
+        ),
+        FILTER_BINDING,
+        BACK_BINDING,
+        Binding("tab", "focus_next", "Next", show=False, priority=True),
+        Binding("shift+tab", "focus_previous", "Previous", show=False, priority=True),
     ]
 
     def __init__(
@@ -134,9 +151,15 @@ class EnvsnapApp(App[int]):
         self._failures = 0
         self._sample_timer: Timer | None = None
         self._collection_started = False
+        self._save_queued = False
+        """``s`` was pressed while probing: save as soon as the snapshot is complete."""
+        self._saving = False
+        """A save worker is writing (thread workers can't be cancelled: never two at once)."""
         self._last_sample: Sample | None = None
         self._last_errors: tuple[str, ...] = ()
         self.run_report: RunReport | None = None
+        self.document_screen: Screen[Any] | None = None
+        """The verify or fleet screen when the opened file is one (it covers the empty tabs)."""
         """The run report on show when the opened file is one (the Run view covers the tabs)."""
         self.main = MainScreen(id="main")
 
@@ -209,7 +232,20 @@ class EnvsnapApp(App[int]):
     # ------------------------------------------------------------------ actions
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """A file on show (read-only) offers no save or pause, and its r re-reads the file."""
+        """A file on show (read-only) offers no save or pause, and its r re-reads the file.
+
+        The priority keys step aside (False: the key goes on to the focused widget) where they
+        would take text from a text box, or where they have nothing to do.
+        """
+        from textual.widgets import Input
+
+        typing = isinstance(self.screen.focused, Input)
+        if action in TYPED_IN_FILTER and typing:
+            return False
+        if action == "focus_filter":
+            return self.screen is self.main and self.main.active_tab == "packages"
+        if action == "back":
+            return self._back_target() is not None
         if action in LIVE_ONLY_ACTIONS:
             return self.live
         if action in ("reread", "read_only"):
@@ -227,37 +263,64 @@ class EnvsnapApp(App[int]):
     def action_help(self) -> None:
         """Show every key binding."""
         # Screens shown on demand are imported on demand: less to load before the first frame.
-        from envsnap.tui.screens.diff import DiffScreen
-        from envsnap.tui.screens.help import HelpScreen, HelpSection
+        from envsnap.tui.screens.help import HelpScreen, HelpSection, with_overrides
 
         if isinstance(self.screen, HelpScreen):
             self.pop_screen()
             return
-        if self.run_report is not None:  # a run report has no tabs, nothing to save or pause
+        if self.run_report is not None or self.document_screen is not None:  # no tabs, nothing to save
             keys = [b for b in self.BINDINGS if isinstance(b, Binding) and b.action in RUN_VIEW_ACTIONS]
-            self.push_screen(HelpScreen([("Run view (read-only)", keys)]))
+            title = "Run view" if self.run_report is not None else str(self.screen.title or "This view")
+            self.push_screen(HelpScreen([(f"{title} (read-only)", keys)]))
             return
+        per_screen = ("read_only", "focus_filter", "back", "focus_next", "focus_previous")
         offered = [
             b
             for b in self.BINDINGS
-            if not isinstance(b, Binding)
-            or (self.check_action(b.action, ()) and not b.action.startswith("read_only"))
+            if isinstance(b, Binding)
+            and self.check_action(b.action, ())
+            and not b.action.startswith(per_screen)
         ]
         sections: list[HelpSection] = [
             ("Everywhere", offered),
-            ("Packages tab", PackagesPane.BINDINGS),
+            (
+                "Packages tab",
+                [FILTER_BINDING, Binding("escape", "back", "Back to the table"), *PackagesPane.BINDINGS],
+            ),
             ("Snapshots tab", SnapshotsPane.BINDINGS),
-            ("Diff screen", DiffScreen.BINDINGS),
+            ("Diff screen", [Binding("escape", "back", "Back to the tabs")]),
         ]
-        self.push_screen(HelpScreen(sections))
+        self.push_screen(HelpScreen(with_overrides(sections)))
 
-    async def action_show_tab(self, tab: str) -> None:
-        """Switch to a tab (keys 1–5)."""
+    def action_show_tab(self, tab: str) -> None:
+        """Switch to a tab (keys 1–5), from any screen over the tabs."""
         if self._in_run_view():
             return
-        if self.screen is not self.main:
+        while self.screen is not self.main and len(self.screen_stack) > 1:
             self.pop_screen()
-        await self.main.show_tab(tab)
+        self.main.show_tab(tab)
+
+    def action_focus_filter(self) -> None:
+        """Into the Packages filter box (``/``)."""
+        self.main.query_one(PackagesPane).action_focus_filter()
+
+    def action_back(self) -> None:
+        """``esc``: from the filter box back to the table, or close the help or diff screen."""
+        target = self._back_target()
+        if target == "table":
+            self.main.query_one(PackagesPane).action_focus_table()
+        elif target == "pop":
+            self.pop_screen()
+
+    def _back_target(self) -> str | None:
+        from textual.widgets import Input
+
+        from envsnap.tui.screens.diff import DiffScreen
+        from envsnap.tui.screens.help import HelpScreen
+
+        if self.screen is self.main:
+            return "table" if isinstance(self.screen.focused, Input) else None
+        return "pop" if isinstance(self.screen, (HelpScreen, DiffScreen)) else None
 
     def action_toggle_pause(self) -> None:
         """Pause or resume live telemetry."""
@@ -292,10 +355,18 @@ class EnvsnapApp(App[int]):
             self.notify(f"This is a saved {kind} (read-only); nothing new to save.", severity="warning")
             return
         if self.snapshot is None:
-            self.notify(
-                "Still probing this machine; save again when the Overview is complete.", severity="warning"
-            )
+            if not self._save_queued:
+                self._save_queued = True
+                self.notify("Saving when probing completes…", title="Save queued")
             return
+        self._start_save()
+
+    def _start_save(self) -> None:
+        if self._saving:
+            self.notify("Already saving; the snapshot in progress is this machine's state.")
+            return
+        assert self.snapshot is not None
+        self._saving = True
         self._save_snapshot(self.snapshot, self._last_sample)
 
     def action_migrate(self) -> None:
@@ -309,7 +380,7 @@ class EnvsnapApp(App[int]):
         """Diff the snapshot selected on the Snapshots tab (command palette entry)."""
         if self._in_run_view():
             return
-        await self.action_show_tab("snapshots")
+        self.action_show_tab("snapshots")
         self.main.query_one(SnapshotsPane).action_diff()
 
     # ------------------------------------------------------------------ snapshot
@@ -370,7 +441,7 @@ class EnvsnapApp(App[int]):
             if isinstance(document, VerifyReport):  # envsnap.verify's report: its own screen
                 from envsnap.tui.screens.verify import VerifyScreen
 
-                self.call_from_thread(self.push_screen, VerifyScreen(scrub_report(document), path))
+                self.call_from_thread(self._show_document, VerifyScreen(scrub_report(document), path))
                 return
             snapshot = _evaluated(redact_snapshot(document))
         except BadInput as err:
@@ -397,6 +468,9 @@ class EnvsnapApp(App[int]):
         self._close_run_view()  # the file was rewritten as a snapshot and re-read (r)
         self.main.load_error = None
         self.main.snapshot = message.snapshot
+        if self._save_queued and self.live:
+            self._save_queued = False
+            self._start_save()
         if message.path is not None:
             telemetry = message.snapshot.telemetry
             if telemetry is None:
@@ -411,6 +485,9 @@ class EnvsnapApp(App[int]):
                 )
 
     def on_snapshot_load_failed(self, message: SnapshotLoadFailed) -> None:
+        if self._save_queued:
+            self._save_queued = False
+            self.notify("Not saved: probing failed.", severity="error")
         self._close_run_view()  # a re-read report that no longer loads shows the error state
         self.main.load_error = message.error
         if not self.live:
@@ -430,9 +507,18 @@ class EnvsnapApp(App[int]):
 
         self.main.load_error = None
         self.main.source = f"fleet folder {message.path} · read-only"
-        while isinstance(self.screen, FleetScreen):  # re-read (r): replaced
+        self._show_document(FleetScreen(message.document, message.path))
+
+    def _show_document(self, screen: Screen[Any]) -> None:
+        """Show a file that has no snapshot tabs (a verify report, a fleet folder) on its own screen.
+
+        It replaces the screens over the tabs (a re-read with r replaces it), and it stays the
+        bottom of what is shown: esc and the digits do not uncover the empty tabs beneath.
+        """
+        while self.screen is not self.main and len(self.screen_stack) > 1:
             self.pop_screen()
-        self.push_screen(FleetScreen(message.document, message.path))
+        self.document_screen = screen
+        self.push_screen(screen)
 
     # ------------------------------------------------------------------ run report
 
@@ -450,10 +536,14 @@ class EnvsnapApp(App[int]):
         self.push_screen(RunScreen(message.report, message.path))
 
     def _in_run_view(self) -> bool:
-        """True (and says so) when a run report is on show: it has no snapshot tabs to switch to."""
-        if self.run_report is None:
+        """True (and says so) when the opened file has no snapshot tabs (a run or verify report, a fleet)."""
+        if self.run_report is not None:
+            kind = "an `envsnap run` report"
+        elif self.document_screen is not None:
+            kind = "an `envsnap.verify` report" if self.document_screen.id != "fleet" else "a fleet folder"
+        else:
             return False
-        self.notify("This file is an `envsnap run` report: it has no snapshot tabs.", severity="warning")
+        self.notify(f"This file is {kind}: it has no snapshot tabs.", severity="warning")
         return True
 
     def _close_run_view(self) -> None:
@@ -569,10 +659,12 @@ class EnvsnapApp(App[int]):
         self.post_message(SnapshotSaved(path))
 
     def on_snapshot_saved(self, message: SnapshotSaved) -> None:
+        self._saving = False
         self.notify(f"Saved {message.path}", title="Snapshot saved", timeout=6, markup=False)
         self._list_snapshots()
 
     def on_save_failed(self, message: SaveFailed) -> None:
+        self._saving = False
         self.notify(message.error, title="Save failed", severity="error", timeout=10, markup=False)
 
     @work(
@@ -599,6 +691,7 @@ class EnvsnapApp(App[int]):
         from envsnap.compare.diff import diff, not_compared
         from envsnap.errors import BadInput
         from envsnap.snapshot.finalize import checked
+        from envsnap.tui.overview_rows import working_summaries
 
         try:
             # Files are untrusted, as in `envsnap diff`: redacted, fingerprints recomputed.
@@ -611,19 +704,22 @@ class EnvsnapApp(App[int]):
                 labels = (base.name, target.name)
             changes = tuple(diff(old, new))
             unknown = tuple(f"{section} (absent in {side})" for section, side in not_compared(old, new))
+            working = working_summaries(changes, old, new)
         except BadInput as err:
             self.post_message(DiffFailed(str(err)))
             return
         except Exception as err:  # a diff bug is reported, never a crash
             self.post_message(DiffFailed(f"diff failed: {type(err).__name__}: {err}"))
             return
-        self.post_message(DiffComputed(labels[0], labels[1], changes, unknown))
+        self.post_message(DiffComputed(labels[0], labels[1], changes, unknown, working))
 
     def on_diff_computed(self, message: DiffComputed) -> None:
         from envsnap.tui.screens.diff import DiffScreen
 
         self.push_screen(
-            DiffScreen(message.old_label, message.new_label, message.changes, message.not_compared)
+            DiffScreen(
+                message.old_label, message.new_label, message.changes, message.not_compared, message.working
+            )
         )
 
     def on_diff_failed(self, message: DiffFailed) -> None:

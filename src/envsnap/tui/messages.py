@@ -7,7 +7,7 @@ payloads into the main screen's reactives, and the panes redraw from those.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,8 +33,8 @@ class DataMessage(Message):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        for field in fields(self):  # type: ignore[arg-type]  # subclasses are dataclasses
-            setattr(self, field.name, display_safe(getattr(self, field.name)))
+        for item in fields(self):  # type: ignore[arg-type]  # subclasses are dataclasses
+            setattr(self, item.name, display_safe(getattr(self, item.name)))
 
 
 @dataclass
@@ -125,6 +125,9 @@ class DiffComputed(DataMessage):
     changes: tuple[Change, ...]
     not_compared: tuple[str, ...] = ()
     """Sections only one side records (an import lacks them): not compared, not "removed"."""
+    working: Mapping[str, str] = field(default_factory=dict)
+    """Per path of a section that started or stopped working, what its working side holds
+    (``driver 590.48.01 · 2× NVIDIA H100``): "skipped → ok" alone hides what appeared."""
 
 
 @dataclass
@@ -135,8 +138,8 @@ class DiffFailed(DataMessage):
 
 
 @dataclass
-class FleetLoaded(Message):
-    """The opened path is a fleet folder, read and grouped."""
+class FleetLoaded(DataMessage):
+    """The opened path is a fleet folder, read and grouped (every string display-safe, as for a snapshot)."""
 
     document: FleetDocument
     path: Path

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from envsnap.snapshot.model import Finding, ProbeRun, Section, Snapshot
+    from envsnap.snapshot.model import Change, Finding, ProbeRun, Section, Snapshot
 
 
 Badge = Literal["ok", "warning", "error", "absent", "loading"]
@@ -286,3 +286,41 @@ def _other_frameworks(snapshot: Snapshot) -> tuple[Section | None, str]:
     worst = max((info for _, info in found), key=lambda s: {"skipped": 0, "ok": 1, "failed": 2}[s.status])
     text = " · ".join(f"{label} {getattr(info, 'version', None) or info.status}" for label, info in found)
     return worst, text
+
+
+def _status_word(value: object) -> str | None:
+    return value.split(":", 1)[0] if isinstance(value, str) else None
+
+
+def working_side(change: Change) -> str | None:
+    """``"new"`` for a section that started working (skipped → ok), ``"old"`` for one that stopped.
+
+    The diff reports such a section as one change of its status (``compare.diff``); the data that
+    appeared or vanished with it is not in the change, so views add the working side's summary.
+    """
+    if change.kind != "changed":
+        return None
+    old, new = _status_word(change.old), _status_word(change.new)
+    if old in ("skipped", "failed") and new == "ok":
+        return "new"
+    if old == "ok" and new in ("skipped", "failed"):
+        return "old"
+    return None
+
+
+def section_summary(snapshot: Snapshot, path: str) -> str | None:
+    """The Overview's summary of the layer ``path`` belongs to (``driver 590.48.01 · 2× NVIDIA H100``)."""
+    key = layer_of_path(path)
+    return next((row.summary for row in layer_rows(snapshot) if row.key == key), None)
+
+
+def working_summaries(changes: Iterable[Change], old: Snapshot, new: Snapshot) -> dict[str, str]:
+    """Per changed path of a section that started or stopped working: what its working side holds."""
+    summaries: dict[str, str] = {}
+    for change in changes:
+        side = working_side(change)
+        if side is not None:
+            summary = section_summary(new if side == "new" else old, change.path)
+            if summary:
+                summaries[change.path] = summary
+    return summaries

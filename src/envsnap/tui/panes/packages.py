@@ -79,9 +79,7 @@ class PackagesPane(DeferredPane):
     """A filter box over a DataTable of distributions."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "focus_filter", "Filter", key_display="/"),
         Binding("o", "cycle_sort", "Sort"),
-        Binding("escape", "focus_table", "Table", show=False),
     ]
 
     snapshot: reactive[Snapshot | None] = reactive(None)
@@ -140,11 +138,11 @@ class PackagesPane(DeferredPane):
 
     def action_focus_filter(self) -> None:
         """Put the cursor in the filter box."""
-        self.query_one("#package-filter", Input).focus()
+        self.screen.set_focus(self.query_one("#package-filter", Input))  # now, not deferred
 
     def action_focus_table(self) -> None:
         """Back from the filter box to the table."""
-        self.query_one("#package-table", DataTable).focus()
+        self.screen.set_focus(self.query_one("#package-table", DataTable))
 
     def action_cycle_sort(self) -> None:
         """Sort by the next column."""

@@ -6,17 +6,17 @@ nothing about how they were found.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from envsnap.render.diff import MAX_TABLE_ROWS
+from envsnap.tui.overview_rows import working_side
 
 if TYPE_CHECKING:
     from envsnap.snapshot.model import Change
@@ -36,8 +36,18 @@ def _short(value: object, width: int = 40) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def describe(change: Change) -> str:
-    """``old → new``, ``+ new`` or ``− old``."""
+def describe(change: Change, working: str | None = None) -> str:
+    """``old → new``, ``+ new`` or ``− old``.
+
+    ``working``: the summary of a section that started or stopped working, on the side where it
+    works: ``skipped: no driver → ok: driver 590.48.01 · 2× NVIDIA H100 80GB HBM3``.
+    """
+    if working is not None:
+        side = working_side(change)
+        if side == "new":
+            return f"{_short(change.old)} → ok: {working}"
+        if side == "old":
+            return f"ok ({working}) → {_short(change.new)}"
     if change.kind == "added":
         return f"+ {_short(change.new)}"
     if change.kind == "removed":
@@ -48,16 +58,22 @@ def describe(change: Change) -> str:
 class DiffScreen(Screen[None]):
     """A table of changes between an old and a new snapshot."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.pop_screen", "Back")]
+    # esc is the app's priority `back` binding (one path for every screen over the tabs).
 
     def __init__(
-        self, old_label: str, new_label: str, changes: Sequence[Change], not_compared: Sequence[str] = ()
+        self,
+        old_label: str,
+        new_label: str,
+        changes: Sequence[Change],
+        not_compared: Sequence[str] = (),
+        working: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(id="diff-screen")
         self.old_label = old_label
         self.new_label = new_label
         self.changes = ordered(changes)
         self.not_compared = tuple(not_compared)
+        self.working = dict(working or {})
 
     def compose(self) -> ComposeResult:
         counts = {impact: sum(1 for c in self.changes if c.impact == impact) for impact in IMPACT_ORDER}
@@ -87,7 +103,7 @@ class DiffScreen(Screen[None]):
                     Text(change.impact, style=_IMPACT_STYLE.get(change.impact, "")),
                     Text(change.layer),
                     Text(change.path),
-                    Text(describe(change)),
+                    Text(describe(change, self.working.get(change.path))),
                 )
             yield table
         yield Footer()

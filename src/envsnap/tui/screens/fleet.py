@@ -23,6 +23,7 @@ from envsnap.render.diff import IMPACT_STYLE, format_value, most_severe
 from envsnap.render.fleet import headline
 from envsnap.snapshot.safe_text import one_line
 from envsnap.tui.fleet_rows import NODE_COLUMNS, group_label, group_lines, node_rows
+from envsnap.tui.overview_rows import section_summary, working_side
 
 
 class FleetScreen(Screen[None]):
@@ -38,7 +39,7 @@ class FleetScreen(Screen[None]):
     TITLE = "Fleet"
 
     def __init__(self, document: FleetDocument, path: Path) -> None:
-        super().__init__()
+        super().__init__(id="fleet")
         self.document = document
         self.path = path
 
@@ -64,7 +65,8 @@ class FleetScreen(Screen[None]):
         for column in NODE_COLUMNS:
             table.add_column(column, key=column)
         for row in node_rows(self.document):
-            table.add_row(*row, key=row[0])
+            # Text cells: DataTable parses a str cell as markup ("[/]" in a GPU name crashed the view).
+            table.add_row(*(Text(cell) for cell in row), key=row[0])
         diff = self.query_one("#fleet-diff", DataTable)
         for column in ("impact", "path", "majority", "this node"):
             diff.add_column(column, key=column)
@@ -102,10 +104,22 @@ class FleetScreen(Screen[None]):
         heading.update(
             Content(f"{shown_name} ({group_label(index)}) vs majority: {len(group.changes)} differences{cut}")
         )
+        snapshots = {n.name: n.snapshot for n in self.document.loaded.nodes}
+        reference = snapshots.get(groups.groups[0].nodes[0]) if groups.groups[0].nodes else None
         for change in (group.changes[i] for i in shown):
+            old, new = format_value(change.path, change.old), format_value(change.path, change.new)
+            # A layer that started or stopped working: say what works on that side (skipped → ok
+            # alone hides the driver and the 2× H100 that appeared).
+            side = working_side(change)
+            holder = node.snapshot if side == "new" else reference if side == "old" else None
+            summary = section_summary(holder, change.path) if holder is not None else None
+            if summary and side == "new":
+                new = f"{new}: {summary}"
+            elif summary:
+                old = f"{old}: {summary}"
             diff.add_row(
                 Text(change.impact, style=IMPACT_STYLE[change.impact]),
                 Text(one_line(change.path)),
-                Text(format_value(change.path, change.old)),
-                Text(format_value(change.path, change.new)),
+                Text(old),
+                Text(new),
             )

@@ -6,7 +6,7 @@ Built from the ``BINDINGS`` lists rather than written by hand, so it cannot fall
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from dataclasses import replace
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -28,6 +28,30 @@ def key_label(binding: Binding) -> str:
     return ", ".join(_KEY_NAMES.get(key, key) for key in binding.key.split(","))
 
 
+def with_overrides(sections: Sequence[HelpSection]) -> list[HelpSection]:
+    """The sections, each key of the first ("Everywhere") noting where a tab gives it another meaning.
+
+    ``m  Migrate (Snapshots tab: Mark base)``: a tab's own binding wins while that tab has focus,
+    and the help says so instead of promising the same key everywhere.
+    """
+    if not sections:
+        return []
+    (heading, first), rest = sections[0], sections[1:]
+    noted: list[BindingType] = []
+    for item in first:
+        binding = item if isinstance(item, Binding) else Binding(*item)
+        elsewhere = [
+            f"{where}: {other.description}"
+            for where, bindings in rest
+            for other in (b if isinstance(b, Binding) else Binding(*b) for b in bindings)
+            if other.key == binding.key and other.action != binding.action
+        ]
+        if elsewhere:
+            binding = replace(binding, description=f"{binding.description} ({'; '.join(elsewhere)})")
+        noted.append(binding)
+    return [(heading, noted), *rest]
+
+
 def help_content(sections: Sequence[HelpSection]) -> Content:
     """The help text: one heading per section, one line per binding with a description."""
     lines: list[Content] = []
@@ -41,17 +65,14 @@ def help_content(sections: Sequence[HelpSection]) -> Content:
                 )
             )
         lines.append(Content(""))
-    lines.append(Content.styled("ctrl+p opens the command palette; esc closes this help.", "$text-muted"))
+    lines.append(
+        Content.styled("ctrl+p opens the command palette; esc or ? closes this help.", "$text-muted")
+    )
     return Content("\n").join(lines)
 
 
 class HelpScreen(ModalScreen[None]):
     """A modal list of key bindings."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Close"),
-        Binding("question_mark", "app.pop_screen", "Close", show=False),
-    ]
 
     def __init__(self, sections: Sequence[HelpSection]) -> None:
         super().__init__(id="help-screen")

@@ -15,7 +15,8 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, TabbedContent
+from textual.widget import Widget
+from textual.widgets import DataTable, TabbedContent, TabPane
 
 from envsnap.tui.catalog import SnapshotEntry
 from envsnap.tui.panes.checks import ChecksPane
@@ -24,12 +25,46 @@ from envsnap.tui.panes.devices import DevicesPane, TelemetryState
 from envsnap.tui.panes.overview import OverviewPane
 from envsnap.tui.panes.packages import PackagesPane
 from envsnap.tui.panes.snapshots import SnapshotsPane
+from envsnap.tui.widgets.footer import CoalescedFooter
 
 if TYPE_CHECKING:
     from envsnap.snapshot.model import ProbeRun, Snapshot
 
 TABS = ("overview", "devices", "packages", "checks", "snapshots")
 """Tab ids in order; keys 1–5 select them."""
+
+
+class EnvsnapTabs(TabbedContent):
+    """TabbedContent whose tab changes only by key or click, never because a widget got focus.
+
+    Textual's TabbedContent activates the pane of any widget that is focused. A focus landing late
+    (``Widget.focus`` is deferred) in the pane just left switched back to it, and two panes then took
+    the tab from each other forever (issue 24). Here focus never switches tabs: ``show_tab`` focuses
+    only the active pane's widget.
+    """
+
+    def on_tab_pane_focused(self, event: TabPane.Focused) -> None:
+        event.prevent_default()  # TabbedContent's own handler would set ``active``
+        event.stop()
+
+
+def _within(widget: Widget | None, ancestor: Widget) -> bool:
+    node = widget
+    while node is not None:
+        if node is ancestor:
+            return True
+        node = node.parent if isinstance(node.parent, Widget) else None
+    return False
+
+
+def _shown(widget: Widget) -> bool:
+    """Whether the widget and every ancestor are displayed (not inside a hidden tab pane)."""
+    node: Widget | None = widget
+    while node is not None:
+        if not node.display:
+            return False
+        node = node.parent if isinstance(node.parent, Widget) else None
+    return True
 
 
 class MainScreen(Screen[None]):
@@ -51,7 +86,7 @@ class MainScreen(Screen[None]):
     folder: reactive[str] = reactive("snapshots")
 
     def compose(self) -> ComposeResult:
-        with TabbedContent(id="tabs", initial="overview"):
+        with EnvsnapTabs(id="tabs", initial="overview"):
             yield OverviewPane().data_bind(
                 MainScreen.snapshot,
                 MainScreen.probe_runs,
@@ -70,6 +105,7 @@ class MainScreen(Screen[None]):
             yield SnapshotsPane().data_bind(MainScreen.entries, MainScreen.folder)
 
     def on_mount(self) -> None:
+        self.focus_active()  # the Overview's scroll, not the tab strip Textual would auto-focus
         # The footer and the hidden tabs come right after the first frame: the footer (a widget
         # per binding, rebuilt while focus settles) adds tens of milliseconds before it otherwise.
         self.call_after_refresh(self.build_panes)
@@ -78,33 +114,50 @@ class MainScreen(Screen[None]):
         """Mount the footer and every deferred tab's widgets (once)."""
         if not self.is_attached:
             return  # the app quit before its first frame was done
-        if not self.query(Footer):
-            await self.mount(Footer())
+        if not self.query(CoalescedFooter):
+            await self.mount(CoalescedFooter())
         for pane in self.query(DeferredPane):
-            await pane.build()
+            await self._build(pane)
 
     @property
     def active_tab(self) -> str:
         """Id of the tab on show."""
         return self.query_one(TabbedContent).active
 
-    async def show_tab(self, tab: str) -> None:
-        """Switch to a tab and focus its main widget, so its keys work at once."""
-        self.query_one(TabbedContent).active = tab
-        await self._focus_pane(tab)
+    def show_tab(self, tab: str) -> None:
+        """Switch to a tab and focus its main widget, both before the next key is read.
+
+        The one path of a tab change by key: the switch and the focus happen here, synchronously,
+        so keys typed fast are taken in order (the App forwards each key to the widget focused
+        when it reads the key).
+        """
+        self.query_one(EnvsnapTabs).active = tab
+        self.focus_active()
 
     @on(TabbedContent.TabActivated)
-    async def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        if event.pane.id is not None:
-            await self._focus_pane(event.pane.id)
+    def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        # A click on the tab strip: focus follows unless it is already on the strip or in the pane.
+        # A key's switch (show_tab) has focused already, so this does nothing then.
+        focused = self.focused
+        if focused is None or not (focused.display and _shown(focused)):
+            self.focus_active()
 
-    async def _focus_pane(self, tab: str) -> None:
-        pane = self.query_one(f"#{tab}")
-        if isinstance(pane, DeferredPane):
-            await pane.build()  # opened before the background build got to it
-        for widget in (*pane.query(DataTable), *pane.query(VerticalScroll)):
-            widget.focus()
+    def focus_active(self) -> None:
+        """Focus the active tab's main widget (its table or scroll); once mounted, if it isn't yet."""
+        pane = self.query_one(f"#{self.active_tab}")
+        if isinstance(pane, DeferredPane) and not pane.built:
+            self.run_worker(self._build(pane), group="build-pane")  # focused when mounted, if still active
             return
+        for widget in (*pane.query(DataTable), *pane.query(VerticalScroll)):
+            # Screen.set_focus, not Widget.focus(): the latter is deferred, and a key read before it
+            # runs would go to the old widget.
+            self.set_focus(widget)
+            return
+
+    async def _build(self, pane: DeferredPane) -> None:
+        await pane.build()
+        if pane.built and pane.id == self.active_tab and not _within(self.focused, pane):
+            self.focus_active()
 
     def selected_snapshot(self) -> SnapshotEntry | None:
         """The snapshot under the cursor of the Snapshots tab."""

@@ -12,11 +12,9 @@ terminal controls escaped.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static, Tree
@@ -65,7 +63,8 @@ def _label(name: str, checks: list[ModuleCheck], divergence: str | None) -> Text
 class VerifyScreen(Screen[None]):
     """A verify report on one screen (read-only)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.pop_screen", "Back", show=True)]
+    # No esc: this screen is the opened file, with nothing beneath it to go back to (q quits).
+    TITLE = "Verify report"
 
     DEFAULT_CSS = """
     VerifyScreen #verify-verdict { height: auto; padding: 0 1; }
