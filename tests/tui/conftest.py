@@ -23,12 +23,28 @@ from envsnap.probes.base import TelemetrySource
 from envsnap.snapshot.finalize import finalize
 from envsnap.snapshot.model import Finding, ProbeRun, Snapshot
 from envsnap.tui.app import EnvsnapApp
-from envsnap.tui.telemetry import ProcessInfo
+from envsnap.tui.telemetry import HostLoad, ProcessInfo
 from tests.factories import make_snapshot
 from tests.fakes.fake_telemetry import RecordedHost, ReplaySource, sampler_factory, v100_host
 
 FROZEN_NOW = datetime(2022, 9, 15, 14, 0, 0, tzinfo=timezone.utc)
 """The app's clock in tests: shortly after the V100 capture (13:55:33 UTC that day)."""
+
+
+class FixedHost:
+    """This host's load, fixed (the recorded host's own CPU and RAM are not in its capture).
+
+    A 2-socket server of the V100 capture's class: 64 logical CPUs and 512 GiB, a third in use.
+    """
+
+    def read(self) -> HostLoad:
+        return HostLoad(
+            cpu_percent=12.0,
+            cpus=64,
+            memory_used_bytes=171 * 2**30,
+            memory_total_bytes=512 * 2**30,
+            load_1m=7.5,
+        )
 
 
 class NoLocalProcesses:
@@ -106,6 +122,7 @@ def make_app(tmp_path: Path, v100: RecordedHost) -> AppFactory:
         options.setdefault("snapshot_dir", tmp_path / "snapshots")
         options.setdefault("interval_s", 3600.0)  # one sample at start; tests ask for more with sample_now()
         options.setdefault("process_lookup", NoLocalProcesses())
+        options.setdefault("host_load", FixedHost())
         options.setdefault("clock", lambda: FROZEN_NOW)
         options.setdefault(
             "sampler_factory",

@@ -110,8 +110,12 @@ async def test_hostile_node_data_is_shown_as_text(make_app: AppFactory, tmp_path
         file = f"n{len(records)}.yaml"
         store.save(snapshot, folder / file)
         records.append(NodeRecord(name=name, status="ok", file=file))
-    records.append(NodeRecord(name="[link=https://evil.example]gpu05[/link]", status="unreachable", reason="[/] boom"))
-    write_index(folder, FleetIndex(collected_at="2026-12-01T00:00:00Z", transport="ssh", nodes=tuple(records)))
+    records.append(
+        NodeRecord(name="[link=https://evil.example]gpu05[/link]", status="unreachable", reason="[/] boom")
+    )
+    write_index(
+        folder, FleetIndex(collected_at="2026-12-01T00:00:00Z", transport="ssh", nodes=tuple(records))
+    )
     app = make_app(snapshot_path=folder)
     async with app.run_test(size=(140, 50)) as pilot:
         await wait_for(lambda: isinstance(app.screen, FleetScreen) or app.main.load_error, pilot)

@@ -43,7 +43,15 @@ from envsnap.tui.panes.devices import TelemetryState
 from envsnap.tui.panes.packages import PackagesPane
 from envsnap.tui.panes.snapshots import SnapshotsPane
 from envsnap.tui.screens.main import TABS, MainScreen
-from envsnap.tui.telemetry import ProcessLookup, PsutilProcesses, TelemetryHistory, sample_pids
+from envsnap.tui.telemetry import (
+    HostLoad,
+    HostLoadSource,
+    ProcessLookup,
+    PsutilHost,
+    PsutilProcesses,
+    TelemetryHistory,
+    sample_pids,
+)
 
 if TYPE_CHECKING:
     from textual.command import Provider
@@ -121,6 +129,7 @@ class EnvsnapApp(App[int]):
         collector: defaults.Collector | None = None,
         sampler_factory: defaults.SamplerFactory | None = None,
         process_lookup: ProcessLookup | None = None,
+        host_load: HostLoadSource | None = None,
         clock: defaults.Clock = defaults.utc_now,
     ) -> None:
         """Configure the app; nothing is probed or read until it runs.
@@ -133,6 +142,7 @@ class EnvsnapApp(App[int]):
             collector: probes the machine (default: ``envsnap.api.collect``).
             sampler_factory: opens the telemetry backends (default: NVML/amdsmi via live.sources).
             process_lookup: joins GPU PIDs with the OS (default: psutil).
+            host_load: reads this host's CPU and memory for the Devices tab (default: psutil).
             clock: current time, for saved snapshots' capture time.
         """
         super().__init__()
@@ -142,6 +152,7 @@ class EnvsnapApp(App[int]):
         self._collector = collector or defaults.live_collector()
         self._sampler_factory = sampler_factory or defaults.live_sampler
         self._processes = process_lookup or PsutilProcesses()
+        self._host = host_load or PsutilHost()
         self._clock = clock
         self._history = TelemetryHistory()
         self._sampler: Sampler | None = None  # opened and used only in the sampling worker
@@ -243,7 +254,11 @@ class EnvsnapApp(App[int]):
         if action in TYPED_IN_FILTER and typing:
             return False
         if action == "focus_filter":
-            return self.screen is self.main and self.main.active_tab == "packages"
+            return (
+                self.screen is self.main
+                and self.main.active_tab == "packages"
+                and self.main.query_one(PackagesPane).built
+            )
         if action == "back":
             return self._back_target() is not None
         if action in LIVE_ONLY_ACTIONS:
@@ -458,6 +473,7 @@ class EnvsnapApp(App[int]):
             return
         self._collection_started = True
         self._collect_snapshot()
+        self.main.call_after_refresh(self.main.build_hidden_panes)
 
     def on_probe_finished(self, message: ProbeFinished) -> None:
         if message.partial is not None and self.main.snapshot is None:
@@ -583,14 +599,25 @@ class EnvsnapApp(App[int]):
                 self._sampler = call_cancellable(self._sampler_factory, name="envsnap-sampler-open")
             sampler = self._sampler
             sample = call_cancellable(sampler.sample, name="envsnap-sample")
+            history = self._history.add(sample)
+            if self._last_sample is None and not get_current_worker().is_cancelled:
+                # The first cards go up before psutil is imported and asked (tens of ms at start);
+                # the same sample follows with its processes and the host line.
+                self.post_message(SampleTaken(sample, history, {}))
             pids = sample_pids(sample)
             processes = dict(call_cancellable(lambda: self._processes.lookup(pids))) if pids else {}
+            host = call_cancellable(self._host_load, name="envsnap-host-load")
         except Cancelled:
             return False
-        history = self._history.add(sample)
         if not get_current_worker().is_cancelled:
-            self.post_message(SampleTaken(sample, history, processes))
+            self.post_message(SampleTaken(sample, history, processes, host))
         return bool(sample.errors)
+
+    def _host_load(self) -> HostLoad | None:
+        try:
+            return self._host.read()
+        except Exception:  # the host line is extra: a failing read never fails the GPU sample
+            return None
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
@@ -608,7 +635,9 @@ class EnvsnapApp(App[int]):
             self._sample_timer = self.set_timer(delay, self._schedule_sample, name="envsnap-next-sample")
 
     def on_sample_taken(self, message: SampleTaken) -> None:
-        self._start_collection()
+        # The probes (imports, subprocesses) start once this sample is on screen, not while it is drawn.
+        if not self._collection_started:
+            self.main.call_after_refresh(self._start_collection)
         sample = message.sample
         self._last_sample = sample
         errors = sample.errors or ()
@@ -627,7 +656,9 @@ class EnvsnapApp(App[int]):
         if not self._paused:
             when = sample.captured_at.replace("T", " ").rstrip("Z")[:19]
             self.main.telemetry_status = f"live · every {self.interval_s:g} s · updated {when} UTC"
-        self.main.telemetry = TelemetryState(sample, dict(message.history), dict(message.processes))
+        self.main.telemetry = TelemetryState(
+            sample, dict(message.history), dict(message.processes), host=message.host
+        )
 
     def on_sampler_failed(self, message: SamplerFailed) -> None:
         self._start_collection()

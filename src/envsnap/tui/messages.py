@@ -15,7 +15,7 @@ from textual.message import Message
 
 from envsnap.tui.catalog import SnapshotEntry
 from envsnap.tui.safe import display_safe
-from envsnap.tui.telemetry import DeviceHistory, ProcessInfo
+from envsnap.tui.telemetry import DeviceHistory, HostLoad, ProcessInfo
 
 if TYPE_CHECKING:
     from envsnap.audit.model import AuditReport
@@ -80,6 +80,8 @@ class SampleTaken(DataMessage):
     """Per device key (see telemetry.device_key), the series after this sample."""
     processes: Mapping[int, ProcessInfo]
     """psutil's view of the PIDs in the sample, where they exist on this host."""
+    host: HostLoad | None = None
+    """This host's CPU and memory at the sample (None when not read)."""
 
     def can_replace(self, message: Message) -> bool:
         """A newer sample makes a queued older one redundant (history travels with it)."""

@@ -130,6 +130,52 @@ class PsutilProcesses:
         return found
 
 
+@dataclass(frozen=True)
+class HostLoad:
+    """This host's CPU and memory, next to the GPUs (what a person running nvitop also watches)."""
+
+    cpu_percent: float | None = None
+    """Use of all cores since the previous reading, percent of the whole machine; None at first."""
+    cpus: int | None = None
+    memory_used_bytes: int | None = None
+    memory_total_bytes: int | None = None
+    load_1m: float | None = None
+
+
+class HostLoadSource(Protocol):
+    """Reads the host's load; called in the sampling worker once per sample."""
+
+    def read(self) -> HostLoad: ...
+
+
+class PsutilHost:
+    """``HostLoadSource`` through psutil (CPU% measured between two readings, like top)."""
+
+    def __init__(self) -> None:
+        self._primed = False
+
+    def read(self) -> HostLoad:
+        """CPU since the last call, memory in use (total minus available), the 1-minute load."""
+        import os
+
+        import psutil
+
+        cpu = psutil.cpu_percent(None)
+        primed, self._primed = self._primed, True
+        memory = psutil.virtual_memory()
+        try:
+            load: float | None = os.getloadavg()[0]
+        except OSError:  # not on every platform
+            load = None
+        return HostLoad(
+            cpu_percent=cpu if primed else None,
+            cpus=psutil.cpu_count(),
+            memory_used_bytes=memory.total - memory.available,
+            memory_total_bytes=memory.total,
+            load_1m=load,
+        )
+
+
 def sample_pids(sample: Sample) -> list[int]:
     """Every PID the driver reported in a sample."""
     return sorted({proc.pid for device in sample.devices for proc in device.processes or ()})

@@ -9,16 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
+from envsnap.tui import format as fmt
 from envsnap.tui.panes.deferred import DeferredPane
-from envsnap.tui.telemetry import DeviceHistory, ProcessInfo, device_key
+from envsnap.tui.telemetry import DeviceHistory, HostLoad, ProcessInfo, device_key
 
 if TYPE_CHECKING:
     from envsnap.snapshot.model import DeviceSample, NvidiaDevice, Sample, Snapshot
@@ -34,10 +36,29 @@ class TelemetryState:
     processes: dict[int, ProcessInfo] = field(default_factory=dict)
     recorded: bool = False
     """True for telemetry stored in an opened snapshot file (not this machine, not live)."""
+    host: HostLoad | None = None
+    """This host's CPU and memory at the sample (live only)."""
+
+
+PROCESS_SORTS = ("memory", "cpu", "pid")
+"""What ``o`` cycles the device cards' process rows through: GPU memory (largest first), CPU %, PID."""
+
+
+def host_line(host: HostLoad) -> Content:
+    """``host  CPU 12 % of 16 · RAM 23.1/125.7 GiB · load 1.20``."""
+    cpu = "–" if host.cpu_percent is None else f"{host.cpu_percent:.0f} %"
+    of = f" of {host.cpus}" if host.cpus else ""
+    parts = [f"CPU {cpu}{of}", f"RAM {fmt.gib_pair(host.memory_used_bytes, host.memory_total_bytes)}"]
+    if host.load_1m is not None:
+        parts.append(f"load {host.load_1m:.2f}")
+    return Content.assemble(("host  ", "bold"), " · ".join(parts))
 
 
 class DevicesPane(DeferredPane):
-    """Device cards and a status line (live/paused/recorded, backend errors)."""
+    """Device cards and a status line (live/paused/recorded, backend errors, this host's load)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("o", "cycle_process_sort", "Sort processes")]
+    process_sort: reactive[str] = reactive("memory", repaint=False)
 
     snapshot: reactive[Snapshot | None] = reactive(None)
     # repaint=False: the watchers update only the widgets whose values changed (the status line,
@@ -87,15 +108,26 @@ class DevicesPane(DeferredPane):
     def watch_snapshot(self) -> None:
         self._show_cards()
 
+    def watch_process_sort(self) -> None:
+        self._show_cards()
+
+    def action_cycle_process_sort(self) -> None:
+        """Sort each card's processes by the next key: GPU memory, CPU %, PID."""
+        self.process_sort = PROCESS_SORTS[(PROCESS_SORTS.index(self.process_sort) + 1) % len(PROCESS_SORTS)]
+
     def _show_status(self) -> None:
         if not self._visible():
             return
         status = Content.styled(self.telemetry_status, "$text-muted")
         if self.telemetry_error:
             status += Content.assemble(("  ✖ ", "$error"), (self.telemetry_error, "$error"))
+        host = self.telemetry.host if self.telemetry is not None else None
+        if host is not None:
+            status = Content("\n").join([status, host_line(host)])
         line = self.query_one("#devices-status", Static)
         # The status changes every sample; re-lay out only when it needs another number of lines.
-        lines = -(-status.cell_length // max(line.content_size.width, 1))
+        width = max(line.content_size.width, 1)
+        lines = sum(-(-max(part.cell_length, 1) // width) for part in status.split("\n"))
         line.update(status, layout=lines != self._status_lines)
         self._status_lines = lines
 
@@ -105,7 +137,7 @@ class DevicesPane(DeferredPane):
         from envsnap.tui.widgets.device_card import DeviceCard  # built after the first frame
 
         holder = self.query_one("#device-cards", VerticalScroll)
-        views = device_views(self.snapshot, self.telemetry)
+        views = device_views(self.snapshot, self.telemetry, self.process_sort)
         if not views:
             empty = holder.query_children("#devices-empty")
             if empty:
@@ -147,7 +179,9 @@ def _empty_text(snapshot: Snapshot | None, telemetry: TelemetryState | None) -> 
     return Content.styled("\n".join([text, *reasons]), "$text-muted")
 
 
-def device_views(snapshot: Snapshot | None, telemetry: TelemetryState | None) -> dict[str, DeviceView]:
+def device_views(
+    snapshot: Snapshot | None, telemetry: TelemetryState | None, process_sort: str = "memory"
+) -> dict[str, DeviceView]:
     """A card view per sampled device, joined with the snapshot's static facts."""
     from envsnap.tui.widgets.device_card import DeviceView
 
@@ -161,6 +195,7 @@ def device_views(snapshot: Snapshot | None, telemetry: TelemetryState | None) ->
             sample=device,
             history=telemetry.history.get(key, DeviceHistory()),
             processes=telemetry.processes,
+            process_sort=process_sort,
             **facts,
         )
     return views

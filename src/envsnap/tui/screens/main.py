@@ -85,6 +85,11 @@ class MainScreen(Screen[None]):
     entries: reactive[tuple[SnapshotEntry, ...] | None] = reactive(None)
     folder: reactive[str] = reactive("snapshots")
 
+    _tabs_ready = False
+    """The tab strip is mounted (after the first frame): a tab can be activated."""
+    _early_tab: str | None = None
+    """The last tab asked for before that."""
+
     def compose(self) -> ComposeResult:
         with EnvsnapTabs(id="tabs", initial="overview"):
             yield OverviewPane().data_bind(
@@ -111,11 +116,28 @@ class MainScreen(Screen[None]):
         self.call_after_refresh(self.build_panes)
 
     async def build_panes(self) -> None:
-        """Mount the footer and every deferred tab's widgets (once)."""
+        """After the first frame: the footer and the tab on show; the hidden tabs too on a file.
+
+        Live, the hidden tabs wait for the first telemetry sample to be drawn
+        (``build_hidden_panes``): building them meanwhile only delays the first GPU card.
+        """
         if not self.is_attached:
             return  # the app quit before its first frame was done
+        self._tabs_ready = True
+        if self._early_tab is not None:
+            self.show_tab(self._early_tab)
+        active = self.query_one(f"#{self.active_tab}")
+        if isinstance(active, DeferredPane):
+            await self._build(active)
         if not self.query(CoalescedFooter):
             await self.mount(CoalescedFooter())
+        if not getattr(self.app, "live", False):
+            await self.build_hidden_panes()
+
+    async def build_hidden_panes(self) -> None:
+        """Mount every deferred tab's widgets (once each)."""
+        if not self.is_attached:
+            return
         for pane in self.query(DeferredPane):
             await self._build(pane)
 
@@ -131,6 +153,9 @@ class MainScreen(Screen[None]):
         so keys typed fast are taken in order (the App forwards each key to the widget focused
         when it reads the key).
         """
+        if not self._tabs_ready:
+            self._early_tab = tab  # typed before the tab strip exists: shown once it does
+            return
         self.query_one(EnvsnapTabs).active = tab
         self.focus_active()
 

@@ -42,6 +42,8 @@ class DeviceView:
     """MIG summary, e.g. "MIG on · 4 instances: 1g.10gb ×4"."""
     history: DeviceHistory = field(default_factory=DeviceHistory)
     processes: Mapping[int, ProcessInfo] = field(default_factory=dict)
+    process_sort: str = "memory"
+    """Process rows by "memory" (GPU memory, largest first), "cpu" (CPU %, busiest first) or "pid"."""
 
 
 class DeviceCard(Widget):
@@ -131,7 +133,7 @@ def card_lines(view: DeviceView, width: int) -> list[Content]:
             ("  throttle ", "$text-muted"), (", ".join(device.throttle_reasons), "$warning")
         )
     lines.append(clock_line)
-    lines.extend(_process_lines(device.processes or (), view.processes, width))
+    lines.extend(_process_lines(device.processes or (), view.processes, width, view.process_sort))
     return lines
 
 
@@ -190,13 +192,27 @@ def _spark_line(label: str, now: float | None, series: tuple[float, ...], width:
     )
 
 
+def _process_order(proc: GpuProcess, info: Mapping[int, ProcessInfo], sort: str) -> tuple[float, int]:
+    if sort == "cpu":
+        local = info.get(proc.pid)
+        return (-(local.cpu_percent or 0.0) if local else 0.0, proc.pid)
+    if sort == "pid":
+        return (0.0, proc.pid)
+    return (-(proc.used_memory_bytes or 0), proc.pid)
+
+
 def _process_lines(
-    gpu_procs: tuple[GpuProcess, ...], info: Mapping[int, ProcessInfo], width: int
+    gpu_procs: tuple[GpuProcess, ...], info: Mapping[int, ProcessInfo], width: int, sort: str = "memory"
 ) -> list[Content]:
     if not gpu_procs:
         return [Content.styled("no processes", "$text-muted")]
-    lines = [Content.styled(f"{'PID':>7} {'USER':<10} {'CPU%':>5} {'GPU MEM':>9}  COMMAND", "$text-muted")]
-    ordered = sorted(gpu_procs, key=lambda p: (-(p.used_memory_bytes or 0), p.pid))
+    # The sorted column carries the arrow (o on the Devices tab cycles it).
+    pid, cpu, mem = (
+        ("▲" if key == "pid" else "▼") if key == sort else "" for key in ("pid", "cpu", "memory")
+    )
+    head = f"{'PID' + pid:>7} {'USER':<10} {'CPU%' + cpu:>5} {'GPU MEM' + mem:>9}  COMMAND"
+    lines = [Content.styled(head, "$text-muted")]
+    ordered = sorted(gpu_procs, key=lambda p: _process_order(p, info, sort))
     for proc in ordered[:MAX_PROCESS_ROWS]:
         local = info.get(proc.pid)
         user = (local.user if local else None) or fmt.UNKNOWN
