@@ -24,8 +24,19 @@
     envsnap's first GPU card on the Devices tab (key 2 typed at start) and each non-framework
     Overview row complete (its summary, not "probing…"). Targets: cards ≤ 1.5×, rows ≤ 2×.
 
+(e) Start-up against the Textual floor (issue 24): a minimal Textual app that reads the GPU names
+    through NVML on mount and shows them (benchmarks/tui_floor.py), and ``envsnap tui`` with key 2
+    typed at start, both in a 160×48 pty on the stub two-H100 ``libnvidia-ml.so.1``, interleaved:
+    time from spawn to the GPU name on screen (envsnap: its first GPU card) and RSS then and 5 s
+    later. Targets: time and RSS ≤ 1.3× the floor.
+
+(f) Fast keys and idle cost (issue 24): ``envsnap tui`` in tmux 160×48 on the stub; the report's
+    ``1 2 3 4 5 1 2 3 4 5 3 4 2 5 4`` sent in one burst; the tab shown, then CPU (percent of one
+    core) and RSS growth over 20 s of idling. Targets: Checks, ≤ 5 %, ≤ 10 MB.
+
 Run from the repository root: ``python benchmarks/bench_tui.py`` (add ``--quick`` for a short run;
-``--live-only`` for (c) and (d); ``--install-peers`` to create the peer venv).
+``--live-only`` for (c) and (d); ``--floor-only`` for (e) and (f); ``--install-peers`` to create the
+peer venv).
 """
 
 from __future__ import annotations
@@ -216,11 +227,56 @@ def main() -> None:
     parser.add_argument("--live-only", action="store_true", help="only (c) and (d), against nvitop")
     parser.add_argument("--live-reps", type=int, default=3, help="interleaved rounds of (c) and (d)")
     parser.add_argument("--install-peers", action="store_true", help="pip-install nvitop into the peer venv")
+    parser.add_argument(
+        "--floor-only", action="store_true", help="only (e) and (f), against the Textual floor"
+    )
     args = parser.parse_args()
     reps, duration = (3, 10.0) if args.quick else (args.reps, args.duration)
+    if args.floor_only:
+        floor_parts(reps)
+        return
     if not args.live_only:
         fake_telemetry_parts(reps, duration)
+        floor_parts(reps)
     live_against_nvitop(1 if args.quick else args.live_reps, args.install_peers)
+
+
+def floor_parts(reps: int) -> None:
+    """Parts (e) and (f): start-up against the minimal Textual NVML app; fast keys, then idling."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import peers
+    import tui_floor
+
+    compileall.compile_dir(str(REPO / "src" / "envsnap"), quiet=1)  # as installed: byte-compiled
+    with tempfile.TemporaryDirectory() as tmp:
+        stub = peers.build_stub(Path(tmp) / "stub")
+        tui_floor.report(tui_floor.floor_against_envsnap(reps, stub))
+        if shutil.which("tmux") is None:
+            print("SKIPPED (f): tmux is not installed")
+            return
+        env = peers.stub_env(stub, PYTHONPATH=str(REPO / "src"))
+        here = os.getcwd()
+        os.chdir(tmp)
+        session = peers.Tmux(f"keys{time.monotonic_ns()}", _envsnap_argv(), 160, 48, env)
+        try:
+            if session.wait_for("Fingerprint", 120.0, poll_s=0.25) is None:
+                raise RuntimeError(f"envsnap never finished probing; screen:\n{session.screen()}")
+            session.keys(*"123451234534254")
+            time.sleep(3.0)
+            screen = session.screen()
+            tab = "Checks" if "Fingerprint" not in screen and "filter by name" not in screen else "NOT Checks"
+            rss0, cpu0, t0 = peers.rss_mib(session.pid), peers.cpu_seconds(session.pid), time.monotonic()
+            time.sleep(LIVE_S)
+            cpu = 100.0 * (peers.cpu_seconds(session.pid) - cpu0) / (time.monotonic() - t0)
+            growth = peers.rss_mib(session.pid) - rss0
+        finally:
+            session.close()
+            os.chdir(here)
+    print(f"(f) 15 fast tab keys in tmux 160x48, then {LIVE_S:.0f} s idle (1 s telemetry refresh):")
+    print(
+        f"    tab shown {tab} (target Checks) · CPU {cpu:.2f} % of a core (target <= 5 %) · "
+        f"RSS growth {growth:+.1f} MiB (target <= 10 MB)"
+    )
 
 
 def fake_telemetry_parts(reps: int, duration: float) -> None:

@@ -126,7 +126,12 @@ def measure(argv: list[str], marker: bytes, env: dict[str, str], cwd: Path, keys
 
 def floor_against_envsnap(reps: int, stub: Path) -> dict[str, list[Start]]:
     """Interleaved runs of the floor app and ``envsnap tui`` (key 2: the Devices tab) on the stub."""
-    env = {**os.environ, "LD_LIBRARY_PATH": str(stub), "TERM": "xterm-256color", "PYTHONPATH": str(REPO / "src")}
+    env = {
+        **os.environ,
+        "LD_LIBRARY_PATH": str(stub),
+        "TERM": "xterm-256color",
+        "PYTHONPATH": str(REPO / "src"),
+    }
     env.pop("NO_COLOR", None)
     results: dict[str, list[Start]] = {"floor": [], "envsnap": []}
     with tempfile.TemporaryDirectory() as tmp:
@@ -134,9 +139,13 @@ def floor_against_envsnap(reps: int, stub: Path) -> dict[str, list[Start]]:
         script = cwd / "floor_app.py"
         script.write_text(FLOOR_APP, encoding="utf-8")
         for _ in range(reps):
-            results["floor"].append(measure([sys.executable, str(script)], b"GPU 0 \xc2\xb7 NVIDIA H100", env, cwd))
+            results["floor"].append(
+                measure([sys.executable, str(script)], b"GPU 0 \xc2\xb7 NVIDIA H100", env, cwd)
+            )
             results["envsnap"].append(
-                measure([sys.executable, "-m", "envsnap", "tui"], b"NVIDIA 0 \xc2\xb7 NVIDIA H100", env, cwd, b"2")
+                measure(
+                    [sys.executable, "-m", "envsnap", "tui"], b"NVIDIA 0 \xc2\xb7 NVIDIA H100", env, cwd, b"2"
+                )
             )
     return results
 
@@ -155,7 +164,10 @@ def report(results: dict[str, list[Start]]) -> None:
     reps = len(results["floor"])
     print(f"(e) start-up against the Textual floor, {COLS}x{ROWS} pty, stub 2x H100, median of {reps}:")
     print("                                       GPU on screen   RSS then   RSS +5 s")
-    for name, label in (("floor", "minimal Textual NVML app (floor)"), ("envsnap", "envsnap tui, first GPU card")):
+    for name, label in (
+        ("floor", "minimal Textual NVML app (floor)"),
+        ("envsnap", "envsnap tui, first GPU card"),
+    ):
         t, rss, settled = med[name]
         print(f"    {label:<34} {t * 1000:7.0f} ms   {rss:6.1f} MiB {settled:6.1f} MiB")
     t, rss, settled = med["envsnap"]
@@ -170,4 +182,8 @@ if __name__ == "__main__":
     import peers
 
     with tempfile.TemporaryDirectory() as folder:
-        report(floor_against_envsnap(int(sys.argv[1]) if len(sys.argv) > 1 else 5, peers.build_stub(Path(folder))))
+        report(
+            floor_against_envsnap(
+                int(sys.argv[1]) if len(sys.argv) > 1 else 5, peers.build_stub(Path(folder))
+            )
+        )

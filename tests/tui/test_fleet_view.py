@@ -21,7 +21,7 @@ def _folder(tmp_path: Path) -> Path:
     folder.mkdir()
     good = make(hostname="gpu")
     odd = with_nvidia(make(hostname="gpu", gpus=T4), driver_version="515.105.01")
-    records = []
+    records: list[NodeRecord] = []
     for name, snapshot in (("gpu01", good), ("gpu02", odd), ("gpu03", good)):
         store.save(snapshot, folder / f"{name}.yaml")
         records.append(NodeRecord(name=name, status="ok", file=f"{name}.yaml"))
@@ -73,7 +73,7 @@ async def test_an_odd_node_with_thousands_of_differences_shows_the_most_severe(
     extra = tuple(Package(name=f"pkg-{i:05d}", version="1.0") for i in range(MAX_TABLE_ROWS + 10))
     packages = (*(good.packages or ()), *extra)
     many = msgspec.structs.replace(with_nvidia(good, driver_version="515.105.01"), packages=packages)
-    records = []
+    records: list[NodeRecord] = []
     for name, snapshot in (("gpu01", good), ("gpu02", many), ("gpu03", good)):
         store.save(snapshot, folder / f"{name}.yaml")
         records.append(NodeRecord(name=name, status="ok", file=f"{name}.yaml"))
@@ -105,7 +105,7 @@ async def test_hostile_node_data_is_shown_as_text(make_app: AppFactory, tmp_path
     devices = tuple(msgspec.structs.replace(d, name=HOSTILE_GPU) for d in nvidia.devices or ())  # type: ignore[union-attr]
     odd = with_nvidia(good, devices=devices, driver_version=HOSTILE_DRIVER)
     huge = with_nvidia(good, driver_version="535." + "x" * 200_000)
-    records = []
+    records: list[NodeRecord] = []
     for name, snapshot in (("gpu01", good), ("[/]odd", odd), ("gpu03", good), ("big", huge)):
         file = f"n{len(records)}.yaml"
         store.save(snapshot, folder / file)

@@ -109,7 +109,7 @@ async def type_fast(app: EnvsnapApp, keys: list[str]) -> None:
 
 def running_timers(app: EnvsnapApp) -> list[str]:
     """Names of the timers that will still fire (not stopped, not paused), over the app and its DOM."""
-    owners = [app, *app.screen_stack]
+    owners: list[Any] = [app, *app.screen_stack]
     for screen in app.screen_stack:
         owners += list(screen.walk_children(with_self=False))
     names = []

@@ -108,3 +108,24 @@ def test_envsnap_in_tmux(tmux: Tmux, tmp_path: Path) -> None:
 
     tmux.keys("q")
     tmux.wait(lambda: not tmux.alive(), "envsnap to quit", timeout_s=15)
+
+
+@pytest.mark.slow
+def test_fast_tab_keys_in_tmux_end_on_the_last_digit(tmux: Tmux) -> None:
+    """Issue 24: the keys of the report, sent in one burst to a real terminal, end on Checks and stay."""
+    tmux.start(f"{sys.executable} -m envsnap tui --no-frameworks")
+    tmux.wait_text("Fingerprint", timeout_s=120)  # probing done: the Overview is complete
+
+    def on_checks() -> bool:
+        screen = tmux.screen()
+        return "No findings" in screen or (" info" in screen and "Fingerprint" not in screen)
+
+    tmux.keys(*"123451234534254")
+    tmux.wait(on_checks, "the Checks tab")
+    time.sleep(1.0)  # had focus kept bouncing, the tab would have moved on by now
+    screen = tmux.screen()
+    assert on_checks(), screen
+    assert "filter by name" not in screen  # not the Packages tab
+    assert "Fingerprint" not in screen  # not the Overview
+    tmux.keys("q")
+    tmux.wait(lambda: not tmux.alive(), "envsnap to quit", timeout_s=15)

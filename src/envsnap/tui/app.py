@@ -63,7 +63,7 @@ if TYPE_CHECKING:
 
 FILTER_BINDING = Binding("slash", "focus_filter", "Filter", key_display="/", priority=True)
 """``/`` on the Packages tab: into the filter box."""
-BACK_BINDING = Binding("escape", "back", "Back", priority=True)
+BACK_BINDING = Binding("escape", "escape_back", "Back", priority=True)
 """``esc``: out of the filter box, or close the help or diff screen."""
 TYPED_IN_FILTER = ("help", "show_tab", "focus_filter")
 """Priority actions whose key is text while a text box has focus (package names hold digits)."""
@@ -259,7 +259,7 @@ class EnvsnapApp(App[int]):
                 and self.main.active_tab == "packages"
                 and self.main.query_one(PackagesPane).built
             )
-        if action == "back":
+        if action == "escape_back":
             return self._back_target() is not None
         if action in LIVE_ONLY_ACTIONS:
             return self.live
@@ -288,7 +288,7 @@ class EnvsnapApp(App[int]):
             title = "Run view" if self.run_report is not None else str(self.screen.title or "This view")
             self.push_screen(HelpScreen([(f"{title} (read-only)", keys)]))
             return
-        per_screen = ("read_only", "focus_filter", "back", "focus_next", "focus_previous")
+        per_screen = ("read_only", "focus_filter", "escape_back", "focus_next", "focus_previous")
         offered = [
             b
             for b in self.BINDINGS
@@ -300,10 +300,14 @@ class EnvsnapApp(App[int]):
             ("Everywhere", offered),
             (
                 "Packages tab",
-                [FILTER_BINDING, Binding("escape", "back", "Back to the table"), *PackagesPane.BINDINGS],
+                [
+                    FILTER_BINDING,
+                    Binding("escape", "escape_back", "Back to the table"),
+                    *PackagesPane.BINDINGS,
+                ],
             ),
             ("Snapshots tab", SnapshotsPane.BINDINGS),
-            ("Diff screen", [Binding("escape", "back", "Back to the tabs")]),
+            ("Diff screen", [Binding("escape", "escape_back", "Back to the tabs")]),
         ]
         self.push_screen(HelpScreen(with_overrides(sections)))
 
@@ -319,7 +323,7 @@ class EnvsnapApp(App[int]):
         """Into the Packages filter box (``/``)."""
         self.main.query_one(PackagesPane).action_focus_filter()
 
-    def action_back(self) -> None:
+    def action_escape_back(self) -> None:
         """``esc``: from the filter box back to the table, or close the help or diff screen."""
         target = self._back_target()
         if target == "table":
