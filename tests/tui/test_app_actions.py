@@ -47,19 +47,35 @@ async def test_save_writes_live_state_to_the_folder(make_app: AppFactory, tmp_pa
         assert str(table.get_row_at(0)[1]) == path.name
 
 
-async def test_save_before_probing_finished_is_refused(make_app: AppFactory, v100: RecordedHost) -> None:
+async def test_save_while_probing_is_queued_and_done_when_probing_completes(
+    make_app: AppFactory, v100: RecordedHost
+) -> None:
+    """Issue 24 item 2: s during probing says it will save, and does once the snapshot is complete."""
     import threading
 
+    from textual.notifications import Notify
+
     from tests.tui.conftest import FixedCollector
+
+    toasts: list[str] = []
+
+    def hook(message: object) -> None:
+        if isinstance(message, Notify):
+            toasts.append(message.notification.message)
 
     release = threading.Event()
     app = make_app(collector=FixedCollector(host_snapshot(v100), release))
     try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.press("s")
+        async with app.run_test(size=(80, 24), message_hook=hook) as pilot:
+            await pilot.press("s", "s")  # twice: still one save
             await pilot.pause()
-            assert not list((app.snapshot_dir).glob("*.yaml"))
+            assert toasts.count("Saving when probing completes…") == 1
+            assert not list(app.snapshot_dir.glob("*.yaml"))
             release.set()
+            await wait_for(lambda: any(app.snapshot_dir.glob("*.yaml")), pilot)
+            await wait_for(lambda: bool(app.main.entries), pilot)
+            assert len(list(app.snapshot_dir.glob("*.yaml"))) == 1
+            assert any(toast.startswith("Saved ") for toast in toasts)
     finally:
         release.set()
 

@@ -10,8 +10,7 @@ not; one screen stack; no exception. Once the keys stop, no timer or worker may 
 the telemetry sampler's.
 
 The sequences come from a seeded generator, so a failure names a sequence that replays.
-``ENVSNAP_KEY_SEQUENCES`` sets how many per app; the default keeps the two tests to about a
-minute on a CI runner (raise it for a longer soak: 5,000 per app passed before this was merged).
+``ENVSNAP_KEY_SEQUENCES`` sets how many per app (raise it for a longer soak).
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual import events
 from textual.widgets import Input
 from textual.worker import WorkerState
@@ -42,8 +42,9 @@ from tests.tui.conftest import (
     wait_for,
 )
 
-SEQUENCES = int(os.environ.get("ENVSNAP_KEY_SEQUENCES", "1000"))
-"""Sequences per app; each is 1–12 keys."""
+SEQUENCES = int(os.environ.get("ENVSNAP_KEY_SEQUENCES", "500"))
+"""Sequences per app; each is 1–12 keys (about 3,300 keys per app). 500 per app take ~2.5 min on a
+2-core box shared with 8 builds (load 4–8); 1,000 per app passed there too (#24)."""
 KEYS = ("1", "2", "3", "4", "5", "tab", "slash", "escape", "s", "p", "question_mark")
 """The documented keys, q (quit) left out."""
 WEIGHTS = (4, 4, 4, 4, 4, 2, 2, 2, 1, 1, 1)
@@ -168,6 +169,7 @@ async def assert_idle(app: EnvsnapApp, pilot: Any) -> None:
     assert busy_workers(app) == []
 
 
+@pytest.mark.timeout(900)  # a count, not a clock, bounds it; this only guards a loaded CI box
 async def test_random_fast_keys_on_the_live_app(make_app: AppFactory) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -176,6 +178,7 @@ async def test_random_fast_keys_on_the_live_app(make_app: AppFactory) -> None:
         await assert_idle(app, pilot)
 
 
+@pytest.mark.timeout(900)
 async def test_random_fast_keys_on_a_snapshot_file(
     make_app: AppFactory, v100: RecordedHost, tmp_path: Path
 ) -> None:
@@ -206,7 +209,11 @@ async def test_keys_typed_during_start_up_are_taken_in_order(
     app = make_app(collector=FixedCollector(host_snapshot(v100), release))
     try:
         async with app.run_test(size=(100, 30)) as pilot:
-            await type_fast(app, ["3", "1"])
+            await type_fast(app, ["3", "1", "4", "3"])  # maybe before the tab strip exists: kept, in order
+            await wait_for(lambda: app.main.tabs_ready, pilot)
+            await pilot.pause()
+            assert app.main.active_tab == "packages"
+            await type_fast(app, ["1"])
             assert app.main.active_tab == "overview"
             await type_fast(app, ["3", "slash", "escape", "2"])  # esc leaves the filter before 2 is read
             assert app.main.active_tab == "devices"

@@ -60,3 +60,26 @@ def _walk(node: TreeNode[str]) -> list[TreeNode[str]]:
     for child in node.children:
         found += _walk(child)
     return found
+
+
+async def test_esc_digits_and_r_keep_the_verify_report_on_show(
+    make_app: AppFactory, report_path: Path
+) -> None:
+    """Issue 24 item 3: esc led to an empty main screen stuck on "probing…"; the report is the whole view."""
+    app = make_app(snapshot_path=report_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(lambda: isinstance(app.screen, VerifyScreen), pilot)
+        await pilot.press("escape", "1", "3", "m")
+        await pilot.pause()
+        assert isinstance(app.screen, VerifyScreen)
+        assert len(app.screen_stack) == 2  # the tabs beneath, the report over them
+        await pilot.press("r")  # re-read: replaced, not stacked
+        await pilot.pause(0.5)
+        await wait_for(lambda: isinstance(app.screen, VerifyScreen), pilot)
+        assert isinstance(app.screen, VerifyScreen)
+        assert len(app.screen_stack) == 2
+        await pilot.press("question_mark")
+        await pilot.pause()
+        help_text = str(app.screen.query_one("#help-text").render())
+        assert "Verify report (read-only)" in help_text
+        assert "Migrate" not in help_text

@@ -256,6 +256,7 @@ class EnvsnapApp(App[int]):
         if action == "focus_filter":
             return (
                 self.screen is self.main
+                and self.main.tabs_ready  # a key typed before the tab strip exists
                 and self.main.active_tab == "packages"
                 and self.main.query_one(PackagesPane).built
             )

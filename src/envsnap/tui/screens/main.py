@@ -142,6 +142,11 @@ class MainScreen(Screen[None]):
             await self._build(pane)
 
     @property
+    def tabs_ready(self) -> bool:
+        """Whether the tab strip is mounted (after the first frame)."""
+        return self._tabs_ready
+
+    @property
     def active_tab(self) -> str:
         """Id of the tab on show."""
         return self.query_one(TabbedContent).active
