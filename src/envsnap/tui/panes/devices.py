@@ -18,7 +18,6 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
-from envsnap.tui import format as fmt
 from envsnap.tui.panes.deferred import DeferredPane
 from envsnap.tui.telemetry import DeviceHistory, HostLoad, ProcessInfo, device_key
 
@@ -46,6 +45,8 @@ PROCESS_SORTS = ("memory", "cpu", "pid")
 
 def host_line(host: HostLoad) -> Content:
     """``host  CPU 12 % of 16 · RAM 23.1/125.7 GiB · load 1.20``."""
+    from envsnap.tui import format as fmt  # its byte formatting loads the model: not on the start path
+
     cpu = "–" if host.cpu_percent is None else f"{host.cpu_percent:.0f} %"
     of = f" of {host.cpus}" if host.cpus else ""
     parts = [f"CPU {cpu}{of}", f"RAM {fmt.gib_pair(host.memory_used_bytes, host.memory_total_bytes)}"]
