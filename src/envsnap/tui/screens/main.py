@@ -116,10 +116,11 @@ class MainScreen(Screen[None]):
         self.call_after_refresh(self.build_panes)
 
     async def build_panes(self) -> None:
-        """After the first frame: the footer and the tab on show; the hidden tabs too on a file.
+        """After the first frame: the tab on show; the footer and the hidden tabs too on a file.
 
-        Live, the hidden tabs wait for the first telemetry sample to be drawn
-        (``build_hidden_panes``): building them meanwhile only delays the first GPU card.
+        Live, the footer and the hidden tabs wait for the first telemetry sample to be drawn
+        (``build_hidden_panes``, or FIRST_SAMPLE_WAIT_S): building them meanwhile only delays the
+        first GPU card.
         """
         if not self.is_attached:
             return  # the app quit before its first frame was done
@@ -129,15 +130,15 @@ class MainScreen(Screen[None]):
         active = self.query_one(f"#{self.active_tab}")
         if isinstance(active, DeferredPane):
             await self._build(active)
-        if not self.query(CoalescedFooter):
-            await self.mount(CoalescedFooter())
         if not getattr(self.app, "live", False):
             await self.build_hidden_panes()
 
     async def build_hidden_panes(self) -> None:
-        """Mount every deferred tab's widgets (once each)."""
+        """Mount the footer and every deferred tab's widgets (once each)."""
         if not self.is_attached:
             return
+        if not self.query(CoalescedFooter):
+            await self.mount(CoalescedFooter())
         for pane in self.query(DeferredPane):
             await self._build(pane)
 
