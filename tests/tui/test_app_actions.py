@@ -391,3 +391,18 @@ async def test_a_diff_screen_of_thousands_of_changes_holds_the_most_severe() -> 
         assert f"the {MAX_TABLE_ROWS:,} most severe shown" in summary
         assert "1 breaking" in summary
         assert f"{MAX_TABLE_ROWS + 5} minor" in summary
+
+
+async def test_help_says_where_a_tab_gives_a_key_another_meaning(make_app: AppFactory) -> None:
+    """Issue 24 item 3: help promised `m` = Migrate everywhere; on the Snapshots tab it marks a base."""
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await until_ready(app, pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        text = str(app.screen.query_one("#help-text", Static).render())
+        assert "Migrate (Snapshots tab: Mark base)" in text
+        assert "Quit (" not in text  # keys no tab rebinds carry no note
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert app.screen is app.main
