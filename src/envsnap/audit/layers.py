@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from envsnap.audit import knowledge
 from envsnap.audit.judges import NAMES, Context, package_finding
@@ -179,7 +179,7 @@ def _gfx(runtime: Version, wheel: Version, target: Target, location: str, code: 
 def _same_minor(a: str, b: str) -> bool:
     try:
         left, right = Version(a), Version(b)
-    except InvalidVersion:
+    except ValueError:  # InvalidVersion, or a number past int()'s digit limit
         return False
     return (left.major, left.minor) == (right.major, right.minor)
 
@@ -260,7 +260,7 @@ def _driver(target: Target) -> Version | None:
     """The target's NVIDIA driver version (target snapshots), for the builds it can run."""
     try:
         return Version(target.driver) if target.driver else None
-    except InvalidVersion:
+    except ValueError:  # InvalidVersion, or a number past int()'s digit limit
         return None
 
 
@@ -296,7 +296,7 @@ def _target_torch(release: Version, target: Target, location: str, code: str) ->
     """With a target snapshot: the torch already installed there, against the source's."""
     try:
         there = Version(Version(target.torch or "").base_version)
-    except InvalidVersion:
+    except ValueError:  # InvalidVersion, or a number past int()'s digit limit
         return
     if (there.major, there.minor) != (release.major, release.minor):
         yield _finding(

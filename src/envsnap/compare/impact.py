@@ -67,7 +67,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Literal
 
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 Impact = Literal["breaking", "notable", "minor"]
 Kind = Literal["added", "removed", "changed"]
@@ -150,7 +150,7 @@ def _parse_version_text(text: str) -> Version | None:
     # and parsing was most of a 150k-package diff. Version objects are never mutated.
     try:
         return Version(text)
-    except InvalidVersion:
+    except ValueError:  # InvalidVersion, or a number past int()'s digit limit
         return None
 
 

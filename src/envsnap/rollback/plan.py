@@ -39,7 +39,7 @@ from urllib.parse import urlsplit
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import InvalidName, canonicalize_name
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from envsnap.errors import BadInput
 from envsnap.snapshot.fingerprint import fingerprint
@@ -190,7 +190,7 @@ def check_version(version: str, where: str) -> str:
         raise _refuse(where, "version", version)
     try:
         Version(version)
-    except InvalidVersion:
+    except ValueError:  # InvalidVersion, or a number past int()'s digit limit
         raise _refuse(where, "version (not PEP 440)", version) from None
     return version
 

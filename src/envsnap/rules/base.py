@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from envsnap.snapshot.model import Evidence, Finding, Severity, Snapshot
 
@@ -83,7 +83,7 @@ def version(text: str | None) -> Version | None:
         return None
     try:
         return Version(text.strip())
-    except InvalidVersion:
+    except ValueError:  # InvalidVersion, or a number past int()'s digit limit
         return None
 
 

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import msgspec
 import yaml
 from packaging.specifiers import SpecifierSet
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -398,7 +398,7 @@ def pypi_torch_cuda(torch_version: str) -> str | None:
     """The CUDA of PyPI's Linux x86_64 wheel of ``torch_version`` (torch_wheels.yaml ``pypi_cuda``)."""
     try:
         release = Version(Version(torch_version).base_version)
-    except InvalidVersion:
+    except ValueError:  # InvalidVersion, or a number past int()'s digit limit
         return None
     for row in raw("torch_wheels").get("pypi_cuda", ()):
         if release in _specifier(str(row["torch"])):

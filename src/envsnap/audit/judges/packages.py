@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from envsnap.audit import knowledge
 from envsnap.audit.judges.base import (
@@ -64,7 +64,7 @@ def package_finding(
 def _at_least(installed: str, minimum: str) -> bool:
     try:
         return Version(installed) >= Version(minimum)
-    except InvalidVersion:
+    except ValueError:  # InvalidVersion, or a number past int()'s digit limit
         return False
 
 

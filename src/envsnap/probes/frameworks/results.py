@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 from packaging.utils import canonicalize_name
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from envsnap.snapshot.model import (
     CompanionBuild,
@@ -180,7 +180,7 @@ def local_build(name: str, version: str) -> tuple[str | None, str | None]:
     """
     try:
         local = Version(version).local or ""
-    except InvalidVersion:
+    except ValueError:  # InvalidVersion, or a number past int()'s digit limit
         local = ""
     cuda: str | None = None
     if (match := _LOCAL_CUDA.search(local)) is not None:
