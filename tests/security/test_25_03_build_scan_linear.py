@@ -1,0 +1,49 @@
+"""25.3. Audit's build-file scans are linear, up to the 2 MB a source file may have.
+
+The issue measured a 76 KB Dockerfile (``pip install`` repeated), a 64 KB CMakeLists
+(``LANGUAGES``), a 16 KB ``TORCH_CUDA_ARCH_LIST`` in setup.py and a 94 KB pyproject at 4-17 s
+each, about 4x per doubling: patterns that restart a long scan at every occurrence. Here each
+shape is scanned at the full size audit accepts (``MAX_TEXT_BYTES``): a quadratic scanner takes
+hours on these and runs into the test's timeout (a limit, not a measurement: the fixed scanner
+needs well under a second). The real signals around them are still found.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from envsnap.audit.scan import MAX_TEXT_BYTES, scan_file
+from envsnap.audit.walk import Entry
+
+
+def _fill(head: str, unit: str, tail: str) -> str:
+    room = MAX_TEXT_BYTES - len(head) - len(tail) - 16
+    return head + unit * (room // len(unit)) + tail
+
+
+CASES = {
+    "Dockerfile": ("docker", _fill("FROM nvidia/cuda:12.1.0-runtime-ubuntu22.04\nRUN ", "pip install ", "\n")),
+    "CMakeLists.txt": ("build", _fill("enable_language(CUDA)\nproject(x ", "LANGUAGES ", "\n")),
+    "pyproject.toml": ("build", _fill('[project]\ndependencies = ["flash-attn==2.5.0", ', '"a[', '"]\n')),
+    "setup.py": (
+        "python",
+        _fill('import os\nos.environ["TORCH_CUDA_ARCH_LIST"] = "8.0', " ", 'x"\nx.cuda()\n'),
+    ),
+    "requirements.txt": ("requirements", _fill("flash-attn==2.5.0\n", "x" * 60 + " ", "\n")),
+    "run.sh": ("shell", _fill("pip install bitsandbytes\n", "pip install ", "\n")),
+}
+
+
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_a_file_at_the_size_cap_is_scanned_in_linear_time(name: str, tmp_path: Path) -> None:
+    kind, text = CASES[name]
+    assert len(text) <= MAX_TEXT_BYTES
+    path = tmp_path / name
+    path.write_text(text)
+    signals, skipped, parsed = scan_file(Entry(str(path), name, kind))  # type: ignore[arg-type]
+    assert skipped == []
+    assert parsed
+    assert signals, name  # the real signal next to the hostile line is still found
