@@ -17,7 +17,9 @@ from pathlib import Path
 import pytest
 
 from envsnap.fleet.collect import RemoteCommand
-from envsnap.probes import extensions, framework_cache, python_env
+from envsnap.probes.extensions import probe as extensions
+from envsnap.probes.frameworks import cache as framework_cache
+from envsnap.probes.python import probe as python_env
 from envsnap.probes.base import ProbeContext
 from envsnap.rollback.apply import ApplyPlan
 from envsnap.rollback.plan import Pin
@@ -100,7 +102,7 @@ def test_the_site_query_imports_nothing_from_the_current_folder(other_python: st
 def test_the_framework_children_import_nothing_from_the_current_folder(
     other_python: str, hostile_cwd: Path
 ) -> None:
-    from envsnap.probes import frameworks
+    from envsnap.probes.frameworks import probe as frameworks
 
     result = frameworks.probe(ProbeContext(python=other_python, cache=False, timeout_s=60))
     assert result.torch is not None

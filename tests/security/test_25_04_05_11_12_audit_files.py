@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from envsnap.audit import onnx_proto
+from envsnap.audit.scanners import onnx_proto
 from envsnap.audit.scan import scan_file, scan_tree
 from envsnap.audit.walk import Entry
 from tests.security.conftest import run_cli

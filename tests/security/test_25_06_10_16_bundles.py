@@ -25,7 +25,7 @@ import pytest
 
 import envsnap
 from envsnap.errors import BadInput
-from envsnap.inprocess.bundle_check import check_bundle, check_tensor_file
+from envsnap.inprocess.bundle.check import check_bundle, check_tensor_file
 from tests.inprocess.record_models import make_input, make_net
 from tests.security.conftest import run_cli
 

@@ -15,7 +15,7 @@ from markdown_it import MarkdownIt
 from torch import nn
 
 import envsnap
-from envsnap.inprocess.verify_report import VerifyReport
+from envsnap.inprocess.verify.report import VerifyReport
 from tests.inprocess.record_models import make_input
 from tests.security.conftest import run_cli, with_package, write
 from tests.fakes.diff_snapshots import make

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from envsnap.probes import framework_cache
+from envsnap.probes.frameworks import cache as framework_cache
 from envsnap.probes.base import ProbeContext
 
 H100 = ("0x030200", "0x10de", "0x2330")  # class 3D controller, NVIDIA, H100 SXM5 80GB (pci.ids)
