@@ -24,6 +24,7 @@ from envsnap.errors import BadInput
 from envsnap.fleet.index import FleetIndex, NodeRecord, Status, write_index
 from envsnap.fleet.nodes import inside, node_files
 from envsnap.fleet.transport import MAX_STDOUT_BYTES, NodeOutput, ProgressCallback, Transport
+from envsnap.snapshot.child_python import module_argv
 from envsnap.snapshot.model import Snapshot
 
 MAX_REASON_CHARS = 300
@@ -44,7 +45,9 @@ class RemoteCommand:
     frameworks: bool = True
 
     def argv(self) -> list[str]:
-        head = [self.python, "-m", "envsnap"] if self.python else ["envsnap"]
+        # ``-m`` through child_python: srun starts each task in the submitting folder, whose
+        # ``envsnap/`` (an untrusted checkout) must not be what runs.
+        head = module_argv(self.python, "envsnap") if self.python else ["envsnap"]
         tail = (["--anonymize"] if self.anonymize else []) + ([] if self.frameworks else ["--no-frameworks"])
         return [*head, "save", "-o", "-", *tail]
 

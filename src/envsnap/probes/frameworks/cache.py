@@ -37,6 +37,7 @@ from typing import Any
 import msgspec
 
 from envsnap.probes.base import ProbeContext, run_command
+from envsnap.snapshot.child_python import code_argv
 
 FILE_NAME = "frameworks-v1.json"
 MAX_ENTRIES = 8
@@ -110,7 +111,7 @@ def _interpreter_paths(ctx: ProbeContext, env: Mapping[str, str]) -> tuple[str, 
     """The target's version, prefix and ``sys.path``: our own directly, another by asking it (~20 ms)."""
     if ctx.is_own_interpreter and all(env.get(name) == os.environ.get(name) for name in _PATH_VARIABLES):
         return sys.version, sys.prefix, list(sys.path)
-    done = run_command([ctx.python, "-c", _QUERY], timeout_s=min(ctx.timeout_s, 10.0), env=dict(env))
+    done = run_command(code_argv(ctx.python, _QUERY), timeout_s=min(ctx.timeout_s, 10.0), env=dict(env))
     if done.returncode != 0:
         return None
     try:
