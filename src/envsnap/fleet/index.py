@@ -49,14 +49,20 @@ class FleetIndex(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     nodes: tuple[NodeRecord, ...] = ()
 
 
+INDEX_MARKER = "# envsnap fleet index"
+INDEX_HEADER = f"{INDEX_MARKER}: one entry per node; the node snapshots sit next to it\n"
+
+
 def write_index(folder: Path, index: FleetIndex) -> Path:
-    """Write ``folder/fleet.yaml`` atomically."""
+    """Write ``folder/fleet.yaml`` atomically (a link or a file envsnap did not write is refused)."""
     from envsnap.snapshot import files, yaml_text
 
     path = folder / INDEX_NAME
-    header = "# envsnap fleet index: one entry per node; the node snapshots sit next to it\n"
     data = {"fleet": index.fleet, **msgspec.to_builtins(index)}  # always written, default or not
-    files.write_atomic(path, header + yaml_text.to_yaml(data))
+    for node in data.get("nodes", ()):
+        if "reason" in node:  # what a node printed: always a quoted scalar
+            node["reason"] = yaml_text.QuotedText(node["reason"])
+    files.write_owned(path, INDEX_HEADER + yaml_text.to_yaml(data), marker=INDEX_MARKER)
     return path
 
 

@@ -168,6 +168,59 @@ def write_new(path: Path, text: str, *, create_folder: bool = False) -> Path:
     return written
 
 
+def write_owned(path: Path, text: str, *, marker: str) -> None:
+    """Write ``path`` in a folder others may write too: never through a link, never over a stranger's file.
+
+    ``fleet collect -o DIR`` writes node files and ``fleet.yaml`` into a folder that may be shared
+    (a scratch space): a ``fleet.yaml`` planted as a link to ``~/.bashrc`` must not be written
+    through, and a file envsnap did not write must not be replaced. An existing file is replaced
+    only when it is a regular file of this user that starts with ``marker`` (envsnap's own header,
+    from an earlier collection). The new file is renamed onto ``path`` itself, not onto what a link
+    there points to, so a link planted between the check and the rename is replaced, not followed.
+
+    Raises:
+        BadInput: a link, a special file or a foreign file at ``path``, or the folder can't be written.
+    """
+    path = Path(path)
+    _refuse_foreign(path, marker)
+    try:
+        tmp_name = write_temp(path, text, NEW_FILE_MODE)
+    except OSError as err:
+        raise BadInput(f"{path}: cannot write: {err.strerror or err}") from None
+    try:
+        os.replace(tmp_name, path)
+    except BaseException as err:
+        Path(tmp_name).unlink(missing_ok=True)
+        if isinstance(err, OSError):
+            raise BadInput(f"{path}: cannot write: {err.strerror or err}") from None
+        raise
+    _fsync_dir(path.parent)
+
+
+def _refuse_foreign(path: Path, marker: str) -> None:
+    """Refuse to replace anything at ``path`` but envsnap's own earlier file (see ``write_owned``)."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except OSError as err:
+        raise BadInput(f"{path}: cannot check: {err.strerror or err}") from None
+    if stat.S_ISLNK(info.st_mode):
+        raise BadInput(f"{path}: is a symbolic link; refusing to write through it")
+    if not stat.S_ISREG(info.st_mode):
+        raise BadInput(f"{path}: is not a regular file; refusing to replace it")
+    head = b""
+    if info.st_uid == os.geteuid():
+        with contextlib.suppress(OSError):
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+            try:
+                head = os.read(fd, len(marker.encode()))
+            finally:
+                os.close(fd)
+    if head != marker.encode():
+        raise BadInput(f"{path}: exists and was not written by envsnap; refusing to replace it")
+
+
 MAX_SUFFIX = 1000
 """Most ``-n`` suffixes ``write_new`` tries before giving up."""
 
