@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from envsnap.fleet.collect import RemoteCommand
+from envsnap.probes.base import ProbeContext
 from envsnap.probes.extensions import probe as extensions
 from envsnap.probes.frameworks import cache as framework_cache
 from envsnap.probes.python import probe as python_env
-from envsnap.probes.base import ProbeContext
 from envsnap.rollback.apply import ApplyPlan
 from envsnap.rollback.plan import Pin
 

@@ -10,11 +10,16 @@ needs well under a second). The real signals around them are still found.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from envsnap.audit.scan import MAX_TEXT_BYTES, scan_file
+from envsnap.audit.scanners import build
+from envsnap.audit.scanners import python as python_scan
 from envsnap.audit.walk import Entry
 
 
@@ -24,7 +29,10 @@ def _fill(head: str, unit: str, tail: str) -> str:
 
 
 CASES = {
-    "Dockerfile": ("docker", _fill("FROM nvidia/cuda:12.1.0-runtime-ubuntu22.04\nRUN ", "pip install ", "\n")),
+    "Dockerfile": (
+        "docker",
+        _fill("FROM nvidia/cuda:12.1.0-runtime-ubuntu22.04\nRUN ", "pip install ", "\n"),
+    ),
     "CMakeLists.txt": ("build", _fill("enable_language(CUDA)\nproject(x ", "LANGUAGES ", "\n")),
     "pyproject.toml": ("build", _fill('[project]\ndependencies = ["flash-attn==2.5.0", ', '"a[', '"]\n')),
     "setup.py": (
@@ -47,3 +55,24 @@ def test_a_file_at_the_size_cap_is_scanned_in_linear_time(name: str, tmp_path: P
     assert skipped == []
     assert parsed
     assert signals, name  # the real signal next to the hostile line is still found
+
+
+# The patterns as they were: the rewrite must find exactly what they found, on any short line.
+OLD_PIP_APEX = re.compile(r"\bpip3?\s+install\b[^\n#]*?\s(apex)(?:[\s=<>;]|$)")
+OLD_CMAKE_CUDA = re.compile(
+    r"enable_language\s*\(\s*CUDA|LANGUAGES[^)]*\bCUDA\b|find_package\s*\(\s*(?:CUDA|CUDAToolkit)\b|cuda_add_(?:library|executable)",
+    re.IGNORECASE,
+)
+OLD_ARCH_LIST = re.compile(r"^\s*\d+\.\d+(\+PTX)?(\s*[; ]\s*\d+\.\d+(\+PTX)?)*\s*$")
+WORDS = st.sampled_from(
+    ["pip", "pip3", "install", "apex", "apex==0.1", "#", " ", "  ", "\t", "=", ";", "LANGUAGES", "languages",
+     "CUDA", "cuda", "CXX", ")", "(", "project", "enable_language", "8.0", "9.0+PTX", "x", "-"]
+)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(WORDS, max_size=12).map("".join))
+def test_the_rewritten_checks_find_what_the_old_patterns_found(line: str) -> None:
+    assert build._pip_installs_apex(line) == bool(OLD_PIP_APEX.search(line))
+    assert build._cmake_cuda(line) == bool(OLD_CMAKE_CUDA.search(line))
+    assert python_scan.is_arch_list(line) == bool(OLD_ARCH_LIST.match(line))

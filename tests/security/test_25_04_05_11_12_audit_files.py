@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from envsnap.audit.scanners import onnx_proto
 from envsnap.audit.scan import scan_file, scan_tree
+from envsnap.audit.scanners import onnx_proto
 from envsnap.audit.walk import Entry
 from tests.security.conftest import run_cli
 
@@ -30,7 +30,7 @@ TOKEN = "ghp_" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2"[:36]
 
 def _straddling_line() -> str:
     head = "t = torch.zeros(1).cuda(); headers = {'Authorization': '"
-    pad = "x" * (126 - len(head))  # the cut at 160 falls 29 characters into the token
+    pad = "x" * (125 - len(head)) + " "  # the cut at 160 falls 29 characters into the token
     return f"{head}{pad}{TOKEN}'}}\n"
 
 
@@ -69,7 +69,9 @@ def _set_u16(data: bytearray, signature: bytes, offset: int, value: int) -> byte
     return data
 
 
-CHECKPOINT = {"archive/data.pkl": b"\x80\x02ctorch._utils\n_rebuild_tensor_v2\nq\x00X\x06\x00\x00\x00cuda:0" * 40}
+CHECKPOINT = {
+    "archive/data.pkl": b"\x80\x02ctorch._utils\n_rebuild_tensor_v2\nq\x00X\x06\x00\x00\x00cuda:0" * 40
+}
 
 
 def _bad_checkpoints() -> dict[str, bytes]:

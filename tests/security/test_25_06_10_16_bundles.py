@@ -86,9 +86,10 @@ def test_a_sparse_member_is_refused_before_it_is_read(good: Path, tmp_path: Path
 
 def many_entries_zip(path: Path, count: int, name: bytes = b"manifest.json") -> Path:
     """A zip whose central directory lists ``count`` empty stored entries (no local data needed)."""
-    entry = struct.pack(
-        "<4s6H3L5H2L", b"PK\x01\x02", 20, 20, 0, 0, 0, 0, 0, 0, 0, len(name), 0, 0, 0, 0, 0, 0
-    ) + name
+    entry = (
+        struct.pack("<4s6H3L5H2L", b"PK\x01\x02", 20, 20, 0, 0, 0, 0, 0, 0, 0, len(name), 0, 0, 0, 0, 0, 0)
+        + name
+    )
     directory = entry * count
     end = struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, min(count, 0xFFFF), min(count, 0xFFFF),
                       len(directory), 0, 0)  # fmt: skip
@@ -116,7 +117,9 @@ def test_an_audited_checkpoint_with_200k_entries_is_skipped_before_zipfile_parse
     assert "entries" in skipped[0].reason
 
 
-def test_corrupt_compressed_data_exits_2(good: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_corrupt_compressed_data_exits_2(
+    good: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = _zip(good, tmp_path / "deflated.zip", zipfile.ZIP_DEFLATED)
     data = bytearray(path.read_bytes())
     at = data.find(b"activations.safetensors") + len("activations.safetensors")
@@ -125,7 +128,9 @@ def test_corrupt_compressed_data_exits_2(good: Path, tmp_path: Path, capsys: pyt
     _exit_2(path, capsys)
 
 
-def test_a_zip_needing_version_9_9_exits_2(good: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_zip_needing_version_9_9_exits_2(
+    good: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = _zip(good, tmp_path / "future.zip")
     data = bytearray(path.read_bytes())
     start = 0

@@ -16,10 +16,10 @@ from torch import nn
 
 import envsnap
 from envsnap.inprocess.verify.report import VerifyReport
+from envsnap.snapshot.model import Package
+from tests.fakes.diff_snapshots import make
 from tests.inprocess.record_models import make_input
 from tests.security.conftest import run_cli, with_package, write
-from tests.fakes.diff_snapshots import make
-from envsnap.snapshot.model import Package
 
 HOSTILE = (
     "![pwn](javascript:alert(1))",
@@ -73,9 +73,11 @@ def test_verify_markdown_keeps_hostile_module_names_inert(tmp_path: Path) -> Non
 def test_audit_markdown_keeps_a_source_line_with_backticks_in_its_code_span(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    line = 'x = torch.zeros(1).cuda()  # `` **bold** [a](javascript:alert(4)) <img src=y> ```'
+    line = "x = torch.zeros(1).cuda()  # `` **bold** [a](javascript:alert(4)) <img src=y> ```"
     (tmp_path / "train.py").write_text(f"import torch\n{line}\n")
-    code, out, err = run_cli(capsys, "audit", str(tmp_path), "--target", "rocm", "--no-env", "--format", "markdown")
+    code, out, err = run_cli(
+        capsys, "audit", str(tmp_path), "--target", "rocm", "--no-env", "--format", "markdown"
+    )
     assert code in (0, 1), err
     assert_inert(out)
     html = _html(out)

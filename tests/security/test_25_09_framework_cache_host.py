@@ -13,13 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from envsnap.probes.frameworks import cache as framework_cache
 from envsnap.probes.base import ProbeContext
+from envsnap.probes.frameworks import cache as framework_cache
 
 H100 = ("0x030200", "0x10de", "0x2330")  # class 3D controller, NVIDIA, H100 SXM5 80GB (pci.ids)
 
 
-def _host(root: Path, *, machine: str = "4c4c4544003710528036b4c04f4d3332", boot: str = "b1", gpus: int = 8) -> Path:
+def _host(
+    root: Path, *, machine: str = "4c4c4544003710528036b4c04f4d3332", boot: str = "b1", gpus: int = 8
+) -> Path:
     (root / "etc").mkdir(parents=True, exist_ok=True)
     (root / "etc" / "machine-id").write_text(machine + "\n")
     random = root / "proc" / "sys" / "kernel" / "random"

@@ -58,7 +58,13 @@ def no_clustershell(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.parametrize(
     "line",
-    ["gpu[1-50000000]", "gpu[1-10000]-ib[1-10000]", "a[0-99999],b[0-99999]", "x[ 1 - 9999999 ]", "n[-8-99999999]"],
+    [
+        "gpu[1-50000000]",
+        "gpu[1-10000]-ib[1-10000]",
+        "a[0-99999],b[0-99999]",
+        "x[ 1 - 9999999 ]",
+        "n[-8-99999999]",
+    ],
 )
 def test_a_node_set_expanding_past_the_cap_is_refused_before_expanding(
     line: str, tmp_path: Path, no_clustershell: None
@@ -82,7 +88,9 @@ def test_the_cap_counts_the_whole_file(tmp_path: Path, no_clustershell: None) ->
 def test_the_cli_refuses_with_exit_2_and_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     hosts = tmp_path / "hosts"
     hosts.write_text("gpu[1-50000000]\n")
-    code, _, err = run_cli(capsys, "fleet", "collect", "--hosts-file", str(hosts), "-o", str(tmp_path / "out"))
+    code, _, err = run_cli(
+        capsys, "fleet", "collect", "--hosts-file", str(hosts), "-o", str(tmp_path / "out")
+    )
     assert code == 2
     assert err.count("\n") == 1, err
     assert f"more than {nodes.MAX_NODES:,} nodes" in err

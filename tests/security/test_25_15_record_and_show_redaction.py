@@ -76,14 +76,18 @@ def test_verify_inspect_redacts_an_old_bundle_that_holds_one(
     manifest = json.loads((copy / "manifest.json").read_text())
     manifest["notes"] = [*manifest.get("notes", []), f"pushed with {TOKEN}"]
     (copy / "manifest.json").write_text(json.dumps(manifest))
-    assert hashlib.sha256((copy / "manifest.json").read_bytes()).hexdigest()  # the manifest lists no hash of itself
+    assert hashlib.sha256(
+        (copy / "manifest.json").read_bytes()
+    ).hexdigest()  # the manifest lists no hash of itself
     for argv in (["verify", "inspect", str(copy)], ["verify", "inspect", str(copy), "--json"]):
         code, out, err = run_cli(capsys, *argv)
         assert code == 0, err
         assert _secrets(out) == []
 
 
-def test_verify_show_redacts_the_report(bundle: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_verify_show_redacts_the_report(
+    bundle: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     net = make_net()
     folder = tmp_path / "plain.envsnap"
     with envsnap.record(folder, model=net, environment="none", repeats=1, warmup=0):

@@ -15,10 +15,12 @@ import errno
 import os
 import re
 import stat
+import struct
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import BinaryIO
 
 from envsnap.errors import BadInput
 
@@ -393,3 +395,46 @@ def read_input(source: str | Path, cap: int) -> tuple[str, str]:
         return decode_text(data, "<stdin>"), "<stdin>"
     name = str(source)
     return decode_text(read_bytes_capped(Path(source), name, cap), name), name
+
+
+# ---------------------------------------------------------------------------- zip archives
+
+_ZIP_END = struct.Struct("<4s4H2LH")
+_ZIP64_LOCATOR = struct.Struct("<4sLQL")
+_ZIP64_END = struct.Struct("<4sQ2H2L4Q")
+_ZIP_TAIL = _ZIP_END.size + 0xFFFF  # the end record and the longest comment after it
+
+
+def check_zip_directory(handle: BinaryIO, name: str, *, max_entries: int, max_directory_bytes: int) -> None:
+    """Refuse a zip whose central directory is larger than the caps, *before* ``zipfile`` reads it.
+
+    ``zipfile.ZipFile`` parses the whole central directory up front, one ``ZipInfo`` per entry: a
+    zip of a million empty entries cost 390 MB and 10-20 s before anyone could count them. The end
+    record (in the last 64 KB) says how many entries there are and how many bytes they take; the
+    byte count is what ``zipfile`` reads, so it is capped too (a forged small count can't hide it).
+
+    Raises:
+        ValueError: no end record, or more entries or directory bytes than allowed.
+    """
+    size = handle.seek(0, os.SEEK_END)
+    start = max(0, size - _ZIP_TAIL)
+    handle.seek(start)
+    tail = handle.read(size - start)
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or len(tail) - at < _ZIP_END.size:
+        raise ValueError(f"{name}: no zip end record")
+    _, _, _, _, entries, directory, offset, _ = _ZIP_END.unpack_from(tail, at)
+    if (entries == 0xFFFF or directory == 0xFFFFFFFF or offset == 0xFFFFFFFF) and at >= _ZIP64_LOCATOR.size:
+        locator = _ZIP64_LOCATOR.unpack_from(tail, at - _ZIP64_LOCATOR.size)
+        if locator[0] == b"PK\x06\x07":
+            handle.seek(locator[2])
+            record = handle.read(_ZIP64_END.size)
+            if len(record) == _ZIP64_END.size and record[:4] == b"PK\x06\x06":
+                entries, directory = _ZIP64_END.unpack(record)[7:9]
+    if entries > max_entries:
+        raise ValueError(f"{name}: the zip lists {entries} entries, more than {max_entries}")
+    if directory > max_directory_bytes:
+        raise ValueError(
+            f"{name}: the zip's directory of entries takes {directory} bytes, more than {max_directory_bytes}"
+        )
+    handle.seek(0)
