@@ -76,7 +76,7 @@ def read_index(folder: Path) -> FleetIndex:
 
     path = folder / INDEX_NAME
     name = str(path)
-    text = files.decode_text(files.read_bytes_capped(path, name), name)
+    text = files.decode_text(files.read_bytes_capped(path, name, regular_only=True), name)
     data = yaml_text.parse_yaml(text, name)
     if not isinstance(data, dict) or "fleet" not in data:
         raise BadInput(f"{name}: not an envsnap fleet index (no 'fleet' format number at the top)")

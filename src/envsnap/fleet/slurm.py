@@ -145,6 +145,10 @@ def _names_nodes(arg: str) -> bool:
 def _count(nodelist: str) -> int:
     from ClusterShell.NodeSet import NodeSet
 
+    from envsnap.fleet.nodes import MAX_NODES, count_upper_bound
+
+    if count_upper_bound(nodelist) > MAX_NODES:  # counted before ClusterShell expands it
+        raise BadInput(f"--slurm: the node list expands to more than {MAX_NODES:,} nodes; refusing it")
     return len(NodeSet(nodelist))
 
 

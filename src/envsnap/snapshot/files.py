@@ -339,19 +339,28 @@ def _fsync_dir(folder: Path) -> None:
         os.close(dir_fd)
 
 
-def read_bytes_capped(path: Path, name: str, cap: int = MAX_FILE_BYTES) -> bytes:
+def read_bytes_capped(
+    path: Path, name: str, cap: int = MAX_FILE_BYTES, *, regular_only: bool = False
+) -> bytes:
     """Read at most ``cap`` bytes of a file, refusing larger ones before reading them whole.
 
+    ``regular_only``: for files found in a folder rather than named by the user (a fleet folder's
+    ``*.yaml``): opened without blocking and refused unless regular, so a FIFO planted there never
+    waits for a writer. (A file the user names may be a pipe: ``diff <(ssh a envsnap save -o -)``.)
+
     Raises:
-        BadInput: missing, unreadable, a directory, or too large.
+        BadInput: missing, unreadable, a directory, too large, or (``regular_only``) not a regular file.
     """
     try:
-        with open(path, "rb") as handle:
+        with _open_for_reading(path, regular_only) as handle:
             # A regular file's size is known up front: refuse a huge one without reading it.
             info = os.fstat(handle.fileno())
+            if regular_only and not stat.S_ISREG(info.st_mode):
+                raise BadInput(f"{name}: not a regular file (a FIFO, device or socket); refusing to read it")
             if stat.S_ISREG(info.st_mode) and info.st_size > cap:
                 raise BadInput(f"{name}: file is larger than {cap // (1024 * 1024)} MB; refusing to read it")
-            data = handle.read(cap + 1)
+            # read(n) allocates n bytes first: ask for what a regular file holds, not the cap.
+            data = handle.read(min(cap, info.st_size) + 1 if stat.S_ISREG(info.st_mode) else cap + 1)
     except FileNotFoundError as err:
         raise BadInput(f"{name}: no such file") from err
     except IsADirectoryError as err:
@@ -361,6 +370,13 @@ def read_bytes_capped(path: Path, name: str, cap: int = MAX_FILE_BYTES) -> bytes
     if len(data) > cap:
         raise BadInput(f"{name}: file is larger than {cap // (1024 * 1024)} MB; refusing to read it")
     return data
+
+
+def _open_for_reading(path: Path, nonblocking: bool) -> BinaryIO:
+    if not nonblocking:
+        return open(path, "rb")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    return os.fdopen(fd, "rb")
 
 
 def decode_text(data: bytes, name: str) -> str:
