@@ -92,4 +92,16 @@ def read_index(folder: Path) -> FleetIndex:
     for node in index.nodes:
         if node.file is not None:
             inside(folder, node.file)  # refuses ../ and absolute paths
-    return index
+    return _redacted(index)
+
+
+def _redacted(index: FleetIndex) -> FleetIndex:
+    """The index with what nodes said redacted again: an edited ``fleet.yaml`` may hold a secret."""
+    from envsnap.snapshot.redact import redact_text
+
+    nodes = tuple(
+        msgspec.structs.replace(node, reason=redact_text(node.reason)) if node.reason else node
+        for node in index.nodes
+    )
+    command = redact_text(index.command) if index.command else index.command
+    return msgspec.structs.replace(index, nodes=nodes, command=command)
