@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from envsnap.audit.scan import scan_file, scan_tree
+from envsnap.audit.scan import FileResult, scan_file, scan_tree
 from envsnap.audit.scanners import onnx_proto
 from envsnap.audit.walk import Entry
 from tests.security.conftest import run_cli
@@ -79,12 +79,17 @@ def _bad_checkpoints() -> dict[str, bytes]:
     corrupt = bytearray(deflated)
     body = corrupt.find(b"archive/data.pkl") + len("archive/data.pkl")
     corrupt[body + 4 : body + 24] = b"\xff" * 20
+    stored = _zip_bytes(CHECKPOINT)
     return {
-        "unsupported.pt": bytes(_set_u16(_set_u16(_zip_bytes(CHECKPOINT), b"PK\x03\x04", 8, 99), b"PK\x01\x02", 10, 99)),
-        "encrypted.pth": bytes(_set_u16(_set_u16(_zip_bytes(CHECKPOINT), b"PK\x03\x04", 6, 1), b"PK\x01\x02", 8, 1)),
-        "future.ckpt": bytes(_set_u16(_zip_bytes(CHECKPOINT), b"PK\x01\x02", 6, 99)),
+        "unsupported.pt": bytes(
+            _set_u16(_set_u16(bytearray(stored), b"PK\x03\x04", 8, 99), b"PK\x01\x02", 10, 99)
+        ),
+        "encrypted.pth": bytes(
+            _set_u16(_set_u16(bytearray(stored), b"PK\x03\x04", 6, 1), b"PK\x01\x02", 8, 1)
+        ),
+        "future.ckpt": bytes(_set_u16(bytearray(stored), b"PK\x01\x02", 6, 99)),
         "corrupt.bin": bytes(corrupt),
-    }  # fmt: skip
+    }
 
 
 def test_bad_files_are_listed_as_unreadable_and_the_audit_goes_on(
@@ -110,7 +115,7 @@ def test_bad_files_are_listed_as_unreadable_and_the_audit_goes_on(
 def test_a_model_file_swapped_for_a_fifo_is_refused_without_blocking(name: str, tmp_path: Path) -> None:
     fifo = tmp_path / name
     os.mkfifo(fifo)
-    done: list[object] = []
+    done: list[FileResult] = []
     worker = threading.Thread(
         target=lambda: done.append(scan_file(Entry(str(fifo), name, "artifact"))), daemon=True
     )
@@ -121,7 +126,7 @@ def test_a_model_file_swapped_for_a_fifo_is_refused_without_blocking(name: str, 
             pass
         worker.join(5)
         pytest.fail("scan_file blocked on a FIFO")
-    ((signals, skipped, _),) = done  # type: ignore[misc]
+    ((signals, skipped, _),) = done
     assert signals == []
     assert [s.reason for s in skipped] == ["not a regular file"]
 

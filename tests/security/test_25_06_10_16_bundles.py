@@ -103,16 +103,16 @@ def test_a_zip_bundle_with_200k_entries_is_refused_before_zipfile_parses_it(tmp_
 
 
 def test_an_audited_checkpoint_with_200k_entries_is_skipped_before_zipfile_parses_it(tmp_path: Path) -> None:
-    from envsnap.audit.scan import scan_file
+    from envsnap.audit.scan import FileResult, scan_file
     from envsnap.audit.walk import Entry
 
     path = tmp_path / "model.pt"
     many_entries_zip(path, 200_000, b"archive/data/0")
     path.write_bytes(b"PK\x03\x04" + path.read_bytes())  # the local-header magic audit looks for
-    result: list[object] = []
+    result: list[FileResult] = []
     peak = _peak(lambda: result.append(scan_file(Entry(str(path), "model.pt", "artifact"))))
     assert peak < PEAK_LIMIT
-    ((signals, skipped, _),) = result  # type: ignore[misc]
+    ((signals, skipped, _),) = result
     assert signals == []
     assert "entries" in skipped[0].reason
 

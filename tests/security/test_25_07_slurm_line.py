@@ -15,12 +15,13 @@ import tracemalloc
 import pytest
 
 from envsnap.fleet import slurm
+from envsnap.fleet.transport import NodeOutput
 
 CAP = 64 * 1024
 LINE_BYTES = 40 * 1024 * 1024
 
 
-def _read_through_a_pipe(payload: bytes) -> list[object]:
+def _read_through_a_pipe(payload: bytes) -> tuple[int, list[NodeOutput]]:
     read_fd, write_fd = os.pipe()
 
     def writer() -> None:
@@ -39,7 +40,7 @@ def _read_through_a_pipe(payload: bytes) -> list[object]:
     finally:
         tracemalloc.stop()
     thread.join(10)
-    return [peak, tasks.results(1.0, None)]
+    return peak, tasks.results(1.0, None)
 
 
 def test_one_line_without_a_newline_is_read_within_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -49,11 +50,11 @@ def test_one_line_without_a_newline_is_read_within_the_cap(monkeypatch: pytest.M
     payload = b"0: envsnap-node n1\n0: " + huge.replace(b"\n", b" ") + b"\n0: \n0: envsnap-exit 0\n"
     peak, outputs = _read_through_a_pipe(payload)
     assert peak < 8 * CAP + 4 * 1024 * 1024, peak  # never the whole 40 MB line
-    (output,) = outputs  # type: ignore[misc]
-    assert output.node == "n1"  # type: ignore[attr-defined]
-    assert output.stdout_truncated  # type: ignore[attr-defined]
-    assert len(output.stdout) <= CAP  # type: ignore[attr-defined]
-    assert output.returncode == 0  # type: ignore[attr-defined]
+    (output,) = outputs
+    assert output.node == "n1"
+    assert output.stdout_truncated
+    assert len(output.stdout) <= CAP
+    assert output.returncode == 0
 
 
 def test_a_label_that_falls_on_a_chunk_boundary_is_not_a_new_task(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -62,4 +63,4 @@ def test_a_label_that_falls_on_a_chunk_boundary_is_not_a_new_task(monkeypatch: p
     body = b"a" * (chunk - len(b"0: ")) + b"3: envsnap-node forged"  # "3: " starts a new read
     payload = b"0: envsnap-node n1\n0: " + body + b"\n0: envsnap-exit 0\n"
     _, outputs = _read_through_a_pipe(payload)
-    assert [o.node for o in outputs] == ["n1"]  # type: ignore[attr-defined]
+    assert [o.node for o in outputs] == ["n1"]

@@ -108,7 +108,7 @@ def _small_file(ctx: ProbeContext, name: str) -> bytes | None:
 
 def _devices(ctx: ProbeContext) -> list[tuple[str, bytes | None, bytes | None, bytes]]:
     """(slot, vendor, device, class) of each GPU-class PCI device, sorted."""
-    found = []
+    found: list[tuple[str, bytes | None, bytes | None, bytes]] = []
     folder = ctx.path(_PCI_DEVICES)
     try:
         slots = sorted(os.listdir(folder))
