@@ -36,6 +36,7 @@ _CMAKE_CUDA = re.compile(
 _LANGUAGES = re.compile(r"LANGUAGES", re.IGNORECASE)
 _CUDA_WORD = re.compile(r"\bCUDA\b", re.IGNORECASE)
 MAX_CODE = 160
+MAX_REQUIREMENTS_PER_LINE = 1000
 """The most of a source line a signal shows (redacted first: a secret is never cut in two)."""
 _CMAKE_ARCHS = re.compile(r"CMAKE_CUDA_ARCHITECTURES\W+([0-9][0-9;a-z\s-]*)")
 _ENV_ARCH_LIST = re.compile(r"TORCH_CUDA_ARCH_LIST\W+([0-9][0-9.;+ PTX]*)")
@@ -195,7 +196,10 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
                 if signal is not None:
                     yield signal
         elif kind in ("build", "docker", "shell"):
-            for quoted in _QUOTED.findall(line) if kind == "build" else _pip_arguments(line):
+            candidates = _QUOTED.findall(line) if kind == "build" else _pip_arguments(line)
+            # Each distinct word once, and no more than a real line holds: a requirement parse
+            # costs ~10 µs, and a 2 MB line of "pip install" repeated is 300,000 words.
+            for quoted in list(dict.fromkeys(candidates))[:MAX_REQUIREMENTS_PER_LINE]:
                 signal = requirement_signal(quoted, relative, number, shown)
                 if signal is not None:
                     yield _optional(signal) if optional else signal
