@@ -359,8 +359,12 @@ def read_bytes_capped(
                 raise BadInput(f"{name}: not a regular file (a FIFO, device or socket); refusing to read it")
             if stat.S_ISREG(info.st_mode) and info.st_size > cap:
                 raise BadInput(f"{name}: file is larger than {cap // (1024 * 1024)} MB; refusing to read it")
-            # read(n) allocates n bytes first: ask for what a regular file holds, not the cap.
-            data = handle.read(min(cap, info.st_size) + 1 if stat.S_ISREG(info.st_mode) else cap + 1)
+            # read(n) allocates n bytes first: ask for what a regular file says it holds, then for
+            # the rest up to the cap only if it holds more (it grew, or it is /proc with size 0).
+            first = min(cap, info.st_size) + 1 if stat.S_ISREG(info.st_mode) and info.st_size else cap + 1
+            data = handle.read(first)
+            if len(data) == first and first <= cap:
+                data += handle.read(cap + 1 - first)
     except FileNotFoundError as err:
         raise BadInput(f"{name}: no such file") from err
     except IsADirectoryError as err:
