@@ -39,6 +39,7 @@ CASES = {
         "python",
         _fill('import os\nos.environ["TORCH_CUDA_ARCH_LIST"] = "8.0', " ", 'x"\nx.cuda()\n'),
     ),
+    "metal.cmake": ("build", _fill("enable_language(CUDA)\n", "find_library( ", "\n")),
     "requirements.txt": ("requirements", _fill("flash-attn==2.5.0\n", "x" * 60 + " ", "\n")),
     "run.sh": ("shell", _fill("pip install bitsandbytes\n", "pip install ", "\n")),
 }
@@ -63,10 +64,19 @@ OLD_CMAKE_CUDA = re.compile(
     r"enable_language\s*\(\s*CUDA|LANGUAGES[^)]*\bCUDA\b|find_package\s*\(\s*(?:CUDA|CUDAToolkit)\b|cuda_add_(?:library|executable)",
     re.IGNORECASE,
 )
+OLD_PORT_ROCM = re.compile(
+    r"enable_language\s*\(\s*HIP|LANGUAGES[^)]*\bHIP\b|find_package\s*\(\s*(?:hip|HIP|rocblas|hipblas|rocm)\b|"
+    r"\b(?:GGML_HIP|USE_ROCM|BUILD_AMD|COMPUTE_BACKEND\W+hip|BUILD_TARGET\W+rocm|IS_ROCM\w*|WITH_ROCM|"
+    r"ENABLE_HIP|USE_HIP)\b|\bhipcc\b|--offload-arch=gfx|\bPYTORCH_ROCM_ARCH\b|\bAMDGPU_TARGETS\b"
+)
+OLD_PORT_MPS = re.compile(
+    r"-framework\s+Metal\b|find_library\s*\([^)]*Metal|\b(?:GGML_METAL|USE_MPS|COMPUTE_BACKEND\W+mps)\b"
+)
 OLD_ARCH_LIST = re.compile(r"^\s*\d+\.\d+(\+PTX)?(\s*[; ]\s*\d+\.\d+(\+PTX)?)*\s*$")
 WORDS = st.sampled_from(
     ["pip", "pip3", "install", "apex", "apex==0.1", "#", " ", "  ", "\t", "=", ";", "LANGUAGES", "languages",
-     "CUDA", "cuda", "CXX", ")", "(", "project", "enable_language", "8.0", "9.0+PTX", "x", "-"]
+     "CUDA", "cuda", "CXX", ")", "(", "project", "enable_language", "8.0", "9.0+PTX", "x", "-", "HIP", "hip",
+     "find_library", "Metal", "LANGUAGES HIP"]
 )  # fmt: skip
 
 
@@ -76,3 +86,8 @@ def test_the_rewritten_checks_find_what_the_old_patterns_found(line: str) -> Non
     assert build._pip_installs_apex(line) == bool(OLD_PIP_APEX.search(line))
     assert build._cmake_cuda(line) == bool(OLD_CMAKE_CUDA.search(line))
     assert python_scan.is_arch_list(line) == bool(OLD_ARCH_LIST.match(line))
+    if not line.strip() or line.strip().startswith("#"):
+        return  # a comment line is not scanned at all
+    ports = {s.subject for s in build.scan_build("CMakeLists.txt", line, "build") if s.kind == "port"}
+    assert ("rocm" in ports) == bool(OLD_PORT_ROCM.search(line.strip()))
+    assert ("mps" in ports) == bool(OLD_PORT_MPS.search(line.strip()))

@@ -36,8 +36,8 @@ _CMAKE_CUDA = re.compile(
 _LANGUAGES = re.compile(r"LANGUAGES", re.IGNORECASE)
 _CUDA_WORD = re.compile(r"\bCUDA\b", re.IGNORECASE)
 MAX_CODE = 160
-MAX_REQUIREMENTS_PER_LINE = 1000
 """The most of a source line a signal shows (redacted first: a secret is never cut in two)."""
+MAX_REQUIREMENTS_PER_LINE = 1000
 _CMAKE_ARCHS = re.compile(r"CMAKE_CUDA_ARCHITECTURES\W+([0-9][0-9;a-z\s-]*)")
 _ENV_ARCH_LIST = re.compile(r"TORCH_CUDA_ARCH_LIST\W+([0-9][0-9.;+ PTX]*)")
 _TENSORRT_CMAKE = re.compile(r"find_package\s*\(\s*TensorRT|nvinfer", re.IGNORECASE)
@@ -46,7 +46,7 @@ _PORT_SWITCHES = (
     (
         "rocm",
         re.compile(
-            r"enable_language\s*\(\s*HIP|LANGUAGES[^)]*\bHIP\b|find_package\s*\(\s*(?:hip|HIP|rocblas|hipblas|rocm)\b|"
+            r"enable_language\s*\(\s*HIP|find_package\s*\(\s*(?:hip|HIP|rocblas|hipblas|rocm)\b|"
             r"\b(?:GGML_HIP|USE_ROCM|BUILD_AMD|COMPUTE_BACKEND\W+hip|BUILD_TARGET\W+rocm|IS_ROCM\w*|WITH_ROCM|"
             r"ENABLE_HIP|USE_HIP)\b|\bhipcc\b|--offload-arch=gfx|\bPYTORCH_ROCM_ARCH\b|\bAMDGPU_TARGETS\b"
         ),
@@ -59,10 +59,14 @@ _PORT_SWITCHES = (
     ),
     (
         "mps",
-        re.compile(
-            r"-framework\s+Metal\b|find_library\s*\([^)]*Metal|\b(?:GGML_METAL|USE_MPS|COMPUTE_BACKEND\W+mps)\b"
-        ),
+        re.compile(r"-framework\s+Metal\b|\b(?:GGML_METAL|USE_MPS|COMPUTE_BACKEND\W+mps)\b"),
     ),
+)
+# ``LANGUAGES ... HIP)`` and ``find_library(... Metal)``: checked per ")"-segment in code (_in_call),
+# not as ``X[^)]*Y`` patterns, which rescan to the next ")" from every X (quadratic on one line).
+_PORT_CALLS = (
+    ("rocm", re.compile(r"LANGUAGES"), re.compile(r"\bHIP\b")),
+    ("mps", re.compile(r"find_library\s*\("), re.compile(r"Metal")),
 )
 _MAKE_NVCC = re.compile(r"\bnvcc\b")
 _MAKE_ARCH = re.compile(r"(?:-arch[= ]|--gpu-architecture[= ]|code=)sm_(\d{2,3}[a-z]?)")
@@ -94,13 +98,21 @@ def _pip_installs_apex(line: str) -> bool:
 
 def _cmake_cuda(line: str) -> bool:
     """CUDA in CMake: ``enable_language(CUDA)``, ``find_package(CUDAToolkit)``, ``LANGUAGES ... CUDA``."""
-    if _CMAKE_CUDA.search(line):
-        return True
+    return _CMAKE_CUDA.search(line) is not None or _in_call(line, _LANGUAGES, _CUDA_WORD) is not None
+
+
+def _in_call(line: str, opener: re.Pattern[str], word: re.Pattern[str]) -> str | None:
+    """``opener`` then ``word`` before the next ``)`` (what ``opener[^)]*word`` matched), linearly.
+
+    Each ``)``-segment is searched once, from its first ``opener``: a later opener in the same
+    segment can only find the same ``word``.
+    """
     for segment in line.split(")"):
-        languages = _LANGUAGES.search(segment)
-        if languages is not None and _CUDA_WORD.search(segment, languages.end()) is not None:
-            return True
-    return False
+        start = opener.search(segment)
+        found = word.search(segment, start.end()) if start is not None else None
+        if start is not None and found is not None:
+            return segment[start.start() : found.end()]
+    return None
 
 
 def requirement_signal(text: str, relative: str, line: int, code: str) -> Signal | None:
@@ -170,8 +182,12 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
         if kind in ("build", "make", "shell"):
             for target, pattern in _PORT_SWITCHES:
                 switch = pattern.search(line)
-                if switch:
-                    yield make("port", target, (f"reason=build switch {switch.group()[:40]}",))
+                said = switch.group() if switch else None
+                for call_target, opener, word in _PORT_CALLS:
+                    if said is None and call_target == target:
+                        said = _in_call(line, opener, word)
+                if said:
+                    yield make("port", target, (f"reason=build switch {said[:40]}",))
         if kind == "make":
             if _MAKE_NVCC.search(line):
                 yield make("cmake-cuda", "nvcc in a Makefile", ("tool=make",))
