@@ -40,6 +40,7 @@ CASES = {
         _fill('import os\nos.environ["TORCH_CUDA_ARCH_LIST"] = "8.0', " ", 'x"\nx.cuda()\n'),
     ),
     "metal.cmake": ("build", _fill("enable_language(CUDA)\n", "find_library( ", "\n")),
+    "kernel.cu": ("native", _fill("#include <cuda_runtime.h>\n__global__ void k() {}\n", "#include <", "\n")),
     "requirements.txt": ("requirements", _fill("flash-attn==2.5.0\n", "x" * 60 + " ", "\n")),
     "run.sh": ("shell", _fill("pip install bitsandbytes\n", "pip install ", "\n")),
 }
