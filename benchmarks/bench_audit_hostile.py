@@ -29,6 +29,7 @@ SHAPES = {
     "Dockerfile": ("docker", "FROM nvidia/cuda:12.1.0-runtime-ubuntu22.04\nRUN ", "pip install ", "\n"),
     "CMakeLists.txt": ("build", "enable_language(CUDA)\nproject(x ", "LANGUAGES ", "\n"),
     "pyproject.toml": ("build", '[project]\ndependencies = ["flash-attn==2.5.0", ', '"a[', '"]\n'),
+    "kernel.cu": ("native", "#include <cuda_runtime.h>\n__global__ void k() {}\n", "#include <", "\n"),
     "setup.py": ("python", 'import os\nos.environ["TORCH_CUDA_ARCH_LIST"] = "8.0', " ", 'x"\nx.cuda()\n'),
 }
 TARGET_S = 2.0
