@@ -47,7 +47,7 @@ def encode(value: Any, path: str, tensor_type: type, name: str | None = None) ->
         return {"value": value}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         fields = [
-            [f.name, encode(getattr(value, f.name, None), f"{path}/{f.name}", tensor_type)]
+            [f.name, encode(getattr(value, f.name, None), f"{path}/{f.name}", tensor_type, f.name)]
             for f in dataclasses.fields(value)
         ]
         return {"fields": [type(value).__name__, fields]}
