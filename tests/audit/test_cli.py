@@ -94,7 +94,7 @@ def test_target_snapshot(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert code == 1
     assert out.startswith("# Migration audit: ")
-    assert "rocm:gfx90a@6.2 (from " in out
+    assert "rocm:gfx90a@6.2 \\(from " in out  # data escaped by safe_text.md_text
     assert "| csrc/softmax\\_kernel.cu:14 |" in out
     assert "- [ ] " in out
 

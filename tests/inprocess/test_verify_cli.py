@@ -55,7 +55,7 @@ def test_show_markdown(files: tuple[Path, Path, Path], capsys: pytest.CaptureFix
     assert run(["verify", "show", str(files[2]), "--format", "markdown"]) == 1
     out = capsys.readouterr().out
     assert out.startswith("## envsnap verify: **fail**")
-    assert "| **layers.1.act#0** | fail |" in out
+    assert "| **layers.1.act\\#0** | fail |" in out  # the data's "#" escaped (safe_text.md_text)
 
 
 def test_inspect_summarizes_a_bundle(

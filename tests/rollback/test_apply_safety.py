@@ -146,7 +146,7 @@ def test_a_failed_install_leaves_the_extras_in_place(python: str) -> None:
     pip = FakePip(current, fail="install")
     lines: list[str] = []
     result = apply(wanted, python, runner=pip.run, read_packages=pip.read, on_line=lines.append)
-    assert [command[3] for command in pip.commands] == ["install"]  # no uninstall after a failure
+    assert [command[4] for command in pip.commands] == ["install"]  # no uninstall after a failure
     assert "six" in pip.installed
     assert result.pip_failed
     assert result.removed == ()
@@ -164,7 +164,7 @@ def test_a_pin_sharing_import_names_with_a_removed_distribution_is_reinstalled(p
     install, uninstall, reinstall = pip.commands
     assert install[-2:] == ["--", "opencv-python-headless==4.10.0.84"]
     assert uninstall[-2:] == ["--", "opencv-python"]
-    assert reinstall[3:6] == ["install", "--no-deps", "--force-reinstall"]
+    assert reinstall[4:7] == ["install", "--no-deps", "--force-reinstall"]
     assert reinstall[-2:] == ["--", "opencv-python-headless==4.10.0.84"]
     assert result.ok
 
@@ -194,7 +194,7 @@ def test_dry_run_prints_exactly_the_pip_commands_and_runs_none(
     args = ["rollback", str(snapshot), "--apply", "--python", python, "--dry-run"]
     assert cli.run(args) == ExitCode.OK
     assert pip.commands == []
-    pip_cmd = [python, "-m", "pip"]
+    pip_cmd = [python, "-I", "-m", "pip"]
     install = [*pip_cmd, "install", "--no-deps", "--no-input", "--disable-pip-version-check"]
     install += ["--extra-index-url", "https://download.pytorch.org/whl/cu121", "--", "mpmath==1.3.0"]
     uninstall = [*pip_cmd, "uninstall", "--yes", "--no-input", "--", "six"]
@@ -214,7 +214,7 @@ def test_off_a_terminal_apply_needs_yes(
     assert "--yes" in err
     assert pip.commands == []
     assert cli.run(["rollback", str(snapshot), "--apply", "--python", python, "--yes"]) == ExitCode.OK
-    assert [command[3] for command in pip.commands] == ["install", "uninstall"]
+    assert [command[4] for command in pip.commands] == ["install", "uninstall"]
 
 
 @pytest.mark.parametrize(

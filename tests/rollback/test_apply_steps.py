@@ -33,9 +33,10 @@ def test_removes_extras_installs_differences_and_verifies(python: str) -> None:
     lines: list[str] = []
     result = apply(wanted, python, runner=pip.run, read_packages=pip.read, on_line=lines.append)
     install, uninstall = pip.commands  # install first: a failed install must not leave a gutted env
-    assert uninstall == [python, "-m", "pip", "uninstall", "--yes", "--no-input", "--", "six"]
-    assert install[:7] == [
+    assert uninstall == [python, "-I", "-m", "pip", "uninstall", "--yes", "--no-input", "--", "six"]
+    assert install[:8] == [
         python,
+        "-I",
         "-m",
         "pip",
         "install",
@@ -43,7 +44,7 @@ def test_removes_extras_installs_differences_and_verifies(python: str) -> None:
         "--no-input",
         "--disable-pip-version-check",
     ]
-    assert install[7:] == [
+    assert install[8:] == [
         "--extra-index-url",
         f"{PYTORCH_INDEX}cu121",
         "--",

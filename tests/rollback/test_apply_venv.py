@@ -73,7 +73,7 @@ def test_cli_apply_removes_what_the_snapshot_lacks(
     dry = ["rollback", str(before), "--apply", "--python", venv_python, "--dry-run"]
     assert cli.run(dry) == ExitCode.OK
     planned = capsys.readouterr().out.splitlines()
-    assert [line.split()[3] for line in planned] == ["install", "uninstall"]  # install first
+    assert [line.split()[4] for line in planned] == ["install", "uninstall"]  # install first
     assert planned[1].endswith("-- mpmath")
     assert installed(venv_python)["mpmath"] == "1.3.0"  # the dry run changed nothing
     assert cli.run(["rollback", str(before), "--apply", "--python", venv_python, "--yes"]) == ExitCode.OK

@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import struct
 import sys
 import threading
+import zipfile
+import zlib
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from envsnap.audit.model import ScanResult, Signal, Skipped
-from envsnap.audit.scanners.artifacts import scan_artifact
+from envsnap.audit.scanners.artifacts import NotRegularFile, scan_artifact
 from envsnap.audit.scanners.build import scan_build
 from envsnap.audit.scanners.native import scan_native
 from envsnap.audit.scanners.python import scan_python, triggered
@@ -184,10 +187,32 @@ def scan_file(entry: Entry) -> FileResult:
         )
     except RecursionError:
         return [], [Skipped(file=entry.relative, reason="nested too deeply to parse")], False
+    except NotRegularFile:
+        return [], [Skipped(file=entry.relative, reason="not a regular file")], False
     except OSError as err:
         return [], [Skipped(file=entry.relative, reason=f"cannot read: {err.strerror or err}")], False
     except (ValueError, struct.error, KeyError, IndexError, EOFError) as err:
-        return [], [Skipped(file=entry.relative, reason=f"malformed: {str(err)[:120]}")], False
+        return [], [Skipped(file=entry.relative, reason=f"malformed: {_one_line(err)}")], False
+    except UNREADABLE as err:
+        return [], [Skipped(file=entry.relative, reason=f"unreadable: {_one_line(err)}")], False
+
+
+UNREADABLE = (
+    zipfile.BadZipFile,
+    zipfile.LargeZipFile,
+    zlib.error,
+    NotImplementedError,
+    RuntimeError,
+    MemoryError,
+)
+"""What a hostile file makes the readers raise besides ValueError: a corrupt, encrypted (RuntimeError),
+unsupported-method or future-version (NotImplementedError) zip member, or a parser that runs out of
+memory (10,000 unary minus signs). The file is listed as unreadable and the audit goes on."""
+
+
+def _one_line(err: BaseException) -> str:
+    text = " ".join(str(err).split()) or type(err).__name__
+    return text[:120]
 
 
 def _read_capped(entry: Entry) -> bytes | None:
@@ -204,6 +229,8 @@ def _read_capped(entry: Entry) -> bytes | None:
     )
     fd = os.open(entry.path, flags)
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegularFile("not a regular file")
         chunks = []
         size = 0
         while size <= MAX_TEXT_BYTES:

@@ -90,16 +90,18 @@ def inspect_command(bundle: str, as_json: bool) -> int:
       envsnap verify inspect baseline.envsnap
     """
     from envsnap.inprocess.bundle.check import check_bundle
+    from envsnap.snapshot.redact import redact_strings, redact_text
 
     checked = check_bundle(bundle)
     if as_json:
         from envsnap.snapshot.json_text import to_json
 
-        emit_output(to_json(checked.manifest))
+        # Redacted again on the way out: a bundle recorded by an older envsnap may hold a secret.
+        emit_output(to_json(redact_strings(msgspec.to_builtins(checked.manifest))))
         return int(ExitCode.OK)
     from envsnap.snapshot.safe_text import printable
 
-    emit_output(printable(_summary(checked)) + "\n")
+    emit_output(printable(redact_text(_summary(checked))) + "\n")
     return int(ExitCode.OK)
 
 

@@ -11,7 +11,8 @@ Every node ends in exactly one of the index's statuses, so one bad node never co
   binary, not YAML, a wrong schema).
 
 Results are written into the folder atomically, node files first and the index (``fleet.yaml``)
-last. File names come from nodes.node_files, never from the node's own output.
+last. File names come from nodes.node_files, never from the node's own output. The folder may be
+shared: a link, or a file envsnap did not write, where a file is to go is refused (files.write_owned).
 """
 
 from __future__ import annotations
@@ -24,9 +25,12 @@ from envsnap.errors import BadInput
 from envsnap.fleet.index import FleetIndex, NodeRecord, Status, write_index
 from envsnap.fleet.nodes import inside, node_files
 from envsnap.fleet.transport import MAX_STDOUT_BYTES, NodeOutput, ProgressCallback, Transport
+from envsnap.snapshot.child_python import module_argv
 from envsnap.snapshot.model import Snapshot
 
 MAX_REASON_CHARS = 300
+SNAPSHOT_MARKER = "# envsnap snapshot"
+"""How every snapshot file starts (store.dumps): a node file of an earlier collection."""
 _MISSING = re.compile(
     r"No module named '?envsnap|envsnap: (command )?not found|envsnap: No such file|"
     r"python[0-9.]*: (command )?not found|: No such file or directory$|: not found$"
@@ -44,7 +48,9 @@ class RemoteCommand:
     frameworks: bool = True
 
     def argv(self) -> list[str]:
-        head = [self.python, "-m", "envsnap"] if self.python else ["envsnap"]
+        # ``-m`` through child_python: srun starts each task in the submitting folder, whose
+        # ``envsnap/`` (an untrusted checkout) must not be what runs.
+        head = module_argv(self.python, "envsnap") if self.python else ["envsnap"]
         tail = (["--anonymize"] if self.anonymize else []) + ([] if self.frameworks else ["--no-frameworks"])
         return [*head, "save", "-o", "-", *tail]
 
@@ -78,13 +84,14 @@ def collect(
     files = node_files(result.record.name for result in results)
     written = []
     from envsnap.snapshot import store
+    from envsnap.snapshot.files import write_owned
 
     for result in results:
         if result.snapshot is None:
             written.append(result)
             continue
         file_name = files[result.record.name]
-        store.save(result.snapshot, inside(folder, file_name))
+        write_owned(inside(folder, file_name), store.dumps(result.snapshot), marker=SNAPSHOT_MARKER)
         record = NodeRecord(
             name=result.record.name,
             status="ok",

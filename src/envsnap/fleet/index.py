@@ -49,14 +49,20 @@ class FleetIndex(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     nodes: tuple[NodeRecord, ...] = ()
 
 
+INDEX_MARKER = "# envsnap fleet index"
+INDEX_HEADER = f"{INDEX_MARKER}: one entry per node; the node snapshots sit next to it\n"
+
+
 def write_index(folder: Path, index: FleetIndex) -> Path:
-    """Write ``folder/fleet.yaml`` atomically."""
+    """Write ``folder/fleet.yaml`` atomically (a link or a file envsnap did not write is refused)."""
     from envsnap.snapshot import files, yaml_text
 
     path = folder / INDEX_NAME
-    header = "# envsnap fleet index: one entry per node; the node snapshots sit next to it\n"
     data = {"fleet": index.fleet, **msgspec.to_builtins(index)}  # always written, default or not
-    files.write_atomic(path, header + yaml_text.to_yaml(data))
+    for node in data.get("nodes", ()):
+        if "reason" in node:  # what a node printed: always a quoted scalar
+            node["reason"] = yaml_text.QuotedText(node["reason"])
+    files.write_owned(path, INDEX_HEADER + yaml_text.to_yaml(data), marker=INDEX_MARKER)
     return path
 
 
@@ -70,7 +76,7 @@ def read_index(folder: Path) -> FleetIndex:
 
     path = folder / INDEX_NAME
     name = str(path)
-    text = files.decode_text(files.read_bytes_capped(path, name), name)
+    text = files.decode_text(files.read_bytes_capped(path, name, regular_only=True), name)
     data = yaml_text.parse_yaml(text, name)
     if not isinstance(data, dict) or "fleet" not in data:
         raise BadInput(f"{name}: not an envsnap fleet index (no 'fleet' format number at the top)")
@@ -86,4 +92,16 @@ def read_index(folder: Path) -> FleetIndex:
     for node in index.nodes:
         if node.file is not None:
             inside(folder, node.file)  # refuses ../ and absolute paths
-    return index
+    return _redacted(index)
+
+
+def _redacted(index: FleetIndex) -> FleetIndex:
+    """The index with what nodes said redacted again: an edited ``fleet.yaml`` may hold a secret."""
+    from envsnap.snapshot.redact import redact_text
+
+    nodes = tuple(
+        msgspec.structs.replace(node, reason=redact_text(node.reason)) if node.reason else node
+        for node in index.nodes
+    )
+    command = redact_text(index.command) if index.command else index.command
+    return msgspec.structs.replace(index, nodes=nodes, command=command)

@@ -20,6 +20,10 @@ MAX_NAME_CHARS = 253
 """The longest DNS name; ssh aliases and Slurm node names are far shorter."""
 MAX_HOSTS_FILE_BYTES = 1024 * 1024
 INDEX_NAME = "fleet.yaml"
+MAX_NODES = 100_000
+"""Most nodes one collection reaches (node set or hosts file, all lines together); the largest
+clusters have a few tens of thousands. A 17-byte ``gpu[1-50000000]`` used 3.6 GB in ClusterShell;
+a node set is counted before it is expanded and refused past this."""
 
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.@:%+-]*")
 """A host name, ssh alias (``user@host`` too) or Slurm node name; never a leading ``-`` or ``.``."""
@@ -49,6 +53,8 @@ def expand(nodeset: str) -> list[str]:
     """
     from ClusterShell.NodeSet import NodeSet, NodeSetException
 
+    if count_upper_bound(nodeset) > MAX_NODES:
+        raise BadInput(f"--ssh {nodeset[:80]!r}: expands to more than {MAX_NODES:,} nodes; refusing it")
     try:
         names = list(NodeSet(nodeset, resolver=_NO_GROUPS))
     except (NodeSetException, ValueError) as err:
@@ -56,6 +62,47 @@ def expand(nodeset: str) -> list[str]:
     if not names:
         raise BadInput(f"--ssh {nodeset!r}: no nodes")
     return [check_name(name, "--ssh") for name in names]
+
+
+_BRACKETS = re.compile(r"\[([^\[\]]*)\]")
+_NUMBER = re.compile(r"\d+")
+
+
+def count_upper_bound(nodeset: str) -> int:
+    """At least as many nodes as ``nodeset`` expands to, counted without expanding it (linear).
+
+    Each comma-separated term counts the product of its bracket ranges (``n[1-4]-ib[0-1]``: 8);
+    a range counts from its first number to its last (steps and ``!``/``&``/``^`` only remove
+    nodes, so the bound holds). Commas inside brackets separate ranges, not terms.
+    """
+    total = 0
+    for term in _top_level_terms(nodeset):
+        product = 1
+        for body in _BRACKETS.findall(term):
+            product *= sum(_range_size(part) for part in body.split(",")) or 1
+        total += product
+    return total
+
+
+def _top_level_terms(nodeset: str) -> list[str]:
+    terms, depth, start = [], 0, 0
+    for i, char in enumerate(nodeset):
+        depth += (char == "[") - (char == "]")
+        if char in ",!&^" and depth == 0:
+            terms.append(nodeset[start:i])
+            start = i + 1
+    terms.append(nodeset[start:])
+    return terms
+
+
+def _range_size(part: str) -> int:
+    numbers = [int(n) for n in _NUMBER.findall(part.split("/", 1)[0])]
+    if len(numbers) < 2:
+        return 1
+    signs = part.replace(" ", "")
+    first = -numbers[0] if signs.startswith("-") else numbers[0]
+    last = -numbers[-1] if "--" in signs else numbers[-1]
+    return abs(last - first) + 1
 
 
 _NO_GROUPS = None
@@ -72,11 +119,15 @@ def read_hosts_file(path: Path) -> list[str]:
 
     name = str(path)
     text = decode_text(read_bytes_capped(path, name, MAX_HOSTS_FILE_BYTES), name)
+    lines = [(n, raw.split("#", 1)[0].strip()) for n, raw in enumerate(text.splitlines(), 1)]
+    lines = [(n, line) for n, line in lines if line]
+    counted = 0
+    for number, line in lines:  # the whole file is counted before any line is expanded
+        counted += count_upper_bound(line)
+        if counted > MAX_NODES:
+            raise BadInput(f"{name}:{number}: the file expands to more than {MAX_NODES:,} nodes; refusing it")
     nodes: list[str] = []
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
+    for number, line in lines:
         try:
             nodes.extend(expand(line))
         except BadInput as err:

@@ -66,7 +66,7 @@ class SectionCache:
         from envsnap.snapshot import files, store, yaml_text
 
         name = str(path)
-        text = files.decode_text(files.read_bytes_capped(path, name), name)
+        text = files.decode_text(files.read_bytes_capped(path, name, regular_only=True), name)
         chunks: dict[str, str] = {}
         data = self._split_parse(text, name, chunks)
         key = None

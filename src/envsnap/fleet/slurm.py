@@ -35,6 +35,8 @@ from envsnap.fleet.transport import (
     ProgressCallback,
 )
 
+READ_CHUNK_BYTES = 64 * 1024
+"""The most of srun's output read at once: a line longer than this arrives in pieces."""
 NODE_MARK = b"envsnap-node "
 EXIT_MARK = b"envsnap-exit "
 _LABEL = re.compile(rb"^ *(\d{1,7}): ?")
@@ -145,6 +147,10 @@ def _names_nodes(arg: str) -> bool:
 def _count(nodelist: str) -> int:
     from ClusterShell.NodeSet import NodeSet
 
+    from envsnap.fleet.nodes import MAX_NODES, count_upper_bound
+
+    if count_upper_bound(nodelist) > MAX_NODES:  # counted before ClusterShell expands it
+        raise BadInput(f"--slurm: the node list expands to more than {MAX_NODES:,} nodes; refusing it")
     return len(NodeSet(nodelist))
 
 
@@ -181,11 +187,27 @@ class _Tasks:
         self.tasks: dict[int, _Task] = {}
         self.lock = threading.Lock()
         self.unlabelled = OutputBuffer(MAX_STDERR_BYTES, keep_end=True)
+        self.open_line: dict[str, OutputBuffer | None] = {}
+        """Per stream: where the rest of a line cut at READ_CHUNK_BYTES goes (None: dropped)."""
 
     def read(self, stream: IO[bytes], name: str) -> None:
-        for line in stream:
+        """Read ``stream`` in pieces of at most READ_CHUNK_BYTES, never a whole line at once.
+
+        One 600 MB line without a newline was held whole (1.86 GB) before the per-node cap cut it.
+        The rest of a cut line belongs to the same task and stream as its start: a ``3: `` at the
+        start of a later piece is data, not a label.
+        """
+        continuing = False
+        while chunk := stream.readline(READ_CHUNK_BYTES):
             with self.lock:
-                self._line(line, name)
+                if continuing:
+                    target = self.open_line.get(name)
+                    if target is not None:
+                        target.add(chunk)
+                else:
+                    self.open_line[name] = None
+                    self._line(chunk, name)
+            continuing = not chunk.endswith(b"\n")
 
     def _line(self, line: bytes, stream: str) -> None:
         label = _LABEL.match(line)
@@ -197,11 +219,13 @@ class _Tasks:
                 task.node = task.node or failed["node"].decode("utf-8", "replace")
             else:
                 self.unlabelled.add(line)
+                self.open_line[stream] = self.unlabelled
             return
         task = self.tasks.setdefault(int(label[1]), _Task())
         body = line[label.end() :]
         if stream == "stderr":
             task.stderr.add(body)
+            self.open_line[stream] = task.stderr
         elif task.node is None and body.startswith(NODE_MARK):
             task.node = body[len(NODE_MARK) :].strip().decode("utf-8", "replace")
             task.started = time.monotonic()
@@ -214,6 +238,7 @@ class _Tasks:
                 self.progress(task.node, "done" if task.returncode == 0 else "failed")
         else:
             task.stdout.add(body)
+            self.open_line[stream] = task.stdout
 
     def results(self, seconds: float, cancelled_at: float | None) -> list[NodeOutput]:
         """One output per task; ``cancelled_at``: when the step was cancelled at its deadline."""

@@ -17,26 +17,37 @@ from collections.abc import Mapping
 from typing import Any
 
 from envsnap.errors import BadInput
+from envsnap.snapshot.redact import REDACTED, is_secret_name, redact_text
 
 MAX_DEPTH = 32
 
 
-def encode(value: Any, path: str, tensor_type: type) -> dict[str, Any]:
-    """Describe ``value``, whose tensors are named ``path`` + their position."""
+def encode(value: Any, path: str, tensor_type: type, name: str | None = None) -> dict[str, Any]:
+    """Describe ``value``, whose tensors are named ``path`` + their position.
+
+    A bundle travels to other machines, so text is stored redacted: a token passed as an argument
+    (``model(x, note="hf_...")``), or any text under a secret-looking name (``api_key=...``, a dict
+    key ``"password"``), is written as ``<redacted>``; verify replays that text.
+    """
     if isinstance(value, tensor_type):
         return {"tensor": path}
     if isinstance(value, (list, tuple)):
         kind = "list" if isinstance(value, list) else "tuple"
         return {kind: [encode(item, f"{path}/{i}", tensor_type) for i, item in enumerate(value)]}
     if isinstance(value, Mapping):
-        return {"dict": [[str(k), encode(item, f"{path}/{k}", tensor_type)] for k, item in value.items()]}
+        return {
+            "dict": [[str(k), encode(item, f"{path}/{k}", tensor_type, str(k))] for k, item in value.items()]
+        }
     if value is None:
         return {"none": True}
-    if isinstance(value, (bool, int, float, str)):
+    if isinstance(value, str):
+        secret = name is not None and is_secret_name(name) and bool(value)
+        return {"value": REDACTED if secret else redact_text(value)}
+    if isinstance(value, (bool, int, float)):
         return {"value": value}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         fields = [
-            [f.name, encode(getattr(value, f.name, None), f"{path}/{f.name}", tensor_type)]
+            [f.name, encode(getattr(value, f.name, None), f"{path}/{f.name}", tensor_type, f.name)]
             for f in dataclasses.fields(value)
         ]
         return {"fields": [type(value).__name__, fields]}

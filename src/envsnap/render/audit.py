@@ -19,7 +19,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from envsnap.audit.model import LAYERS, AuditReport, Finding, RollUpRow
-from envsnap.snapshot.safe_text import one_line, printable
+from envsnap.snapshot.safe_text import md_code, md_text, one_line, printable
 
 RISK_STYLES = {"higher": "bold red", "moderate": "yellow", "lower": "green"}
 MARKS = {"higher": "✗", "moderate": "!", "lower": "✓"}
@@ -186,28 +186,13 @@ def scanned_line(report: AuditReport) -> str:
 
 
 def _md(text: str) -> str:
-    """A Markdown table cell: one line, pipes, backticks and HTML escaped."""
-    clean = one_line(text)
-    for char, escaped in (
-        ("\\", "\\\\"),
-        ("|", "\\|"),
-        ("`", "\\`"),
-        ("<", "&lt;"),
-        (">", "&gt;"),
-        ("*", "\\*"),
-        ("_", "\\_"),
-        ("[", "\\["),
-        ("]", "\\]"),
-    ):
-        clean = clean.replace(char, escaped)
-    return clean
+    """A Markdown table cell (safe_text.md_text: the one helper every Markdown writer uses)."""
+    return md_text(text)
 
 
 def _md_code(text: str) -> str:
-    """Inline code that no backtick in ``text`` can close early."""
-    clean = one_line(text).replace("|", "¦")
-    fence = "``" if "`" in clean else "`"
-    return f"{fence} {clean} {fence}" if fence == "``" else f"`{clean}`"
+    """Inline code that no backtick run in ``text`` can close early (safe_text.md_code)."""
+    return md_code(text)
 
 
 def audit_markdown(report: AuditReport) -> str:

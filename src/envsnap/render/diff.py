@@ -18,7 +18,6 @@ piped report keeps every value on one line.
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO, TypeVar
@@ -34,7 +33,7 @@ from envsnap.fleet.view import ABSENT, UNKNOWN, FleetReport
 from envsnap.render.summary import human_bytes
 from envsnap.snapshot.json_text import to_json
 from envsnap.snapshot.model import Change
-from envsnap.snapshot.safe_text import one_line
+from envsnap.snapshot.safe_text import md_in_backticks, md_text, one_line
 
 IMPACT_STYLE = {"breaking": "bold red", "notable": "yellow", "minor": "dim"}
 MAX_LIST_CHARS = 160
@@ -52,8 +51,6 @@ _R = TypeVar("_R", bound=Rated)
 
 NotCompared = Sequence[tuple[str, str]]
 """``(section, "old" | "new")`` pairs from ``diff.not_compared``: the side that lacks the section."""
-
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]()<>|#!~&$])")
 
 
 def format_value(path: str, value: Any, *, limit: int = MAX_LIST_CHARS) -> str:
@@ -202,15 +199,10 @@ def changes_json(
     return {"changes": rows, "summary": summary}
 
 
-def _md(text: str) -> str:
-    """Snapshot text as inert Markdown: one line, every character that could start markup escaped."""
-    return _MD_SPECIAL.sub(r"\\\1", one_line(text))
-
-
-def _code(text: str, *, in_table: bool = True) -> str:
-    """Text inside a code span: backticks can't end it, and a pipe can't end a table cell."""
-    text = one_line(text).replace("`", "'")
-    return text.replace("|", "\\|") if in_table else text
+# Every Markdown writer escapes data with snapshot/safe_text.py's helpers (kept here under the
+# names the diff, fleet and findings writers use).
+_md = md_text
+_code = md_in_backticks
 
 
 def changes_markdown(

@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from envsnap._version import __version__
-from envsnap.render.diff import _code, _md
 from envsnap.render.findings import summary_line
 from envsnap.snapshot.model import Finding, Snapshot
+from envsnap.snapshot.safe_text import md_in_backticks as _code
+from envsnap.snapshot.safe_text import md_text as _md
 
 MAX_FINDINGS = 8
 """Findings listed in full; more are counted (the reply must fit one screen)."""

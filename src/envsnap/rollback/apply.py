@@ -28,7 +28,8 @@ forked distribution installing the same import package, such as ``opencv-python`
 now belong to the new one. So every pin whose import names (``top_level``) overlap a removed
 distribution's is reinstalled (``--force-reinstall --no-deps``) after the uninstall.
 
-pip runs as ``PATH -m pip`` with an argument list, never through a shell, with ``--`` before the
+pip runs as ``PATH -I -m pip`` (isolated: never from the current folder) with an argument list,
+never through a shell, with ``--`` before the
 requirements; its output streams line by line to a callback (the CLI prints it on stderr).
 The runner is injectable so tests can prove that a refused snapshot never reaches pip.
 """
@@ -87,7 +88,7 @@ class ApplyPlan:
 
     def commands(self) -> tuple[tuple[str, ...], ...]:
         """The pip commands, in the order they run (all of them, if each one succeeds)."""
-        pip = (self.interpreter, "-m", "pip")
+        pip = pip_argv(self.interpreter)
         commands: list[tuple[str, ...]] = []
         if self.install:
             commands.append(_install_argv(pip, self.install, self.extra_index_urls))
@@ -119,6 +120,15 @@ class ApplyResult:
     def ok(self) -> bool:
         """Whether the environment now matches the snapshot."""
         return not self.remaining and not self.pip_failed
+
+
+def pip_argv(interpreter: str) -> tuple[str, ...]:
+    """``INTERPRETER -I -m pip``: the target's own pip, never a ``pip/`` folder in the current directory.
+
+    ``-I`` (isolated) keeps the current folder, ``PYTHON*`` variables and the user's site-packages
+    off ``sys.path``: pip restores the interpreter's own environment, which is what is restored.
+    """
+    return (interpreter, "-I", "-m", "pip")
 
 
 def run_streaming(argv: Sequence[str], on_line: LineSink) -> int:
@@ -238,7 +248,7 @@ def execute(
     """Run a prepared plan (install, then uninstall, then reinstall overlaps) and verify the result."""
     runner = runner or run_streaming
     read_packages = read_packages or probe_packages
-    pip = (prepared.interpreter, "-m", "pip")
+    pip = pip_argv(prepared.interpreter)
     failed = False
     removed: tuple[str, ...] = ()
     if prepared.install:

@@ -201,6 +201,10 @@ def check_url(url: str, where: str) -> str:
         raise _refuse(where, "URL", url)
     if _REQUIREMENTS_SPECIAL.search(url):
         raise _refuse(where, "URL (holds $, {, } or \\, which pip -r expands or joins)", url)
+    if ";" in url:
+        # pip reads ``name @ URL;python_version<'3'`` as a URL and an environment marker: the pin
+        # would silently never install, while packaging's own parse took it all as the URL.
+        raise _refuse(where, "URL (holds ';', which pip reads as the start of an environment marker)", url)
     parts = urlsplit(url)
     if not re.match(r"^[a-z][a-z0-9+.-]*$", parts.scheme or ""):
         raise _refuse(where, "URL (no scheme)", url)

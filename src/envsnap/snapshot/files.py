@@ -15,10 +15,12 @@ import errno
 import os
 import re
 import stat
+import struct
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import BinaryIO
 
 from envsnap.errors import BadInput
 
@@ -168,6 +170,59 @@ def write_new(path: Path, text: str, *, create_folder: bool = False) -> Path:
     return written
 
 
+def write_owned(path: Path, text: str, *, marker: str) -> None:
+    """Write ``path`` in a folder others may write too: never through a link, never over a stranger's file.
+
+    ``fleet collect -o DIR`` writes node files and ``fleet.yaml`` into a folder that may be shared
+    (a scratch space): a ``fleet.yaml`` planted as a link to ``~/.bashrc`` must not be written
+    through, and a file envsnap did not write must not be replaced. An existing file is replaced
+    only when it is a regular file of this user that starts with ``marker`` (envsnap's own header,
+    from an earlier collection). The new file is renamed onto ``path`` itself, not onto what a link
+    there points to, so a link planted between the check and the rename is replaced, not followed.
+
+    Raises:
+        BadInput: a link, a special file or a foreign file at ``path``, or the folder can't be written.
+    """
+    path = Path(path)
+    _refuse_foreign(path, marker)
+    try:
+        tmp_name = write_temp(path, text, NEW_FILE_MODE)
+    except OSError as err:
+        raise BadInput(f"{path}: cannot write: {err.strerror or err}") from None
+    try:
+        os.replace(tmp_name, path)
+    except BaseException as err:
+        Path(tmp_name).unlink(missing_ok=True)
+        if isinstance(err, OSError):
+            raise BadInput(f"{path}: cannot write: {err.strerror or err}") from None
+        raise
+    _fsync_dir(path.parent)
+
+
+def _refuse_foreign(path: Path, marker: str) -> None:
+    """Refuse to replace anything at ``path`` but envsnap's own earlier file (see ``write_owned``)."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except OSError as err:
+        raise BadInput(f"{path}: cannot check: {err.strerror or err}") from None
+    if stat.S_ISLNK(info.st_mode):
+        raise BadInput(f"{path}: is a symbolic link; refusing to write through it")
+    if not stat.S_ISREG(info.st_mode):
+        raise BadInput(f"{path}: is not a regular file; refusing to replace it")
+    head = b""
+    if info.st_uid == os.geteuid():
+        with contextlib.suppress(OSError):
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+            try:
+                head = os.read(fd, len(marker.encode()))
+            finally:
+                os.close(fd)
+    if head != marker.encode():
+        raise BadInput(f"{path}: exists and was not written by envsnap; refusing to replace it")
+
+
 MAX_SUFFIX = 1000
 """Most ``-n`` suffixes ``write_new`` tries before giving up."""
 
@@ -284,19 +339,32 @@ def _fsync_dir(folder: Path) -> None:
         os.close(dir_fd)
 
 
-def read_bytes_capped(path: Path, name: str, cap: int = MAX_FILE_BYTES) -> bytes:
+def read_bytes_capped(
+    path: Path, name: str, cap: int = MAX_FILE_BYTES, *, regular_only: bool = False
+) -> bytes:
     """Read at most ``cap`` bytes of a file, refusing larger ones before reading them whole.
 
+    ``regular_only``: for files found in a folder rather than named by the user (a fleet folder's
+    ``*.yaml``): opened without blocking and refused unless regular, so a FIFO planted there never
+    waits for a writer. (A file the user names may be a pipe: ``diff <(ssh a envsnap save -o -)``.)
+
     Raises:
-        BadInput: missing, unreadable, a directory, or too large.
+        BadInput: missing, unreadable, a directory, too large, or (``regular_only``) not a regular file.
     """
     try:
-        with open(path, "rb") as handle:
+        with _open_for_reading(path, regular_only) as handle:
             # A regular file's size is known up front: refuse a huge one without reading it.
             info = os.fstat(handle.fileno())
+            if regular_only and not stat.S_ISREG(info.st_mode):
+                raise BadInput(f"{name}: not a regular file (a FIFO, device or socket); refusing to read it")
             if stat.S_ISREG(info.st_mode) and info.st_size > cap:
                 raise BadInput(f"{name}: file is larger than {cap // (1024 * 1024)} MB; refusing to read it")
-            data = handle.read(cap + 1)
+            # read(n) allocates n bytes first: ask for what a regular file says it holds, then for
+            # the rest up to the cap only if it holds more (it grew, or it is /proc with size 0).
+            first = min(cap, info.st_size) + 1 if stat.S_ISREG(info.st_mode) and info.st_size else cap + 1
+            data = handle.read(first)
+            if len(data) == first and first <= cap:
+                data += handle.read(cap + 1 - first)
     except FileNotFoundError as err:
         raise BadInput(f"{name}: no such file") from err
     except IsADirectoryError as err:
@@ -306,6 +374,13 @@ def read_bytes_capped(path: Path, name: str, cap: int = MAX_FILE_BYTES) -> bytes
     if len(data) > cap:
         raise BadInput(f"{name}: file is larger than {cap // (1024 * 1024)} MB; refusing to read it")
     return data
+
+
+def _open_for_reading(path: Path, nonblocking: bool) -> BinaryIO:
+    if not nonblocking:
+        return open(path, "rb")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    return os.fdopen(fd, "rb")
 
 
 def decode_text(data: bytes, name: str) -> str:
@@ -340,3 +415,46 @@ def read_input(source: str | Path, cap: int) -> tuple[str, str]:
         return decode_text(data, "<stdin>"), "<stdin>"
     name = str(source)
     return decode_text(read_bytes_capped(Path(source), name, cap), name), name
+
+
+# ---------------------------------------------------------------------------- zip archives
+
+_ZIP_END = struct.Struct("<4s4H2LH")
+_ZIP64_LOCATOR = struct.Struct("<4sLQL")
+_ZIP64_END = struct.Struct("<4sQ2H2L4Q")
+_ZIP_TAIL = _ZIP_END.size + 0xFFFF  # the end record and the longest comment after it
+
+
+def check_zip_directory(handle: BinaryIO, name: str, *, max_entries: int, max_directory_bytes: int) -> None:
+    """Refuse a zip whose central directory is larger than the caps, *before* ``zipfile`` reads it.
+
+    ``zipfile.ZipFile`` parses the whole central directory up front, one ``ZipInfo`` per entry: a
+    zip of a million empty entries cost 390 MB and 10-20 s before anyone could count them. The end
+    record (in the last 64 KB) says how many entries there are and how many bytes they take; the
+    byte count is what ``zipfile`` reads, so it is capped too (a forged small count can't hide it).
+
+    Raises:
+        ValueError: no end record, or more entries or directory bytes than allowed.
+    """
+    size = handle.seek(0, os.SEEK_END)
+    start = max(0, size - _ZIP_TAIL)
+    handle.seek(start)
+    tail = handle.read(size - start)
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or len(tail) - at < _ZIP_END.size:
+        raise ValueError(f"{name}: no zip end record")
+    _, _, _, _, entries, directory, offset, _ = _ZIP_END.unpack_from(tail, at)
+    if (entries == 0xFFFF or directory == 0xFFFFFFFF or offset == 0xFFFFFFFF) and at >= _ZIP64_LOCATOR.size:
+        locator = _ZIP64_LOCATOR.unpack_from(tail, at - _ZIP64_LOCATOR.size)
+        if locator[0] == b"PK\x06\x07":
+            handle.seek(locator[2])
+            record = handle.read(_ZIP64_END.size)
+            if len(record) == _ZIP64_END.size and record[:4] == b"PK\x06\x06":
+                entries, directory = _ZIP64_END.unpack(record)[7:9]
+    if entries > max_entries:
+        raise ValueError(f"{name}: the zip lists {entries} entries, more than {max_entries}")
+    if directory > max_directory_bytes:
+        raise ValueError(
+            f"{name}: the zip's directory of entries takes {directory} bytes, more than {max_directory_bytes}"
+        )
+    handle.seek(0)

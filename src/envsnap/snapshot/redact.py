@@ -309,6 +309,21 @@ def redact_value(value: Any, key: str | None = None) -> Any:
     return value
 
 
+def redact_strings(value: Any) -> Any:
+    """Every string in a JSON-like value redacted by shape; keys (our own field names) left alone.
+
+    For envsnap's own documents read back from disk (a bundle's manifest, a verify report): the
+    name rule would hide a module ``key``; what an edited file added is caught by its shape.
+    """
+    if isinstance(value, str):
+        return redact_text(value)
+    if isinstance(value, dict):
+        return {k: redact_strings(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [redact_strings(v) for v in value]
+    return value
+
+
 def _without_mapping_names(value: Any) -> Any:
     """Redact, applying the name rule only inside free-form maps (env vars, build info, config).
 

@@ -49,3 +49,43 @@ def printable(text: str, limit: int | None = MAX_FIELD_CHARS) -> str:
 def one_line(text: str, limit: int | None = MAX_FIELD_CHARS) -> str:
     """``printable`` text on one line: any run of whitespace (newlines, tabs) becomes one space."""
     return " ".join(printable(text, limit).split())
+
+
+# ---------------------------------------------------------------------------- Markdown
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]()<>|#!~&$])")
+_BACKTICKS = re.compile(r"`+")
+
+
+def md_text(text: str, limit: int | None = MAX_FIELD_CHARS) -> str:
+    """Data as inert Markdown text, for every Markdown writer: one line, each markup character escaped.
+
+    A backslash before every character that could start markup (links, images, raw HTML, emphasis,
+    code, table pipes, headings, entities): a module key ``![x](https://evil/p.png)`` or a package
+    named ``<img src=x onerror=...>`` is shown as the text it is, in the cell it was written in.
+    """
+    return _MD_SPECIAL.sub(r"\\\1", one_line(text, limit))
+
+
+def md_code(text: str, *, in_table: bool = True, limit: int | None = MAX_FIELD_CHARS) -> str:
+    """Data as one inline code span that nothing in it can end early.
+
+    CommonMark ends a code span at the next backtick run as long as its opening one: the fence is
+    one backtick longer than the longest run inside (a source line holding two backticks ended the
+    old double-backtick span there), with a space inside it when the text starts or ends with a
+    backtick. In a table a pipe would end the cell even inside code, so it is escaped there.
+    """
+    clean = one_line(text, limit)
+    if in_table:
+        clean = clean.replace("|", "\\|")
+    longest = max((len(run) for run in _BACKTICKS.findall(clean)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if clean.startswith("`") or clean.endswith("`") else ""
+    return f"{fence}{pad}{clean}{pad}{fence}"
+
+
+def md_in_backticks(text: str, *, in_table: bool = True) -> str:
+    """Text for a single-backtick code span the caller writes: backticks become ``'`` so none can end
+    it, and in a table a pipe is escaped so it can't end the cell."""
+    clean = one_line(text).replace("`", "'")
+    return clean.replace("|", "\\|") if in_table else clean

@@ -122,6 +122,21 @@ def _represent_str(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
 _Dumper.add_representer(str, _represent_str)
 
 
+class QuotedText(str):
+    """Text always written as a double-quoted YAML scalar (escapes included), never a bare word.
+
+    For what another machine said (a node's last stderr line in ``fleet.yaml``): quoted, a
+    ``$(touch x)`` reads as the data it is to anyone (or anything) that reads the file as a shell.
+    """
+
+
+def _represent_quoted(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
+    return dumper.represent_scalar("tag:yaml.org,2002:str", str(data), style='"')
+
+
+_Dumper.add_representer(QuotedText, _represent_quoted)
+
+
 def to_yaml(data: Any) -> str:
     """Deterministic YAML for plain data: given key order, no anchors, block scalars, LibYAML."""
     text: str = yaml.dump(

@@ -14,18 +14,24 @@ import json
 import mmap
 import os
 import re
+import stat
 import struct
 import zipfile
 from collections import Counter
+from typing import BinaryIO
 
 from envsnap.audit.model import Signal
 from envsnap.audit.scanners.onnx_proto import read_header
+from envsnap.snapshot.files import check_zip_directory
 
 MAX_HEADER_BYTES = 16 * 1024 * 1024
 """Largest safetensors JSON header read (the format allows 100 MB; real ones are a few MB)."""
 MAX_PICKLE_BYTES = 64 * 1024 * 1024
 """Largest checkpoint pickle searched for device names."""
-MAX_ZIP_ENTRIES = 100_000
+MAX_ZIP_ENTRIES = 65_536
+"""A torch.save zip holds one entry per storage: thousands for the largest models."""
+MAX_ZIP_DIRECTORY_BYTES = 8 * 1024 * 1024
+"""The zip's list of entries (about 80 bytes each in a checkpoint), read whole by zipfile."""
 _CUDA_LOCATION = re.compile(rb"cuda(?::\d+)?")
 _ZIP_MAGIC = b"PK\x03\x04"
 
@@ -41,10 +47,10 @@ def scan_artifact(path: str, relative: str) -> Signal | None:
         OSError: unreadable. ValueError: malformed (the caller records it as skipped).
     """
     suffix = os.path.splitext(relative.lower())[1]
-    size = os.path.getsize(path)
-    if suffix in (".engine", ".plan", ".trt"):
-        return _signal(relative, "tensorrt-engine", (f"bytes={size}",))
-    with open(path, "rb") as handle:
+    with open_regular(path) as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if suffix in (".engine", ".plan", ".trt"):
+            return _signal(relative, "tensorrt-engine", (f"bytes={size}",))
         head = handle.read(16)
         if suffix == ".safetensors":
             return _signal(relative, "safetensors", _safetensors(handle, head))
@@ -52,7 +58,34 @@ def scan_artifact(path: str, relative: str) -> Signal | None:
             return _signal(relative, "gguf", _gguf(handle, head))
         if suffix == ".onnx":
             return _signal(relative, "onnx", _onnx(handle, size))
-        return _torch_file(path, relative, head)
+        return _torch_file(handle, relative, head)
+
+
+class NotRegularFile(ValueError):
+    """A FIFO, device or socket where a model file was listed (swapped after the walk)."""
+
+
+def open_regular(path: str) -> BinaryIO:
+    """The file opened for reading, refused unless it is a regular file (never a link).
+
+    O_NONBLOCK: opening a FIFO swapped in after the walk returns at once instead of waiting for a
+    writer; its type is then refused. O_NOFOLLOW: a file swapped for a link is refused, not followed.
+    Every reader below reads this one handle, so the file checked is the file read.
+    """
+    flags = (
+        os.O_RDONLY
+        | getattr(os, "O_NOFOLLOW", 0)
+        | getattr(os, "O_NONBLOCK", 0)
+        | getattr(os, "O_CLOEXEC", 0)
+    )
+    fd = os.open(path, flags)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegularFile("not a regular file")
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def _signal(relative: str, subject: str, detail: tuple[str, ...]) -> Signal:
@@ -144,21 +177,25 @@ def _onnx(handle: object, size: int) -> tuple[str, ...]:
     return tuple(detail)
 
 
-def _torch_file(path: str, relative: str, head: bytes) -> Signal | None:
+def _torch_file(handle: BinaryIO, relative: str, head: bytes) -> Signal | None:
     if head.startswith(_ZIP_MAGIC):
-        return _torch_zip(path, relative)
+        return _torch_zip(handle, relative)
     if head[:1] == b"\x80" and head[1:2] in (b"\x02", b"\x03", b"\x04", b"\x05"):
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_PICKLE_BYTES)
+        handle.seek(0)
+        data = handle.read(MAX_PICKLE_BYTES)
         return _signal(relative, "torch-checkpoint", ("format=legacy-pickle", *_locations(data)))
     if relative.lower().endswith((".pt", ".pth", ".ckpt")):
         raise ValueError("neither a zip nor a pickle")
     return None
 
 
-def _torch_zip(path: str, relative: str) -> Signal:
+def _torch_zip(handle: BinaryIO, relative: str) -> Signal:
+    # Sized up from the end record first: zipfile would parse every entry before anyone counts them.
+    check_zip_directory(
+        handle, "checkpoint", max_entries=MAX_ZIP_ENTRIES, max_directory_bytes=MAX_ZIP_DIRECTORY_BYTES
+    )
     try:
-        archive = zipfile.ZipFile(path)
+        archive = zipfile.ZipFile(handle)
     except zipfile.BadZipFile as err:
         raise ValueError(f"bad zip: {err}") from err
     with archive:

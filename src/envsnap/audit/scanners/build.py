@@ -16,18 +16,28 @@ from packaging.utils import canonicalize_name
 
 from envsnap.audit import knowledge
 from envsnap.audit.model import Signal
+from envsnap.snapshot.redact import redact_text
 
-_QUOTED = re.compile(r"""["']([A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?\s*(?:[<>=!~;@][^"']*)?)["']""")
+# Linear time on any line (files up to 2 MB are scanned): no pattern below restarts a long scan at
+# each of many occurrences. Extras stop at a quote as the rest of a quoted string does; "pip install
+# ... apex" and "LANGUAGES ... CUDA" are checked from the first start of each segment, in code.
+_QUOTED = re.compile(r"""["']([A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]"']*\])?\s*(?:[<>=!~;@][^"']*)?)["']""")
 _EXTRA_INDEX = re.compile(r"--extra-index-url[= ]+(\S+)")
 _CUDA_INDEX = re.compile(r"download\.pytorch\.org/whl/(?:nightly/)?(cu\d{3})\b")
-_PIP_APEX = re.compile(r"\bpip3?\s+install\b[^\n#]*?\s(apex)(?:[\s=<>;]|$)")
+_PIP_INSTALL = re.compile(r"\bpip3?\s+install\b")
+_APEX_ARGUMENT = re.compile(r"\sapex(?:[\s=<>;]|$)")
 _CUDA_IMAGE = re.compile(
     r"^\s*FROM\s+(?:--platform=\S+\s+)?((?:nvidia/cuda|nvcr\.io/nvidia/[\w.-]+)(?::\S+)?)", re.IGNORECASE
 )
 _CMAKE_CUDA = re.compile(
-    r"enable_language\s*\(\s*CUDA|LANGUAGES[^)]*\bCUDA\b|find_package\s*\(\s*(?:CUDA|CUDAToolkit)\b|cuda_add_(?:library|executable)",
+    r"enable_language\s*\(\s*CUDA|find_package\s*\(\s*(?:CUDA|CUDAToolkit)\b|cuda_add_(?:library|executable)",
     re.IGNORECASE,
 )
+_LANGUAGES = re.compile(r"LANGUAGES", re.IGNORECASE)
+_CUDA_WORD = re.compile(r"\bCUDA\b", re.IGNORECASE)
+MAX_CODE = 160
+"""The most of a source line a signal shows (redacted first: a secret is never cut in two)."""
+MAX_REQUIREMENTS_PER_LINE = 1000
 _CMAKE_ARCHS = re.compile(r"CMAKE_CUDA_ARCHITECTURES\W+([0-9][0-9;a-z\s-]*)")
 _ENV_ARCH_LIST = re.compile(r"TORCH_CUDA_ARCH_LIST\W+([0-9][0-9.;+ PTX]*)")
 _TENSORRT_CMAKE = re.compile(r"find_package\s*\(\s*TensorRT|nvinfer", re.IGNORECASE)
@@ -36,7 +46,7 @@ _PORT_SWITCHES = (
     (
         "rocm",
         re.compile(
-            r"enable_language\s*\(\s*HIP|LANGUAGES[^)]*\bHIP\b|find_package\s*\(\s*(?:hip|HIP|rocblas|hipblas|rocm)\b|"
+            r"enable_language\s*\(\s*HIP|find_package\s*\(\s*(?:hip|HIP|rocblas|hipblas|rocm)\b|"
             r"\b(?:GGML_HIP|USE_ROCM|BUILD_AMD|COMPUTE_BACKEND\W+hip|BUILD_TARGET\W+rocm|IS_ROCM\w*|WITH_ROCM|"
             r"ENABLE_HIP|USE_HIP)\b|\bhipcc\b|--offload-arch=gfx|\bPYTORCH_ROCM_ARCH\b|\bAMDGPU_TARGETS\b"
         ),
@@ -49,16 +59,60 @@ _PORT_SWITCHES = (
     ),
     (
         "mps",
-        re.compile(
-            r"-framework\s+Metal\b|find_library\s*\([^)]*Metal|\b(?:GGML_METAL|USE_MPS|COMPUTE_BACKEND\W+mps)\b"
-        ),
+        re.compile(r"-framework\s+Metal\b|\b(?:GGML_METAL|USE_MPS|COMPUTE_BACKEND\W+mps)\b"),
     ),
+)
+# ``LANGUAGES ... HIP)`` and ``find_library(... Metal)``: checked per ")"-segment in code (_in_call),
+# not as ``X[^)]*Y`` patterns, which rescan to the next ")" from every X (quadratic on one line).
+_PORT_CALLS = (
+    ("rocm", re.compile(r"LANGUAGES"), re.compile(r"\bHIP\b")),
+    ("mps", re.compile(r"find_library\s*\("), re.compile(r"Metal")),
 )
 _MAKE_NVCC = re.compile(r"\bnvcc\b")
 _MAKE_ARCH = re.compile(r"(?:-arch[= ]|--gpu-architecture[= ]|code=)sm_(\d{2,3}[a-z]?)")
 _OPTIONAL_SECTION = re.compile(
     r"^\[(?:project\.optional-dependencies|tool\.poetry\.extras|options\.extras_require)"
 )
+
+
+def shown_code(line: str) -> str:
+    """A source line as a signal shows it: secrets redacted, *then* cut to ``MAX_CODE`` characters.
+
+    Cut first, a token straddling the cut kept most of itself and no longer had the shape the
+    redaction looks for (29 of a GitHub token's 36 characters were printed).
+    """
+    text = redact_text(line)
+    return text if len(text) <= MAX_CODE else text[: MAX_CODE - 1] + "…"
+
+
+def _pip_installs_apex(line: str) -> bool:
+    """``pip install ... apex`` before a ``#``: each segment's first ``pip install``, then ``apex``."""
+    segments = line.split("#")
+    for number, segment in enumerate(segments):
+        install = _PIP_INSTALL.search(segment)
+        text = segment if number == len(segments) - 1 else segment + "#"  # "apex#" is no argument
+        if install is not None and _APEX_ARGUMENT.search(text, install.end()) is not None:
+            return True
+    return False
+
+
+def _cmake_cuda(line: str) -> bool:
+    """CUDA in CMake: ``enable_language(CUDA)``, ``find_package(CUDAToolkit)``, ``LANGUAGES ... CUDA``."""
+    return _CMAKE_CUDA.search(line) is not None or _in_call(line, _LANGUAGES, _CUDA_WORD) is not None
+
+
+def _in_call(line: str, opener: re.Pattern[str], word: re.Pattern[str]) -> str | None:
+    """``opener`` then ``word`` before the next ``)`` (what ``opener[^)]*word`` matched), linearly.
+
+    Each ``)``-segment is searched once, from its first ``opener``: a later opener in the same
+    segment can only find the same ``word``.
+    """
+    for segment in line.split(")"):
+        start = opener.search(segment)
+        found = word.search(segment, start.end()) if start is not None else None
+        if start is not None and found is not None:
+            return segment[start.start() : found.end()]
+    return None
 
 
 def requirement_signal(text: str, relative: str, line: int, code: str) -> Signal | None:
@@ -98,7 +152,7 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
             optional = bool(_OPTIONAL_SECTION.match(line))
         if not line or line.startswith("#"):
             continue
-        shown = line if len(line) <= 160 else line[:159] + "…"
+        shown = shown_code(line)
 
         def make(
             kind_: str, subject: str, detail: tuple[str, ...] = (), n: int = number, c: str = shown
@@ -113,7 +167,7 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
         index = _CUDA_INDEX.search(line)
         if index:
             yield make("cuda-index", index.group(1))
-        if _PIP_APEX.search(line):
+        if _pip_installs_apex(line):
             yield make("apex-pip", "pip install apex")
         arch_list = _ENV_ARCH_LIST.search(line)
         if arch_list:
@@ -128,8 +182,12 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
         if kind in ("build", "make", "shell"):
             for target, pattern in _PORT_SWITCHES:
                 switch = pattern.search(line)
-                if switch:
-                    yield make("port", target, (f"reason=build switch {switch.group()[:40]}",))
+                said = switch.group() if switch else None
+                for call_target, opener, word in _PORT_CALLS:
+                    if said is None and call_target == target:
+                        said = _in_call(line, opener, word)
+                if said:
+                    yield make("port", target, (f"reason=build switch {said[:40]}",))
         if kind == "make":
             if _MAKE_NVCC.search(line):
                 yield make("cmake-cuda", "nvcc in a Makefile", ("tool=make",))
@@ -137,7 +195,7 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
             if make_archs:
                 yield make("gencode", "nvcc -arch", tuple(f"arch=sm_{a}" for a in make_archs))
         if kind == "build":
-            if _CMAKE_CUDA.search(line):
+            if _cmake_cuda(line):
                 yield make("cmake-cuda", "CUDA language")
             archs_match = _CMAKE_ARCHS.search(line)
             if archs_match:
@@ -154,7 +212,10 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
                 if signal is not None:
                     yield signal
         elif kind in ("build", "docker", "shell"):
-            for quoted in _QUOTED.findall(line) if kind == "build" else _pip_arguments(line):
+            candidates = _QUOTED.findall(line) if kind == "build" else _pip_arguments(line)
+            # Each distinct word once, and no more than a real line holds: a requirement parse
+            # costs ~10 µs, and a 2 MB line of "pip install" repeated is 300,000 words.
+            for quoted in list(dict.fromkeys(candidates))[:MAX_REQUIREMENTS_PER_LINE]:
                 signal = requirement_signal(quoted, relative, number, shown)
                 if signal is not None:
                     yield _optional(signal) if optional else signal

@@ -36,7 +36,9 @@ _WARP_DEFINE = re.compile(
     r"[kK]?_?[Ww]arp_?[Ss]ize\w*\s*=\s*32[uU]?\b",
     re.MULTILINE,
 )
-_INCLUDE = re.compile(r'#\s*include\s*[<"]([^>"]+)[>"]')
+# The path stops at a newline or another "<" too: "#include <" repeated with no ">" rescanned to the
+# end from every "#" (a 100 KB line took minutes); a real include path holds neither.
+_INCLUDE = re.compile(r'#\s*include\s*[<"]([^>"<\n]+)[>"]')
 _CUDA_CALL = re.compile(r"\bcu(?:da|blas|dnn|fft|rand|sparse|solver)[A-Z]\w*\s*\(")
 _KERNEL = re.compile(r"\b__global__\b")
 _LAUNCH = re.compile(r">>>\s*\(")

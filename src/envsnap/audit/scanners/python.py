@@ -20,6 +20,7 @@ import msgspec
 
 from envsnap.audit import knowledge
 from envsnap.audit.model import Signal
+from envsnap.audit.scanners.build import shown_code
 
 _TRIGGER_TOKENS = (
     rb"cuda",  # torch.cuda, .cuda(), 'cuda', CUDAExtension, cuda_sources: a substring, as it is rare
@@ -122,7 +123,8 @@ def triggered(data: bytes) -> bool:
 _DEVICE_STRING = re.compile(r"^cuda(:\d+)?$")
 _GUARD_WORDS = re.compile(r"cuda|gpu|device|accelerator", re.IGNORECASE)
 _ARCH_IN_FLAG = re.compile(r"(?:arch|code)=(?:sm|compute)_(\d{2,3}[a-z]?)|-arch=sm_(\d{2,3}[a-z]?)")
-_ARCH_LIST = re.compile(r"^\s*\d+\.\d+(\+PTX)?(\s*[; ]\s*\d+\.\d+(\+PTX)?)*\s*$")
+_ARCH = re.compile(r"\d+\.\d+(\+PTX)?")
+_ARCH_SEPARATORS = re.compile(r"([;\s]+)")
 _PTX = re.compile(r"\basm\s*(?:volatile\s*)?\(|__asm__")
 _WARP_MASK = re.compile(
     r"__(?:shfl(?:_up|_down|_xor)?|ballot|any|all|match_any|match_all)_sync\s*\(\s*0x[fF]{8}\b"
@@ -141,7 +143,6 @@ EXTENSION_CALLS = frozenset(
         "torch.utils.cpp_extension.load_inline",
     }
 )
-MAX_CODE = 160
 
 
 class _Visitor(ast.NodeVisitor):
@@ -183,7 +184,7 @@ class _Visitor(ast.NodeVisitor):
     def code(self, node: ast.AST) -> str:
         number = getattr(node, "lineno", 0)
         text = self.lines[number - 1].strip() if 0 < number <= len(self.lines) else ""
-        return text if len(text) <= MAX_CODE else text[: MAX_CODE - 1] + "…"
+        return shown_code(text)
 
     def emit(
         self,
@@ -515,7 +516,7 @@ class _Visitor(ast.NodeVisitor):
                 and target.slice.value == "TORCH_CUDA_ARCH_LIST"
                 and isinstance(node.value, ast.Constant)
                 and isinstance(node.value.value, str)
-                and _ARCH_LIST.match(node.value.value)
+                and is_arch_list(node.value.value)
             ):
                 archs = [
                     a.strip().replace("+PTX", "").replace(".", "")
@@ -572,6 +573,19 @@ def _is_main_check(test: ast.AST) -> bool:
         and isinstance(test.left, ast.Name)
         and test.left.id == "__name__"
         and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators)
+    )
+
+
+def is_arch_list(value: str) -> bool:
+    """``8.0;9.0+PTX`` / ``7.5 8.6``: versions, each pair split by spaces or one ``;`` (spaces around it).
+
+    Split in one pass rather than matched by ``(\\s*[; ]\\s*\\d+...)*``, which tries every way to
+    divide a long run of spaces between its two ``\\s*`` (16 KB took seconds).
+    """
+    parts = _ARCH_SEPARATORS.split(value.strip())
+    versions, separators = parts[0::2], parts[1::2]
+    return all(_ARCH.fullmatch(v) for v in versions) and all(
+        sep.count(";") <= 1 and (";" in sep or " " in sep) for sep in separators
     )
 
 

@@ -22,6 +22,7 @@ import os
 import stat
 import struct
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,7 @@ from envsnap.inprocess.bundle.model import (
     MEMBERS,
     Manifest,
 )
+from envsnap.snapshot.files import check_zip_directory
 
 MAX_MANIFEST_BYTES = 64 * 1024 * 1024
 MAX_ENVIRONMENT_BYTES = 32 * 1024 * 1024
@@ -110,10 +112,39 @@ class CheckedBundle:
         return None if data is None else data.decode("utf-8", errors="replace")
 
 
+def _declared_sizes(manifest: bytes | None) -> dict[str, int] | None:
+    """Member sizes the manifest lists (None when it doesn't decode: check_bundle then says why)."""
+    if manifest is None:
+        return None
+    try:
+        files = msgspec.json.decode(manifest, type=Manifest).files
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    return {entry.name: entry.size_bytes for entry in files}
+
+
+def _check_declared(bundle: str, name: str, size: int, declared: dict[str, int] | None) -> None:
+    """Refuse a member whose size is not the manifest's, before a byte of it is read.
+
+    A 20 KB bundle folder with a sparse 2 GB member used 2.1 GB before the sha256 check refused
+    it; the size the manifest declares is known up front.
+    """
+    if declared is None or name == MANIFEST:
+        return
+    if name not in declared:
+        raise BadInput(f"{bundle}: member {name!r} is not listed in the manifest")
+    if declared[name] != size:
+        raise BadInput(
+            f"{bundle}: member {name!r} is {size} bytes, the manifest says {declared[name]}; refusing it"
+        )
+
+
 def _read_dir(path: Path, bundle: str) -> dict[str, bytes]:
     members: dict[str, bytes] = {}
     total = 0
-    for entry in sorted(os.scandir(path), key=lambda e: e.name):
+    listing = sorted(os.scandir(path), key=lambda e: (e.name != MANIFEST, e.name))  # the manifest first
+    declared: dict[str, int] | None = None
+    for entry in listing:
         info = entry.stat(follow_symlinks=False)
         if stat.S_ISLNK(info.st_mode):
             raise BadInput(f"{bundle}: member {entry.name!r} is a symlink; refusing the bundle")
@@ -127,25 +158,66 @@ def _read_dir(path: Path, bundle: str) -> dict[str, bytes]:
         total += info.st_size
         if total > MAX_TOTAL_BYTES:
             raise BadInput(f"{bundle}: bundle is larger than {MAX_TOTAL_BYTES} bytes; refusing it")
-        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+        _check_declared(bundle, entry.name, info.st_size, declared)
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
         fd = os.open(path / entry.name, flags)
         with os.fdopen(fd, "rb") as handle:
-            data = handle.read(cap + 1)
-        if len(data) > cap:
-            raise BadInput(f"{bundle}: member {entry.name!r} grew past {cap} bytes while read")
+            if entry.name != MANIFEST and entry.name != ENVIRONMENT:
+                _check_tensor_head(handle, info.st_size, f"{bundle}/{entry.name}")
+            data = handle.read(min(cap, info.st_size) + 1)  # not cap: read(n) allocates n up front
+        if len(data) != info.st_size:
+            raise BadInput(f"{bundle}: member {entry.name!r} changed size while it was read")
         members[entry.name] = data
+        if entry.name == MANIFEST:
+            declared = _declared_sizes(data)
     return members
+
+
+def _check_tensor_head(handle: Any, size: int, name: str) -> None:
+    """Validate a safetensors member's header against the file's size before its data is read."""
+    head = handle.read(8)
+    if len(head) == 8:
+        (length,) = struct.unpack("<Q", head)
+        if length <= min(MAX_HEADER_BYTES, size - 8):
+            _parse_header(head + handle.read(length), size, name)
+    handle.seek(0)
+
+
+MAX_ZIP_DIRECTORY_BYTES = 64 * 1024
+"""A bundle zip lists at most five members: its directory of entries is a few hundred bytes."""
+ZIP_ERRORS = (
+    zipfile.BadZipFile,
+    zipfile.LargeZipFile,
+    zlib.error,
+    NotImplementedError,
+    RuntimeError,
+    EOFError,
+    OSError,
+    ValueError,
+)
+"""What zipfile raises on a hostile archive: corrupt or unsupported compressed data (zlib.error,
+NotImplementedError for a method or a "version needed" it lacks), encryption (RuntimeError)."""
 
 
 def _read_zip(path: Path, bundle: str) -> dict[str, bytes]:
     try:
-        archive = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError, ValueError) as err:
-        raise BadInput(f"{bundle}: not a readable zip bundle ({err})") from None
+        with open(path, "rb") as handle:
+            check_zip_directory(
+                handle, bundle, max_entries=len(MEMBERS), max_directory_bytes=MAX_ZIP_DIRECTORY_BYTES
+            )
+            return _read_zip_members(zipfile.ZipFile(handle), bundle)
+    except BadInput:
+        raise
+    except ZIP_ERRORS as err:
+        raise BadInput(f"{bundle}: not a readable zip bundle ({' '.join(str(err).split())})") from None
+
+
+def _read_zip_members(archive: zipfile.ZipFile, bundle: str) -> dict[str, bytes]:
     members: dict[str, bytes] = {}
     total = 0
+    declared: dict[str, int] | None = None
     with archive:
-        infos = archive.infolist()
+        infos = sorted(archive.infolist(), key=lambda i: i.filename != MANIFEST)  # the manifest first
         for info in infos:
             name = info.filename
             if name.startswith(("/", "\\")) or ".." in name.replace("\\", "/").split("/") or "/" in name:
@@ -167,14 +239,19 @@ def _read_zip(path: Path, bundle: str) -> dict[str, bytes]:
             total += info.file_size
             if total > MAX_TOTAL_BYTES:
                 raise BadInput(f"{bundle}: bundle expands past {MAX_TOTAL_BYTES} bytes; refusing it")
+            _check_declared(bundle, name, info.file_size, declared)
             try:
                 with archive.open(info) as handle:
                     data = handle.read(info.file_size + 1)
-            except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as err:
-                raise BadInput(f"{bundle}: zip member {name!r} is corrupt ({err})") from None
+            except ZIP_ERRORS as err:
+                raise BadInput(
+                    f"{bundle}: zip member {name!r} is corrupt ({' '.join(str(err).split())})"
+                ) from None
             if len(data) != info.file_size:
                 raise BadInput(f"{bundle}: zip member {name!r} is not the size its entry declares")
             members[name] = data
+            if name == MANIFEST:
+                declared = _declared_sizes(data)
     return members
 
 
@@ -207,19 +284,26 @@ def check_tensor_file(data: bytes, name: str) -> TensorHeader:
     Raises:
         BadInput: pickle or zip bytes, a header that isn't the format, or offsets the data can't back.
     """
+    return _parse_header(data, len(data), name)
+
+
+def _parse_header(data: bytes, file_size: int, name: str) -> TensorHeader:
+    """The checks of ``check_tensor_file``, given the header bytes and the whole file's size."""
     if len(data) < 8:
         _refuse_foreign(data, name)
         raise BadInput(f"{name}: truncated (no safetensors header)")
     (size,) = struct.unpack("<Q", data[:8])
-    if size > MAX_HEADER_BYTES or size > len(data) - 8 or data[8:9] != b"{":
+    if size > MAX_HEADER_BYTES or size > file_size - 8 or size > len(data) - 8 or data[8:9] != b"{":
         # Not a safetensors header. Only now is the content's own signature asked about: a header
         # length of 128 mod 256 makes a valid file start with 0x80 too, so a first byte proves nothing.
         _refuse_foreign(data, name)
-        raise BadInput(f"{name}: safetensors header claims {size} bytes, the file has {len(data) - 8}")
+        raise BadInput(f"{name}: safetensors header claims {size} bytes, the file has {file_size - 8}")
     try:
         header = json.loads(data[8 : 8 + size].decode("utf-8"), object_pairs_hook=_no_duplicates)
     except (UnicodeDecodeError, ValueError) as err:
         raise BadInput(f"{name}: safetensors header is not valid JSON ({err})") from None
+    except RecursionError:
+        raise BadInput(f"{name}: safetensors header is nested too deeply") from None
     if not isinstance(header, dict):
         raise BadInput(f"{name}: safetensors header is not a JSON object")
     result = TensorHeader()
@@ -228,8 +312,9 @@ def check_tensor_file(data: bytes, name: str) -> TensorHeader:
         isinstance(k, str) and isinstance(v, str) for k, v in meta.items()
     ):
         raise BadInput(f"{name}: safetensors __metadata__ must map strings to strings")
+    _refuse_surrogates(name, meta, header)
     result.metadata = meta
-    data_len = len(data) - 8 - size
+    data_len = file_size - 8 - size
     spans: list[tuple[int, int, str]] = []
     for key, entry in header.items():
         if not isinstance(entry, dict) or set(entry) != {"dtype", "shape", "data_offsets"}:
@@ -271,6 +356,19 @@ def check_tensor_file(data: bytes, name: str) -> TensorHeader:
     return result
 
 
+def _refuse_surrogates(name: str, meta: dict[str, str], header: dict[str, Any]) -> None:
+    """Tensor names and metadata must be UTF-8: JSON's ``"\\ud800"`` decodes to a lone surrogate
+    that passed here and then made safetensors raise inside ``verify()``."""
+    for text in (*header, *meta, *meta.values()):
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = text.encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")[:80]
+            raise BadInput(
+                f"{name}: name or metadata {shown!r} is not UTF-8 text (a lone surrogate)"
+            ) from None
+
+
 def check_bundle(path: str | Path) -> CheckedBundle:
     """Read and validate a whole bundle (directory or zip); nothing is deserialized past JSON.
 
@@ -297,6 +395,8 @@ def check_bundle(path: str | Path) -> CheckedBundle:
         manifest = msgspec.json.decode(members[MANIFEST], type=Manifest)
     except msgspec.DecodeError as err:
         raise BadInput(f"{bundle}: {MANIFEST} is not a valid bundle manifest: {err}") from None
+    except RecursionError:
+        raise BadInput(f"{bundle}: {MANIFEST} is nested too deeply to be a bundle manifest") from None
     if manifest.schema > 1:
         raise BadInput(f"{bundle}: bundle schema {manifest.schema} is newer than this envsnap reads (1)")
     headers: dict[str, TensorHeader] = {}

@@ -30,6 +30,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
+from envsnap.snapshot.redact import redact_text
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -77,6 +79,7 @@ class Recorder:
         if self._active is None:
             raise RuntimeError("rec.tap() is only valid inside the record block")
         capture = self._active[0]
+        name = redact_text(name)  # the name becomes a tensor key in the bundle: never a secret
         keys = capture.tap(name, value)
         self._taps.setdefault(name, []).append((len(self._taps.get(name, [])), keys))
 

@@ -99,7 +99,7 @@ class RecordSink:
             index=index,
             args=tuple(encode(arg, f"<input>#{index}/args/{i}", torch.Tensor) for i, arg in enumerate(args)),
             kwargs=tuple(
-                (k, encode(v, f"<input>#{index}/kwargs/{k}", torch.Tensor)) for k, v in kwargs.items()
+                (k, encode(v, f"<input>#{index}/kwargs/{k}", torch.Tensor, k)) for k, v in kwargs.items()
             ),
             output=encode(output, key, torch.Tensor),
         )

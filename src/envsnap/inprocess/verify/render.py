@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from envsnap.snapshot.safe_text import one_line, printable
+from envsnap.snapshot.safe_text import md_code, md_text, one_line, printable
 
 if TYPE_CHECKING:  # the report calls this module to render itself: types only, no import cycle
     from envsnap.inprocess.verify.report import ModuleCheck, ValueCheck, VerifyReport
@@ -192,14 +192,15 @@ def _rows_to_show(rows: list[ModuleCheck], report: VerifyReport, limit: int) -> 
 
 
 def _md(text: str) -> str:
-    return one_line(text).replace("|", "\\|").replace("`", "'")
+    """Data from the bundle as inert Markdown (safe_text.md_text: links, images, HTML escaped)."""
+    return md_text(text)
 
 
 def render_markdown(report: VerifyReport) -> str:
     lines = [
         f"## envsnap verify: **{report.verdict}**",
         "",
-        f"Bundle `{_md(report.bundle)}`: reference torch "
+        f"Bundle {md_code(report.bundle, in_table=False)}: reference torch "
         f"{_md(report.reference.torch_version or '?')} on {_md(report.reference.device or '?')}, "
         "target torch "
         f"{_md(report.target.torch_version or '?')} on {_md(report.target.device or '?')}.",

@@ -194,7 +194,9 @@ def load_report(text: str, name: str) -> VerifyReport:
         raise BadInput(f"{name}: not an envsnap verify report (no `report: envsnap-verify`)")
     if isinstance(data.get("schema"), int) and data["schema"] > VERIFY_REPORT_SCHEMA:
         raise BadInput(f"{name}: verify report schema {data['schema']} is newer than this envsnap reads")
+    from envsnap.snapshot.redact import redact_strings
+
     try:
-        return msgspec.convert(data, VerifyReport)
+        return msgspec.convert(redact_strings(data), VerifyReport)  # shown again: never a secret
     except msgspec.ValidationError as err:
         raise BadInput(f"{name}: not a valid verify report: {err}") from None

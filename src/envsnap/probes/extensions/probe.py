@@ -38,6 +38,7 @@ from packaging.utils import canonicalize_name
 from envsnap.probes.base import ProbeContext, run_command
 from envsnap.probes.extensions import elf_scan, fatbin
 from envsnap.probes.extensions.cache import ObjectCache, default_path
+from envsnap.snapshot.child_python import code_argv
 from envsnap.snapshot.model import ExtensionDistribution, Extensions
 
 _VENDOR_LIBRARIES = (
@@ -103,7 +104,7 @@ def site_directories(ctx: ProbeContext) -> list[str] | str:
     if ctx.is_own_interpreter:
         paths = own_site_paths()
     else:
-        done = run_command([ctx.python, "-c", _SITE_QUERY], timeout_s=ctx.timeout_s, env=ctx.environ)
+        done = run_command(code_argv(ctx.python, _SITE_QUERY), timeout_s=ctx.timeout_s, env=ctx.environ)
         if done.returncode != 0:
             why = done.error or done.stderr.strip()[-300:]
             return f"could not ask {ctx.python} for its site-packages: {why}"

@@ -13,11 +13,17 @@ whenever a reinstall, an upgrade or a driver change could change them:
 - the environment variables a framework reads at import (``CUDA_VISIBLE_DEVICES``,
   ``LD_LIBRARY_PATH``, ``PYTORCH_*``, ...);
 - the GPU driver (``/proc/driver/nvidia/version``, the AMD/Intel kernel modules' versions) and the
-  device nodes present.
+  device nodes present;
+- the host and its devices: the machine id, the boot id (a reboot re-probes), the host name, and
+  the set of PCI display and accelerator devices (vendor, device, slot): GPUs that fell off the bus
+  change the key, so envsnap never reports the 8 GPUs a host had before.
+
+The file is kept per host (its name holds a hash of the machine id and host name): on a cluster
+with a shared home folder, ``fleet collect`` must not give every node the first node's view.
 
 Anything the key misses (a torch built in place with ``setup.py develop`` and rebuilt) is what
 ``--no-cache`` is for. Failed answers (a timeout, a crash) are never stored: the next run tries
-again. The file is ``$XDG_CACHE_HOME/envsnap/frameworks-v1.json``, envsnap's own, written
+again. The file is ``$XDG_CACHE_HOME/envsnap/frameworks-v2-<host>.json``, envsnap's own, written
 atomically; a missing, corrupt or foreign file counts as empty.
 """
 
@@ -37,8 +43,9 @@ from typing import Any
 import msgspec
 
 from envsnap.probes.base import ProbeContext, run_command
+from envsnap.snapshot.child_python import code_argv
 
-FILE_NAME = "frameworks-v1.json"
+FILE_NAME = "frameworks-v2-{host}.json"
 MAX_ENTRIES = 8
 """Keys kept (several interpreters, a driver upgrade); the oldest is dropped first."""
 
@@ -67,12 +74,52 @@ class CacheFile(msgspec.Struct, kw_only=True):
     """key -> {job: answer}; insertion order is age (oldest first)."""
 
 
-def default_path(environ: Mapping[str, str] | None = None) -> Path:
-    """Where the cache lives; XDG says a relative ``XDG_CACHE_HOME`` must be ignored."""
+_HOST_FILES = ("/etc/machine-id", "/var/lib/dbus/machine-id", "/proc/sys/kernel/hostname")
+"""Which machine this is (a container without a machine id still has a host name)."""
+_BOOT_ID = "/proc/sys/kernel/random/boot_id"
+_PCI_DEVICES = "/sys/bus/pci/devices"
+_DEVICE_CLASSES = ("0x03", "0x12")
+"""PCI classes of GPUs: display controllers (VGA, 3D: NVIDIA and AMD GPUs), processing accelerators."""
+
+
+def default_path(environ: Mapping[str, str] | None = None, ctx: ProbeContext | None = None) -> Path:
+    """Where this host's cache lives; XDG says a relative ``XDG_CACHE_HOME`` must be ignored."""
     env = os.environ if environ is None else environ
     base = env.get("XDG_CACHE_HOME", "")
     root = Path(base) if os.path.isabs(base) else Path.home() / ".cache"
-    return root / "envsnap" / FILE_NAME
+    return root / "envsnap" / FILE_NAME.format(host=host_identity(ctx or ProbeContext())[:16])
+
+
+def host_identity(ctx: ProbeContext) -> str:
+    """A hash of the machine id and the host name (never the raw id: it is a stable identifier)."""
+    digest = hashlib.sha256()
+    for name in _HOST_FILES:
+        digest.update(repr((name, _small_file(ctx, name))).encode())
+    return digest.hexdigest()
+
+
+def _small_file(ctx: ProbeContext, name: str) -> bytes | None:
+    try:
+        with ctx.path(name).open("rb") as handle:
+            return handle.read(4096).strip()
+    except OSError:
+        return None
+
+
+def _devices(ctx: ProbeContext) -> list[tuple[str, bytes | None, bytes | None, bytes]]:
+    """(slot, vendor, device, class) of each GPU-class PCI device, sorted."""
+    found: list[tuple[str, bytes | None, bytes | None, bytes]] = []
+    folder = ctx.path(_PCI_DEVICES)
+    try:
+        slots = sorted(os.listdir(folder))
+    except OSError:
+        return found
+    for slot in slots:
+        kind = _small_file(ctx, f"{_PCI_DEVICES}/{slot}/class")
+        if kind is not None and kind.startswith(tuple(c.encode() for c in _DEVICE_CLASSES)):
+            vendor = _small_file(ctx, f"{_PCI_DEVICES}/{slot}/vendor")
+            found.append((slot, vendor, _small_file(ctx, f"{_PCI_DEVICES}/{slot}/device"), kind))
+    return found
 
 
 def cache_key(ctx: ProbeContext, env: Mapping[str, str]) -> str | None:
@@ -103,6 +150,8 @@ def cache_key(ctx: ProbeContext, env: Mapping[str, str]) -> str | None:
             add("driver", driver, ctx.path(driver).read_bytes()[:4096])
     with contextlib.suppress(OSError):
         add("dev", sorted(n for n in os.listdir(ctx.path("/dev")) if _DEVICE_NODE.match(n)))
+    add("host", host_identity(ctx), _small_file(ctx, _BOOT_ID))
+    add("devices", _devices(ctx))
     return digest.hexdigest()
 
 
@@ -110,7 +159,7 @@ def _interpreter_paths(ctx: ProbeContext, env: Mapping[str, str]) -> tuple[str, 
     """The target's version, prefix and ``sys.path``: our own directly, another by asking it (~20 ms)."""
     if ctx.is_own_interpreter and all(env.get(name) == os.environ.get(name) for name in _PATH_VARIABLES):
         return sys.version, sys.prefix, list(sys.path)
-    done = run_command([ctx.python, "-c", _QUERY], timeout_s=min(ctx.timeout_s, 10.0), env=dict(env))
+    done = run_command(code_argv(ctx.python, _QUERY), timeout_s=min(ctx.timeout_s, 10.0), env=dict(env))
     if done.returncode != 0:
         return None
     try:
@@ -170,7 +219,7 @@ def store(key: str, answers: Mapping[str, Any], jobs: Sequence[str], path: Path 
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(
-            dir=target.parent, prefix=f".{FILE_NAME}.", suffix=".partial", delete=False
+            dir=target.parent, prefix=f".{target.name}.", suffix=".partial", delete=False
         ) as handle:
             temporary = handle.name
             handle.write(data)

@@ -57,7 +57,8 @@ def probe(ctx: ProbeContext) -> Frameworks:
     # The build of an unchanged environment is read from the cache (framework_cache.py says
     # what the key covers); the answers are interpreted afresh, with this run's environment.
     key = framework_cache.cache_key(ctx, env) if ctx.cache else None
-    cached = framework_cache.load(key) if key is not None else None
+    where = framework_cache.default_path(ctx.environ, ctx) if ctx.cache else None
+    cached = framework_cache.load(key, where) if key is not None else None
     if cached is not None:
         return assemble(cached, ctx.environ)
     source = resources.files("envsnap.probes.frameworks").joinpath(SCRIPT).read_text(encoding="utf-8")
@@ -69,7 +70,7 @@ def probe(ctx: ProbeContext) -> Frameworks:
     if ctx.cache:
         key = key or framework_cache.cache_key(ctx, env)
         if key is not None:
-            framework_cache.store(key, answers, JOBS)
+            framework_cache.store(key, answers, JOBS, where)
     return assemble(answers, ctx.environ)
 
 

@@ -25,6 +25,7 @@ from packaging.utils import canonicalize_name
 
 from envsnap.probes.base import ProbeContext, run_command
 from envsnap.probes.python import _target_env
+from envsnap.snapshot.child_python import code_argv
 from envsnap.snapshot.model import Package, PythonEnv
 
 # Runs first in the target: refuse old interpreters with a clear line instead of a SyntaxError,
@@ -60,7 +61,7 @@ def interpreter_problem(python: str, *, timeout_s: float = 30.0) -> str | None:
     packages and three failed probes: one question answered only by a real, recent enough Python
     tells the two apart before a minute of probing. Costs one interpreter start.
     """
-    result = run_command([python, "-c", _VERSION_QUERY], timeout_s=timeout_s)
+    result = run_command(code_argv(python, _VERSION_QUERY), timeout_s=timeout_s)
     if result.returncode is None:
         return f"could not be run: {result.error}"
     match = _VERSION_ANSWER.search(result.stdout)
@@ -97,7 +98,7 @@ def probe(ctx: ProbeContext) -> PythonReading:
             return failed(f"interpreter is not executable: {ctx.python}")
         return failed(f"interpreter not found: {ctx.python}")
     result = run_command(
-        [executable, "-c", _BOOTSTRAP],
+        code_argv(executable, _BOOTSTRAP),
         timeout_s=ctx.timeout_s,
         env=ctx.environ,
         input_text=_target_source(),
