@@ -36,6 +36,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "audit": ("envsnap.commands.audit", "audit_command"),
     "fleet": ("envsnap.commands.fleet", "fleet_command"),
     "verify": ("envsnap.commands.verify", "verify_command"),
+    "export": ("envsnap.commands.export", "export_command"),
+    "serve": ("envsnap.commands.serve", "serve_command"),
 }
 """Each command's module, imported only when that command runs (or when help lists them all)."""
 

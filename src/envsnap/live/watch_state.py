@@ -19,6 +19,7 @@ import os
 import re
 import stat
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -27,7 +28,7 @@ import psutil
 from envsnap.errors import BadInput
 from envsnap.live.monitor import LiveState
 from envsnap.live.run_report import RunReport, Verdict
-from envsnap.snapshot.files import write_atomic
+from envsnap.snapshot.files import check_writable, write_atomic
 
 VERDICTS: tuple[Verdict, ...] = (
     "gpu-active",
@@ -103,6 +104,28 @@ class WatchExport:
                 self.error = str(err)
             return
         self._last_verdict, self._last_write = verdict, now
+
+
+def open_export(folder: str, pid: int) -> WatchExport:
+    """The ``--export DIR`` of a watch, refused now (``BadInput``) when its state file can't be written."""
+    path = Path(folder)
+    if not path.is_dir():
+        raise BadInput(f"--export {folder}: no such folder (create it; the exporter reads it: --watch-dir)")
+    check_writable(state_path(path, pid))
+    return WatchExport(path, pid)
+
+
+def chain(*callbacks: Callable[[LiveState], None] | None) -> Callable[[LiveState], None] | None:
+    """One ``on_tick`` calling each callback given (None when none is)."""
+    present = [callback for callback in callbacks if callback is not None]
+    if not present:
+        return None
+
+    def each(state: LiveState) -> None:
+        for callback in present:
+            callback(state)
+
+    return each
 
 
 def _process_name(pid: int) -> str | None:
