@@ -51,6 +51,8 @@ def test_help_has_an_example_for_every_command() -> None:
             "audit",
             "fleet",
             "verify",
+            "export",
+            "serve",
         ]
     )
     for name in cli.cli.list_commands(ctx):

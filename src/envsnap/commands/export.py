@@ -13,7 +13,12 @@ from envsnap.errors import BadInput, ExitCode
 
 @click.group("export", context_settings=CONTEXT_SETTINGS)
 def export_command() -> None:
-    """Write what envsnap knows about this node in another system's format."""
+    """Write what envsnap knows about this node in another system's format.
+
+    \b
+    Examples:
+      envsnap export prometheus --against known-good.yaml -o /var/lib/prometheus/node-exporter/envsnap.prom
+    """
 
 
 def watch_folder(path: str | None) -> Path | None:
