@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import threading
+import time
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -177,3 +179,30 @@ def test_a_taken_port_is_a_one_line_error() -> None:
             bind("127.0.0.1", bound_address(first)[1], registry)
     finally:
         first.server_close()
+
+
+def test_the_known_good_is_read_again_when_the_file_changes(tmp_path: Path) -> None:
+    from envsnap.exporter.source import KnownGood
+    from envsnap.snapshot import store
+
+    known = node()
+    today = with_driver(known, "550.54.15")
+    path = tmp_path / "known.yaml"
+    store.save(known, path)
+    source = CachedMetrics(CountingCapture([today]), KnownGood(str(path)), None)
+    registry = CollectorRegistry(auto_describe=False)
+    registry.register(source)
+    from prometheus_client.exposition import generate_latest
+
+    def breaking() -> float:
+        assert source.refresh()
+        text = generate_latest(registry).decode()
+        return one(text, "envsnap_drift_changes", impact="breaking", layer="driver")
+
+    assert breaking() == 1
+    store.save(today, path)  # a new baseline rolled out: today's stack is the known-good now
+    os.utime(path, ns=(time.time_ns(), time.time_ns() + 1_000_000_000))
+    assert breaking() == 0
+    path.write_text("schema: [damaged\n")  # a half-copied file: the last good baseline stays
+    os.utime(path, ns=(time.time_ns(), time.time_ns() + 2_000_000_000))
+    assert breaking() == 0
