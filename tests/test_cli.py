@@ -53,6 +53,8 @@ def test_help_has_an_example_for_every_command() -> None:
             "verify",
             "report",
             "gpus",
+            "export",
+            "serve",
         ]
     )
     for name in cli.cli.list_commands(ctx):

@@ -32,13 +32,13 @@ def _complete(shell: str, words: str, cword: int | None = None) -> list[str]:
 
 
 def test_commands_complete() -> None:
-    assert _complete("bash", "envsnap s") == ["plain,save", "plain,show"]
+    assert _complete("bash", "envsnap s") == ["plain,save", "plain,serve", "plain,show"]
     assert _complete("bash", "envsnap ", cword=1) == [
         f"plain,{name}"
         for name in sorted(
             [
-                *("audit", "check", "diff", "fleet", "gpus", "import", "report", "rollback"),
-                *("run", "save", "show", "tui", "verify", "watch"),
+                *("audit", "check", "diff", "export", "fleet", "gpus", "import", "report", "rollback"),
+                *("run", "save", "serve", "show", "tui", "verify", "watch"),
             ]
         )
     ]

@@ -38,6 +38,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "verify": ("envsnap.commands.verify", "verify_command"),
     "report": ("envsnap.commands.report", "report_command"),
     "gpus": ("envsnap.commands.gpus", "gpus_command"),
+    "export": ("envsnap.commands.export", "export_command"),
+    "serve": ("envsnap.commands.serve", "serve_command"),
 }
 """Each command's module, imported only when that command runs (or when help lists them all)."""
 

@@ -119,6 +119,10 @@ def run_command(
 )
 @_fallback_options
 @click.option("--json", "as_json", is_flag=True, help="Also print the report as JSON on stdout.")
+@click.option(
+    "--export", metavar="DIR",
+    help="Keep the verdict current in DIR/watch-<PID>.json for `envsnap serve --metrics --watch-dir DIR`.",
+)  # fmt: skip
 def watch_command(
     pid: int,
     interval: float,
@@ -130,6 +134,7 @@ def watch_command(
     no_report: bool,
     no_status: bool,
     as_json: bool,
+    export: str | None = None,
 ) -> int:
     """Watch a running process for silent CPU fallback, until it exits or Ctrl-C.
 
@@ -141,6 +146,7 @@ def watch_command(
     Examples:
       envsnap watch --pid 4242
       envsnap watch --pid "$(pgrep -f train.py | head -1)" --report watch.yaml --json | jq .verdict
+      envsnap watch --pid 4242 --export /run/envsnap/watch     the verdict as a Prometheus metric
     """
     from envsnap.commands.live_terminal import watch_cli
 
@@ -152,4 +158,5 @@ def watch_command(
         no_report=no_report,
         status=not no_status,
         as_json=as_json,
+        export=export,
     )

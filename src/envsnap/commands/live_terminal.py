@@ -159,18 +159,26 @@ def watch_cli(
     no_report: bool,
     status: bool,
     as_json: bool,
+    export: str | None = None,
 ) -> int:
     """``envsnap watch``: 0 when the process ended, 128+n when a signal n stopped the watch.
 
     2 when the report was asked for and could not be written: the report is what ``watch`` is for.
+    With ``export``, the verdict is also kept current in ``DIR/watch-<pid>.json`` for the exporter.
     """
     import click
 
     from envsnap.live.fallback import watch_process
+    from envsnap.live.watch_state import chain, open_export
 
     path, overwrite = _report_path("watch", report, no_report)
+    exporter = open_export(export, pid) if export is not None else None
     line = _status(status, sys.stderr)
-    result = watch_process(pid, thresholds=thresholds, expect=expect, on_tick=line)
+    result = watch_process(pid, thresholds=thresholds, expect=expect, on_tick=chain(line, exporter))
+    if exporter is not None:
+        exporter.finish(result)
+        if exporter.error is not None:
+            click.echo(f"envsnap: warning: --export: {exporter.error}", err=True)
     written = _finish(result, path, overwrite, line)
     if as_json:
         click.echo(result.to_json())
