@@ -200,3 +200,38 @@ def test_a_pip_freeze_torch_without_a_tag_takes_its_cuda_from_the_runtime_wheel(
     arch = [f for f in evaluate(snapshot) if f.id == "arch-not-in-build"]
     assert [str(f.severity) for f in arch] == ["warning"]
     assert "cu128" in arch[0].fix or "cu129" in arch[0].fix or "cu130" in arch[0].fix
+
+
+SMI_5090 = (
+    "| NVIDIA-SMI 570.124.04             Driver Version: 570.124.04     CUDA Version: 12.8     |\n"
+    "|-----------------------------------------+------------------------+----------------------+\n"
+    "| GPU  Name                 Persistence-M | Bus-Id          Disp.A | Volatile Uncorr. ECC |\n"
+    "| Fan  Temp   Perf          Pwr:Usage/Cap |           Memory-Usage | GPU-Util  Compute M. |\n"
+    "|=========================================+========================+======================|\n"
+    "|   0  NVIDIA GeForce RTX 5090        Off |   00000000:01:00.0 Off |                  N/A |\n"
+    "|  0%   38C    P8             21W /  575W |       2MiB /  32607MiB |      0%      Default |\n"
+    "+-----------------------------------------+------------------------+----------------------+\n\n"
+)
+"""The row layout of the 570-driver table (shared/fixtures geforce-rtx-3060_driver-570.124.04), with the
+RTX 5090 of issue 21's example."""
+
+
+def test_a_bare_pip_freeze_torch_on_a_linux_gpu_host_is_judged_as_pypis_cuda_wheel() -> None:
+    # Issue 21: "A pip freeze with torch==2.5.1 on an RTX 5090 host: the torch version is ignored";
+    # PyPI's Linux wheel of 2.5.1 is cu124 (no sm_120), the fix names torch 2.7 from cu128.
+    snapshot = finalize(parse_auto(SMI_5090 + "torch==2.5.1\nnumpy==2.1.2\n", "paste.txt", captured_at=NOW))
+    assert snapshot.frameworks is not None
+    assert snapshot.frameworks.torch is not None
+    assert (snapshot.frameworks.torch.version, snapshot.frameworks.torch.cuda) == ("2.5.1", "12.4")
+    arch = [f for f in evaluate(snapshot) if f.id == "arch-not-in-build"]
+    assert len(arch) == 1
+    assert "torch 2.7" in arch[0].fix
+    assert "cu128" in arch[0].fix
+
+
+def test_a_bare_pip_freeze_torch_on_windows_is_not_taken_for_a_cuda_build() -> None:
+    # PyPI's Windows wheels are CPU-only: a WDDM table says Windows, so no CUDA is inferred.
+    windows = SMI_5090.replace("RTX 5090        Off", "RTX 5090       WDDM")
+    snapshot = parse_auto(windows + "torch==2.5.1\n", "paste.txt", captured_at=NOW)
+    torch = snapshot.frameworks.torch if snapshot.frameworks else None
+    assert torch is None or torch.cuda is None

@@ -19,6 +19,7 @@ from envsnap._version import __version__
 from envsnap.errors import BadInput
 from envsnap.importers import detect, evidence, log_prefix, messages, package_lists
 from envsnap.importers.base import ImportedSections
+from envsnap.rules import knowledge
 from envsnap.snapshot.model import (
     SCHEMA_VERSION,
     Accelerators,
@@ -79,7 +80,9 @@ def _torch_from_packages(merged: ImportedSections) -> ImportedSections:
     torch = next((p for p in merged.packages or () if p.name.lower() == "torch"), None)
     info = package_lists.torch_of_wheel(torch.version) if torch is not None else None
     if torch is not None and info is None and "+" not in torch.version:
-        info = _torch_of_runtime_wheel(torch.version, merged.packages or ())
+        info = _torch_of_runtime_wheel(torch.version, merged.packages or ()) or _torch_of_pypi_linux(
+            torch.version, merged
+        )
     if info is None:
         return merged
     frameworks = _merge(merged.frameworks, Frameworks(torch=info))
@@ -98,6 +101,20 @@ def _torch_of_runtime_wheel(version: str, packages: tuple[Package, ...]) -> Torc
         if match and len(parts) >= 2 and parts[0] == match.group("major"):
             return TorchInfo(status="ok", version=version, cuda=f"{parts[0]}.{parts[1]}")
     return None
+
+
+def _torch_of_pypi_linux(version: str, merged: ImportedSections) -> TorchInfo | None:
+    """A bare ``torch==2.5.1`` on a Linux NVIDIA host is PyPI's wheel, and PyPI's Linux x86_64 wheel is a
+    CUDA build of a known CUDA (rules/data/torch_wheels.yaml ``pypi_cuda``). Not inferred where the report
+    shows Windows or macOS (PyPI's wheels there are CPU-only) or no NVIDIA GPU (nothing to judge)."""
+    nvidia = merged.accelerators.nvidia if merged.accelerators else None
+    devices = (nvidia.devices or ()) if nvidia is not None else ()
+    os_name = (merged.host.os_name or "").lower() if merged.host else ""
+    not_linux = os_name.startswith(("windows", "microsoft", "mac"))
+    if not devices or not_linux or any(d.driver_model for d in devices):
+        return None  # a driver model (WDDM, TCC, MCDM) is only reported on Windows
+    cuda = knowledge.pypi_torch_cuda(version)
+    return TorchInfo(status="ok", version=version, cuda=cuda) if cuda else None
 
 
 def _place_message_devices(found: messages.Found, merged: ImportedSections) -> messages.Found:
