@@ -6,7 +6,8 @@ Each file is imported with format detection and judged by every rule, as ``envsn
 Per part it prints: reports, refused (no fact read: exit 2), recall (expected findings found, over the
 files whose evidence is in the text), false errors (error findings not expected), healthy reports
 with an error, and healthy reports warned (a warning or an error). Entries marked ``heldout: true`` in
-index.yaml were kept aside while the readers were built; their score is the honest one.
+index.yaml were kept aside while the readers were built; their score is the honest one. Entries with a
+``batch`` (a later blind batch) are scored as their own part, one per batch.
 """
 
 from __future__ import annotations
@@ -104,8 +105,11 @@ def main(argv: list[str] | None = None) -> int:
     entries = yaml.safe_load((args.corpus / "index.yaml").read_text())["reports"]
     parts = {
         "built against": [e for e in entries if not e.get("heldout")],
-        "held out": [e for e in entries if e.get("heldout")],
+        "held out": [e for e in entries if e.get("heldout") and not e.get("batch")],
     }
+    # Each later blind batch is its own part: its first score is the honest one for that batch.
+    for batch in sorted({str(e["batch"]) for e in entries if e.get("batch")}):
+        parts[f"held out ({batch})"] = [e for e in entries if e.get("batch") == batch]
     for name, part in parts.items():
         if args.part != "both" and (args.part == "built") != (name == "built against"):
             continue
