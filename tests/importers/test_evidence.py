@@ -192,3 +192,52 @@ def test_a_paste_of_facts_alone_says_so_and_names_what_it_does_not_state() -> No
     lines = notice(snapshot)
     assert lines[0] == "envsnap: comfy.log: read facts"
     assert "not stated: the driver, the packages (unknown, not absent)" in lines[1]
+
+
+# --- blind batch 2 (issue reportsblind) -----------------------------------------------------------
+
+
+def test_nvidia_smis_header_pair_is_read_inside_a_flattened_paragraph() -> None:
+    """llamacpp-4747: ``nvidia-smi -q -d CLOCK`` pasted as one quoted line."""
+    line = "> Timestamp : Wed Jan 10 08:58:04 2024 Driver Version : 535.129.03 CUDA Version : 12.2"
+    assert ("driver", "535.129.03", "", 1) in _facts(line)
+    assert ("cuda-driver", "12.2", "", 1) in _facts(line)
+
+
+def test_a_driver_version_without_a_driver_number_is_not_a_driver() -> None:
+    assert [f for f in _facts("Timestamp : today Driver Version : unknown") if f[0] == "driver"] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "cuda"),
+    [
+        # pytorch-68611
+        ("conda install pytorch torchvision torchaudio cudatoolkit=11.3 -c pytorch-nightly", "11.3"),
+        # the conda command of pytorch.org's previous-versions page (pytorch-cuda, 2023 on)
+        ("conda install pytorch torchvision torchaudio pytorch-cuda=11.7 -c pytorch -c nvidia", "11.7"),
+    ],
+)
+def test_a_conda_install_of_pytorch_with_its_cuda_pinned_states_torchs_cuda(line: str, cuda: str) -> None:
+    assert ("torch-cuda", cuda, "", 1) in _facts(line)
+
+
+def test_a_conda_install_without_pytorch_says_nothing_of_torch() -> None:
+    assert [f for f in _facts("conda install -c nvidia cudatoolkit=11.3") if f[0] == "torch-cuda"] == []
+
+
+def test_a_conda_list_cut_above_its_header_is_still_a_conda_list() -> None:
+    """sonar-784: three rows with build and channel columns and no header (a headless pip list needs more)."""
+    from envsnap.importers import package_lists
+
+    rows = [
+        "libnvjitlink              12.4.127                      0    nvidia/label/cuda-12.4.1",
+        "libnvjpeg                 12.3.1.117                    0    nvidia/label/cuda-12.4.1",
+        "nsight-compute            2024.1.1.4                    0    nvidia/label/cuda-12.4.1",
+    ]
+    parsed = package_lists.parse_headless_list(rows)
+    assert parsed is not None
+    assert parsed.packages is not None
+    first = parsed.packages[0]
+    assert (first.name, first.version, first.installer) == ("libnvjitlink", "12.4.127", "conda")
+    # the same three rows without build and channel are too few to be a list
+    assert package_lists.parse_headless_list([r.split("    ")[0] + "  1.0" for r in rows]) is None

@@ -235,3 +235,44 @@ def test_a_bare_pip_freeze_torch_on_windows_is_not_taken_for_a_cuda_build() -> N
     snapshot = parse_auto(windows + "torch==2.5.1\n", "paste.txt", captured_at=NOW)
     torch = snapshot.frameworks.torch if snapshot.frameworks else None
     assert torch is None or torch.cuda is None
+
+
+# --- blind batch 2 (issue reportsblind): each line copied from tests/data/reports ------------------
+
+
+def test_a_conda_install_line_pins_torchs_cuda_for_the_driver_check() -> None:
+    """pytorch-68611: 'cudatoolkit=11.3' picks conda's CUDA 11.3 pytorch; the driver's CUDA is 11.2."""
+    text = (
+        "conda install pytorch torchvision torchaudio cudatoolkit=11.3 -c pytorch-nightly\n"
+        "| NVIDIA-SMI 461.72       Driver Version: 461.72       CUDA Version: 11.2     |\n"
+    )
+    assert ("driver-too-old-for-cuda-build", "warning") in _found(text)
+
+
+def test_a_conda_install_line_does_not_override_the_build_a_report_states() -> None:
+    """pytorch-27745: conda was asked for cudatoolkit=10.1 but installed a CUDA 9.0 build, which driver
+    398.36 runs (no "Is CUDA available" here to gate an error): collect_env's 'CUDA used to build
+    PyTorch' is what is installed."""
+    text = (
+        "2.Run conda install pytorch torchvision cudatoolkit=10.1 -c pytorch\n\n"
+        "PyTorch version: 1.0.0\nIs debug build: No\nCUDA used to build PyTorch: 9.0\n\n"
+        "OS: Microsoft Windows 10 Enterprise\nPython version: 3.7\n"
+        "GPU models and configuration: GPU 0: GeForce GTX 1050\nNvidia driver version: 398.36\n"
+    )
+    assert not any(severity in ("error", "warning") for _, severity in _found(text))
+
+
+def test_jax_falling_back_to_the_cpu_next_to_an_nvidia_gpu_is_a_cpu_only_build() -> None:
+    """jaxlib-feedstock-285: jax's own line says it saw an NVIDIA GPU but jaxlib has no CUDA."""
+    text = (
+        "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. "
+        "Falling back to cpu.\njax:    0.4.32\njaxlib: 0.4.32\n"
+        "jax.devices (1 total, 1 local): [CpuDevice(id=0)]\n"
+    )
+    assert _found(text) == {("cpu-only-build-on-gpu-host", "error")}
+
+
+def test_a_jax_report_on_the_cpu_without_jaxs_fallback_line_is_not_judged() -> None:
+    """jax on the CPU may be meant (JAX_PLATFORMS=cpu): only jax's fallback line says it saw a GPU."""
+    text = "jax:    0.4.32\njaxlib: 0.4.32\njax.devices (1 total, 1 local): [CpuDevice(id=0)]\n"
+    assert ("cpu-only-build-on-gpu-host", "error") not in _found(text)

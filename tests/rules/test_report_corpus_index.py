@@ -79,7 +79,7 @@ KEYS = {
     "evidence_visible",
     "healthy",
 }
-OPTIONAL = {"truncated", "note", "paste_class", "heldout"}
+OPTIONAL = {"truncated", "note", "paste_class", "heldout", "batch"}
 
 
 def _entries() -> list[dict[str, Any]]:

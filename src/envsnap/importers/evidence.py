@@ -29,6 +29,7 @@ from envsnap.snapshot.model import (
     CudaToolkit,
     Frameworks,
     Host,
+    JaxInfo,
     NvidiaDevice,
     NvidiaInfo,
     Package,
@@ -224,6 +225,23 @@ _BNB_BINARY = re.compile(r"libbitsandbytes_cuda(?P<v>\d{3})(?:_nocublaslt)?\.(?:
 _DUNDER_VERSION = re.compile(r"torch\.__version__\s{0,4}={1,2}\s{0,4}[\"']?(?P<v>" + _VERSION + r")")
 _SEGMENT = re.compile(r"[;,()]")
 _PIP_SHOW_REQUIRES_CUDA = re.compile(r"\bnvidia-cuda-runtime-cu(?P<major>\d{2})\b")
+_SMI_HEADER_INLINE = re.compile(
+    r"\bDriver Version ?[:：] ?(?P<driver>\d{3}\.\d{1,3}(?:\.\d{1,3})?)\b"
+    r"(?:.{0,40}?\bCUDA Version ?[:：] ?(?P<cuda>\d{1,2}\.\d{1,2})\b)?"
+)
+"""nvidia-smi's header pair wherever a line holds it: ``nvidia-smi -q`` flattened into one paragraph
+("Timestamp : ... Driver Version : 535.129.03 CUDA Version : 12.2"), a header quoted inside prose."""
+_CONDA_INSTALL_CUDA = re.compile(
+    r"\b(?:conda|mamba|micromamba) install\b.{0,200}?\bpytorch\b.{0,200}?"
+    r"\b(?:cudatoolkit|pytorch-cuda)=(?P<v>\d{1,2}\.\d{1,2})\b"
+)
+"""A conda install of torch with its CUDA pinned: conda picks the pytorch build for that CUDA
+(``cudatoolkit=11.3``, ``pytorch-cuda=12.1``), so the line states torch's CUDA. As a fact it only fills
+what no structural report says (a collect_env's 'CUDA used to build PyTorch' wins)."""
+_JAX_CPU_FALLBACK = re.compile(
+    r"An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed"
+)
+"""jax's own line when it finds an NVIDIA GPU (it checks the driver) next to a CPU-only jaxlib."""
 
 
 @dataclass
@@ -459,6 +477,20 @@ def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
         if ds:
             reader.add("nvcc", ds.group("nvcc"), number)
             reader.add("torch-cuda", ds.group("torch"), number)
+    said_driver = any(f.kind == "driver" and f.line == number for f in reader.facts[-4:])
+    if "driver version" in lower and not said_driver:
+        header = _SMI_HEADER_INLINE.search(line)
+        if header:
+            reader.add("driver", header.group("driver"), number)
+            if header.group("cuda"):
+                reader.add("cuda-driver", header.group("cuda"), number)
+    if " install" in lower and "=" in line:
+        conda = _CONDA_INSTALL_CUDA.search(line)
+        if conda:
+            reader.add("torch-cuda", conda.group("v"), number)
+    if "cuda-enabled jaxlib" in lower and _JAX_CPU_FALLBACK.search(line):
+        reader.add("jax-cpu-fallback", line, number)
+        reader.add("nvidia-driver-present", "jax: an NVIDIA GPU may be present", number)
     if "cuda toolkit detected" in lower:
         reader.add("nvidia-driver-present", "nVidia CUDA toolkit detected", number)
     if "compute capability" in lower or "compute=" in lower:
@@ -619,6 +651,22 @@ def _packages(facts: list[Fact]) -> tuple[Package, ...] | None:
     return tuple(packages.values()) or None
 
 
+def _jax(facts: list[Fact]) -> JaxInfo | None:
+    """jax on the CPU because jaxlib has no CUDA, when jax's own fallback line says so."""
+    fallback = _first(facts, "jax-cpu-fallback")
+    if fallback is None:
+        return None
+    jax = next((f for f in facts if f.kind == "package" and f.detail == "jax"), None)
+    jaxlib = next((f for f in facts if f.kind == "package" and f.detail == "jaxlib"), None)
+    return JaxInfo(
+        status="ok",
+        version=jax.value if jax else None,
+        jaxlib_version=jaxlib.value if jaxlib else None,
+        backend="cpu",
+        warnings=(fallback.value,),
+    )
+
+
 def sections(facts: list[Fact]) -> ImportedSections | None:
     """What the facts say as snapshot sections (None when they say nothing the rules read)."""
     torch = _torch(facts)
@@ -641,13 +689,14 @@ def sections(facts: list[Fact]) -> ImportedSections | None:
         toolkits = Toolkits(cuda=CudaToolkit(status="ok", nvcc_version=nvcc.value, version=short))
     python = _first(facts, "python")
     os_name = _first(facts, "os")
+    jax = _jax(facts)
     parts = ImportedSections(
         host=Host(status="ok", os_name=os_name.value) if os_name else None,
         python=PythonEnv(status="ok", version=python.value) if python else None,
         packages=_packages(facts),
         accelerators=Accelerators(nvidia=nvidia) if nvidia is not None else None,
         toolkits=toolkits,
-        frameworks=Frameworks(torch=torch) if torch is not None else None,
+        frameworks=Frameworks(torch=torch, jax=jax) if torch is not None or jax is not None else None,
     )
     return None if parts == ImportedSections() else parts
 

@@ -107,8 +107,22 @@ MIN_HEADLESS_ROWS = 8
 """A ``pip list`` pasted without its header is taken only as a run of this many aligned rows."""
 
 
+MIN_HEADLESS_CONDA_ROWS = 3
+"""A ``conda list`` cut above its header needs fewer rows: each names a build and a channel as well."""
+_CONDA_CHANNEL = re.compile(
+    r"^(?:[\w.-]{1,60}(?:/[\w.-]{1,60}){1,4}|conda-forge|defaults|pytorch(?:-nightly)?|nvidia|anaconda|pypi)$"
+)
+"""The last column of a ``conda list`` row: a known channel or a path (``nvidia/label/cuda-12.4.1``)."""
+
+
+def _conda_row(row: re.Match[str]) -> bool:
+    rest = row.string[row.end("version") :].split()
+    return len(rest) >= 2 and _CONDA_CHANNEL.match(rest[-1]) is not None
+
+
 def parse_headless_list(lines: list[str]) -> ImportedSections | None:
-    """A ``pip list`` whose header was cut off: the longest run of ``name  version`` rows, if long enough."""
+    """A ``pip list`` whose header was cut off: the longest run of ``name  version`` rows, if long enough;
+    a shorter run of ``name  version  build  channel`` rows is a ``conda list`` cut the same way."""
     best: list[re.Match[str]] = []
     run: list[re.Match[str]] = []
     for line in lines:
@@ -120,6 +134,8 @@ def parse_headless_list(lines: list[str]) -> ImportedSections | None:
             best, run = max(best, run, key=len), []
     best = max(best, run, key=len)
     if len(best) < MIN_HEADLESS_ROWS:
+        if len(best) >= MIN_HEADLESS_CONDA_ROWS and all(_conda_row(row) for row in best):
+            return parse_conda_list([row.string for row in best])
         return None
     packages = {
         row.group("name").lower(): Package(name=row.group("name"), version=row.group("version"))

@@ -19,9 +19,15 @@ CPU_BUILD_SOURCE = "https://pytorch.org/get-started/locally/"
 VENDOR_SOURCE = "https://pytorch.org/get-started/locally/"
 
 
+JAX_CPU_FALLBACK = "a CUDA-enabled jaxlib is not installed"
+"""jax's own warning when it sees an NVIDIA GPU next to a CPU-only jaxlib (then it falls back to the CPU)."""
+JAX_SOURCE = "https://docs.jax.dev/en/latest/installation.html"
+
+
 @rule("cpu-only-build-on-gpu-host")
 def cpu_only_build(snapshot: Snapshot) -> Iterator[Finding]:
     """torch has neither CUDA nor ROCm while the driver reports GPUs."""
+    yield from _cpu_only_jaxlib(snapshot)
     torch = facts.torch(snapshot)
     # Without a version the torch section holds only what a pasted warning said (its arch list):
     # whether the build has CUDA is not known, which is not the same as "no CUDA".
@@ -56,6 +62,26 @@ def cpu_only_build(snapshot: Snapshot) -> Iterator[Finding]:
         fix,
         CPU_BUILD_SOURCE,
         evidence,
+    )
+
+
+def _cpu_only_jaxlib(snapshot: Snapshot) -> Iterator[Finding]:
+    """jax said it found an NVIDIA GPU but jaxlib has no CUDA: everything runs on the CPU."""
+    jax = snapshot.frameworks.jax if snapshot.frameworks else None
+    if jax is None or not jax.ok or jax.backend != "cpu":
+        return
+    said = next((w for w in jax.warnings or () if JAX_CPU_FALLBACK in w), None)
+    if said is None or not facts.nvidia_devices(snapshot):
+        return
+    label = f"jaxlib {jax.jaxlib_version}" if jax.jaxlib_version else "jaxlib"
+    yield finding(
+        "cpu-only-build-on-gpu-host",
+        "error",
+        f"{label} is a CPU-only build on a host with an NVIDIA GPU: jax falls back to the CPU",
+        'Install jax with its CUDA plugin: `pip install -U "jax[cuda12]"` (conda-forge: '
+        "`conda install -c conda-forge jaxlib=*=*cuda*`).",
+        JAX_SOURCE,
+        [ev("frameworks.jax.backend", jax.backend), ev("frameworks.jax.warnings", said)],
     )
 
 
