@@ -52,6 +52,9 @@ def package_finding(
             risk = "moderate" if risk == "lower" else risk
     elif swap.effort == "high":
         meaning = f"{row.what}: no build for {NAMES[target.kind]} exists."
+    elif swap.risk == "lower":
+        # Not a blocker: the target has its own build of the package (a swap at install time).
+        meaning = f"{row.what}: the CUDA build is swapped for the {NAMES[target.kind]} one; the code stays."
     if signal.guarded and signal.kind == "import":
         risk = LOWER_RISK[risk]
         meaning += " The import is guarded (try/except): the code has a path without it."

@@ -99,6 +99,7 @@ def _anchors() -> tuple[bytes, ...]:
         b"autocast",
         b"gradscaler",
         b"nvidia",
+        b"inline_asm_elementwise",
     )
     common = {"flash_attn", "triton", "apex", "numba"}
     modules = sorted({name.split(".")[0] for name in knowledge.trigger_modules()} - {"cuda"})
@@ -122,6 +123,20 @@ def triggered(data: bytes) -> bool:
 
 _DEVICE_STRING = re.compile(r"^cuda(:\d+)?$")
 _GUARD_WORDS = re.compile(r"cuda|gpu|device|accelerator", re.IGNORECASE)
+_AVAILABILITY = re.compile(r"^is_\w+_available$")
+"""``is_nccl_available()``, ``is_npu_available()``: a capability check; what it guards has a way around it."""
+_EXTENSION_LIBRARIES = {
+    "cublas": "cuBLAS",
+    "cublasLt": "cuBLASLt",
+    "cudnn": "cuDNN",
+    "nccl": "NCCL",
+    "cufft": "cuFFT",
+    "curand": "cuRAND",
+    "cusparse": "cuSPARSE",
+    "cusolver": "cuSOLVER",
+}
+"""``libraries=[...]`` names of an extension that link a CUDA library (the subjects native.py uses)."""
+_CUTLASS_DIR = re.compile(r"(?:^|[/\\{}])cutlass(?:[/\\}]|$)", re.IGNORECASE)
 _ARCH_IN_FLAG = re.compile(r"(?:arch|code)=(?:sm|compute)_(\d{2,3}[a-z]?)|-arch=sm_(\d{2,3}[a-z]?)")
 _ARCH = re.compile(r"\d+\.\d+(\+PTX)?")
 _ARCH_SEPARATORS = re.compile(r"([;\s]+)")
@@ -159,6 +174,13 @@ class _Visitor(ast.NodeVisitor):
         self.import_guard = 0
         self.conditional = 0
         self.functions = 0
+        self.classes = 0
+        self.top_function: str | None = None
+        """The module-level function being visited (None at module level or in a class)."""
+        self.inside: dict[int, str] = {}
+        """Index in ``signals`` of an unguarded signal -> the module-level function holding it."""
+        self.guarded_calls: dict[str, int] = {}
+        """Plain-name calls (``_helper(x)``) made inside a guard, by callee name."""
         self.compared: set[int] = set()
         self.device_args: set[int] = set()
         self.pending: dict[str, ast.Constant] = {}
@@ -195,6 +217,9 @@ class _Visitor(ast.NodeVisitor):
         guarded: bool | None = None,
         detail: tuple[str, ...] = (),
     ) -> None:
+        is_guarded = self.guard > 0 if guarded is None else guarded
+        if not is_guarded and self.top_function is not None:
+            self.inside[len(self.signals)] = self.top_function
         self.signals.append(
             Signal(
                 kind=kind,
@@ -203,7 +228,7 @@ class _Visitor(ast.NodeVisitor):
                 line=getattr(node, "lineno", None),
                 code=self.code(node),
                 subject=subject,
-                guarded=self.guard > 0 if guarded is None else guarded,
+                guarded=is_guarded,
                 detail=detail,
             )
         )
@@ -279,6 +304,9 @@ class _Visitor(ast.NodeVisitor):
             if _is_device_string(default):
                 self.emit("device-default", default, repr(default.value))  # type: ignore[attr-defined]
                 self.compared.add(id(default))
+        top = self.functions == 0 and self.top_function is None and not self.classes
+        if top:
+            self.top_function = node.name
         self.functions += 1
         saved = self.pending
         self.pending = {}
@@ -288,6 +316,13 @@ class _Visitor(ast.NodeVisitor):
                 self.visit(part)
         self.pending = saved
         self.functions -= 1
+        if top:
+            self.top_function = None
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self.classes += 1
+        self.generic_visit(node)
+        self.classes -= 1
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -317,9 +352,11 @@ class _Visitor(ast.NodeVisitor):
     def _is_guard(self, test: ast.AST) -> bool:
         """An availability check, a device comparison, or a user switch (``if args.cuda:``)."""
         for sub in ast.walk(test):
-            if isinstance(sub, ast.Attribute) and (sub.attr in GUARD_CALLS or _GUARD_WORDS.search(sub.attr)):
+            if isinstance(sub, ast.Attribute) and (
+                sub.attr in GUARD_CALLS or _GUARD_WORDS.search(sub.attr) or _AVAILABILITY.match(sub.attr)
+            ):
                 return True
-            if isinstance(sub, ast.Name) and _GUARD_WORDS.search(sub.id):
+            if isinstance(sub, ast.Name) and (_GUARD_WORDS.search(sub.id) or _AVAILABILITY.match(sub.id)):
                 return True
             if (
                 isinstance(sub, ast.Constant)
@@ -387,6 +424,11 @@ class _Visitor(ast.NodeVisitor):
         func = node.func
         name = self.dotted(func)
         self._device_arguments(node, name)
+        if isinstance(func, ast.Name) and self.guard > 0:
+            self.guarded_calls[func.id] = self.guarded_calls.get(func.id, 0) + 1
+        if name is not None and name.endswith("inline_asm_elementwise"):
+            # Triton's escape hatch to inline assembly: PTX on NVIDIA, which no other backend runs.
+            self.emit("inline-ptx", node, "triton inline_asm_elementwise")
         if name == "torch.compile":
             self.emit("torch-compile", node, "torch.compile", guarded=self.conditional > 0 or self.guard > 0)
         if name is not None and name.endswith("add_argument"):
@@ -425,6 +467,7 @@ class _Visitor(ast.NodeVisitor):
         if short == "load_inline" and "cuda_sources" not in keywords:
             return
         self.emit("cuda-extension", node, short, detail=tuple(f"source={f}" for f in cuda_files[:8]))
+        self._extension_libraries(node, keywords)
         inline = keywords.get("cuda_sources")
         if inline is not None:
             for text in (
@@ -434,6 +477,27 @@ class _Visitor(ast.NodeVisitor):
                     self.emit("inline-ptx", node, "load_inline cuda_sources", detail=_ptx_detail(text))
                 if _WARP_MASK.search(text):
                     self.emit("warp32-mask", node, "load_inline cuda_sources")
+
+    def _extension_libraries(self, node: ast.Call, keywords: dict[str, ast.expr]) -> None:
+        """CUDA libraries an extension names in its build arguments: the same facts as an ``#include``.
+
+        The kernel sources are often not in the tree read (a subset, a submodule); an include path
+        into CUTLASS or a ``libraries=["cublas"]`` still says what a port must replace.
+        """
+        seen: set[str] = set()
+        for arg, pattern in (("include_dirs", "dirs"), ("libraries", "libs")):
+            value = keywords.get(arg)
+            if value is None:
+                continue
+            # ast.walk reaches the literal parts of an f-string too (f"{root}/cutlass/include").
+            strings = (s.value for s in ast.walk(value) if isinstance(s, ast.Constant))
+            for text in (s for s in strings if isinstance(s, str)):
+                if pattern == "dirs" and _CUTLASS_DIR.search(text):
+                    seen.add("CUTLASS")
+                elif pattern == "libs" and text in _EXTENSION_LIBRARIES:
+                    seen.add(_EXTENSION_LIBRARIES[text])
+        for subject in sorted(seen):
+            self.emit("cuda-library", node, subject)
 
     def visit_keyword(self, node: ast.keyword) -> None:
         if node.arg in ("install_requires", "requires", "extras_require"):
@@ -694,6 +758,29 @@ def _hot_lines(text: str) -> list[int]:
     return hot
 
 
+def _guard_by_callers(visitor: _Visitor, tree: ast.Module) -> None:
+    """A module-level helper that every caller reaches only inside a guard is guarded too.
+
+    ``def _nvidia_arch(): torch.cuda.get_device_capability()`` called only under
+    ``if device == "cuda":`` never runs on another device. Needs the whole module's tree: every
+    reference to the name must be one of the guarded calls the visitor saw (a name passed as a value,
+    or a call on a line the visitor skipped, leaves the helper as it was).
+    """
+    if not visitor.inside:
+        return
+    defined: dict[str, int] = {}
+    references: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            defined[node.name] = defined.get(node.name, 0) + 1
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            references[node.id] = references.get(node.id, 0) + 1
+    for index, function in visitor.inside.items():
+        calls = visitor.guarded_calls.get(function, 0)
+        if defined.get(function) == 1 and calls and references.get(function, 0) == calls:
+            visitor.signals[index] = msgspec.structs.replace(visitor.signals[index], guarded=True)
+
+
 def scan_python(relative: str, text: str) -> Iterator[Signal]:
     """Signals of one Python file (the text must already pass the TRIGGER filter to be worth it).
 
@@ -704,6 +791,8 @@ def scan_python(relative: str, text: str) -> Iterator[Signal]:
     tree = _parse_hot(text, relative, hot)
     visitor = _Visitor(relative, text.splitlines(), hot)
     visitor.visit(tree)
+    if len(text.splitlines()) < CHUNK_MIN_LINES:
+        _guard_by_callers(visitor, tree)
     seen: set[tuple[str, int | None, str]] = set()
     for signal in visitor.signals:
         # One port signal per target per file is evidence enough; the rest are the same fact.
