@@ -124,6 +124,10 @@ def triggered(data: bytes) -> bool:
 _DEVICE_STRING = re.compile(r"^cuda(:\d+)?$")
 _GUARD_WORDS = re.compile(r"cuda|gpu|device|accelerator", re.IGNORECASE)
 _AVAILABILITY = re.compile(r"^is_\w+_available$")
+_BACKEND_WORDS = frozenset({"xpu", "mps", "npu", "mlu", "hip", "rocm", "amd", "nvidia", "intel", "metal"})
+"""``is_intel_xpu()``, ``torch.version.hip``, ``CPUState.MPS``: a test naming a backend branches per device,
+so the code has a path for the other devices. Matched on whole identifier parts (``dumps`` is not ``mps``)."""
+_DEVICE_TYPES = frozenset({"cuda", "cpu", "mps", "xpu", "npu", "mlu", "hip", "meta"})
 """``is_nccl_available()``, ``is_npu_available()``: a capability check; what it guards has a way around it."""
 _EXTENSION_LIBRARIES = {
     "cublas": "cuBLAS",
@@ -276,10 +280,15 @@ class _Visitor(ast.NodeVisitor):
 
     def visit_Try(self, node: ast.Try) -> None:
         catches = any(_catches_import_error(handler) for handler in node.handlers)
+        # `try: x = torch.cuda.foo() except: x = fallback`: every failure is caught and none re-raised,
+        # so where the call raises (off CUDA) the program takes the fallback.
+        swallows = bool(node.handlers) and all(_swallows(handler) for handler in node.handlers)
         if catches:
             self.import_guard += 1
+        self.guard += swallows
         for statement in node.body:
             self.visit(statement)
+        self.guard -= swallows
         if catches:
             self.import_guard -= 1
         for part in (*node.handlers, *node.orelse, *node.finalbody):
@@ -311,9 +320,18 @@ class _Visitor(ast.NodeVisitor):
         saved = self.pending
         self.pending = {}
         # Annotations (`-> torch.cuda.CUDAGraph | None`) name types, they run nothing (#22 item 2).
-        for part in (*node.decorator_list, *node.args.defaults, *node.args.kw_defaults, *node.body):
+        for part in (*node.decorator_list, *node.args.defaults, *node.args.kw_defaults):
             if part is not None:
                 self.visit(part)
+        # A guard clause (`if not is_amd(): return False`) leaves the rest of the body to the devices
+        # that passed it: what follows is guarded like an `if` body.
+        clauses = 0
+        for statement in node.body:
+            self.visit(statement)
+            if _is_guard_clause(statement) and self._is_guard(statement.test):  # type: ignore[attr-defined]
+                clauses += 1
+                self.guard += 1
+        self.guard -= clauses
         self.pending = saved
         self.functions -= 1
         if top:
@@ -350,13 +368,24 @@ class _Visitor(ast.NodeVisitor):
         self.guard -= raised
 
     def _is_guard(self, test: ast.AST) -> bool:
-        """An availability check, a device comparison, or a user switch (``if args.cuda:``)."""
+        """An availability check, a device or backend test, or a user switch (``if args.cuda:``)."""
         for sub in ast.walk(test):
             if isinstance(sub, ast.Attribute) and (
-                sub.attr in GUARD_CALLS or _GUARD_WORDS.search(sub.attr) or _AVAILABILITY.match(sub.attr)
+                sub.attr in GUARD_CALLS
+                or _GUARD_WORDS.search(sub.attr)
+                or _AVAILABILITY.match(sub.attr)
+                or _names_backend(sub.attr)
             ):
                 return True
-            if isinstance(sub, ast.Name) and (_GUARD_WORDS.search(sub.id) or _AVAILABILITY.match(sub.id)):
+            if isinstance(sub, ast.Name) and (
+                _GUARD_WORDS.search(sub.id) or _AVAILABILITY.match(sub.id) or _names_backend(sub.id)
+            ):
+                return True
+            # `dev.type == "mps"`: a comparison against a device type branches on the device.
+            if isinstance(sub, ast.Compare) and any(
+                isinstance(part, ast.Constant) and part.value in _DEVICE_TYPES
+                for part in (sub.left, *sub.comparators)
+            ):
                 return True
             if (
                 isinstance(sub, ast.Constant)
@@ -651,6 +680,28 @@ def is_arch_list(value: str) -> bool:
     return all(_ARCH.fullmatch(v) for v in versions) and all(
         sep.count(";") <= 1 and (";" in sep or " " in sep) for sep in separators
     )
+
+
+def _names_backend(identifier: str) -> bool:
+    """``is_intel_xpu``, ``MPS``, ``hip``: an identifier with a device backend as one of its parts."""
+    return any(part.lower() in _BACKEND_WORDS for part in identifier.split("_"))
+
+
+def _is_guard_clause(statement: ast.stmt) -> bool:
+    """``if test: ...; return`` with no ``else``: the statements after it run only when the test failed."""
+    return (
+        isinstance(statement, ast.If)
+        and not statement.orelse
+        and isinstance(statement.body[-1], (ast.Return, ast.Raise))
+    )
+
+
+def _swallows(handler: ast.ExceptHandler) -> bool:
+    """A handler catching every error (bare, ``Exception``, ``BaseException``) that never re-raises."""
+    broad = handler.type is None or (
+        isinstance(handler.type, ast.Name) and handler.type.id in ("Exception", "BaseException")
+    )
+    return broad and not any(isinstance(sub, ast.Raise) for sub in ast.walk(handler))
 
 
 def _catches_import_error(handler: ast.ExceptHandler) -> bool:
