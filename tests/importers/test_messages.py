@@ -113,3 +113,17 @@ def test_export_lines_of_the_variables_rules_read() -> None:
     assert snap.environment.variables == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0", "CUDA_VISIBLE_DEVICES": "1"}
     assert snap.meta.origin
     assert "shell environment" in (snap.meta.origin.sections or ())
+
+
+def test_cuda_container_banner_without_a_driver_is_no_driver() -> None:
+    """NVIDIA's CUDA image banner when `docker run` got no GPU (prs-eth/PanopticSegForLargeScalePointCloud#20)."""
+    text = (
+        "$ docker run <image_name>\n\n==========\n== CUDA ==\n==========\n\nCUDA Version 11.1.1\n\n"
+        "WARNING: The NVIDIA Driver was not detected.  GPU functionality will not be available.\n"
+        "   Use the NVIDIA Container Toolkit to start this container with GPU support; see\n"
+    )
+    found = scan(text)
+    assert [m.kind for m in found.messages] == ["no-nvidia-driver"]
+    snap = parse_auto(text, "banner.txt", captured_at=NOW)
+    assert snap.meta.origin
+    assert [m.kind for m in snap.meta.origin.messages or ()] == ["no-nvidia-driver"]
