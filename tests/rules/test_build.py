@@ -155,3 +155,25 @@ def test_companion_vendor_is_not_judged_without_a_gpu_or_on_its_own_vendor() -> 
     )
     (found,) = build.vendor_mismatch(cuda_vision_on_amd)
     assert "built for CUDA but this host only has AMD GPUs" in found.title
+
+
+def test_a_placeholder_cuda_wheel_under_rocm_is_not_named() -> None:
+    """pytorch/pytorch#164346: `[pip3] nvidia-cuda-runtime-cu13==0.0.0a0` (PyPI's name placeholder,
+    no library)
+    beside a rocm7.0 torch and onnxruntime-gpu; only onnxruntime-gpu is a CUDA-only package there."""
+    snap = snapshot(
+        frameworks=torch("2.10.0.dev20250929+rocm7.0", hip="7.0"),
+        packages=(
+            package("nvidia-cuda-runtime-cu13", "0.0.0a0"),
+            package("onnxruntime-gpu", "1.23.0"),
+            package("torch", "2.10.0.dev20250929+rocm7.0"),
+        ),
+    )
+    (found,) = build.vendor_mismatch(snap)
+    assert "onnxruntime-gpu" in found.title
+    assert "nvidia-cuda-runtime-cu13" not in found.title
+    only_placeholder = snapshot(
+        frameworks=torch("2.10.0.dev20250929+rocm7.0", hip="7.0"),
+        packages=(package("nvidia-cuda-runtime-cu13", "0.0.0a0"),),
+    )
+    assert list(build.vendor_mismatch(only_placeholder)) == []

@@ -202,6 +202,9 @@ def _cuda_packages_under_rocm(snapshot: Snapshot) -> Iterator[Finding]:
     evidence = []
     source = VENDOR_SOURCE
     for package in snapshot.packages or ():
+        parsed = version(package.version)
+        if parsed is not None and not any(parsed.release):
+            continue  # a 0.0.0a0 name-reservation placeholder on PyPI: it installs no CUDA library
         match = next((p for p in patterns if p.regex.search(canonicalize_name(package.name))), None)
         if match is not None:
             packages.append(package.name)
