@@ -113,3 +113,48 @@ def test_export_lines_of_the_variables_rules_read() -> None:
     assert snap.environment.variables == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0", "CUDA_VISIBLE_DEVICES": "1"}
     assert snap.meta.origin
     assert "shell environment" in (snap.meta.origin.sections or ())
+
+
+def test_cuda_container_banner_without_a_driver_is_no_driver() -> None:
+    """NVIDIA's CUDA image banner when `docker run` got no GPU
+    (prs-eth/PanopticSegForLargeScalePointCloud#20)."""
+    text = (
+        "$ docker run <image_name>\n\n==========\n== CUDA ==\n==========\n\nCUDA Version 11.1.1\n\n"
+        "WARNING: The NVIDIA Driver was not detected.  GPU functionality will not be available.\n"
+        "   Use the NVIDIA Container Toolkit to start this container with GPU support; see\n"
+    )
+    found = scan(text)
+    assert [m.kind for m in found.messages] == ["no-nvidia-driver"]
+    snap = parse_auto(text, "banner.txt", captured_at=NOW)
+    assert snap.meta.origin
+    assert [m.kind for m in snap.meta.origin.messages or ()] == ["no-nvidia-driver"]
+
+
+def test_an_export_a_reply_advises_is_not_the_reporters_environment() -> None:
+    """pytorch/pytorch#164346: a maintainer's reply quoted under the report."""
+    advice = (
+        "janimo · comment · 2025-10-02\n"
+        "Until gfx1151 support is enabled use `export HSA_OVERRIDE_GFX_VERSION=11.0.0` before running "
+        "your app "
+        "to see if it helps/\n"
+        "RuntimeError: HIP error: invalid device function\n"
+    )
+    snap = parse_auto(advice, "advice.txt", captured_at=NOW)
+    assert snap.environment is None or not snap.environment.variables
+    for said in (
+        "you can try setting `export HSA_OVERRIDE_GFX_VERSION=10.3.0`\n",
+        "Please export CUDA_VISIBLE_DEVICES=0\n",
+    ):
+        snap = parse_auto(said + advice, "advice.txt", captured_at=NOW)
+        assert snap.environment is None or not snap.environment.variables, said
+    # what the reporter ran (or tried) stays their environment
+    for ran in (
+        "I tried export HSA_OVERRIDE_GFX_VERSION=10.3.0 and it still fails\n",
+        "$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n",
+        "I have `export HSA_OVERRIDE_GFX_VERSION=10.3.0` in my .bashrc\n",
+    ):
+        snap = parse_auto(
+            ran + "RuntimeError: HIP error: invalid device function\n", "ran.txt", captured_at=NOW
+        )
+        assert snap.environment is not None
+        assert snap.environment.variables == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0"}, ran

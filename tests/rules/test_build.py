@@ -99,3 +99,81 @@ def test_nvidia_wheels_on_an_nvidia_host_are_not_a_vendor_mismatch() -> None:
         packages=(package("nvidia-cudnn-cu13", "9.24.0.43"),),
     )
     assert list(build.vendor_mismatch(snap)) == []
+
+
+# microsoft/WSL#8102: a ROCm torchvision beside a CUDA torch, on an NVIDIA GPU (lines as pasted).
+_WSL_8102 = """PyTorch version: 1.10.2+cu113
+Is debug build: False
+CUDA used to build PyTorch: 11.3
+ROCM used to build PyTorch: N/A
+
+OS: Ubuntu 20.04.4 LTS (x86_64)
+Is CUDA available: False
+CUDA runtime version: 11.4.152
+GPU models and configuration: GPU 0: NVIDIA GeForce RTX 3080 Laptop GPU
+Nvidia driver version: 511.79
+cuDNN version: Could not collect
+HIP runtime version: N/A
+MIOpen runtime version: N/A
+
+Versions of relevant libraries:
+[pip3] numpy==1.22.2
+[pip3] torch==1.10.2+cu113
+[pip3] torchvision==0.11.3+rocm4.2
+"""
+
+
+def test_companion_built_for_the_other_vendor_is_a_vendor_mismatch_reported_once() -> None:
+    from envsnap.importers.auto import parse_auto
+    from envsnap.rules import wheels
+
+    snap = parse_auto(_WSL_8102, "wsl-8102.txt", captured_at="2026-01-01T00:00:00Z")
+    (found,) = build.vendor_mismatch(snap)
+    assert found.severity == "error"
+    assert "torchvision 0.11.3+rocm4.2 is built for ROCm" in found.title
+    assert "only has NVIDIA GPUs" in found.title
+    # companion-version-mismatch does not report the same torchvision a second time
+    assert [f.title for f in wheels.companions(snap)] == []
+
+
+def test_companion_vendor_is_not_judged_without_a_gpu_or_on_its_own_vendor() -> None:
+    no_gpu = snapshot(
+        frameworks=torch("1.10.2+cu113", "11.3"),
+        packages=(package("torch", "1.10.2+cu113"), package("torchvision", "0.11.3+rocm4.2")),
+    )
+    assert list(build.vendor_mismatch(no_gpu)) == []
+    rocm_host = snapshot(
+        accelerators=accelerators(amd=amd("mi210")),
+        frameworks=torch("2.6.0+rocm6.2.4", hip="6.2.41133"),
+        packages=(package("torch", "2.6.0+rocm6.2.4"), package("torchvision", "0.21.0+rocm6.2.4")),
+    )
+    assert list(build.vendor_mismatch(rocm_host)) == []
+    cuda_vision_on_amd = snapshot(
+        accelerators=accelerators(amd=amd("mi210")),
+        frameworks=torch("2.6.0+rocm6.2.4", hip="6.2.41133"),
+        packages=(package("torch", "2.6.0+rocm6.2.4"), package("torchvision", "0.21.0+cu124")),
+    )
+    (found,) = build.vendor_mismatch(cuda_vision_on_amd)
+    assert "built for CUDA but this host only has AMD GPUs" in found.title
+
+
+def test_a_placeholder_cuda_wheel_under_rocm_is_not_named() -> None:
+    """pytorch/pytorch#164346: `[pip3] nvidia-cuda-runtime-cu13==0.0.0a0` (PyPI's name placeholder,
+    no library)
+    beside a rocm7.0 torch and onnxruntime-gpu; only onnxruntime-gpu is a CUDA-only package there."""
+    snap = snapshot(
+        frameworks=torch("2.10.0.dev20250929+rocm7.0", hip="7.0"),
+        packages=(
+            package("nvidia-cuda-runtime-cu13", "0.0.0a0"),
+            package("onnxruntime-gpu", "1.23.0"),
+            package("torch", "2.10.0.dev20250929+rocm7.0"),
+        ),
+    )
+    (found,) = build.vendor_mismatch(snap)
+    assert "onnxruntime-gpu" in found.title
+    assert "nvidia-cuda-runtime-cu13" not in found.title
+    only_placeholder = snapshot(
+        frameworks=torch("2.10.0.dev20250929+rocm7.0", hip="7.0"),
+        packages=(package("nvidia-cuda-runtime-cu13", "0.0.0a0"),),
+    )
+    assert list(build.vendor_mismatch(only_placeholder)) == []

@@ -78,6 +78,21 @@ _SHELL_ENV = re.compile(
     re.MULTILINE,
 )
 """``export VAR=value`` (or Windows ``set``) lines for the variables the rules read; nothing else."""
+_ADVICE_BEFORE = re.compile(
+    r"\b(?:use|try|run|add|you (?:can|could|should|need to|must|may)|please|consider|recommend)\s+"
+    r"(?:setting\s+|using\s+|running\s+|adding\s+)?[`'\"]?\$?\s*$",
+    re.IGNORECASE,
+)
+"""An ``export`` that a sentence tells someone to run ("use `export HSA_OVERRIDE_GFX_VERSION=11.0.0`",
+typically a maintainer's reply quoted with the report) is advice, not the reporter's environment."""
+
+
+def _is_advice(text: str, start: int) -> bool:
+    """Whether the words just before ``start`` on its line tell someone to run the export."""
+    line_start = text.rfind("\n", 0, start) + 1
+    return _ADVICE_BEFORE.search(text, max(line_start, start - 60), start) is not None
+
+
 _TRACEBACK = re.compile(r"^[ \t]*Traceback \(most recent call last\):", re.MULTILINE)
 _XML_START = re.compile(r"<\?xml[^>]*>\s*(?:<!DOCTYPE[^>]*>\s*)?<nvidia_smi_log|<nvidia_smi_log")
 _ROCM_SMI_BANNER = re.compile(r"ROCm System Management Interface|^GPU\[\d+\]\s*:", re.MULTILINE)
@@ -232,7 +247,11 @@ def detect(text: str, name: str, *, captured_at: str, json_text: str | None = No
     if nvcc:
         toolkit = CudaToolkit(status="ok", nvcc_version=nvcc.group("full"), version=nvcc.group("version"))
         found.append(Found("nvcc --version", ImportedSections(toolkits=Toolkits(cuda=toolkit))))
-    variables = {m.group("key"): m.group("value").strip("'\"") for m in _SHELL_ENV.finditer(text)}
+    variables = {
+        m.group("key"): m.group("value").strip("'\"")
+        for m in _SHELL_ENV.finditer(text)
+        if not _is_advice(text, m.start())
+    }
     if variables:
         found.append(
             Found(

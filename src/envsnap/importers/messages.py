@@ -66,7 +66,13 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     (
         "no-nvidia-driver",
-        re.compile(r"Found no NVIDIA driver on your system|NVML Shared Library Not Found", re.I),
+        # The third is the banner NVIDIA's CUDA/NGC container images print at start when the container
+        # was run without the GPU (no ``--gpus``, no NVIDIA runtime): no driver is visible inside it.
+        re.compile(
+            r"Found no NVIDIA driver on your system|NVML Shared Library Not Found|"
+            r"The NVIDIA Driver was not detected\.\s+GPU functionality will not be available",
+            re.I,
+        ),
     ),
     ("torch-not-compiled-with-cuda", re.compile(r"Torch not compiled with CUDA enabled", re.I)),
     ("gpu-too-old", re.compile(r"PyTorch no longer supports this GPU because it is too old", re.I)),
@@ -133,7 +139,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     ),
     "nvml-mismatch": ("version mismatch", "api mismatch"),
     "driver-insufficient": ("is insufficient",),
-    "no-nvidia-driver": ("no nvidia driver", "nvml shared library not found"),
+    "no-nvidia-driver": ("no nvidia driver", "nvml shared library not found", "driver was not detected"),
     "torch-not-compiled-with-cuda": ("not compiled with cuda",),
     "gpu-too-old": ("no longer supports",),
     "cuda-init": ("cuda initialization",),

@@ -177,6 +177,20 @@ def vendor_mismatch(snapshot: Snapshot) -> Iterator[Finding]:
                 ev("accelerators.nvidia.devices[0].name", nvidia[0].name),
             ],
         )
+    for companion in facts.wrong_vendor_companions(snapshot):
+        vendor = "ROCm" if nvidia else "CUDA"
+        yield finding(
+            "build-vendor-mismatch",
+            "error",
+            f"{companion.name} {companion.version} is built for {vendor} but this host only has "
+            f"{'NVIDIA' if nvidia else 'AMD'} GPUs: its compiled ops cannot load",
+            f"Reinstall {companion.name} from the same index as torch (the build for your GPU vendor).",
+            VENDOR_SOURCE,
+            [
+                ev(f"packages[{companion.name}].version", companion.version),
+                ev(f"accelerators.{'nvidia' if nvidia else 'amd'}.devices[0].name", (nvidia or amd)[0].name),
+            ],
+        )
     rocm_env = (torch is not None and bool(torch.hip)) or (bool(amd) and not nvidia)
     if rocm_env:
         yield from _cuda_packages_under_rocm(snapshot)
@@ -188,6 +202,9 @@ def _cuda_packages_under_rocm(snapshot: Snapshot) -> Iterator[Finding]:
     evidence = []
     source = VENDOR_SOURCE
     for package in snapshot.packages or ():
+        parsed = version(package.version)
+        if parsed is not None and not any(parsed.release):
+            continue  # a 0.0.0a0 name-reservation placeholder on PyPI: it installs no CUDA library
         match = next((p for p in patterns if p.regex.search(canonicalize_name(package.name))), None)
         if match is not None:
             packages.append(package.name)

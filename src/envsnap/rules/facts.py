@@ -87,6 +87,23 @@ def package(snapshot: Snapshot, name: str) -> Package | None:
     return packages(snapshot).get(canonicalize_name(name))
 
 
+def wrong_vendor_companions(snapshot: Snapshot) -> tuple[Package, ...]:
+    """torchvision & co. built for the other GPU vendor than the host's only one: a ``+rocm4.2``
+    torchvision on an NVIDIA-only host, a ``+cu121`` one on an AMD-only host (their ops cannot load).
+    Empty when the host shows GPUs of both vendors or of neither (nothing to judge the build by)."""
+    nvidia, amd = bool(nvidia_devices(snapshot)), bool(amd_devices(snapshot))
+    if nvidia == amd:
+        return ()
+    other = re.compile(r"rocm\d" if nvidia else r"cu\d")
+    found = []
+    for name in knowledge.companions().names:
+        companion = package(snapshot, name)
+        tag = local_tag(companion.version) if companion is not None else None
+        if companion is not None and tag and other.match(tag):
+            found.append(companion)
+    return tuple(found)
+
+
 def local_tag(text: str | None) -> str | None:
     """The local version label: ``"2.4.1+cu124"`` -> ``"cu124"``; None without one."""
     parsed = version(text)

@@ -108,6 +108,8 @@ def companions(snapshot: Snapshot) -> Iterator[Finding]:
         return
     environment = marker_environment(snapshot)
     table = knowledge.companions()
+    # A companion built for the other GPU vendor than the host's is build-vendor-mismatch's (one finding).
+    wrong_vendor = {c.name for c in facts.wrong_vendor_companions(snapshot)}
     for name in table.names:
         companion = facts.package(snapshot, name)
         if companion is None:
@@ -126,7 +128,9 @@ def companions(snapshot: Snapshot) -> Iterator[Finding]:
                 source,
                 [ev(f"packages[{companion.name}].version", companion.version), *evidence],
             )
-        variant = _variant_problem(companion, _tagged_torch(snapshot, torch_dist))
+        variant = None
+        if companion.name not in wrong_vendor:
+            variant = _variant_problem(companion, _tagged_torch(snapshot, torch_dist))
         if variant is not None:
             severity, title = variant
             yield finding(
