@@ -125,6 +125,7 @@ class Verifier:
     def __enter__(self) -> Verifier:
         from envsnap.inprocess.capture import Capture
         from envsnap.inprocess.guard import Guard
+        from envsnap.inprocess.op_log import make_mode
         from envsnap.inprocess.machine import snapshot_soon
         from envsnap.inprocess.verify.sink import VerifySink
 
@@ -146,14 +147,17 @@ class Verifier:
         guard = Guard(self.device)
         guard.__enter__()
         capture.install()
-        self._active = (capture, sink, guard)
+        ops = make_mode(capture.current)  # op signatures per module call (op-level origin)
+        ops.__enter__()
+        self._active = (capture, sink, guard, ops)
         return self
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        capture, sink, guard = self._active
+        capture, sink, guard, ops = self._active
         self._active = None
+        ops.__exit__(exc_type, exc, tb)
         capture.remove()
         guard.__exit__(exc_type, exc, tb)
         if exc_type is not None:
@@ -232,7 +236,7 @@ class Verifier:
             verdict=verdict,
             reasons=tuple(reasons),
             limitations=tuple(limitations),
-            first_divergence=judge.first_divergence(modules, values),
+            first_divergence=self._op_origin(judge.first_divergence(modules, values), sink),
             counts=_counts(values.values()),
             reference_noise_max_abs=max(noise) if noise else None,
             reference_noise_values=len(noise),
@@ -259,6 +263,26 @@ class Verifier:
             taps=tuple(taps),
         )
         return scrub_report(report)
+
+    def _op_origin(self, found: Any, sink: Any) -> Any:
+        """Add the op-level origin (op_log.py) to the first divergence: the first op of the call
+        whose signature differs from the reference's (for a module's own code: its parent call)."""
+        from msgspec.structs import replace
+
+        from envsnap.inprocess.op_log import origin
+
+        if found is None:
+            return None
+        calls = {info.key: info for info in sink.calls}
+        info = calls.get(found.key)
+        own_code = info is not None and info.type == "code"
+        if own_code:
+            info = calls.get(info.parent or "")
+        if info is None:
+            return found
+        recorded = {call.key: call for call in self.bundle.manifest.calls}.get(info.key)
+        said = origin(info.module, recorded.ops if recorded else (), info.ops, own_code=own_code)
+        return replace(found, summary=f"{found.summary} {said}") if said else found
 
     def _model_device(self) -> str | None:
         if self.model is None:
