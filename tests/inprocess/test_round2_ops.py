@@ -100,3 +100,26 @@ def test_first_difference_extra_missing_and_old_bundles() -> None:
     found = first_difference(["a(f32)", "b(f32)"], ["a(f32)", "c(f32)"])
     assert found is not None and "runs where the reference ran `b`" in found[1]
     assert origin("m", (), ["a(f32)"], own_code=False) is None  # a bundle from before op logs
+
+
+def test_inputs_matched_is_only_said_of_traced_inputs(tmp_path: Path) -> None:
+    """A module called outside the model on a tensor made outside any module: its input was never
+    compared, so the report must not claim it matched."""
+
+    def run(head: nn.Module, model: nn.Module, x: torch.Tensor) -> None:
+        model(x)
+        head(torch.ones(2, 4) * 3)  # made outside any module: untraced
+
+    torch.manual_seed(0)
+    head = nn.Linear(4, 2)
+    model = make_gpt()
+    with envsnap.record(tmp_path / "b", model=model, **FAST):  # type: ignore[arg-type]
+        run(head, model, tokens())
+    with torch.no_grad():
+        head.bias += 1.0
+    with envsnap.verify(tmp_path / "b", model=model, environment="none", slow=None) as v:
+        run(head, model, v.inputs)
+    div = v.report.first_divergence
+    assert div is not None and div.module == "Linear"
+    assert "while its inputs matched" not in div.summary
+    assert "while its 0 traced inputs matched the reference (1 tensor inputs were made outside" in div.summary

@@ -197,6 +197,7 @@ class Verifier:
                 device=call.device,
                 reference_device=reference_devices.get(call.key),
                 inputs_from=call.inputs_from,
+                untraced=call.untraced,
                 status=judge.worst([values[k].status for k in call.outputs if k in values]),  # type: ignore[arg-type]
                 outputs=tuple(values[k] for k in call.outputs if k in values),
             )
