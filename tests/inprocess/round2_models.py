@@ -288,11 +288,10 @@ class FunctionalMLP(nn.Module):
 def functional_gpt(approximate: str = "none", layer: int = 1, seed: int = 0) -> GPT:
     """``make_gpt`` with block ``layer``'s MLP in functional form (same weights)."""
     gpt = make_gpt(seed)
-    old = gpt.h[layer].mlp  # type: ignore[union-attr]
+    block = gpt.get_submodule(f"h.{layer}")
     new = FunctionalMLP(approximate)
-    new.c_fc.load_state_dict(old.c_fc.state_dict())  # type: ignore[union-attr]
-    new.c_proj.load_state_dict(old.c_proj.state_dict())  # type: ignore[union-attr]
-    gpt.h[layer].mlp = new  # type: ignore[union-attr]
+    new.load_state_dict(block.get_submodule("mlp").state_dict())  # same keys: c_fc, c_proj
+    block.mlp = new
     return gpt
 
 

@@ -29,7 +29,7 @@ Current = Callable[[], Any]
 """Returns the running module call's CallInfo (with an ``ops`` list), or None outside modules."""
 
 
-def _arg(value: Any, tensor_type: type) -> str:
+def _arg(value: Any, tensor_type: Any) -> str:
     from envsnap.snapshot.redact import redact_text
 
     if isinstance(value, tensor_type):
@@ -40,7 +40,7 @@ def _arg(value: Any, tensor_type: type) -> str:
     return text if len(text) <= MAX_ARG else text[:MAX_ARG] + TRUNCATED
 
 
-def signature(func: Any, args: Sequence[Any], kwargs: dict[str, Any], tensor_type: type) -> str:
+def signature(func: Any, args: Sequence[Any], kwargs: dict[str, Any], tensor_type: Any) -> str:
     """``aten.op.overload(arg, ..., name=value)``: tensors by dtype, everything else by value."""
     parts = [_arg(a, tensor_type) for a in args]
     parts += [f"{k}={_arg(v, tensor_type)}" for k, v in kwargs.items()]
@@ -54,8 +54,9 @@ def make_mode(current: Current) -> Any:
     from torch.utils._python_dispatch import TorchDispatchMode
 
     tensor = torch.Tensor
+    base: Any = TorchDispatchMode  # Any: torch's mode methods are unannotated (mypy --strict)
 
-    class OpLog(TorchDispatchMode):  # type: ignore[misc, unused-ignore]  # torch may be untyped
+    class OpLog(base):  # type: ignore[misc, unused-ignore]
         def __torch_dispatch__(
             self, func: Any, types: Any, args: tuple[Any, ...] = (), kwargs: dict[str, Any] | None = None
         ) -> Any:
@@ -77,12 +78,15 @@ def _name(sig: str) -> str:
 
 def first_difference(reference: Sequence[str], target: Sequence[str]) -> tuple[int, str] | None:
     """(index, sentence) for the first op whose signature differs; None when all match."""
-    for index, (ref, tgt) in enumerate(zip(reference, target)):
+    for index, (ref, tgt) in enumerate(zip(reference, target, strict=False)):
         if ref != tgt:
             if _name(ref) == _name(tgt):
                 what = f"op `{_name(tgt)}` runs with other arguments: `{tgt}` (reference: `{ref}`)"
             else:
-                what = f"op `{_name(tgt)}` runs where the reference ran `{_name(ref)}`: `{tgt}` (reference: `{ref}`)"
+                what = (
+                    f"op `{_name(tgt)}` runs where the reference ran `{_name(ref)}`: `{tgt}` "
+                    f"(reference: `{ref}`)"
+                )
             return index, what
     if len(target) > len(reference):
         return len(reference), f"an extra op `{_name(target[len(reference)])}`: `{target[len(reference)]}`"

@@ -125,8 +125,8 @@ class Verifier:
     def __enter__(self) -> Verifier:
         from envsnap.inprocess.capture import Capture
         from envsnap.inprocess.guard import Guard
-        from envsnap.inprocess.op_log import make_mode
         from envsnap.inprocess.machine import snapshot_soon
+        from envsnap.inprocess.op_log import make_mode
         from envsnap.inprocess.verify.sink import VerifySink
 
         loaded = self._load()
@@ -277,7 +277,7 @@ class Verifier:
         calls = {info.key: info for info in sink.calls}
         info = calls.get(found.key)
         own_code = info is not None and info.type == "code"
-        if own_code:
+        if info is not None and own_code:
             info = calls.get(info.parent or "")
         if info is None:
             return found
