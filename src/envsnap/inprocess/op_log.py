@@ -76,8 +76,14 @@ def _name(sig: str) -> str:
     return sig.split("(", 1)[0]
 
 
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_SIG else text[:MAX_SIG] + TRUNCATED
+
+
 def first_difference(reference: Sequence[str], target: Sequence[str]) -> tuple[int, str] | None:
-    """(index, sentence) for the first op whose signature differs; None when all match."""
+    """(index, sentence) for the first op whose signature differs; None when all match.
+    The reference's signatures come from a bundle: clipped again, they may have been planted."""
+    reference = [_clip(sig) for sig in reference[: MAX_OPS + 1]]
     for index, (ref, tgt) in enumerate(zip(reference, target, strict=False)):
         if ref != tgt:
             if _name(ref) == _name(tgt):
