@@ -48,11 +48,15 @@ class Verifier:
         repeats: int | None = None,
         rename: Mapping[str, str] | None = None,
         compare: Compare | None = None,
+        split: int = 1,
     ) -> None:
         if compare is not None and not callable(compare):
             raise ValueError(
                 "compare must be a function (key, target, reference) -> (target, reference) or None"
             )
+        parts: Any = split  # user input: typed int, checked anyway (True and 1.5 are refused)
+        if isinstance(parts, bool) or not isinstance(parts, int) or parts < 1:
+            raise ValueError("split must be a whole number ≥ 1 (the target's calls per recorded call)")
         given: Mapping[Any, Any] = rename or {}  # user input: typed str → str, checked anyway
         if not all(isinstance(k, str) and isinstance(v, str) for k, v in given.items()):
             raise ValueError("rename must map module paths (str) to recorded module paths (str)")
@@ -68,6 +72,7 @@ class Verifier:
         self.repeats = repeats
         self.rename = dict(rename or {})
         self.compare = compare
+        self.split = split
         self._match: Any = None
         self._snapshot: Any = None
         self._loaded: Any = None
@@ -137,13 +142,20 @@ class Verifier:
         sink = VerifySink(
             recorded, loaded.activations, loaded.golden, loaded.inputs, self.overrides, compare=self.compare
         )
+        fed: Any = sink
+        if self.split > 1:
+            from envsnap.inprocess.verify.split import SplitSink
+
+            fed = SplitSink(sink, self.split, manifest.calls)
         if self.model is not None:
             from envsnap.inprocess.module_match import match
 
             self._match = match(manifest.modules, manifest.model, self.model, self.rename)
-            capture = Capture(sink, self._match.model, rename=self._match.rename, label=self._match.label)
+            capture = Capture(fed, self._match.model, rename=self._match.rename, label=self._match.label)
         else:
-            capture = Capture(sink, None)
+            capture = Capture(fed, None)
+        if fed is not sink:
+            fed.capture = capture
         guard = Guard(self.device)
         guard.__enter__()
         capture.install()
@@ -162,6 +174,9 @@ class Verifier:
         guard.__exit__(exc_type, exc, tb)
         if exc_type is not None:
             return
+        finish = getattr(capture.sink, "finish", None)
+        if finish is not None:  # split=: the last recorded call's parts
+            finish()
         self._report = self._build(sink, guard)
 
     def __call__(self, func: F) -> F:
@@ -373,6 +388,7 @@ def verify(
     repeats: int | None = None,
     rename: Mapping[str, str] | None = None,
     compare: Compare | None = None,
+    split: int = 1,
 ) -> Verifier:
     """Check this machine's run against a bundle recorded with ``envsnap.record``.
 
@@ -395,6 +411,8 @@ def verify(
         compare: ``compare(key, target, reference)`` → ``(target, reference)`` to compare instead
             (a mask: ``(t[valid], r[valid])``), or None to skip the value; called for every value
             compared in full, with the recorded tensor on the target's device.
+        split: the target runs each recorded call as ``split`` calls on consecutive slices of the
+            batch (dim 0); their values are concatenated and compared as one call (verify/split.py).
 
     Returns:
         A Verifier: ``v.inputs``/``v.kwargs``/``v.calls`` inside the block, ``v.report`` after it.
@@ -411,4 +429,5 @@ def verify(
         repeats=repeats,
         rename=rename,
         compare=compare,
+        split=split,
     )
