@@ -19,7 +19,7 @@ Then the overhead target of issue 23: ``envsnap.record`` with *every default* (e
 on a worker thread overlapping the block, the guard on the block, keep="64MB", two timed replays of
 which the first is the noise check) on a ~27M-parameter GPT-style decoder, wall clock against a
 plain forward in the same run (target: ≤ 3×), next to keep="256MB" (the old default), stats only,
-and no replays.
+and no replays, and with the float64 golden (``golden="cpu-fp64"``: is it cheap enough to be a default?).
 
 Usage: python benchmarks/bench_record.py [--rounds R]
 """
@@ -186,6 +186,7 @@ def defaults_at_25m(rounds: int) -> None:
         "plain forward": plain,
         "record, defaults": record(),
         "record, defaults but keep=256MB": record(keep="256MB"),
+        "record, defaults + golden='cpu-fp64'": record(golden="cpu-fp64"),
         "record, defaults but environment='none'": record(environment="none"),
         "record, block only (measure=False, 'none')": record(measure=False, environment="none"),
         "  the same, keep=0": record(measure=False, environment="none", keep=0),

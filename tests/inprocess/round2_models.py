@@ -268,3 +268,37 @@ class DataclassMLP(nn.Module):
 
 def rms(t: torch.Tensor) -> float:
     return math.sqrt(float((t.double() ** 2).mean()))
+
+
+class FunctionalMLP(nn.Module):
+    """An MLP whose GELU is a functional call in its own code (no module to hook): only the
+    op-level origin can name it."""
+
+    def __init__(self, approximate: str = "none") -> None:
+        super().__init__()
+        self.c_fc = nn.Linear(WIDTH, 4 * WIDTH)
+        self.c_proj = nn.Linear(4 * WIDTH, WIDTH)
+        self.approximate = approximate
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        out: torch.Tensor = self.c_proj(F.gelu(self.c_fc(x), approximate=self.approximate))
+        return out
+
+
+def functional_gpt(approximate: str = "none", layer: int = 1, seed: int = 0) -> GPT:
+    """``make_gpt`` with block ``layer``'s MLP in functional form (same weights)."""
+    gpt = make_gpt(seed)
+    block = gpt.get_submodule(f"h.{layer}")
+    new = FunctionalMLP(approximate)
+    new.load_state_dict(block.get_submodule("mlp").state_dict())  # same keys: c_fc, c_proj
+    block.mlp = new
+    return gpt
+
+
+class ManyOps(nn.Module):
+    """A module whose own code runs more ATen ops than the op log keeps."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for _ in range(300):
+            x = x + 1
+        return x

@@ -16,7 +16,7 @@ import pytest
 import envsnap
 from envsnap.errors import BadInput
 from envsnap.inprocess.value_tree import MAX_DEPTH, decode, opaque_types
-from tests.inprocess.round2_models import make_gpt, renamed_copy, tokens
+from tests.inprocess.round2_models import make_gpt, renamed_copy, tanh_gelu, tokens
 
 
 @pytest.mark.parametrize(
@@ -94,3 +94,29 @@ def test_module_paths_with_terminal_escapes_print_as_text(tmp_path: Path) -> Non
     assert "\x07" not in text
     assert v.report.module_match is not None
     assert "modules: modules matched by structure" in text
+
+
+def test_planted_op_signatures_print_as_text_clipped_and_redacted(tmp_path: Path) -> None:
+    """The op-level origin quotes the reference's op signatures from the manifest: a planted one
+    with terminal escapes, Rich markup, a secret and a huge body is printed harmlessly."""
+    path = _record(tmp_path / "b")
+    secret = "hf_" + "Zq9Xw8Yv7U" * 4
+
+    def plant(data: dict[str, Any]) -> None:
+        for call in data["calls"]:
+            if call["key"] == "h.1.mlp.gelu#0":
+                call["ops"] = [
+                    f"aten.gelu.default(\x1b[31m[bold red]x[/bold red]\x07 {secret} " + "A" * 100_000
+                ]
+
+    _edit_manifest(path, plant)
+    target = tanh_gelu(make_gpt(), 1)
+    with envsnap.verify(path, model=target, environment="none", slow=None) as v:
+        target(v.inputs)
+    div = v.report.first_divergence
+    assert div is not None
+    assert "Op level" in div.summary
+    assert len(div.summary) < 5_000
+    for text in (v.report.table(), v.report.to_yaml(), v.report.markdown()):
+        for bad in ("\x1b", "\x07", secret):
+            assert bad not in text

@@ -74,6 +74,9 @@ class CallInfo:
     """Key of the module call this one ran inside (None: outermost)."""
     seen: list[str] = field(default_factory=list)
     """Values its children and its own code produced so far (what its code may have used)."""
+    ops: list[str] = field(default_factory=list)
+    """Signatures of the ATen ops its own code ran (op_log.py), when an op log is active."""
+    ops_dropped: int = 0
 
 
 def module_device(module: torch.nn.Module) -> str | None:
@@ -132,6 +135,11 @@ class Capture:
         if stack is None:
             stack = self._local.stack = []
         return stack
+
+    def current(self) -> CallInfo | None:
+        """The module call running on this thread (op_log.py attributes ops to it)."""
+        stack = getattr(self._local, "stack", None)
+        return stack[-1][1] if stack and self.enabled else None
 
     def _producer(self, tensor: torch.Tensor) -> str | None:
         found = self._producers.get(id(tensor))

@@ -94,6 +94,8 @@ class Call(Model, frozen=True, kw_only=True):
     inputs_from: tuple[str, ...] = ()
     """Keys of the recorded values it took as inputs (values produced by earlier modules)."""
     outputs: tuple[Leaf, ...] = ()
+    ops: tuple[str, ...] = ()
+    """Signatures of the ATen ops its own code ran, in order (op_log.py; at most op_log.MAX_OPS)."""
 
 
 class ModuleSig(Model, frozen=True, kw_only=True):

@@ -86,6 +86,7 @@ class Recorder:
     def __enter__(self) -> Recorder:
         from envsnap.inprocess.capture import Capture
         from envsnap.inprocess.guard import Guard
+        from envsnap.inprocess.op_log import make_mode
         from envsnap.inprocess.record.sink import RecordSink
 
         if self._active is not None:
@@ -102,14 +103,17 @@ class Recorder:
         guard = Guard(self.device)  # placement, from the block (as verify does)
         guard.__enter__()
         capture.install()
-        self._active = (capture, sink, guard)
+        ops = make_mode(capture.current)  # op signatures per module call (op-level origin)
+        ops.__enter__()
+        self._active = (capture, sink, guard, ops)
         return self
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        capture, sink, guard = self._active
+        capture, sink, guard, ops = self._active
         self._active = None
+        ops.__exit__(exc_type, exc, tb)
         capture.remove()
         guard.__exit__(exc_type, exc, tb)
         if exc_type is not None:

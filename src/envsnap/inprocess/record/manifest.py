@@ -43,6 +43,7 @@ def build_calls(sink: RecordSink, extra: Extra) -> tuple[Call, ...]:
             device=call.device,
             inputs_from=call.inputs_from,
             outputs=tuple(_leaf(key, sink, extra) for key in call.outputs if key in sink.stats),
+            ops=tuple(call.ops),
         )
         for call in sink.calls
     )

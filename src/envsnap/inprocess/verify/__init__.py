@@ -48,11 +48,15 @@ class Verifier:
         repeats: int | None = None,
         rename: Mapping[str, str] | None = None,
         compare: Compare | None = None,
+        split: int = 1,
     ) -> None:
         if compare is not None and not callable(compare):
             raise ValueError(
                 "compare must be a function (key, target, reference) -> (target, reference) or None"
             )
+        parts: Any = split  # user input: typed int, checked anyway (True and 1.5 are refused)
+        if isinstance(parts, bool) or not isinstance(parts, int) or parts < 1:
+            raise ValueError("split must be a whole number ≥ 1 (the target's calls per recorded call)")
         given: Mapping[Any, Any] = rename or {}  # user input: typed str → str, checked anyway
         if not all(isinstance(k, str) and isinstance(v, str) for k, v in given.items()):
             raise ValueError("rename must map module paths (str) to recorded module paths (str)")
@@ -68,6 +72,7 @@ class Verifier:
         self.repeats = repeats
         self.rename = dict(rename or {})
         self.compare = compare
+        self.split = split
         self._match: Any = None
         self._snapshot: Any = None
         self._loaded: Any = None
@@ -126,6 +131,7 @@ class Verifier:
         from envsnap.inprocess.capture import Capture
         from envsnap.inprocess.guard import Guard
         from envsnap.inprocess.machine import snapshot_soon
+        from envsnap.inprocess.op_log import make_mode
         from envsnap.inprocess.verify.sink import VerifySink
 
         loaded = self._load()
@@ -136,28 +142,41 @@ class Verifier:
         sink = VerifySink(
             recorded, loaded.activations, loaded.golden, loaded.inputs, self.overrides, compare=self.compare
         )
+        fed: Any = sink
+        if self.split > 1:
+            from envsnap.inprocess.verify.split import SplitSink
+
+            fed = SplitSink(sink, self.split, manifest.calls)
         if self.model is not None:
             from envsnap.inprocess.module_match import match
 
             self._match = match(manifest.modules, manifest.model, self.model, self.rename)
-            capture = Capture(sink, self._match.model, rename=self._match.rename, label=self._match.label)
+            capture = Capture(fed, self._match.model, rename=self._match.rename, label=self._match.label)
         else:
-            capture = Capture(sink, None)
+            capture = Capture(fed, None)
+        if fed is not sink:
+            fed.capture = capture
         guard = Guard(self.device)
         guard.__enter__()
         capture.install()
-        self._active = (capture, sink, guard)
+        ops = make_mode(capture.current)  # op signatures per module call (op-level origin)
+        ops.__enter__()
+        self._active = (capture, sink, guard, ops)
         return self
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        capture, sink, guard = self._active
+        capture, sink, guard, ops = self._active
         self._active = None
+        ops.__exit__(exc_type, exc, tb)
         capture.remove()
         guard.__exit__(exc_type, exc, tb)
         if exc_type is not None:
             return
+        finish = getattr(capture.sink, "finish", None)
+        if finish is not None:  # split=: the last recorded call's parts
+            finish()
         self._report = self._build(sink, guard)
 
     def __call__(self, func: F) -> F:
@@ -193,6 +212,7 @@ class Verifier:
                 device=call.device,
                 reference_device=reference_devices.get(call.key),
                 inputs_from=call.inputs_from,
+                untraced=call.untraced,
                 status=judge.worst([values[k].status for k in call.outputs if k in values]),  # type: ignore[arg-type]
                 outputs=tuple(values[k] for k in call.outputs if k in values),
             )
@@ -232,7 +252,7 @@ class Verifier:
             verdict=verdict,
             reasons=tuple(reasons),
             limitations=tuple(limitations),
-            first_divergence=judge.first_divergence(modules, values),
+            first_divergence=self._op_origin(judge.first_divergence(modules, values), sink),
             counts=_counts(values.values()),
             reference_noise_max_abs=max(noise) if noise else None,
             reference_noise_values=len(noise),
@@ -259,6 +279,26 @@ class Verifier:
             taps=tuple(taps),
         )
         return scrub_report(report)
+
+    def _op_origin(self, found: Any, sink: Any) -> Any:
+        """Add the op-level origin (op_log.py) to the first divergence: the first op of the call
+        whose signature differs from the reference's (for a module's own code: its parent call)."""
+        from msgspec.structs import replace
+
+        from envsnap.inprocess.op_log import origin
+
+        if found is None:
+            return None
+        calls = {info.key: info for info in sink.calls}
+        info = calls.get(found.key)
+        own_code = info is not None and info.type == "code"
+        if info is not None and own_code:
+            info = calls.get(info.parent or "")
+        if info is None:
+            return found
+        recorded = {call.key: call for call in self.bundle.manifest.calls}.get(info.key)
+        said = origin(info.module, recorded.ops if recorded else (), info.ops, own_code=own_code)
+        return replace(found, summary=f"{found.summary} {said}") if said else found
 
     def _model_device(self) -> str | None:
         if self.model is None:
@@ -348,6 +388,7 @@ def verify(
     repeats: int | None = None,
     rename: Mapping[str, str] | None = None,
     compare: Compare | None = None,
+    split: int = 1,
 ) -> Verifier:
     """Check this machine's run against a bundle recorded with ``envsnap.record``.
 
@@ -370,6 +411,8 @@ def verify(
         compare: ``compare(key, target, reference)`` → ``(target, reference)`` to compare instead
             (a mask: ``(t[valid], r[valid])``), or None to skip the value; called for every value
             compared in full, with the recorded tensor on the target's device.
+        split: the target runs each recorded call as ``split`` calls on consecutive slices of the
+            batch (dim 0); their values are concatenated and compared as one call (verify/split.py).
 
     Returns:
         A Verifier: ``v.inputs``/``v.kwargs``/``v.calls`` inside the block, ``v.report`` after it.
@@ -386,4 +429,5 @@ def verify(
         repeats=repeats,
         rename=rename,
         compare=compare,
+        split=split,
     )

@@ -124,6 +124,9 @@ def _divergence(module: ModuleCheck, inputs: list[ValueCheck], *, born: bool) ->
         what = f"`{name}` ({module.type}, call {module.call})"
         where = (
             "while its inputs matched the reference"
+            if born and not module.untraced
+            else f"while its {len(inputs)} traced inputs matched the reference ({module.untraced} tensor "
+            "inputs were made outside any module and not traced: they could differ unseen)"
             if born
             else "and its inputs already differed (the error was born between modules, in code "
             "outside any module)"

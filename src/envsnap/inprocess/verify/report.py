@@ -79,6 +79,8 @@ class ModuleCheck(Model, frozen=True, kw_only=True):
     """Device of the module's own tensors on the target."""
     reference_device: str | None = None
     inputs_from: tuple[str, ...] = ()
+    untraced: int = 0
+    """Tensor inputs no recorded value produced (made outside any module): never compared."""
     outputs: tuple[ValueCheck, ...] = ()
 
 
