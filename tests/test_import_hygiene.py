@@ -50,8 +50,10 @@ HEADLESS = [
 ]
 
 
-def _loaded_after_import(module: str) -> set[str]:
-    code = f"import sys, {module}\nprint(' '.join(sorted({{m.split('.')[0] for m in sys.modules}})))"
+def _loaded_after_import(module: str, *, full: bool = False) -> set[str]:
+    """Top-level packages loaded by importing ``module`` (every module's full name with ``full``)."""
+    names = "sys.modules" if full else "{m.split('.')[0] for m in sys.modules}"
+    code = f"import sys, {module}\nprint(' '.join(sorted({names})))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return set(done.stdout.split())
 
@@ -74,6 +76,21 @@ def test_tui_start_path_defers_the_model() -> None:
     loaded = _loaded_after_import("envsnap.cli, envsnap.commands.tui, envsnap.tui.app, envsnap.tui.defaults")
     assert "textual" in loaded
     assert not loaded & {"msgspec", "yaml", "packaging", "psutil", "torch"}
+
+
+def test_tui_start_path_leaves_hidden_tabs_widgets_out() -> None:
+    # The Packages and Snapshots tables are built after the first GPU card (issue 24): DataTable's
+    # module (and its rendering helpers) is imported then, not before the first frame.
+    loaded = _loaded_after_import("envsnap.cli, envsnap.commands.tui, envsnap.tui.app", full=True)
+    assert "envsnap.tui.panes.packages" in loaded
+    assert "textual.widgets._data_table" not in loaded
+
+
+def test_live_sampler_does_not_read_the_rocm_tree() -> None:
+    # The sampler opens telemetry backends only; the ROCm install tree is the AMD probe's business.
+    loaded = _loaded_after_import("envsnap.live.sources", full=True)
+    assert "envsnap.probes.amd.probe" in loaded
+    assert "envsnap.probes.toolkits.rocm" not in loaded
 
 
 def _import_cycles() -> list[list[str]]:

@@ -214,18 +214,22 @@ class EnvsnapApp(App[int]):
             self.sub_title = f"{self.snapshot_path} (read-only)"
             self.main.source = f"snapshot file {self.snapshot_path} · read-only"
             self.main.telemetry_status = "reading the snapshot…"
+        if self.live:
+            # The sampler opens (pynvml, the model) while the first frame is laid out: the first
+            # GPU card needs both, and the sample is then in by the time the Devices tab is built,
+            # instead of starting only after the first paint. Sampling is one light thread.
+            self._schedule_sample()
         # Probe threads compete with the first render for the GIL: paint first, then start them.
         self.main.call_after_refresh(self._start_work)
 
     def _start_work(self) -> None:
         if self.live:
-            # GPU telemetry first: the probes (python, extensions) hold the GIL and the import lock
-            # for seconds and would delay the first sample; they start when it is in (or after
+            # The probes (python, extensions) hold the GIL and the import lock for seconds and
+            # would delay the first sample; they start when it is drawn (or after
             # FIRST_SAMPLE_WAIT_S, should the driver hang).
-            self._schedule_sample()
             self.set_timer(FIRST_SAMPLE_WAIT_S, self._start_collection, name="envsnap-start-probes")
-        else:
-            self._load_snapshot(Path(str(self.snapshot_path)))
+            return  # the snapshots folder is listed with the probes: the first card needs neither
+        self._load_snapshot(Path(str(self.snapshot_path)))
         self._list_snapshots()
 
     def on_unmount(self) -> None:
@@ -478,6 +482,8 @@ class EnvsnapApp(App[int]):
             return
         self._collection_started = True
         self._collect_snapshot()
+        # Reading the folder's headers imports the YAML store (PyYAML, packaging): after the card too.
+        self._list_snapshots()
         self.main.call_after_refresh(self.main.build_hidden_panes)
 
     def on_probe_finished(self, message: ProbeFinished) -> None:
@@ -639,9 +645,16 @@ class EnvsnapApp(App[int]):
         if not self._paused:
             self._sample_timer = self.set_timer(delay, self._schedule_sample, name="envsnap-next-sample")
 
+    def on_main_screen_tabs_ready(self) -> None:
+        # A sample taken before the tabs existed is drawn now: the probes follow it (see below).
+        if self._last_sample is not None and not self._collection_started:
+            self.main.call_after_refresh(self._start_collection)
+
     def on_sample_taken(self, message: SampleTaken) -> None:
-        # The probes (imports, subprocesses) start once this sample is on screen, not while it is drawn.
-        if not self._collection_started:
+        # The probes (imports, subprocesses) start once this sample is on screen, not while it is
+        # drawn. The first sample can be in before the tab strip is (the sampler opens while the
+        # first frame is laid out): then the probes wait for the tabs (on_main_screen_tabs_ready).
+        if not self._collection_started and self.main.tabs_ready:
             self.main.call_after_refresh(self._start_collection)
         sample = message.sample
         self._last_sample = sample

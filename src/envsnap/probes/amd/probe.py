@@ -20,7 +20,6 @@ from envsnap.probes.amd import smi as amd_smi
 from envsnap.probes.amd import sysfs as amd_sysfs
 from envsnap.probes.amd.smi import AmdSmiSession
 from envsnap.probes.base import ProbeContext, TelemetrySource
-from envsnap.probes.toolkits import rocm as rocm_install
 from envsnap.snapshot.model import AmdInfo, DeviceSample
 
 
@@ -39,6 +38,9 @@ def _session_for(ctx: ProbeContext, session: AmdSmiSession | None) -> AmdSmiSess
 
 
 def _rocm_version(ctx: ProbeContext, session: AmdSmiSession | None) -> str | None:
+    # The ROCm tree is read only by the probe: the live sampler (open_telemetry) never imports it.
+    from envsnap.probes.toolkits import rocm as rocm_install
+
     tree = rocm_install.current(ctx)
     if tree is not None and tree.version is not None:
         return tree.version

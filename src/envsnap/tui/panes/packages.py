@@ -12,16 +12,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
-from textual import on
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import DataTable, Input
 
 from envsnap.tui.panes.deferred import DeferredPane
 
 if TYPE_CHECKING:
     from packaging.version import Version
+    from textual.widgets import DataTable, Input
 
     from envsnap.snapshot.model import Package, Snapshot
 
@@ -96,6 +95,10 @@ class PackagesPane(DeferredPane):
         """Per column, each row's sort key, built the first time that column is sorted on."""
 
     def content(self) -> Iterable[Widget]:
+        # The table and the input (and rich's table machinery) are imported when the tab is built,
+        # after the first GPU card: the start path loads no widget a hidden tab needs.
+        from textual.widgets import DataTable, Input
+
         yield Input(placeholder="filter by name, version, installer or source  (/)", id="package-filter")
         table: DataTable[Text] = DataTable(id="package-table", cursor_type="row", zebra_stripes=True)
         for column in COLUMNS:
@@ -120,16 +123,16 @@ class PackagesPane(DeferredPane):
     def watch_sort_reverse(self) -> None:
         self._refill()
 
-    @on(Input.Changed, "#package-filter")
-    def _filter_changed(self) -> None:
-        self._refill()
+    # Handlers by name (not ``@on(Input.Changed, ...)``): the class body then needs no widget import.
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "package-filter":
+            self._refill()
 
-    @on(Input.Submitted, "#package-filter")
-    def _filter_submitted(self) -> None:
-        self.action_focus_table()
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "package-filter":
+            self.action_focus_table()
 
-    @on(DataTable.HeaderSelected)
-    def _header_selected(self, event: DataTable.HeaderSelected) -> None:
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
         column = str(event.column_key.value)
         if column == self.sort_column:
             self.sort_reverse = not self.sort_reverse
@@ -138,10 +141,14 @@ class PackagesPane(DeferredPane):
 
     def action_focus_filter(self) -> None:
         """Put the cursor in the filter box."""
+        from textual.widgets import Input
+
         self.screen.set_focus(self.query_one("#package-filter", Input))  # now, not deferred
 
     def action_focus_table(self) -> None:
         """Back from the filter box to the table."""
+        from textual.widgets import DataTable
+
         self.screen.set_focus(self.query_one("#package-table", DataTable))
 
     def action_cycle_sort(self) -> None:
@@ -153,6 +160,8 @@ class PackagesPane(DeferredPane):
         """The rows that pass the filter, in the current order."""
         if not self.built:
             return []
+        from textual.widgets import Input
+
         needle = self.query_one("#package-filter", Input).value.strip().lower()
         if needle:
             indexes = [i for i, hay in enumerate(self._haystacks) if needle in hay]
@@ -185,6 +194,8 @@ class PackagesPane(DeferredPane):
     def _refill(self) -> None:
         if not self.built:
             return
+        from textual.widgets import DataTable, Input
+
         table: DataTable[Text] = self.query_one("#package-table", DataTable)
         table.clear()
         rows = self.visible_rows()

@@ -10,19 +10,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import on
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from envsnap.tui.catalog import SnapshotEntry
 from envsnap.tui.panes.deferred import DeferredPane
+
+if TYPE_CHECKING:
+    from textual.widgets import DataTable
 
 _HINT = "d diff with this machine · m mark base, then d: base vs selected"
 
@@ -51,6 +53,8 @@ class SnapshotsPane(DeferredPane):
         super().__init__("Snapshots", id="snapshots")
 
     def content(self) -> Iterable[Widget]:
+        from textual.widgets import DataTable  # imported when the tab is built, not at start
+
         yield Static(id="snapshots-header")
         table: DataTable[Text] = DataTable(id="snapshot-table", cursor_type="row", zebra_stripes=True)
         for column in ("", "file", "captured (UTC)", "torch", "fingerprint", "host"):
@@ -74,6 +78,8 @@ class SnapshotsPane(DeferredPane):
         entries = self.entries or ()
         if not entries or not self.built:
             return None
+        from textual.widgets import DataTable
+
         row = self.query_one("#snapshot-table", DataTable).cursor_row
         return entries[row] if 0 <= row < len(entries) else None
 
@@ -97,9 +103,10 @@ class SnapshotsPane(DeferredPane):
         old = self.marked if self.marked != entry.path else None
         self.post_message(self.DiffRequested(old, entry.path))
 
-    @on(DataTable.RowSelected, "#snapshot-table")
-    def _row_chosen(self) -> None:
-        self.action_diff()
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        # By name, not ``@on(DataTable.RowSelected, ...)``: the class body needs no DataTable import.
+        if event.data_table.id == "snapshot-table":
+            self.action_diff()
 
     def _refill(self) -> None:
         if not self.built:
@@ -118,6 +125,8 @@ class SnapshotsPane(DeferredPane):
             header.update(
                 Content.assemble((f"{len(entries)} in {self.folder}/  ", "bold"), (_HINT, "$text-muted"))
             )
+        from textual.widgets import DataTable
+
         table: DataTable[Text] = self.query_one("#snapshot-table", DataTable)
         cursor = table.cursor_row
         table.clear()

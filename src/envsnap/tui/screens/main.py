@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import DataTable, TabbedContent, TabPane
+from textual.widgets import TabbedContent, TabPane
 
 from envsnap.tui.catalog import SnapshotEntry
 from envsnap.tui.panes.checks import ChecksPane
@@ -85,6 +86,9 @@ class MainScreen(Screen[None]):
     entries: reactive[tuple[SnapshotEntry, ...] | None] = reactive(None)
     folder: reactive[str] = reactive("snapshots")
 
+    class TabsReady(Message):
+        """The tab strip is mounted and the tab on show is built (the Devices tab draws its cards)."""
+
     _tabs_ready = False
     """The tab strip is mounted (after the first frame): a tab can be activated."""
     _early_tab: str | None = None
@@ -130,6 +134,7 @@ class MainScreen(Screen[None]):
         active = self.query_one(f"#{self.active_tab}")
         if isinstance(active, DeferredPane):
             await self._build(active)
+        self.post_message(self.TabsReady())
         if not getattr(self.app, "live", False):
             await self.build_hidden_panes()
 
@@ -179,7 +184,8 @@ class MainScreen(Screen[None]):
         if isinstance(pane, DeferredPane) and not pane.built:
             self.run_worker(self._build(pane), group="build-pane")  # focused when mounted, if still active
             return
-        for widget in (*pane.query(DataTable), *pane.query(VerticalScroll)):
+        # By CSS type name: DataTable is imported only with the tabs that hold one.
+        for widget in (*pane.query("DataTable"), *pane.query(VerticalScroll)):
             # Screen.set_focus, not Widget.focus(): the latter is deferred, and a key read before it
             # runs would go to the old widget.
             self.set_focus(widget)
