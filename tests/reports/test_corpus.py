@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -69,6 +70,45 @@ NOT_A_REPORT: frozenset[tuple[str, str]] = frozenset()
 
 def _expected(entry: dict[str, Any]) -> frozenset[tuple[str, str]]:
     return frozenset((e["id"], e["severity"]) for e in entry.get("expected") or ())
+
+
+@dataclass
+class Tally:
+    """What a part of the corpus scores (the same counts scripts/score_reports.py prints)."""
+
+    reports: int = 0
+    refused: int = 0
+    wanted: int = 0
+    hit: int = 0
+    false_errors: int = 0
+    healthy: int = 0
+    healthy_errors: int = 0
+    healthy_warned: int = 0
+    missed: list[str] = field(default_factory=list)
+
+    @property
+    def recall(self) -> float:
+        return self.hit / self.wanted if self.wanted else 1.0
+
+
+def _tally(entries: list[dict[str, Any]]) -> Tally:
+    """Judge every entry; none may crash (envsnap's own crash finding)."""
+    tally = Tally(reports=len(entries))
+    for entry in entries:
+        found = judged(entry["file"])
+        assert (CRASH_ID, "warning") not in found, entry["file"]
+        tally.refused += _refused(entry["file"])
+        expected = _expected(entry)
+        if entry.get("evidence_visible"):
+            tally.wanted += len(expected)
+            tally.hit += len(expected & found)
+            tally.missed += [f"{entry['file']}: {i}/{s}" for i, s in sorted(expected - found)]
+        tally.false_errors += len({pair for pair in found if pair[1] == "error"} - expected)
+        if entry.get("healthy"):
+            tally.healthy += 1
+            tally.healthy_errors += sum(1 for pair in found if pair[1] == "error")
+            tally.healthy_warned += any(pair[1] in ("error", "warning") for pair in found)
+    return tally
 
 
 def test_the_corpus_is_big_enough_and_every_file_is_indexed() -> None:
@@ -132,81 +172,45 @@ def test_no_report_is_refused() -> None:
 
 def test_the_held_out_part_is_scored(capsys: pytest.CaptureFixture[str]) -> None:
     """The held-out reports are judged like the rest but not asserted one by one; the totals are."""
-    wanted = hit = healthy = healthy_errors = healthy_warned = 0
-    for entry in HELD_OUT:
-        found = judged(entry["file"])
-        expected = _expected(entry)
-        if entry.get("evidence_visible"):
-            wanted += len(expected)
-            hit += len(expected & found)
-        if entry.get("healthy"):
-            healthy += 1
-            healthy_errors += any(s == "error" for _, s in found)
-            healthy_warned += any(s in ("error", "warning") for _, s in found)
-    recall = hit / wanted if wanted else 1.0
+    score = _tally(HELD_OUT)
     with capsys.disabled():
         print(
-            f"\nheld out: {len(HELD_OUT)} reports, recall {recall:.3f} ({hit}/{wanted}), "
-            f"{healthy_errors} healthy with an error, {healthy_warned}/{healthy} healthy warned"
+            f"\nheld out: {len(HELD_OUT)} reports, recall {score.recall:.3f} ({score.hit}/{score.wanted}), "
+            f"{score.healthy_errors} healthy with an error, "
+            f"{score.healthy_warned}/{score.healthy} healthy warned"
         )
-    assert healthy_errors == 0
-    assert recall >= 0.9
+    assert score.healthy_errors == 0
+    assert score.recall >= 0.9
 
 
 @pytest.mark.parametrize("batch", BLIND_BATCHES)
 def test_each_blind_batch_is_scored(batch: str, capsys: pytest.CaptureFixture[str]) -> None:
     """A blind batch is judged like the held-out part and its totals printed; none of it may crash,
     and no healthy report in it may get an error."""
-    entries = [entry for entry in ALL_ENTRIES if entry.get("batch") == batch]
-    wanted = hit = healthy = healthy_errors = healthy_warned = refused = 0
-    for entry in entries:
-        found = judged(entry["file"])
-        assert (CRASH_ID, "warning") not in found, entry["file"]
-        refused += _refused(entry["file"])
-        expected = _expected(entry)
-        if entry.get("evidence_visible"):
-            wanted += len(expected)
-            hit += len(expected & found)
-        if entry.get("healthy"):
-            healthy += 1
-            healthy_errors += any(s == "error" for _, s in found)
-            healthy_warned += any(s in ("error", "warning") for _, s in found)
-    recall = hit / wanted if wanted else 1.0
+    score = _tally([entry for entry in ALL_ENTRIES if entry.get("batch") == batch])
     with capsys.disabled():
         print(
-            f"\n{batch}: {len(entries)} reports, {refused} refused, recall {recall:.3f} ({hit}/{wanted}), "
-            f"{healthy_errors} healthy with an error, {healthy_warned}/{healthy} healthy warned"
+            f"\n{batch}: {score.reports} reports, {score.refused} refused, recall {score.recall:.3f} "
+            f"({score.hit}/{score.wanted}), {score.healthy_errors} healthy with an error, "
+            f"{score.healthy_warned}/{score.healthy} healthy warned"
         )
-    assert healthy_errors == 0
+    assert score.healthy_errors == 0
 
 
 def test_recall_and_false_errors_over_the_corpus(capsys: pytest.CaptureFixture[str]) -> None:
-    wanted = hit = false_errors = healthy_errors = healthy_warned = healthy = 0
-    missed: list[str] = []
-    for entry in ENTRIES:
-        found = judged(entry["file"])
-        expected = _expected(entry)
-        if entry.get("evidence_visible"):
-            wanted += len(expected)
-            hit += len(expected & found)
-            missed += [f"{entry['file']}: {i}/{s}" for i, s in sorted(expected - found)]
-        errors = {pair for pair in found if pair[1] == "error"} - expected
-        false_errors += len(errors)
-        if entry.get("healthy"):
-            healthy += 1
-            healthy_errors += sum(1 for pair in found if pair[1] == "error")
-            healthy_warned += any(pair[1] in ("error", "warning") for pair in found)
-    recall = hit / wanted if wanted else 1.0
+    score = _tally(ENTRIES)
     with capsys.disabled():
         print(
-            f"\ncorpus: {len(ENTRIES)} reports, recall {recall:.3f} ({hit}/{wanted} expected findings with "
-            f"visible evidence), {false_errors} false error(s), {healthy_errors} error(s) on healthy reports"
+            f"\ncorpus: {len(ENTRIES)} reports, recall {score.recall:.3f} "
+            f"({score.hit}/{score.wanted} expected findings with visible evidence), "
+            f"{score.false_errors} false error(s), "
+            f"{score.healthy_errors} error(s) on healthy reports"
         )
-        for line in missed:
+        for line in score.missed:
             print(f"  missed {line}")
-    assert recall >= RECALL_TARGET
-    assert healthy_errors == 0
-    assert healthy_warned <= 0.1 * healthy
+    assert score.recall >= RECALL_TARGET
+    assert score.healthy_errors == 0
+    assert score.healthy_warned <= 0.1 * score.healthy
 
 
 MUTATIONS: dict[str, Callable[[str], str]] = {
