@@ -45,7 +45,7 @@ def test_hostile_reports_exit_2_with_one_line(tmp_path: Path) -> None:
     )
     cases = [
         ("collect-env", garbage, "binary data"),
-        ("collect-env", huge, "larger than 8 MB"),
+        ("collect-env", huge, "larger than 32 MB"),
         ("collect-env", half, "looks truncated"),
         ("pip-freeze", garbage, "binary data"),
         ("nvidia-smi-xml", bad_xml, "refusing a DOCTYPE"),

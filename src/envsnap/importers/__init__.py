@@ -20,10 +20,6 @@ from envsnap.snapshot.model import Snapshot
 ReportKind = Literal["collect-env", "pip-freeze", "nvidia-smi-xml", "auto"]
 KINDS: tuple[ReportKind, ...] = ("collect-env", "pip-freeze", "nvidia-smi-xml", "auto")
 
-MAX_REPORT_BYTES = 8 * 1024 * 1024
-"""Largest report accepted: real ones are kilobytes (an 8-GPU nvidia-smi XML is ~200 KB)."""
-
-
 MAX_PASTE_CHARS = 32 * 1024 * 1024
 """Largest pasted report any command reads (check, show, diff, import, the TUI): real ones are
 kilobytes; past this it is not a report, and reading it would only cost time."""
@@ -37,8 +33,11 @@ def _check_size(text: str, name: str) -> None:
 
 
 def read_report(source: str) -> tuple[str, str]:
-    """The text of a report file, or of standard input for ``-``; with the name to show in errors."""
-    return read_input(source, MAX_REPORT_BYTES)
+    """The text of a report file, or of standard input for ``-``; with the name to show in errors.
+
+    Capped at the one paste cap every command applies (``MAX_PASTE_CHARS``, read as bytes: UTF-8 text
+    has at least as many bytes as characters, so nothing under the cap is refused here)."""
+    return read_input(source, MAX_PASTE_CHARS)
 
 
 def parse_report(

@@ -403,7 +403,7 @@ def read_input(source: str | Path, cap: int) -> tuple[str, str]:
 
     The one reader of every command that takes a file or ``-``: a snapshot, a run report, a pasted
     report. The caller names the cap (``store.snapshot_max_bytes()`` for envsnap's own files,
-    ``importers.MAX_REPORT_BYTES`` for a report to import), so a pipe can't hand in more than a file may.
+    ``importers.MAX_PASTE_CHARS`` for a report to import), so a pipe can't hand in more than a file may.
 
     Raises:
         BadInput: unreadable, larger than ``cap``, or not UTF-8 text.
