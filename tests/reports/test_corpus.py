@@ -10,9 +10,11 @@ holds the targets: recall >= 0.95, no error on a healthy report, no crash.
 from __future__ import annotations
 
 import functools
+import importlib.util
 import re
+import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -72,43 +74,26 @@ def _expected(entry: dict[str, Any]) -> frozenset[tuple[str, str]]:
     return frozenset((e["id"], e["severity"]) for e in entry.get("expected") or ())
 
 
-@dataclass
-class Tally:
-    """What a part of the corpus scores (the same counts scripts/score_reports.py prints)."""
-
-    reports: int = 0
-    refused: int = 0
-    wanted: int = 0
-    hit: int = 0
-    false_errors: int = 0
-    healthy: int = 0
-    healthy_errors: int = 0
-    healthy_warned: int = 0
-    missed: list[str] = field(default_factory=list)
-
-    @property
-    def recall(self) -> float:
-        return self.hit / self.wanted if self.wanted else 1.0
+def _load_scorer() -> Any:
+    """scripts/score_reports.py, the one scorer: the tests assert on the numbers it prints."""
+    path = Path(__file__).resolve().parents[2] / "scripts" / "score_reports.py"
+    spec = importlib.util.spec_from_file_location("score_reports", path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up while being built
+    spec.loader.exec_module(module)
+    return module
 
 
-def _tally(entries: list[dict[str, Any]]) -> Tally:
-    """Judge every entry; none may crash (envsnap's own crash finding)."""
-    tally = Tally(reports=len(entries))
+SCORER = _load_scorer()
+
+
+def _tally(entries: list[dict[str, Any]]) -> Any:
+    """The scorer's tallies over ``entries``; none of them may crash (envsnap's own crash finding)."""
     for entry in entries:
-        found = judged(entry["file"])
-        assert (CRASH_ID, "warning") not in found, entry["file"]
-        tally.refused += _refused(entry["file"])
-        expected = _expected(entry)
-        if entry.get("evidence_visible"):
-            tally.wanted += len(expected)
-            tally.hit += len(expected & found)
-            tally.missed += [f"{entry['file']}: {i}/{s}" for i, s in sorted(expected - found)]
-        tally.false_errors += len({pair for pair in found if pair[1] == "error"} - expected)
-        if entry.get("healthy"):
-            tally.healthy += 1
-            tally.healthy_errors += sum(1 for pair in found if pair[1] == "error")
-            tally.healthy_warned += any(pair[1] in ("error", "warning") for pair in found)
-    return tally
+        assert (CRASH_ID, "warning") not in judged(entry["file"]), entry["file"]
+    return SCORER.score(CORPUS, entries)
 
 
 def test_the_corpus_is_big_enough_and_every_file_is_indexed() -> None:
