@@ -25,6 +25,7 @@ import random
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -164,26 +165,47 @@ def cpu_timed(action: Callable[[], object], repeat: int) -> tuple[float, float]:
 
 
 def real(root: Path, repeat: int) -> None:
-    """The scan of a real tree against ``rg -c cuda`` (or ``grep -rc cuda``), wall and CPU."""
-    rg = shutil.which("rg")
-    command = [rg, "-c", "cuda"] if rg else ["grep", "-rc", "cuda"]
+    """The scan, and the whole ``envsnap audit`` command, of a real tree against ``rg -c`` and ``grep -rc``.
 
-    def baseline() -> None:
-        subprocess.run([*command, str(root)], stdout=subprocess.DEVNULL, check=False)
+    Every baseline present is timed in the same run; the command is a subprocess like the baselines
+    (interpreter start, imports, scan, judging, rendering: what a user waits for).
+    """
+    baselines = {"grep -rc cuda": ["grep", "-rc", "cuda", str(root)]}
+    rg = shutil.which("rg")
+    if rg:
+        baselines["rg -c cuda"] = [rg, "-c", "cuda", str(root)]
+    command = [
+        sys.executable,
+        "-m",
+        "envsnap",
+        "audit",
+        str(root),
+        "--no-env",
+        "--target",
+        "rocm:gfx942",
+        "--json",
+    ]
+
+    def run(argv: list[str]) -> Callable[[], object]:
+        return lambda: subprocess.run(argv, stdout=subprocess.DEVNULL, check=False)
 
     result = scan_tree(str(root))
-    base_wall, base_cpu = cpu_timed(baseline, repeat)
-    ours_wall, ours_cpu = cpu_timed(lambda: scan_tree(str(root)), repeat)
+    base = {name: cpu_timed(run(argv), repeat) for name, argv in baselines.items()}
+    scan_wall, scan_cpu = cpu_timed(lambda: scan_tree(str(root)), repeat)
+    cmd_wall, cmd_cpu = cpu_timed(run(command), repeat)
     print(
         f"tree: {root} ({result.files_seen} files, {result.files_parsed} parsed, "
-        f"{len(result.signals)} signals)"
+        f"{len(result.signals)} signals); median of {repeat}"
     )
-    print(f"baseline  {' '.join(command[:2])} cuda: wall {base_wall:7.3f} s  cpu {base_cpu:7.3f} s")
-    print(f"envsnap   scan_tree:       wall {ours_wall:7.3f} s  cpu {ours_cpu:7.3f} s")
-    print(
-        f"ratio     wall {ours_wall / base_wall:.1f}x  "
-        f"cpu {ours_cpu / max(base_cpu, 1e-3):.1f}x (target <= 10x rg)"
-    )
+    for name, (wall, cpu) in base.items():
+        print(f"baseline  {name:26s} wall {wall:7.3f} s  cpu {cpu:7.3f} s")
+    print(f"envsnap   scan_tree (in-process)   wall {scan_wall:7.3f} s  cpu {scan_cpu:7.3f} s")
+    print(f"envsnap   audit --no-env (command) wall {cmd_wall:7.3f} s  cpu {cmd_cpu:7.3f} s")
+    for name, (wall, cpu) in base.items():
+        print(
+            f"ratio vs {name}: scan wall {scan_wall / wall:5.1f}x cpu {scan_cpu / max(cpu, 1e-3):5.1f}x · "
+            f"command wall {cmd_wall / wall:5.1f}x cpu {cmd_cpu / max(cpu, 1e-3):5.1f}x (target <= 10x rg)"
+        )
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """Scanning a project: walk the tree, hand each file to its scanner, in parallel across cores.
 
-The speed budget is "a few times ``grep -rc cuda``" on a large tree, so the work per file is
-shaped like grep's: read the bytes, search them for any trigger word with one compiled pattern,
-and only parse the few files that have one (a syntax tree costs ~100× a byte search). Chunks of
+The speed budget is "a few times ``rg -c cuda``" on a large tree, so the work per file is shaped
+like grep's: read the bytes, find every trigger word in one Aho-Corasick pass, and only parse the
+few files with one on a code line, and of those only the statements that hold one (a syntax tree
+costs ~100× a byte search). Chunks of
 files go to a process pool (parsing is CPU-bound; threads would share one GIL) when the tree is
 big enough to pay for the pool, and only from a single-threaded process, where fork is safe.
 
@@ -27,7 +28,7 @@ from envsnap.audit.model import ScanResult, Signal, Skipped
 from envsnap.audit.scanners.artifacts import NotRegularFile, scan_artifact
 from envsnap.audit.scanners.build import scan_build
 from envsnap.audit.scanners.native import scan_native
-from envsnap.audit.scanners.python import scan_python, triggered
+from envsnap.audit.scanners.python import scan_python, trigger_lines
 from envsnap.audit.walk import Entry, walk
 
 MAX_TEXT_BYTES = 2 * 1024 * 1024
@@ -165,7 +166,8 @@ def scan_file(entry: Entry) -> FileResult:
                 ],
                 False,
             )
-        if entry.kind == "python" and not triggered(data):
+        hot: list[int] = []
+        if entry.kind == "python" and not (hot := trigger_lines(data)):
             return [], [], False
         if entry.kind == "native" and not _NATIVE_TRIGGER.search(data):
             return [], [], False
@@ -173,7 +175,7 @@ def scan_file(entry: Entry) -> FileResult:
             return [], [Skipped(file=entry.relative, reason="binary data, not text")], False
         text = data.decode("utf-8", errors="strict")
         if entry.kind == "python":
-            return list(scan_python(entry.relative, text)), [], True
+            return list(scan_python(entry.relative, text, hot)), [], True
         if entry.kind == "native":
             return list(scan_native(entry.relative, text)), [], True
         return list(scan_build(entry.relative, text, entry.kind)), [], True

@@ -1,0 +1,149 @@
+"""The speed work of #22 item 9 changes what is parsed, never what is found.
+
+The scanner finds trigger lines with one Aho-Corasick pass, parses only the top-level statements
+(and, in a long class, the members) that hold one, and skips comment and doctest lines. Each test
+here compares against the plain reading: the whole file parsed and visited.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from envsnap.audit.scanners import python as scanner
+from envsnap.audit.scanners.python import scan_python, trigger_lines
+
+Found = list[tuple[str, int | None, str, bool]]
+
+
+def whole(monkeypatch: pytest.MonkeyPatch, relative: str, text: str) -> Found:
+    """The signals with no chunking at all (every file parsed whole).
+
+    Without ``_guard_by_callers``, which needs the whole tree and so runs only on short modules
+    (a long one's helpers stay as they are, the conservative reading).
+    """
+    with monkeypatch.context() as patch:
+        patch.setattr(scanner, "CHUNK_MIN_LINES", 10**9)
+        patch.setattr(scanner, "_guard_by_callers", lambda visitor, tree: None)
+        return [(s.kind, s.line, s.subject, s.guarded) for s in scan_python(relative, text)]
+
+
+def chunked(relative: str, text: str) -> Found:
+    return [(s.kind, s.line, s.subject, s.guarded) for s in scan_python(relative, text)]
+
+
+def padding(count: int) -> str:
+    """Plain top-level code that holds no trigger, so the file is long enough to be chunked."""
+    return "".join(f"def plain_{n}(x):\n    return x + {n}\n\n\n" for n in range(count))
+
+
+# ---------------------------------------------------------------------------- trigger lines
+
+
+def test_trigger_lines_are_code_lines_with_a_token() -> None:
+    text = (
+        b"import torch\n"  # 1
+        b"# move it with .cuda() later\n"  # 2: a comment
+        b'def f(x):\n    """Example:\n\n    >>> x.to("cuda")\n    """\n'  # 3-7: a doctest line
+        b"    return x.cuda()\n"  # 8
+        b"requires_grad = _require_grad()\n"  # 9: an anchor (_require), not a trigger
+        b"    ... x.cuda()\n"  # 10: a doctest continuation
+    )
+    assert trigger_lines(text) == [8]
+
+
+def test_trigger_lines_count_lines_as_the_tokenizer_does() -> None:
+    # A form feed is whitespace to Python, not a line break (str.splitlines would count one).
+    text = "import torch\n\x0c\ndef f(x):\n    return x.cuda()\r\n"
+    assert trigger_lines(text.encode()) == [4]
+    assert [s.line for s in scan_python("f.py", text) if s.kind == "device-hardcode"] == [4]
+
+
+def test_triton_inline_assembly_is_a_trigger_on_its_own() -> None:
+    assert trigger_lines(b'y = tl.inline_asm_elementwise("mov.b32 $0, $1;", "=r,r", [x])\n') == [1]
+
+
+# ---------------------------------------------------------------------------- chunked parse = whole parse
+
+
+def test_a_module_string_at_column_zero_does_not_cut_the_file_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
+    # transformers' testing_utils.py: a bare module-level string whose prose starts at column 0.
+    text = (
+        "import torch\n\n"
+        + padding(120)
+        + '"""\nThe following helpers move models to cuda devices.\nclass Helper is meant for tests.\n"""\n\n'
+        + "def move(m):\n    return m.cuda()\n"
+        + padding(20)
+    )
+    assert len(text.splitlines()) >= scanner.CHUNK_MIN_LINES
+    assert chunked("m.py", text) == whole(monkeypatch, "m.py", text)
+    assert ("device-hardcode", text.splitlines().index("    return m.cuda()") + 1) in [
+        (kind, line) for kind, line, _, _ in chunked("m.py", text)
+    ]
+
+
+def test_a_long_class_keeps_its_guards_decorators_and_hot_members(monkeypatch: pytest.MonkeyPatch) -> None:
+    methods = "".join(f"    def plain_{n}(self, x):\n        return x + {n}\n\n" for n in range(60))
+    text = (
+        "import torch\n\n\n" + padding(110) + "@register('xpu')\n"
+        "class Model(\n    torch.nn.Module,\n):\n"
+        '    """A model.\n\n    class is meant to be moved; def of a word at the body indent.\n    """\n\n'
+        "    device_type: str = 'cuda'\n\n"
+        + methods
+        + "    @staticmethod\n    def arch():\n        return torch.cuda.get_device_capability()\n\n"
+        "    def run(self, x):\n"
+        "        if not torch.cuda.is_available():\n            return x\n"
+        "        return x.to('cuda')\n" + methods.replace("plain_", "more_")
+    )
+    found = chunked("model.py", text)
+    assert found == whole(monkeypatch, "model.py", text)
+    assert {kind for kind, _, _, _ in found} >= {"port", "cuda-api", "device-hardcode"}
+
+
+def test_a_decorated_function_is_visited_from_its_decorator() -> None:
+    # A def's lineno is its `def` line: a trigger only in the decorator must not be skipped.
+    text = "import torch\n\n@register_kernel('ops::gemm', 'xpu')\ndef _(a, b):\n    return a @ b\n"
+    assert [(s.kind, s.line) for s in scan_python("ops.py", text)] == [("port", 3)]
+
+
+def test_every_call_inside_a_guard_counts_for_a_guarded_helper() -> None:
+    # `_arch(0)` holds no trigger token; it is still a call made only under the guard.
+    text = (
+        "import torch\n\n\ndef _arch(i):\n    return torch.cuda.get_device_capability(i)\n\n\n"
+        "def arch(device):\n    if torch.cuda.is_available():\n        return _arch(0)\n    return None\n"
+    )
+    calls = [s for s in scan_python("a.py", text) if s.subject == "torch.cuda.get_device_capability"]
+    assert [s.guarded for s in calls] == [True]
+
+
+def real_sources() -> list[Path]:
+    """Long modules of the installed torch that hold triggers: real code, real layouts."""
+    torch = pytest.importorskip("torch")
+    root = Path(torch.__file__).parent
+    picked = []
+    for path in sorted(root.rglob("*.py")):
+        data = path.read_bytes()
+        if data.count(b"\n") >= scanner.CHUNK_MIN_LINES and trigger_lines(data):
+            picked.append(path)
+    return picked[:: max(1, len(picked) // 40)]
+
+
+def test_chunks_find_what_a_whole_parse_finds_in_real_modules(monkeypatch: pytest.MonkeyPatch) -> None:
+    sources = real_sources()
+    assert len(sources) >= 30
+    for path in sources:
+        text = path.read_text(encoding="utf-8")
+        assert chunked(path.name, text) == whole(monkeypatch, path.name, text), path
+
+
+def test_the_parsed_part_of_a_long_module_is_small() -> None:
+    """The point of the chunks: a 4,800-line class with one hot method parses that method."""
+    method = "    def m{n}(self, x):\n        y = x * {n}\n        return y + 1\n\n"
+    methods = "".join(method.format(n=n) for n in range(1200))
+    text = "import torch\n\n\nclass Big:\n" + methods + "    def go(self, x):\n        return x.cuda()\n"
+    lines = [line + "\n" for line in text.split("\n")]
+    tree = scanner._parse_hot(text, lines, "big.py", trigger_lines(text.encode()))
+    assert [node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)] == ["go"]
+    assert [(s.kind, s.line) for s in scan_python("big.py", text)] == [("device-hardcode", len(lines) - 1)]
