@@ -41,7 +41,9 @@ def test_json_report_and_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
         "skipped",
         "rollup",
         "not_counted",
+        "hipify",
     ]
+    assert data["hipify"] is None  # the HIPIFY inventory is for ROCm targets only
     # Hard-coded devices, NCCL and torch.cuda calls are one-line edits: moderate, not a rewrite (#22).
     assert data["verdict"]["risk"] == "moderate"
     assert list(data["verdict"]) == ["risk", "reasons", "checklist", "supported", "cuda_only"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import msgspec
 
+from envsnap.audit.inventory import hipify_inventory
 from envsnap.audit.judges import judge
 from envsnap.audit.layers import context, environment_findings
 from envsnap.audit.model import AuditReport, Finding, ScanResult, Target
@@ -76,6 +77,9 @@ def audit(
         not_counted=0
         if include_tests
         else sum(1 for f in findings if f.role != "core" and f.effort != "none"),
+        hipify=hipify_inventory(scan.signals, include_all=include_tests)
+        if scan is not None and target.kind == "rocm"
+        else None,
     )
 
 

@@ -135,6 +135,40 @@ class RollUp(_Struct, frozen=True, kw_only=True):
     more_blockers: int = 0
 
 
+class ApiUse(_Struct, frozen=True, kw_only=True):
+    """One CUDA API the project calls, and what HIPIFY's table says of it."""
+
+    name: str
+    library: str
+    """The HIPIFY table it is in (``CUDA Runtime API``, ``cuBLAS / cuBLASLt``, ``cuDNN`` ...)."""
+    status: Literal["supported", "deprecated", "unsupported"]
+    """``deprecated``: HIP supports it, but marks its equivalent deprecated."""
+    hip: str | None
+    """The HIP/ROCm name hipify rewrites it to (None when unsupported)."""
+    count: int
+    """Calls, in all counted files."""
+    where: tuple[str, ...] = ()
+    """``file:line`` of the first calls (up to MAX_PLACES, over the first files)."""
+
+
+class HipifyInventory(_Struct, frozen=True, kw_only=True):
+    """What ``hipify-clang --examine`` would report for the project's C/C++/CUDA code (ROCm targets)."""
+
+    used: int
+    """Distinct CUDA APIs called that HIPIFY's tables list."""
+    mapped: int
+    """Of those, how many HIP supports (deprecated ones included): mechanical hipify work."""
+    deprecated: int
+    unsupported: int
+    """How many have no HIP equivalent: blockers, each with its places."""
+    apis: tuple[ApiUse, ...]
+    """Unsupported first, then deprecated, then supported; most called first within each."""
+    unknown: tuple[str, ...] = ()
+    """CUDA-looking names the tables do not list (project helpers such as ``cudaCheck``, other libraries)."""
+    sources: tuple[str, ...] = ()
+    """The HIPIFY tables the answers come from (a URL per library used)."""
+
+
 class Verdict(_Struct, frozen=True, kw_only=True):
     """The migration risk for one target, why, and what to do next."""
 
@@ -167,3 +201,5 @@ class AuditReport(_Struct, frozen=True, kw_only=True):
     """The findings that need a change, by component and by kind (the screenful before the details)."""
     not_counted: int = 0
     """Findings in tests, examples, benchmarks, docs, scratch or vendored code, left out of the verdict."""
+    hipify: HipifyInventory | None = None
+    """ROCm targets: the CUDA APIs the native code calls, mapped through HIPIFY's tables."""

@@ -31,6 +31,7 @@ COVERED = frozenset(
         "nvtx",
         "cufile",
         "cublaslt-layout",
+        "hipify-unsupported",
     }
 )
 """Signal kinds a project's own port takes care of (built for the target, or replaced by its backend)."""

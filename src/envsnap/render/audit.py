@@ -18,7 +18,7 @@ from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.text import Text
 
-from envsnap.audit.model import LAYERS, AuditReport, Finding, RollUpRow
+from envsnap.audit.model import LAYERS, AuditReport, Finding, HipifyInventory, RollUpRow
 from envsnap.snapshot.safe_text import md_code, md_text, one_line, printable
 
 RISK_STYLES = {"higher": "bold red", "moderate": "yellow", "lower": "green"}
@@ -126,6 +126,62 @@ def rollup_lines(report: AuditReport) -> list[RenderableType]:
                 style="dim",
             )
         )
+    if report.hipify is not None:
+        parts.extend(hipify_lines(report.hipify))
+    return parts
+
+
+MAX_MAPPED_SHOWN = 12
+"""Mapped APIs named in the text report (all of them are in --json and the Markdown ticket)."""
+MAX_PLACES_SHOWN = 5
+
+
+def hipify_summary(inventory: HipifyInventory) -> str:
+    """``14 CUDA APIs used, 10 map to HIP (hipify), 4 have no HIP equivalent: a, b, c``."""
+    blocked = [api.name for api in inventory.apis if api.status == "unsupported"]
+    text = (
+        f"{inventory.used} CUDA API{'s' if inventory.used != 1 else ''} used, {inventory.mapped} map to HIP "
+        f"(hipify), {inventory.unsupported} ha{'ve' if inventory.unsupported != 1 else 's'} no HIP equivalent"
+    )
+    text += (": " + ", ".join(blocked)) if blocked else ""
+    if inventory.deprecated:
+        text += f"; {inventory.deprecated} map to a HIP API marked deprecated"
+    return text
+
+
+def hipify_lines(inventory: HipifyInventory) -> list[RenderableType]:
+    """The HIPIFY inventory: the summary, each API with no HIP equivalent and where it is called, the rest."""
+    parts: list[RenderableType] = [
+        Text(""),
+        Text("HIPIFY inventory (CUDA → HIP, from HIPIFY's tables)", style="bold underline"),
+        Text("  ").append(one_line(hipify_summary(inventory))),
+    ]
+    for api in inventory.apis:
+        if api.status != "unsupported":
+            continue
+        line = Text("  ")
+        line.append("✗ ", style=RISK_STYLES["higher"])
+        line.append(one_line(api.name), style="bold")
+        line.append(f" ({one_line(api.library)}) ×{api.count}  ", style="dim")
+        more = f" … +{len(api.where) - MAX_PLACES_SHOWN}" if len(api.where) > MAX_PLACES_SHOWN else ""
+        line.append(one_line(", ".join(api.where[:MAX_PLACES_SHOWN]) + more))
+        parts.append(line)
+    mapped = [api for api in inventory.apis if api.status != "unsupported"]
+    if mapped:
+        shown = ", ".join(
+            f"{api.name} → {api.hip}" + (" (deprecated in HIP)" if api.status == "deprecated" else "")
+            for api in mapped[:MAX_MAPPED_SHOWN]
+        )
+        more = f" … and {len(mapped) - MAX_MAPPED_SHOWN} more" if len(mapped) > MAX_MAPPED_SHOWN else ""
+        parts.append(Text("  ✓ maps: ", style="green").append(one_line(shown + more), style=""))
+    if inventory.unknown:
+        parts.append(
+            Text(
+                "  not in HIPIFY's tables (project helpers or other libraries): "
+                + one_line(", ".join(inventory.unknown)),
+                style="dim",
+            )
+        )
     return parts
 
 
@@ -226,6 +282,8 @@ def audit_markdown(report: AuditReport) -> str:
             "listed, not counted._",
             "",
         ]
+    if report.hipify is not None:
+        lines += _hipify_markdown(report.hipify)
     for layer in LAYERS:
         items = [f for f in report.findings if f.layer == layer]
         if not items:
@@ -250,3 +308,26 @@ def audit_markdown(report: AuditReport) -> str:
     lines += ["## Checklist", ""] + [f"- [ ] {_md(step)}" for step in report.verdict.checklist] + [""]
     lines.append(f"_{_md(scanned_line(report))}_")
     return "\n".join(lines) + "\n"
+
+
+def _hipify_markdown(inventory: HipifyInventory) -> list[str]:
+    """The inventory as a ticket section: the summary line, then one table row per CUDA API."""
+    lines = [
+        "## HIPIFY inventory",
+        "",
+        _md(hipify_summary(inventory)) + ".",
+        "",
+        "| CUDA API | Library | HIP | Calls | Where |",
+        "|---|---|---|---|---|",
+    ]
+    for api in inventory.apis:
+        hip = "**none**" if api.hip is None else _md(api.hip)
+        hip += " (deprecated)" if api.status == "deprecated" else ""
+        lines.append(
+            f"| {_md_code(api.name)} | {_md(api.library)} | {hip} | {api.count} | "
+            f"{_md(', '.join(api.where[:3]))} |"
+        )
+    if inventory.unknown:
+        lines += ["", "_Not in HIPIFY's tables: " + _md(", ".join(inventory.unknown)) + "_"]
+    lines += ["", "Sources: " + ", ".join(_md(url) for url in inventory.sources), ""]
+    return lines

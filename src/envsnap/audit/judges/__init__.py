@@ -41,6 +41,7 @@ from envsnap.audit.judges.device import (
     judge_float64,
     judge_nccl,
 )
+from envsnap.audit.judges.hipify import judge_inventory, judge_unsupported
 from envsnap.audit.judges.packages import (
     judge_apex_pip,
     judge_cuda_index,
@@ -83,6 +84,8 @@ JUDGES: Mapping[str, Judge] = {
     "nvtx": judge_blind_spot,
     "cufile": judge_blind_spot,
     "cublaslt-layout": judge_blind_spot,
+    "hipify-inventory": judge_inventory,
+    "hipify-unsupported": judge_unsupported,
 }
 """Every signal kind the scanners emit, and its judge."""
 

@@ -37,7 +37,7 @@ def judge_compiled(signal: Signal, target: Target, ctx: Context) -> Finding | No
     if counts.get("api") and target.kind == "rocm":
         # Which HIPIFY table to read for each family (cuda -> CUDA_Runtime_API, cublas -> CUBLAS_API ...).
         families = ", ".join(f"{name} ×{n}" for name, n in (p.split(":") for p in counts["api"].split(",")))
-        summary += f"; API calls by family: {families} (HIPIFY lists each family's mapping)"
+        summary += f"; API calls by family: {families} (the HIPIFY inventory maps each one)"
     host_only = signal.subject == "CUDA host code"
     if target.kind == "cuda":
         if signal.kind != "cuda-extension":

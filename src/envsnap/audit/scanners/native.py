@@ -19,6 +19,7 @@ import bisect
 import re
 from collections.abc import Callable, Iterator
 
+from envsnap.audit import hipify
 from envsnap.audit.model import Signal
 from envsnap.audit.scanners.asm_dialect import dialect
 from envsnap.audit.scanners.preproc import Branches, branches
@@ -199,6 +200,7 @@ def scan_native(relative: str, text: str) -> Iterator[Signal]:
     for match in masks:
         yield signal("warp32-mask", match.start(), match.group().split("(")[0].strip()[:60])
     yield from _blind_spots(code, cuda_side, signal)
+    yield from _hipify_inventory(code, branch_map, numbers, signal)
 
 
 def _inventory(calls: list[re.Match[str]]) -> str:
@@ -209,6 +211,51 @@ def _inventory(calls: list[re.Match[str]]) -> str:
         if family is not None:
             families[family.group()] = families.get(family.group(), 0) + 1
     return ",".join(f"{name}:{count}" for name, count in sorted(families.items(), key=lambda kv: -kv[1]))
+
+
+MAX_UNKNOWN = 20
+"""CUDA-looking names outside HIPIFY's tables kept per file (project helpers such as ``cudaCheck``)."""
+
+
+def _hipify_inventory(code: str, branch_map: Branches, numbers: _Lines, signal: Make) -> Iterator[Signal]:
+    """What ``hipify --examine`` would report for this file: each CUDA API it calls and HIPIFY's verdict.
+
+    One ``hipify-inventory`` signal per file (``api=NAME:COUNT:FIRST_LINE`` for every call HIPIFY's
+    table lists, ``unknown=`` for CUDA-looking names it does not), and one ``hipify-unsupported``
+    signal per API with no HIP equivalent, at its first call. Calls in a ROCm-only branch (the port)
+    or in one a ROCm build leaves out are not HIPIFY's work, so they are not counted.
+    """
+    uses: dict[str, list[int]] = {}
+    unknown: list[str] = []
+    for match in hipify.API_CALL.finditer(code):
+        number = numbers.line(match.start())
+        if branch_map.at(number) in ("rocm-only", "not-rocm"):
+            continue
+        name = match.group(1)
+        if hipify.lookup(name) is not None:
+            uses.setdefault(name, []).append(number)
+        elif name not in unknown and len(unknown) < MAX_UNKNOWN and hipify.looks_like_cuda(name):
+            unknown.append(name)
+    if not uses and not unknown:
+        return
+    detail = tuple(f"api={name}:{len(lines)}:{lines[0]}" for name, lines in sorted(uses.items()))
+    yield signal(
+        "hipify-inventory",
+        0,
+        "HIPIFY inventory",
+        detail + ((f"unknown={','.join(unknown)}",) if unknown else ()),
+        line=1,
+    )
+    for name, lines in sorted(uses.items()):
+        api = hipify.lookup(name)
+        if api is not None and api.status == "unsupported":
+            yield signal(
+                "hipify-unsupported",
+                0,
+                name,
+                (f"family={api.family}", f"count={len(lines)}", "lines=" + ",".join(map(str, lines[:10]))),
+                line=lines[0],
+            )
 
 
 def _asm_body(code: str, start: int) -> str:
