@@ -32,7 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from envsnap.audit.scan import _read_capped, scan_tree
-from envsnap.audit.scanners.python import triggered
+from envsnap.audit.scanners.python_trigger import triggered
 from envsnap.audit.walk import walk
 
 PLAIN = '''"""Module {n}: data helpers for the {pkg} package."""

@@ -11,7 +11,8 @@ from envsnap.audit.roles import role_of
 from envsnap.audit.scanners.asm_dialect import dialect
 from envsnap.audit.scanners.native import scan_native
 from envsnap.audit.scanners.preproc import branches
-from envsnap.audit.scanners.python import scan_python, triggered
+from envsnap.audit.scanners.python import scan_python
+from envsnap.audit.scanners.python_trigger import triggered
 from tests.audit.conftest import at, project
 
 

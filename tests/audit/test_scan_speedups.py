@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from envsnap.audit.scanners import python as scanner
-from envsnap.audit.scanners.python import scan_python, trigger_lines
+from envsnap.audit.scanners import python_chunks as chunks
+from envsnap.audit.scanners.python import scan_python
+from envsnap.audit.scanners.python_trigger import trigger_lines
 
 Found = list[tuple[str, int | None, str, bool]]
 
@@ -25,7 +27,7 @@ def whole(monkeypatch: pytest.MonkeyPatch, relative: str, text: str) -> Found:
     (a long one's helpers stay as they are, the conservative reading).
     """
     with monkeypatch.context() as patch:
-        patch.setattr(scanner, "CHUNK_MIN_LINES", 10**9)
+        patch.setattr(chunks, "CHUNK_MIN_LINES", 10**9)
         patch.setattr(scanner, "_guard_by_callers", lambda visitor, tree: None)
         return [(s.kind, s.line, s.subject, s.guarded) for s in scan_python(relative, text)]
 
@@ -77,7 +79,7 @@ def test_a_module_string_at_column_zero_does_not_cut_the_file_wrong(monkeypatch:
         + "def move(m):\n    return m.cuda()\n"
         + padding(20)
     )
-    assert len(text.splitlines()) >= scanner.CHUNK_MIN_LINES
+    assert len(text.splitlines()) >= chunks.CHUNK_MIN_LINES
     assert chunked("m.py", text) == whole(monkeypatch, "m.py", text)
     assert ("device-hardcode", text.splitlines().index("    return m.cuda()") + 1) in [
         (kind, line) for kind, line, _, _ in chunked("m.py", text)
@@ -125,7 +127,7 @@ def real_sources() -> list[Path]:
     picked = []
     for path in sorted(root.rglob("*.py")):
         data = path.read_bytes()
-        if data.count(b"\n") >= scanner.CHUNK_MIN_LINES and trigger_lines(data):
+        if data.count(b"\n") >= chunks.CHUNK_MIN_LINES and trigger_lines(data):
             picked.append(path)
     return picked[:: max(1, len(picked) // 40)]
 
@@ -144,6 +146,6 @@ def test_the_parsed_part_of_a_long_module_is_small() -> None:
     methods = "".join(method.format(n=n) for n in range(1200))
     text = "import torch\n\n\nclass Big:\n" + methods + "    def go(self, x):\n        return x.cuda()\n"
     lines = [line + "\n" for line in text.split("\n")]
-    tree = scanner._parse_hot(text, lines, "big.py", trigger_lines(text.encode()))
+    tree = chunks.parse_hot(text, lines, "big.py", trigger_lines(text.encode()))
     assert [node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)] == ["go"]
     assert [(s.kind, s.line) for s in scan_python("big.py", text)] == [("device-hardcode", len(lines) - 1)]

@@ -28,7 +28,8 @@ from envsnap.audit.model import ScanResult, Signal, Skipped
 from envsnap.audit.scanners.artifacts import NotRegularFile, scan_artifact
 from envsnap.audit.scanners.build import scan_build
 from envsnap.audit.scanners.native import scan_native
-from envsnap.audit.scanners.python import scan_python, trigger_lines
+from envsnap.audit.scanners.python import scan_python
+from envsnap.audit.scanners.python_trigger import trigger_lines
 from envsnap.audit.walk import Entry, walk
 
 MAX_TEXT_BYTES = 2 * 1024 * 1024

@@ -1,0 +1,150 @@
+"""Parsing only the part of a long module that can hold a signal.
+
+Parsing is most of the scan's cost, and in a large module the trigger words sit in a few
+functions or classes: the top-level statements that hold one are parsed (plus the imports), each
+run of adjacent ones in one call, with the other lines left blank so the line numbers stay; in a
+long class only the members that hold one are kept. Whatever does not split cleanly is parsed whole.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import re
+
+_CONTINUES = ("else", "elif ", "except", "finally", ")", "]", "}", "#")
+_TRIPLE = re.compile(r"\"\"\"|'''")
+CHUNK_MIN_LINES = 400
+"""Below this size a module is parsed whole: splitting it saves nothing."""
+CLASS_SPLIT_LINES = 80
+"""A class this long is parsed with only the members that hold a trigger token (a model class is
+hundreds of lines for one ``.cuda()``)."""
+_INDENTED = frozenset(("", " ", "\t", "\n", "\r", "\x0b", "\x0c"))
+"""First characters of a line that is blank or indented (``str.isspace`` of the first character)."""
+
+
+def parse_hot(text: str, lines: list[str], relative: str, hot: list[int]) -> ast.Module:
+    """The syntax tree of the top-level statements that hold a trigger token, plus the imports.
+
+    Parsing is most of the scan's cost, and in a large module the trigger words sit in a few
+    functions or classes: the top-level statements (a line at column 0 that does not continue the
+    one before) that matter are parsed, each run of adjacent ones in one call, with the other lines
+    left blank so the line numbers stay; in a long class only the members that matter are kept.
+    Whatever does not split cleanly (a string literal spanning column-0 lines) is parsed whole.
+    """
+    if len(lines) < CHUNK_MIN_LINES:
+        return ast.parse(text, filename=relative)
+    body: list[ast.stmt] = []
+    run: list[str] = []
+    run_first = 0
+    strings = _string_lines(text)
+    bounds = _statement_bounds(lines, strings)
+    for number, (first, end) in enumerate(bounds):
+        if _holds(hot, first, end) or lines[first - 1].startswith(("import ", "from ")):
+            if not run:
+                run_first = first
+            run.append(_class_source(lines, first, end, hot, strings))
+            if number + 1 < len(bounds):
+                continue
+        if run:
+            try:
+                # Newlines in front keep the line numbers (cheaper than ast.increment_lineno's walk).
+                body.extend(ast.parse("\n" * (run_first - 1) + "".join(run), filename=relative).body)
+            except SyntaxError:
+                return ast.parse(text, filename=relative)
+            run = []
+    return ast.Module(body=body, type_ignores=[])
+
+
+def _statement_bounds(lines: list[str], inside: set[int]) -> list[tuple[int, int]]:
+    """``(first, end)`` line numbers of each top-level statement, decorators included."""
+    candidates = [
+        number
+        for number, line in enumerate(lines, 1)
+        if line[:1] not in _INDENTED and not line.startswith(_CONTINUES) and number not in inside
+    ]
+    # A decorator's statement goes on to the next column-0 line (the def or class it decorates).
+    starts = [
+        number
+        for index, number in enumerate(candidates)
+        if not index or not lines[candidates[index - 1] - 1].startswith("@")
+    ]
+    return list(zip(starts, [*starts[1:], len(lines) + 1], strict=False))
+
+
+def _string_lines(text: str) -> set[int]:
+    """Numbers of the lines that continue a triple-quoted string (its text at column 0 is no statement).
+
+    Quotes are paired in order, which a triple quote inside a comment or a one-line string can
+    mislead: a chunk cut wrong then fails to parse and the file is parsed whole.
+    """
+    inside: set[int] = set()
+    opened = ""
+    opened_line = 0
+    line = 1
+    position = 0
+    for match in _TRIPLE.finditer(text):
+        line += text.count("\n", position, match.start())
+        position = match.start()
+        if not opened:
+            opened, opened_line = match.group(), line
+        elif match.group() == opened:
+            inside.update(range(opened_line + 1, line + 1))
+            opened = ""
+    return inside
+
+
+def _holds(hot: list[int], first: int, end: int) -> bool:
+    index = bisect.bisect_left(hot, first)
+    return index < len(hot) and hot[index] < end
+
+
+def _class_source(lines: list[str], first: int, end: int, hot: list[int], strings: set[int]) -> str:
+    """Lines ``first``..``end`` - 1; of a long class, the members without a trigger left blank.
+
+    A member is a statement at the body's indentation (a method with its decorators, a field, the
+    docstring); the class header and the members holding a trigger are kept.
+    """
+    whole = "".join(lines[first - 1 : end - 1])
+    if end - first < CLASS_SPLIT_LINES:
+        return whole
+    header_end = next(
+        (
+            number
+            for number in range(first, end)
+            if lines[number - 1].startswith(("class ", ")")) and lines[number - 1].rstrip().endswith(":")
+        ),
+        None,
+    )
+    if header_end is None or not lines[first - 1].startswith(("class ", "@")):
+        return whole
+    body = next((n for n in range(header_end + 1, end) if lines[n - 1].strip()), None)
+    if body is None:
+        return whole
+    indent = lines[body - 1][: len(lines[body - 1]) - len(lines[body - 1].lstrip())]
+    if not indent:
+        return whole
+    starts: list[int] = []
+    decorated = False
+    for number in range(body, end):
+        line = lines[number - 1]
+        if (
+            not line.startswith(indent)
+            or line[len(indent) : len(indent) + 1] in _INDENTED
+            or line.startswith(_CONTINUES, len(indent))
+            or number in strings
+        ):
+            continue
+        if not decorated:
+            starts.append(number)
+        decorated = line.startswith("@", len(indent))
+    if not starts:
+        return whole
+    members = list(zip(starts, [*starts[1:], end], strict=False))
+    wanted = [_holds(hot, start, stop) for start, stop in members]
+    if not any(wanted):
+        wanted[0] = True  # a class needs a body; the hot line is in its header
+    kept = lines[first - 1 : starts[0] - 1]
+    for (start, stop), keep in zip(members, wanted, strict=True):
+        kept.append("".join(lines[start - 1 : stop - 1]) if keep else "\n" * (stop - start))
+    return "".join(kept)

@@ -1,0 +1,139 @@
+"""Which lines of a Python file can hold a signal: the scan's prefilter, at near-grep speed.
+
+A file none of whose code lines holds a trigger token is never parsed (most of a big tree). One
+Aho-Corasick pass finds the anchors (literals every token contains), and only the lines holding
+one are tried against the word-bounded tokens.
+"""
+
+from __future__ import annotations
+
+import re
+
+import ahocorasick_rs
+
+from envsnap.audit import knowledge
+
+_TRIGGER_TOKENS = (
+    rb"cuda",  # torch.cuda, .cuda(), 'cuda', CUDAExtension, cuda_sources: a substring, as it is rare
+    rb"CUDA",
+    rb"cudnn",
+    rb"nccl",
+    rb"\bfloat64\b",
+    rb"\.double\b",
+    rb"gencode",
+    rb"ARCH_LIST",
+    rb"install_requires",
+    rb"extras_require",
+    rb"\b(?:xpu|mps|hip|rocm)\b",
+    rb"version\.hip",
+    rb"\b(?:is_rocm\w*|IS_ROCM\w*|ROCM_HOME|USE_ROCM|IS_HIP|is_hip|IS_XPU|is_xpu)\b",
+    rb"torch\.(?:accelerator|amp|compile|get_default_device)\b",
+    rb"\b(?:autocast|GradScaler)\b",
+    rb"\bnvidia[-_.]",
+    rb"\.cuh?\b",  # load(sources=["k.cu"])
+    rb"\bnccl\b",
+    rb"\binline_asm_elementwise\b",  # Triton's inline PTX
+)
+"""Tokens any signal needs; a file without one is not parsed (most of a big tree). Word-bounded where
+the word is also English or part of other names (``double``, ``accelerator``, ``apex``, ``nvidia``):
+with plain substrings, most files of a large tree (transformers: 583 of 724 parsed) were parsed for
+nothing."""
+
+
+def _trigger() -> re.Pattern[bytes]:
+    modules = sorted({name.split(".")[0] for name in knowledge.trigger_modules()} - {"cuda"})
+    # `import apex` / `from apex.amp import ...`, not the English word "apex" in a docstring.
+    imports = rb"\b(?:import|from)\s+(?:" + b"|".join(re.escape(m.encode()) for m in modules) + rb")\b"
+    alternation = b"|".join((*_TRIGGER_TOKENS, imports))
+    # A look-ahead on the possible first characters lets the engine skip most positions at C speed
+    # (measured: 40% less time on torch/_inductor than the bare alternation).
+    starts = sorted({chr(c) for c in b"cCfdxmhrvigAIUntGaeN.\\"} | {m[0] for m in modules})
+    first = "".join(re.escape(c) for c in starts).encode()
+    return re.compile(b"(?=[" + first + b"])(?:" + alternation + b")")
+
+
+TRIGGER = _trigger()
+"""The trigger tokens and the import names of every CUDA-only package, as one compiled alternation."""
+
+
+def _anchors() -> tuple[bytes, ...]:
+    """Lower-case literals at least one of which every trigger token contains (a necessary condition).
+
+    Searched in the lower-cased bytes, so ``cuda`` stands for ``CUDA`` too; chosen so that common
+    words do not pass: ``'mps``/``.mps`` rather than ``mps`` (timestamps), ``import flash_attn``
+    rather than ``flash_attn`` (transformers' ``_supports_flash_attn`` in every model).
+    """
+    words = (
+        b"cuda",
+        b"cudnn",
+        b"nccl",
+        b"float64",
+        b".double",
+        b"gencode",
+        b"arch_list",
+        b"_require",
+        b"xpu",
+        b"'mps",
+        b'"mps',
+        b".mps",
+        b"'hip",
+        b'"hip',
+        b".hip",
+        b"_hip",
+        b"is_hip",
+        b"rocm",
+        b"torch.accelerator",
+        b"torch.amp",
+        b"torch.compile",
+        b"get_default_device",
+        b"autocast",
+        b"gradscaler",
+        b"nvidia",
+        b"inline_asm_elementwise",
+    )
+    common = {"flash_attn", "triton", "apex", "numba"}
+    modules = sorted({name.split(".")[0] for name in knowledge.trigger_modules()} - {"cuda"})
+    names = tuple(m.lower().encode() for m in modules if m not in common)
+    verbs = tuple(f"{verb} {m}".encode() for m in sorted(common) for verb in ("import", "from"))
+    return words + names + verbs
+
+
+ANCHORS = _anchors()
+_ANCHOR_SEARCH = ahocorasick_rs.BytesAhoCorasick(
+    [word for word in ANCHORS if not any(other != word and other in word for other in ANCHORS)]
+)
+"""All anchors in one pass (Aho-Corasick, ~0.5 GB/s here): 49 substring searches cost 13x more.
+An anchor that holds another is dropped: the shorter one already finds its lines."""
+_NOT_CODE = (b"#", b">>>", b"...")
+"""A line starting so is a comment or a doctest line in a docstring: it cannot hold a signal."""
+
+
+def trigger_lines(data: bytes) -> list[int]:
+    """Numbers of the code lines that hold a trigger token, in order ([]: no syntax tree needed).
+
+    One pass finds every anchor; only the lines holding one are tried against the word-bounded
+    ``TRIGGER`` (most of a big tree's anchors are ``cuda`` in prose or a doctest).
+    """
+    matches = _ANCHOR_SEARCH.find_matches_as_indexes(data.lower())
+    hot: list[int] = []
+    line = 1
+    line_start = 0
+    line_end = -1
+    for _, start, _ in matches:
+        if start < line_end:
+            continue  # this line is already judged
+        begin = data.rfind(b"\n", 0, start) + 1
+        line += data.count(b"\n", line_start, begin)
+        line_start = begin
+        line_end = data.find(b"\n", start)
+        if line_end == -1:
+            line_end = len(data)
+        text = data[begin:line_end]
+        if not text.lstrip().startswith(_NOT_CODE) and TRIGGER.search(text) is not None:
+            hot.append(line)
+    return hot
+
+
+def triggered(data: bytes) -> bool:
+    """Whether a file's bytes hold any trigger token on a code line (then it is worth a syntax tree)."""
+    return bool(trigger_lines(data))
