@@ -7,9 +7,7 @@ CUBLAS table, next to calls that map one to one.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +17,10 @@ import yaml
 from envsnap.audit import audit, hipify, parse_target, scan_tree
 from envsnap.render.audit import audit_json, audit_markdown, render_audit
 from envsnap.render.console import print_out
+from tests.repo_scripts import load_script
 from tests.security.test_25_08_markdown import assert_inert
 
 DATA = Path(__file__).parents[1] / "data"
-SCRIPTS = Path(__file__).parents[2] / "scripts"
 ROCM = parse_target("rocm:gfx942")
 BLOCKED = {
     "cublasLtMatmulAlgoCapGetAttribute": (8, [222, 232, 244, 246, 248, 250, 252, 255]),
@@ -33,14 +31,8 @@ BLOCKED = {
 
 
 def _script() -> Any:
-    """scripts/hipify_tables.py, the generator of hipify.yaml, loaded from its file."""
-    spec = importlib.util.spec_from_file_location("hipify_tables", SCRIPTS / "hipify_tables.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up while being built
-    spec.loader.exec_module(module)
-    return module
+    """scripts/hipify_tables.py, the generator of hipify.yaml."""
+    return load_script("hipify_tables")
 
 
 def test_inventory_of_a_real_cublaslt_autotuner() -> None:

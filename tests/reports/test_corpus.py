@@ -10,11 +10,8 @@ holds the targets: recall >= 0.95, no error on a healthy report, no crash.
 from __future__ import annotations
 
 import functools
-import importlib.util
 import re
-import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +23,7 @@ from envsnap.rules import CRASH_ID, evaluate
 from envsnap.snapshot.files import decode_text, read_bytes_capped
 from envsnap.snapshot.finalize import finalize
 from tests.conftest import DATA
+from tests.repo_scripts import load_script
 
 CORPUS = DATA / "reports"
 NOW = "2026-01-01T00:00:00Z"
@@ -76,14 +74,7 @@ def _expected(entry: dict[str, Any]) -> frozenset[tuple[str, str]]:
 
 def _load_scorer() -> Any:
     """scripts/score_reports.py, the one scorer: the tests assert on the numbers it prints."""
-    path = Path(__file__).resolve().parents[2] / "scripts" / "score_reports.py"
-    spec = importlib.util.spec_from_file_location("score_reports", path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up while being built
-    spec.loader.exec_module(module)
-    return module
+    return load_script("score_reports")
 
 
 SCORER = _load_scorer()
