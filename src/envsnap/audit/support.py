@@ -35,8 +35,14 @@ COVERED = frozenset(
     }
 )
 """Signal kinds a project's own port takes care of (built for the target, or replaced by its backend)."""
-STAYS_CUDA = frozenset({"inline-ptx"})
-"""Signal kinds that no port covers unless a branch excludes them: NVIDIA's ISA."""
+STAYS_CUDA = frozenset({"inline-ptx", "labeled-partition"})
+"""Signal kinds that no port covers unless a branch excludes them: NVIDIA's ISA, and CUDA cooperative-group
+calls HIP does not provide (the code does not compile for AMD GPUs as written)."""
+BREAKS_BUILD = "breaks-rocm-build"
+"""Rule of a STAYS_CUDA finding in a project whose only ROCm evidence is a build switch (verdict.py)."""
+BUILD_SWITCH_REASONS = ("branches on torch.version.hip", "build switch ")
+"""Evidence that the *build* knows ROCm (``if torch.version.hip:`` in setup.py, ``USE_ROCM``): such a
+build hipifies the same CUDA sources, so it only works where those sources compile for HIP."""
 MAX_EVIDENCE = 5
 
 
@@ -75,9 +81,29 @@ def is_strong(proof: tuple[str, ...]) -> bool:
     return bool(proof) and not proof[0].startswith(WEAK_REASONS)
 
 
+def build_switch_only(proof: tuple[str, ...]) -> bool:
+    """Whether the strong evidence is only build switches: no ROCm branch, HIP code or backend folder."""
+    strong = [line for line in proof if not line.startswith(WEAK_REASONS)]
+    return bool(strong) and all(line.startswith(BUILD_SWITCH_REASONS) for line in strong)
+
+
 def covered(finding: Finding, signal: Signal, target: Target, proof: tuple[str, ...]) -> Finding:
     """The finding of a supported target: covered by the port, or a part that stays CUDA-only."""
     name = NAMES[target.kind]
+    if (
+        signal.kind in STAYS_CUDA
+        and finding.risk != "lower"
+        and target.kind == "rocm"
+        and build_switch_only(proof)
+    ):
+        # gsplat (#22 blind round 4): setup.py defines USE_ROCM under `if torch.version.hip:`, but no
+        # source has a ROCm branch, so the hipified build compiles this as written and fails here.
+        return msgspec.structs.replace(
+            finding,
+            rule=BREAKS_BUILD,
+            meaning=f"The ROCm build ({proof[0]}) hipifies this as written, with no ROCm branch around it: "
+            f"{finding.meaning}",
+        )
     if signal.kind in STAYS_CUDA and finding.risk != "lower":
         return msgspec.structs.replace(
             finding,

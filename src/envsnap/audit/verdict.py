@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from envsnap.audit.judges.base import NAMES
 from envsnap.audit.model import EFFORTS, RISKS, Finding, Risk, Target, Verdict
-from envsnap.audit.support import WEAK_REASONS
+from envsnap.audit.support import BREAKS_BUILD, WEAK_REASONS
 
 SEVERAL_KERNELS = 3
 """This many moderate compiled-code findings (packages, extensions) make the migration higher risk."""
@@ -45,12 +45,19 @@ def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[s
         reasons.insert(0, f"{len(kernels)} CUDA-only kernels or compiled packages to port and validate")
     checklist = _checklist(findings, target)
     cuda_only = tuple(f"{f.location}: {f.code}" for f in findings if f.rule == "stays-cuda-only")
+    broken = any(f.rule == BREAKS_BUILD and f.risk == "higher" for f in findings)
     if supported:
-        # The project has a path for the target: what is left is finishing or checking it, not a port.
-        risk = "moderate" if risk == "higher" else risk
+        # The project has a path for the target: what is left is finishing or checking it, not a port;
+        # unless that path is a build switch over sources that do not compile there (support.covered).
+        risk = "moderate" if risk == "higher" and not broken else risk
         name = NAMES[target.kind]
         strong = not supported[0].startswith(WEAK_REASONS)
-        reasons.insert(0, f"{'already supported' if strong else 'has a code path'} on {name}: {supported[0]}")
+        said = (
+            "a ROCm build switch, but its sources do not build"
+            if broken
+            else ("already supported" if strong else "has a code path")
+        )
+        reasons.insert(0, f"{said} on {name}: {supported[0]}")
         checklist.insert(0, f"Build or install the project's {name} backend (see its docs): {supported[0]}")
     if not reasons:
         reasons = ["standard ops, no custom CUDA: install the target build of the framework"]

@@ -84,6 +84,7 @@ JUDGES: Mapping[str, Judge] = {
     "nvtx": judge_blind_spot,
     "cufile": judge_blind_spot,
     "cublaslt-layout": judge_blind_spot,
+    "labeled-partition": judge_blind_spot,
     "hipify-inventory": judge_inventory,
     "hipify-unsupported": judge_unsupported,
 }

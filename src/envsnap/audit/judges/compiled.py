@@ -254,6 +254,17 @@ BLIND_SPOTS: Mapping[str, tuple[str, str, Effort, Risk, str, str]] = {
         "plain column-major int8 GEMMs through hipBLASLt, or torch._int_mm",
         HIPIFY_SOURCE + "/blob/amd-staging/docs/reference/tables/CUBLAS_API_supported_by_HIP.md",
     ),
+    "labeled-partition": (
+        "cg-labeled-partition",
+        "cooperative_groups::labeled_partition (a warp split by key, for grouped reductions): HIP's "
+        "cooperative groups have tiled and coalesced groups but no labeled partition, so the kernel does "
+        "not compile for AMD GPUs until the reduction is rewritten.",
+        "medium",
+        "higher",
+        "per-thread atomics, or a hand-written segmented shuffle reduction sized by warpSize (what the "
+        "gsplat AMD ports do)",
+        "https://github.com/nerfstudio-project/gsplat/pull/798",
+    ),
 }
 
 

@@ -48,6 +48,9 @@ _SYCL = re.compile(r"\bsycl::|#\s*include\s*[<\"](?:sycl/|CL/sycl)")
 _CACHE_HINT = re.compile(r"\b__(?:ldcs|ldcg|ldca|ldlu|ldcv|stcs|stcg|stwb|stwt)\s*\(")
 _NVTX = re.compile(r"\bnvtx(?:Range(?:Push|Pop|Start|End)\w*|Mark\w*|Name\w*)\s*\(")
 _CUFILE = re.compile(r"\bcuFile\w+\s*\(")
+# `cg::labeled_partition(warp, gid)`: HIP's cooperative groups have tiled and coalesced groups but no
+# labeled (or its namespace-qualified) partition, so the grouped warp reductions built on it do not compile.
+_LABELED_PARTITION = re.compile(r"\blabeled_partition\s*(?:<[^<>()]*>\s*)?\(")
 _CUBLASLT_ENUM = re.compile(
     r"\bCUBLASLT_(?:ORDER_COL32(?:_2R_4R4)?|ORDER_COL4_4R2_8C|MATMUL_DESC_SCALE_TYPE|MATMUL_DESC_FILL_MODE|"
     r"MATRIX_TRANSFORM_DESC_\w+)\b"
@@ -305,12 +308,13 @@ def _port_evidence(relative: str, code: str, branch_map: Branches, make: Make) -
 
 
 def _blind_spots(code: str, cuda_side: Callable[[int], bool], signal: Make) -> Iterator[Signal]:
-    """Cache hints, NVTX, cuFile and cuBLASLt layouts: APIs hipify maps poorly or not at all."""
+    """Cache hints, NVTX, cuFile, cuBLASLt layouts, labeled partitions: what hipify maps poorly or not."""
     for pattern, kind in (
         (_CACHE_HINT, "cache-hint"),
         (_NVTX, "nvtx"),
         (_CUFILE, "cufile"),
         (_CUBLASLT_ENUM, "cublaslt-layout"),
+        (_LABELED_PARTITION, "labeled-partition"),
     ):
         hits = [m for m in pattern.finditer(code) if cuda_side(m.start())]
         if hits:

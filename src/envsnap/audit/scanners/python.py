@@ -198,8 +198,7 @@ class _Visitor(ast.NodeVisitor):
         if catches:
             self.import_guard += 1
         self.guard += swallows
-        for statement in node.body:
-            self.visit(statement)
+        self._visit_block(node.body)
         self.guard -= swallows
         if catches:
             self.import_guard -= 1
@@ -214,10 +213,49 @@ class _Visitor(ast.NodeVisitor):
         guarded = self._is_guard(node.test) or _is_main_check(node.test)
         self.guard += guarded
         self.conditional += 1
-        for statement in (*node.body, *node.orelse):
-            self.visit(statement)
+        self._visit_block(node.body)
+        self._visit_block(node.orelse)
         self.conditional -= 1
         self.guard -= guarded
+
+    def _visit_block(self, statements: list[ast.stmt]) -> None:
+        """A block's statements in order; a guard clause guards the rest of the block.
+
+        ``if not is_deepspeed_available(): raise ImportError(...)`` or ``assert device == "cuda"``
+        (#22 blind round 4): the statements after it run only on the devices that passed the test,
+        in a function body and in any nested block alike.
+        """
+        clauses = 0
+        for statement in statements:
+            self.visit(statement)
+            if (
+                _guards_rest(statement)
+                and self._is_guard(statement.test)  # type: ignore[attr-defined]
+                and not _requires_cuda(statement)
+            ):
+                clauses += 1
+                self.guard += 1
+        self.guard -= clauses
+
+    def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
+        self.visit(node.target)
+        self.visit(node.iter)
+        self._visit_block(node.body)
+        self._visit_block(node.orelse)
+
+    visit_AsyncFor = visit_For
+
+    def visit_While(self, node: ast.While) -> None:
+        self.visit(node.test)
+        self._visit_block(node.body)
+        self._visit_block(node.orelse)
+
+    def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
+        for item in node.items:
+            self.visit(item)
+        self._visit_block(node.body)
+
+    visit_AsyncWith = visit_With
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         # A parameter default (`def run(device="cuda")`) is a setting the caller overrides.
@@ -237,13 +275,7 @@ class _Visitor(ast.NodeVisitor):
                 self.visit(part)
         # A guard clause (`if not is_amd(): return False`) leaves the rest of the body to the devices
         # that passed it: what follows is guarded like an `if` body.
-        clauses = 0
-        for statement in node.body:
-            self.visit(statement)
-            if _is_guard_clause(statement) and self._is_guard(statement.test):  # type: ignore[attr-defined]
-                clauses += 1
-                self.guard += 1
-        self.guard -= clauses
+        self._visit_block(node.body)
         self.pending = saved
         self.functions -= 1
         if top:
@@ -599,13 +631,40 @@ def _names_backend(identifier: str) -> bool:
     return any(part.lower() in _BACKEND_WORDS for part in identifier.split("_"))
 
 
-def _is_guard_clause(statement: ast.stmt) -> bool:
-    """``if test: ...; return`` with no ``else``: the statements after it run only when the test failed."""
+def _guards_rest(statement: ast.stmt) -> bool:
+    """A guard clause: the statements after it in its block run only when its test let them.
+
+    ``if test: ...; return`` (or ``raise``, ``continue``, ``break``) with no ``else``, and an ``assert``
+    that compares a device with a device type (``assert device == 'cuda'``: the CUDA side of a device
+    switch). ``assert torch.cuda.is_available()`` is not one: it states what the whole program needs,
+    so on another device the program stops there and what follows keeps its findings.
+    """
+    if isinstance(statement, ast.Assert):
+        return any(
+            isinstance(sub, ast.Compare)
+            and any(
+                isinstance(part, ast.Constant) and part.value in _DEVICE_TYPES
+                for part in (sub.left, *sub.comparators)
+            )
+            for sub in ast.walk(statement.test)
+        )
     return (
         isinstance(statement, ast.If)
         and not statement.orelse
-        and isinstance(statement.body[-1], (ast.Return, ast.Raise))
+        and isinstance(statement.body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
     )
+
+
+def _requires_cuda(statement: ast.stmt) -> bool:
+    """``if not torch.cuda.is_available(): raise ...``: the program needs CUDA and stops without it.
+
+    Not a branch to another device (``if not is_amd(): return``): off CUDA nothing after it runs, so the
+    CUDA-only code after it stays code to change.
+    """
+    if not isinstance(statement, ast.If) or not isinstance(statement.body[-1], ast.Raise):
+        return False
+    test = ast.unparse(statement.test)
+    return "cuda.is_available" in test or "cuda.device_count" in test
 
 
 def _swallows(handler: ast.ExceptHandler) -> bool:
