@@ -330,3 +330,38 @@ def test_onnxruntimes_windows_dll_error_names_the_cuda_major_too() -> None:
         rule == "onnxruntime-cuda-major-mismatch"
         for rule, _ in _found(text.replace("cublasLt64_12.dll", "cudnn64_9.dll") + "onnxruntime-gpu 1.23.2\n")
     )
+
+
+def test_rocblas_without_kernels_for_the_gpus_gfx_target_is_an_arch_finding() -> None:
+    """ROCm/ROCm#2719 and ollama's bundled rocBLAS: "Illegal seek for GPU arch : gfx1103" is rocBLAS saying it
+    has no Tensile kernels for the GPU (HIP's "invalid device function" in rocBLAS's words)."""
+    text = (
+        "rocBLAS error: Cannot read /usr/local/lib/ollama/rocm/rocblas/library/TensileLibrary.dat: "
+        "Illegal seek for GPU arch : gfx1103\n List of available TensileLibrary Files :\n"
+        '"/usr/local/lib/ollama/rocm/rocblas/library/TensileLibrary_lazy_gfx942.dat"\n'
+    )
+    assert _found(text) == {("arch-not-in-build", "error")}
+    # wrapped by the paste after the colon (torch rocm7.0 wheel on an MI50)
+    wrapped = (
+        "rocBLAS error: Cannot read /plugins/torch/lib/rocblas/library/TensileLibrary.dat:\n"
+        "  Illegal seek for GPU arch : gfx906\n"
+    )
+    assert _found(wrapped) == {("arch-not-in-build", "error")}
+
+
+def test_onnxruntime_missing_cudnn_is_read_but_judged_by_no_rule() -> None:
+    """onnxruntime#19616: only 'libcudnn.so.8: cannot open shared object file' (and 'CUDA 12.2' in prose): the
+    paste is read (not refused) and no rule blames a CUDA major for a missing cuDNN."""
+    text = (
+        "2024-02-23 12:12:19.240097373 [E:onnxruntime:Default, provider_bridge_ort.cc:1546 "
+        "TryGetProviderInfo_CUDA] /onnxruntime_src/onnxruntime/core/session/provider_bridge_ort.cc:1209 "
+        "onnxruntime::Provider& onnxruntime::ProviderLibrary::Get() [ONNXRuntimeError] : 1 : FAIL : "
+        "Failed to load library libonnxruntime_providers_cuda.so with error: libcudnn.so.8: "
+        "cannot open shared object file: No such file or directory\n"
+    )
+    snapshot = parse_auto(text, "paste.txt", captured_at=NOW)
+    origin = snapshot.meta.origin
+    assert origin is not None
+    assert origin.messages
+    assert [m.kind for m in origin.messages] == ["onnxruntime-cudnn-missing"]
+    assert _found(text) == set()

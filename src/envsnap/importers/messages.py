@@ -55,7 +55,9 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
         "hip-invalid-device-function",
         re.compile(
             r"HIP error: invalid device function|hipErrorInvalidDeviceFunction|hipErrorNoBinaryForGpu|"
-            r"Unable to find code object for all current devices",
+            r"Unable to find code object for all current devices|"
+            # rocBLAS's form (ollama, llama.cpp, torch): no Tensile kernels for the GPU's gfx target
+            r"TensileLibrary\.dat: Illegal seek for GPU arch ?: ?gfx\w+",
             re.I,
         ),
     ),
@@ -114,6 +116,15 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
+        # kept as evidence, judged by no rule: cuDNN's major is not installed (or not on the path)
+        "onnxruntime-cudnn-missing",
+        re.compile(
+            r"libonnxruntime_providers_cuda\.so with error: libcudnn\w*\.so\.\d+: "
+            r"cannot open shared object file"
+            r'|onnxruntime_providers_cuda\.dll" which depends on "cudnn\w*64_\d+\.dll" which is missing'
+        ),
+    ),
+    (
         "bitsandbytes-cpu",
         re.compile(
             r"Defaulting to libbitsandbytes_cpu\.so|bitsandbytes was compiled without GPU support|"
@@ -143,6 +154,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
         "invaliddevicefunction",
         "nobinaryforgpu",
         "unable to find code object",
+        "illegal seek for gpu arch",
     ),
     "nvml-mismatch": ("version mismatch", "api mismatch"),
     "driver-insufficient": ("is insufficient",),
@@ -156,6 +168,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "nvcc-mismatch": ("detected cuda version",),
     "torch-abi-mismatch": ("undefined symbol",),
     "onnxruntime-cuda-libs": ("onnxruntime_providers_cuda",),
+    "onnxruntime-cudnn-missing": ("onnxruntime_providers_cuda",),
     "bitsandbytes-cpu": ("libbitsandbytes_cpu", "without gpu support", "cpu-only library"),
     "cuda-lib-shadowed": ("not defined in file",),
     "pip-conflict": ("which is incompatible",),
