@@ -276,3 +276,92 @@ def test_a_jax_report_on_the_cpu_without_jaxs_fallback_line_is_not_judged() -> N
     """jax on the CPU may be meant (JAX_PLATFORMS=cpu): only jax's fallback line says it saw a GPU."""
     text = "jax:    0.4.32\njaxlib: 0.4.32\njax.devices (1 total, 1 local): [CpuDevice(id=0)]\n"
     assert ("cpu-only-build-on-gpu-host", "error") not in _found(text)
+
+
+def test_jax_falling_back_after_its_cuda_plugin_failed_is_not_a_cpu_only_build() -> None:
+    """jax#30050 (blind4): the installed xla_cuda12 plugin failed to load cuSPARSE; jax then prints the same
+    fallback line, but the CUDA build is there: no cpu-only finding."""
+    text = (
+        "ERROR:2025-07-08 12:39:34,990 jax._src.xla_bridge:444] Jax plugin configuration error: "
+        "Exception when calling jax_plugins.xla_cuda12.initialize()\n...\n"
+        "RuntimeError: Unable to load cuSPARSE. Is it installed?\n"
+        "WARNING:2025-07-08 12:39:34,994 jax._src.xla_bridge:794] An NVIDIA GPU may be present on this "
+        "machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.\n"
+    )
+    assert ("cpu-only-build-on-gpu-host", "error") not in _found(text)
+    # the same line next to a CUDA jaxlib wheel (jax#20722's pip list) or the plugin's wheel: no finding
+    fallback = text.splitlines()[-1] + "\n"
+    assert ("cpu-only-build-on-gpu-host", "error") not in _found(fallback + "jaxlib  0.4.26+cuda12.cudnn89\n")
+    assert ("cpu-only-build-on-gpu-host", "error") not in _found(fallback + "jax-cuda12-plugin==0.4.36\n")
+    # the line alone still says what it says (jaxlib-feedstock-285)
+    assert ("cpu-only-build-on-gpu-host", "error") in _found(fallback + "jaxlib: 0.4.32\n")
+
+
+def test_onnxruntime_missing_cudnn_is_not_a_cuda_major_mismatch() -> None:
+    """memo#13 (blind4): onnxruntime-gpu 1.20.1 (CUDA 12) next to nvcc 12.0 fails on libcudnn_adv.so.9:
+    cuDNN 9 is missing, the CUDA major matches; a missing libcublasLt.so.11 (ragflow#905) is the CUDA-major
+    case."""
+    line = (
+        "2024-12-09 13:04:11.264813429 [E:onnxruntime:Default, provider_bridge_ort.cc:1862 "
+        "TryGetProviderInfo_CUDA] "
+        "/onnxruntime_src/onnxruntime/core/session/provider_bridge_ort.cc:1539 onnxruntime::Provider& "
+        "onnxruntime::ProviderLibrary::Get() [ONNXRuntimeError] : 1 : FAIL : Failed to load library "
+        "libonnxruntime_providers_cuda.so with error: libcudnn_adv.so.9: cannot open shared object file: "
+        "No such file or directory\n"
+    )
+    text = "onnxruntime-gpu Version: 1.20.1\nCuda compilation tools, release 12.0, V12.0.140\n" + line
+    assert not any(rule == "onnxruntime-cuda-major-mismatch" for rule, _ in _found(text))
+    assert ("onnxruntime-cuda-major-mismatch", "error") in _found(
+        line.replace("libcudnn_adv.so.9", "libcublasLt.so.11")
+    )
+
+
+def test_onnxruntimes_windows_dll_error_names_the_cuda_major_too() -> None:
+    """ORT on Windows: 'Error loading "...onnxruntime_providers_cuda.dll" which depends on "cublasLt64_12.dll"
+    which is missing' (CUDA 12 runtime absent); "cudnn64_9.dll" is cuDNN 9 absent, not a CUDA major."""
+    text = (
+        "[E:onnxruntime:Default, provider_bridge_ort.cc:2251 onnxruntime::TryGetProviderInfo_CUDA] ... "
+        "onnxruntime::ProviderLibrary::Get [ONNXRuntimeError] : 1 : FAIL : Error loading "
+        '"...\\site-packages\\onnxruntime\\capi\\onnxruntime_providers_cuda.dll" which depends on '
+        '"cublasLt64_12.dll" which is missing. (Error 126: "The specified module could not be found.")\n'
+    )
+    assert ("onnxruntime-cuda-major-mismatch", "error") in _found(text)
+    assert not any(
+        rule == "onnxruntime-cuda-major-mismatch"
+        for rule, _ in _found(text.replace("cublasLt64_12.dll", "cudnn64_9.dll") + "onnxruntime-gpu 1.23.2\n")
+    )
+
+
+def test_rocblas_without_kernels_for_the_gpus_gfx_target_is_an_arch_finding() -> None:
+    """ROCm/ROCm#2719 and ollama's bundled rocBLAS: "Illegal seek for GPU arch : gfx1103" is rocBLAS saying it
+    has no Tensile kernels for the GPU (HIP's "invalid device function" in rocBLAS's words)."""
+    text = (
+        "rocBLAS error: Cannot read /usr/local/lib/ollama/rocm/rocblas/library/TensileLibrary.dat: "
+        "Illegal seek for GPU arch : gfx1103\n List of available TensileLibrary Files :\n"
+        '"/usr/local/lib/ollama/rocm/rocblas/library/TensileLibrary_lazy_gfx942.dat"\n'
+    )
+    assert _found(text) == {("arch-not-in-build", "error")}
+    # wrapped by the paste after the colon (torch rocm7.0 wheel on an MI50)
+    wrapped = (
+        "rocBLAS error: Cannot read /plugins/torch/lib/rocblas/library/TensileLibrary.dat:\n"
+        "  Illegal seek for GPU arch : gfx906\n"
+    )
+    assert _found(wrapped) == {("arch-not-in-build", "error")}
+
+
+def test_onnxruntime_missing_cudnn_is_read_but_judged_by_no_rule() -> None:
+    """onnxruntime#19616: only 'libcudnn.so.8: cannot open shared object file' (and 'CUDA 12.2' in prose): the
+    paste is read (not refused) and no rule blames a CUDA major for a missing cuDNN."""
+    text = (
+        "2024-02-23 12:12:19.240097373 [E:onnxruntime:Default, provider_bridge_ort.cc:1546 "
+        "TryGetProviderInfo_CUDA] /onnxruntime_src/onnxruntime/core/session/provider_bridge_ort.cc:1209 "
+        "onnxruntime::Provider& onnxruntime::ProviderLibrary::Get() [ONNXRuntimeError] : 1 : FAIL : "
+        "Failed to load library libonnxruntime_providers_cuda.so with error: libcudnn.so.8: "
+        "cannot open shared object file: No such file or directory\n"
+    )
+    snapshot = parse_auto(text, "paste.txt", captured_at=NOW)
+    origin = snapshot.meta.origin
+    assert origin is not None
+    assert origin.messages
+    assert [m.kind for m in origin.messages] == ["onnxruntime-cudnn-missing"]
+    assert _found(text) == set()

@@ -110,3 +110,11 @@ def test_a_torch_wheel_or_conda_build_in_a_package_list_states_the_build() -> No
     assert _found(table + pip_list) == {("cpu-only-build-on-gpu-host", "error")}
     assert _found(table + conda) == {("cpu-only-build-on-gpu-host", "error")}
     assert _found(table + cuda) == set()
+
+
+def test_torch_04s_cudnn_mismatch_wording_is_the_same_shadowing() -> None:
+    """DA_Detection#19 (blind4): torch 0.4 printed "mismatch" and integer versions (7102 = 7.1.2)."""
+    text = "RuntimeError: cuDNN version mismatch: PyTorch was compiled against 7102 but linked against 7600\n"
+    assert _found(text) == {("ld-library-path-shadowing", "error")}
+    # a sentence about cuDNN versions, without torch's words, is no finding
+    assert not _found(text.replace("PyTorch was compiled against", "I compiled with") + "torch 0.4.1\n")

@@ -242,6 +242,15 @@ _JAX_CPU_FALLBACK = re.compile(
     r"An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed"
 )
 """jax's own line when it finds an NVIDIA GPU (it checks the driver) next to a CPU-only jaxlib."""
+_JAX_CUDA_BUILD = re.compile(
+    r"\bjax_plugins[./\\]xla_cuda\d+|\bjax[-_]cuda\d+[-_](?:plugin|pjrt)\b"
+    r"|\bjaxlib[-=:\s]+\d[\w.]*\+cuda\d+",
+    re.I,
+)
+"""A CUDA build of jax in the paste: the plugin's module (``jax_plugins.xla_cuda12``, in its
+initialization error), its wheels (``jax-cuda12-plugin``), or a ``jaxlib ...+cuda12`` wheel. jax prints
+the same "a CUDA-enabled jaxlib is not installed" line when that plugin fails to initialize (a CUDA
+library it cannot load), so next to one the line does not mean a CPU-only jaxlib."""
 
 
 @dataclass
@@ -488,6 +497,8 @@ def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
         conda = _CONDA_INSTALL_CUDA.search(line)
         if conda:
             reader.add("torch-cuda", conda.group("v"), number)
+    if "cuda" in lower and "jax" in lower and (plugin := _JAX_CUDA_BUILD.search(line)):
+        reader.add("jax-cuda-build", plugin.group(0), number)
     if "cuda-enabled jaxlib" in lower and _JAX_CPU_FALLBACK.search(line):
         reader.add("jax-cpu-fallback", line, number)
         reader.add("nvidia-driver-present", "jax: an NVIDIA GPU may be present", number)
@@ -658,6 +669,9 @@ def _jax(facts: list[Fact]) -> JaxInfo | None:
         return None
     jax = next((f for f in facts if f.kind == "package" and f.detail == "jax"), None)
     jaxlib = next((f for f in facts if f.kind == "package" and f.detail == "jaxlib"), None)
+    if _first(facts, "jax-cuda-build") is not None or (jaxlib is not None and "+cuda" in jaxlib.value):
+        # with a CUDA build in the paste the line reports that build failing, not a CPU-only jaxlib
+        return None
     return JaxInfo(
         status="ok",
         version=jax.value if jax else None,

@@ -55,7 +55,9 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
         "hip-invalid-device-function",
         re.compile(
             r"HIP error: invalid device function|hipErrorInvalidDeviceFunction|hipErrorNoBinaryForGpu|"
-            r"Unable to find code object for all current devices",
+            r"Unable to find code object for all current devices|"
+            # rocBLAS's form (ollama, llama.cpp, torch): no Tensile kernels for the GPU's gfx target
+            r"TensileLibrary\.dat: Illegal seek for GPU arch ?: ?gfx\w+",
             re.I,
         ),
     ),
@@ -81,8 +83,10 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "cudnn-mismatch",
         re.compile(
-            r"cuDNN version incompatibility: PyTorch was compiled\s+against \([\d, ]+\) but "
-            r"(?:linked against|found runtime version) \([\d, ]+\)"
+            # torch >= 1.0 prints tuples and "incompatibility"; torch 0.4 printed "mismatch" and the
+            # versions as integers ("compiled against 7102 but linked against 7600" = 7.1.2 vs 7.6.0).
+            r"cuDNN version (?:incompatibility|mismatch): PyTorch was compiled\s+against "
+            r"(?:\([\d, ]+\)|\d{3,5}) but (?:linked against|found runtime version) (?:\([\d, ]+\)|\d{3,5})"
             r"|Loaded runtime CuDNN library: [\d.]+ but source was compiled with: [\d.]+",
             re.I,
         ),
@@ -102,8 +106,22 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("torch-abi-mismatch", re.compile(r"undefined symbol: _ZN(?:3c10|2at|5torch)\w*")),
     (
         "onnxruntime-cuda-libs",
+        # Only a CUDA library's soname number is a CUDA major (libcublasLt.so.11 = CUDA 11); a missing
+        # libcudnn*.so.9 is cuDNN 9 not installed, whatever CUDA major onnxruntime was built for.
+        # Windows names the DLL: 'onnxruntime_providers_cuda.dll" which depends on "cublasLt64_12.dll"'.
         re.compile(
-            r"libonnxruntime_providers_cuda\.so with error: lib\w+\.so\.\d+: cannot open shared object file"
+            r"libonnxruntime_providers_cuda\.so with error: lib(?!cudnn)\w+\.so\.\d+: "
+            r"cannot open shared object file"
+            r'|onnxruntime_providers_cuda\.dll" which depends on "(?!cudnn)\w+64_\d+\.dll" which is missing'
+        ),
+    ),
+    (
+        # kept as evidence, judged by no rule: cuDNN's major is not installed (or not on the path)
+        "onnxruntime-cudnn-missing",
+        re.compile(
+            r"libonnxruntime_providers_cuda\.so with error: libcudnn\w*\.so\.\d+: "
+            r"cannot open shared object file"
+            r'|onnxruntime_providers_cuda\.dll" which depends on "cudnn\w*64_\d+\.dll" which is missing'
         ),
     ),
     (
@@ -136,6 +154,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
         "invaliddevicefunction",
         "nobinaryforgpu",
         "unable to find code object",
+        "illegal seek for gpu arch",
     ),
     "nvml-mismatch": ("version mismatch", "api mismatch"),
     "driver-insufficient": ("is insufficient",),
@@ -148,7 +167,8 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "xformers-built-for": ("xformers was built",),
     "nvcc-mismatch": ("detected cuda version",),
     "torch-abi-mismatch": ("undefined symbol",),
-    "onnxruntime-cuda-libs": ("libonnxruntime_providers_cuda",),
+    "onnxruntime-cuda-libs": ("onnxruntime_providers_cuda",),
+    "onnxruntime-cudnn-missing": ("onnxruntime_providers_cuda",),
     "bitsandbytes-cpu": ("libbitsandbytes_cpu", "without gpu support", "cpu-only library"),
     "cuda-lib-shadowed": ("not defined in file",),
     "pip-conflict": ("which is incompatible",),
