@@ -37,7 +37,7 @@ def parse_hot(text: str, lines: list[str], relative: str, hot: list[int]) -> ast
     body: list[ast.stmt] = []
     run: list[str] = []
     run_first = 0
-    strings = _string_lines(text)
+    strings = _StringLines(text)
     bounds = _statement_bounds(lines, strings)
     for number, (first, end) in enumerate(bounds):
         if _holds(hot, first, end) or lines[first - 1].startswith(("import ", "from ")):
@@ -56,7 +56,7 @@ def parse_hot(text: str, lines: list[str], relative: str, hot: list[int]) -> ast
     return ast.Module(body=body, type_ignores=[])
 
 
-def _statement_bounds(lines: list[str], inside: set[int]) -> list[tuple[int, int]]:
+def _statement_bounds(lines: list[str], inside: _StringLines) -> list[tuple[int, int]]:
     """``(first, end)`` line numbers of each top-level statement, decorators included."""
     candidates = [
         number
@@ -72,26 +72,35 @@ def _statement_bounds(lines: list[str], inside: set[int]) -> list[tuple[int, int
     return list(zip(starts, [*starts[1:], len(lines) + 1], strict=False))
 
 
-def _string_lines(text: str) -> set[int]:
-    """Numbers of the lines that continue a triple-quoted string (its text at column 0 is no statement).
+class _StringLines:
+    """The lines that continue a triple-quoted string (its text at column 0 is no statement).
 
+    Kept as spans (a docstring-heavy module is mostly string lines), asked line by line.
     Quotes are paired in order, which a triple quote inside a comment or a one-line string can
     mislead: a chunk cut wrong then fails to parse and the file is parsed whole.
     """
-    inside: set[int] = set()
-    opened = ""
-    opened_line = 0
-    line = 1
-    position = 0
-    for match in _TRIPLE.finditer(text):
-        line += text.count("\n", position, match.start())
-        position = match.start()
-        if not opened:
-            opened, opened_line = match.group(), line
-        elif match.group() == opened:
-            inside.update(range(opened_line + 1, line + 1))
-            opened = ""
-    return inside
+
+    def __init__(self, text: str) -> None:
+        self.opens: list[int] = []
+        self.closes: list[int] = []
+        opened = ""
+        line = 1
+        position = 0
+        for match in _TRIPLE.finditer(text):
+            line += text.count("\n", position, match.start())
+            position = match.start()
+            if not opened:
+                opened = match.group()
+                self.opens.append(line)
+            elif match.group() == opened:
+                self.closes.append(line)
+                opened = ""
+        if opened:
+            self.opens.pop()
+
+    def __contains__(self, line: int) -> bool:
+        index = bisect.bisect_left(self.opens, line) - 1
+        return index >= 0 and self.closes[index] >= line
 
 
 def _holds(hot: list[int], first: int, end: int) -> bool:
@@ -99,14 +108,14 @@ def _holds(hot: list[int], first: int, end: int) -> bool:
     return index < len(hot) and hot[index] < end
 
 
-def _class_source(lines: list[str], first: int, end: int, hot: list[int], strings: set[int]) -> str:
+def _class_source(lines: list[str], first: int, end: int, hot: list[int], strings: _StringLines) -> str:
     """Lines ``first``..``end`` - 1; of a long class, the members without a trigger left blank.
 
     A member is a statement at the body's indentation (a method with its decorators, a field, the
     docstring); the class header and the members holding a trigger are kept.
     """
     whole = "".join(lines[first - 1 : end - 1])
-    if end - first < CLASS_SPLIT_LINES:
+    if end - first < CLASS_SPLIT_LINES or not lines[first - 1].startswith(("class ", "@")):
         return whole
     header_end = next(
         (
@@ -116,7 +125,7 @@ def _class_source(lines: list[str], first: int, end: int, hot: list[int], string
         ),
         None,
     )
-    if header_end is None or not lines[first - 1].startswith(("class ", "@")):
+    if header_end is None:
         return whole
     body = next((n for n in range(header_end + 1, end) if lines[n - 1].strip()), None)
     if body is None:
