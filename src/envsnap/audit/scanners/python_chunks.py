@@ -13,6 +13,8 @@ import bisect
 import re
 
 _CONTINUES = ("else", "elif ", "except", "finally", ")", "]", "}", "#")
+_COLUMN_ZERO = re.compile(r"^(?!else|elif |except|finally)[^ \t\n\r\x0b\x0c#)\]}]", re.MULTILINE)
+"""A line that may start a top-level statement: not blank, not indented, not continuing the one before."""
 _TRIPLE = re.compile(r"\"\"\"|'''")
 CHUNK_MIN_LINES = 400
 """Below this size a module is parsed whole: splitting it saves nothing."""
@@ -38,7 +40,7 @@ def parse_hot(text: str, lines: list[str], relative: str, hot: list[int]) -> ast
     run: list[str] = []
     run_first = 0
     strings = _StringLines(text)
-    bounds = _statement_bounds(lines, strings)
+    bounds = _statement_bounds(text, lines, strings)
     for number, (first, end) in enumerate(bounds):
         if _holds(hot, first, end) or lines[first - 1].startswith(("import ", "from ")):
             if not run:
@@ -56,13 +58,16 @@ def parse_hot(text: str, lines: list[str], relative: str, hot: list[int]) -> ast
     return ast.Module(body=body, type_ignores=[])
 
 
-def _statement_bounds(lines: list[str], inside: _StringLines) -> list[tuple[int, int]]:
+def _statement_bounds(text: str, lines: list[str], inside: _StringLines) -> list[tuple[int, int]]:
     """``(first, end)`` line numbers of each top-level statement, decorators included."""
-    candidates = [
-        number
-        for number, line in enumerate(lines, 1)
-        if line[:1] not in _INDENTED and not line.startswith(_CONTINUES) and number not in inside
-    ]
+    candidates = []
+    line = 1
+    position = 0
+    for match in _COLUMN_ZERO.finditer(text):
+        line += text.count("\n", position, match.start())
+        position = match.start()
+        if line not in inside:
+            candidates.append(line)
     # A decorator's statement goes on to the next column-0 line (the def or class it decorates).
     starts = [
         number
