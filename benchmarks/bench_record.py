@@ -207,7 +207,7 @@ def defaults_at_25m(rounds: int) -> None:
         "float64 copy + forward (no envsnap)": fp64_forward,
     }
     plain()
-    first = _wall(record())  # the process's first record with probes: they run beside its block
+    first = _wall(record())  # the process's first record: its probes run (beside the block, given 2+ CPUs)
     times: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(rounds):
         for name, run in runs.items():
@@ -235,7 +235,7 @@ def defaults_at_25m(rounds: int) -> None:
         f"the block's own forward counted as a timing sample in {sum(b == 1 for b in block_samples)} of "
         f"{len(block_samples)} default records"
     )
-    print(f"the process's first record (probes not yet cached, beside the block): {first / base:.2f}×")
+    print(f"the process's first record (probes not yet cached): {first / base:.2f}×")
     shutil.rmtree(folder, ignore_errors=True)
 
 

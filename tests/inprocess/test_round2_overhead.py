@@ -240,3 +240,27 @@ def test_a_record_with_a_reused_snapshot_still_stores_it(
     one, two = (check_bundle(tmp_path / name) for name in ("one", "two"))
     assert one.environment_text is not None
     assert one.environment_text == two.environment_text
+
+
+def test_with_one_cpu_the_probes_wait_until_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Nothing to overlap them with: beside the block they would only slow it and void its sample.
+    monkeypatch.setattr(machine, "_CACHE", {})
+    monkeypatch.setattr(machine, "usable_cpus", lambda: 1)
+    pending = machine.snapshot_soon("fast")
+    assert not pending.running()
+    assert "fast" not in machine._CACHE  # not probed yet
+    snapshot = pending()
+    assert snapshot is not None
+    assert machine._CACHE["fast"][1] is snapshot
+    assert pending() is snapshot
+
+
+def test_with_one_cpu_the_first_record_still_stores_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(machine, "_CACHE", {})
+    monkeypatch.setattr(machine, "usable_cpus", lambda: 1)
+    model = Counted()
+    with torch.no_grad(), envsnap.record(tmp_path / "b", model=model, environment="fast"):
+        model(torch.randn(4, 8))
+    assert check_bundle(tmp_path / "b").environment_text is not None

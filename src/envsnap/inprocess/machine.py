@@ -7,11 +7,13 @@ still in the manifest); ``"none"`` records no snapshot. A Snapshot object is use
 ``snapshot_soon`` starts the probes on a worker thread when the block is entered, so their
 seconds (a subprocess importing torch) overlap the user's block instead of adding to it; later
 records and verifies in the same process reuse the snapshot while the environment variables and
-the import path's directories are unchanged.
+the import path's package directories are unchanged. With one usable CPU the probes are deferred
+to just after the block instead (nothing to overlap them with).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 from envsnap.errors import BadInput
@@ -65,18 +67,35 @@ def _environment_key() -> str:
 
 
 class PendingSnapshot:
-    """The result of ``snapshot_soon``: call it to wait for the snapshot."""
+    """The result of ``snapshot_soon``: call it to wait for the snapshot (or, when the probes were
+    deferred, to take it now)."""
 
-    def __init__(self, future: Any = None, result: Snapshot | None = None) -> None:
+    def __init__(
+        self,
+        future: Any = None,
+        result: Snapshot | None = None,
+        deferred: Callable[[], Snapshot | None] | None = None,
+    ) -> None:
         self._future = future
         self._result = result
+        self._deferred = deferred
 
     def running(self) -> bool:
-        """Whether the probes are still running (on a worker thread, sharing the interpreter)."""
+        """Whether the probes are running now (on a worker thread, sharing the interpreter)."""
         return self._future is not None and not self._future.done()
 
     def __call__(self) -> Snapshot | None:  # the same result however often it is asked
+        if self._deferred is not None:
+            self._result, self._deferred = self._deferred(), None
         return self._future.result() if self._future is not None else self._result
+
+
+def usable_cpus() -> int:
+    """CPUs this process may run on (its affinity mask where the OS has one)."""
+    import os
+
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
 
 
 def snapshot_soon(option: Any) -> PendingSnapshot:
@@ -85,6 +104,9 @@ def snapshot_soon(option: Any) -> PendingSnapshot:
     "full" and "fast" are probed once per process and reused while ``_environment_key`` is
     unchanged: the probes are a second (the framework probe imports torch in a subprocess) on the
     first record, and on later ones their threads would compete with the block being recorded.
+    With one usable CPU there is nothing to overlap them with: they are deferred to the first call
+    of the result (record makes it after the block, before the timed replays), so they never run
+    beside anything timed.
 
     Raises (from the returned object's call): what snapshot_for raises. A bad option raises now.
     """
@@ -96,12 +118,15 @@ def snapshot_soon(option: Any) -> PendingSnapshot:
     cached = _CACHE.get(option)
     if cached is not None and cached[0] == key:
         return PendingSnapshot(result=cached[1])
-    from concurrent.futures import ThreadPoolExecutor
 
     def probe() -> Snapshot | None:
         snapshot = snapshot_for(option)
         _CACHE[option] = (key, snapshot)
         return snapshot
+
+    if usable_cpus() < 2:
+        return PendingSnapshot(deferred=probe)
+    from concurrent.futures import ThreadPoolExecutor
 
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="envsnap-probe")
     future = executor.submit(probe)
