@@ -16,10 +16,13 @@ default replays (``measure=True``). CPU time of this process (``time.process_tim
 thread, rounds interleaved, median and minimum reported (see bench_guard.py for why).
 
 Then the overhead target of issue 23: ``envsnap.record`` with *every default* (environment probes
-on a worker thread overlapping the block, the guard on the block, keep="64MB", two timed replays of
-which the first is the noise check) on a ~27M-parameter GPT-style decoder, wall clock against a
-plain forward in the same run (target: ≤ 3×), next to keep="256MB" (the old default), stats only,
-and no replays, and with the float64 golden (``golden="cpu-fp64"``: is it cheap enough to be a default?).
+once per process, on a worker thread overlapping the first block; the guard on the block;
+keep="64MB"; two timing samples: the block's own forward less the hooks' time when the first
+replay, also the noise check, agrees with it, else two replays) on a ~27M-parameter GPT-style
+decoder, wall clock against a plain forward in the same run (target: ≤ 3×), next to keep="256MB",
+stats only, and no replays, the process's first record (probes not cached), and with the float64
+golden (``golden="cpu-fp64"``) and a bare float64 forward of the model (what any fp64 golden of the
+outputs costs at least: is it cheap enough to be a default?).
 
 Usage: python benchmarks/bench_record.py [--rounds R]
 """
@@ -121,7 +124,8 @@ def main() -> None:
     replay = folder / "replay"
     measured = _cpu_seconds(lambda: _record_measured(model, x, replay))
     print(
-        f"record with the default replays (2 timed, the first under the guard and the noise check): "
+        f"record with the default replays (grad enabled: the block's forward is no timing sample, "
+        f"2 timed replays, the first also the noise check): "
         f"{measured / base:.1f}× one plain forward"
     )
     shutil.rmtree(folder, ignore_errors=True)
@@ -165,11 +169,16 @@ def _wall(run: Callable[[], None]) -> float:
 def defaults_at_25m(rounds: int) -> None:
     """``envsnap.record`` with every default (environment="full", keep="64MB", measure=True)
     against a plain forward of a ~27M-parameter GPT, wall clock, at the thread count set by the caller."""
+    import copy
+
+    from envsnap.inprocess.bundle.check import check_bundle as check
+
     torch.manual_seed(0)
     model = _GPT().train()  # dropout 0; train mode keeps the modules visible (no fused eval fast path)
     idx = torch.randint(0, GPT_VOCAB, (GPT_BATCH, GPT_SEQ), generator=torch.Generator().manual_seed(1))
     params = sum(p.numel() for p in model.parameters())
     folder = Path(tempfile.mkdtemp(prefix="bench-record-25m-"))
+    block_samples: list[int] = []
 
     def plain() -> None:
         with torch.no_grad():
@@ -182,6 +191,11 @@ def defaults_at_25m(rounds: int) -> None:
 
         return run
 
+    def fp64_forward() -> None:
+        """The least a float64 golden of the outputs costs: a float64 copy of the model, one forward."""
+        with torch.no_grad():
+            copy.deepcopy(model).to(torch.float64)(idx)
+
     runs = {
         "plain forward": plain,
         "record, defaults": record(),
@@ -190,26 +204,41 @@ def defaults_at_25m(rounds: int) -> None:
         "record, defaults but environment='none'": record(environment="none"),
         "record, block only (measure=False, 'none')": record(measure=False, environment="none"),
         "  the same, keep=0": record(measure=False, environment="none", keep=0),
+        "float64 copy + forward (no envsnap)": fp64_forward,
     }
     plain()
+    first = _wall(record())  # the process's first record: its probes run (beside the block, given 2+ CPUs)
     times: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(rounds):
         for name, run in runs.items():
             times[name].append(_wall(run))
+            if name == "record, defaults":  # read back untimed: did the block's forward count?
+                measurements = check(folder / "b").manifest.measurements
+                timing = measurements.timing if measurements is not None else None
+                block_samples.append(getattr(timing, "block_samples", 0) if timing is not None else -1)
     base = min(times["plain forward"])
     print(
         f"\nmodel: GPT-style decoder, {params / 1e6:.1f} M parameters, batch {GPT_BATCH}×{GPT_SEQ} tokens, "
         f"{torch.get_num_threads()} threads, wall clock, {rounds} rounds interleaved"
     )
-    print(f"{'':40}{'median':>10}{'min':>10}{'min ratio':>11}")
+    print(f"{'':42}{'median':>10}{'min':>10}{'min ratio':>11}  ratio of each round")
     for name, values in times.items():
         print(
-            f"{name:40}{statistics.median(values) * 1e3:>8.0f}ms{min(values) * 1e3:>8.0f}ms"
-            f"{min(values) / base:>10.2f}×"
+            f"{name:42}{statistics.median(values) * 1e3:>8.0f}ms{min(values) * 1e3:>8.0f}ms"
+            f"{min(values) / base:>10.2f}×  {' '.join(f'{v / base:.2f}' for v in values)}"
         )
+    defaults = times["record, defaults"]
+    medians = statistics.median(defaults) / statistics.median(times["plain forward"])
+    print(
+        f"default overhead (issue 23 target ≤ 3×): {min(defaults) / base:.2f}× the plain forward "
+        f"(fastest of {rounds} each; medians {medians:.2f}×); "
+        f"the block's own forward counted as a timing sample in {sum(b == 1 for b in block_samples)} of "
+        f"{len(block_samples)} default records"
+    )
+    print(f"the process's first record (probes not yet cached): {first / base:.2f}×")
     shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":
     main()
-    defaults_at_25m(3)
+    defaults_at_25m(5)

@@ -37,6 +37,7 @@ import torch
 from torch.nn.modules import module as nn_module
 from torch.utils._python_dispatch import _disable_current_modes
 
+from envsnap.inprocess.block_clock import BlockClock
 from envsnap.inprocess.module_names import ModKey, ModuleNamer, unwrap
 from envsnap.inprocess.tensor_stats import leaves
 
@@ -118,6 +119,8 @@ class Capture:
         self._tops = 0
         self._taps: dict[str, int] = {}
         self.enabled = True
+        self.clock: BlockClock | None = None
+        """When set (record), the hooks time themselves and the top-level calls (block_clock.py)."""
 
     def install(self) -> None:
         self._handles = [
@@ -157,6 +160,20 @@ class Capture:
         self._tops = top
 
     def _pre(self, module: torch.nn.Module, args: Any) -> None:
+        clock = self.clock
+        if clock is None:
+            self._pre_work(module, args)
+            return
+        started = clock.enter()
+        was_in_top = self._in_top
+        try:
+            self._pre_work(module, args)
+        finally:
+            clock.leave(started)
+        if self._in_top and not was_in_top:
+            clock.top_started()
+
+    def _pre_work(self, module: torch.nn.Module, args: Any) -> None:
         if not self.enabled:
             return
         stack = self._stack()
@@ -233,6 +250,23 @@ class Capture:
                 self.remember(path, tensor)
 
     def _post(self, module: torch.nn.Module, args: Any, *rest: Any) -> None:
+        clock = self.clock
+        if clock is None:
+            self._post_work(module, args, *rest)
+            return
+        started = clock.enter()
+        hooks_at, was_in_top, index = clock.hooks_s, self._in_top, self._tops
+        try:
+            self._post_work(module, args, *rest)
+        finally:
+            clock.leave(started)
+        if was_in_top and not self._in_top:  # the top-level call ended (or raised)
+            if self._tops > index:
+                clock.top_finished(index, started, hooks_at)
+            else:
+                clock.top_failed(index)
+
+    def _post_work(self, module: torch.nn.Module, args: Any, *rest: Any) -> None:
         stack = self._stack()
         if not stack or self.namer.is_wrapper(module, outermost=False):
             return
@@ -272,6 +306,16 @@ class Capture:
 
     def tap(self, name: str, value: Any) -> list[str]:
         """Hand a named value to the sink as ``tap:name#n``; the keys of its tensors."""
+        clock = self.clock
+        if clock is None:
+            return self._tap_work(name, value)
+        started = clock.enter()
+        try:
+            return self._tap_work(name, value)
+        finally:
+            clock.leave(started)
+
+    def _tap_work(self, name: str, value: Any) -> list[str]:
         call = self._taps.get(name, 0)
         self._taps[name] = call + 1
         keys = []

@@ -5,7 +5,10 @@ torch in a subprocess, a few seconds); ``"fast"`` skips the framework probes (th
 still in the manifest); ``"none"`` records no snapshot. A Snapshot object is used as given.
 
 ``snapshot_soon`` starts the probes on a worker thread when the block is entered, so their
-seconds (a subprocess importing torch) overlap the user's block instead of adding to it.
+seconds (a subprocess importing torch) overlap the user's block instead of adding to it; later
+records and verifies in the same process reuse the snapshot while the environment variables and
+the import path's package directories are unchanged. With one usable CPU the probes are deferred
+to just after the block instead (nothing to overlap them with).
 """
 
 from __future__ import annotations
@@ -36,26 +39,99 @@ def snapshot_for(option: Any) -> Snapshot | None:
     return api.collect(frameworks=option == "full")
 
 
-def snapshot_soon(option: Any) -> Callable[[], Snapshot | None]:
-    """Start ``snapshot_for(option)`` now, in the background; the returned function waits for it.
+_CACHE: dict[str, tuple[str, Snapshot | None]] = {}
+"""Per option, the last snapshot this process took and the key it was taken under."""
 
-    Raises (from the returned function): what snapshot_for raises. A bad option raises now.
+
+def _environment_key() -> str:
+    """What a snapshot of this process's environment could change with, cheap to read (µs): the
+    environment variables, the import path, and the modification time of each package directory
+    on it (installing or removing a package adds or deletes a ``*.dist-info`` there; other
+    directories on the path, such as a script's own, change whenever a file is written there).
+    Drivers and devices do not change under a running process that has loaded them."""
+    import os
+    import sys
+
+    stamps: list[int | None] = []
+    for entry in sys.path:
+        if os.path.basename(entry.rstrip(os.sep)) in ("site-packages", "dist-packages"):
+            try:
+                stamps.append(os.stat(entry).st_mtime_ns)
+            except OSError:
+                stamps.append(None)
+    import hashlib
+
+    # A digest: the variables may hold secrets, and the cache outlives the call.
+    state = repr((sys.executable, sorted(os.environ.items()), sys.path, stamps))
+    return hashlib.sha256(state.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class PendingSnapshot:
+    """The result of ``snapshot_soon``: call it to wait for the snapshot (or, when the probes were
+    deferred, to take it now)."""
+
+    def __init__(
+        self,
+        future: Any = None,
+        result: Snapshot | None = None,
+        deferred: Callable[[], Snapshot | None] | None = None,
+    ) -> None:
+        self._future = future
+        self._result = result
+        self._deferred = deferred
+
+    def running(self) -> bool:
+        """Whether the probes are running now (on a worker thread, sharing the interpreter)."""
+        return self._future is not None and not self._future.done()
+
+    def __call__(self) -> Snapshot | None:  # the same result however often it is asked
+        if self._deferred is not None:
+            self._result, self._deferred = self._deferred(), None
+        return self._future.result() if self._future is not None else self._result
+
+
+def usable_cpus() -> int:
+    """CPUs this process may run on (its affinity mask where the OS has one)."""
+    import os
+
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
+
+
+def snapshot_soon(option: Any) -> PendingSnapshot:
+    """Start ``snapshot_for(option)`` now, in the background; calling the result waits for it.
+
+    "full" and "fast" are probed once per process and reused while ``_environment_key`` is
+    unchanged: the probes are a second (the framework probe imports torch in a subprocess) on the
+    first record, and on later ones their threads would compete with the block being recorded.
+    With one usable CPU there is nothing to overlap them with: they are deferred to the first call
+    of the result (record makes it after the block, before the timed replays), so they never run
+    beside anything timed.
+
+    Raises (from the returned object's call): what snapshot_for raises. A bad option raises now.
     """
     if option is None or option == "none" or not isinstance(option, str):
-        result = snapshot_for(option)
-        return lambda: result
+        return PendingSnapshot(result=snapshot_for(option))
     if option not in ("full", "fast"):
         snapshot_for(option)  # raises the ValueError
+    key = _environment_key()
+    cached = _CACHE.get(option)
+    if cached is not None and cached[0] == key:
+        return PendingSnapshot(result=cached[1])
+
+    def probe() -> Snapshot | None:
+        snapshot = snapshot_for(option)
+        _CACHE[option] = (key, snapshot)
+        return snapshot
+
+    if usable_cpus() < 2:
+        return PendingSnapshot(deferred=probe)
     from concurrent.futures import ThreadPoolExecutor
 
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="envsnap-probe")
-    future = executor.submit(snapshot_for, option)
+    future = executor.submit(probe)
     executor.shutdown(wait=False)
-
-    def wait() -> Snapshot | None:  # the same result however often it is asked
-        return future.result()
-
-    return wait
+    return PendingSnapshot(future=future)
 
 
 def snapshot_text(snapshot: Snapshot) -> bytes:

@@ -1,11 +1,13 @@
 """Speed and memory of a model on the recorded inputs: timed replays, as torch.utils.benchmark does.
 
-Replays (not the user's block) are timed: the block may hold data loading, a loss, a backward, and
-only the model's own calls are comparable across machines. Each repetition replays every recorded
-top-level call once, under ``torch.no_grad()``, synchronizing the device before the clock starts
-and after it stops; warm-up repetitions are run first and dropped; the median and interquartile
-range are reported (torch.utils.benchmark's Measurement reports the same pair). Peak memory is the
-device allocator's peak over one replay (cuda and xpu; the CPU has no allocator peak to ask).
+Replays are timed, not the user's block: the block may hold data loading, a loss, a backward, and
+only the model's own calls are comparable across machines (record may count the block's own model
+calls as one sample, hooks' time subtracted, when a replay confirms it: ``prior``, block_clock.py).
+Each repetition replays every recorded top-level call once, under ``torch.no_grad()``,
+synchronizing the device before the clock starts and after it stops; warm-up repetitions are run
+first and dropped; the median and interquartile range are reported (torch.utils.benchmark's
+Measurement reports the same pair). Peak memory is the device allocator's peak over one replay
+(cuda and xpu; the CPU has no allocator peak to ask).
 
 torch.utils.benchmark.Timer is not used itself because it times a statement string or a callable
 in a loop with CUDA-only synchronization; xpu and mps need their own synchronize.
@@ -48,6 +50,12 @@ model, and the first replays of a code path (no_grad after a block with grad) ru
 MAX_REPEATS = 50
 
 
+AGREE = 0.15
+"""A sample timed outside the replays (the record block's own forward, block_clock.py) counts only
+when it is within this fraction of the first replay: then the two independent runs agree on the
+time and the spread between them is known; otherwise it is dropped and replays alone decide."""
+
+
 def time_replays(
     replay: Replay,
     device: str,
@@ -55,34 +63,51 @@ def time_replays(
     repeats: int = 5,
     warmup: int = 1,
     reset: Callable[[], None] | None = None,
+    prior: float | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Timing:
-    """Median, spread and minimum of at least ``repeats`` synchronized replays after ``warmup``
-    dropped ones (more while they add up to under MIN_TIMED_S). ``reset`` runs between
-    replays, untimed (it puts the model's buffers back)."""
+    """Median, spread and minimum of at least ``repeats`` synchronized samples after ``warmup``
+    dropped replays (more while they add up to under MIN_TIMED_S). ``reset`` runs between
+    replays, untimed (it puts the model's buffers back).
+
+    ``prior``: the same work timed already (the record block's forward, hooks' time subtracted).
+    It counts as one of the ``repeats`` samples when the first replay agrees with it within AGREE;
+    at least one replay always runs (it is also the noise check), so the samples are never one.
+    """
     with torch.no_grad():
         for _ in range(warmup):
             replay()
             if reset is not None:
                 reset()
         synchronize(device)
+        counted: list[float] = []
         samples: list[float] = []
-        while len(samples) < max(repeats, 1) or (
-            min(samples) * len(samples) < MIN_TIMED_S and len(samples) < MAX_REPEATS
+        while (
+            not samples
+            or len(counted) + len(samples) < max(repeats, 1)
+            or (
+                min(counted + samples) * (len(counted) + len(samples)) < MIN_TIMED_S
+                and len(counted) + len(samples) < MAX_REPEATS
+            )
         ):
             synchronize(device)
-            start = time.perf_counter()
+            start = clock()
             replay()
             synchronize(device)
-            samples.append(time.perf_counter() - start)
+            samples.append(clock() - start)
             if reset is not None:
                 reset()
+            if prior is not None and len(samples) == 1 and abs(prior - samples[0]) <= AGREE * samples[0]:
+                counted.append(prior)
+    everything = counted + samples
     return Timing(
-        repeats=len(samples),
-        median_s=statistics.median(samples),
-        iqr_s=_quantile(samples, 0.75) - _quantile(samples, 0.25),
-        min_s=min(samples),
-        max_s=max(samples),
-        samples_s=tuple(samples),
+        repeats=len(everything),
+        median_s=statistics.median(everything),
+        iqr_s=_quantile(everything, 0.75) - _quantile(everything, 0.25),
+        min_s=min(everything),
+        max_s=max(everything),
+        samples_s=tuple(everything),
+        block_samples=len(counted),
     )
 
 

@@ -140,6 +140,9 @@ class Timing(Model, frozen=True, kw_only=True):
     min_s: float
     max_s: float
     samples_s: tuple[float, ...] = ()
+    block_samples: int = 0
+    """How many of the samples (the first ones) are the record block's own model calls, the hooks'
+    time subtracted, counted because a replay agreed with them (block_clock.py)."""
 
 
 class Measurements(Model, frozen=True, kw_only=True):

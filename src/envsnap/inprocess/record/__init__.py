@@ -9,11 +9,12 @@ On exit (a block that raised writes nothing) the recorder measures and writes th
 stats (and tensors within ``keep``), taps, final outputs, then — by replaying the recorded calls —
 the reference's run-to-run noise (the first timed replay's outputs against the block's; a hooked
 replay value by value only when they differ), its timing (fastest, median and spread of
-synchronized repetitions), peak device memory, throughput for ``batch_size``, and optionally a CPU
-float64 golden. The guard's placement comes from the block itself, as on verify. Replays start
-from the state the recorded calls saw and leave the model, its buffers and the RNG as the block
-left them. Generate inputs on the CPU with a fixed seed: the bundle stores them, so the target
-replays exactly the same data.
+synchronized repetitions; the block's own forward, the hooks' time subtracted, counts as one of
+them when the first replay agrees with it within 15%: block_clock.py), peak device memory,
+throughput for ``batch_size``, and optionally a CPU float64 golden. The guard's placement comes
+from the block itself, as on verify. Replays start from the state the recorded calls saw and leave
+the model, its buffers and the RNG as the block left them. Generate inputs on the CPU with a fixed
+seed: the bundle stores them, so the target replays exactly the same data.
 
 Also a decorator: each call of the decorated function is recorded (the bundle holds the last one).
 The block runs with module hooks (stats of each output, tensors within the budget) and the guard
@@ -100,6 +101,13 @@ class Recorder:
         state = ModelState(unwrap(self.model) if self.model is not None else None)
         sink = RecordSink(self.keep_bytes, state=state)
         capture = Capture(sink, self.model)
+        if self.model is not None and self.measure:
+            from envsnap.inprocess.block_clock import BlockClock
+            from envsnap.inprocess.record.measure import model_device
+
+            # The block's own forward is a timing sample (one replay fewer) when a replay agrees.
+            device = model_device(unwrap(self.model), self.device or "cpu")
+            capture.clock = BlockClock(device, busy=self._environment.running)
         guard = Guard(self.device)  # placement, from the block (as verify does)
         guard.__enter__()
         capture.install()
@@ -119,6 +127,8 @@ class Recorder:
         if exc_type is not None:
             return
         sink.starts = capture.starts
+        if capture.clock is not None:
+            sink.block_s = dict(capture.clock.samples)
         self.manifest = self._write(sink, guard)
 
     def __call__(self, func: F) -> F:
@@ -213,11 +223,14 @@ def record(
         golden: "cpu-fp64" to rerun on the CPU in float64 for the k×-reference-error gate.
         environment: "full" (every probe), "fast" (no framework probes), "none", or a Snapshot.
         batch_size: items per top-level call, for throughput.
-        repeats: timed replays (at least; short ones are repeated while the fastest × the count
-            is under 50 ms): the
-            fastest, median and spread are stored. The first doubles as the noise check, so the
-            defaults (2, no warm-up: the block warmed the model) cost two forwards on top of the
-            block. warmup: replays run first and dropped.
+        repeats: timing samples (at least; short ones are repeated while the fastest × the
+            count is under 50 ms): the fastest, median and spread are stored. The block's own
+            model calls, when run under ``torch.no_grad()`` with no probe beside them, count as
+            one sample (their time less the hooks') if the first timed replay agrees within 15%;
+            otherwise replays alone make the samples. The first replay doubles as the noise
+            check, so the defaults (2, no warm-up: the block warmed the model) cost one forward on
+            top of the block when the block's sample counts, two when it doesn't.
+            warmup: replays run first and dropped.
         measure: replay for noise, timing and memory (False: only the block itself is recorded).
         device: the device the work should run on (the guard's expected device); default: the
             first accelerator torch can use, else cpu.

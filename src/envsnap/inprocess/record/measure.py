@@ -92,6 +92,14 @@ def _stepped_note(stepped: list[str]) -> str:
     )
 
 
+def _block_time(sink: RecordSink, calls: Sequence[tuple[Any, ...]]) -> float | None:
+    """The block's own time for the replayed calls, when each of them was timed (grad disabled)."""
+    indices = [call[0] for call in calls]
+    if not indices or any(index not in sink.block_s for index in indices):
+        return None
+    return sum(sink.block_s[index] for index in indices)
+
+
 def measure_reference(recorder: Any, sink: RecordSink) -> Extra:
     """Everything measured by replaying the recorded calls (nothing without a model or calls).
 
@@ -128,7 +136,14 @@ def measure_reference(recorder: Any, sink: RecordSink) -> Extra:
         # with the recorded ones. Bit for bit the same (the usual case): every value's noise is 0
         # and no hooked replay is needed; otherwise one hooked replay measures it value by value.
         replay = FirstReplay(timed(model), calls, sink.rng_states)
-        timing = time_replays(replay, device, repeats=recorder.repeats, warmup=recorder.warmup, reset=reset)
+        timing = time_replays(
+            replay,
+            device,
+            repeats=recorder.repeats,
+            warmup=recorder.warmup,
+            reset=reset,
+            prior=_block_time(sink, calls),
+        )
         if faithful and replay.outputs is not None and _reproduced(sink, replay.outputs):
             replayed = {index for index, _, _ in calls}
             extra.noise = {

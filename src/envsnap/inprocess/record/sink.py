@@ -45,6 +45,9 @@ class RecordSink:
     """The arguments each top-level call took, as given (what the record's own replays feed)."""
     starts: dict[int, dict[str, int]] = field(default_factory=dict)
     """Per top-level call, the module call counts it started from (Capture.starts)."""
+    block_s: dict[int, float] = field(default_factory=dict)
+    """Per top-level call run with grad disabled: its wall time in the block less the hooks'
+    (block_clock.BlockClock.samples), a timing sample the replays may confirm."""
     unfaithful: dict[int, list[str]] = field(default_factory=dict)
     top_keys: dict[int, str] = field(default_factory=dict)
     """Per top-level call, the model call's key (its outputs' key prefix)."""
