@@ -14,6 +14,8 @@ import pytest
 
 from envsnap.audit.scanners import python as scanner
 from envsnap.audit.scanners import python_chunks as chunks
+from envsnap.audit.scanners.native_trigger import TRIGGER as NATIVE_TRIGGER
+from envsnap.audit.scanners.native_trigger import native_triggered
 from envsnap.audit.scanners.python import scan_python
 from envsnap.audit.scanners.python_trigger import trigger_lines
 
@@ -149,3 +151,35 @@ def test_the_parsed_part_of_a_long_module_is_small() -> None:
     tree = chunks.parse_hot(text, lines, "big.py", trigger_lines(text.encode()))
     assert [node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)] == ["go"]
     assert [(s.kind, s.line) for s in scan_python("big.py", text)] == [("device-hardcode", len(lines) - 1)]
+
+
+# ---------------------------------------------------------------------------- the native prefilter
+
+
+@pytest.mark.parametrize(
+    ("source", "wanted"),
+    [
+        (b"// ownership and relationship of the graph\nint x;\n", False),  # "hip" inside words
+        (b"#include <vector>\nstatic int warp = 32;\n", False),
+        (b"int n = hipGetDeviceCount(&c);\n", True),
+        (b"#ifdef __HIPCC__\n#endif\n", True),
+        (b"constexpr int kWarpSize = 32;\n", True),
+        (b'asm volatile("nop");\n', True),
+        (b"x = plasma(1);\n", False),  # "asm" inside a word
+        (b"cuMemAlloc(&p, n);\n", True),
+        (b"__shfl_xor_sync(mask, v, 1);\n", True),
+    ],
+)
+def test_the_native_prefilter_is_the_word_bounded_pattern(source: bytes, wanted: bool) -> None:
+    assert native_triggered(source) is wanted
+    assert (NATIVE_TRIGGER.search(source) is not None) is wanted
+
+
+def test_the_native_prefilter_agrees_with_the_pattern_on_real_headers() -> None:
+    """torch's own include tree: thousands of real C++ headers, CUDA and not."""
+    torch = pytest.importorskip("torch")
+    headers = sorted((Path(torch.__file__).parent / "include").rglob("*.h"))[::7]
+    assert len(headers) > 300
+    for path in headers:
+        data = path.read_bytes()
+        assert native_triggered(data) is (NATIVE_TRIGGER.search(data) is not None), path

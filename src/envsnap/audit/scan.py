@@ -28,6 +28,7 @@ from envsnap.audit.model import ScanResult, Signal, Skipped
 from envsnap.audit.scanners.artifacts import NotRegularFile, scan_artifact
 from envsnap.audit.scanners.build import scan_build
 from envsnap.audit.scanners.native import scan_native
+from envsnap.audit.scanners.native_trigger import native_triggered
 from envsnap.audit.scanners.python import scan_python
 from envsnap.audit.scanners.python_trigger import trigger_lines
 from envsnap.audit.walk import Entry, walk
@@ -40,13 +41,6 @@ PARALLEL_MIN_CPUS = 2
 """A pool of two pays when both CPUs are free (transformers on a 2-core machine: 0.33 s against 0.51 s
 in one process) and loses when one is busy (0.83 s against 0.61 s): CPUs are counted idle ones."""
 CHUNK_FILES = 128
-
-_NATIVE_TRIGGER = re.compile(
-    rb"cuda|CUDA|\bcu[A-Z]|\b(?:asm|__asm__|__asm)\b|__global__|_sync\b|cublas|cudnn|cutlass|cute/|nccl|thrust|"
-    rb"NvInfer|WARP_?SIZE|[kK]?_?[Ww]arp_?[Ss]ize|FULL_MASK|__ld[cl]|__st[cw]|nvtx|cuFile|cufile|CUBLASLT|"
-    rb"\bhip|HIP_|_HIP\b|__HIPCC__|ROCM|rocm|sycl|SYCL|\bmma\.h|Metal"
-)
-"""Tokens a C/C++ signal needs: CUDA/HIP/SYCL identifiers, asm, warp-size constants, CUDA library headers."""
 
 FileResult = tuple[list[Signal], list[Skipped], bool]
 
@@ -184,7 +178,7 @@ def scan_file(entry: Entry) -> FileResult:
         hot: list[int] = []
         if entry.kind == "python" and not (hot := trigger_lines(data)):
             return [], [], False
-        if entry.kind == "native" and not _NATIVE_TRIGGER.search(data):
+        if entry.kind == "native" and not native_triggered(data):
             return [], [], False
         if b"\x00" in data:
             return [], [Skipped(file=entry.relative, reason="binary data, not text")], False
