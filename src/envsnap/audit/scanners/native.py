@@ -81,6 +81,8 @@ LIBRARIES = {
     "cufile": "cuFile (GPUDirect Storage)",
 }
 """Include prefixes of CUDA libraries; the judge knows each one's port (or lack of one)."""
+_LIBRARY_NAMED = re.compile("|".join(re.escape(prefix) for prefix in LIBRARIES))
+"""Any of them anywhere in a header path: a necessary condition, tested before the ordered lookup."""
 _PORT_INCLUDES = {
     "hip/": "rocm",
     "hipblas": "rocm",
@@ -99,6 +101,7 @@ _PORT_INCLUDES = {
     "MetalPerformanceShaders": "mps",
 }
 """Headers only a port includes: HIP/ROCm libraries, SYCL/oneAPI, Metal."""
+_PORT_PREFIXES = tuple(_PORT_INCLUDES)
 
 
 def _blank_comments(text: str) -> str:
@@ -107,7 +110,7 @@ def _blank_comments(text: str) -> str:
     def keep(match: re.Match[str]) -> str:
         token = match.group()
         if token.startswith(("//", "/*")):
-            return re.sub(r"[^\n]", " ", token)
+            return "\n".join(" " * len(part) for part in token.split("\n"))
         return token
 
     return _STRING_OR_COMMENT.sub(keep, text)
@@ -168,14 +171,16 @@ def scan_native(relative: str, text: str) -> Iterator[Signal]:
     libraries: list[tuple[int, str]] = []
     for match in _INCLUDE.finditer(code):
         header = match.group(1)
+        if _LIBRARY_NAMED.search(header) is None:
+            continue  # most includes (<vector>, "ATen/...") name no CUDA library
         for prefix, name in LIBRARIES.items():
             if (header.startswith(prefix) or f"/{prefix}" in header) and cuda_side(match.start()):
                 libraries.append((match.start(), name))
                 break
-    calls = [m for m in _CUDA_CALL.finditer(code) if cuda_side(m.start())]
-    kernels = len(_KERNEL.findall(code))
+    calls = [m for m in _CUDA_CALL.finditer(code) if cuda_side(m.start())] if "cu" in code else []
+    kernels = len(_KERNEL.findall(code)) if "__global__" in code else 0
     launches = len(_LAUNCH.findall(code))
-    asm_blocks = [(m, _asm_body(code, m.end())) for m in _ASM.finditer(code)]
+    asm_blocks = [(m, _asm_body(code, m.end())) for m in _ASM.finditer(code)] if "asm" in code else []
     ptx = [
         (m, body)
         for m, body in asm_blocks
@@ -304,6 +309,8 @@ def _port_evidence(relative: str, code: str, branch_map: Branches, make: Make) -
         yield make("port", hip.start(), "rocm", ("reason=HIP runtime/library calls",))
     for match in _INCLUDE.finditer(code):
         header = match.group(1)
+        if not header.startswith(_PORT_PREFIXES):
+            continue
         for prefix, kind in _PORT_INCLUDES.items():
             if header.startswith(prefix):
                 yield make("port", match.start(), kind, (f"reason=includes <{header[:60]}>",))
@@ -320,13 +327,16 @@ def _port_evidence(relative: str, code: str, branch_map: Branches, make: Make) -
 
 def _blind_spots(code: str, cuda_side: Callable[[int], bool], signal: Make) -> Iterator[Signal]:
     """Cache hints, NVTX, cuFile, cuBLASLt layouts, labeled partitions: what hipify maps poorly or not."""
-    for pattern, kind in (
-        (_CACHE_HINT, "cache-hint"),
-        (_NVTX, "nvtx"),
-        (_CUFILE, "cufile"),
-        (_CUBLASLT_ENUM, "cublaslt-layout"),
-        (_LABELED_PARTITION, "labeled-partition"),
+    # Each pattern behind a substring it needs: word-bounded patterns have no literal prefix to skip by.
+    for pattern, kind, needs in (
+        (_CACHE_HINT, "cache-hint", ("__ld", "__st")),
+        (_NVTX, "nvtx", ("nvtx",)),
+        (_CUFILE, "cufile", ("cuFile",)),
+        (_CUBLASLT_ENUM, "cublaslt-layout", ("CUBLASLT_",)),
+        (_LABELED_PARTITION, "labeled-partition", ("labeled_partition",)),
     ):
+        if not any(word in code for word in needs):
+            continue
         hits = [m for m in pattern.finditer(code) if cuda_side(m.start())]
         if hits:
             names = sorted({m.group().rstrip("( ").strip() for m in hits})
