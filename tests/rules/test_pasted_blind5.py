@@ -28,7 +28,8 @@ def test_llama_cpp_device_line_with_its_vmm_suffix_is_a_gpu() -> None:
     )
     snapshot = _snapshot(text)
     nvidia = snapshot.accelerators.nvidia if snapshot.accelerators else None
-    assert nvidia is not None and nvidia.devices is not None
+    assert nvidia is not None
+    assert nvidia.devices is not None
     assert [(d.name, d.compute_capability) for d in nvidia.devices] == [("Quadro P2000", "6.1")]
     assert _found(text) == set()
 
@@ -48,7 +49,8 @@ def test_paddles_device_note_states_the_capability_and_the_drivers_cuda() -> Non
     assert {("cc", "7.0"), ("cuda-driver", "10.0")} <= {(f.kind, f.value) for f in evidence.read(old)}
     snapshot = _snapshot(new)
     nvidia = snapshot.accelerators.nvidia if snapshot.accelerators else None
-    assert nvidia is not None and nvidia.cuda_driver_version == "10.1"
+    assert nvidia is not None
+    assert nvidia.cuda_driver_version == "10.1"
     assert _found(new) == set()
 
 
@@ -63,9 +65,12 @@ GPU 0,1                Tesla P100-PCIE-16GB
 PyTorch built with:
   - GCC 7.3
   - CUDA Runtime 10.1
-  - NVCC architecture flags: -gencode;arch=compute_35,code=sm_35;-gencode;arch=compute_50,code=sm_50;-gencode;arch=compute_50,code=compute_50
+  - NVCC architecture flags: {flags}
   - CuDNN 7.6.3
-"""
+""".format(
+    flags="-gencode;arch=compute_35,code=sm_35;-gencode;arch=compute_50,code=sm_50;"
+    "-gencode;arch=compute_50,code=compute_50"
+)
 
 
 def test_torch_config_show_gives_torchs_cuda_and_its_arch_list() -> None:
@@ -86,7 +91,7 @@ def test_cuda_runtime_and_arch_flags_outside_torchs_config_are_not_torchs() -> N
 
 
 def test_a_versioned_cuda_home_is_the_toolkit_when_no_nvcc_line_says_one() -> None:
-    """conansherry/detectron2#33: CUDA_HOME ...\\CUDA\\v11.6 beside torch 1.11.0+cu113 -> nvcc minor mismatch."""
+    """conansherry/detectron2#33: CUDA_HOME ...\\CUDA\\v11.6 next to torch 1.11.0+cu113, a minor mismatch."""
     text = (
         "sys.platform            win32\n"
         "CUDA compiler           CUDA 11.6\n"
@@ -98,9 +103,12 @@ def test_a_versioned_cuda_home_is_the_toolkit_when_no_nvcc_line_says_one() -> No
     )
     snapshot = _snapshot(text)
     toolkit = snapshot.toolkits.cuda if snapshot.toolkits else None
-    assert toolkit is not None and toolkit.version == "11.6"
+    assert toolkit is not None
+    assert toolkit.version == "11.6"
     assert _found(text) == {("nvcc-torch-cuda-mismatch", "info")}
-    assert [f.value for f in evidence.read("CUDA_HOME: /usr/local/cuda-12.1") if f.kind == "cuda-home"] == ["12.1"]
+    assert [f.value for f in evidence.read("CUDA_HOME: /usr/local/cuda-12.1") if f.kind == "cuda-home"] == [
+        "12.1"
+    ]
     assert [f for f in evidence.read("CUDA_HOME: /usr/local/cuda") if f.kind == "cuda-home"] == []
 
 
@@ -113,21 +121,22 @@ def test_an_nvcc_line_wins_over_cuda_home() -> None:
     )
     snapshot = _snapshot(text)
     toolkit = snapshot.toolkits.cuda if snapshot.toolkits else None
-    assert toolkit is not None and toolkit.version == "11.1"
+    assert toolkit is not None
+    assert toolkit.version == "11.1"
 
 
 def test_tensorflows_dlopen_failures_are_read_and_judged_by_no_rule() -> None:
     """huggingface/transformers#13270: TensorFlow's dso_loader lines on a machine without a GPU ('Ignore above
     cudart dlerror if you do not have a GPU set up'): read (not refused), no finding."""
     text = (
-        "2021-08-26 07:30:45.855430: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not "
-        "load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: "
-        "No such file or directory\n"
-        "2021-08-26 07:30:45.855484: I tensorflow/stream_executor/cuda/cudart_stub.cc:29] Ignore above cudart "
-        "dlerror if you do not have a GPU set up on your machine.\n"
-        "2021-08-26 07:30:47.920073: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not "
-        "load dynamic library 'libcuda.so.1'; dlerror: libcuda.so.1: cannot open shared object file: No such "
-        "file or directory\n"
+        "2021-08-26 07:30:45.855430: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] "
+        "Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open "
+        "shared object file: No such file or directory\n"
+        "2021-08-26 07:30:45.855484: I tensorflow/stream_executor/cuda/cudart_stub.cc:29] Ignore above "
+        "cudart dlerror if you do not have a GPU set up on your machine.\n"
+        "2021-08-26 07:30:47.920073: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] "
+        "Could not load dynamic library 'libcuda.so.1'; dlerror: libcuda.so.1: cannot open shared object "
+        "file: No such file or directory\n"
     )
     assert [m.kind for m in messages.scan(text).messages] == ["tensorflow-cuda-library-missing"]
     assert _found(text) == set()
@@ -156,9 +165,9 @@ def test_torch_on_rocm_calling_an_amd_gpu_too_old_is_no_finding() -> None:
 def test_an_nvidia_gpu_called_too_old_is_still_an_arch_finding() -> None:
     """AUTOMATIC1111#3003: the same warning naming an NVIDIA GPU is the build lacking its kernels."""
     text = (
-        "The console returned a pretty cut and dry error: Found GPU0 NVIDIA GTX TITAN Black which is of cuda "
-        "capability 3.5. PyTorch no longer supports this GPU because it is too old. The minimum cuda capability "
-        "supported by this library is 3.7.\n"
+        "The console returned a pretty cut and dry error: Found GPU0 NVIDIA GTX TITAN Black which is of "
+        "cuda capability 3.5. PyTorch no longer supports this GPU because it is too old. The minimum cuda "
+        "capability supported by this library is 3.7.\n"
     )
     assert ("arch-not-in-build", "error") in _found(text)
 

@@ -203,7 +203,8 @@ CUDA version the driver supports and the one Paddle's runtime is."""
 _TORCH_CONFIG_CUDA = re.compile(r"^CUDA Runtime (?P<v>\d{1,2}\.\d{1,2})$")
 _TORCH_CONFIG_ARCH = re.compile(r"arch=compute_\d{2,3}a?,code=(?P<arch>(?:sm|compute)_\d{2,3}a?)")
 """``torch.__config__.show()`` ("PyTorch built with:", in detectron2's and mmdet's environment reports):
-torch's own CUDA runtime and its ``-gencode`` list, the kernels (``sm_XX``) and PTX (``compute_XX``) it ships."""
+torch's own CUDA runtime and its ``-gencode`` list: the kernels (``sm_XX``) and the PTX (``compute_XX``)
+it ships."""
 _CUDA_HOME_VERSION = re.compile(r"(?:[/\\]cuda-|[/\\]CUDA[/\\]v)(?P<v>\d{1,2}\.\d{1,2})(?:[/\\]|$)", re.I)
 """A CUDA_HOME that names its toolkit's version: ``/usr/local/cuda-11.6``, ``...\\CUDA\\v11.6``."""
 _OLLAMA_GPU = re.compile(r'\bcompute=(?P<cc>\d{1,2}\.\d)\b.{0,200}?\bname="(?P<name>[^"]{2,80})"')

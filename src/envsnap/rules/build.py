@@ -129,8 +129,7 @@ def _cpu_only(snapshot: Snapshot, version: str) -> bool:
     row whose build string says ``cpu``, which the conda importer keeps as the bare version)."""
     if "+cpu" in version:
         return True
-    packages = {canonicalize_name(p.name): p for p in snapshot.packages or ()}
-    conda_torch = packages.get("pytorch")
+    conda_torch = next((p for p in snapshot.packages or () if canonicalize_name(p.name) == "pytorch"), None)
     return conda_torch is not None and conda_torch.installer == "conda" and conda_torch.version == version
 
 
@@ -139,7 +138,13 @@ def cpu_only_with_cuda(snapshot: Snapshot) -> Iterator[Finding]:
     """A CPU-only torch (``+cpu``) next to a CUDA toolkit or CUDA runtime wheels, on a host whose GPUs the
     report does not show: the CUDA install suggests a GPU was meant to be used."""
     torch = facts.torch(snapshot)
-    if torch is None or torch.cuda or torch.hip or not torch.version or not _cpu_only(snapshot, torch.version):
+    if (
+        torch is None
+        or torch.cuda
+        or torch.hip
+        or not torch.version
+        or not _cpu_only(snapshot, torch.version)
+    ):
         return
     if facts.nvidia_devices(snapshot) or facts.amd_devices(snapshot):
         return  # cpu-only-build-on-gpu-host says it, as an error

@@ -36,7 +36,7 @@ class Printed:
     variables: tuple[str, ...] = ()
     """Only when one of these environment variables is set (it is the cause the line points at)."""
     needs_nvidia: bool = False
-    """Only when the report shows an NVIDIA GPU or a working NVIDIA driver (the line alone is not the cause)."""
+    """Only when the report shows an NVIDIA GPU or a working NVIDIA driver (the line alone is no cause)."""
 
 
 PRINTED = (
@@ -114,7 +114,7 @@ PRINTED = (
         "CUDA enabled')",
         "Reinstall torch from a CUDA index picked for the driver (`nvidia-smi` shows the newest CUDA it "
         "runs), e.g. `pip install torch --index-url https://download.pytorch.org/whl/cu126`; check with "
-        "`python -c \"import torch; print(torch.version.cuda)\"` (None is a CPU-only build).",
+        '`python -c "import torch; print(torch.version.cuda)"` (None is a CPU-only build).',
         "https://pytorch.org/get-started/locally/",
         (build.cpu_only_build,),
         needs_nvidia=True,
