@@ -211,3 +211,32 @@ def test_torch_not_compiled_with_cuda_without_an_nvidia_gpu_is_no_finding() -> N
         "AssertionError: Torch not compiled with CUDA enabled\n"
     )
     assert _found(text) == set()
+
+
+def test_nccls_debug_log_states_the_drivers_cuda_and_nccl_release() -> None:
+    """pytorch/pytorch#152077 (NCCL_DEBUG=INFO on an RTX 5090): 'cudaDriverVersion 12080' is the CUDA the
+    driver supports (12.8); 'NCCL version 2.14.3+cuda11.8' is recorded and judged by no rule."""
+    text = (
+        "4d1a2ae696c8:50555:50555 [0] NCCL WARN Cuda failure 'named symbol not found'\n"
+        "4d1a2ae696c8:50555:50555 [0] NCCL INFO Bootstrap : Using eth0:172.17.0.2<0>\n"
+        "4d1a2ae696c8:50555:50555 [0] NCCL INFO cudaDriverVersion 12080\n"
+        "NCCL version 2.14.3+cuda11.8\n"
+    )
+    snapshot = _snapshot(text)
+    nvidia = snapshot.accelerators.nvidia if snapshot.accelerators else None
+    assert nvidia is not None
+    assert nvidia.cuda_driver_version == "12.8"
+    assert [(f.value, f.detail) for f in evidence.read(text) if f.kind == "nccl"] == [("2.14.3", "11.8")]
+    assert _found(text) == set()
+
+
+def test_torchs_nccl_error_alone_is_read_not_refused() -> None:
+    """huggingface/transformers#11658: only torch's NCCL error line (a /dev/shm too small in a container)."""
+    text = (
+        "2021-05-10 10:56:59 ERROR    __main__   NCCL error in: "
+        "/pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:784, unhandled system error, NCCL version 2.7.8\n"
+    )
+    snapshot = _snapshot(text)
+    assert snapshot.meta.origin is not None
+    assert snapshot.meta.origin.sections == ("facts",)
+    assert _found(text) == set()

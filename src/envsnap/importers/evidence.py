@@ -200,6 +200,13 @@ _PADDLE_DEVICE = re.compile(
 )
 """PaddlePaddle's device_context note: the GPU's capability (``6.1``; Paddle 1.x printed ``70``), the
 CUDA version the driver supports and the one Paddle's runtime is."""
+_NCCL_DRIVER = re.compile(r"\bNCCL INFO cudaDriverVersion (?P<api>\d{4,5})\b")
+_NCCL_VERSION = re.compile(
+    r"\bNCCL version (?P<v>\d{1,2}\.\d{1,3}\.\d{1,3})(?:\+cuda(?P<cuda>\d{1,2}\.\d{1,2}))?"
+)
+"""NCCL's debug log (``NCCL_DEBUG=INFO``) and torch's NCCL errors: the CUDA driver API version the driver
+reports (``12080`` = CUDA 12.8, what nvidia-smi's header says), and NCCL's release with the CUDA it was
+built for (``2.14.3+cuda11.8``; torch's bundled NCCL, or a system one: recorded, used by no rule)."""
 _TORCH_CONFIG_CUDA = re.compile(r"^CUDA Runtime (?P<v>\d{1,2}\.\d{1,2})$")
 _TORCH_CONFIG_ARCH = re.compile(r"arch=compute_\d{2,3}a?,code=(?P<arch>(?:sm|compute)_\d{2,3}a?)")
 """``torch.__config__.show()`` ("PyTorch built with:", in detectron2's and mmdet's environment reports):
@@ -457,6 +464,16 @@ def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
         runtime = _TORCH_CONFIG_CUDA.match(line)
         if runtime:
             reader.add("torch-cuda", runtime.group("v"), number)
+            return
+    if "nccl" in lower:
+        nccl_driver = _NCCL_DRIVER.search(line)
+        if nccl_driver:
+            driver_api = int(nccl_driver.group("api"))
+            reader.add("cuda-driver", f"{driver_api // 1000}.{(driver_api % 1000) // 10}", number)
+            return
+        nccl = _NCCL_VERSION.search(line)
+        if nccl:
+            reader.add("nccl", nccl.group("v"), number, nccl.group("cuda") or "")
             return
     if "driver api version" in lower:
         paddle = _PADDLE_DEVICE.search(line)
