@@ -240,3 +240,14 @@ def test_torchs_nccl_error_alone_is_read_not_refused() -> None:
     assert snapshot.meta.origin is not None
     assert snapshot.meta.origin.sections == ("facts",)
     assert _found(text) == set()
+
+
+def test_torch_not_compiled_with_cuda_beside_a_listed_cuda_build_is_not_blamed_on_that_build() -> None:
+    """Two real excerpts together (MobileAgent#60's lines, pytorch#51858's '[pip3] torch==2.0.1+cu117'): the
+    listed torch has CUDA, so the assertion came from another interpreter: no CPU-only finding on it."""
+    text = (
+        "AssertionError: Torch not compiled with CUDA enabled\n"
+        "NVIDIA-SMI 475.14       Driver Version: 475.14       CUDA Version: 11.4  \n"
+        "[pip3] torch==2.0.1+cu117\n"
+    )
+    assert ("cpu-only-build-on-gpu-host", "error") not in _found(text)

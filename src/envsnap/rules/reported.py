@@ -36,7 +36,8 @@ class Printed:
     variables: tuple[str, ...] = ()
     """Only when one of these environment variables is set (it is the cause the line points at)."""
     needs_nvidia: bool = False
-    """Only when the report shows an NVIDIA GPU or a working NVIDIA driver (the line alone is no cause)."""
+    """Only when the report shows an NVIDIA GPU or a working NVIDIA driver (the line alone is no cause), and
+    no torch build with CUDA or ROCm (then the line came from another interpreter than the one listed)."""
 
 
 PRINTED = (
@@ -164,6 +165,11 @@ def _nvidia_shown(snapshot: Snapshot) -> bool:
     return info is not None and bool(info.devices or info.driver_version)
 
 
+def _gpu_build_listed(snapshot: Snapshot) -> bool:
+    torch = facts.torch(snapshot)
+    return torch is not None and bool(torch.cuda or torch.hip)
+
+
 @rule(*dict.fromkeys(p.id for p in PRINTED))
 def printed_causes(snapshot: Snapshot) -> Iterator[Finding]:
     """One finding per cause the printed lines show and no table-driven check found."""
@@ -175,7 +181,7 @@ def printed_causes(snapshot: Snapshot) -> Iterator[Finding]:
         shown = [name for name in printed.variables if name in variables]
         if printed.variables and not shown:
             continue
-        if printed.needs_nvidia and not _nvidia_shown(snapshot):
+        if printed.needs_nvidia and (not _nvidia_shown(snapshot) or _gpu_build_listed(snapshot)):
             continue
         if any(f.id == printed.id for regular in printed.regular for f in regular(snapshot)):
             continue
