@@ -236,8 +236,12 @@ def test_driver_api_versions_decode_and_join_the_driver_minimums() -> None:
 # ---------------------------------------------------------- the corpus agrees with the tables
 
 _NVIDIA_STATED = [
-    # "Found GPU0 GeForce GTX 670M which is of cuda capability 2.1."
-    re.compile(r"Found GPU\d+ (?P<name>[^%\n]+?) which is of cuda capability (?P<cc>\d+\.\d+)"),
+    # "Found GPU0 GeForce GTX 670M which is of cuda capability 2.1." (torch on ROCm prints the same line
+    # for an AMD GPU with a made-up capability: "Found GPU0 Ellesmere [Radeon RX 470/...] ... 3.0")
+    re.compile(
+        r"Found GPU\d+ (?P<name>(?![^%\n]*\b(?:Radeon|AMD|Ellesmere)\b)[^%\n]+?) "
+        r"which is of cuda capability (?P<cc>\d+\.\d+)"
+    ),
     # "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible"
     re.compile(
         r"(?P<name>(?:NVIDIA )?(?:GeForce|RTX|Tesla|Quadro)[^\n]*?) with CUDA capability sm_(?P<sm>\d+)"

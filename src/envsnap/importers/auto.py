@@ -238,8 +238,10 @@ def parse_auto(text: str, name: str, *, captured_at: str) -> Snapshot:
     names = tuple(dict.fromkeys(s.format for s in sections))
     if printed.messages:
         names = (*names, "torch messages") if "traceback" not in names else names
-    if read is not None and not sections:
-        names = (*names, "facts")  # read from facts alone; beside a format they only fill its gaps
+    if not sections and (read is not None or not names):
+        # read from facts alone (beside a format they only fill its gaps); also when the facts state
+        # nothing a rule reads (an NCCL release), so the notice never names an empty list
+        names = (*names, "facts")
     missing = tuple(m for s in sections for m in s.missing)
     origin = Origin(
         kind="import",

@@ -20,6 +20,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+import msgspec
+
 from envsnap.importers import log_prefix
 from envsnap.importers.base import ImportedSections
 from envsnap.importers.package_lists import torch_of_wheel
@@ -187,8 +189,31 @@ _RESOLVER = re.compile(
 )
 _DEVICE_CUDA = re.compile(r"^cuda:(?P<i>\d{1,2}) (?P<name>.{2,80}?)(?: : [\w-]{1,30})?$")
 _LLAMA_DEVICE = re.compile(
-    r"^Device (?P<i>\d{1,2}): (?P<name>.{2,80}?), compute capability (?P<cc>\d{1,2}\.\d)$"
+    r"^Device (?P<i>\d{1,2}): (?P<name>.{2,80}?), compute capability (?P<cc>\d{1,2}\.\d)"
+    r"(?:, VMM: (?:yes|no))?(?:, ID: [\w:.-]{1,40})?$"
 )
+"""ggml's CUDA device line; since 2024 it ends with ``, VMM: yes`` (virtual memory management), and
+later builds add ``, ID: <pci bus id>``."""
+_PADDLE_DEVICE = re.compile(
+    r"device: (?P<i>\d{1,2}), (?:GPU Compute |CUDA )?Capability: (?P<cc>\d{1,2}(?:\.\d)?), "
+    r"Driver API Version: (?P<driver>\d{1,2}\.\d{1,2}), Runtime API Version: (?P<runtime>\d{1,2}\.\d{1,2})"
+)
+"""PaddlePaddle's device_context note: the GPU's capability (``6.1``; Paddle 1.x printed ``70``), the
+CUDA version the driver supports and the one Paddle's runtime is."""
+_NCCL_DRIVER = re.compile(r"\bNCCL INFO cudaDriverVersion (?P<api>\d{4,5})\b")
+_NCCL_VERSION = re.compile(
+    r"\bNCCL version (?P<v>\d{1,2}\.\d{1,3}\.\d{1,3})(?:\+cuda(?P<cuda>\d{1,2}\.\d{1,2}))?"
+)
+"""NCCL's debug log (``NCCL_DEBUG=INFO``) and torch's NCCL errors: the CUDA driver API version the driver
+reports (``12080`` = CUDA 12.8, what nvidia-smi's header says), and NCCL's release with the CUDA it was
+built for (``2.14.3+cuda11.8``; torch's bundled NCCL, or a system one: recorded, used by no rule)."""
+_TORCH_CONFIG_CUDA = re.compile(r"^CUDA Runtime (?P<v>\d{1,2}\.\d{1,2})$")
+_TORCH_CONFIG_ARCH = re.compile(r"arch=compute_\d{2,3}a?,code=(?P<arch>(?:sm|compute)_\d{2,3}a?)")
+"""``torch.__config__.show()`` ("PyTorch built with:", in detectron2's and mmdet's environment reports):
+torch's own CUDA runtime and its ``-gencode`` list: the kernels (``sm_XX``) and the PTX (``compute_XX``)
+it ships."""
+_CUDA_HOME_VERSION = re.compile(r"(?:[/\\]cuda-|[/\\]CUDA[/\\]v)(?P<v>\d{1,2}\.\d{1,2})(?:[/\\]|$)", re.I)
+"""A CUDA_HOME that names its toolkit's version: ``/usr/local/cuda-11.6``, ``...\\CUDA\\v11.6``."""
 _OLLAMA_GPU = re.compile(r'\bcompute=(?P<cc>\d{1,2}\.\d)\b.{0,200}?\bname="(?P<name>[^"]{2,80})"')
 _OLLAMA_DRIVER = re.compile(r"\bdriver=(?P<v>\d{1,2}\.\d)\b")
 _LIBCUDA = re.compile(r"libcuda\.so\.(?P<v>\d{3}\.\d{1,3}(?:\.\d{1,3})?)")
@@ -261,6 +286,8 @@ class _Reader:
     heading: tuple[str, int] | None = None
     pip_show: str | None = None
     last_code: str = ""
+    torch_config: bool = False
+    """Whether a "PyTorch built with:" line (``torch.__config__.show()``) came before."""
 
     def add(self, kind: str, value: str, line: int, detail: str = "") -> None:
         self.facts.append(Fact(kind, value.strip().rstrip("."), line, detail))
@@ -332,6 +359,16 @@ def _key_value(reader: _Reader, key: str, value: str, number: int) -> bool:
             match = _CUDA_NUMBER.match(value)
             if match and key in ("nvcc version", "cuda toolkit", "cuda toolkit version"):
                 reader.add("nvcc", match.group("v"), number)
+        return True
+    if key in ("cuda_home", "cuda home", "cuda_path"):
+        home = _CUDA_HOME_VERSION.search(value)
+        if home:
+            reader.add("cuda-home", home.group("v"), number)
+        return True
+    if key == "nvcc architecture flags" and reader.torch_config:
+        archs = _TORCH_CONFIG_ARCH.findall(value)
+        if archs:
+            reader.add("torch-arch", " ".join(dict.fromkeys(archs)), number)
         return True
     if key in _CUDA_KEYS:
         match = _CUDA_NUMBER.search(value[:40])
@@ -421,6 +458,31 @@ def _line(reader: _Reader, number: int, raw: str) -> None:
 
 def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
     """Facts from lines without a key: start-up logs, pip output, prose, REPL answers."""
+    if "pytorch built with" in lower:
+        reader.torch_config = True
+    if reader.torch_config and line.startswith("CUDA Runtime "):
+        runtime = _TORCH_CONFIG_CUDA.match(line)
+        if runtime:
+            reader.add("torch-cuda", runtime.group("v"), number)
+            return
+    if "nccl" in lower:
+        nccl_driver = _NCCL_DRIVER.search(line)
+        if nccl_driver:
+            driver_api = int(nccl_driver.group("api"))
+            reader.add("cuda-driver", f"{driver_api // 1000}.{(driver_api % 1000) // 10}", number)
+            return
+        nccl = _NCCL_VERSION.search(line)
+        if nccl:
+            reader.add("nccl", nccl.group("v"), number, nccl.group("cuda") or "")
+            return
+    if "driver api version" in lower:
+        paddle = _PADDLE_DEVICE.search(line)
+        if paddle:
+            cc = paddle.group("cc")
+            reader.add("cc", cc if "." in cc else f"{cc[:-1]}.{cc[-1]}", number)
+            reader.add("cuda-driver", paddle.group("driver"), number)
+            reader.add("cuda-stated", paddle.group("runtime"), number, "paddle runtime")
+            return
     if "torch" in lower:
         match = _TORCH_INLINE.match(line)
         if match:
@@ -621,6 +683,9 @@ def _torch(facts: list[Fact]) -> TorchInfo | None:
             hip=info.hip,
             available=TorchAvailability(cuda=available.value == "yes"),
         )
+    arch = _first(facts, "torch-arch")
+    if arch is not None and info.cuda:
+        info = msgspec.structs.replace(info, arch_list=tuple(arch.value.split()))
     return info
 
 
@@ -696,7 +761,8 @@ def sections(facts: list[Fact]) -> ImportedSections | None:
             cuda_driver_version=api.value if api else None,
             devices=tuple(devices) or None,
         )
-    nvcc = _first(facts, "nvcc")
+    # a CUDA_HOME named by its version is the toolkit extensions build with, when no nvcc line says one
+    nvcc = _first(facts, "nvcc") or _first(facts, "cuda-home")
     toolkits = None
     if nvcc is not None:
         short = ".".join(nvcc.value.split(".")[:2])

@@ -48,6 +48,7 @@ _TOO_OLD_GPU = re.compile(
     r"(?: PyTorch no longer supports this GPU)?",
     re.IGNORECASE,
 )
+_AMD_NAME = re.compile(r"\b(?:AMD|Radeon|Instinct|Ellesmere|Polaris|Vega|Navi|gfx\d{3,4})\b", re.I)
 _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("no-kernel-image", re.compile(r"no kernel image is available for execution on the device", re.I)),
     ("no-kernel-image", re.compile(r"cudaErrorNoKernelImageForDevice")),
@@ -125,6 +126,16 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
+        # kept as evidence, judged by no rule: TensorFlow could not dlopen a CUDA library. On a machine
+        # without a GPU it prints these at every start ("Ignore above cudart dlerror if you do not have a
+        # GPU set up"), so a missing libcudart/libcuda here says nothing about a broken stack by itself.
+        "tensorflow-cuda-library-missing",
+        re.compile(
+            r"Could not load dynamic library '(?:lib)?(?:cuda|cudart|cublas|cublasLt|cufft|curand|cusolver"
+            r"|cusparse|cudnn|nvinfer|nvinfer_plugin)\w*\.(?:so(?:\.\d+(?:\.\d+)?)?|dll)'; dlerror"
+        ),
+    ),
+    (
         "bitsandbytes-cpu",
         re.compile(
             r"Defaulting to libbitsandbytes_cpu\.so|bitsandbytes was compiled without GPU support|"
@@ -169,6 +180,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "torch-abi-mismatch": ("undefined symbol",),
     "onnxruntime-cuda-libs": ("onnxruntime_providers_cuda",),
     "onnxruntime-cudnn-missing": ("onnxruntime_providers_cuda",),
+    "tensorflow-cuda-library-missing": ("could not load dynamic library",),
     "bitsandbytes-cpu": ("libbitsandbytes_cpu", "without gpu support", "cpu-only library"),
     "cuda-lib-shadowed": ("not defined in file",),
     "pip-conflict": ("which is incompatible",),
@@ -247,7 +259,11 @@ def scan(text: str) -> Found:
         found.devices.append(NvidiaDevice(index=len(found.devices), name=name, compute_capability=cc))
         found.arch_list = tuple(re.findall(r"(?:sm|compute)_\d+a?", match.group("list")))
         add("arch-not-compatible", match.group(0))
-    for match in _TOO_OLD_GPU.finditer(flat) if "which is of cuda capability" in lower else ():
+    old_gpus = list(_TOO_OLD_GPU.finditer(flat)) if "which is of cuda capability" in lower else []
+    # torch on ROCm reports an AMD GPU's made-up "cuda capability" (3.0 for a gfx803) in the same warning:
+    # it says nothing about the build's kernels, so such a warning is no NVIDIA GPU and no finding.
+    amd_only = bool(old_gpus) and all(_AMD_NAME.search(m.group("name")) for m in old_gpus)
+    for match in () if amd_only else old_gpus:
         index = int(match.group("index"))
         if all(device.index != index for device in found.devices):
             found.devices.append(
@@ -258,6 +274,8 @@ def scan(text: str) -> Found:
         add("gpu-too-old", match.group(0))
     for kind, pattern in _SIMPLE:
         if not any(keyword in lower for keyword in _KEYWORDS[kind]):
+            continue
+        if kind == "gpu-too-old" and amd_only:
             continue
         in_text = pattern.search(text)
         hit = in_text or pattern.search(flat)

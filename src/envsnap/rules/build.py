@@ -114,20 +114,42 @@ def _rocm_fix(build: facts.TorchBuild | None) -> str:
     return f"Reinstall torch with a ROCm variant: see {compat.PYTORCH_GET_STARTED}."
 
 
+_CONDA_CUDA_RUNTIMES = frozenset({"pytorch-cuda", "cudatoolkit", "cuda-runtime", "cuda-cudart"})
+"""conda's CUDA runtime packages: ``pytorch-cuda`` (the pytorch channel's CUDA pin), ``cudatoolkit``
+(the pre-12 runtime), ``cuda-runtime``/``cuda-cudart`` (the nvidia channel's)."""
+
+
+def _is_cuda_runtime(name: str) -> bool:
+    canonical = canonicalize_name(name)
+    return canonical.startswith("nvidia-cuda-runtime") or canonical in _CONDA_CUDA_RUNTIMES
+
+
+def _cpu_only(snapshot: Snapshot, version: str) -> bool:
+    """Whether the torch build is known to be CPU-only: a ``+cpu`` wheel, or conda's CPU build (a ``pytorch``
+    row whose build string says ``cpu``, which the conda importer keeps as the bare version)."""
+    if "+cpu" in version:
+        return True
+    conda_torch = next((p for p in snapshot.packages or () if canonicalize_name(p.name) == "pytorch"), None)
+    return conda_torch is not None and conda_torch.installer == "conda" and conda_torch.version == version
+
+
 @rule("cpu-only-build-with-cuda-installed")
 def cpu_only_with_cuda(snapshot: Snapshot) -> Iterator[Finding]:
     """A CPU-only torch (``+cpu``) next to a CUDA toolkit or CUDA runtime wheels, on a host whose GPUs the
     report does not show: the CUDA install suggests a GPU was meant to be used."""
     torch = facts.torch(snapshot)
-    if torch is None or torch.cuda or torch.hip or not torch.version or "+cpu" not in torch.version:
+    if (
+        torch is None
+        or torch.cuda
+        or torch.hip
+        or not torch.version
+        or not _cpu_only(snapshot, torch.version)
+    ):
         return
     if facts.nvidia_devices(snapshot) or facts.amd_devices(snapshot):
         return  # cpu-only-build-on-gpu-host says it, as an error
     toolkit = snapshot.toolkits.cuda if snapshot.toolkits else None
-    runtime = next(
-        (p for p in snapshot.packages or () if canonicalize_name(p.name).startswith("nvidia-cuda-runtime")),
-        None,
-    )
+    runtime = next((p for p in snapshot.packages or () if _is_cuda_runtime(p.name)), None)
     if (toolkit is None or not toolkit.ok or not toolkit.version) and runtime is None:
         return
     cuda = toolkit.version if toolkit is not None and toolkit.ok and toolkit.version else None

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from envsnap.rules import arch, driver, facts, libraries, onnxruntime, toolkit, wheels
+from envsnap.rules import arch, build, driver, facts, libraries, onnxruntime, toolkit, wheels
 from envsnap.rules import env_vars as environment
 from envsnap.rules.base import ev, finding, rule
 from envsnap.snapshot.model import Finding, Severity, Snapshot
@@ -35,6 +35,9 @@ class Printed:
     """The checks that find the same cause from the tables; when one fires, this one stays quiet."""
     variables: tuple[str, ...] = ()
     """Only when one of these environment variables is set (it is the cause the line points at)."""
+    needs_nvidia: bool = False
+    """Only when the report shows an NVIDIA GPU or a working NVIDIA driver (the line alone is no cause), and
+    no torch build with CUDA or ROCm (then the line came from another interpreter than the one listed)."""
 
 
 PRINTED = (
@@ -103,6 +106,21 @@ PRINTED = (
         ("CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"),
     ),
     Printed(
+        # torch's own assertion: the installed build has no CUDA. It is the cause only where the report
+        # shows an NVIDIA GPU or driver (on a Mac or a CPU-only machine the build is the right one).
+        ("torch-not-compiled-with-cuda",),
+        "cpu-only-build-on-gpu-host",
+        "error",
+        "torch is a CPU-only build on a host with an NVIDIA GPU: torch said so ('Torch not compiled with "
+        "CUDA enabled')",
+        "Reinstall torch from a CUDA index picked for the driver (`nvidia-smi` shows the newest CUDA it "
+        "runs), e.g. `pip install torch --index-url https://download.pytorch.org/whl/cu126`; check with "
+        '`python -c "import torch; print(torch.version.cuda)"` (None is a CPU-only build).',
+        "https://pytorch.org/get-started/locally/",
+        (build.cpu_only_build,),
+        needs_nvidia=True,
+    ),
+    Printed(
         ("no-nvidia-driver",),
         "nvidia-driver-not-found",
         "error",
@@ -141,6 +159,17 @@ PRINTED = (
 )
 
 
+def _nvidia_shown(snapshot: Snapshot) -> bool:
+    """Whether the report shows an NVIDIA GPU or an NVIDIA driver that answered (nvidia-smi's header)."""
+    info = facts.nvidia(snapshot)
+    return info is not None and bool(info.devices or info.driver_version)
+
+
+def _gpu_build_listed(snapshot: Snapshot) -> bool:
+    torch = facts.torch(snapshot)
+    return torch is not None and bool(torch.cuda or torch.hip)
+
+
 @rule(*dict.fromkeys(p.id for p in PRINTED))
 def printed_causes(snapshot: Snapshot) -> Iterator[Finding]:
     """One finding per cause the printed lines show and no table-driven check found."""
@@ -151,6 +180,8 @@ def printed_causes(snapshot: Snapshot) -> Iterator[Finding]:
         variables = facts.variables(snapshot)
         shown = [name for name in printed.variables if name in variables]
         if printed.variables and not shown:
+            continue
+        if printed.needs_nvidia and (not _nvidia_shown(snapshot) or _gpu_build_listed(snapshot)):
             continue
         if any(f.id == printed.id for regular in printed.regular for f in regular(snapshot)):
             continue
