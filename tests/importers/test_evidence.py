@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from envsnap.importers import evidence, log_prefix
+from envsnap.importers import evidence, evidence_sections, log_prefix
 
 
 def _facts(text: str) -> list[tuple[str, str, str, int]]:
@@ -93,7 +93,7 @@ def test_sglang_check_env_lines() -> None:
         ("torch", "2.4.0+cu121", "", 6),
         ("package", "0.1.6+cu121torch2.4", "flashinfer", 7),
     ]
-    sections = evidence.sections(evidence.read(text))
+    sections = evidence_sections.sections(evidence.read(text))
     assert sections is not None
     assert sections.frameworks is not None
     assert sections.frameworks.torch is not None
@@ -156,7 +156,7 @@ def test_a_bare_torch_version_never_becomes_a_build() -> None:
     line = "I did all experiments on the RTX 3090 system(Ubuntu 20.04, PyTorch 1.9.0, CUDA 11.1)."
     facts = evidence.read(line)
     assert ("torch", "1.9.0") in [(f.kind, f.value) for f in facts]
-    sections = evidence.sections(facts)
+    sections = evidence_sections.sections(facts)
     assert sections is None or sections.frameworks is None
 
 

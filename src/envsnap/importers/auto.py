@@ -17,7 +17,7 @@ import msgspec
 
 from envsnap._version import __version__
 from envsnap.errors import BadInput
-from envsnap.importers import detect, evidence, log_prefix, messages, package_lists
+from envsnap.importers import detect, evidence, evidence_sections, log_prefix, messages, package_lists
 from envsnap.importers.base import ImportedSections
 from envsnap.rules import knowledge
 from envsnap.snapshot.model import (
@@ -230,7 +230,7 @@ def parse_auto(text: str, name: str, *, captured_at: str) -> Snapshot:
     said = printed.sections()
     if said is not None:
         merged = _merge_sections([merged, said])
-    read = evidence.sections(facts)
+    read = evidence_sections.sections(facts)
     filled = _merge_sections([merged, _placed(read, merged)]) if read is not None else merged
     read = read if filled != merged else None  # facts the formats already stated add nothing
     merged = filled

@@ -1,0 +1,156 @@
+"""Facts read from a paste (evidence.py) turned into the snapshot sections they pin down.
+
+A fact is taken as far as the text pins it down and no further: a torch version with no CUDA says
+nothing about the build; a PyPI torch next to the ``nvidia-*-cuXX`` wheels it pulled in is that CUDA.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import msgspec
+
+from envsnap.importers.base import ImportedSections
+from envsnap.importers.evidence import Fact
+from envsnap.importers.package_lists import torch_of_wheel
+from envsnap.rules import knowledge
+from envsnap.snapshot.model import (
+    Accelerators,
+    CudaToolkit,
+    Frameworks,
+    Host,
+    JaxInfo,
+    NvidiaDevice,
+    NvidiaInfo,
+    Package,
+    PythonEnv,
+    Toolkits,
+    TorchAvailability,
+    TorchInfo,
+)
+
+
+def _first(facts: Iterable[Fact], kind: str) -> Fact | None:
+    return next((f for f in facts if f.kind == kind), None)
+
+
+def _torch(facts: list[Fact]) -> TorchInfo | None:
+    """The torch build the facts pin down: a version with its wheel tag, or with torch's CUDA stated."""
+    versions = [f for f in facts if f.kind == "torch" or (f.kind == "package" and f.detail == "torch")]
+    tagged = next((f for f in versions if "+" in f.value), None)
+    cuda = _first(facts, "torch-cuda") or _pypi_cuda(facts, versions)
+    available = _first(facts, "cuda-available")
+    if available is None and _first(facts, "cuda-in-use") is not None:
+        available = Fact("cuda-available", "yes", 0)
+    info = torch_of_wheel(tagged.value) if tagged else None
+    if info is None and cuda is not None:
+        version = versions[0].value if versions else None
+        info = TorchInfo(status="ok", version=version, cuda=cuda.value)
+    if info is None:
+        return None
+    if cuda is not None and info.cuda is None and info.hip is None and "+cpu" not in (info.version or ""):
+        info = TorchInfo(status="ok", version=info.version, cuda=cuda.value)
+    if available is not None:
+        info = TorchInfo(
+            status="ok",
+            version=info.version,
+            cuda=info.cuda,
+            hip=info.hip,
+            available=TorchAvailability(cuda=available.value == "yes"),
+        )
+    arch = _first(facts, "torch-arch")
+    if arch is not None and info.cuda:
+        info = msgspec.structs.replace(info, arch_list=tuple(arch.value.split()))
+    return info
+
+
+def _pypi_cuda(facts: list[Fact], versions: list[Fact]) -> Fact | None:
+    """torch's CUDA when ``pip show torch`` requires the nvidia-*-cuXX wheels: PyPI's build of it."""
+    requires = _first(facts, "torch-requires-cuda")
+    if requires is None or not versions:
+        return None
+    cuda = knowledge.pypi_torch_cuda(versions[0].value)
+    if cuda is None or cuda.split(".")[0] != requires.value:
+        return None
+    return Fact("torch-cuda", cuda, requires.line)
+
+
+def _devices(facts: list[Fact]) -> list[NvidiaDevice]:
+    devices: dict[str, NvidiaDevice] = {}
+    for fact in facts:
+        if fact.kind != "gpu" or fact.value in devices:
+            continue
+        devices[fact.value] = NvidiaDevice(
+            index=len(devices), name=fact.value, compute_capability=fact.detail or None
+        )
+    if not devices and _first(facts, "nvidia-driver-present") is not None:
+        return [NvidiaDevice(index=0)]  # SD.Next says "nVidia CUDA toolkit detected" when nvidia-smi runs
+    if len(devices) == 1:
+        cc = _first(facts, "cc")
+        only = next(iter(devices.values()))
+        if cc is not None and only.compute_capability is None:
+            devices[only.name or ""] = NvidiaDevice(index=0, name=only.name, compute_capability=cc.value)
+    return list(devices.values())
+
+
+def _packages(facts: list[Fact]) -> tuple[Package, ...] | None:
+    packages: dict[str, Package] = {}
+    for fact in facts:
+        if fact.kind == "package" and fact.detail:
+            key = fact.detail.lower().replace("_", "-")
+            packages.setdefault(key, Package(name=fact.detail, version=fact.value))
+    return tuple(packages.values()) or None
+
+
+def _jax(facts: list[Fact]) -> JaxInfo | None:
+    """jax on the CPU because jaxlib has no CUDA, when jax's own fallback line says so."""
+    fallback = _first(facts, "jax-cpu-fallback")
+    if fallback is None:
+        return None
+    jax = next((f for f in facts if f.kind == "package" and f.detail == "jax"), None)
+    jaxlib = next((f for f in facts if f.kind == "package" and f.detail == "jaxlib"), None)
+    if _first(facts, "jax-cuda-build") is not None or (jaxlib is not None and "+cuda" in jaxlib.value):
+        # with a CUDA build in the paste the line reports that build failing, not a CPU-only jaxlib
+        return None
+    return JaxInfo(
+        status="ok",
+        version=jax.value if jax else None,
+        jaxlib_version=jaxlib.value if jaxlib else None,
+        backend="cpu",
+        warnings=(fallback.value,),
+    )
+
+
+def sections(facts: list[Fact]) -> ImportedSections | None:
+    """What the facts say as snapshot sections (None when they say nothing the rules read)."""
+    torch = _torch(facts)
+    devices = _devices(facts)
+    driver = _first(facts, "driver")
+    api = _first(facts, "cuda-driver")
+    nvidia = None
+    if devices or driver or api:
+        nvidia = NvidiaInfo(
+            status="ok",
+            source="import",
+            driver_version=driver.value if driver else None,
+            cuda_driver_version=api.value if api else None,
+            devices=tuple(devices) or None,
+        )
+    # a CUDA_HOME named by its version is the toolkit extensions build with, when no nvcc line says one
+    nvcc = _first(facts, "nvcc") or _first(facts, "cuda-home")
+    toolkits = None
+    if nvcc is not None:
+        short = ".".join(nvcc.value.split(".")[:2])
+        toolkits = Toolkits(cuda=CudaToolkit(status="ok", nvcc_version=nvcc.value, version=short))
+    python = _first(facts, "python")
+    os_name = _first(facts, "os")
+    jax = _jax(facts)
+    parts = ImportedSections(
+        host=Host(status="ok", os_name=os_name.value) if os_name else None,
+        python=PythonEnv(status="ok", version=python.value) if python else None,
+        packages=_packages(facts),
+        accelerators=Accelerators(nvidia=nvidia) if nvidia is not None else None,
+        toolkits=toolkits,
+        frameworks=Frameworks(torch=torch, jax=jax) if torch is not None or jax is not None else None,
+    )
+    return None if parts == ImportedSections() else parts
