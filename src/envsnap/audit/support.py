@@ -112,6 +112,14 @@ def covered(finding: Finding, signal: Signal, target: Target, proof: tuple[str, 
             f"this path is missing or disabled there.",
             risk="moderate",
         )
+    if signal.kind == "device-choices":
+        # The project has a path for the device elsewhere (it names it, or ports to it): the closed set
+        # is one place to add it, not a missing port.
+        return msgspec.structs.replace(
+            finding,
+            meaning=f"{finding.meaning} The project has a path for {name} ({proof[0]}).",
+            risk="lower",
+        )
     if signal.kind in COVERED and finding.effort != "none" and is_strong(proof):
         return msgspec.structs.replace(
             finding,

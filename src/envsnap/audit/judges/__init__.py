@@ -36,6 +36,7 @@ from envsnap.audit.judges.device import (
     judge_cuda_api,
     judge_cuda_guard,
     judge_cudnn,
+    judge_device_choices,
     judge_device_default,
     judge_device_hardcode,
     judge_float64,
@@ -57,6 +58,7 @@ __all__ = ["JUDGES", "NAMES", "Context", "cuda_api_works", "judge", "package_fin
 
 JUDGES: Mapping[str, Judge] = {
     "device-hardcode": judge_device_hardcode,
+    "device-choices": judge_device_choices,
     "cuda-guard": judge_cuda_guard,
     "cuda-api": judge_cuda_api,
     "cudnn-flag": judge_cudnn,
