@@ -149,6 +149,19 @@ def test_the_jax_plugin_tier_names_the_plugin(tmp_path: Path) -> None:
     assert all(f.source == table for f in result.findings)
 
 
+@pytest.mark.parametrize("target", ["xpu", "mps"])
+def test_jax_modules_beside_pytorch_device_code_do_not_set_the_verdict(tmp_path: Path, target: str) -> None:
+    # A PyTorch project with Flax modules next to its torch ones (diffusers, transformers 4.x): the torch path
+    # runs on the target; the InvokeAI device selection stands in for that path (mps is in its set).
+    files = {"big_vision/train.py": BIG_VISION, "invokeai/devices.py": INVOKE_DEVICES}
+    result = report(tmp_path, files, target)
+    jax = [f for f in result.findings if f.rule == "framework-import"]
+    assert jax
+    assert {f.risk for f in jax} == {"lower"}
+    assert result.verdict.risk == "lower"
+    assert "drives PyTorch devices too" in jax[0].meaning
+
+
 def test_an_optional_jax_import_is_lower(tmp_path: Path) -> None:
     optional = "try:\n    import jax\nexcept ImportError:\n    jax = None\n"
     assert report(tmp_path, {"m.py": optional}, "mps").verdict.risk == "lower"
