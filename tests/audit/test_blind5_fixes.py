@@ -5,7 +5,8 @@
 - JAX is not CUDA-only, but it reaches Intel and Apple GPUs only through experimental plugins (JAX's
   supported-platforms table): a pure JAX project is moderate there, lower on ROCm (big_vision);
 - Numba CUDA kernels have no Numba GPU target on Intel or Apple GPUs: a rewrite, like Triton kernels where
-  Triton has no backend; on ROCm AMD's Numba HIP backend is the swap (warprnnt_numba).
+  Triton has no backend; on ROCm AMD's Numba HIP backend is the swap (warprnnt_numba); CuPy's user-defined
+  kernels are CUDA C++ the same way (a general follow-up on CuPy's own example, not a blind-round miss).
 Each case keeps its twin that must not change.
 """
 
@@ -207,3 +208,49 @@ def test_on_rocm_the_numba_swap_is_the_hip_backend(tmp_path: Path) -> None:
 def test_plain_numba_on_the_cpu_is_no_finding(tmp_path: Path) -> None:
     cpu = "import numba\n\n@numba.jit(nopython=True, parallel=True)\ndef dtw_cpu(x):\n    return x\n"
     assert report(tmp_path, {"timing.py": cpu}, "mps").findings == ()
+
+
+# cupy/cupy examples/finance/black_scholes.py @ 9cadaa2: the NumPy-style path and the ElementwiseKernel one
+# (the kernel body and the preamble trimmed).
+BLACK_SCHOLES = """\
+import cupy
+import numpy
+
+
+def black_scholes(xp, s, x, t, r, v):
+    sqrt_t = xp.sqrt(t)
+    d1 = (xp.log(s / x) + (r + v * v / 2) * t) / (v * sqrt_t)
+    return d1
+
+
+black_scholes_kernel = cupy.ElementwiseKernel(
+    'T s, T x, T t, T r, T v',  # Inputs
+    'T call, T put',  # Outputs
+    '''
+    const T sqrt_t = sqrt(t);
+    ''',
+    'black_scholes_kernel',
+    preamble='''
+    __device__
+    inline T get_cumulative_normal_distribution(T x) {
+        return x;
+    }
+    ''',
+)
+"""
+
+
+@pytest.mark.parametrize(
+    ("target", "risk"), [("xpu", "higher"), ("mps", "higher"), ("rocm:gfx942", "moderate")]
+)
+def test_a_cupy_kernel_is_cuda_cpp_source(tmp_path: Path, target: str, risk: str) -> None:
+    result = report(tmp_path, {"black_scholes.py": BLACK_SCHOLES}, target)
+    assert result.verdict.risk == risk
+    assert [f.location for f in result.findings if f.rule == "cupy-kernel"] == ["black_scholes.py:11"]
+
+
+def test_cupy_array_code_without_a_kernel_keeps_its_numpy_swap(tmp_path: Path) -> None:
+    arrays = BLACK_SCHOLES.split("black_scholes_kernel =")[0]
+    result = report(tmp_path, {"black_scholes.py": arrays}, "xpu")
+    assert result.verdict.risk == "moderate"
+    assert "cupy-kernel" not in {f.rule for f in result.findings}

@@ -32,6 +32,7 @@ COVERED = frozenset(
         "cufile",
         "cublaslt-layout",
         "hipify-unsupported",
+        "cupy-kernel",
     }
 )
 """Signal kinds a project's own port takes care of (built for the target, or replaced by its backend)."""

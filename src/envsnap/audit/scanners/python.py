@@ -422,6 +422,9 @@ class _Visitor(ast.NodeVisitor):
             and name != "torch.double"
         ):
             self.emit("float64", node, ".double()")
+        if name in CUPY_KERNELS:
+            # CUDA C++ source that CuPy compiles at run time (NVRTC): kernels, not array code.
+            self.emit("cupy-kernel", node, name)
         if name in EXTENSION_CALLS:
             self._extension(node, name)
         if name == "torch.distributed.init_process_group" or (name or "").endswith(".init_process_group"):
@@ -615,6 +618,13 @@ def _port_attribute(name: str) -> tuple[str, str] | None:
         return "mps", "uses torch.mps"
     return None
 
+
+CUPY_KERNELS = frozenset(
+    f"{module}.{kind}"
+    for module in ("cupy", "cupyx")
+    for kind in ("RawKernel", "RawModule", "ElementwiseKernel", "ReductionKernel")
+)
+"""CuPy's user-defined kernels: CUDA C++ source, compiled when first called."""
 
 _DEVICE_WORDS = frozenset(
     {"auto", "cpu", "cuda", "gpu", "mps", "xpu", "npu", "hpu", "mlu", "xla", "tpu", "meta", "hip", "rocm"}
