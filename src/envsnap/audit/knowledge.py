@@ -33,6 +33,9 @@ class Swap(_Row, frozen=True, kw_only=True):
     risk: Risk
     replacement: str
     source: str
+    meaning: str | None = None
+    """What using the package means on the target, where "CUDA-only as used here" is not it (a framework
+    that runs there through an experimental plugin)."""
 
 
 class Alternative(_Row, frozen=True, kw_only=True):
@@ -44,6 +47,8 @@ class Alternative(_Row, frozen=True, kw_only=True):
     what: str
     targets: dict[str, Swap]
     min_version: dict[str, str] | None = None
+    framework: bool = False
+    """A framework (JAX), not a CUDA-only package: its findings are ``framework-*``, not ``cuda-only-*``."""
 
     @property
     def regex(self) -> re.Pattern[str]:

@@ -32,6 +32,7 @@ COVERED = frozenset(
         "cufile",
         "cublaslt-layout",
         "hipify-unsupported",
+        "cupy-kernel",
     }
 )
 """Signal kinds a project's own port takes care of (built for the target, or replaced by its backend)."""
@@ -112,6 +113,14 @@ def covered(finding: Finding, signal: Signal, target: Target, proof: tuple[str, 
             f"this path is missing or disabled there.",
             risk="moderate",
         )
+    if signal.kind == "device-choices":
+        # The project has a path for the device elsewhere (it names it, or ports to it): the closed set
+        # is one place to add it, not a missing port.
+        return msgspec.structs.replace(
+            finding,
+            meaning=f"{finding.meaning} The project has a path for {name} ({proof[0]}).",
+            risk="lower",
+        )
     if signal.kind in COVERED and finding.effort != "none" and is_strong(proof):
         return msgspec.structs.replace(
             finding,
@@ -121,3 +130,29 @@ def covered(finding: Finding, signal: Signal, target: Target, proof: tuple[str, 
             replacement=f"build the project's {name} backend as its docs say",
         )
     return finding
+
+
+TORCH_CODE = frozenset({"cuda-guard", "cuda-api", "cuda-amp", "cudnn-flag", "device-agnostic"})
+"""Signal kinds only PyTorch code emits (``torch.cuda.*``, ``torch.backends.cudnn``, ``torch.accelerator``)"""
+
+
+def has_torch_path(signals: Iterable[Signal], *, include_all: bool = False) -> bool:
+    """Whether the project's own code drives PyTorch devices (tests and examples count with include_all)."""
+    return any(
+        s.kind in TORCH_CODE and (include_all or s.file is None or role_of(s.file) == "core") for s in signals
+    )
+
+
+def beside_torch(finding: Finding) -> Finding:
+    """A second framework's plugin tier in a PyTorch project: its JAX modules are one path, not the only one.
+
+    diffusers or transformers 4.x ship Flax models next to the PyTorch ones; the PyTorch path runs on the
+    target whatever JAX's plugin support there, so the JAX import alone does not set the verdict.
+    """
+    if not finding.rule.startswith("framework-") or finding.risk == "lower":
+        return finding
+    return msgspec.structs.replace(
+        finding,
+        meaning=f"{finding.meaning} The project drives PyTorch devices too: that path does not need it.",
+        risk="lower",
+    )

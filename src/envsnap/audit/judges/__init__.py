@@ -23,6 +23,7 @@ from envsnap.audit.judges.compiled import (
     judge_blind_spot,
     judge_cmake,
     judge_compiled,
+    judge_cupy_kernel,
     judge_docker,
     judge_gencode,
     judge_library,
@@ -36,6 +37,7 @@ from envsnap.audit.judges.device import (
     judge_cuda_api,
     judge_cuda_guard,
     judge_cudnn,
+    judge_device_choices,
     judge_device_default,
     judge_device_hardcode,
     judge_float64,
@@ -57,6 +59,7 @@ __all__ = ["JUDGES", "NAMES", "Context", "cuda_api_works", "judge", "package_fin
 
 JUDGES: Mapping[str, Judge] = {
     "device-hardcode": judge_device_hardcode,
+    "device-choices": judge_device_choices,
     "cuda-guard": judge_cuda_guard,
     "cuda-api": judge_cuda_api,
     "cudnn-flag": judge_cudnn,
@@ -72,6 +75,7 @@ JUDGES: Mapping[str, Judge] = {
     "cuda-extension": judge_compiled,
     "cuda-source": judge_compiled,
     "cuda-library": judge_library,
+    "cupy-kernel": judge_cupy_kernel,
     "inline-ptx": judge_ptx,
     "warp32-mask": judge_warp,
     "gencode": judge_gencode,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import msgspec
 from packaging.version import Version
 
 from envsnap.audit import knowledge
@@ -12,6 +13,7 @@ from envsnap.audit.judges.base import (
     DOCKER_SOURCE,
     DPCT_SOURCE,
     HIPIFY_SOURCE,
+    LOWER_RISK,
     MPS_SOURCE,
     NAMES,
     SYCL_SOURCE,
@@ -351,3 +353,42 @@ def judge_docker(signal: Signal, target: Target, ctx: Context) -> Finding | None
         images[target.kind],
         DOCKER_SOURCE,
     )
+
+
+CUPY_ROCM_SOURCE = "https://docs.cupy.dev/en/stable/install.html#using-cupy-on-amd-gpu-experimental"
+CUPY_KERNEL_SOURCE = "https://docs.cupy.dev/en/stable/user_guide/kernel.html"
+
+
+def judge_cupy_kernel(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    """``cupy.RawKernel`` / ``ElementwiseKernel`` ...: CUDA C++ source CuPy compiles at run time.
+
+    Array code has a NumPy or torch swap (the cupy row of alternatives.yaml); a user-defined kernel is
+    CUDA C++: CuPy's ROCm build compiles it with hiprtc (CUDA-only intrinsics in it must be ported), and
+    there is no CuPy for Intel or Apple GPUs, so there it is a rewrite, like Numba's @cuda.jit kernels.
+    """
+    if target.kind == "cuda":
+        return None
+    if target.kind == "rocm":
+        finding = make_finding(
+            signal,
+            "cupy-kernel",
+            "A CuPy kernel in CUDA C++: CuPy's ROCm build compiles it with hiprtc, so what HIP lacks "
+            "(inline PTX, 32-lane warp assumptions) must be ported.",
+            "medium",
+            "moderate",
+            "install CuPy for ROCm (cupy-rocm-*) and check the kernel source against HIP",
+            CUPY_ROCM_SOURCE,
+        )
+    else:
+        finding = make_finding(
+            signal,
+            "cupy-kernel",
+            f"A CuPy kernel in CUDA C++: no CuPy build for {NAMES[target.kind]} compiles it.",
+            "high",
+            "higher",
+            "rewrite the kernel as torch ops on the target device (or NumPy on the CPU)",
+            CUPY_KERNEL_SOURCE,
+        )
+    if signal.guarded:
+        return msgspec.structs.replace(finding, risk=LOWER_RISK[finding.risk])
+    return finding

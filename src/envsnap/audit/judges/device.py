@@ -368,3 +368,27 @@ def _grad_scaler(signal: Signal, target: Target) -> Finding | None:
         f"`torch.amp.GradScaler('{target.kind}')` for float16, or train in bfloat16 without one",
         AMP_SOURCE,
     )
+
+
+def judge_device_choices(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    """A closed set of device values (a ``Literal`` setting type, argparse ``choices``) without the target's.
+
+    Every such set holds 'cuda' (the ROCm device too) and 'cpu' (scanners/python.py), so only XPU and
+    MPS can be left out.
+    """
+    if target.kind not in ("xpu", "mps"):
+        return None
+    allowed = [name for name in signal.facts().get("devices", "").split(",") if name]
+    if target.kind in {name.split(":")[0] for name in allowed}:
+        return None
+    return make_finding(
+        signal,
+        "device-choices",
+        f"The device values it admits ({', '.join(allowed)}) leave out '{target.kind}': the setting or flag "
+        f"cannot select {NAMES[target.kind]} without an edit, nor does the selection it feeds handle it.",
+        "low",
+        "moderate",
+        f"add '{target.kind}' to the allowed values and to the device selection they feed, or select with "
+        "`torch.accelerator.current_accelerator()`",
+        ACCEL_SOURCE,
+    )

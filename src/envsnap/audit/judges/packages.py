@@ -41,10 +41,14 @@ def package_finding(
     if swap is None:
         return None
     effort, risk, replacement = swap.effort, swap.risk, swap.replacement
+    if row.framework:
+        rule = rule.replace("cuda-only-", "framework-")
     minimum = (row.min_version or {}).get(target.kind)
     installed = version or signal.facts().get("pinned") or ctx.installed.get(row.key)
     meaning = f"{row.what}: CUDA-only as used here."
-    if minimum and installed:
+    if swap.meaning:
+        meaning = swap.meaning  # the row says what the package means there (a framework's plugin tier)
+    elif minimum and installed:
         if _at_least(installed, minimum):
             meaning = f"{row.what}: supports {NAMES[target.kind]} from {minimum}; {installed} is installed."
         else:

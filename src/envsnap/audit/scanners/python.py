@@ -422,6 +422,9 @@ class _Visitor(ast.NodeVisitor):
             and name != "torch.double"
         ):
             self.emit("float64", node, ".double()")
+        if name in CUPY_KERNELS:
+            # CUDA C++ source that CuPy compiles at run time (NVRTC): kernels, not array code.
+            self.emit("cupy-kernel", node, name)
         if name in EXTENSION_CALLS:
             self._extension(node, name)
         if name == "torch.distributed.init_process_group" or (name or "").endswith(".init_process_group"):
@@ -472,7 +475,27 @@ class _Visitor(ast.NodeVisitor):
         for subject in sorted(seen):
             self.emit("cuda-library", node, subject)
 
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        # `DEVICE = Literal["auto", "cpu", "cuda", "mps"]`: the device values a setting admits.
+        if (self.dotted(node.value) or "").split(".")[-1] == "Literal":
+            self._device_choices(node, node.slice)
+        self.generic_visit(node)
+
+    def _device_choices(self, node: ast.AST, values: ast.AST) -> None:
+        """A closed set of device names (a ``Literal`` type, argparse ``choices``): what a user can pick.
+
+        InvokeAI 4.x (#22 blind round 5): its device setting admits auto/cpu/cuda/cuda:1/mps, so
+        'xpu' is refused before any device code runs; no CUDA call in the project says so.
+        """
+        items = values.elts if isinstance(values, (ast.Tuple, ast.List, ast.Set)) else [values]
+        names = [i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)]
+        if len(names) == len(items) and _is_device_menu(names):
+            devices = (f"devices={','.join(names)}",)
+            self.emit("device-choices", node, ", ".join(names), guarded=False, detail=devices)
+
     def visit_keyword(self, node: ast.keyword) -> None:
+        if node.arg == "choices":
+            self._device_choices(node.value, node.value)
         if node.arg in ("install_requires", "requires", "extras_require"):
             for sub in ast.walk(node.value):
                 if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
@@ -594,6 +617,28 @@ def _port_attribute(name: str) -> tuple[str, str] | None:
     if name.startswith(("torch.mps.", "torch.backends.mps")):
         return "mps", "uses torch.mps"
     return None
+
+
+CUPY_KERNELS = frozenset(
+    f"{module}.{kind}"
+    for module in ("cupy", "cupyx")
+    for kind in ("RawKernel", "RawModule", "ElementwiseKernel", "ReductionKernel")
+)
+"""CuPy's user-defined kernels: CUDA C++ source, compiled when first called."""
+
+_DEVICE_WORDS = frozenset(
+    {"auto", "cpu", "cuda", "gpu", "mps", "xpu", "npu", "hpu", "mlu", "xla", "tpu", "meta", "hip", "rocm"}
+)
+
+
+def _is_device_menu(names: list[str]) -> bool:
+    """Every value a device name, 'cpu' and a CUDA device among them: a list of devices, not of modes."""
+    return (
+        len(names) >= 2
+        and "cpu" in names
+        and any(_DEVICE_STRING.match(name) for name in names)
+        and all(name.split(":")[0] in _DEVICE_WORDS for name in names)
+    )
 
 
 def _is_device_string(node: ast.AST) -> bool:

@@ -33,6 +33,7 @@ _TRIGGER_TOKENS = (
     rb"\.cuh?\b",  # load(sources=["k.cu"])
     rb"\bnccl\b",
     rb"\binline_asm_elementwise\b",  # Triton's inline PTX
+    rb"\b(?:RawKernel|RawModule|ElementwiseKernel|ReductionKernel)\b",  # CuPy's CUDA C++ kernels
 )
 """Tokens any signal needs; a file without one is not parsed (most of a big tree). Word-bounded where
 the word is also English or part of other names (``double``, ``accelerator``, ``apex``, ``nvidia``):
@@ -47,7 +48,7 @@ def _trigger() -> re.Pattern[bytes]:
     alternation = b"|".join((*_TRIGGER_TOKENS, imports))
     # A look-ahead on the possible first characters lets the engine skip most positions at C speed
     # (measured: 40% less time on torch/_inductor than the bare alternation).
-    starts = sorted({chr(c) for c in b"cCfdxmhrvigAIUntGaeN.\\"} | {m[0] for m in modules})
+    starts = sorted({chr(c) for c in b"cCfdxmhrvigAIUntGaeNRE.\\"} | {m[0] for m in modules})
     first = "".join(re.escape(c) for c in starts).encode()
     return re.compile(b"(?=[" + first + b"])(?:" + alternation + b")")
 
@@ -90,8 +91,12 @@ def _anchors() -> tuple[bytes, ...]:
         b"gradscaler",
         b"nvidia",
         b"inline_asm_elementwise",
+        b"rawkernel",
+        b"rawmodule",
+        b"elementwisekernel",
+        b"reductionkernel",
     )
-    common = {"flash_attn", "triton", "apex", "numba"}
+    common = {"flash_attn", "triton", "apex", "numba", "jax"}
     modules = sorted({name.split(".")[0] for name in knowledge.trigger_modules()} - {"cuda"})
     names = tuple(m.lower().encode() for m in modules if m not in common)
     verbs = tuple(f"{verb} {m}".encode() for m in sorted(common) for verb in ("import", "from"))
