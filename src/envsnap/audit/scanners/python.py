@@ -22,15 +22,29 @@ from envsnap.audit import knowledge
 from envsnap.audit.model import Signal
 from envsnap.audit.scanners.build import shown_code
 from envsnap.audit.scanners.python_chunks import CHUNK_MIN_LINES, parse_hot
+from envsnap.audit.scanners.python_shapes import (
+    CUPY_KERNELS,
+    DEVICE_STRING,
+    DEVICE_TYPES,
+    PORT_NAMES,
+    PORT_STRINGS,
+    backend_argument,
+    catches_import_error,
+    guards_rest,
+    is_arch_list,
+    is_device_menu,
+    is_device_string,
+    is_main_check,
+    names_backend,
+    port_attribute,
+    ptx_detail,
+    requires_cuda,
+    swallows_errors,
+)
 from envsnap.audit.scanners.python_trigger import trigger_lines
 
-_DEVICE_STRING = re.compile(r"^cuda(:\d+)?$")
 _GUARD_WORDS = re.compile(r"cuda|gpu|device|accelerator", re.IGNORECASE)
 _AVAILABILITY = re.compile(r"^is_\w+_available$")
-_BACKEND_WORDS = frozenset({"xpu", "mps", "npu", "mlu", "hip", "rocm", "amd", "nvidia", "intel", "metal"})
-"""``is_intel_xpu()``, ``torch.version.hip``, ``CPUState.MPS``: a test naming a backend branches per device,
-so the code has a path for the other devices. Matched on whole identifier parts (``dumps`` is not ``mps``)."""
-_DEVICE_TYPES = frozenset({"cuda", "cpu", "mps", "xpu", "npu", "mlu", "hip", "meta"})
 """``is_nccl_available()``, ``is_npu_available()``: a capability check; what it guards has a way around it."""
 _EXTENSION_LIBRARIES = {
     "cublas": "cuBLAS",
@@ -45,8 +59,6 @@ _EXTENSION_LIBRARIES = {
 """``libraries=[...]`` names of an extension that link a CUDA library (the subjects native.py uses)."""
 _CUTLASS_DIR = re.compile(r"(?:^|[/\\{}])cutlass(?:[/\\}]|$)", re.IGNORECASE)
 _ARCH_IN_FLAG = re.compile(r"(?:arch|code)=(?:sm|compute)_(\d{2,3}[a-z]?)|-arch=sm_(\d{2,3}[a-z]?)")
-_ARCH = re.compile(r"\d+\.\d+(\+PTX)?")
-_ARCH_SEPARATORS = re.compile(r"([;\s]+)")
 _PTX = re.compile(r"\basm\s*(?:volatile\s*)?\(|__asm__")
 _WARP_MASK = re.compile(
     r"__(?:shfl(?:_up|_down|_xor)?|ballot|any|all|match_any|match_all)_sync\s*\(\s*0x[fF]{8}\b"
@@ -191,10 +203,10 @@ class _Visitor(ast.NodeVisitor):
     # ------------------------------------------------------------------ guards
 
     def visit_Try(self, node: ast.Try) -> None:
-        catches = any(_catches_import_error(handler) for handler in node.handlers)
+        catches = any(catches_import_error(handler) for handler in node.handlers)
         # `try: x = torch.cuda.foo() except: x = fallback`: every failure is caught and none re-raised,
         # so where the call raises (off CUDA) the program takes the fallback.
-        swallows = bool(node.handlers) and all(_swallows(handler) for handler in node.handlers)
+        swallows = bool(node.handlers) and all(swallows_errors(handler) for handler in node.handlers)
         if catches:
             self.import_guard += 1
         self.guard += swallows
@@ -210,7 +222,7 @@ class _Visitor(ast.NodeVisitor):
     def visit_If(self, node: ast.If) -> None:
         self.visit(node.test)
         # `if __name__ == "__main__":` is a demo entry point: what it hard-codes is the caller's choice.
-        guarded = self._is_guard(node.test) or _is_main_check(node.test)
+        guarded = self._is_guard(node.test) or is_main_check(node.test)
         self.guard += guarded
         self.conditional += 1
         self._visit_block(node.body)
@@ -229,9 +241,9 @@ class _Visitor(ast.NodeVisitor):
         for statement in statements:
             self.visit(statement)
             if (
-                _guards_rest(statement)
+                guards_rest(statement)
                 and self._is_guard(statement.test)  # type: ignore[attr-defined]
-                and not _requires_cuda(statement)
+                and not requires_cuda(statement)
             ):
                 clauses += 1
                 self.guard += 1
@@ -260,7 +272,7 @@ class _Visitor(ast.NodeVisitor):
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         # A parameter default (`def run(device="cuda")`) is a setting the caller overrides.
         for default in (*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)):
-            if _is_device_string(default):
+            if is_device_string(default):
                 self.emit("device-default", default, repr(default.value))  # type: ignore[attr-defined]
                 self.compared.add(id(default))
         top = self.functions == 0 and self.top_function is None and not self.classes
@@ -318,23 +330,23 @@ class _Visitor(ast.NodeVisitor):
                 sub.attr in GUARD_CALLS
                 or _GUARD_WORDS.search(sub.attr)
                 or _AVAILABILITY.match(sub.attr)
-                or _names_backend(sub.attr)
+                or names_backend(sub.attr)
             ):
                 return True
             if isinstance(sub, ast.Name) and (
-                _GUARD_WORDS.search(sub.id) or _AVAILABILITY.match(sub.id) or _names_backend(sub.id)
+                _GUARD_WORDS.search(sub.id) or _AVAILABILITY.match(sub.id) or names_backend(sub.id)
             ):
                 return True
             # `dev.type == "mps"`: a comparison against a device type branches on the device.
             if isinstance(sub, ast.Compare) and any(
-                isinstance(part, ast.Constant) and part.value in _DEVICE_TYPES
+                isinstance(part, ast.Constant) and part.value in DEVICE_TYPES
                 for part in (sub.left, *sub.comparators)
             ):
                 return True
             if (
                 isinstance(sub, ast.Constant)
                 and isinstance(sub.value, str)
-                and _DEVICE_STRING.match(sub.value)
+                and DEVICE_STRING.match(sub.value)
             ):
                 return True
         return False
@@ -358,7 +370,7 @@ class _Visitor(ast.NodeVisitor):
             if isinstance(sub, ast.Compare):
                 for inner in ast.walk(sub):
                     self.compared.add(id(inner))
-            elif _is_device_string(sub):
+            elif is_device_string(sub):
                 self.device_args.add(id(sub))
 
     def _device_arguments(self, node: ast.Call, name: str | None) -> None:
@@ -381,7 +393,7 @@ class _Visitor(ast.NodeVisitor):
     def _autocast(self, node: ast.Call, name: str) -> None:
         """``torch.autocast("cuda")`` / ``torch.amp.GradScaler("cuda")``: the device type is CUDA."""
         kinds = [kw.value for kw in node.keywords if kw.arg == "device_type"] + list(node.args[:1])
-        literal = next((k for k in kinds if _is_device_string(k)), None)
+        literal = next((k for k in kinds if is_device_string(k)), None)
         if literal is None:
             return
         self.compared.add(id(literal))
@@ -406,7 +418,7 @@ class _Visitor(ast.NodeVisitor):
             self.emit("torch-compile", node, "torch.compile", guarded=self.conditional > 0 or self.guard > 0)
         if name is not None and name.endswith("add_argument"):
             for keyword in node.keywords:
-                if keyword.arg == "default" and _is_device_string(keyword.value):
+                if keyword.arg == "default" and is_device_string(keyword.value):
                     self.emit("device-default", keyword.value, repr(keyword.value.value))  # type: ignore[attr-defined]
                     self.compared.add(id(keyword.value))
         if (
@@ -428,7 +440,7 @@ class _Visitor(ast.NodeVisitor):
         if name in EXTENSION_CALLS:
             self._extension(node, name)
         if name == "torch.distributed.init_process_group" or (name or "").endswith(".init_process_group"):
-            backend = _backend(node)
+            backend = backend_argument(node)
             if backend is not None and "nccl" in backend:
                 self.emit("nccl-backend", node, backend)
         self.generic_visit(node)
@@ -450,7 +462,7 @@ class _Visitor(ast.NodeVisitor):
                 s.value for s in ast.walk(inline) if isinstance(s, ast.Constant) and isinstance(s.value, str)
             ):
                 if _PTX.search(text):
-                    self.emit("inline-ptx", node, "load_inline cuda_sources", detail=_ptx_detail(text))
+                    self.emit("inline-ptx", node, "load_inline cuda_sources", detail=ptx_detail(text))
                 if _WARP_MASK.search(text):
                     self.emit("warp32-mask", node, "load_inline cuda_sources")
 
@@ -489,7 +501,7 @@ class _Visitor(ast.NodeVisitor):
         """
         items = values.elts if isinstance(values, (ast.Tuple, ast.List, ast.Set)) else [values]
         names = [i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)]
-        if len(names) == len(items) and _is_device_menu(names):
+        if len(names) == len(items) and is_device_menu(names):
             devices = (f"devices={','.join(names)}",)
             self.emit("device-choices", node, ", ".join(names), guarded=False, detail=devices)
 
@@ -507,7 +519,7 @@ class _Visitor(ast.NodeVisitor):
         if name is None:
             self.generic_visit(node)
             return
-        port = _port_attribute(name)
+        port = port_attribute(name)
         if port is not None:
             self.emit("port", node, port[0], guarded=True, detail=(f"reason={port[1]}",))
         if name.startswith("torch.cuda.amp"):
@@ -527,7 +539,7 @@ class _Visitor(ast.NodeVisitor):
         # A resolved chain is one hit; its inner attributes are not visited again.
 
     def visit_Name(self, node: ast.Name) -> None:
-        target = _PORT_NAMES.get(node.id)
+        target = PORT_NAMES.get(node.id)
         if target is not None:
             self.emit("port", node, target, guarded=True, detail=(f"reason=build switch {node.id}",))
 
@@ -535,19 +547,19 @@ class _Visitor(ast.NodeVisitor):
         value = node.value
         if not isinstance(value, str):
             return
-        if value in _PORT_STRINGS:
+        if value in PORT_STRINGS:
             # A device table, a dispatch key or a comparison that names the target: the code has a path.
             self.emit(
                 "port",
                 node,
-                _PORT_STRINGS[value],
+                PORT_STRINGS[value],
                 guarded=True,
                 detail=(f"reason=names the '{value}' device",),
             )
             return
         if id(node) in self.compared:
             return
-        if _DEVICE_STRING.match(value):
+        if DEVICE_STRING.match(value):
             # Only a literal that reaches a device argument (.to(), device=, torch.device()) binds the
             # code to CUDA; one in a table, a default, an annotation or a message does not.
             if id(node) in self.device_args:
@@ -559,7 +571,7 @@ class _Visitor(ast.NodeVisitor):
             self.emit("gencode", node, "nvcc flags", detail=tuple(f"arch=sm_{a}" for a in archs))
 
     def visit_Assign(self, node: ast.Assign) -> None:
-        if _is_device_string(node.value):
+        if is_device_string(node.value):
             target = node.targets[0]
             if self.functions == 0 or isinstance(target, ast.Attribute):
                 # `device = 'cuda'` at module level, `C.device = 'cuda'`: a setting, not a code path.
@@ -590,155 +602,6 @@ class _Visitor(ast.NodeVisitor):
         self.generic_visit(node)
 
 
-_PORT_STRINGS = {"xpu": "xpu", "mps": "mps", "hip": "rocm", "rocm": "rocm"}
-_PORT_NAMES = {
-    "is_rocm_pytorch": "rocm",
-    "IS_ROCM": "rocm",
-    "IS_HIP": "rocm",
-    "IS_ROCM_PYTORCH": "rocm",
-    "ROCM_HOME": "rocm",
-    "USE_ROCM": "rocm",
-    "BUILD_ROCM": "rocm",
-    "is_hip": "rocm",
-    "is_rocm": "rocm",
-    "IS_XPU": "xpu",
-    "is_xpu": "xpu",
-}
-
-
-def _port_attribute(name: str) -> tuple[str, str] | None:
-    """(target, reason) for attributes that only a ported code path reads."""
-    if name.startswith("torch.version.hip"):
-        return "rocm", "branches on torch.version.hip"
-    if name.split(".")[-1] in _PORT_NAMES:
-        return _PORT_NAMES[name.split(".")[-1]], f"build switch {name.split('.')[-1]}"
-    if name.startswith(("torch.xpu.", "torch.backends.xpu")):
-        return "xpu", "uses torch.xpu"
-    if name.startswith(("torch.mps.", "torch.backends.mps")):
-        return "mps", "uses torch.mps"
-    return None
-
-
-CUPY_KERNELS = frozenset(
-    f"{module}.{kind}"
-    for module in ("cupy", "cupyx")
-    for kind in ("RawKernel", "RawModule", "ElementwiseKernel", "ReductionKernel")
-)
-"""CuPy's user-defined kernels: CUDA C++ source, compiled when first called."""
-
-_DEVICE_WORDS = frozenset(
-    {"auto", "cpu", "cuda", "gpu", "mps", "xpu", "npu", "hpu", "mlu", "xla", "tpu", "meta", "hip", "rocm"}
-)
-
-
-def _is_device_menu(names: list[str]) -> bool:
-    """Every value a device name, 'cpu' and a CUDA device among them: a list of devices, not of modes."""
-    return (
-        len(names) >= 2
-        and "cpu" in names
-        and any(_DEVICE_STRING.match(name) for name in names)
-        and all(name.split(":")[0] in _DEVICE_WORDS for name in names)
-    )
-
-
-def _is_device_string(node: ast.AST) -> bool:
-    return (
-        isinstance(node, ast.Constant)
-        and isinstance(node.value, str)
-        and bool(_DEVICE_STRING.match(node.value))
-    )
-
-
-def _is_main_check(test: ast.AST) -> bool:
-    return (
-        isinstance(test, ast.Compare)
-        and isinstance(test.left, ast.Name)
-        and test.left.id == "__name__"
-        and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators)
-    )
-
-
-def is_arch_list(value: str) -> bool:
-    """``8.0;9.0+PTX`` / ``7.5 8.6``: versions, each pair split by spaces or one ``;`` (spaces around it).
-
-    Split in one pass rather than matched by ``(\\s*[; ]\\s*\\d+...)*``, which tries every way to
-    divide a long run of spaces between its two ``\\s*`` (16 KB took seconds).
-    """
-    parts = _ARCH_SEPARATORS.split(value.strip())
-    versions, separators = parts[0::2], parts[1::2]
-    return all(_ARCH.fullmatch(v) for v in versions) and all(
-        sep.count(";") <= 1 and (";" in sep or " " in sep) for sep in separators
-    )
-
-
-def _names_backend(identifier: str) -> bool:
-    """``is_intel_xpu``, ``MPS``, ``hip``: an identifier with a device backend as one of its parts."""
-    return any(part.lower() in _BACKEND_WORDS for part in identifier.split("_"))
-
-
-def _guards_rest(statement: ast.stmt) -> bool:
-    """A guard clause: the statements after it in its block run only when its test let them.
-
-    ``if test: ...; return`` (or ``raise``, ``continue``, ``break``) with no ``else``, and an ``assert``
-    that compares a device with a device type (``assert device == 'cuda'``: the CUDA side of a device
-    switch). ``assert torch.cuda.is_available()`` is not one: it states what the whole program needs,
-    so on another device the program stops there and what follows keeps its findings.
-    """
-    if isinstance(statement, ast.Assert):
-        return any(
-            isinstance(sub, ast.Compare)
-            and any(
-                isinstance(part, ast.Constant) and part.value in _DEVICE_TYPES
-                for part in (sub.left, *sub.comparators)
-            )
-            for sub in ast.walk(statement.test)
-        )
-    return (
-        isinstance(statement, ast.If)
-        and not statement.orelse
-        and isinstance(statement.body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
-    )
-
-
-def _requires_cuda(statement: ast.stmt) -> bool:
-    """``if not torch.cuda.is_available(): raise ...``: the program needs CUDA and stops without it.
-
-    Not a branch to another device (``if not is_amd(): return``): off CUDA nothing after it runs, so the
-    CUDA-only code after it stays code to change.
-    """
-    if not isinstance(statement, ast.If) or not isinstance(statement.body[-1], ast.Raise):
-        return False
-    test = ast.unparse(statement.test)
-    return "cuda.is_available" in test or "cuda.device_count" in test
-
-
-def _swallows(handler: ast.ExceptHandler) -> bool:
-    """A handler catching every error (bare, ``Exception``, ``BaseException``) that never re-raises."""
-    broad = handler.type is None or (
-        isinstance(handler.type, ast.Name) and handler.type.id in ("Exception", "BaseException")
-    )
-    return broad and not any(isinstance(sub, ast.Raise) for sub in ast.walk(handler))
-
-
-def _catches_import_error(handler: ast.ExceptHandler) -> bool:
-    if handler.type is None:
-        return True
-    names = [n.id for n in ast.walk(handler.type) if isinstance(n, ast.Name)]
-    names += [n.attr for n in ast.walk(handler.type) if isinstance(n, ast.Attribute)]
-    return any(
-        n in ("ImportError", "ModuleNotFoundError", "Exception", "BaseException", "OSError") for n in names
-    )
-
-
-def _backend(node: ast.Call) -> str | None:
-    for kw in node.keywords:
-        if kw.arg == "backend" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
-            return kw.value.value
-    if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-        return node.args[0].value
-    return None
-
-
 _REQUIREMENT_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 
 
@@ -751,11 +614,6 @@ def _requirement(visitor: _Visitor, node: ast.Constant, *, optional: bool = Fals
         if optional:
             signal = msgspec.structs.replace(signal, detail=(*signal.detail, "optional=1"), guarded=True)
         visitor.signals.append(signal)
-
-
-def _ptx_detail(text: str) -> tuple[str, ...]:
-    specific = sorted(set(re.findall(r"\b(wgmma|setmaxnreg|tcgen05|cp\.async\.bulk)\b", text)))
-    return tuple(f"arch_specific={word}" for word in specific)
 
 
 def _guard_by_callers(visitor: _Visitor, tree: ast.Module) -> None:

@@ -1,0 +1,171 @@
+"""What a piece of Python syntax means for the audit: device strings, port switches, guard clauses.
+
+Predicates over ``ast`` nodes and names, no state: the visitor (python.py) asks them what it is
+looking at. Kept apart so each rule reads as one function.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+DEVICE_STRING = re.compile(r"^cuda(:\d+)?$")
+_BACKEND_WORDS = frozenset({"xpu", "mps", "npu", "mlu", "hip", "rocm", "amd", "nvidia", "intel", "metal"})
+"""``is_intel_xpu()``, ``torch.version.hip``, ``CPUState.MPS``: a test naming a backend branches per device,
+so the code has a path for the other devices. Matched on whole identifier parts (``dumps`` is not ``mps``)."""
+DEVICE_TYPES = frozenset({"cuda", "cpu", "mps", "xpu", "npu", "mlu", "hip", "meta"})
+_ARCH = re.compile(r"\d+\.\d+(\+PTX)?")
+_ARCH_SEPARATORS = re.compile(r"([;\s]+)")
+
+PORT_STRINGS = {"xpu": "xpu", "mps": "mps", "hip": "rocm", "rocm": "rocm"}
+PORT_NAMES = {
+    "is_rocm_pytorch": "rocm",
+    "IS_ROCM": "rocm",
+    "IS_HIP": "rocm",
+    "IS_ROCM_PYTORCH": "rocm",
+    "ROCM_HOME": "rocm",
+    "USE_ROCM": "rocm",
+    "BUILD_ROCM": "rocm",
+    "is_hip": "rocm",
+    "is_rocm": "rocm",
+    "IS_XPU": "xpu",
+    "is_xpu": "xpu",
+}
+
+
+def port_attribute(name: str) -> tuple[str, str] | None:
+    """(target, reason) for attributes that only a ported code path reads."""
+    if name.startswith("torch.version.hip"):
+        return "rocm", "branches on torch.version.hip"
+    if name.split(".")[-1] in PORT_NAMES:
+        return PORT_NAMES[name.split(".")[-1]], f"build switch {name.split('.')[-1]}"
+    if name.startswith(("torch.xpu.", "torch.backends.xpu")):
+        return "xpu", "uses torch.xpu"
+    if name.startswith(("torch.mps.", "torch.backends.mps")):
+        return "mps", "uses torch.mps"
+    return None
+
+
+CUPY_KERNELS = frozenset(
+    f"{module}.{kind}"
+    for module in ("cupy", "cupyx")
+    for kind in ("RawKernel", "RawModule", "ElementwiseKernel", "ReductionKernel")
+)
+"""CuPy's user-defined kernels: CUDA C++ source, compiled when first called."""
+
+DEVICE_WORDS = frozenset(
+    {"auto", "cpu", "cuda", "gpu", "mps", "xpu", "npu", "hpu", "mlu", "xla", "tpu", "meta", "hip", "rocm"}
+)
+
+
+def is_device_menu(names: list[str]) -> bool:
+    """Every value a device name, 'cpu' and a CUDA device among them: a list of devices, not of modes."""
+    return (
+        len(names) >= 2
+        and "cpu" in names
+        and any(DEVICE_STRING.match(name) for name in names)
+        and all(name.split(":")[0] in DEVICE_WORDS for name in names)
+    )
+
+
+def is_device_string(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and bool(DEVICE_STRING.match(node.value))
+    )
+
+
+def is_main_check(test: ast.AST) -> bool:
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators)
+    )
+
+
+def is_arch_list(value: str) -> bool:
+    """``8.0;9.0+PTX`` / ``7.5 8.6``: versions, each pair split by spaces or one ``;`` (spaces around it).
+
+    Split in one pass rather than matched by ``(\\s*[; ]\\s*\\d+...)*``, which tries every way to
+    divide a long run of spaces between its two ``\\s*`` (16 KB took seconds).
+    """
+    parts = _ARCH_SEPARATORS.split(value.strip())
+    versions, separators = parts[0::2], parts[1::2]
+    return all(_ARCH.fullmatch(v) for v in versions) and all(
+        sep.count(";") <= 1 and (";" in sep or " " in sep) for sep in separators
+    )
+
+
+def names_backend(identifier: str) -> bool:
+    """``is_intel_xpu``, ``MPS``, ``hip``: an identifier with a device backend as one of its parts."""
+    return any(part.lower() in _BACKEND_WORDS for part in identifier.split("_"))
+
+
+def guards_rest(statement: ast.stmt) -> bool:
+    """A guard clause: the statements after it in its block run only when its test let them.
+
+    ``if test: ...; return`` (or ``raise``, ``continue``, ``break``) with no ``else``, and an ``assert``
+    that compares a device with a device type (``assert device == 'cuda'``: the CUDA side of a device
+    switch). ``assert torch.cuda.is_available()`` is not one: it states what the whole program needs,
+    so on another device the program stops there and what follows keeps its findings.
+    """
+    if isinstance(statement, ast.Assert):
+        return any(
+            isinstance(sub, ast.Compare)
+            and any(
+                isinstance(part, ast.Constant) and part.value in DEVICE_TYPES
+                for part in (sub.left, *sub.comparators)
+            )
+            for sub in ast.walk(statement.test)
+        )
+    return (
+        isinstance(statement, ast.If)
+        and not statement.orelse
+        and isinstance(statement.body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
+    )
+
+
+def requires_cuda(statement: ast.stmt) -> bool:
+    """``if not torch.cuda.is_available(): raise ...``: the program needs CUDA and stops without it.
+
+    Not a branch to another device (``if not is_amd(): return``): off CUDA nothing after it runs, so the
+    CUDA-only code after it stays code to change.
+    """
+    if not isinstance(statement, ast.If) or not isinstance(statement.body[-1], ast.Raise):
+        return False
+    test = ast.unparse(statement.test)
+    return "cuda.is_available" in test or "cuda.device_count" in test
+
+
+def swallows_errors(handler: ast.ExceptHandler) -> bool:
+    """A handler catching every error (bare, ``Exception``, ``BaseException``) that never re-raises."""
+    broad = handler.type is None or (
+        isinstance(handler.type, ast.Name) and handler.type.id in ("Exception", "BaseException")
+    )
+    return broad and not any(isinstance(sub, ast.Raise) for sub in ast.walk(handler))
+
+
+def catches_import_error(handler: ast.ExceptHandler) -> bool:
+    if handler.type is None:
+        return True
+    names = [n.id for n in ast.walk(handler.type) if isinstance(n, ast.Name)]
+    names += [n.attr for n in ast.walk(handler.type) if isinstance(n, ast.Attribute)]
+    return any(
+        n in ("ImportError", "ModuleNotFoundError", "Exception", "BaseException", "OSError") for n in names
+    )
+
+
+def backend_argument(node: ast.Call) -> str | None:
+    for kw in node.keywords:
+        if kw.arg == "backend" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
+            return kw.value.value
+    if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+        return node.args[0].value
+    return None
+
+
+def ptx_detail(text: str) -> tuple[str, ...]:
+    specific = sorted(set(re.findall(r"\b(wgmma|setmaxnreg|tcgen05|cp\.async\.bulk)\b", text)))
+    return tuple(f"arch_specific={word}" for word in specific)
