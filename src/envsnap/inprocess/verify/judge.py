@@ -20,7 +20,14 @@ from collections.abc import Mapping, Sequence
 from msgspec.structs import replace
 
 from envsnap.inprocess.bundle.model import Call, Placement
-from envsnap.inprocess.verify.report import Divergence, ModuleCheck, SpeedMemory, ValueCheck, Verdict
+from envsnap.inprocess.verify.report import (
+    REPRESENTATION,
+    Divergence,
+    ModuleCheck,
+    SpeedMemory,
+    ValueCheck,
+    Verdict,
+)
 
 STATUS_RANK = {"pass": 0, "skipped": 1, "golden-pass": 2, "noisy": 3, "extra": 4, "missing": 5, "fail": 6}
 
@@ -122,8 +129,12 @@ def _divergence(module: ModuleCheck, inputs: list[ValueCheck], *, born: bool) ->
         )
     else:
         what = f"`{name}` ({module.type}, call {module.call})"
+        unseen = sum(1 for check in inputs if check.status == "skipped")
         where = (
-            "while its inputs matched the reference"
+            f"while its compared inputs matched the reference ({unseen} of its inputs were not compared: "
+            f"{inputs[[c.status for c in inputs].index('skipped')].reason})"
+            if born and unseen and not module.untraced
+            else "while its inputs matched the reference"
             if born and not module.untraced
             else f"while its {len(inputs)} traced inputs matched the reference ({module.untraced} tensor "
             "inputs were made outside any module and not traced: they could differ unseen)"
@@ -230,9 +241,16 @@ def limitations_of(checks: Sequence[ValueCheck], placement: Placement | None) ->
             f"{len(inherited)} values passed under a looser tolerance {inherited[0].tolerance_from} "
             f"({inherited[0].key}, …)"
         )
-    skipped = [c.key for c in checks if c.status == "skipped"]
+    forms = [c for c in checks if c.status == "skipped" and (c.reason or "").startswith(REPRESENTATION)]
+    if forms:
+        found.append(
+            f"{len(forms)} values made in a module's own code have another representation on the target "
+            f"({forms[0].key}: {(forms[0].reason or '').split(': ')[-1]}; e.g. a bool attention mask where the "
+            "reference had an additive float one): not compared, the modules that take them are"
+        )
+    skipped = [c.key for c in checks if c.status == "skipped" and c not in forms]
     if skipped:
-        found.append(f"{len(skipped)} values had no data to compare (meta tensors)")
+        found.append(f"{len(skipped)} values had no data to compare (meta tensors, or skipped by compare=)")
     if placement is not None and "<outside modules>" in placement.off_device_modules:
         found.append(f"ops outside any module ran off {placement.expected_device} (data preparation, loss …)")
     return found

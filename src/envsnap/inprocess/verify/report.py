@@ -32,6 +32,11 @@ fail; missing: recorded but not produced on the target; extra: produced but neve
 skipped: no values to compare (a meta tensor)."""
 
 
+REPRESENTATION = "made in the parent's own code in another representation (not compared)"
+"""The reason of a code value skipped for its representation (a bool mask where the reference had
+an additive float one): verify/compare.py sets it, verify/judge.py counts it."""
+
+
 class ValueMetrics(Model, frozen=True, kw_only=True):
     max_abs: float
     max_rel: float
