@@ -245,8 +245,8 @@ def limitations_of(checks: Sequence[ValueCheck], placement: Placement | None) ->
     if forms:
         found.append(
             f"{len(forms)} values made in a module's own code have another representation on the target "
-            f"({forms[0].key}: {(forms[0].reason or '').split(': ')[-1]}; e.g. a bool attention mask where the "
-            "reference had an additive float one): not compared, the modules that take them are"
+            f"({forms[0].key}: {(forms[0].reason or '').split(': ')[-1]}; e.g. a bool attention mask "
+            "where the reference had an additive float one): not compared, the modules that take them are"
         )
     skipped = [c.key for c in checks if c.status == "skipped" and c not in forms]
     if skipped:
