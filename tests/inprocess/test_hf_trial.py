@@ -12,6 +12,10 @@ reproduced here on a model built in this file, with torch alone, by the same mec
   and 3 of 3072 (Llama) elements past bf16's elementwise bound, at SQNR 45 dB: the bound holds one
   rounding, a chain of bf16 ops accumulates one per op. A cast's values are now judged as a whole
   (error RMS within rtol × the reference's RMS, at most 1% of elements out); a real bug still fails.
+- Left padding under a causal mask leaves the padded query rows with no key to attend to: sdpa
+  and eager attention fill them with two different kinds of garbage. HF ``generate()`` with left
+  padding, sdpa → eager, failed on exactly those rows while every real position matched; a
+  recorded call's 2-D ``attention_mask`` now leaves its padded positions out of the comparison.
 - envsnap's global module hooks were traced by dynamo inside a ``torch.compile``'d model: their
   ``.item()`` syncs graph-broke per value and their per-key branches recompiled the hook past
   dynamo's limit (~10 s and 31 warning lines for a 2-layer GPT-2).
@@ -68,15 +72,19 @@ class Layer(nn.Module):
 class Encoder(nn.Module):
     """The mask is built in the model's code as HF builds it: bool for sdpa, additive for eager."""
 
-    def __init__(self, attn_implementation: str = "sdpa") -> None:
+    def __init__(self, attn_implementation: str = "sdpa", causal: bool = False) -> None:
         super().__init__()
         self.attn_implementation = attn_implementation
+        self.causal = causal
         self.embed = nn.Embedding(VOCAB, WIDTH)
         self.layers = nn.ModuleList([Layer(), Layer()])
         self.head = nn.Linear(WIDTH, 3)
 
     def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> dict[str, torch.Tensor]:
         keep = attention_mask[:, None, None, :].bool()  # [batch, 1, 1(query), key]
+        if self.causal:  # a decoder: left-padded rows then see no key at all
+            seq = attention_mask.shape[1]
+            keep = keep & torch.ones(seq, seq, dtype=torch.bool).tril()
         mask = keep
         if self.attn_implementation == "eager":
             mask = torch.zeros(keep.shape).masked_fill(~keep, torch.finfo(torch.float32).min)
@@ -86,9 +94,9 @@ class Encoder(nn.Module):
         return {"logits": self.head(x[:, -1]), "last_hidden_state": x}
 
 
-def make(attn_implementation: str = "sdpa") -> Encoder:
+def make(attn_implementation: str = "sdpa", causal: bool = False) -> Encoder:
     torch.manual_seed(0)
-    return Encoder(attn_implementation).eval()
+    return Encoder(attn_implementation, causal).eval()
 
 
 def left_padded() -> tuple[torch.Tensor, torch.Tensor]:
@@ -260,3 +268,53 @@ def test_a_bf16_target_of_an_fp32_recording_passes_and_a_bug_under_it_fails(tmp_
     assert report.verdict == "fail"
     assert report.first_divergence is not None
     assert report.first_divergence.module == "layers.1.norm"
+
+
+def test_padded_rows_that_no_key_reaches_are_left_out(tmp_path: Path) -> None:
+    ids, mask = left_padded()
+    with torch.no_grad():
+        a = make("sdpa", causal=True)(ids, mask)["last_hidden_state"]
+        b = make("eager", causal=True)(ids, mask)["last_hidden_state"]
+    real = mask.bool()
+    torch.testing.assert_close(a[real], b[real])  # the premise: real positions agree ...
+    assert not torch.allclose(a[~real].nan_to_num(), b[~real].nan_to_num())  # ... padded ones don't
+    path = record(tmp_path / "causal.envsnap", make("sdpa", causal=True))
+    report = verify(path, make("eager", causal=True))
+    assert report.verdict == "pass-with-limitations", (report.reasons, report.first_divergence)
+    assert any("differed at padded positions" in line for line in report.limitations)
+    # the same model: the padded positions agree, nothing to say
+    assert verify(path, make("sdpa", causal=True)).verdict == "pass"
+
+
+def test_a_dropped_mask_reaches_real_positions_and_still_fails(tmp_path: Path) -> None:
+    path = record(tmp_path / "causal.envsnap", make("sdpa", causal=True))
+    target = make("eager", causal=True)
+    layer = target.layers[0]
+    assert isinstance(layer, Layer)
+    layer.attention.ignore_mask = True
+    report = verify(path, target)
+    assert report.verdict == "fail"
+    assert report.first_divergence is not None
+    assert report.first_divergence.module.startswith("layers.0.attention")
+
+
+def test_a_user_compare_replaces_the_padding_rule(tmp_path: Path) -> None:
+    path = record(tmp_path / "causal.envsnap", make("sdpa", causal=True))
+    ids, mask = left_padded()
+    target = make("eager", causal=True)
+    with envsnap.verify(
+        path, model=target, environment="none", slow=None, compare=lambda k, t, r: (t, r)
+    ) as v:
+        target(ids, attention_mask=mask)
+    assert v.report.verdict == "fail"  # compared everywhere, as the user asked
+
+
+def test_the_padding_mask_is_only_a_2d_integer_or_bool_mask_with_padding() -> None:
+    from envsnap.inprocess.verify.padding import padding_mask
+
+    key = "<input>#0/kwargs/attention_mask"
+    assert padding_mask({key: torch.tensor([[0, 1, 1], [1, 1, 1]])}, 0) is not None
+    assert padding_mask({key: torch.ones(2, 3, dtype=torch.int64)}, 0) is None  # no padding
+    assert padding_mask({key: torch.zeros(2, 3)}, 0) is None  # float: an additive mask, not 0/1
+    assert padding_mask({key: torch.zeros(2, 1, 3, 3, dtype=torch.bool)}, 0) is None  # 4-D
+    assert padding_mask({key: torch.tensor([[0, 1]])}, 1) is None  # another call's
