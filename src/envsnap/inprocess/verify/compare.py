@@ -217,8 +217,8 @@ def _cast_as_a_whole(metrics: Metrics, source: str, rtol: float, scale: float) -
     if relative > rtol or metrics.outside > CAST_OUTLIERS * metrics.compared:
         return None
     return (
-        f"{CAST_MARK} (a cast's rounding): the error's RMS is {relative:.2g} of the reference's "
-        f"(≤ rtol {rtol:g}) and {metrics.outside / metrics.compared:.2%} of elements are out (≤ 1%)"
+        f"{CAST_MARK}: error RMS {relative:.2g} of the reference's (≤ rtol {rtol:g}), "
+        f"{metrics.outside / metrics.compared:.2%} of elements out (≤ 1%)"
     )
 
 

@@ -239,9 +239,9 @@ def limitations_of(checks: Sequence[ValueCheck], placement: Placement | None) ->
     whole = [c for c in checks if c.status == "pass" and CAST_MARK in (c.reason or "")]
     if whole:
         found.append(
-            f"{len(whole)} of them had a few elements past the elementwise bound and passed on the "
-            f"error's RMS (the rounding a chain of lower-precision ops accumulates; {whole[0].key}: "
-            f"{(whole[0].reason or '').rsplit('; ', 1)[-1]})"
+            f"{len(whole)} of them passed on the error's RMS with a few elements past the elementwise "
+            "bound, the rounding a chain of lower-precision ops accumulates "
+            f"({whole[0].key}: {(whole[0].reason or '').rsplit(CAST_MARK + ': ', 1)[-1]})"
         )
     inherited = [c for c in checks if c.tolerance_from.startswith("inherited") and c.status == "pass"]
     if inherited:
