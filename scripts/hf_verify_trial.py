@@ -147,12 +147,37 @@ def mamba(attn: str = "sdpa") -> nn.Module:
     return transformers.MambaForCausalLM(cfg)
 
 
+def gpt2_big(attn: str = "sdpa") -> nn.Module:
+    cfg = transformers.GPT2Config(
+        n_layer=4, n_embd=256, n_head=8, n_positions=128, vocab_size=1000, attn_implementation=attn
+    )
+    return transformers.GPT2LMHeadModel(cfg)
+
+
+def llama_big(attn: str = "sdpa") -> nn.Module:
+    cfg = transformers.LlamaConfig(
+        num_hidden_layers=4,
+        hidden_size=256,
+        intermediate_size=688,
+        num_attention_heads=8,
+        num_key_value_heads=4,
+        vocab_size=1000,
+        max_position_embeddings=128,
+        hidden_act="gelu",
+        attn_implementation=attn,
+    )
+    return transformers.LlamaForCausalLM(cfg)
+
+
 BUILD = {"gpt2": gpt2, "llama": llama, "bert": bert, "t5": t5, "vit": vit, "whisper": whisper, "mamba": mamba}
+
+
+BIG = {"gpt2-big": gpt2_big, "llama-big": llama_big}
 
 
 def build(name: str, attn: str = "sdpa") -> nn.Module:
     torch.manual_seed(0)
-    return BUILD[name](attn).eval()
+    return {**BUILD, **BIG}[name](attn).eval()
 
 
 # -- inputs ----------------------------------------------------------------------------------------
@@ -172,6 +197,8 @@ def left_padded() -> tuple[torch.Tensor, torch.Tensor]:
 
 
 def forward(name: str, model: nn.Module, **extra: Any) -> Any:
+    if name in ("gpt2-big", "llama-big"):
+        return model(input_ids=torch.randint(3, 1000, (4, 64), generator=gen()), **extra)
     if name in ("gpt2", "llama", "mamba"):
         return model(input_ids=ids(), **extra)
     if name == "bert":
@@ -225,7 +252,7 @@ def autocast_forward(name: str, model: nn.Module) -> Any:
 # -- changes to the target ---------------------------------------------------------------------------
 
 
-def layer(model: nn.Module, name: str) -> nn.Module:
+def layer(model: nn.Module, name: str) -> nn.Module:  # the -big configs share the paths
     return dict(model.named_modules())[name]
 
 
@@ -273,7 +300,7 @@ def scale_norm(name: str, model: nn.Module) -> None:
 
 def perturb(name: str, model: nn.Module) -> None:
     with torch.no_grad():
-        w = layer(model, LINEAR[name]).weight
+        w = layer(model, LINEAR[name.removesuffix("-big")]).weight
         w.add_(1e-3 * torch.randn(w.shape, generator=gen(7)))
 
 
@@ -481,7 +508,46 @@ def cases() -> list[Case]:
                 mutate=scale_norm,
             )
         )
+    # Round 3 (expectations written before running): gradient checkpointing in a training step
+    # (modules re-run inside backward), inference_mode, return_dict=False, a bigger config.
+    for m in ("gpt2", "llama"):
+        out.append(Case(m, "train step + grad ckpt", "none", "pass", run=checkpointed_step))
+        out.append(
+            Case(
+                m,
+                "train step + grad ckpt",
+                "gelu->tanh",
+                "fail",
+                ACT[m],
+                run=checkpointed_step,
+                mutate=swap_act,
+            )
+        )
+        out.append(Case(m, "inference_mode", "none", "pass", run=inference_forward))
+        out.append(
+            Case(
+                m, "inference_mode", "weight +1e-3", "fail", LINEAR[m], run=inference_forward, mutate=perturb
+            )
+        )
+        out.append(Case(m, "return_dict=False", "none", "pass", run=tuple_forward))
+        out.append(Case(m + "-big", "forward", "none", "pass"))
+        out.append(Case(m + "-big", "forward", "sdpa->eager", "pass", target_attn="eager"))
+        out.append(Case(m + "-big", "forward", "weight +1e-3", "fail", LINEAR[m], mutate=perturb))
     return out
+
+
+def checkpointed_step(name: str, model: nn.Module) -> Any:
+    model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})  # type: ignore[operator]
+    return train_step(name, model)
+
+
+def inference_forward(name: str, model: nn.Module) -> Any:
+    with torch.inference_mode():
+        return forward(name, model)
+
+
+def tuple_forward(name: str, model: nn.Module) -> Any:
+    return forward(name, model, return_dict=False)
 
 
 def seq2seq_generate(name: str, model: nn.Module) -> Any:
