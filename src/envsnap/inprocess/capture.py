@@ -38,7 +38,7 @@ from torch.nn.modules import module as nn_module
 from torch.utils._python_dispatch import _disable_current_modes
 
 from envsnap.inprocess.block_clock import BlockClock
-from envsnap.inprocess.module_names import ModKey, ModuleNamer, unwrap
+from envsnap.inprocess.module_names import ModKey, ModuleNamer, no_compile, unwrap
 from envsnap.inprocess.tensor_stats import leaves
 
 
@@ -123,9 +123,14 @@ class Capture:
         """When set (record), the hooks time themselves and the top-level calls (block_clock.py)."""
 
     def install(self) -> None:
+        # Run eagerly under torch.compile: traced, the hooks' stats (a .item() per value) break
+        # the graph, and the per-key branches recompile the hook past dynamo's limit (seconds of
+        # compiling and a page of warnings for each compiled model, see no_compile).
         self._handles = [
-            nn_module.register_module_forward_pre_hook(self._pre),
-            nn_module.register_module_forward_hook(self._post, with_kwargs=True, always_call=True),
+            nn_module.register_module_forward_pre_hook(no_compile(self._pre)),
+            nn_module.register_module_forward_hook(
+                no_compile(self._post), with_kwargs=True, always_call=True
+            ),
         ]
 
     def remove(self) -> None:

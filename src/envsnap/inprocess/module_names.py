@@ -136,3 +136,16 @@ class ModuleNamer:
         key = (f"{parent[0]}.<{type(module).__name__}>", parent[1])
         self._names[id(module)] = (weakref.ref(module), key)
         return key
+
+
+def no_compile(hook: Any) -> Any:
+    """``hook``, run eagerly when a torch.compile'd model calls it (dynamo skips its frame).
+
+    Global module hooks are called from inside the compiled model's frames, so dynamo would trace
+    them: envsnap's bookkeeping is Python (dict lookups on keys, ``.item()`` syncs) that dynamo
+    can't keep in a graph; traced, it graph-breaks per value and recompiles the hook per key.
+    """
+    import torch
+
+    disable = getattr(getattr(torch, "compiler", None), "disable", None)
+    return disable(hook) if disable is not None else hook

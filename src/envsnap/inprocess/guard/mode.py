@@ -28,7 +28,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 
 from envsnap.inprocess.guard.ledger import Ledger, ModKey, SeenWarning
 from envsnap.inprocess.guard.report import OUTSIDE
-from envsnap.inprocess.module_names import ModuleNamer
+from envsnap.inprocess.module_names import ModuleNamer, no_compile
 
 _Tensor = torch.Tensor
 # Typed as Any: torch's mode methods are unannotated, and mypy --strict would flag each call.
@@ -145,8 +145,8 @@ class ModuleStack:
     def _install_global(self) -> None:
         if not self._handles:
             self._handles = [
-                nn_module.register_module_forward_pre_hook(self._pre),
-                nn_module.register_module_forward_hook(self._post, always_call=True),
+                nn_module.register_module_forward_pre_hook(no_compile(self._pre)),
+                nn_module.register_module_forward_hook(no_compile(self._post), always_call=True),
             ]
 
     def _remove_global(self) -> None:

@@ -241,7 +241,7 @@ class Verifier:
             placement,
             slow=self.slow,
             memory_limit=self.memory_limit,
-            extra_limitations=self._reference_limits(),
+            extra_limitations=self._reference_limits() + _padding_note(sink.finish_padding()),
             extra_reasons=[different] if different else [],
         )
         report = VerifyReport(
@@ -366,6 +366,16 @@ class Verifier:
         if new is None:
             return [], "this machine was not snapshotted (environment='none')", prints
         return environment_changes(old, new), None, prints
+
+
+def _padding_note(padded: int) -> list[str]:
+    if not padded:
+        return []
+    return [
+        f"{padded} values differed at padded positions, which were left out: the recorded call's "
+        "attention_mask marks them, and what a model computes there depends on the attention "
+        "implementation (real positions are compared; pass compare= to choose otherwise)"
+    ]
 
 
 def _counts(checks: Any) -> dict[str, int]:

@@ -28,9 +28,19 @@ from envsnap.inprocess.tolerance import (
     lower_precision,
     resolve,
 )
-from envsnap.inprocess.verify.report import ValueCheck, ValueMetrics, ValueStatus
+from envsnap.inprocess.verify.report import CAST_MARK, REPRESENTATION, ValueCheck, ValueMetrics, ValueStatus
 
 NOISE_FACTOR = 2.0
+
+CODE_KEY = ".<code>#"
+"""In the key of a value made in a module's own code (capture.Capture._code_value)."""
+
+
+def _kind(dtype: str) -> str:
+    """bool, integer or floating: a change of kind is another representation, not a cast."""
+    if dtype == "bool":
+        return "bool"
+    return "float" if dtype.startswith(("float", "bfloat", "complex")) else "int"
 
 
 def tolerance_name(key: str) -> str:
@@ -115,6 +125,11 @@ def check_value(
     if shape != ref.shape:
         return replace(check, status="fail", reason=f"shape {list(shape)} ≠ recorded {list(ref.shape)}")
     if dtype != ref.dtype and cast is None:
+        if CODE_KEY in key and _kind(dtype) != _kind(ref.dtype):
+            # A tensor made in a parent's own code (a mask, mostly) in another representation:
+            # HF's sdpa path builds a bool mask where eager builds an additive float one. Not a
+            # number that changed; the modules that take it are compared.
+            return replace(check, status="skipped", reason=f"{REPRESENTATION}: {dtype}, recorded {ref.dtype}")
         return replace(check, status="fail", reason=f"dtype {dtype} ≠ recorded {ref.dtype}")
     if target.device.type == "meta" or ref.finite is None or target.is_complex():
         return replace(
@@ -160,6 +175,9 @@ def check_value(
         f"{metrics.outside} of {metrics.compared} elements outside rtol={rtol:g}, atol={atol:g} "
         f"(+ rtol × the tensor's RMS {scale:.3g}; {source})"
     )
+    whole = _cast_as_a_whole(metrics, source, rtol, scale)
+    if whole is not None:
+        return replace(check, reason=f"{outside}; {whole}")
     noise = leaf.noise_max_abs
     if noise and metrics.max_abs <= NOISE_FACTOR * noise:
         reason = f"{outside}, but within {NOISE_FACTOR:g}× the reference's own run-to-run noise"
@@ -173,6 +191,35 @@ def check_value(
         reason = f"{outside}; {ratio[0]:.3g}× the reference's error against fp64 (gate {k:g}×)"
         return replace(check, status="fail", golden_ratio=ratio[0], reason=reason)
     return replace(check, status="fail", reason=outside)
+
+
+CAST_OUTLIERS = 0.01
+"""A cast's value may have this fraction of its elements past the elementwise bound (the tail of
+the rounding errors a chain of lower-precision ops accumulates) when its error RMS is in bounds."""
+
+
+def _cast_as_a_whole(metrics: Metrics, source: str, rtol: float, scale: float) -> str | None:
+    """Why a cast's value passes although some elements are past the elementwise bound; None: it doesn't.
+
+        The bound holds one rounding of the lower dtype; a bf16 model run against an fp32 recording
+        accumulates one per op (independent roundings: error ~ sqrt(ops)), so after a dozen ops a few
+        elements stray past it while the tensor as a whole is as close as bf16 allows (the trial on
+        HF GPT-2 and Llama: 1 of 1536 and 3 of 3072 elements, SQNR 45 dB). The value passes when its
+        error RMS is within rtol × the reference's RMS (bf16: SQNR ≥ 36 dB; a 5% bug is ~26 dB) and at
+        most 1% of its elements are out. Only at the cast's dtype default, on the cast's values and
+    those downstream that inherit it (never under an override).
+    """
+    # The cast's own values, or values downstream of it that inherited its tolerance.
+    of_cast = "default: cast to " in source or "default: autocast to " in source
+    if not of_cast or source.startswith("override") or scale <= 0 or not metrics.compared:
+        return None
+    relative = metrics.rmse / scale
+    if relative > rtol or metrics.outside > CAST_OUTLIERS * metrics.compared:
+        return None
+    return (
+        f"{CAST_MARK}: error RMS {relative:.2g} of the reference's (≤ rtol {rtol:g}), "
+        f"{metrics.outside / metrics.compared:.2%} of elements out (≤ 1%)"
+    )
 
 
 def _golden_ratio(

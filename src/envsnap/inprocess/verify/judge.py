@@ -20,7 +20,15 @@ from collections.abc import Mapping, Sequence
 from msgspec.structs import replace
 
 from envsnap.inprocess.bundle.model import Call, Placement
-from envsnap.inprocess.verify.report import Divergence, ModuleCheck, SpeedMemory, ValueCheck, Verdict
+from envsnap.inprocess.verify.report import (
+    CAST_MARK,
+    REPRESENTATION,
+    Divergence,
+    ModuleCheck,
+    SpeedMemory,
+    ValueCheck,
+    Verdict,
+)
 
 STATUS_RANK = {"pass": 0, "skipped": 1, "golden-pass": 2, "noisy": 3, "extra": 4, "missing": 5, "fail": 6}
 
@@ -122,8 +130,12 @@ def _divergence(module: ModuleCheck, inputs: list[ValueCheck], *, born: bool) ->
         )
     else:
         what = f"`{name}` ({module.type}, call {module.call})"
+        unseen = sum(1 for check in inputs if check.status == "skipped")
         where = (
-            "while its inputs matched the reference"
+            f"while its compared inputs matched the reference ({unseen} of its inputs were not compared: "
+            f"{inputs[[c.status for c in inputs].index('skipped')].reason})"
+            if born and unseen and not module.untraced
+            else "while its inputs matched the reference"
             if born and not module.untraced
             else f"while its {len(inputs)} traced inputs matched the reference ({module.untraced} tensor "
             "inputs were made outside any module and not traced: they could differ unseen)"
@@ -224,15 +236,29 @@ def limitations_of(checks: Sequence[ValueCheck], placement: Placement | None) ->
             f"the target's {first.cast} starts at `{first.key.split('#')[0]}`; to compare like for like, "
             "run the target in the recorded dtype (or record under the same autocast)"
         )
+    whole = [c for c in checks if c.status == "pass" and CAST_MARK in (c.reason or "")]
+    if whole:
+        found.append(
+            f"{len(whole)} of them passed on the error's RMS with a few elements past the elementwise "
+            "bound, the rounding a chain of lower-precision ops accumulates "
+            f"({whole[0].key}: {(whole[0].reason or '').rsplit(CAST_MARK + ': ', 1)[-1]})"
+        )
     inherited = [c for c in checks if c.tolerance_from.startswith("inherited") and c.status == "pass"]
     if inherited:
         found.append(
             f"{len(inherited)} values passed under a looser tolerance {inherited[0].tolerance_from} "
             f"({inherited[0].key}, …)"
         )
-    skipped = [c.key for c in checks if c.status == "skipped"]
+    forms = [c for c in checks if c.status == "skipped" and (c.reason or "").startswith(REPRESENTATION)]
+    if forms:
+        found.append(
+            f"{len(forms)} values made in a module's own code have another representation on the target "
+            f"({forms[0].key}: {(forms[0].reason or '').split(': ')[-1]}; e.g. a bool attention mask "
+            "where the reference had an additive float one): not compared, the modules that take them are"
+        )
+    skipped = [c.key for c in checks if c.status == "skipped" and c not in forms]
     if skipped:
-        found.append(f"{len(skipped)} values had no data to compare (meta tensors)")
+        found.append(f"{len(skipped)} values had no data to compare (meta tensors, or skipped by compare=)")
     if placement is not None and "<outside modules>" in placement.off_device_modules:
         found.append(f"ops outside any module ran off {placement.expected_device} (data preparation, loss …)")
     return found

@@ -32,6 +32,15 @@ fail; missing: recorded but not produced on the target; extra: produced but neve
 skipped: no values to compare (a meta tensor)."""
 
 
+REPRESENTATION = "made in the parent's own code in another representation (not compared)"
+"""The reason of a code value skipped for its representation (a bool mask where the reference had
+an additive float one): verify/compare.py sets it, verify/judge.py counts it."""
+
+CAST_MARK = "judged as a whole"
+"""In the reason of a cast's value that passed on its error RMS although a few elements were past
+the elementwise bound (verify/compare.py); verify/judge.py counts them."""
+
+
 class ValueMetrics(Model, frozen=True, kw_only=True):
     max_abs: float
     max_rel: float

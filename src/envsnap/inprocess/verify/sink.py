@@ -20,6 +20,7 @@ from envsnap.inprocess.capture import CallInfo
 from envsnap.inprocess.tensor_stats import dtype_name
 from envsnap.inprocess.tolerance import Tolerance
 from envsnap.inprocess.verify.compare import Inherited, check_input, check_value, tolerance_name
+from envsnap.inprocess.verify.padding import RealPositions, padding_mask
 from envsnap.inprocess.verify.report import ValueCheck
 
 
@@ -52,6 +53,9 @@ class VerifySink:
     after_top: Inherited | None = None
     """The looser tolerance of the last top-level call's outputs: what taps inherit."""
     _mark: tuple[int, set[str]] = (0, set())
+    _padding: RealPositions | None = None
+    """The running top-level call's padding (verify/padding.py), when it took a padded mask."""
+    padded: int = 0
     fed: dict[str, torch.Tensor] = field(default_factory=dict)
     """The top-level inputs the target was fed, as fed (what its timing replays feed again)."""
 
@@ -96,7 +100,7 @@ class VerifySink:
             self.reference.get(key),
             self.golden.get(key),
             self.overrides,
-            compare=self.compare,
+            compare=self.compare or self._padding,
             inherited=inherited,
             autocast=autocast_dtype(tensor.device.type),
         )
@@ -115,6 +119,17 @@ class VerifySink:
 
     def top_start(self, index: int) -> None:
         self._mark = (len(self.calls), set(self.checks))
+        if self._padding is not None:
+            self.padded += self._padding.masked
+        valid = padding_mask(self.inputs, index) if self.compare is None else None
+        self._padding = RealPositions(valid) if valid is not None else None
+
+    def finish_padding(self) -> int:
+        """How many values were compared at their real positions only (padding left out)."""
+        if self._padding is not None:
+            self.padded += self._padding.masked
+            self._padding = None
+        return self.padded
 
     def top_failed(self, index: int) -> None:
         """Top-level call ``index`` raised: forget the module calls and checks it produced."""
