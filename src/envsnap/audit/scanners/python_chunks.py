@@ -13,8 +13,6 @@ import bisect
 import re
 
 _CONTINUES = ("else", "elif ", "except", "finally", ")", "]", "}", "#")
-_COLUMN_ZERO = re.compile(r"^(?!else|elif |except|finally)[^ \t\n\r\x0b\x0c#)\]}]", re.MULTILINE)
-"""A line that may start a top-level statement: not blank, not indented, not continuing the one before."""
 _TRIPLE = re.compile(r"\"\"\"|'''")
 CHUNK_MIN_LINES = 400
 """Below this size a module is parsed whole: splitting it saves nothing."""
@@ -39,8 +37,8 @@ def parse_hot(text: str, lines: list[str], relative: str, hot: list[int]) -> ast
     body: list[ast.stmt] = []
     run: list[str] = []
     run_first = 0
-    strings = _StringLines(text)
-    bounds = _statement_bounds(text, lines, strings)
+    strings = _StringLines(lines)
+    bounds = _statement_bounds(lines, strings)
     for number, (first, end) in enumerate(bounds):
         if _holds(hot, first, end) or lines[first - 1].startswith(("import ", "from ")):
             if not run:
@@ -58,16 +56,13 @@ def parse_hot(text: str, lines: list[str], relative: str, hot: list[int]) -> ast
     return ast.Module(body=body, type_ignores=[])
 
 
-def _statement_bounds(text: str, lines: list[str], inside: _StringLines) -> list[tuple[int, int]]:
+def _statement_bounds(lines: list[str], inside: _StringLines) -> list[tuple[int, int]]:
     """``(first, end)`` line numbers of each top-level statement, decorators included."""
-    candidates = []
-    line = 1
-    position = 0
-    for match in _COLUMN_ZERO.finditer(text):
-        line += text.count("\n", position, match.start())
-        position = match.start()
-        if line not in inside:
-            candidates.append(line)
+    candidates = [
+        number
+        for number, line in enumerate(lines, 1)
+        if line[:1] not in _INDENTED and not line.startswith(_CONTINUES) and number not in inside
+    ]
     # A decorator's statement goes on to the next column-0 line (the def or class it decorates).
     starts = [
         number
@@ -85,21 +80,18 @@ class _StringLines:
     mislead: a chunk cut wrong then fails to parse and the file is parsed whole.
     """
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, lines: list[str]) -> None:
         self.opens: list[int] = []
         self.closes: list[int] = []
         opened = ""
-        line = 1
-        position = 0
-        for match in _TRIPLE.finditer(text):
-            line += text.count("\n", position, match.start())
-            position = match.start()
-            if not opened:
-                opened = match.group()
-                self.opens.append(line)
-            elif match.group() == opened:
-                self.closes.append(line)
-                opened = ""
+        for number in [n for n, line in enumerate(lines, 1) if '"""' in line or "'''" in line]:
+            for match in _TRIPLE.finditer(lines[number - 1]):
+                if not opened:
+                    opened = match.group()
+                    self.opens.append(number)
+                elif match.group() == opened:
+                    self.closes.append(number)
+                    opened = ""
         if opened:
             self.opens.pop()
 
