@@ -39,7 +39,7 @@ def test_pool_and_single_process_agree(tmp_path: Path, monkeypatch: pytest.Monke
 
 @pytest.mark.parametrize(
     ("usable", "load", "idle"),
-    [(2, 0.1, 2), (2, 0.9, 1), (2, 3.5, 1), (16, 10.2, 6), (16, 0.0, 16)],
+    [(2, 0.1, 2), (2, 0.9, 2), (2, 1.2, 1), (2, 3.5, 1), (16, 10.2, 6), (16, 0.0, 16)],
 )
 def test_the_pool_takes_the_idle_cpus(
     monkeypatch: pytest.MonkeyPatch, usable: int, load: float, idle: int

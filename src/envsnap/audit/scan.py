@@ -13,6 +13,7 @@ Every file is hostile: sizes are capped before reading, decoding and parse error
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import stat
@@ -149,7 +150,9 @@ def _idle_cpus() -> int:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):
         return usable
-    return max(1, min(usable, round(usable - load)))
+    # Rounded up: a CPU is idle unless fully busy, and a scan that has run a while counts its own
+    # process in the average (repeated runs would otherwise never get the pool).
+    return max(1, min(usable, math.ceil(usable - load)))
 
 
 def _fork_is_safe() -> bool:
