@@ -104,7 +104,9 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
             re.I,
         ),
     ),
-    ("torch-abi-mismatch", re.compile(r"undefined symbol: _ZN(?:3c10|2at|5torch)\w*")),
+    # _ZN names a function in a namespace, _ZNK a const member function (c10::SymBool::guard_bool,
+    # torch::autograd::Node::name): both are torch's ABI.
+    ("torch-abi-mismatch", re.compile(r"undefined symbol: _ZNK?(?:3c10|2at|5torch)\w*")),
     (
         "onnxruntime-cuda-libs",
         # Only a CUDA library's soname number is a CUDA major (libcublasLt.so.11 = CUDA 11); a missing
