@@ -39,11 +39,14 @@ def test_an_undefined_const_member_symbol_of_torch_is_an_abi_mismatch() -> None:
 
 
 def test_a_c10_const_member_symbol_is_matched_and_other_symbols_are_not() -> None:
-    """intel/intel-extension-for-pytorch#477's title: c10::SymBool::guard_bool(...) const is only in torch 2.0."""
+    """intel/intel-extension-for-pytorch#477's title: c10::SymBool::guard_bool(...) const (torch 2.0 only)."""
     c10 = "ImportError: libmine.so: undefined symbol: _ZNK3c107SymBool10guard_boolEPKcl\n"
     assert [m.kind for m in messages.scan(c10).messages] == ["torch-abi-mismatch"]
     # a symbol of another library (std::, a CUDA API) says nothing about torch's ABI
-    other = "ImportError: libfoo.so: undefined symbol: _ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE4findEPKcm\n"
+    other = (
+        "ImportError: libfoo.so: undefined symbol: "
+        "_ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE4findEPKcm\n"
+    )
     assert "torch-abi-mismatch" not in [m.kind for m in messages.scan(other).messages]
 
 
@@ -63,7 +66,9 @@ def test_a_name_ending_in_torch_is_not_a_torch_wheel() -> None:
     text = "pytorch-1.9.0-py3.7_cuda11.1_cudnn8_0.tar.bz2 and libtorch-1.9.0-cp37.zip\n"
     assert not any(f.kind == "package" for f in evidence.read(text))
     url = "https://download.pytorch.org/whl/cu111/torch-1.9.0%2Bcu111-cp37-cp37m-linux_x86_64.whl\n"
-    assert [(f.detail, f.value) for f in evidence.read(url) if f.kind == "package"] == [("torch", "1.9.0+cu111")]
+    assert [(f.detail, f.value) for f in evidence.read(url) if f.kind == "package"] == [
+        ("torch", "1.9.0+cu111")
+    ]
 
 
 def test_torchvision_of_another_torch_1x_release_is_a_companion_mismatch() -> None:
@@ -90,7 +95,9 @@ def test_a_nightly_torch_next_to_older_companions_from_collect_env() -> None:
         "[pip3] torchvision==0.12.0\n"
     )
     assert _found(text) == {("companion-version-mismatch", "error")}
-    fixed = text.replace("torchaudio==0.11.0", "torchaudio==0.13.0").replace("torchvision==0.12.0", "torchvision==0.14.0")
+    fixed = text.replace("torchaudio==0.11.0", "torchaudio==0.13.0").replace(
+        "torchvision==0.12.0", "torchvision==0.14.0"
+    )
     assert _found(fixed) == set()
 
 
@@ -105,7 +112,9 @@ def test_an_a1111_footer_with_bullets_states_torch() -> None:
     facts = {(f.kind, f.value) for f in evidence.read(FOOTER)}
     assert ("torch", "1.12.1") in facts
     # read, not refused: an untagged version pins no build (no CUDA variant), so it is a fact, not a framework
-    assert _snapshot(FOOTER).meta.origin.sections == ("facts",)
+    origin = _snapshot(FOOTER).meta.origin
+    assert origin is not None
+    assert list(origin.sections or ()) == ["facts"]
     assert _found(FOOTER) == set()
 
 

@@ -170,7 +170,7 @@ _SATISFIED = re.compile(
     r"^Requirement already satisfied: (?P<name>[\w.-]{1,80}) in .{1,600}? \((?P<v>\d[^)\s]{0,60})\)$"
 )
 # A wheel's file name, in a URL or alone ("I installed :torch-1.9.0+cu111-cp37-cp37m-win_amd64.whl &
-# torchvision-0.9.1+cu111-..."): not preceded by a name character, so "pytorch-1.9.0" and "libtorch-" are not it.
+# torchvision-0.9.1+cu111-..."): not preceded by a name character ("pytorch-1.9.0", "libtorch-" are not it).
 _WHEEL = re.compile(
     r"(?<![\w.+-])(?P<name>torch|torchvision|torchaudio|xformers)-(?P<v>\d{1,3}\.\d{1,3}(?:\.\d{1,3})?)"
     r"(?:(?:%2B|\+)(?P<local>[\w.]{1,30}))?-cp\d"
@@ -377,7 +377,12 @@ def _key_value(reader: _Reader, key: str, value: str, number: int) -> bool:
         return True
     if key in _OS_KEYS:
         value = value.strip("\"'")
-        if value and value.lower() not in ("nt", "posix", "n/a") and len(value) <= 100 and not value.startswith("["):
+        if (
+            value
+            and value.lower() not in ("nt", "posix", "n/a")
+            and len(value) <= 100
+            and not value.startswith("[")
+        ):
             reader.add("os", value, number)
         return True
     if key == "torch backend":
