@@ -142,3 +142,58 @@ def test_os_release_and_lsb_release_lines_name_the_os() -> None:
     assert snapshot.host.os_name == "Ubuntu 22.04.2 LTS"
     pretty = 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\n'
     assert ("os", "Debian GNU/Linux 12 (bookworm)") in {(f.kind, f.value) for f in evidence.read(pretty)}
+
+
+def _kinds(text: str) -> list[str]:
+    return [m.kind for m in messages.scan(text).messages]
+
+
+def test_nvidia_smi_unable_to_reach_the_driver_is_no_driver() -> None:
+    """pytorch/pytorch#67991: nvidia-smi's own failure next to torch's 'No CUDA GPUs are available'; the
+    line was read by no reader before (a paste of it alone was refused)."""
+    text = (
+        "$ nvidia-smi\n"
+        "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the "
+        "latest NVIDIA driver is installed and running.\n"
+        "\n"
+        'File "/home/ubuntu/.local/lib/python3.9/site-packages/torch/cuda/__init__.py", line 214, '
+        "in _lazy_init\n"
+        "    torch._C._cuda_init()\n"
+        "RuntimeError: No CUDA GPUs are available\n"
+    )
+    assert "no-nvidia-driver" in _kinds(text)
+    assert _found(text) == {("nvidia-driver-not-found", "error")}
+    # qixuema/envs#4 pasted it with a typographic apostrophe
+    assert _kinds("NVIDIA-SMI has failed because it couldn\u2018t communicate with the NVIDIA driver.\n") == [
+        "no-nvidia-driver"
+    ]
+
+
+def test_device_lines_judged_by_no_rule_make_a_paste_readable() -> None:
+    """Lone lines from Comfy-Org/ComfyUI#2489 (MPS out of memory), huggingface/diffusers#5247 (c10.dll,
+    French Windows) and intel/intel-extension-for-pytorch#244 (xpu): each was refused, none is a mismatch."""
+    lines = {
+        "mps-out-of-memory": (
+            "RuntimeError: MPS backend out of memory (MPS allocated: 5.56 GB, other allocations: 1.10 GB, "
+            "max allowed: 6.80 GB). Tried to allocate 768.00 MB on private pool. Use "
+            "PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0\n"
+        ),
+        "torch-dll-load": (
+            "OSError: [WinError 126] Le module sp\u00e9cifi\u00e9 est introuvable. Error loading "
+            '"C:\\ai\\stable-diffusion-webui\\venv\\lib\\site-packages\\torch\\lib\\c10.dll" or one of its '
+            "dependencies.\n"
+        ),
+        "xpu-not-linked": "`RuntimeError: PyTorch is not linked with support for xpu devices`\n",
+    }
+    for kind, text in lines.items():
+        assert _kinds(text) == [kind]
+        assert _found(text) == set(), kind
+
+
+def test_a_dll_of_another_package_is_not_torchs() -> None:
+    """The DLL pattern names torch's own lib folder only (onnxruntime's is judged elsewhere)."""
+    text = (
+        "OSError: [WinError 126] The specified module could not be found. Error loading "
+        '"C:\\venv\\lib\\site-packages\\onnxruntime\\capi\\onnxruntime_providers_cuda.dll"\n'
+    )
+    assert "torch-dll-load" not in _kinds(text)
