@@ -82,7 +82,18 @@ _DRIVER_KEYS = frozenset(
 _NVCC_KEYS = frozenset({"nvcc", "nvcc version", "cuda compiler", "cuda toolkit", "cuda toolkit version"})
 _CUDA_KEYS = frozenset({"cuda", "cuda version", "cuda runtime"})
 _PYTHON_KEYS = frozenset({"python", "python version", "python ver"})
-_OS_KEYS = frozenset({"os", "operating system", "platform", "system", "os platform and distribution"})
+_OS_KEYS = frozenset(
+    {
+        "os",
+        "operating system",
+        "platform",
+        "system",
+        "os platform and distribution",
+        # /etc/os-release and /etc/lsb-release, pasted with `cat`: PRETTY_NAME="Ubuntu 22.04.3 LTS"
+        "pretty_name",
+        "distrib_description",
+    }
+)
 _GPU_KEYS = frozenset(
     {
         "gpu",
@@ -158,8 +169,10 @@ _INSTALLED_ITEM = re.compile(r"^(?P<name>[A-Za-z0-9][\w.]*(?:-[A-Za-z][\w.]*)*)-
 _SATISFIED = re.compile(
     r"^Requirement already satisfied: (?P<name>[\w.-]{1,80}) in .{1,600}? \((?P<v>\d[^)\s]{0,60})\)$"
 )
+# A wheel's file name, in a URL or alone ("I installed :torch-1.9.0+cu111-cp37-cp37m-win_amd64.whl &
+# torchvision-0.9.1+cu111-..."): not preceded by a name character ("pytorch-1.9.0", "libtorch-" are not it).
 _WHEEL = re.compile(
-    r"/(?P<name>torch|torchvision|torchaudio|xformers)-(?P<v>\d{1,3}\.\d{1,3}(?:\.\d{1,3})?)"
+    r"(?<![\w.+-])(?P<name>torch|torchvision|torchaudio|xformers)-(?P<v>\d{1,3}\.\d{1,3}(?:\.\d{1,3})?)"
     r"(?:(?:%2B|\+)(?P<local>[\w.]{1,30}))?-cp\d"
 )
 _RESOLVER = re.compile(
@@ -228,7 +241,9 @@ _SECTION_PIP = re.compile(
 _COLLECTING_NVIDIA = re.compile(r"^Collecting (?P<name>nvidia-[\w-]{1,60})==(?P<v>\d[\w.]{0,30})")
 _BNB_BINARY = re.compile(r"libbitsandbytes_cuda(?P<v>\d{3})(?:_nocublaslt)?\.(?:so|dll)")
 _DUNDER_VERSION = re.compile(r"torch\.__version__\s{0,4}={1,2}\s{0,4}[\"']?(?P<v>" + _VERSION + r")")
-_SEGMENT = re.compile(r"[;,()]")
+# Separators of a sentence or footer listing its stack; A1111/Forge print theirs with bullets
+# ("version: v1.6.0  •  python: 3.10.11  •  torch: 2.0.1+cu118  •  xformers: 0.0.20  •  gradio: 3.41.2").
+_SEGMENT = re.compile(r"[;,()•]")
 _PIP_SHOW_REQUIRES_CUDA = re.compile(r"\bnvidia-cuda-runtime-cu(?P<major>\d{2})\b")
 _SMI_HEADER_INLINE = re.compile(
     r"\bDriver Version ?[:：] ?(?P<driver>\d{3}\.\d{1,3}(?:\.\d{1,3})?)\b"
@@ -361,7 +376,13 @@ def _key_value(reader: _Reader, key: str, value: str, number: int) -> bool:
             reader.add("python", match.group("v"), number)
         return True
     if key in _OS_KEYS:
-        if value.lower() not in ("nt", "posix", "n/a") and len(value) <= 100 and not value.startswith("["):
+        value = value.strip("\"'")
+        if (
+            value
+            and value.lower() not in ("nt", "posix", "n/a")
+            and len(value) <= 100
+            and not value.startswith("[")
+        ):
             reader.add("os", value, number)
         return True
     if key == "torch backend":
@@ -591,6 +612,11 @@ def _segments(reader: _Reader, number: int, line: str) -> None:
         part = part.strip()
         if not part or len(part) > 80:
             continue
+        kv = _KV.match(part) if ":" in part else None
+        if kv is not None:
+            key = " ".join(kv.group("key").lower().split()).rstrip(" .:")
+            if key != "name" and _key_value(reader, key, kv.group("value").strip(), number):
+                continue
         torch = _TORCH_INLINE.match(part)
         python = _PYTHON_INLINE.match(part)
         if torch:

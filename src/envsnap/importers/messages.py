@@ -73,7 +73,9 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
         # was run without the GPU (no ``--gpus``, no NVIDIA runtime): no driver is visible inside it.
         re.compile(
             r"Found no NVIDIA driver on your system|NVML Shared Library Not Found|"
-            r"The NVIDIA Driver was not detected\.\s+GPU functionality will not be available",
+            r"The NVIDIA Driver was not detected\.\s+GPU functionality will not be available|"
+            # nvidia-smi's own: the kernel module is not loaded (or the container has no GPU mounted)
+            r"NVIDIA-SMI has failed because it couldn.t communicate with the NVIDIA driver",
             re.I,
         ),
     ),
@@ -104,7 +106,9 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
             re.I,
         ),
     ),
-    ("torch-abi-mismatch", re.compile(r"undefined symbol: _ZN(?:3c10|2at|5torch)\w*")),
+    # _ZN names a function in a namespace, _ZNK a const member function (c10::SymBool::guard_bool,
+    # torch::autograd::Node::name): both are torch's ABI.
+    ("torch-abi-mismatch", re.compile(r"undefined symbol: _ZNK?(?:3c10|2at|5torch)\w*")),
     (
         "onnxruntime-cuda-libs",
         # Only a CUDA library's soname number is a CUDA major (libcublasLt.so.11 = CUDA 11); a missing
@@ -135,6 +139,16 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|cusparse|cudnn|nvinfer|nvinfer_plugin)\w*\.(?:so(?:\.\d+(?:\.\d+)?)?|dll)'; dlerror"
         ),
     ),
+    # Kept as evidence, judged by no rule: what a run printed about its device, so a paste of these lines
+    # alone is read (not refused) and names the platform, without a mismatch to report.
+    ("mps-out-of-memory", re.compile(r"MPS backend out of memory \(MPS allocated: [\d.]+ \w+")),
+    (
+        # Windows could not load one of torch's own DLLs (a missing VC++ runtime or libomp, a broken
+        # wheel): WinError 126 "module not found", 127 "procedure not found".
+        "torch-dll-load",
+        re.compile(r"\[WinError 12[67]\][^\n]{0,200}?Error loading \S{0,300}?torch\\lib\\\w+\.dll"),
+    ),
+    ("xpu-not-linked", re.compile(r"PyTorch is not linked with support for xpu devices")),
     (
         "bitsandbytes-cpu",
         re.compile(
@@ -169,7 +183,12 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     ),
     "nvml-mismatch": ("version mismatch", "api mismatch"),
     "driver-insufficient": ("is insufficient",),
-    "no-nvidia-driver": ("no nvidia driver", "nvml shared library not found", "driver was not detected"),
+    "no-nvidia-driver": (
+        "no nvidia driver",
+        "nvml shared library not found",
+        "driver was not detected",
+        "communicate with the nvidia driver",
+    ),
     "torch-not-compiled-with-cuda": ("not compiled with cuda",),
     "gpu-too-old": ("no longer supports",),
     "cuda-init": ("cuda initialization",),
@@ -181,6 +200,9 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "onnxruntime-cuda-libs": ("onnxruntime_providers_cuda",),
     "onnxruntime-cudnn-missing": ("onnxruntime_providers_cuda",),
     "tensorflow-cuda-library-missing": ("could not load dynamic library",),
+    "mps-out-of-memory": ("mps backend out of memory",),
+    "torch-dll-load": ("winerror 12",),
+    "xpu-not-linked": ("support for xpu",),
     "bitsandbytes-cpu": ("libbitsandbytes_cpu", "without gpu support", "cpu-only library"),
     "cuda-lib-shadowed": ("not defined in file",),
     "pip-conflict": ("which is incompatible",),
