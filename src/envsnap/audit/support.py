@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 import msgspec
 
+from envsnap.audit import knowledge
 from envsnap.audit.judges.base import NAMES, where
 from envsnap.audit.model import Finding, Signal, Target
 from envsnap.audit.roles import role_of
@@ -121,6 +122,14 @@ def covered(finding: Finding, signal: Signal, target: Target, proof: tuple[str, 
             meaning=f"{finding.meaning} The project has a path for {name} ({proof[0]}).",
             risk="lower",
         )
+    if finding.rule.startswith("framework-") and finding.risk != "lower" and _torch_based(signal):
+        # A Lightning project that names the target's device itself (a custom XPU accelerator) has the
+        # path Lightning lacks.
+        return msgspec.structs.replace(
+            finding,
+            meaning=f"{finding.meaning} The project has a path for {name} ({proof[0]}).",
+            risk="lower",
+        )
     if signal.kind in COVERED and finding.effort != "none" and is_strong(proof):
         return msgspec.structs.replace(
             finding,
@@ -143,7 +152,13 @@ def has_torch_path(signals: Iterable[Signal], *, include_all: bool = False) -> b
     )
 
 
-def beside_torch(finding: Finding) -> Finding:
+def _torch_based(signal: Signal | None) -> bool:
+    """Whether the signal is about a package built on PyTorch (Lightning), not a second framework."""
+    key = signal.facts().get("package", "") if signal is not None else ""
+    return any(row.key == key and row.torch_based for row in knowledge.alternatives())
+
+
+def beside_torch(finding: Finding, signal: Signal | None = None) -> Finding:
     """A second framework's plugin tier in a PyTorch project: its JAX modules are one path, not the only one.
 
     diffusers or transformers 4.x ship Flax models next to the PyTorch ones; the PyTorch path runs on the
@@ -151,6 +166,8 @@ def beside_torch(finding: Finding) -> Finding:
     """
     if not finding.rule.startswith("framework-") or finding.risk == "lower":
         return finding
+    if _torch_based(signal):
+        return finding  # Lightning is the PyTorch path itself, not a second framework beside it
     return msgspec.structs.replace(
         finding,
         meaning=f"{finding.meaning} The project drives PyTorch devices too: that path does not need it.",

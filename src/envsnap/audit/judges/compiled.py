@@ -344,12 +344,16 @@ def judge_docker(signal: Signal, target: Target, ctx: Context) -> Finding | None
         "mps": "no container: Docker on macOS has no GPU access; run natively",
         "cpu": "a plain Python base image (python:3.x-slim)",
     }
+    # On the CPU and on Apple silicon the project runs natively (Docker Desktop on macOS passes no GPU
+    # through): the image is left aside, not ported, so it is no blocker there (#22 blind round 6, rembg).
+    native = target.kind in ("cpu", "mps")
     return make_finding(
         signal,
         "cuda-base-image",
-        f"The image is built on NVIDIA's CUDA image ({signal.subject}).",
+        f"The image is built on NVIDIA's CUDA image ({signal.subject})"
+        + ("; the project runs natively there, without it." if native else "."),
         "low",
-        "moderate" if target.kind != "cpu" else "lower",
+        "lower" if native else "moderate",
         images[target.kind],
         DOCKER_SOURCE,
     )

@@ -39,6 +39,7 @@ from envsnap.audit.scanners.python_shapes import (
     port_attribute,
     ptx_detail,
     requires_cuda,
+    selection_chain,
     swallows_errors,
 )
 from envsnap.audit.scanners.python_trigger import trigger_lines
@@ -99,6 +100,8 @@ class _Visitor(ast.NodeVisitor):
         self.inside: dict[int, str] = {}
         """Index in ``signals`` of an unguarded signal -> the module-level function holding it."""
         self.guarded_calls: dict[str, int] = {}
+        self.chained: set[int] = set()
+        """Ids of the elif / else-if links seen from the head of their chain (a chain is judged once)."""
         """Plain-name calls (``_helper(x)``) made inside a guard, by callee name."""
         self.compared: set[int] = set()
         self.device_args: set[int] = set()
@@ -220,6 +223,7 @@ class _Visitor(ast.NodeVisitor):
     visit_TryStar = visit_Try
 
     def visit_If(self, node: ast.If) -> None:
+        self._selection(node)
         self.visit(node.test)
         # `if __name__ == "__main__":` is a demo entry point: what it hard-codes is the caller's choice.
         guarded = self._is_guard(node.test) or is_main_check(node.test)
@@ -305,6 +309,7 @@ class _Visitor(ast.NodeVisitor):
             self.visit(node.value)
 
     def visit_IfExp(self, node: ast.IfExp) -> None:
+        self._selection(node)
         self.visit(node.test)
         guarded = self._is_guard(node.test)
         self.guard += guarded
@@ -504,6 +509,24 @@ class _Visitor(ast.NodeVisitor):
         if len(names) == len(items) and is_device_menu(names):
             devices = (f"devices={','.join(names)}",)
             self.emit("device-choices", node, ", ".join(names), guarded=False, detail=devices)
+
+    def _selection(self, node: ast.If | ast.IfExp) -> None:
+        """An auto device selection over the accelerators the project knows: a closed set as well."""
+        # An elif / else-if link is part of the chain above it, never a chain of its own: InvokeAI's
+        # `if config.device != "auto": ... elif cuda: ... elif mps: ... else: cpu` takes the user's
+        # setting first, so its auto tail is no closed set (the setting's type is judged instead).
+        link = id(node) in self.chained
+        if isinstance(node, ast.If) and len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+            self.chained.add(id(node.orelse[0]))
+        elif isinstance(node, ast.IfExp) and isinstance(node.orelse, ast.IfExp):
+            self.chained.add(id(node.orelse))
+        if link:
+            return
+        found = selection_chain(node)
+        if found is None or not all(self._is_guard(test) for test in found[0]):
+            return
+        devices = (f"devices={','.join(found[1])}", "shape=selection")
+        self.emit("device-choices", node, ", ".join(found[1]), guarded=False, detail=devices)
 
     def visit_keyword(self, node: ast.keyword) -> None:
         if node.arg == "choices":

@@ -96,7 +96,7 @@ def _anchors() -> tuple[bytes, ...]:
         b"elementwisekernel",
         b"reductionkernel",
     )
-    common = {"flash_attn", "triton", "apex", "numba", "jax"}
+    common = {"flash_attn", "triton", "apex", "numba", "jax", "lightning"}
     modules = sorted({name.split(".")[0] for name in knowledge.trigger_modules()} - {"cuda"})
     names = tuple(m.lower().encode() for m in modules if m not in common)
     verbs = tuple(f"{verb} {m}".encode() for m in sorted(common) for verb in ("import", "from"))
