@@ -6,7 +6,10 @@
   closed set: on XPU it falls back to the CPU until edited (F5-TTS, bark); a plain cuda-or-cpu default is not;
 - CUDA autocast behind a ``torch.cuda.is_available()`` check is the project's own branch, no blocker (bark);
 - Lightning has no XPU accelerator (moderate there), runs on ROCm PyTorch and MPS (lightning-hydra-template);
-- a ``FROM nvidia/cuda`` image is no blocker on Apple silicon, where the project runs natively (rembg).
+- a ``FROM nvidia/cuda`` image is no blocker on Apple silicon, where the project runs natively (rembg);
+- a general follow-up (the ONNX Runtime deployments the round was about, not a miss): a providers list naming
+  only NVIDIA's execution providers falls back to the CPU elsewhere (moderate), ``get_available_providers()``
+  does not, and a list naming the target's provider is a path there.
 Each case keeps its twin that must not change.
 """
 
@@ -270,3 +273,60 @@ def test_a_cuda_base_image_is_no_blocker_where_the_project_runs_natively(
     image = [f for f in result.findings if f.rule == "cuda-base-image"]
     assert [f.risk for f in image] == [risk]
     assert result.verdict.risk == risk
+
+
+# The ONNX Runtime docs' execution-provider example (microsoft/onnxruntime, "Use Execution Providers").
+ORT_EXAMPLE = """\
+import onnxruntime as rt
+
+#define the priority order for the execution providers
+# prefer CUDA Execution Provider over CPU Execution Provider
+EP_list = ['CUDAExecutionProvider', 'CPUExecutionProvider']
+
+# initialize the model.onnx
+sess = rt.InferenceSession("model.onnx", providers=EP_list)
+"""
+
+# danielgatis/rembg rembg/sessions/base.py @ 747ef5e (the provider choice).
+REMBG_PROVIDERS = """\
+import onnxruntime as ort
+
+
+class BaseSession:
+    def __init__(self, model_name, sess_opts, providers=None, *args, **kwargs):
+        self.providers = []
+
+        _providers = ort.get_available_providers()
+        if providers:
+            for provider in providers:
+                if provider in _providers:
+                    self.providers.append(provider)
+        else:
+            self.providers.extend(_providers)
+"""
+
+
+@pytest.mark.parametrize(
+    ("target", "risk"),
+    [("rocm:gfx942", "moderate"), ("xpu", "moderate"), ("mps", "moderate"), ("cpu", "lower")],
+)
+def test_a_cuda_only_onnx_runtime_provider_list_falls_back_to_the_cpu(
+    tmp_path: Path, target: str, risk: str
+) -> None:
+    result = report(tmp_path, {"infer.py": ORT_EXAMPLE}, target)
+    assert result.verdict.risk == risk
+    found = [f for f in result.findings if f.rule == "ort-cuda-provider"]
+    assert [f.risk for f in found] == [risk]
+    assert found[0].source == "https://onnxruntime.ai/docs/execution-providers/"
+    # The twin: a session that takes whatever providers the installed build has needs no edit.
+    assert report(tmp_path / "b", {"base.py": REMBG_PROVIDERS}, target).verdict.risk == "lower"
+
+
+def test_a_provider_list_that_names_the_targets_provider_is_lower_there(tmp_path: Path) -> None:
+    code = ORT_EXAMPLE.replace(
+        "['CUDAExecutionProvider',", "['MIGraphXExecutionProvider', 'CUDAExecutionProvider',"
+    )
+    result = report(tmp_path, {"infer.py": code}, "rocm:gfx942")
+    assert result.verdict.risk == "lower"
+    assert any("MIGraphXExecutionProvider" in line for line in result.verdict.supported)
+    assert report(tmp_path / "x", {"infer.py": code}, "xpu").verdict.risk == "moderate"

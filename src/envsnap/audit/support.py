@@ -114,9 +114,9 @@ def covered(finding: Finding, signal: Signal, target: Target, proof: tuple[str, 
             f"this path is missing or disabled there.",
             risk="moderate",
         )
-    if signal.kind == "device-choices":
+    if signal.kind in ("device-choices", "ort-provider"):
         # The project has a path for the device elsewhere (it names it, or ports to it): the closed set
-        # is one place to add it, not a missing port.
+        # (or a CUDA-only ONNX Runtime provider list) is one place to add it, not a missing port.
         return msgspec.structs.replace(
             finding,
             meaning=f"{finding.meaning} The project has a path for {name} ({proof[0]}).",

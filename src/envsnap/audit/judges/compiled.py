@@ -359,6 +359,38 @@ def judge_docker(signal: Signal, target: Target, ctx: Context) -> Finding | None
     )
 
 
+ORT_PROVIDERS_SOURCE = "https://onnxruntime.ai/docs/execution-providers/"
+_ORT_SWAPS = {
+    "rocm": "MIGraphXExecutionProvider with onnxruntime-migraphx (the ROCm EP left ONNX Runtime in 1.23)",
+    "xpu": "OpenVINOExecutionProvider (device_type GPU) with onnxruntime-openvino",
+    "mps": "CoreMLExecutionProvider, in the default onnxruntime wheel for macOS",
+    "cpu": "CPUExecutionProvider (what it falls back to already)",
+}
+
+
+def judge_ort_provider(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    """``providers=["CUDAExecutionProvider", ...]``: ONNX Runtime's NVIDIA execution providers, named in code.
+
+    A provider the installed build lacks is skipped with a warning and the session runs on the CPU EP, so
+    off NVIDIA the model runs, on the CPU, until the list names the target's provider (rembg-like
+    deployments take ``get_available_providers()`` instead and need no edit).
+    """
+    if target.kind == "cuda":
+        return None
+    native = target.kind == "cpu" or signal.guarded
+    return make_finding(
+        signal,
+        "ort-cuda-provider",
+        f"ONNX Runtime's {signal.subject} exists only in its NVIDIA builds: on {NAMES[target.kind]} the "
+        "session skips it (a warning) and runs on the CPU"
+        + ("." if target.kind == "cpu" else ", until the providers list names the target's provider."),
+        "low",
+        "lower" if native else "moderate",
+        _ORT_SWAPS[target.kind],
+        ORT_PROVIDERS_SOURCE,
+    )
+
+
 CUPY_ROCM_SOURCE = "https://docs.cupy.dev/en/stable/install.html#using-cupy-on-amd-gpu-experimental"
 CUPY_KERNEL_SOURCE = "https://docs.cupy.dev/en/stable/user_guide/kernel.html"
 

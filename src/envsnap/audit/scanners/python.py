@@ -26,6 +26,8 @@ from envsnap.audit.scanners.python_shapes import (
     CUPY_KERNELS,
     DEVICE_STRING,
     DEVICE_TYPES,
+    ORT_CUDA_PROVIDERS,
+    ORT_TARGET_PROVIDERS,
     PORT_NAMES,
     PORT_STRINGS,
     backend_argument,
@@ -579,6 +581,15 @@ class _Visitor(ast.NodeVisitor):
                 guarded=True,
                 detail=(f"reason=names the '{value}' device",),
             )
+            return
+        if value in ORT_CUDA_PROVIDERS:
+            # `providers=["CUDAExecutionProvider", "CPUExecutionProvider"]` (#22 blind round 6, the ONNX
+            # Runtime deployments): off NVIDIA the session falls back to the CPU EP.
+            self.emit("ort-provider", node, value)
+            return
+        if value in ORT_TARGET_PROVIDERS:
+            reason = f"reason=names ONNX Runtime's {value}"
+            self.emit("port", node, ORT_TARGET_PROVIDERS[value], guarded=True, detail=(reason,))
             return
         if id(node) in self.compared:
             return
