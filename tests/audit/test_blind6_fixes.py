@@ -330,3 +330,50 @@ def test_a_provider_list_that_names_the_targets_provider_is_lower_there(tmp_path
     assert result.verdict.risk == "lower"
     assert any("MIGraphXExecutionProvider" in line for line in result.verdict.supported)
     assert report(tmp_path / "x", {"infer.py": code}, "xpu").verdict.risk == "moderate"
+
+
+# The early-return form of the same selection (diffusers-style get_device helpers).
+RETURNS_DEVICE = """\
+import torch
+
+
+def get_device():
+    if torch.cuda.is_available():
+        return torch.device("cuda")
+    if torch.backends.mps.is_available():
+        return torch.device("mps")
+    return torch.device("cpu")
+"""
+
+
+def test_an_early_return_selection_is_the_same_closed_set(tmp_path: Path) -> None:
+    found = [s for s in scan_python("m.py", RETURNS_DEVICE) if s.kind == "device-choices"]
+    assert [s.facts()["devices"] for s in found] == ["cuda,mps,cpu"]
+    assert report(tmp_path, {"m.py": RETURNS_DEVICE}, "xpu").verdict.risk == "moderate"
+    assert report(tmp_path / "mps", {"m.py": RETURNS_DEVICE}, "mps").verdict.risk == "lower"
+    # The twin: a CUDA-or-CPU helper passes any device through.
+    plain = RETURNS_DEVICE.replace(
+        '    if torch.backends.mps.is_available():\n        return torch.device("mps")\n', ""
+    )
+    assert not [s for s in scan_python("m.py", plain) if s.kind == "device-choices"]
+
+
+# A constructed CMake fragment of the shape CUDA libraries with an optional HIP build use (k2's
+# -DK2_WITH_HIP=ON -DCMAKE_HIP_ARCHITECTURES=..., alpaka's -DCMAKE_HIP_ARCHITECTURES=gfx90a).
+CMAKE_OPTIONAL_HIP = """\
+cmake_minimum_required(VERSION 3.21)
+project(mylib LANGUAGES CXX CUDA)
+find_package(CUDAToolkit REQUIRED)
+if(MYLIB_WITH_HIP)
+  set(CMAKE_HIP_ARCHITECTURES gfx90a gfx942)
+endif()
+add_library(mylib src/kernels.cu)
+"""
+
+
+def test_cmake_hip_architectures_is_a_rocm_build_switch(tmp_path: Path) -> None:
+    result = report(tmp_path, {"CMakeLists.txt": CMAKE_OPTIONAL_HIP}, "rocm:gfx942")
+    assert any("CMAKE_HIP_ARCHITECTURES" in line for line in result.verdict.supported)
+    # The twin: without the HIP architectures the same build is CUDA-only.
+    cuda_only = CMAKE_OPTIONAL_HIP.replace("  set(CMAKE_HIP_ARCHITECTURES gfx90a gfx942)\n", "")
+    assert not report(tmp_path / "b", {"CMakeLists.txt": cuda_only}, "rocm:gfx942").verdict.supported

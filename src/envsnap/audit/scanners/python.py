@@ -41,6 +41,7 @@ from envsnap.audit.scanners.python_shapes import (
     port_attribute,
     ptx_detail,
     requires_cuda,
+    returns_selection,
     selection_chain,
     swallows_errors,
 )
@@ -291,6 +292,7 @@ class _Visitor(ast.NodeVisitor):
         for part in (*node.decorator_list, *node.args.defaults, *node.args.kw_defaults):
             if part is not None:
                 self.visit(part)
+        self._returned_selection(node.body)
         # A guard clause (`if not is_amd(): return False`) leaves the rest of the body to the devices
         # that passed it: what follows is guarded like an `if` body.
         self._visit_block(node.body)
@@ -529,6 +531,16 @@ class _Visitor(ast.NodeVisitor):
             return
         devices = (f"devices={','.join(found[1])}", "shape=selection")
         self.emit("device-choices", node, ", ".join(found[1]), guarded=False, detail=devices)
+
+    def _returned_selection(self, body: list[ast.stmt]) -> None:
+        """``if cuda: return "cuda"`` / ``if mps: return "mps"`` / ``return "cpu"``: the same closed set."""
+        found = returns_selection(body)
+        if found is None or not all(self._is_guard(test) for test in found[1]):
+            return
+        for statement in found[0]:
+            self.chained.add(id(statement))
+        devices = (f"devices={','.join(found[2])}", "shape=selection")
+        self.emit("device-choices", found[0][0], ", ".join(found[2]), guarded=False, detail=devices)
 
     def visit_keyword(self, node: ast.keyword) -> None:
         if node.arg == "choices":

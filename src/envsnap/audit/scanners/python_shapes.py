@@ -253,3 +253,46 @@ def selection_chain(node: ast.If | ast.IfExp) -> tuple[list[ast.expr], list[str]
     if len(where) > 1 or len(accelerators) < 2 or not is_device_menu(devices):
         return None
     return tests, devices
+
+
+def _selection_result(tests: list[ast.expr], devices: list[str]) -> tuple[list[ast.expr], list[str]] | None:
+    accelerators = {name.split(":")[0] for name in devices} - _NOT_ACCELERATORS
+    if len(accelerators) < 2 or not is_device_menu(devices):
+        return None
+    return tests, devices
+
+
+def returns_selection(body: list[ast.stmt]) -> tuple[list[ast.If], list[ast.expr], list[str]] | None:
+    """A function that returns the first available device: ``if cuda: return "cuda"`` ... ``return "cpu"``.
+
+    The early-return form of ``selection_chain`` (``if``/``elif`` or consecutive ``if`` statements, each
+    branch one ``return "<device>"``, then a last ``return "<device>"``): its ``if`` statements, tests
+    and devices, or None.
+    """
+    if len(body) < 2 or not isinstance(body[-1], ast.Return) or body[-1].value is None:
+        return None
+    last = _device_value(body[-1].value)
+    start = len(body) - 1
+    while start > 0 and isinstance(body[start - 1], ast.If):
+        start -= 1
+    run = [statement for statement in body[start:-1] if isinstance(statement, ast.If)]
+    if last is None or not run:
+        return None
+    tests: list[ast.expr] = []
+    devices: list[str] = []
+    for statement in run:
+        current: ast.If | None = statement
+        while current is not None:
+            branch = _branch_value(current.body)
+            if branch is None or branch[0] != "return":
+                return None
+            tests.append(current.test)
+            devices.append(branch[1])
+            if not current.orelse:
+                current = None
+            elif len(current.orelse) == 1 and isinstance(current.orelse[0], ast.If):
+                current = current.orelse[0]
+            else:
+                return None
+    found = _selection_result(tests, [*devices, last])
+    return (run, *found) if found is not None else None
