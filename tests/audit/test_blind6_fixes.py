@@ -9,7 +9,8 @@
 - a ``FROM nvidia/cuda`` image is no blocker on Apple silicon, where the project runs natively (rembg);
 - a general follow-up (the ONNX Runtime deployments the round was about, not a miss): a providers list naming
   only NVIDIA's execution providers falls back to the CPU elsewhere (moderate), ``get_available_providers()``
-  does not, and a list naming the target's provider is a path there.
+  does not, and a list naming the target's provider is a path there; the CUDA member of a per-device layout
+  (vLLM's platforms/cuda.py beside platforms/xpu.py) is lower where the target has its own member.
 Each case keeps its twin that must not change.
 """
 
@@ -377,3 +378,71 @@ def test_cmake_hip_architectures_is_a_rocm_build_switch(tmp_path: Path) -> None:
     # The twin: without the HIP architectures the same build is CUDA-only.
     cuda_only = CMAKE_OPTIONAL_HIP.replace("  set(CMAKE_HIP_ARCHITECTURES gfx90a gfx942)\n", "")
     assert not report(tmp_path / "b", {"CMakeLists.txt": cuda_only}, "rocm:gfx942").verdict.supported
+
+
+# vllm-project/vllm vllm/platforms/cuda.py @ 002db49 (the CudaPlatformBase head and two methods) and
+# vllm/platforms/xpu.py @ 3103622 (the XPUPlatform head and two methods).
+VLLM_CUDA = """\
+import torch
+
+from .interface import DeviceCapability, Platform, PlatformEnum
+
+
+class CudaPlatformBase(Platform):
+    _enum = PlatformEnum.CUDA
+    device_name: str = "cuda"
+    device_type: str = "cuda"
+    dispatch_key: str = "CUDA"
+    ray_device_key: str = "GPU"
+    dist_backend: str = "nccl"
+    device_control_env_var: str = "CUDA_VISIBLE_DEVICES"
+
+    @classmethod
+    def set_device(cls, device: torch.device) -> None:
+        torch.cuda.set_device(device)
+        _ = torch.zeros(1, device=device)
+
+    @classmethod
+    def get_current_memory_usage(
+        cls, device: torch.types.Device | None = None
+    ) -> float:
+        torch.cuda.empty_cache()
+        torch.cuda.reset_peak_memory_stats(device)
+        return torch.cuda.max_memory_allocated(device)
+"""
+
+VLLM_XPU = """\
+import torch
+
+from .interface import DeviceCapability, Platform, PlatformEnum, _Backend
+
+
+class XPUPlatform(Platform):
+    _enum = PlatformEnum.XPU
+    device_name: str = "xpu"
+    device_type: str = "xpu"
+    dispatch_key: str = "XPU"
+
+    @staticmethod
+    def get_device_name(device_id: int = 0) -> str:
+        return torch.xpu.get_device_name(device_id)
+
+    @classmethod
+    def get_current_memory_usage(cls, device=None) -> float:
+        torch.xpu.reset_peak_memory_stats(device)
+        return torch.xpu.max_memory_allocated(device)
+"""
+
+
+def test_the_cuda_member_of_a_per_device_layout_is_lower_where_the_target_has_its_own(tmp_path: Path) -> None:
+    files = {"vllm/platforms/cuda.py": VLLM_CUDA, "vllm/platforms/xpu.py": VLLM_XPU}
+    result = report(tmp_path, files, "xpu")
+    assert result.verdict.risk == "lower"
+    cuda_calls = [f for f in result.findings if f.rule == "torch-cuda-api"]
+    assert cuda_calls
+    assert {f.risk for f in cuda_calls} == {"lower"}
+    assert "CUDA backend" in cuda_calls[0].meaning
+    # The twin: with no MPS member the same CUDA platform raises on MPS.
+    assert report(tmp_path / "mps", files, "mps").verdict.risk == "moderate"
+    # And a lone cuda.py (no member for the target) is judged as it stands.
+    assert report(tmp_path / "alone", {"vllm/platforms/cuda.py": VLLM_CUDA}, "xpu").verdict.risk == "moderate"

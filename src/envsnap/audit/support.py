@@ -18,6 +18,7 @@ import msgspec
 from envsnap.audit import knowledge
 from envsnap.audit.judges.base import NAMES, where
 from envsnap.audit.model import Finding, Signal, Target
+from envsnap.audit.ports import is_cuda_backend
 from envsnap.audit.roles import role_of
 
 COVERED = frozenset(
@@ -40,6 +41,8 @@ COVERED = frozenset(
 STAYS_CUDA = frozenset({"inline-ptx", "labeled-partition"})
 """Signal kinds that no port covers unless a branch excludes them: NVIDIA's ISA, and CUDA cooperative-group
 calls HIP does not provide (the code does not compile for AMD GPUs as written)."""
+CUDA_BACKEND_KINDS = frozenset({"cuda-api", "cuda-amp", "cudnn-flag", "device-hardcode", "nccl-backend"})
+"""Python device-code kinds a per-device layout confines to its CUDA member (``is_cuda_backend``)."""
 BREAKS_BUILD = "breaks-rocm-build"
 """Rule of a STAYS_CUDA finding in a project whose only ROCm evidence is a build switch (verdict.py)."""
 BUILD_SWITCH_REASONS = ("branches on torch.version.hip", "build switch ")
@@ -113,6 +116,22 @@ def covered(finding: Finding, signal: Signal, target: Target, proof: tuple[str, 
             meaning=f"Stays CUDA-only: {finding.meaning} The project runs on {name} ({proof[0]}), so "
             f"this path is missing or disabled there.",
             risk="moderate",
+        )
+    if (
+        signal.kind in CUDA_BACKEND_KINDS
+        and finding.risk != "lower"
+        and is_cuda_backend(signal.file or "")
+        and any(line.startswith(f"{target.kind} backend f") for line in proof)
+    ):
+        # vLLM's platforms/cuda.py beside platforms/xpu.py, DeepSpeed's cuda_accelerator.py beside
+        # xpu_accelerator.py: the CUDA member of a per-device layout runs only where CUDA is selected.
+        backend = next(line for line in proof if line.startswith(f"{target.kind} backend f"))
+        return msgspec.structs.replace(
+            finding,
+            meaning=f"In the project's CUDA backend, which its {name} backend ({backend}) replaces there: "
+            f"{finding.meaning}",
+            effort="none",
+            risk="lower",
         )
     if signal.kind in ("device-choices", "ort-provider"):
         # The project has a path for the device elsewhere (it names it, or ports to it): the closed set
