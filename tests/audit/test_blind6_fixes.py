@@ -446,3 +446,21 @@ def test_the_cuda_member_of_a_per_device_layout_is_lower_where_the_target_has_it
     assert report(tmp_path / "mps", files, "mps").verdict.risk == "moderate"
     # And a lone cuda.py (no member for the target) is judged as it stands.
     assert report(tmp_path / "alone", {"vllm/platforms/cuda.py": VLLM_CUDA}, "xpu").verdict.risk == "moderate"
+
+
+F5_SELECTION = F5_DEVICE.splitlines()[2][len("device = ") :]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        # The user's value comes first (a CLI flag, then the auto selection).
+        f"import torch\n\ndef main(args):\n    device = args.device or ({F5_SELECTION})\n",
+        # A parameter the caller sets, filled in only when left out.
+        f"import torch\n\ndef load(device=None):\n    if device is None:\n        device = {F5_SELECTION}\n",
+    ],
+    ids=["or-default", "parameter-default"],
+)
+def test_an_auto_selection_behind_the_callers_value_is_no_closed_set(code: str) -> None:
+    assert "torch.backends.mps.is_available()" in code
+    assert not [s for s in scan_python("m.py", code) if s.kind == "device-choices"]

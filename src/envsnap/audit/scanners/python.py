@@ -104,6 +104,8 @@ class _Visitor(ast.NodeVisitor):
         """Index in ``signals`` of an unguarded signal -> the module-level function holding it."""
         self.guarded_calls: dict[str, int] = {}
         self.chained: set[int] = set()
+        self.params: list[set[str]] = []
+        """Parameter names of the enclosing functions, innermost last."""
         """Ids of the elif / else-if links seen from the head of their chain (a chain is judged once)."""
         """Plain-name calls (``_helper(x)``) made inside a guard, by callee name."""
         self.compared: set[int] = set()
@@ -286,6 +288,7 @@ class _Visitor(ast.NodeVisitor):
         if top:
             self.top_function = node.name
         self.functions += 1
+        self.params.append({a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)})
         saved = self.pending
         self.pending = {}
         # Annotations (`-> torch.cuda.CUDAGraph | None`) name types, they run nothing (#22 item 2).
@@ -297,6 +300,7 @@ class _Visitor(ast.NodeVisitor):
         # that passed it: what follows is guarded like an `if` body.
         self._visit_block(node.body)
         self.pending = saved
+        self.params.pop()
         self.functions -= 1
         if top:
             self.top_function = None
@@ -325,6 +329,9 @@ class _Visitor(ast.NodeVisitor):
         # `torch.cuda.is_available() and torch.cuda.is_bf16_supported()`: what follows a guard in
         # an `and` only runs when the guard passed.
         raised = 0
+        if isinstance(node.op, ast.Or):
+            # `args.device or ("cuda" if ... else "mps" if ... else "cpu")`: the user's value comes first.
+            self.chained.update(id(value) for value in node.values[1:] if isinstance(value, ast.IfExp))
         for value in node.values:
             self.visit(value)
             if isinstance(node.op, ast.And) and not raised and self._is_guard(value):
@@ -526,11 +533,18 @@ class _Visitor(ast.NodeVisitor):
             self.chained.add(id(node.orelse))
         if link:
             return
+        first = node.body[0] if isinstance(node, ast.If) and node.body else None
+        if isinstance(first, ast.Assign) and self._overridable(first.targets[0]):
+            return  # `if ...: device = "cuda"` into a parameter the caller can set
         found = selection_chain(node)
         if found is None or not all(self._is_guard(test) for test in found[0]):
             return
         devices = (f"devices={','.join(found[1])}", "shape=selection")
         self.emit("device-choices", node, ", ".join(found[1]), guarded=False, detail=devices)
+
+    def _overridable(self, target: ast.expr) -> bool:
+        """Whether an assignment target is a parameter of the enclosing function (a caller's setting)."""
+        return isinstance(target, ast.Name) and bool(self.params) and target.id in self.params[-1]
 
     def _returned_selection(self, body: list[ast.stmt]) -> None:
         """``if cuda: return "cuda"`` / ``if mps: return "mps"`` / ``return "cpu"``: the same closed set."""
@@ -617,6 +631,9 @@ class _Visitor(ast.NodeVisitor):
             self.emit("gencode", node, "nvcc flags", detail=tuple(f"arch=sm_{a}" for a in archs))
 
     def visit_Assign(self, node: ast.Assign) -> None:
+        # `device = <selection>` where `device` is a parameter: the caller's value comes first.
+        if isinstance(node.value, ast.IfExp) and self._overridable(node.targets[0]):
+            self.chained.add(id(node.value))
         if is_device_string(node.value):
             target = node.targets[0]
             if self.functions == 0 or isinstance(target, ast.Attribute):
