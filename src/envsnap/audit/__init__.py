@@ -61,7 +61,7 @@ def audit(
             if proof:
                 found = covered(found, signal, target, proof)
             if torch_path:
-                found = beside_torch(found)
+                found = beside_torch(found, signal)
             role = role_of(signal.file) if signal.file else "core"
             findings.append(msgspec.structs.replace(found, role=role) if role != "core" else found)
     findings = _collapse(findings)

@@ -49,6 +49,8 @@ class Alternative(_Row, frozen=True, kw_only=True):
     min_version: dict[str, str] | None = None
     framework: bool = False
     """A framework (JAX), not a CUDA-only package: its findings are ``framework-*``, not ``cuda-only-*``."""
+    torch_based: bool = False
+    """Built on PyTorch (Lightning): its findings stand in a project that drives PyTorch devices itself."""
 
     @property
     def regex(self) -> re.Pattern[str]:

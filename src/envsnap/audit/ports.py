@@ -36,3 +36,16 @@ def layout_evidence(relative: str) -> list[tuple[str, str]]:
         elif _FILE[kind].search(parts[-1].lower()):
             found.append((kind, f"{kind} backend file {parts[-1]}"))
     return found
+
+
+_CUDA_FOLDER = re.compile(r"^(?:cuda|\w+_cuda|cuda_\w+)$")
+_CUDA_FILE = re.compile(r"(?:^|[_-])cuda(?:[_.-])")
+
+
+def is_cuda_backend(relative: str) -> bool:
+    """Whether a path is the CUDA member of a per-device layout (``platforms/cuda.py``,
+    ``accelerator/cuda_accelerator.py``, ``backends/cuda/``): the counterpart of the backends above."""
+    parts = relative.split("/")
+    return any(_CUDA_FOLDER.match(p.lower()) for p in parts[:-1]) or bool(
+        _CUDA_FILE.search(parts[-1].lower())
+    )

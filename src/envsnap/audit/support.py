@@ -15,8 +15,10 @@ from collections.abc import Iterable
 
 import msgspec
 
+from envsnap.audit import knowledge
 from envsnap.audit.judges.base import NAMES, where
 from envsnap.audit.model import Finding, Signal, Target
+from envsnap.audit.ports import is_cuda_backend
 from envsnap.audit.roles import role_of
 
 COVERED = frozenset(
@@ -39,6 +41,8 @@ COVERED = frozenset(
 STAYS_CUDA = frozenset({"inline-ptx", "labeled-partition"})
 """Signal kinds that no port covers unless a branch excludes them: NVIDIA's ISA, and CUDA cooperative-group
 calls HIP does not provide (the code does not compile for AMD GPUs as written)."""
+CUDA_BACKEND_KINDS = frozenset({"cuda-api", "cuda-amp", "cudnn-flag", "device-hardcode", "nccl-backend"})
+"""Python device-code kinds a per-device layout confines to its CUDA member (``is_cuda_backend``)."""
 BREAKS_BUILD = "breaks-rocm-build"
 """Rule of a STAYS_CUDA finding in a project whose only ROCm evidence is a build switch (verdict.py)."""
 BUILD_SWITCH_REASONS = ("branches on torch.version.hip", "build switch ")
@@ -113,9 +117,33 @@ def covered(finding: Finding, signal: Signal, target: Target, proof: tuple[str, 
             f"this path is missing or disabled there.",
             risk="moderate",
         )
-    if signal.kind == "device-choices":
+    if (
+        signal.kind in CUDA_BACKEND_KINDS
+        and finding.risk != "lower"
+        and is_cuda_backend(signal.file or "")
+        and any(line.startswith(f"{target.kind} backend f") for line in proof)
+    ):
+        # vLLM's platforms/cuda.py beside platforms/xpu.py, DeepSpeed's cuda_accelerator.py beside
+        # xpu_accelerator.py: the CUDA member of a per-device layout runs only where CUDA is selected.
+        backend = next(line for line in proof if line.startswith(f"{target.kind} backend f"))
+        return msgspec.structs.replace(
+            finding,
+            meaning=f"In the project's CUDA backend, which its {name} backend ({backend}) replaces there: "
+            f"{finding.meaning}",
+            effort="none",
+            risk="lower",
+        )
+    if signal.kind in ("device-choices", "ort-provider"):
         # The project has a path for the device elsewhere (it names it, or ports to it): the closed set
-        # is one place to add it, not a missing port.
+        # (or a CUDA-only ONNX Runtime provider list) is one place to add it, not a missing port.
+        return msgspec.structs.replace(
+            finding,
+            meaning=f"{finding.meaning} The project has a path for {name} ({proof[0]}).",
+            risk="lower",
+        )
+    if finding.rule.startswith("framework-") and finding.risk != "lower" and _torch_based(signal):
+        # A Lightning project that names the target's device itself (a custom XPU accelerator) has the
+        # path Lightning lacks.
         return msgspec.structs.replace(
             finding,
             meaning=f"{finding.meaning} The project has a path for {name} ({proof[0]}).",
@@ -143,7 +171,13 @@ def has_torch_path(signals: Iterable[Signal], *, include_all: bool = False) -> b
     )
 
 
-def beside_torch(finding: Finding) -> Finding:
+def _torch_based(signal: Signal | None) -> bool:
+    """Whether the signal is about a package built on PyTorch (Lightning), not a second framework."""
+    key = signal.facts().get("package", "") if signal is not None else ""
+    return any(row.key == key and row.torch_based for row in knowledge.alternatives())
+
+
+def beside_torch(finding: Finding, signal: Signal | None = None) -> Finding:
     """A second framework's plugin tier in a PyTorch project: its JAX modules are one path, not the only one.
 
     diffusers or transformers 4.x ship Flax models next to the PyTorch ones; the PyTorch path runs on the
@@ -151,6 +185,8 @@ def beside_torch(finding: Finding) -> Finding:
     """
     if not finding.rule.startswith("framework-") or finding.risk == "lower":
         return finding
+    if _torch_based(signal):
+        return finding  # Lightning is the PyTorch path itself, not a second framework beside it
     return msgspec.structs.replace(
         finding,
         meaning=f"{finding.meaning} The project drives PyTorch devices too: that path does not need it.",

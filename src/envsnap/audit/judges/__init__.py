@@ -27,6 +27,7 @@ from envsnap.audit.judges.compiled import (
     judge_docker,
     judge_gencode,
     judge_library,
+    judge_ort_provider,
     judge_ptx,
     judge_warp,
 )
@@ -76,6 +77,7 @@ JUDGES: Mapping[str, Judge] = {
     "cuda-source": judge_compiled,
     "cuda-library": judge_library,
     "cupy-kernel": judge_cupy_kernel,
+    "ort-provider": judge_ort_provider,
     "inline-ptx": judge_ptx,
     "warp32-mask": judge_warp,
     "gencode": judge_gencode,

@@ -344,14 +344,50 @@ def judge_docker(signal: Signal, target: Target, ctx: Context) -> Finding | None
         "mps": "no container: Docker on macOS has no GPU access; run natively",
         "cpu": "a plain Python base image (python:3.x-slim)",
     }
+    # On the CPU and on Apple silicon the project runs natively (Docker Desktop on macOS passes no GPU
+    # through): the image is left aside, not ported, so it is no blocker there (#22 blind round 6, rembg).
+    native = target.kind in ("cpu", "mps")
     return make_finding(
         signal,
         "cuda-base-image",
-        f"The image is built on NVIDIA's CUDA image ({signal.subject}).",
+        f"The image is built on NVIDIA's CUDA image ({signal.subject})"
+        + ("; the project runs natively there, without it." if native else "."),
         "low",
-        "moderate" if target.kind != "cpu" else "lower",
+        "lower" if native else "moderate",
         images[target.kind],
         DOCKER_SOURCE,
+    )
+
+
+ORT_PROVIDERS_SOURCE = "https://onnxruntime.ai/docs/execution-providers/"
+_ORT_SWAPS = {
+    "rocm": "MIGraphXExecutionProvider with onnxruntime-migraphx (the ROCm EP left ONNX Runtime in 1.23)",
+    "xpu": "OpenVINOExecutionProvider (device_type GPU) with onnxruntime-openvino",
+    "mps": "CoreMLExecutionProvider, in the default onnxruntime wheel for macOS",
+    "cpu": "CPUExecutionProvider (what it falls back to already)",
+}
+
+
+def judge_ort_provider(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    """``providers=["CUDAExecutionProvider", ...]``: ONNX Runtime's NVIDIA execution providers, named in code.
+
+    A provider the installed build lacks is skipped with a warning and the session runs on the CPU EP, so
+    off NVIDIA the model runs, on the CPU, until the list names the target's provider (rembg-like
+    deployments take ``get_available_providers()`` instead and need no edit).
+    """
+    if target.kind == "cuda":
+        return None
+    native = target.kind == "cpu" or signal.guarded
+    return make_finding(
+        signal,
+        "ort-cuda-provider",
+        f"ONNX Runtime's {signal.subject} exists only in its NVIDIA builds: on {NAMES[target.kind]} the "
+        "session skips it (a warning) and runs on the CPU"
+        + ("." if target.kind == "cpu" else ", until the providers list names the target's provider."),
+        "low",
+        "lower" if native else "moderate",
+        _ORT_SWAPS[target.kind],
+        ORT_PROVIDERS_SOURCE,
     )
 
 

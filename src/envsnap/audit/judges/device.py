@@ -271,6 +271,20 @@ def judge_cuda_amp(signal: Signal, target: Target, ctx: Context) -> Finding | No
             "`torch.amp.autocast('cuda')`, `torch.amp.GradScaler('cuda')`",
             AMP_SOURCE,
         )
+    if signal.guarded:
+        # `if torch.cuda.is_available() and ...: autocast = torch.cuda.amp.autocast` (bark, #22 blind
+        # round 6): off CUDA the project takes its own branch (no autocast, float32) as written.
+        return make_finding(
+            signal,
+            rule,
+            f"Behind a CUDA check: on {NAMES[target.kind]} the project's other branch runs (no autocast, "
+            "float32), slower and with more memory but as written.",
+            "low",
+            "lower",
+            f"`torch.amp.autocast(device_type='{target.kind}', dtype=torch.bfloat16)` for mixed "
+            "precision there",
+            AMP_SOURCE,
+        )
     return make_finding(
         signal,
         rule,
@@ -381,11 +395,21 @@ def judge_device_choices(signal: Signal, target: Target, ctx: Context) -> Findin
     allowed = [name for name in signal.facts().get("devices", "").split(",") if name]
     if target.kind in {name.split(":")[0] for name in allowed}:
         return None
+    if "shape=selection" in signal.detail:
+        meaning = (
+            f"The device selection picks among {', '.join(allowed)} and never '{target.kind}': on "
+            f"{NAMES[target.kind]} it falls back to the CPU until the selection is edited."
+        )
+    else:
+        meaning = (
+            f"The device values it admits ({', '.join(allowed)}) leave out '{target.kind}': the setting "
+            "or flag "
+            f"cannot select {NAMES[target.kind]} without an edit, nor does the selection it feeds handle it."
+        )
     return make_finding(
         signal,
         "device-choices",
-        f"The device values it admits ({', '.join(allowed)}) leave out '{target.kind}': the setting or flag "
-        f"cannot select {NAMES[target.kind]} without an edit, nor does the selection it feeds handle it.",
+        meaning,
         "low",
         "moderate",
         f"add '{target.kind}' to the allowed values and to the device selection they feed, or select with "

@@ -59,6 +59,11 @@ def package_finding(
     elif swap.risk == "lower":
         # Not a blocker: the target has its own build of the package (a swap at install time).
         meaning = f"{row.what}: the CUDA build is swapped for the {NAMES[target.kind]} one; the code stays."
+    if row.torch_based and rule.endswith("-requirement") and risk != "lower":
+        # Lightning installs on every target; what needs the missing accelerator is code that trains
+        # with it (InvokeAI lists pytorch-lightning without a Trainer in its device path).
+        risk = "lower"
+        meaning += " A requirement alone installs there: the imports that drive the Trainer decide."
     if signal.guarded and signal.kind == "import":
         risk = LOWER_RISK[risk]
         meaning += " The import is guarded (try/except): the code has a path without it."

@@ -48,7 +48,8 @@ _PORT_SWITCHES = (
         re.compile(
             r"enable_language\s*\(\s*HIP|find_package\s*\(\s*(?:hip|HIP|rocblas|hipblas|rocm)\b|"
             r"\b(?:GGML_HIP|USE_ROCM|BUILD_AMD|COMPUTE_BACKEND\W+hip|BUILD_TARGET\W+rocm|IS_ROCM\w*|WITH_ROCM|"
-            r"ENABLE_HIP|USE_HIP)\b|\bhipcc\b|--offload-arch=gfx|\bPYTORCH_ROCM_ARCH\b|\bAMDGPU_TARGETS\b"
+            r"ENABLE_HIP|USE_HIP|\w*(?:USE|WITH|ENABLE|BUILD)_(?:\w+_)?ROCM)\b|\bhipcc\b|--offload-arch=gfx|\bPYTORCH_ROCM_ARCH\b|\bAMDGPU_TARGETS\b|"
+            r"\bCMAKE_HIP_ARCHITECTURES\b"
         ),
     ),
     (

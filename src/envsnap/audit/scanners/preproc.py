@@ -5,8 +5,8 @@ the CUDA branch looks like CUDA-only code; read with the branches, it is the hal
 compiles. This tracker follows ``#if/#ifdef/#ifndef/#elif/#else/#endif`` and says, for any line,
 whether it sits in a ROCm-only branch, in a branch a ROCm build excludes, or in shared code.
 It does not evaluate expressions: a condition counts as a ROCm switch when it names a known HIP
-macro (``__HIP_PLATFORM_AMD__``, ``__HIPCC__``, ``USE_ROCM``, ``*_HIP``, ``BUILD_AMD`` ...), and its
-polarity comes from ``#ifndef`` or a ``!`` before the name.
+macro (``__HIP_PLATFORM_AMD__``, ``__HIPCC__``, ``USE_ROCM``, ``*_HIP``, ``BUILD_AMD``, ``USE_AMD_ROCM``
+...), and its polarity comes from ``#ifndef`` or a ``!`` before the name.
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ Branch = Literal["shared", "rocm-only", "not-rocm"]
 ROCM_MACRO = re.compile(
     r"\b(?:USE_ROCM|USE_HIP|__HIP_PLATFORM_AMD__|__HIP_PLATFORM_HCC__|__HIPCC__|__HIP__|"
     r"__HIP_DEVICE_COMPILE__|HIP_VERSION(?:_MAJOR|_MINOR)?|TORCH_HIP_VERSION|ROCM_VERSION|BUILD_AMD|"
-    r"__gfx\w+__|\w+_USE_HIP|\w+_HIP|IS_ROCM|WITH_ROCM|__AMDGCN__|__AMDGCN_WAVEFRONT_SIZE)\b"
+    r"__gfx\w+__|\w+_USE_HIP|\w+_HIP|IS_ROCM|WITH_ROCM|__AMDGCN__|__AMDGCN_WAVEFRONT_SIZE|"
+    # A project's own ROCm switch: faiss defines USE_AMD_ROCM (CMake FAISS_ENABLE_ROCM) (#22 blind round 6).
+    r"\w*(?:USE|WITH|ENABLE|BUILD|HAVE|HAS)_(?:\w+_)?ROCM)\b"
 )
 """Macros that a HIP/ROCm build defines (compiler, PyTorch's hipify, or the project's ROCm switch)."""
 _DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(ifdef|ifndef|if|elif|else|endif)\b([^\n]*)", re.MULTILINE)

@@ -26,6 +26,8 @@ from envsnap.audit.scanners.python_shapes import (
     CUPY_KERNELS,
     DEVICE_STRING,
     DEVICE_TYPES,
+    ORT_CUDA_PROVIDERS,
+    ORT_TARGET_PROVIDERS,
     PORT_NAMES,
     PORT_STRINGS,
     backend_argument,
@@ -39,6 +41,8 @@ from envsnap.audit.scanners.python_shapes import (
     port_attribute,
     ptx_detail,
     requires_cuda,
+    returns_selection,
+    selection_chain,
     swallows_errors,
 )
 from envsnap.audit.scanners.python_trigger import trigger_lines
@@ -99,6 +103,10 @@ class _Visitor(ast.NodeVisitor):
         self.inside: dict[int, str] = {}
         """Index in ``signals`` of an unguarded signal -> the module-level function holding it."""
         self.guarded_calls: dict[str, int] = {}
+        self.chained: set[int] = set()
+        self.params: list[set[str]] = []
+        """Parameter names of the enclosing functions, innermost last."""
+        """Ids of the elif / else-if links seen from the head of their chain (a chain is judged once)."""
         """Plain-name calls (``_helper(x)``) made inside a guard, by callee name."""
         self.compared: set[int] = set()
         self.device_args: set[int] = set()
@@ -220,6 +228,7 @@ class _Visitor(ast.NodeVisitor):
     visit_TryStar = visit_Try
 
     def visit_If(self, node: ast.If) -> None:
+        self._selection(node)
         self.visit(node.test)
         # `if __name__ == "__main__":` is a demo entry point: what it hard-codes is the caller's choice.
         guarded = self._is_guard(node.test) or is_main_check(node.test)
@@ -279,16 +288,19 @@ class _Visitor(ast.NodeVisitor):
         if top:
             self.top_function = node.name
         self.functions += 1
+        self.params.append({a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)})
         saved = self.pending
         self.pending = {}
         # Annotations (`-> torch.cuda.CUDAGraph | None`) name types, they run nothing (#22 item 2).
         for part in (*node.decorator_list, *node.args.defaults, *node.args.kw_defaults):
             if part is not None:
                 self.visit(part)
+        self._returned_selection(node.body)
         # A guard clause (`if not is_amd(): return False`) leaves the rest of the body to the devices
         # that passed it: what follows is guarded like an `if` body.
         self._visit_block(node.body)
         self.pending = saved
+        self.params.pop()
         self.functions -= 1
         if top:
             self.top_function = None
@@ -305,6 +317,7 @@ class _Visitor(ast.NodeVisitor):
             self.visit(node.value)
 
     def visit_IfExp(self, node: ast.IfExp) -> None:
+        self._selection(node)
         self.visit(node.test)
         guarded = self._is_guard(node.test)
         self.guard += guarded
@@ -316,6 +329,9 @@ class _Visitor(ast.NodeVisitor):
         # `torch.cuda.is_available() and torch.cuda.is_bf16_supported()`: what follows a guard in
         # an `and` only runs when the guard passed.
         raised = 0
+        if isinstance(node.op, ast.Or):
+            # `args.device or ("cuda" if ... else "mps" if ... else "cpu")`: the user's value comes first.
+            self.chained.update(id(value) for value in node.values[1:] if isinstance(value, ast.IfExp))
         for value in node.values:
             self.visit(value)
             if isinstance(node.op, ast.And) and not raised and self._is_guard(value):
@@ -505,6 +521,41 @@ class _Visitor(ast.NodeVisitor):
             devices = (f"devices={','.join(names)}",)
             self.emit("device-choices", node, ", ".join(names), guarded=False, detail=devices)
 
+    def _selection(self, node: ast.If | ast.IfExp) -> None:
+        """An auto device selection over the accelerators the project knows: a closed set as well."""
+        # An elif / else-if link is part of the chain above it, never a chain of its own: InvokeAI's
+        # `if config.device != "auto": ... elif cuda: ... elif mps: ... else: cpu` takes the user's
+        # setting first, so its auto tail is no closed set (the setting's type is judged instead).
+        link = id(node) in self.chained
+        if isinstance(node, ast.If) and len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+            self.chained.add(id(node.orelse[0]))
+        elif isinstance(node, ast.IfExp) and isinstance(node.orelse, ast.IfExp):
+            self.chained.add(id(node.orelse))
+        if link:
+            return
+        first = node.body[0] if isinstance(node, ast.If) and node.body else None
+        if isinstance(first, ast.Assign) and self._overridable(first.targets[0]):
+            return  # `if ...: device = "cuda"` into a parameter the caller can set
+        found = selection_chain(node)
+        if found is None or not all(self._is_guard(test) for test in found[0]):
+            return
+        devices = (f"devices={','.join(found[1])}", "shape=selection")
+        self.emit("device-choices", node, ", ".join(found[1]), guarded=False, detail=devices)
+
+    def _overridable(self, target: ast.expr) -> bool:
+        """Whether an assignment target is a parameter of the enclosing function (a caller's setting)."""
+        return isinstance(target, ast.Name) and bool(self.params) and target.id in self.params[-1]
+
+    def _returned_selection(self, body: list[ast.stmt]) -> None:
+        """``if cuda: return "cuda"`` / ``if mps: return "mps"`` / ``return "cpu"``: the same closed set."""
+        found = returns_selection(body)
+        if found is None or not all(self._is_guard(test) for test in found[1]):
+            return
+        for statement in found[0]:
+            self.chained.add(id(statement))
+        devices = (f"devices={','.join(found[2])}", "shape=selection")
+        self.emit("device-choices", found[0][0], ", ".join(found[2]), guarded=False, detail=devices)
+
     def visit_keyword(self, node: ast.keyword) -> None:
         if node.arg == "choices":
             self._device_choices(node.value, node.value)
@@ -557,6 +608,15 @@ class _Visitor(ast.NodeVisitor):
                 detail=(f"reason=names the '{value}' device",),
             )
             return
+        if value in ORT_CUDA_PROVIDERS:
+            # `providers=["CUDAExecutionProvider", "CPUExecutionProvider"]` (#22 blind round 6, the ONNX
+            # Runtime deployments): off NVIDIA the session falls back to the CPU EP.
+            self.emit("ort-provider", node, value)
+            return
+        if value in ORT_TARGET_PROVIDERS:
+            reason = f"reason=names ONNX Runtime's {value}"
+            self.emit("port", node, ORT_TARGET_PROVIDERS[value], guarded=True, detail=(reason,))
+            return
         if id(node) in self.compared:
             return
         if DEVICE_STRING.match(value):
@@ -571,6 +631,9 @@ class _Visitor(ast.NodeVisitor):
             self.emit("gencode", node, "nvcc flags", detail=tuple(f"arch=sm_{a}" for a in archs))
 
     def visit_Assign(self, node: ast.Assign) -> None:
+        # `device = <selection>` where `device` is a parameter: the caller's value comes first.
+        if isinstance(node.value, ast.IfExp) and self._overridable(node.targets[0]):
+            self.chained.add(id(node.value))
         if is_device_string(node.value):
             target = node.targets[0]
             if self.functions == 0 or isinstance(target, ast.Attribute):

@@ -18,6 +18,15 @@ _ARCH = re.compile(r"\d+\.\d+(\+PTX)?")
 _ARCH_SEPARATORS = re.compile(r"([;\s]+)")
 
 PORT_STRINGS = {"xpu": "xpu", "mps": "mps", "hip": "rocm", "rocm": "rocm"}
+ORT_CUDA_PROVIDERS = {"CUDAExecutionProvider": "CUDA", "TensorrtExecutionProvider": "TensorRT"}
+"""ONNX Runtime execution providers that exist only in its NVIDIA builds (onnxruntime-gpu)."""
+ORT_TARGET_PROVIDERS = {
+    "ROCMExecutionProvider": "rocm",
+    "MIGraphXExecutionProvider": "rocm",
+    "OpenVINOExecutionProvider": "xpu",
+    "CoreMLExecutionProvider": "mps",
+}
+"""ONNX Runtime execution providers for the other targets: a project naming one has a path there."""
 PORT_NAMES = {
     "is_rocm_pytorch": "rocm",
     "IS_ROCM": "rocm",
@@ -169,3 +178,121 @@ def backend_argument(node: ast.Call) -> str | None:
 def ptx_detail(text: str) -> tuple[str, ...]:
     specific = sorted(set(re.findall(r"\b(wgmma|setmaxnreg|tcgen05|cp\.async\.bulk)\b", text)))
     return tuple(f"arch_specific={word}" for word in specific)
+
+
+_NOT_ACCELERATORS = frozenset({"cpu", "auto", "meta"})
+
+
+def _device_value(node: ast.AST) -> str | None:
+    """``"mps"`` or ``torch.device("mps")``: the device name a selection branch yields, else None."""
+    if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
+        node = node.args[0]
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
+
+
+def _branch_value(statements: list[ast.stmt]) -> tuple[str, str] | None:
+    """A selection branch: one ``name = "<device>"`` or ``return "<device>"`` -> (where, device)."""
+    if len(statements) != 1:
+        return None
+    statement = statements[0]
+    if isinstance(statement, ast.Return) and statement.value is not None:
+        value = _device_value(statement.value)
+        return ("return", value) if value is not None else None
+    if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+        value = _device_value(statement.value)
+        return (ast.dump(statement.targets[0]), value) if value is not None else None
+    return None
+
+
+def selection_chain(node: ast.If | ast.IfExp) -> tuple[list[ast.expr], list[str]] | None:
+    """An auto device selection: its tests and the devices it can yield, or None.
+
+    ``"cuda" if cuda.is_available() else "mps" if mps.is_available() else "cpu"`` (F5-TTS) and the
+    ``if/elif/else`` form assigning or returning one device per branch (bark's ``_grab_best_device``).
+    Only a chain that enumerates two or more accelerators counts (#22 blind round 6): a plain
+    ``"cuda" if ... else "cpu"`` is a CUDA default any device passes through (whisper, minGPT); one that
+    names MPS but not XPU has been told which backends the project supports.
+    """
+    tests: list[ast.expr] = []
+    devices: list[str] = []
+    where: set[str] = set()
+    current: ast.AST = node
+    while True:
+        if isinstance(current, ast.IfExp):
+            value = _device_value(current.body)
+            if value is None:
+                return None
+            tests.append(current.test)
+            devices.append(value)
+            current = current.orelse
+            continue
+        if isinstance(current, ast.If):
+            branch = _branch_value(current.body)
+            if branch is None:
+                return None
+            where.add(branch[0])
+            tests.append(current.test)
+            devices.append(branch[1])
+            if len(current.orelse) == 1 and isinstance(current.orelse[0], ast.If):
+                current = current.orelse[0]
+                continue
+            last = _branch_value(current.orelse)
+            if last is None:
+                return None
+            where.add(last[0])
+            devices.append(last[1])
+            break
+        value = _device_value(current)
+        if value is None:
+            return None
+        devices.append(value)
+        break
+    accelerators = {name.split(":")[0] for name in devices} - _NOT_ACCELERATORS
+    if len(where) > 1 or len(accelerators) < 2 or not is_device_menu(devices):
+        return None
+    return tests, devices
+
+
+def _selection_result(tests: list[ast.expr], devices: list[str]) -> tuple[list[ast.expr], list[str]] | None:
+    accelerators = {name.split(":")[0] for name in devices} - _NOT_ACCELERATORS
+    if len(accelerators) < 2 or not is_device_menu(devices):
+        return None
+    return tests, devices
+
+
+def returns_selection(body: list[ast.stmt]) -> tuple[list[ast.If], list[ast.expr], list[str]] | None:
+    """A function that returns the first available device: ``if cuda: return "cuda"`` ... ``return "cpu"``.
+
+    The early-return form of ``selection_chain`` (``if``/``elif`` or consecutive ``if`` statements, each
+    branch one ``return "<device>"``, then a last ``return "<device>"``): its ``if`` statements, tests
+    and devices, or None.
+    """
+    if len(body) < 2 or not isinstance(body[-1], ast.Return) or body[-1].value is None:
+        return None
+    last = _device_value(body[-1].value)
+    start = len(body) - 1
+    while start > 0 and isinstance(body[start - 1], ast.If):
+        start -= 1
+    run = [statement for statement in body[start:-1] if isinstance(statement, ast.If)]
+    if last is None or not run:
+        return None
+    tests: list[ast.expr] = []
+    devices: list[str] = []
+    for statement in run:
+        current: ast.If | None = statement
+        while current is not None:
+            branch = _branch_value(current.body)
+            if branch is None or branch[0] != "return":
+                return None
+            tests.append(current.test)
+            devices.append(branch[1])
+            if not current.orelse:
+                current = None
+            elif len(current.orelse) == 1 and isinstance(current.orelse[0], ast.If):
+                current = current.orelse[0]
+            else:
+                return None
+    found = _selection_result(tests, [*devices, last])
+    return (run, *found) if found is not None else None

@@ -34,6 +34,7 @@ _TRIGGER_TOKENS = (
     rb"\bnccl\b",
     rb"\binline_asm_elementwise\b",  # Triton's inline PTX
     rb"\b(?:RawKernel|RawModule|ElementwiseKernel|ReductionKernel)\b",  # CuPy's CUDA C++ kernels
+    rb"\b(?:ROCM|MIGraphX|OpenVINO|CoreML|Tensorrt)ExecutionProvider\b",  # ONNX Runtime's providers
 )
 """Tokens any signal needs; a file without one is not parsed (most of a big tree). Word-bounded where
 the word is also English or part of other names (``double``, ``accelerator``, ``apex``, ``nvidia``):
@@ -48,7 +49,7 @@ def _trigger() -> re.Pattern[bytes]:
     alternation = b"|".join((*_TRIGGER_TOKENS, imports))
     # A look-ahead on the possible first characters lets the engine skip most positions at C speed
     # (measured: 40% less time on torch/_inductor than the bare alternation).
-    starts = sorted({chr(c) for c in b"cCfdxmhrvigAIUntGaeNRE.\\"} | {m[0] for m in modules})
+    starts = sorted({chr(c) for c in b"cCfdxmhrvigAIUntGaeNREMOT.\\"} | {m[0] for m in modules})
     first = "".join(re.escape(c) for c in starts).encode()
     return re.compile(b"(?=[" + first + b"])(?:" + alternation + b")")
 
@@ -66,6 +67,7 @@ def _anchors() -> tuple[bytes, ...]:
     """
     words = (
         b"cuda",
+        b"executionprovider",
         b"cudnn",
         b"nccl",
         b"float64",
@@ -96,7 +98,7 @@ def _anchors() -> tuple[bytes, ...]:
         b"elementwisekernel",
         b"reductionkernel",
     )
-    common = {"flash_attn", "triton", "apex", "numba", "jax"}
+    common = {"flash_attn", "triton", "apex", "numba", "jax", "lightning"}
     modules = sorted({name.split(".")[0] for name in knowledge.trigger_modules()} - {"cuda"})
     names = tuple(m.lower().encode() for m in modules if m not in common)
     verbs = tuple(f"{verb} {m}".encode() for m in sorted(common) for verb in ("import", "from"))
