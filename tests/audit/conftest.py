@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from envsnap.audit import audit, parse_target, scan_tree
+from envsnap.audit.model import AuditReport
 from envsnap.importers import parse_report
 from envsnap.snapshot.finalize import finalize
 from envsnap.snapshot.model import Snapshot
@@ -29,4 +31,18 @@ def at(findings: object, rule: str) -> list[str]:
     return [f.location for f in findings if f.rule == rule]  # type: ignore[attr-defined]
 
 
-__all__ = ["PROJECTS", "Path", "at", "imported", "project"]
+def audit_files(root: Path, files: dict[str, str], target: str) -> AuditReport:
+    """The audit, with no environment, of a project made of ``files`` (relative path -> text)."""
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return audit(scan_tree(str(root)), None, parse_target(target))
+
+
+def raised(result: AuditReport) -> set[str]:
+    """The rules of the findings that raise the risk (anything above lower)."""
+    return {f.rule for f in result.findings if f.risk != "lower"}
+
+
+__all__ = ["PROJECTS", "Path", "at", "audit_files", "imported", "project", "raised"]

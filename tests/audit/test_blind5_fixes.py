@@ -16,22 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from envsnap.audit import audit, parse_target, scan_tree
-from envsnap.audit.model import AuditReport
 from envsnap.audit.scanners.python import scan_python
-
-
-def report(root: Path, files: dict[str, str], target: str) -> AuditReport:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return audit(scan_tree(str(root)), None, parse_target(target))
-
-
-def rules(result: AuditReport) -> set[str]:
-    return {f.rule for f in result.findings if f.risk != "lower"}
-
+from tests.audit.conftest import audit_files, raised
 
 # invoke-ai/InvokeAI invokeai/app/services/config/config_default.py (4.x, CONFIG_SCHEMA_VERSION = 4): the
 # setting types, as in tests/data/projects/real-invokeai.
@@ -72,27 +58,27 @@ def test_a_literal_device_setting_is_read_as_the_devices_it_admits() -> None:
 
 
 def test_a_device_setting_without_xpu_makes_xpu_moderate(tmp_path: Path) -> None:
-    result = report(tmp_path, INVOKE, "xpu")
+    result = audit_files(tmp_path, INVOKE, "xpu")
     assert result.verdict.risk == "moderate"
-    assert "device-choices" in rules(result)
+    assert "device-choices" in raised(result)
     assert "leave out 'xpu'" in result.verdict.reasons[0]
 
 
 @pytest.mark.parametrize("target", ["mps", "rocm:gfx942", "cpu"])
 def test_the_devices_it_admits_stay_lower(tmp_path: Path, target: str) -> None:
-    assert report(tmp_path, INVOKE, target).verdict.risk == "lower"
+    assert audit_files(tmp_path, INVOKE, target).verdict.risk == "lower"
 
 
 def test_a_setting_that_admits_xpu_is_no_finding(tmp_path: Path) -> None:
     config = INVOKE_CONFIG.replace('"cuda:1", "mps"]', '"cuda:1", "mps", "xpu"]')
-    result = report(tmp_path, {**INVOKE, "invokeai/config_default.py": config}, "xpu")
+    result = audit_files(tmp_path, {**INVOKE, "invokeai/config_default.py": config}, "xpu")
     assert "device-choices" not in {f.rule for f in result.findings}
 
 
 def test_argparse_choices_are_a_closed_set_too(tmp_path: Path) -> None:
     cli = 'parser.add_argument("--device", default="cuda", choices=["cpu", "cuda", "mps"])\n'
-    assert report(tmp_path, {"cli.py": cli}, "xpu").verdict.risk == "moderate"
-    assert report(tmp_path / "b", {"cli.py": cli}, "mps").verdict.risk == "lower"
+    assert audit_files(tmp_path, {"cli.py": cli}, "xpu").verdict.risk == "moderate"
+    assert audit_files(tmp_path / "b", {"cli.py": cli}, "mps").verdict.risk == "lower"
 
 
 @pytest.mark.parametrize(
@@ -110,7 +96,7 @@ def test_other_closed_sets_are_not_device_menus(line: str) -> None:
 
 def test_a_project_with_a_path_for_the_device_keeps_the_closed_set_lower(tmp_path: Path) -> None:
     elsewhere = "import torch\n\ndef pick():\n    return torch.xpu.is_available()\n"
-    result = report(tmp_path, {**INVOKE, "invokeai/xpu_util.py": elsewhere}, "xpu")
+    result = audit_files(tmp_path, {**INVOKE, "invokeai/xpu_util.py": elsewhere}, "xpu")
     assert result.verdict.risk == "lower"
     assert [f.risk for f in result.findings if f.rule == "device-choices"] == ["lower"]
 
@@ -137,14 +123,14 @@ JAX_TIERS = [("xpu", "moderate"), ("mps", "moderate"), ("rocm:gfx942", "lower"),
 
 @pytest.mark.parametrize(("target", "risk"), JAX_TIERS)
 def test_a_jax_project_follows_jax_platform_support(tmp_path: Path, target: str, risk: str) -> None:
-    result = report(tmp_path, {"big_vision/train.py": BIG_VISION}, target)
+    result = audit_files(tmp_path, {"big_vision/train.py": BIG_VISION}, target)
     assert result.verdict.risk == risk
     assert {f.rule for f in result.findings} == {"framework-import"}
     assert "CUDA-only" not in " ".join(f.meaning for f in result.findings)
 
 
 def test_the_jax_plugin_tier_names_the_plugin(tmp_path: Path) -> None:
-    result = report(tmp_path, {"big_vision/train.py": BIG_VISION}, "mps")
+    result = audit_files(tmp_path, {"big_vision/train.py": BIG_VISION}, "mps")
     assert "experimental jax-metal plugin" in result.verdict.reasons[0]
     table = "https://docs.jax.dev/en/latest/installation.html#supported-platforms"
     assert all(f.source == table for f in result.findings)
@@ -155,7 +141,7 @@ def test_jax_modules_beside_pytorch_device_code_do_not_set_the_verdict(tmp_path:
     # A PyTorch project with Flax modules next to its torch ones (diffusers, transformers 4.x): the torch path
     # runs on the target; the InvokeAI device selection stands in for that path (mps is in its set).
     files = {"big_vision/train.py": BIG_VISION, "invokeai/devices.py": INVOKE_DEVICES}
-    result = report(tmp_path, files, target)
+    result = audit_files(tmp_path, files, target)
     jax = [f for f in result.findings if f.rule == "framework-import"]
     assert jax
     assert {f.risk for f in jax} == {"lower"}
@@ -165,13 +151,13 @@ def test_jax_modules_beside_pytorch_device_code_do_not_set_the_verdict(tmp_path:
 
 def test_an_optional_jax_import_is_lower(tmp_path: Path) -> None:
     optional = "try:\n    import jax\nexcept ImportError:\n    jax = None\n"
-    assert report(tmp_path, {"m.py": optional}, "mps").verdict.risk == "lower"
+    assert audit_files(tmp_path, {"m.py": optional}, "mps").verdict.risk == "lower"
 
 
 def test_a_jax_requirement_is_judged_like_the_import(tmp_path: Path) -> None:
-    result = report(tmp_path, {"requirements.txt": "jax[cuda12]==0.4.30\nflax\n"}, "xpu")
+    result = audit_files(tmp_path, {"requirements.txt": "jax[cuda12]==0.4.30\nflax\n"}, "xpu")
     assert result.verdict.risk == "moderate"
-    assert rules(result) == {"framework-requirement"}
+    assert raised(result) == {"framework-requirement"}
 
 
 # titu1994/warprnnt_numba warprnnt_numba/rnnt_loss/utils/cuda_utils/gpu_rnnt_kernel.py @ 63a1da0 (trimmed to
@@ -196,18 +182,18 @@ NUMBA_TIERS = [("xpu", "higher"), ("mps", "higher"), ("rocm:gfx942", "moderate")
 
 @pytest.mark.parametrize(("target", "risk"), NUMBA_TIERS)
 def test_numba_cuda_kernels_are_a_rewrite_off_nvidia_and_amd(tmp_path: Path, target: str, risk: str) -> None:
-    result = report(tmp_path, {"gpu_rnnt_kernel.py": NUMBA_KERNEL}, target)
+    result = audit_files(tmp_path, {"gpu_rnnt_kernel.py": NUMBA_KERNEL}, target)
     assert result.verdict.risk == risk
 
 
 def test_on_rocm_the_numba_swap_is_the_hip_backend(tmp_path: Path) -> None:
-    result = report(tmp_path, {"gpu_rnnt_kernel.py": NUMBA_KERNEL}, "rocm:gfx942")
+    result = audit_files(tmp_path, {"gpu_rnnt_kernel.py": NUMBA_KERNEL}, "rocm:gfx942")
     assert [f.replacement for f in result.findings] == ["numba-hip (Numba HIP target)"]
 
 
 def test_plain_numba_on_the_cpu_is_no_finding(tmp_path: Path) -> None:
     cpu = "import numba\n\n@numba.jit(nopython=True, parallel=True)\ndef dtw_cpu(x):\n    return x\n"
-    assert report(tmp_path, {"timing.py": cpu}, "mps").findings == ()
+    assert audit_files(tmp_path, {"timing.py": cpu}, "mps").findings == ()
 
 
 # cupy/cupy examples/finance/black_scholes.py @ 9cadaa2: the NumPy-style path and the ElementwiseKernel one
@@ -244,13 +230,13 @@ black_scholes_kernel = cupy.ElementwiseKernel(
     ("target", "risk"), [("xpu", "higher"), ("mps", "higher"), ("rocm:gfx942", "moderate")]
 )
 def test_a_cupy_kernel_is_cuda_cpp_source(tmp_path: Path, target: str, risk: str) -> None:
-    result = report(tmp_path, {"black_scholes.py": BLACK_SCHOLES}, target)
+    result = audit_files(tmp_path, {"black_scholes.py": BLACK_SCHOLES}, target)
     assert result.verdict.risk == risk
     assert [f.location for f in result.findings if f.rule == "cupy-kernel"] == ["black_scholes.py:11"]
 
 
 def test_cupy_array_code_without_a_kernel_keeps_its_numpy_swap(tmp_path: Path) -> None:
     arrays = BLACK_SCHOLES.split("black_scholes_kernel =")[0]
-    result = report(tmp_path, {"black_scholes.py": arrays}, "xpu")
+    result = audit_files(tmp_path, {"black_scholes.py": arrays}, "xpu")
     assert result.verdict.risk == "moderate"
     assert "cupy-kernel" not in {f.rule for f in result.findings}

@@ -20,23 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from envsnap.audit import audit, parse_target, scan_tree
-from envsnap.audit.model import AuditReport
 from envsnap.audit.scanners.preproc import branches
 from envsnap.audit.scanners.python import scan_python
-
-
-def report(root: Path, files: dict[str, str], target: str) -> AuditReport:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return audit(scan_tree(str(root)), None, parse_target(target))
-
-
-def rules(result: AuditReport) -> set[str]:
-    return {f.rule for f in result.findings if f.risk != "lower"}
-
+from tests.audit.conftest import audit_files
 
 # facebookresearch/faiss faiss/gpu/utils/PtxUtils.cuh (the version with the ROCm branch), trimmed to one
 # function per branch.
@@ -81,14 +67,14 @@ def test_a_projects_own_rocm_macro_is_a_rocm_branch() -> None:
 
 
 def test_inline_ptx_in_the_non_rocm_branch_does_not_block_rocm(tmp_path: Path) -> None:
-    result = report(tmp_path, {"faiss/gpu/utils/PtxUtils.cuh": FAISS_PTX}, "rocm:gfx942")
+    result = audit_files(tmp_path, {"faiss/gpu/utils/PtxUtils.cuh": FAISS_PTX}, "rocm:gfx942")
     assert result.verdict.risk == "lower"
     assert result.verdict.supported
     # The twin: the same PTX with no ROCm branch is still a rewrite on ROCm.
     bare = FAISS_PTX.replace("USE_AMD_ROCM", "FAISS_SOMETHING")
-    assert report(tmp_path / "b", {"PtxUtils.cuh": bare}, "rocm:gfx942").verdict.risk == "higher"
+    assert audit_files(tmp_path / "b", {"PtxUtils.cuh": bare}, "rocm:gfx942").verdict.risk == "higher"
     # Off AMD the PTX stays what it is.
-    assert report(tmp_path / "c", {"PtxUtils.cuh": FAISS_PTX}, "xpu").verdict.risk == "higher"
+    assert audit_files(tmp_path / "c", {"PtxUtils.cuh": FAISS_PTX}, "xpu").verdict.risk == "higher"
 
 
 @pytest.mark.parametrize(
@@ -137,12 +123,12 @@ def _grab_best_device(use_gpu=True):
 def test_a_selection_over_accelerators_without_xpu_is_moderate_there(tmp_path: Path, code: str) -> None:
     found = [s for s in scan_python("m.py", code) if s.kind == "device-choices"]
     assert [s.facts()["devices"] for s in found] == ["cuda,mps,cpu"]
-    result = report(tmp_path, {"m.py": code}, "xpu")
+    result = audit_files(tmp_path, {"m.py": code}, "xpu")
     assert result.verdict.risk == "moderate"
     assert "falls back to the CPU" in next(f for f in result.findings if f.rule == "device-choices").meaning
     # mps is in the selection, and ROCm's device is 'cuda'.
-    assert report(tmp_path / "mps", {"m.py": code}, "mps").verdict.risk == "lower"
-    assert report(tmp_path / "rocm", {"m.py": code}, "rocm:gfx942").verdict.risk == "lower"
+    assert audit_files(tmp_path / "mps", {"m.py": code}, "mps").verdict.risk == "lower"
+    assert audit_files(tmp_path / "rocm", {"m.py": code}, "rocm:gfx942").verdict.risk == "lower"
 
 
 @pytest.mark.parametrize(
@@ -158,7 +144,7 @@ def test_a_selection_over_accelerators_without_xpu_is_moderate_there(tmp_path: P
     ],
 )
 def test_other_selections_are_no_finding_on_xpu(tmp_path: Path, code: str) -> None:
-    result = report(tmp_path, {"m.py": code}, "xpu")
+    result = audit_files(tmp_path, {"m.py": code}, "xpu")
     assert "device-choices" not in {f.rule for f in result.findings}
     assert result.verdict.risk == "lower"
 
@@ -197,14 +183,14 @@ else:
 
 @pytest.mark.parametrize("target", ["xpu", "mps"])
 def test_cuda_autocast_behind_a_cuda_check_is_lower(tmp_path: Path, target: str) -> None:
-    result = report(tmp_path, {"bark/generation.py": BARK_AUTOCAST}, target)
+    result = audit_files(tmp_path, {"bark/generation.py": BARK_AUTOCAST}, target)
     amp = [f for f in result.findings if f.rule == "cuda-amp"]
     assert amp
     assert {f.risk for f in amp} == {"lower"}
     assert result.verdict.risk == "lower"
     # The twin: the same autocast used unconditionally is still silently off there.
     bare = "import torch\n\nwith torch.cuda.amp.autocast(dtype=torch.bfloat16):\n    pass\n"
-    assert report(tmp_path / "b", {"m.py": bare}, target).verdict.risk == "moderate"
+    assert audit_files(tmp_path / "b", {"m.py": bare}, target).verdict.risk == "moderate"
 
 
 # ashleve/lightning-hydra-template src/models/mnist_module.py @ 763e98d (imports and the class head).
@@ -226,7 +212,7 @@ class MNISTLitModule(LightningModule):
     ("target", "risk"), [("xpu", "moderate"), ("mps", "lower"), ("rocm:gfx942", "lower"), ("cpu", "lower")]
 )
 def test_lightning_follows_its_accelerator_registry(tmp_path: Path, target: str, risk: str) -> None:
-    result = report(tmp_path, {"src/models/mnist_module.py": LIGHTNING_MODULE}, target)
+    result = audit_files(tmp_path, {"src/models/mnist_module.py": LIGHTNING_MODULE}, target)
     assert result.verdict.risk == risk
     found = [f for f in result.findings if f.rule == "framework-import"]
     assert found
@@ -239,22 +225,22 @@ def test_lightning_in_a_torch_device_project_still_counts_on_xpu(tmp_path: Path)
         "src/models/mnist_module.py": LIGHTNING_MODULE,
         "src/utils.py": "import torch\n\nif torch.cuda.is_available():\n    torch.cuda.empty_cache()\n",
     }
-    assert report(tmp_path, files, "xpu").verdict.risk == "moderate"
+    assert audit_files(tmp_path, files, "xpu").verdict.risk == "moderate"
     # A project that names the XPU device itself (a custom accelerator) has the path Lightning lacks.
     xpu = "import torch\n\ndef is_available():\n    return torch.xpu.is_available()\n"
     files["src/xpu_accelerator.py"] = xpu
-    assert report(tmp_path / "b", files, "xpu").verdict.risk == "lower"
+    assert audit_files(tmp_path / "b", files, "xpu").verdict.risk == "lower"
 
 
 def test_a_lightning_requirement_alone_installs_on_xpu(tmp_path: Path) -> None:
     # Lightning installs everywhere; the code that trains with it decides (InvokeAI 4.x lists
     # pytorch-lightning in its dependencies without a Trainer in its device path).
-    result = report(tmp_path, {"requirements.txt": "lightning>=2.0.0\ntorchmetrics\n"}, "xpu")
+    result = audit_files(tmp_path, {"requirements.txt": "lightning>=2.0.0\ntorchmetrics\n"}, "xpu")
     assert result.verdict.risk == "lower"
     found = [f for f in result.findings if f.rule == "framework-requirement"]
     assert [f.risk for f in found] == ["lower"]
     files = {"requirements.txt": "lightning>=2.0.0\n", "src/models/mnist_module.py": LIGHTNING_MODULE}
-    assert report(tmp_path / "b", files, "xpu").verdict.risk == "moderate"
+    assert audit_files(tmp_path / "b", files, "xpu").verdict.risk == "moderate"
 
 
 # danielgatis/rembg Dockerfile_nvidia_cuda_cudnn_gpu @ 41abd0e.
@@ -275,7 +261,7 @@ RUN python -m pip install ".[gpu,cli]" --break-system-packages
 def test_a_cuda_base_image_is_no_blocker_where_the_project_runs_natively(
     tmp_path: Path, target: str, risk: str
 ) -> None:
-    result = report(tmp_path, {"Dockerfile_nvidia_cuda_cudnn_gpu": REMBG_DOCKERFILE}, target)
+    result = audit_files(tmp_path, {"Dockerfile_nvidia_cuda_cudnn_gpu": REMBG_DOCKERFILE}, target)
     image = [f for f in result.findings if f.rule == "cuda-base-image"]
     assert [f.risk for f in image] == [risk]
     assert result.verdict.risk == risk
@@ -319,23 +305,23 @@ class BaseSession:
 def test_a_cuda_only_onnx_runtime_provider_list_falls_back_to_the_cpu(
     tmp_path: Path, target: str, risk: str
 ) -> None:
-    result = report(tmp_path, {"infer.py": ORT_EXAMPLE}, target)
+    result = audit_files(tmp_path, {"infer.py": ORT_EXAMPLE}, target)
     assert result.verdict.risk == risk
     found = [f for f in result.findings if f.rule == "ort-cuda-provider"]
     assert [f.risk for f in found] == [risk]
     assert found[0].source == "https://onnxruntime.ai/docs/execution-providers/"
     # The twin: a session that takes whatever providers the installed build has needs no edit.
-    assert report(tmp_path / "b", {"base.py": REMBG_PROVIDERS}, target).verdict.risk == "lower"
+    assert audit_files(tmp_path / "b", {"base.py": REMBG_PROVIDERS}, target).verdict.risk == "lower"
 
 
 def test_a_provider_list_that_names_the_targets_provider_is_lower_there(tmp_path: Path) -> None:
     code = ORT_EXAMPLE.replace(
         "['CUDAExecutionProvider',", "['MIGraphXExecutionProvider', 'CUDAExecutionProvider',"
     )
-    result = report(tmp_path, {"infer.py": code}, "rocm:gfx942")
+    result = audit_files(tmp_path, {"infer.py": code}, "rocm:gfx942")
     assert result.verdict.risk == "lower"
     assert any("MIGraphXExecutionProvider" in line for line in result.verdict.supported)
-    assert report(tmp_path / "x", {"infer.py": code}, "xpu").verdict.risk == "moderate"
+    assert audit_files(tmp_path / "x", {"infer.py": code}, "xpu").verdict.risk == "moderate"
 
 
 # The early-return form of the same selection (diffusers-style get_device helpers).
@@ -355,8 +341,8 @@ def get_device():
 def test_an_early_return_selection_is_the_same_closed_set(tmp_path: Path) -> None:
     found = [s for s in scan_python("m.py", RETURNS_DEVICE) if s.kind == "device-choices"]
     assert [s.facts()["devices"] for s in found] == ["cuda,mps,cpu"]
-    assert report(tmp_path, {"m.py": RETURNS_DEVICE}, "xpu").verdict.risk == "moderate"
-    assert report(tmp_path / "mps", {"m.py": RETURNS_DEVICE}, "mps").verdict.risk == "lower"
+    assert audit_files(tmp_path, {"m.py": RETURNS_DEVICE}, "xpu").verdict.risk == "moderate"
+    assert audit_files(tmp_path / "mps", {"m.py": RETURNS_DEVICE}, "mps").verdict.risk == "lower"
     # The twin: a CUDA-or-CPU helper passes any device through.
     plain = RETURNS_DEVICE.replace(
         '    if torch.backends.mps.is_available():\n        return torch.device("mps")\n', ""
@@ -378,11 +364,11 @@ add_library(mylib src/kernels.cu)
 
 
 def test_cmake_hip_architectures_is_a_rocm_build_switch(tmp_path: Path) -> None:
-    result = report(tmp_path, {"CMakeLists.txt": CMAKE_OPTIONAL_HIP}, "rocm:gfx942")
+    result = audit_files(tmp_path, {"CMakeLists.txt": CMAKE_OPTIONAL_HIP}, "rocm:gfx942")
     assert any("CMAKE_HIP_ARCHITECTURES" in line for line in result.verdict.supported)
     # The twin: without the HIP architectures the same build is CUDA-only.
     cuda_only = CMAKE_OPTIONAL_HIP.replace("  set(CMAKE_HIP_ARCHITECTURES gfx90a gfx942)\n", "")
-    assert not report(tmp_path / "b", {"CMakeLists.txt": cuda_only}, "rocm:gfx942").verdict.supported
+    assert not audit_files(tmp_path / "b", {"CMakeLists.txt": cuda_only}, "rocm:gfx942").verdict.supported
 
 
 # vllm-project/vllm vllm/platforms/cuda.py @ 002db49 (the CudaPlatformBase head and two methods) and
@@ -441,16 +427,19 @@ class XPUPlatform(Platform):
 
 def test_the_cuda_member_of_a_per_device_layout_is_lower_where_the_target_has_its_own(tmp_path: Path) -> None:
     files = {"vllm/platforms/cuda.py": VLLM_CUDA, "vllm/platforms/xpu.py": VLLM_XPU}
-    result = report(tmp_path, files, "xpu")
+    result = audit_files(tmp_path, files, "xpu")
     assert result.verdict.risk == "lower"
     cuda_calls = [f for f in result.findings if f.rule == "torch-cuda-api"]
     assert cuda_calls
     assert {f.risk for f in cuda_calls} == {"lower"}
     assert "CUDA backend" in cuda_calls[0].meaning
     # The twin: with no MPS member the same CUDA platform raises on MPS.
-    assert report(tmp_path / "mps", files, "mps").verdict.risk == "moderate"
+    assert audit_files(tmp_path / "mps", files, "mps").verdict.risk == "moderate"
     # And a lone cuda.py (no member for the target) is judged as it stands.
-    assert report(tmp_path / "alone", {"vllm/platforms/cuda.py": VLLM_CUDA}, "xpu").verdict.risk == "moderate"
+    assert (
+        audit_files(tmp_path / "alone", {"vllm/platforms/cuda.py": VLLM_CUDA}, "xpu").verdict.risk
+        == "moderate"
+    )
 
 
 F5_SELECTION = F5_DEVICE.splitlines()[2][len("device = ") :]
