@@ -111,6 +111,22 @@ def time_replays(
     )
 
 
+def pooled(first: Timing, second: Timing) -> Timing:
+    """The samples of two timings of the same work as one (the block samples stay the first's)."""
+    everything = [*first.samples_s, *second.samples_s]
+    if not everything:
+        return first
+    return Timing(
+        repeats=len(everything),
+        median_s=statistics.median(everything),
+        iqr_s=_quantile(everything, 0.75) - _quantile(everything, 0.25),
+        min_s=min(everything),
+        max_s=max(everything),
+        samples_s=tuple(everything),
+        block_samples=first.block_samples,
+    )
+
+
 def peak_memory(replay: Replay, device: str) -> int | None:
     """Peak allocated device memory over one replay, in bytes (None: the device can't say)."""
     backend = getattr(torch, device, None) if device in ("cuda", "xpu") else None
