@@ -183,7 +183,8 @@ def parse_rocm_smi_concise(lines: list[str]) -> ImportedSections | None:
 ROCMINFO_GPU = re.compile(r"^[ \t]*Name:[ \t]+gfx[0-9a-f]{3,4}\b", re.MULTILINE)
 """A GPU agent's first line in ``rocminfo`` (``Name: gfx942``); CPU agents name the CPU there."""
 _ROCMINFO_KEY = re.compile(
-    r"^[ \t]*(?P<key>Name|Marketing Name|Device Type):[ \t]+(?P<value>\S[^\n]*?)[ \t]*$"
+    # the value is stripped in Python: a lazy value before trailing blanks would backtrack per blank
+    r"^[ \t]*(?P<key>Name|Marketing Name|Device Type):(?P<value>[^\n]*)"
 )
 
 
@@ -196,7 +197,9 @@ def parse_rocminfo(lines: list[str]) -> ImportedSections | None:
         match = _ROCMINFO_KEY.match(line)
         if match is None:
             continue
-        key, value = match.group("key"), match.group("value")
+        key, value = match.group("key"), match.group("value").strip()
+        if not value:
+            continue
         if key == "Name":
             if not value.startswith("amdgcn-"):
                 agents.append({"Name": value})
