@@ -65,6 +65,7 @@ CLASSES = {
     "onnxruntime-cuda",
     "bitsandbytes",
     "no-driver",
+    "gpu-health",
     "unknown",
 }
 KEYS = {

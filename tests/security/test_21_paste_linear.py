@@ -60,6 +60,8 @@ HEADS = (
     "Collecting environment information...\nPyTorch version: 2.1.0\nOS: ",
     "+------+\n| NVIDIA-SMI 535.54.03    Driver Version: 535.54.03    CUDA Version: 12.2 |\n|   0  NVIDIA ",
     "# packages in environment at ",
+    "  Name:                    gfx942\n  Marketing Name:          ",
+    "GPU  Temp   AvgPwr  SCLK    MCLK    Fan     Perf  PwrCap  SCLK OD  MCLK OD  GPU%\n",
     "",
 )
 """What precedes the pathological part: the start of a format that sends it to one parser."""
@@ -115,8 +117,16 @@ def test_a_pathological_megabyte_costs_linear_work(parts: tuple[str, str, str]) 
         "| NVIDIA-SMI 535.54.03    Driver Version: 535.54.03    CUDA Version: 12.2 |\n|   0  "
         + "A " * 50_000
         + "\n",
+        "  Name:                    gfx942\n  Marketing Name:          AMD Instinct MI300X\n" * 50_000,
     ],
-    ids=["smi-q-3000-spaces", "20000-blank-lines", "xml-500k", "os-line-100k", "smi-row-100k"],
+    ids=[
+        "smi-q-3000-spaces",
+        "20000-blank-lines",
+        "xml-500k",
+        "os-line-100k",
+        "smi-row-100k",
+        "rocminfo-50000-agents",
+    ],
 )
 def test_the_shapes_the_hostile_run_found(text: str) -> None:
     calls = _calls(lambda: _parse(text))

@@ -152,8 +152,11 @@ def parse_amd_smi_text(lines: list[str]) -> ImportedSections | None:
     return _info(devices)
 
 
-ROCM_SMI_CONCISE = re.compile(r"^[ \t]*(?:Device|GPU)[ \t]+[^\n]*\bVRAM%", re.MULTILINE)
-"""Header of the default rocm-smi table ("Concise Info": ROCm 4 ``GPU Temp``, ROCm 6 ``Device Node IDs``)."""
+ROCM_SMI_CONCISE = re.compile(
+    r"^[ \t]*(?:>[ \t]*)?(?:Device|GPU)[ \t]+[^\n]*(?:\bVRAM%|\bSCLK[ \t]+(?:OD[ \t]+)?MCLK\b)", re.MULTILINE
+)
+"""Header of the default rocm-smi table ("Concise Info": ROCm 4 ``GPU Temp``, ROCm 6 ``Device Node IDs``;
+before VRAM% was added, ROCm 1.x-3.x: ``GPU Temp AvgPwr SCLK MCLK ... SCLK OD MCLK OD``, quoted or not)."""
 _CONCISE_ROW = re.compile(r"^(?P<index>\d+)\s+(?P<rest>\S.*)$")
 _DEVICE_ID = re.compile(r"\b(?P<did>0x[0-9a-fA-F]{4}),")
 
@@ -175,3 +178,40 @@ def parse_rocm_smi_concise(lines: list[str]) -> ImportedSections | None:
         index = int(row.group("index"))
         devices.setdefault(index, AmdDevice(index=index, device_id=did.group("did") if did else None))
     return _info([devices[i] for i in sorted(devices)])
+
+
+ROCMINFO_GPU = re.compile(r"^[ \t]*Name:[ \t]+gfx[0-9a-f]{3,4}\b", re.MULTILINE)
+"""A GPU agent's first line in ``rocminfo`` (``Name: gfx942``); CPU agents name the CPU there."""
+_ROCMINFO_KEY = re.compile(
+    # the value is stripped in Python: a lazy value before trailing blanks would backtrack per blank
+    r"^[ \t]*(?P<key>Name|Marketing Name|Device Type):(?P<value>[^\n]*)"
+)
+
+
+def parse_rocminfo(lines: list[str]) -> ImportedSections | None:
+    """``rocminfo``'s HSA agents: each starts at ``Name:``; GPU agents name their gfx target there and
+    their product in ``Marketing Name:``. The ISA lines further down (``Name: amdgcn-amd-amdhsa--gfx942``)
+    repeat the target and start no agent."""
+    agents: list[dict[str, str]] = []
+    for line in lines:
+        match = _ROCMINFO_KEY.match(line)
+        if match is None:
+            continue
+        key, value = match.group("key"), match.group("value").strip()
+        if not value:
+            continue
+        if key == "Name":
+            if not value.startswith("amdgcn-"):
+                agents.append({"Name": value})
+        elif agents:
+            agents[-1].setdefault(key, value)
+    gpus = [
+        agent
+        for agent in agents
+        if _GFX.fullmatch(agent["Name"].lower()) or agent.get("Device Type", "").upper() == "GPU"
+    ]
+    devices = [
+        AmdDevice(index=index, name=_text(agent.get("Marketing Name")), gfx_target=_gfx(agent["Name"]))
+        for index, agent in enumerate(gpus)
+    ]
+    return _info(devices)

@@ -39,6 +39,7 @@ FORMATS = (
     "nvidia-smi -q -x",
     "rocm-smi",
     "amd-smi",
+    "rocminfo",
     "pip list",
     "pip freeze",
     "conda list",
@@ -221,6 +222,8 @@ def detect(text: str, name: str, *, captured_at: str, json_text: str | None = No
         attempt("rocm-smi", lambda: amd_smi.parse_rocm_smi_text(lines))
     if amd_smi.ROCM_SMI_CONCISE.search(text):
         attempt("rocm-smi (concise)", lambda: amd_smi.parse_rocm_smi_concise(lines))
+    if amd_smi.ROCMINFO_GPU.search(text):
+        attempt("rocminfo", lambda: amd_smi.parse_rocminfo(lines))
     amd_smi_gpu = any([amd_smi.AMD_SMI_GPU.match(line.strip()) for line in lines])  # noqa: C419
     if amd_smi_gpu and re.search(r"^[ \t]+ASIC:[ \t]*$", text, re.M):
         attempt("amd-smi", lambda: amd_smi.parse_amd_smi_text(lines))

@@ -75,8 +75,30 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"Found no NVIDIA driver on your system|NVML Shared Library Not Found|"
             r"The NVIDIA Driver was not detected\.\s+GPU functionality will not be available|"
             # nvidia-smi's own: the kernel module is not loaded (or the container has no GPU mounted)
-            r"NVIDIA-SMI has failed because it couldn.t communicate with the NVIDIA driver",
+            r"NVIDIA-SMI has failed because it couldn.t communicate with the NVIDIA driver|"
+            # the NVIDIA container toolkit's hook: the host has no NVML (libnvidia-ml ships with the driver)
+            r"nvidia-container-cli: initialization error: load library failed: libnvidia-ml\.so\.1",
             re.I,
+        ),
+    ),
+    (
+        # A GPU the driver cannot reach: NVML's answer for a device that fell off the bus (nvidia-smi
+        # prints it instead of its table), the kernel's Xid 79 line, and the kernel's line for a GPU the
+        # driver could not initialise at all (then nvidia-smi says "No devices were found").
+        "gpu-lost",
+        re.compile(
+            r"Unable to determine the device handle for GPU ?"
+            r"[0-9A-Fa-f]{0,8}:?[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-7]: "
+            r"(?:Unknown Error|GPU is lost)|GPU has fallen off the bus|RmInitAdapter failed!",
+            re.I,
+        ),
+    ),
+    (
+        # kept as evidence: vLLM chose its CPU platform, so its probe's "NVML Shared Library Not Found" is
+        # the expected answer on a machine without an NVIDIA driver, not a missing driver.
+        "vllm-cpu-platform",
+        re.compile(
+            r"Automatically detected platform cpu\.|device type=cpu is not supported by the V1 Engine", re.I
         ),
     ),
     ("torch-not-compiled-with-cuda", re.compile(r"Torch not compiled with CUDA enabled", re.I)),
@@ -149,6 +171,24 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(r"\[WinError 12[67]\][^\n]{0,200}?Error loading \S{0,300}?torch\\lib\\\w+\.dll"),
     ),
     ("xpu-not-linked", re.compile(r"PyTorch is not linked with support for xpu devices")),
+    # nvidia-smi's answer when the driver is loaded but sees no GPU (a CPU node, a GPU not passed through)
+    ("nvidia-smi-no-devices", re.compile(r"\bNo devices were found\b")),
+    (
+        # cuDNN's own loader on Windows: a cuDNN 8 sub-library is not on the DLL path (not installed, or
+        # its zlibwapi.dll dependency missing); it names no version torch or CUDA could be judged against
+        "cudnn-dll-missing",
+        re.compile(r"Could not (?:locate|load library) cudnn_\w+64_\d+\.dll", re.I),
+    ),
+    (
+        # TensorRT refuses a serialized engine built by another TensorRT release: the cached plan file is
+        # stale (rebuild it), the installed stack is not judged by it
+        "tensorrt-engine-version",
+        re.compile(
+            r"engine plan file is not compatible with this version of TensorRT, expecting library version "
+            r"[\d.]+ got [\d.]+",
+            re.I,
+        ),
+    ),
     (
         "bitsandbytes-cpu",
         re.compile(
@@ -188,7 +228,10 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
         "nvml shared library not found",
         "driver was not detected",
         "communicate with the nvidia driver",
+        "libnvidia-ml.so.1",
     ),
+    "gpu-lost": ("device handle", "fallen off the bus", "rminitadapter"),
+    "vllm-cpu-platform": ("platform cpu", "device type=cpu"),
     "torch-not-compiled-with-cuda": ("not compiled with cuda",),
     "gpu-too-old": ("no longer supports",),
     "cuda-init": ("cuda initialization",),
@@ -203,6 +246,9 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "mps-out-of-memory": ("mps backend out of memory",),
     "torch-dll-load": ("winerror 12",),
     "xpu-not-linked": ("support for xpu",),
+    "nvidia-smi-no-devices": ("no devices were found",),
+    "cudnn-dll-missing": ("cudnn_",),
+    "tensorrt-engine-version": ("engine plan file",),
     "bitsandbytes-cpu": ("libbitsandbytes_cpu", "without gpu support", "cpu-only library"),
     "cuda-lib-shadowed": ("not defined in file",),
     "pip-conflict": ("which is incompatible",),

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from envsnap.rules import arch, build, driver, facts, libraries, onnxruntime, toolkit, wheels
+from envsnap.rules import arch, build, driver, facts, health, libraries, onnxruntime, toolkit, wheels
 from envsnap.rules import env_vars as environment
 from envsnap.rules.base import ev, finding, rule
 from envsnap.snapshot.model import Finding, Severity, Snapshot
@@ -35,6 +35,8 @@ class Printed:
     """The checks that find the same cause from the tables; when one fires, this one stays quiet."""
     variables: tuple[str, ...] = ()
     """Only when one of these environment variables is set (it is the cause the line points at)."""
+    unless: tuple[str, ...] = ()
+    """Printed kinds that, shown in the same paste, make the line expected rather than a cause."""
     needs_nvidia: bool = False
     """Only when the report shows an NVIDIA GPU or a working NVIDIA driver (the line alone is no cause), and
     no torch build with CUDA or ROCm (then the line came from another interpreter than the one listed)."""
@@ -131,6 +133,19 @@ PRINTED = (
         "driver since 10.14.",
         "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html",
         (),
+        unless=("vllm-cpu-platform",),
+    ),
+    Printed(
+        ("gpu-lost",),
+        health.ID,
+        "error",
+        "A GPU is lost: the driver cannot reach it",
+        "Drain the node and reset the GPU (`nvidia-smi -r -i <index>`) or reboot; check the kernel log "
+        "(`dmesg | grep -i xid`: Xid 79 is 'fallen off the bus'), the GPU's cooling, power and slot "
+        "(reseat it); a GPU the driver never initialises ('RmInitAdapter failed') may need Above 4G "
+        "decoding / Resizable BAR in the BIOS.",
+        health.XID_SOURCE,
+        (health.telemetry_health,),
     ),
     Printed(
         ("onnxruntime-cuda-libs",),
@@ -180,6 +195,8 @@ def printed_causes(snapshot: Snapshot) -> Iterator[Finding]:
         variables = facts.variables(snapshot)
         shown = [name for name in printed.variables if name in variables]
         if printed.variables and not shown:
+            continue
+        if printed.unless and facts.reported(snapshot, *printed.unless) is not None:
             continue
         if printed.needs_nvidia and (not _nvidia_shown(snapshot) or _gpu_build_listed(snapshot)):
             continue
