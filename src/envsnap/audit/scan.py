@@ -35,6 +35,7 @@ from envsnap.audit.scanners.native import scan_native
 from envsnap.audit.scanners.native_trigger import native_triggered
 from envsnap.audit.scanners.python import scan_python
 from envsnap.audit.scanners.python_trigger import trigger_lines
+from envsnap.audit.scanners.torch_pin import is_pin_file, torch_pins
 from envsnap.audit.walk import Entry, walk
 
 MAX_TEXT_BYTES = 2 * 1024 * 1024
@@ -183,19 +184,22 @@ def scan_file(entry: Entry) -> FileResult:
                 ],
                 False,
             )
+        pins: list[Signal] = []
+        if is_pin_file(entry.relative) and b"torch" in data and b"\x00" not in data:
+            pins = list(torch_pins(entry.relative, data.decode("utf-8", errors="replace")))
         hot: list[int] = []
         if entry.kind == "python" and not (hot := trigger_lines(data)):
-            return [], [], False
+            return pins, [], bool(pins)
         if entry.kind == "native" and not native_triggered(data):
             return [], [], False
         if b"\x00" in data:
             return [], [Skipped(file=entry.relative, reason="binary data, not text")], False
         text = data.decode("utf-8", errors="strict")
         if entry.kind == "python":
-            return list(scan_python(entry.relative, text, hot)), [], True
+            return [*pins, *scan_python(entry.relative, text, hot)], [], True
         if entry.kind == "native":
             return list(scan_native(entry.relative, text)), [], True
-        return list(scan_build(entry.relative, text, entry.kind)), [], True
+        return [*pins, *scan_build(entry.relative, text, entry.kind)], [], True
     except UnicodeDecodeError as err:
         return [], [Skipped(file=entry.relative, reason=f"not UTF-8 text (byte {err.start})")], False
     except SyntaxError as err:
