@@ -151,17 +151,12 @@ def judge_torch_pin(signal: Signal, target: Target, ctx: Context) -> Finding | N
     problem, source = _pin_problem(newest, target)
     if problem is None:
         return None
-    risk = "moderate"
-    meaning = f"torch is capped ({signal.subject}): the newest torch allowed, {newest.torch}, {problem}."
-    if "optional=1" in signal.detail:
-        risk = LOWER_RISK[risk]
-        meaning += " An optional extra: the project installs and runs without it."
     return make_finding(
         signal,
         "torch-pin",
-        meaning,
+        f"torch is capped ({signal.subject}): the newest torch allowed, {newest.torch}, {problem}.",
         "medium",
-        risk,
+        "moderate",
         "lift the torch pin to a release with the target's builds (and test the newer torch's API changes)",
         source,
     )
