@@ -167,7 +167,9 @@ def test_tensorrt_in_a_standalone_script_of_a_pytorch_project_is_a_deployment_re
     files = {"tools/trt.py": YOLOX_TRT, "yolox/core/trainer.py": YOLOX_TRAINER}
     report = audit_files(tmp_path, files, "rocm:gfx942")
     trt = [f for f in report.findings if f.location.startswith("tools/trt.py")]
-    assert trt and all(f.risk == "lower" and "deployment script" in f.meaning for f in trt)
+    assert trt
+    assert all(f.risk == "lower" for f in trt)
+    assert all("deployment script" in f.meaning for f in trt)
     assert report.verdict.risk == "lower"
     assert audit_files(tmp_path / "x", files, "xpu").verdict.risk == "moderate"  # the trainer's edits
 
@@ -301,7 +303,9 @@ setup(**setup_kwargs)
 
 @pytest.mark.parametrize("target", ["rocm:gfx942", "xpu"])
 @pytest.mark.parametrize("name", ["pyproject.toml", "setup.py"])
-def test_a_torch_cap_below_the_targets_builds_is_a_pin_to_lift(tmp_path: Path, target: str, name: str) -> None:
+def test_a_torch_cap_below_the_targets_builds_is_a_pin_to_lift(
+    tmp_path: Path, target: str, name: str
+) -> None:
     text = HUGGINGSOUND_PYPROJECT if name == "pyproject.toml" else HUGGINGSOUND_SETUP
     report = audit_files(tmp_path, {name: text}, target)
     assert raised(report) == {"torch-pin"}

@@ -195,12 +195,12 @@ def beside_torch(finding: Finding, signal: Signal | None = None) -> Finding:
 
 
 DEPLOYMENT_RUNTIMES = frozenset({"tensorrt"})
-"""Packages that only run an exported model on NVIDIA GPUs (TensorRT: "an SDK for high-performance inference",
-https://docs.nvidia.com/deeplearning/tensorrt/latest/getting-started/support-matrix.html), not the project's code."""
+"""Packages that only run an exported model on NVIDIA GPUs, not the project's code (TensorRT, an SDK:
+https://docs.nvidia.com/deeplearning/tensorrt/latest/getting-started/support-matrix.html)."""
 
 
 def deployment_script(finding: Finding, signal: Signal) -> Finding:
-    """A TensorRT import in a standalone script of a PyTorch project: an NVIDIA deployment recipe, not its runtime.
+    """TensorRT imported by a standalone script of a PyTorch project: an NVIDIA deployment recipe.
 
     YOLOX's tools/trt.py (`if __name__ == "__main__":`) converts a trained model to a TensorRT engine; its
     trainer and demo run in PyTorch. On another GPU the recipe is replaced (ONNX + MIGraphX/OpenVINO/Core ML)
@@ -216,7 +216,7 @@ def deployment_script(finding: Finding, signal: Signal) -> Finding:
         return finding
     return msgspec.structs.replace(
         finding,
-        meaning=f"{finding.meaning} Only a standalone deployment script imports it (a __main__ entry point): the "
-        "project trains and infers in PyTorch without it.",
+        meaning=f"{finding.meaning} Only a standalone deployment script imports it (a __main__ entry "
+        "point): the project trains and infers in PyTorch without it.",
         risk="lower",
     )

@@ -477,7 +477,11 @@ class _Visitor(ast.NodeVisitor):
         texts = [s.value for s in ast.walk(node) if isinstance(s, ast.Constant) and isinstance(s.value, str)]
         cuda_files = [text for text in texts if text.endswith((".cu", ".cuh"))]
         with_cuda = keywords.get("with_cuda")
-        if short == "load" and not cuda_files and not (isinstance(with_cuda, ast.Constant) and with_cuda.value):
+        if (
+            short == "load"
+            and not cuda_files
+            and not (isinstance(with_cuda, ast.Constant) and with_cuda.value)
+        ):
             # A C++-only JIT extension: load() builds CUDA only for .cu/.cuh sources or with_cuda=True
             # (torch.utils.cpp_extension.load docs); extra_cuda_cflags alone is unused then (YOLOX's
             # fast_cocoeval JitOp passes it for *.cpp sources). .cu files elsewhere are judged as sources.
@@ -487,9 +491,7 @@ class _Visitor(ast.NodeVisitor):
         # An extension built only off ROCm (AutoGPTQ's `if not ROCM_VERSION and COMPILE_MARLIN:`) is left
         # out of the ROCm build, like code under `#ifndef USE_ROCM`; scan.py extends that to its sources.
         branch = ("branch=not-rocm",) if self.no_rocm else ()
-        self.emit(
-            "cuda-extension", node, short, detail=(*(f"source={f}" for f in cuda_files[:8]), *branch)
-        )
+        self.emit("cuda-extension", node, short, detail=(*(f"source={f}" for f in cuda_files[:8]), *branch))
         self._extension_libraries(node, keywords)
         inline = keywords.get("cuda_sources")
         if inline is not None:
@@ -726,8 +728,11 @@ _ROCM_WORD = re.compile(r"(?i)(?<![a-z])(?:rocm|hip)(?![a-z])")
 
 
 def rocm_test(test: ast.expr) -> bool | None:
-    """True: the condition holds on a ROCm build (``if ROCM_VERSION:``, ``if torch.version.hip:``);
-    False: only off ROCm (``if not ROCM_VERSION and ...:``, ``if torch.version.hip is None:``); None: neither."""
+    """Whether a condition holds on a ROCm build.
+
+    True: on ROCm (``if ROCM_VERSION:``, ``if torch.version.hip:``); False: only off ROCm
+    (``if not ROCM_VERSION and ...:``, ``if torch.version.hip is None:``); None: neither.
+    """
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
         if any(rocm_test(value) is False for value in test.values):
             return False
@@ -737,7 +742,11 @@ def rocm_test(test: ast.expr) -> bool | None:
         return None if inner is None else not inner
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         right = test.comparators[0]
-        if isinstance(right, ast.Constant) and right.value is None and isinstance(test.ops[0], (ast.Is, ast.IsNot)):
+        if (
+            isinstance(right, ast.Constant)
+            and right.value is None
+            and isinstance(test.ops[0], (ast.Is, ast.IsNot))
+        ):
             inner = rocm_test(test.left)
             return None if inner is None else inner == isinstance(test.ops[0], ast.IsNot)
         return None

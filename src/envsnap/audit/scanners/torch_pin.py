@@ -1,4 +1,4 @@
-"""A requirement that caps torch (``torch>=1.7,<1.13``): the newest torch it allows decides the target's builds.
+"""A requirement that caps torch (``torch>=1.7,<1.13``): the newest torch it allows decides the builds.
 
 A project pinned below the first torch with the target's wheels cannot install a torch that runs there: XPU
 wheels start at 2.5, and the ROCm wheels of old releases carry no code objects for newer GPUs (torch 1.12's
