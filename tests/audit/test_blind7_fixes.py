@@ -334,3 +334,12 @@ def test_which_torch_caps_matter(tmp_path: Path, requirement: str, target: str, 
 def test_the_pin_is_read_from_setup_strings_and_not_from_comments() -> None:
     setup = "# torch<1.10 was too old\nfrom setuptools import setup\nsetup(install_requires=['torch<1.13'])\n"
     assert [(s.line, s.subject) for s in torch_pins("setup.py", setup)] == [(3, "<1.13")]
+
+
+def test_the_pin_reader_takes_hostile_lines(tmp_path: Path) -> None:
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    text = f"torch<1.13 @ https://user:{token}@example.invalid/torch.whl\n" + "torch<1" * 100_000 + "\n"
+    report = audit_files(tmp_path, {"requirements.txt": text}, "xpu")
+    pins = [f for f in report.findings if f.rule == "torch-pin"]
+    assert pins
+    assert all(token not in f.code and len(f.code) <= 200 for f in pins)
