@@ -61,7 +61,12 @@ def test_verdict_per_project_and_target(name: str, target: str, level: str, held
 
 
 KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
-    {("port-deepspeed", "mps"), ("real-stable-baselines3", "mps"), ("real-rembg", "rocm:gfx942")}
+    {
+        ("port-deepspeed", "mps"),
+        ("real-stable-baselines3", "mps"),
+        ("real-rembg", "rocm:gfx942"),
+        ("real-huggingsound", "mps"),
+    }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
 envsnap calls MPS supported (lower); the docs call it experimental (no fused op builders): moderate.
@@ -70,7 +75,10 @@ stable-baselines3 (held out, blind round 4) passes any torch.device through, so 
 dtype comes from the environment at run time, nothing in the source names it. rembg (blind round 6)
 documents a ROCm install (`rembg[rocm]`, onnxruntime-rocm) in a pyproject extra the public-code index did
 not hold, so the subset carries only `requirements-gpu.txt` (onnxruntime-gpu) and the CUDA image: envsnap
-sees a package swap and an image swap (moderate) where the project has a documented switch (lower)."""
+sees a package swap and an image swap (moderate) where the project has a documented switch (lower).
+huggingsound (blind round 7) pins torch below 1.13; the newest torch it allows, 1.12.1, is the first with MPS
+(envsnap's table: lower), but that MPS backend was a prototype missing ops (the 1.12 release called it so):
+moderate. envsnap keeps one "first torch" per target and does not grade the prototype releases."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -19,7 +19,7 @@ from envsnap.audit.model import AuditReport, Finding, ScanResult, Target
 from envsnap.audit.roles import role_of
 from envsnap.audit.rollup import roll_up
 from envsnap.audit.scan import scan_tree
-from envsnap.audit.support import beside_torch, covered, evidence, has_torch_path
+from envsnap.audit.support import beside_torch, covered, deployment_script, evidence, has_torch_path
 from envsnap.audit.target import parse_target, target_from_snapshot
 from envsnap.audit.verdict import decide, rank
 from envsnap.snapshot.model import Snapshot
@@ -61,7 +61,7 @@ def audit(
             if proof:
                 found = covered(found, signal, target, proof)
             if torch_path:
-                found = beside_torch(found, signal)
+                found = deployment_script(beside_torch(found, signal), signal)
             role = role_of(signal.file) if signal.file else "core"
             findings.append(msgspec.structs.replace(found, role=role) if role != "core" else found)
     findings = _collapse(findings)

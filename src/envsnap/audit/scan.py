@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import os
+import posixpath
 import re
 import stat
 import struct
@@ -25,6 +26,8 @@ import zlib
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
+import msgspec
+
 from envsnap.audit.model import ScanResult, Signal, Skipped
 from envsnap.audit.scanners.artifacts import NotRegularFile, scan_artifact
 from envsnap.audit.scanners.build import scan_build
@@ -32,6 +35,7 @@ from envsnap.audit.scanners.native import scan_native
 from envsnap.audit.scanners.native_trigger import native_triggered
 from envsnap.audit.scanners.python import scan_python
 from envsnap.audit.scanners.python_trigger import trigger_lines
+from envsnap.audit.scanners.torch_pin import is_pin_file, torch_pins
 from envsnap.audit.walk import Entry, walk
 
 MAX_TEXT_BYTES = 2 * 1024 * 1024
@@ -65,6 +69,8 @@ def scan_tree(root: str, *, workers: int | None = None, exclude: Sequence[str] =
         signals.extend(s for s in found if not (s.kind == "import" and s.subject.split(".")[0] in own))
         skipped.extend(problems)
         parsed += was_parsed
+    signals = _left_out_of_rocm(signals)
+    signals = _cpu_twins(signals, {entry.relative for entry in entries})
     signals.sort(key=lambda s: (s.file or "", s.line or 0, s.kind, s.subject))
     return ScanResult(
         root=root,
@@ -178,19 +184,22 @@ def scan_file(entry: Entry) -> FileResult:
                 ],
                 False,
             )
+        pins: list[Signal] = []
+        if is_pin_file(entry.relative) and b"torch" in data and b"\x00" not in data:
+            pins = list(torch_pins(entry.relative, data.decode("utf-8", errors="replace")))
         hot: list[int] = []
         if entry.kind == "python" and not (hot := trigger_lines(data)):
-            return [], [], False
+            return pins, [], bool(pins)
         if entry.kind == "native" and not native_triggered(data):
             return [], [], False
         if b"\x00" in data:
             return [], [Skipped(file=entry.relative, reason="binary data, not text")], False
         text = data.decode("utf-8", errors="strict")
         if entry.kind == "python":
-            return list(scan_python(entry.relative, text, hot)), [], True
+            return [*pins, *scan_python(entry.relative, text, hot)], [], True
         if entry.kind == "native":
             return list(scan_native(entry.relative, text)), [], True
-        return list(scan_build(entry.relative, text, entry.kind)), [], True
+        return [*pins, *scan_build(entry.relative, text, entry.kind)], [], True
     except UnicodeDecodeError as err:
         return [], [Skipped(file=entry.relative, reason=f"not UTF-8 text (byte {err.start})")], False
     except SyntaxError as err:
@@ -256,3 +265,71 @@ def _read_capped(entry: Entry) -> bytes | None:
     finally:
         os.close(fd)
     return None if size > MAX_TEXT_BYTES else b"".join(chunks)
+
+
+NOT_ROCM = "branch=not-rocm"
+
+
+def _left_out_of_rocm(signals: list[Signal]) -> list[Signal]:
+    """Mark the sources of extensions a build script compiles only off ROCm as outside the ROCm build.
+
+    AutoGPTQ's setup.py builds Marlin under ``if not ROCM_VERSION and COMPILE_MARLIN:`` ("Marlin is not
+    ROCm-compatible, CUDA only"): its inline PTX never reaches hipcc, as code under ``#ifndef USE_ROCM``
+    does not. A source some other extension of the build also lists stays in.
+    """
+    out: set[str] = set()
+    kept: set[str] = set()
+    for signal in signals:
+        if signal.kind != "cuda-extension" or not signal.file:
+            continue
+        base = posixpath.dirname(signal.file)
+        for item in signal.detail:
+            if item.startswith("source="):
+                path = posixpath.normpath(posixpath.join(base, item.removeprefix("source=")))
+                (out if NOT_ROCM in signal.detail else kept).add(path)
+    out -= kept
+    if not out:
+        return signals
+    return [
+        msgspec.structs.replace(s, detail=(*s.detail, NOT_ROCM))
+        if s.file in out and NOT_ROCM not in s.detail
+        else s
+        for s in signals
+    ]
+
+
+CPU_TWIN = "cpu-twin=1"
+_CUDA_PART = re.compile(r"(?<![a-z])cuda(?![a-z])", re.IGNORECASE)
+_CPU_SUFFIXES = (".cpp", ".cc", ".cxx", ".c")
+
+
+def _cpu_twins(signals: list[Signal], files: set[str]) -> list[Signal]:
+    """Mark CUDA sources in a folder whose every ``.cu`` file has a CPU twin (``cuda/x_cuda.cu`` beside
+    ``cpu/x_cpu.cpp``): each op is registered for the CPU too, so it runs on CPU tensors on any machine.
+
+    torch-scatter, torch-sparse and torch-cluster (PyG's compiled extensions), torchvision's and mmcv's
+    ``nms_cpu.cpp``/``nms_cuda.cu``: off NVIDIA and AMD the extension builds CPU-only and its ops answer
+    for CPU tensors; only the GPU speed-up needs a port. Headers (``.cuh``) of such a folder go with it.
+    """
+    by_folder: dict[str, list[str]] = {}
+    for path in files:
+        if path.endswith(".cu"):
+            by_folder.setdefault(posixpath.dirname(path), []).append(path)
+    twinned: set[str] = set()
+    for folder, sources in by_folder.items():
+        if all(_has_cpu_twin(path, files) for path in sources):
+            twinned.add(folder)
+    if not twinned:
+        return signals
+    return [
+        msgspec.structs.replace(s, detail=(*s.detail, CPU_TWIN))
+        if s.kind == "cuda-source" and s.file and posixpath.dirname(s.file) in twinned
+        else s
+        for s in signals
+    ]
+
+
+def _has_cpu_twin(path: str, files: set[str]) -> bool:
+    stem = path[: -len(".cu")]
+    twin = _CUDA_PART.sub("cpu", stem)
+    return twin != stem and any(twin + suffix in files for suffix in _CPU_SUFFIXES)

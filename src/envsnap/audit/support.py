@@ -192,3 +192,31 @@ def beside_torch(finding: Finding, signal: Signal | None = None) -> Finding:
         meaning=f"{finding.meaning} The project drives PyTorch devices too: that path does not need it.",
         risk="lower",
     )
+
+
+DEPLOYMENT_RUNTIMES = frozenset({"tensorrt"})
+"""Packages that only run an exported model on NVIDIA GPUs, not the project's code (TensorRT, an SDK:
+https://docs.nvidia.com/deeplearning/tensorrt/latest/getting-started/support-matrix.html)."""
+
+
+def deployment_script(finding: Finding, signal: Signal) -> Finding:
+    """TensorRT imported by a standalone script of a PyTorch project: an NVIDIA deployment recipe.
+
+    YOLOX's tools/trt.py (`if __name__ == "__main__":`) converts a trained model to a TensorRT engine; its
+    trainer and demo run in PyTorch. On another GPU the recipe is replaced (ONNX + MIGraphX/OpenVINO/Core ML)
+    while the project itself moves as it is. Called only where the project's own code drives PyTorch devices;
+    a project built on TensorRT imports it from its modules (torch2trt) or C++ (tensorrtx), which stay higher.
+    """
+    if (
+        finding.rule != "cuda-only-import"
+        or finding.risk == "lower"
+        or "script=1" not in signal.detail
+        or signal.facts().get("package") not in DEPLOYMENT_RUNTIMES
+    ):
+        return finding
+    return msgspec.structs.replace(
+        finding,
+        meaning=f"{finding.meaning} Only a standalone deployment script imports it (a __main__ entry "
+        "point): the project trains and infers in PyTorch without it.",
+        risk="lower",
+    )

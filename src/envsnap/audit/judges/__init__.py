@@ -51,6 +51,7 @@ from envsnap.audit.judges.packages import (
     judge_extra_index,
     judge_import,
     judge_requirement,
+    judge_torch_pin,
     package_finding,
 )
 from envsnap.audit.model import Finding, Signal, Target
@@ -70,6 +71,7 @@ JUDGES: Mapping[str, Judge] = {
     "device-agnostic": judge_agnostic,
     "import": judge_import,
     "requirement": judge_requirement,
+    "torch-pin": judge_torch_pin,
     "apex-pip": judge_apex_pip,
     "extra-index-url": judge_extra_index,
     "cuda-index": judge_cuda_index,

@@ -66,6 +66,8 @@ def judge_compiled(signal: Signal, target: Target, ctx: Context) -> Finding | No
             "build on ROCm (hipify runs automatically); or port with hipify-clang",
             HIPIFY_SOURCE,
         )
+    if "cpu-twin=1" in signal.detail and not host_only:
+        return _cpu_twin(signal, target, summary)
     if target.kind == "xpu":
         return make_finding(
             signal,
@@ -94,6 +96,35 @@ def judge_compiled(signal: Signal, target: Target, ctx: Context) -> Finding | No
         "higher",
         "a CppExtension CPU path, or torch ops",
         SYCL_SOURCE,
+    )
+
+
+def _cpu_twin(signal: Signal, target: Target, summary: str) -> Finding:
+    """CUDA kernels whose ops also have a CPU kernel (``cpu/x_cpu.cpp`` beside ``cuda/x_cuda.cu``, scan.py).
+
+    Off NVIDIA/AMD the extension builds CPU-only (torch.utils.cpp_extension compiles the .cu files only with
+    CUDA) and its ops run on CPU tensors: a device move around the call (or a torch-op swap), not a rewrite.
+    """
+    if target.kind == "cpu":
+        return make_finding(
+            signal,
+            "cuda-kernel-cpu-twin",
+            f"CUDA code{summary} with a CPU kernel for the same op: the CPU build runs it.",
+            "none",
+            "lower",
+            "build the extension without CUDA (its CPU kernels)",
+            SYCL_SOURCE,
+        )
+    name = NAMES[target.kind]
+    return make_finding(
+        signal,
+        "cuda-kernel-cpu-twin",
+        f"CUDA code{summary}: no {name} kernel, but the op has a CPU kernel (its cpu/ twin): {name} tensors "
+        "must move to the CPU around the call (or the op swapped for a torch op, e.g. scatter_reduce).",
+        "medium",
+        "moderate",
+        "move the op's inputs to the CPU, or replace it with torch ops; port to the target for speed",
+        DPCT_SOURCE if target.kind == "xpu" else MPS_SOURCE,
     )
 
 

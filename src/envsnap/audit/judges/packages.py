@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import Version
 
 from envsnap.audit import knowledge
@@ -12,6 +13,7 @@ from envsnap.audit.judges.base import (
     make_finding,
 )
 from envsnap.audit.model import Finding, Signal, Target
+from envsnap.rules import knowledge as rules_knowledge
 
 # ---------------------------------------------------------------------------- packages
 
@@ -127,3 +129,62 @@ def judge_cuda_index(signal: Signal, target: Target, ctx: Context) -> Finding | 
         f"the {NAMES[target.kind]} index (see the framework finding for the exact command)",
         knowledge.source("cuda"),
     )
+
+
+def judge_torch_pin(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    """A torch requirement with an upper bound: does the newest torch it allows have builds for the target?
+
+    huggingsound 0.1.6 (#22 blind round 7) pins ``torch>=1.7,!=1.12.0,<1.13.0``: torch 1.12's ROCm 5.1.1
+    wheels have no gfx942 code objects and XPU wheels start at torch 2.5, so the project installs a torch
+    that cannot use the GPU until the pin is lifted (an edit, then the usual API drift of the newer torch).
+    """
+    if target.kind in ("cuda", "cpu"):
+        return None
+    try:
+        specifier = SpecifierSet(signal.facts().get("spec", ""))
+    except InvalidSpecifier:
+        return None
+    allowed = [row for row in rules_knowledge.torch_releases() if _allows(specifier, row.torch)]
+    if not allowed:
+        return None
+    newest = max(allowed, key=lambda row: Version(row.torch))
+    problem, source = _pin_problem(newest, target)
+    if problem is None:
+        return None
+    return make_finding(
+        signal,
+        "torch-pin",
+        f"torch is capped ({signal.subject}): the newest torch allowed, {newest.torch}, {problem}.",
+        "medium",
+        "moderate",
+        "lift the torch pin to a release with the target's builds (and test the newer torch's API changes)",
+        source,
+    )
+
+
+def _allows(specifier: SpecifierSet, minor: str) -> bool:
+    """Whether any patch release of ``minor`` (2.1 -> 2.1.0 ... 2.1.9) satisfies the requirement."""
+    return any(specifier.contains(f"{minor}.{patch}", prereleases=False) for patch in range(10))
+
+
+def _pin_problem(newest: rules_knowledge.TorchRelease, target: Target) -> tuple[str | None, str | None]:
+    release = Version(newest.torch)
+    if target.kind != "rocm":
+        row = knowledge.wheel(target.kind)
+        first = Version(str(row["first_torch"]))
+        if release < first:
+            return f"predates {NAMES[target.kind]} wheels (from torch {first})", str(row["source"])
+        return None, None
+    if newest.rocm is None:
+        return "has no ROCm wheels", newest.source
+    wheel = Version(newest.rocm)
+    listed = next(
+        (r for r in rules_knowledge.rocm_arch_lists() if SpecifierSet(r.rocm).contains(wheel)), None
+    )
+    missing = [gfx for gfx in target.archs if listed is not None and gfx not in listed.list.split(";")]
+    if missing:
+        return (
+            f"publishes ROCm {newest.rocm} wheels without code objects for {', '.join(missing)}",
+            listed.source if listed else newest.source,
+        )
+    return None, None

@@ -94,6 +94,10 @@ class _Visitor(ast.NodeVisitor):
         self.aliases: dict[str, str] = {}
         self.signals: list[Signal] = []
         self.guard = 0
+        self.no_rocm = 0
+        self.script = bool(lines) and _MAIN_BLOCK.search("".join(lines)) is not None
+        """Whether the module is a script (a top-level ``if __name__ == "__main__":``)."""
+        """Enclosing blocks that run only off ROCm (``if not ROCM_VERSION:``): a build's CUDA-only part."""
         self.import_guard = 0
         self.conditional = 0
         self.functions = 0
@@ -205,7 +209,8 @@ class _Visitor(ast.NodeVisitor):
         if row is None:
             return False
         guarded = self.import_guard > 0 or self.guard > 0
-        self.emit("import", node, module, guarded=guarded, detail=(f"package={row.key}",))
+        script = ("script=1",) if self.script else ()
+        self.emit("import", node, module, guarded=guarded, detail=(f"package={row.key}", *script))
         return True
 
     # ------------------------------------------------------------------ guards
@@ -234,8 +239,13 @@ class _Visitor(ast.NodeVisitor):
         guarded = self._is_guard(node.test) or is_main_check(node.test)
         self.guard += guarded
         self.conditional += 1
+        rocm = rocm_test(node.test)
+        self.no_rocm += rocm is False
         self._visit_block(node.body)
+        self.no_rocm -= rocm is False
+        self.no_rocm += rocm is True and bool(node.orelse)
         self._visit_block(node.orelse)
+        self.no_rocm -= rocm is True and bool(node.orelse)
         self.conditional -= 1
         self.guard -= guarded
 
@@ -466,11 +476,22 @@ class _Visitor(ast.NodeVisitor):
         short = name.rsplit(".", 1)[1]
         texts = [s.value for s in ast.walk(node) if isinstance(s, ast.Constant) and isinstance(s.value, str)]
         cuda_files = [text for text in texts if text.endswith((".cu", ".cuh"))]
-        if short == "load" and not cuda_files and "extra_cuda_cflags" not in keywords:
-            return  # a C++-only JIT extension
+        with_cuda = keywords.get("with_cuda")
+        if (
+            short == "load"
+            and not cuda_files
+            and not (isinstance(with_cuda, ast.Constant) and with_cuda.value)
+        ):
+            # A C++-only JIT extension: load() builds CUDA only for .cu/.cuh sources or with_cuda=True
+            # (torch.utils.cpp_extension.load docs); extra_cuda_cflags alone is unused then (YOLOX's
+            # fast_cocoeval JitOp passes it for *.cpp sources). .cu files elsewhere are judged as sources.
+            return
         if short == "load_inline" and "cuda_sources" not in keywords:
             return
-        self.emit("cuda-extension", node, short, detail=tuple(f"source={f}" for f in cuda_files[:8]))
+        # An extension built only off ROCm (AutoGPTQ's `if not ROCM_VERSION and COMPILE_MARLIN:`) is left
+        # out of the ROCm build, like code under `#ifndef USE_ROCM`; scan.py extends that to its sources.
+        branch = ("branch=not-rocm",) if self.no_rocm else ()
+        self.emit("cuda-extension", node, short, detail=(*(f"source={f}" for f in cuda_files[:8]), *branch))
         self._extension_libraries(node, keywords)
         inline = keywords.get("cuda_sources")
         if inline is not None:
@@ -700,6 +721,38 @@ def _guard_by_callers(visitor: _Visitor, tree: ast.Module) -> None:
         calls = visitor.guarded_calls.get(function, 0)
         if defined.get(function) == 1 and calls and references.get(function, 0) == calls:
             visitor.signals[index] = msgspec.structs.replace(visitor.signals[index], guarded=True)
+
+
+_MAIN_BLOCK = re.compile(r"""^if\s+__name__\s*==\s*["']__main__["']\s*:""", re.MULTILINE)
+_ROCM_WORD = re.compile(r"(?i)(?<![a-z])(?:rocm|hip)(?![a-z])")
+
+
+def rocm_test(test: ast.expr) -> bool | None:
+    """Whether a condition holds on a ROCm build.
+
+    True: on ROCm (``if ROCM_VERSION:``, ``if torch.version.hip:``); False: only off ROCm
+    (``if not ROCM_VERSION and ...:``, ``if torch.version.hip is None:``); None: neither.
+    """
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        if any(rocm_test(value) is False for value in test.values):
+            return False
+        return True if any(rocm_test(value) is True for value in test.values) else None
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = rocm_test(test.operand)
+        return None if inner is None else not inner
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        right = test.comparators[0]
+        if (
+            isinstance(right, ast.Constant)
+            and right.value is None
+            and isinstance(test.ops[0], (ast.Is, ast.IsNot))
+        ):
+            inner = rocm_test(test.left)
+            return None if inner is None else inner == isinstance(test.ops[0], ast.IsNot)
+        return None
+    if isinstance(test, (ast.Name, ast.Attribute, ast.Call)) and _ROCM_WORD.search(ast.unparse(test)):
+        return True
+    return None
 
 
 def scan_python(relative: str, text: str, hot: list[int] | None = None) -> Iterator[Signal]:

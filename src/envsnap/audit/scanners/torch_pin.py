@@ -1,0 +1,58 @@
+"""A requirement that caps torch (``torch>=1.7,<1.13``): the newest torch it allows decides the builds.
+
+A project pinned below the first torch with the target's wheels cannot install a torch that runs there: XPU
+wheels start at 2.5, and the ROCm wheels of old releases carry no code objects for newer GPUs (torch 1.12's
+ROCm 5.1.1 wheels predate gfx942). Read at text level from requirements files, pyproject.toml (PEP 508 strings
+and Poetry's ``torch = "..."`` tables) and setup.py / setup.cfg strings, since a Poetry-generated setup.py
+passes ``install_requires`` through a variable the syntax-tree visitor does not follow.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+from envsnap.audit.model import Signal
+
+_PEP508 = re.compile(r"""(?:^|["'\s])torch\s*((?:[<>=!~]=?=?\s*[0-9][\w.*+!]*\s*,?\s*)+)""")
+_POETRY = re.compile(r"""^\s*torch\s*=\s*(?:\{[^}]*?version\s*=\s*)?["']([^"']+)["']""")
+_CAPS = ("<", "<=", "==", "===", "~=")
+FILES = ("setup.py", "setup.cfg", "pyproject.toml")
+
+
+def is_pin_file(relative: str) -> bool:
+    """Where a project states what it installs with."""
+    name = relative.rsplit("/", 1)[-1].lower()
+    return name in FILES or (name.startswith("requirements") and name.endswith((".txt", ".in")))
+
+
+def torch_pins(relative: str, text: str) -> Iterator[Signal]:
+    """One ``torch-pin`` signal per line whose torch requirement has an upper bound."""
+    if "torch" not in text:
+        return
+    for number, line in enumerate(text.splitlines(), 1):
+        if "torch" not in line or line.lstrip().startswith("#"):
+            continue
+        match = _PEP508.search(line) or _POETRY.search(line)
+        if match is None:
+            continue
+        spec = match.group(1).strip().rstrip(",")
+        if spec.startswith("^"):  # Poetry's caret: ^1.12 allows < 2.0
+            continue
+        try:
+            specifier = SpecifierSet(spec)
+        except InvalidSpecifier:
+            continue
+        if not any(s.operator in _CAPS for s in specifier):
+            continue
+        yield Signal(
+            kind="torch-pin",
+            layer="source",
+            file=relative,
+            line=number,
+            code=line.strip()[:200],
+            subject=str(specifier),
+            detail=(f"spec={specifier}",),
+        )

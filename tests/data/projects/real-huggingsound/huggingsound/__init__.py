@@ -1,0 +1,5 @@
+from huggingsound.trainer import TrainingArguments, ModelArguments
+from huggingsound.speech_recognition.model import SpeechRecognitionModel
+from huggingsound.speech_recognition.decoder import Decoder, GreedyDecoder, ParlanceLMDecoder, FlashlightLMDecoder, KenshoLMDecoder
+from huggingsound.token_set import TokenSet
+from huggingsound.normalizer import DefaultTextNormalizer
