@@ -1,7 +1,7 @@
 """Fixes from blind round 8 (#22), each on an excerpt of the real project that showed it:
 
-- ``except torch.cuda.OutOfMemoryError`` (FastChat 0.2.36 model_worker.py) names a class every torch build has,
-  the same as ``torch.OutOfMemoryError`` that XPU and MPS raise: not a CUDA-only call;
+- ``except torch.cuda.OutOfMemoryError`` (FastChat 0.2.36 model_worker.py) names a class every torch
+  build has, the same as ``torch.OutOfMemoryError`` that XPU and MPS raise: not a CUDA-only call;
 - ``for gpu_id in range(num_gpus)`` with ``num_gpus = torch.cuda.device_count()`` (FastChat utils.py) runs
   once per CUDA device, none off CUDA;
 - ``if world_size == 1: return`` (demucs 4.0.1 distrib.py) leaves the 'cuda' collective buffers behind it to
@@ -141,7 +141,7 @@ def test_catching_cuda_oom_is_not_a_cuda_call(tmp_path: Path, target: str) -> No
     assert "torch-cuda-api" not in raised(result)
     assert result.verdict.risk == "lower"
     # Twin: a CUDA call that does raise off CUDA stays a blocker.
-    twin = FASTCHAT_OOM.replace("except torch.cuda.OutOfMemoryError as e:", "except torch.cuda.CudaError as e:")
+    twin = FASTCHAT_OOM.replace("torch.cuda.OutOfMemoryError as e:", "torch.cuda.CudaError as e:")
     twin = twin.replace("    try:\n", "    torch.cuda.synchronize()\n    try:\n")
     assert "torch-cuda-api" in raised(audit_files(tmp_path / "b", {"w.py": twin}, target))
 
@@ -170,7 +170,8 @@ def test_code_after_a_single_process_return_is_multi_process_only(tmp_path: Path
 def test_unguarded_cuda_autocast_runs_as_written_off_cuda(tmp_path: Path, target: str) -> None:
     result = audit_files(tmp_path, {"k_diffusion/evaluation.py": KDIFFUSION_AMP}, target)
     amp = [f for f in result.findings if f.rule == "cuda-amp"]
-    assert amp and {f.risk for f in amp} == {"lower"}
+    assert amp
+    assert {f.risk for f in amp} == {"lower"}
     assert "float32 as written" in amp[0].meaning
     # Twin: the CUDA GradScaler (float16 training without loss scaling can underflow) stays moderate.
     scaler = "import torch\n\nscaler = torch.cuda.amp.GradScaler()\nscaler.scale(loss).backward()\n"
@@ -187,7 +188,8 @@ def test_a_module_of_an_extra_only_package_is_that_features(tmp_path: Path, targ
     assert raised(result) == set()
     assert result.verdict.risk == "lower"
     imports = [f for f in result.findings if f.rule == "cuda-only-import"]
-    assert imports and all("optional extra" in f.meaning for f in imports)
+    assert imports
+    assert all("optional extra" in f.meaning for f in imports)
     # Twin: the same package in the core dependencies keeps the import (and the module's CUDA call) raised.
     core = FASTCHAT_PYPROJECT.replace('"numpy", "requests"]', '"numpy", "requests", "flash-attn>=2.0"]')
     twin = audit_files(tmp_path / "b", {**files, "pyproject.toml": core}, target)

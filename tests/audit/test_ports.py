@@ -80,10 +80,10 @@ sees a package swap and an image swap (moderate) where the project has a documen
 huggingsound (blind round 7) pins torch below 1.13; the newest torch it allows, 1.12.1, is the first with MPS
 (envsnap's table: lower), but that MPS backend was a prototype missing ops (the 1.12 release called it so):
 moderate. envsnap keeps one "first torch" per target and does not grade the prototype releases.
-k-diffusion (blind round 8) builds float64 tensors on the caller's device in one optional training distribution
-(utils.rand_log_logistic): envsnap rates that a real MPS failure (moderate); the expectation calls the library's
-samplers and models, which A1111 runs on Apple silicon, as shipped (lower). Nothing in the source says which
-distribution a user configures."""
+k-diffusion (blind round 8) builds float64 tensors on the caller's device in one optional training
+distribution (utils.rand_log_logistic): envsnap rates that a real MPS failure (moderate); the expectation
+calls the library's samplers and models, which A1111 runs on Apple silicon, as shipped (lower). Nothing in
+the source says which distribution a user configures."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -72,7 +72,10 @@ def package_finding(
     elif "optional=1" in signal.detail:
         risk = LOWER_RISK[risk]
         if signal.kind == "import":
-            meaning += " Declared only in an optional extra: this module is that feature's, and the project runs without it."
+            meaning += (
+                " Declared only in an optional extra: this module is that feature's, and the project runs"
+                " without it."
+            )
         else:
             meaning += " An optional extra: the project installs and runs without it."
     return make_finding(signal, rule, meaning, effort, risk, replacement, swap.source)

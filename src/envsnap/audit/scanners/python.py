@@ -226,7 +226,8 @@ class _Visitor(ast.NodeVisitor):
         guarded = self.import_guard > 0 or self.guard > 0
         script = ("script=1",) if self.script else ()
         # A module-level import that nothing guards: the module cannot be imported without the package.
-        top = ("module-level=1",) if not (guarded or self.functions or self.classes or self.conditional) else ()
+        nested = guarded or self.functions or self.classes or self.conditional
+        top = () if nested else ("module-level=1",)
         self.emit("import", node, module, guarded=guarded, detail=(f"package={row.key}", *script, *top))
         return True
 
