@@ -71,6 +71,7 @@ def scan_tree(root: str, *, workers: int | None = None, exclude: Sequence[str] =
         parsed += was_parsed
     signals = _left_out_of_rocm(signals)
     signals = _cpu_twins(signals, {entry.relative for entry in entries})
+    signals = _extra_only_imports(signals)
     signals.sort(key=lambda s: (s.file or "", s.line or 0, s.kind, s.subject))
     return ScanResult(
         root=root,
@@ -296,6 +297,44 @@ def _left_out_of_rocm(signals: list[Signal]) -> list[Signal]:
         else s
         for s in signals
     ]
+
+
+EXTRA_ONLY = "optional=1"
+
+
+def _extra_only_imports(signals: list[Signal]) -> list[Signal]:
+    """Mark imports of a CUDA-only package the project requires only through an optional extra.
+
+    An extra (``[project.optional-dependencies]``, ``extras_require``) is installed only on request
+    (PEP 621/508): the modules importing it are that feature's, and the project installs and runs
+    without them. FastChat 0.2.36 lists flash-attn only in its ``train`` extra and imports it only in
+    the flash-attention training patch (#22 blind round 8). A package also in the core requirements,
+    or never declared, keeps its imports as they are.
+    """
+    declared: dict[str, bool] = {}
+    for signal in signals:
+        if signal.kind == "requirement":
+            key = signal.facts().get("package", "")
+            declared[key] = declared.get(key, True) and EXTRA_ONLY in signal.detail
+    extra = {key for key, only in declared.items() if only}
+    if not extra:
+        return signals
+    # A module that imports such a package at module level, unguarded, loads only where the extra is
+    # installed: the rest of its code (a `torch.cuda.get_device_capability()` check beside the flash-attn
+    # patch) runs only there too, so it is guarded like code behind a CUDA check.
+    feature_modules = {
+        s.file
+        for s in signals
+        if s.kind == "import" and "module-level=1" in s.detail and s.facts().get("package", "") in extra
+    }
+    marked: list[Signal] = []
+    for s in signals:
+        if s.kind == "import" and s.facts().get("package", "") in extra and EXTRA_ONLY not in s.detail:
+            s = msgspec.structs.replace(s, detail=(*s.detail, EXTRA_ONLY))
+        elif s.file in feature_modules and s.kind not in ("import", "port", "requirement") and not s.guarded:
+            s = msgspec.structs.replace(s, guarded=True, detail=(*s.detail, "extra-module=1"))
+        marked.append(s)
+    return marked
 
 
 CPU_TWIN = "cpu-twin=1"

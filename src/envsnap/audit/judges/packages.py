@@ -71,7 +71,13 @@ def package_finding(
         meaning += " The import is guarded (try/except): the code has a path without it."
     elif "optional=1" in signal.detail:
         risk = LOWER_RISK[risk]
-        meaning += " An optional extra: the project installs and runs without it."
+        if signal.kind == "import":
+            meaning += (
+                " Declared only in an optional extra: this module is that feature's, and the project runs"
+                " without it."
+            )
+        else:
+            meaning += " An optional extra: the project installs and runs without it."
     return make_finding(signal, rule, meaning, effort, risk, replacement, swap.source)
 
 

@@ -47,7 +47,10 @@ from envsnap.audit.scanners.python_shapes import (
 )
 from envsnap.audit.scanners.python_trigger import trigger_lines
 
-_GUARD_WORDS = re.compile(r"cuda|gpu|device|accelerator", re.IGNORECASE)
+_GUARD_WORDS = re.compile(r"cuda|gpu|device|accelerator|world_size", re.IGNORECASE)
+"""``world_size``: ``if world_size == 1: return x`` leaves the rest to multi-process runs, which need
+``torch.distributed.init_process_group`` first (torch.distributed docs); a single-device run never
+reaches the collective buffers pinned to 'cuda' behind it (demucs distrib.py, #22 blind round 8)."""
 _AVAILABILITY = re.compile(r"^is_\w+_available$")
 """``is_nccl_available()``, ``is_npu_available()``: a capability check; what it guards has a way around it."""
 _EXTENSION_LIBRARIES = {
@@ -69,9 +72,21 @@ _WARP_MASK = re.compile(
 )
 
 SAFE_CUDA_CALLS = frozenset(
-    {"is_available", "device_count", "is_initialized", "manual_seed", "manual_seed_all", "empty_cache"}
+    {
+        "is_available",
+        "device_count",
+        "is_initialized",
+        "manual_seed",
+        "manual_seed_all",
+        "empty_cache",
+        "OutOfMemoryError",
+    }
 )
-"""``torch.cuda`` functions that work (as no-ops or False) on every build, so they bind nothing."""
+"""``torch.cuda`` names that work (as no-ops or False) on every build, so they bind nothing.
+
+``torch.cuda.OutOfMemoryError`` is ``torch._C.OutOfMemoryError`` (torch/cuda/__init__.py) on every
+build, the same class as ``torch.OutOfMemoryError`` that the XPU and MPS allocators raise too: an
+``except torch.cuda.OutOfMemoryError:`` catches the target's out-of-memory error (#22 blind round 8)."""
 GUARD_CALLS = frozenset({"is_available", "device_count"})
 AGNOSTIC_ROOTS = ("torch.accelerator", "torch.xpu", "torch.mps", "torch.amp", "torch.get_default_device")
 EXTENSION_CALLS = frozenset(
@@ -210,7 +225,10 @@ class _Visitor(ast.NodeVisitor):
             return False
         guarded = self.import_guard > 0 or self.guard > 0
         script = ("script=1",) if self.script else ()
-        self.emit("import", node, module, guarded=guarded, detail=(f"package={row.key}", *script))
+        # A module-level import that nothing guards: the module cannot be imported without the package.
+        nested = guarded or self.functions or self.classes or self.conditional
+        top = () if nested else ("module-level=1",)
+        self.emit("import", node, module, guarded=guarded, detail=(f"package={row.key}", *script, *top))
         return True
 
     # ------------------------------------------------------------------ guards
@@ -271,7 +289,17 @@ class _Visitor(ast.NodeVisitor):
     def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
         self.visit(node.target)
         self.visit(node.iter)
+        # `for gpu_id in range(torch.cuda.device_count()):` (or `range(num_gpus)`): one pass per CUDA
+        # device, so none off CUDA, where device_count() is 0 (fastchat get_gpu_memory, blind round 8).
+        counted = (
+            isinstance(node.iter, ast.Call)
+            and isinstance(node.iter.func, ast.Name)
+            and node.iter.func.id == "range"
+            and self._is_guard(node.iter)
+        )
+        self.guard += counted
         self._visit_block(node.body)
+        self.guard -= counted
         self._visit_block(node.orelse)
 
     visit_AsyncFor = visit_For

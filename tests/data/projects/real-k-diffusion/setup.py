@@ -1,0 +1,5 @@
+from setuptools import setup
+
+
+if __name__ == '__main__':
+    setup()
