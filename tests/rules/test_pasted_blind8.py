@@ -133,9 +133,13 @@ def test_nccl_debug_lines_alone_are_read_and_name_the_driver_cuda() -> None:
     """NVIDIA/nccl#1267 and sgl-project/sglang#4289: NCCL_DEBUG=INFO output alone was refused (exit 2);
     its cudaDriverVersion is the driver's CUDA API version (12000 = CUDA 12.0), like torch's
     'found version'."""
-    found = messages.scan(NCCL_INFO)
-    assert [m.kind for m in found.messages] == ["nccl-driver-version", "nccl-debug"]
-    assert found.cuda_driver_version == "12.0"
+    assert _kinds(NCCL_INFO) == ["nccl-debug"]
+    nvidia = _snapshot(NCCL_INFO).accelerators.nvidia  # type: ignore[union-attr]
+    assert nvidia is not None
+    assert nvidia.cuda_driver_version == "12.0"  # evidence.py's NCCL reader
+    alone = NCCL_INFO.replace("cudaDriverVersion 12000", "Using non-device net plugin version 0")
+    assert _kinds(alone) == ["nccl-debug"]  # without the driver line it was refused before
+    assert _found(alone) == set()  # read (parse_auto raised BadInput before), nothing to flag
     assert _found(NCCL_INFO) == set()  # a CUDA 12.3 NCCL on a 12.0 driver: minor-version compatibility
 
 

@@ -48,9 +48,6 @@ _TOO_OLD_GPU = re.compile(
     r"(?: PyTorch no longer supports this GPU)?",
     re.IGNORECASE,
 )
-# NCCL_DEBUG=INFO prints the driver's CUDA API version at init (cudaDriverGetVersion): the same number as
-# torch's "found version", the newest CUDA the driver runs.
-_NCCL_DRIVER = re.compile(r"NCCL INFO cudaDriverVersion (?P<api>\d{4,5})\b")
 _AMD_NAME = re.compile(r"\b(?:AMD|Radeon|Instinct|Ellesmere|Polaris|Vega|Navi|gfx\d{3,4})\b", re.I)
 _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("no-kernel-image", re.compile(r"no kernel image is available for execution on the device", re.I)),
@@ -356,10 +353,6 @@ def scan(text: str) -> Found:
     if match:
         found.cuda_driver_version = cuda_of_driver_api(int(match.group("api")))
         add("driver-too-old", match.group(0))
-    nccl = _NCCL_DRIVER.search(flat) if "cudadriverversion" in lower else None
-    if nccl and found.cuda_driver_version is None:
-        found.cuda_driver_version = cuda_of_driver_api(int(nccl.group("api")))
-        add("nccl-driver-version", nccl.group(0))
     for match in _SM_INCOMPATIBLE.finditer(flat) if "capability sm_" in lower else ():
         sm = match.group("sm")
         cc = f"{sm[:-1]}.{sm[-1]}"
