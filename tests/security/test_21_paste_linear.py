@@ -61,6 +61,9 @@ HEADS = (
     "+------+\n| NVIDIA-SMI 535.54.03    Driver Version: 535.54.03    CUDA Version: 12.2 |\n|   0  NVIDIA ",
     "# packages in environment at ",
     "  Name:                    gfx942\n  Marketing Name:          ",
+    "  Device Type:             GPU\n  Marketing Name:          ",
+    "host:1:1 [0] NCCL INFO cudaDriverVersion 12000\nhost:1:1 [0] NCCL INFO ",
+    "PyTorch version: 2.0.1a0+cxx11.abi\nGPU models and configuration: \n[0] _DeviceProperties(name='",
     "GPU  Temp   AvgPwr  SCLK    MCLK    Fan     Perf  PwrCap  SCLK OD  MCLK OD  GPU%\n",
     "",
 )
@@ -118,6 +121,11 @@ def test_a_pathological_megabyte_costs_linear_work(parts: tuple[str, str, str]) 
         + "A " * 50_000
         + "\n",
         "  Name:                    gfx942\n  Marketing Name:          AMD Instinct MI300X\n" * 50_000,
+        "  Marketing Name:          AMD Instinct MI250X\n  Device Type:             GPU\n" * 50_000,
+        "node:36748:36748 [0] NCCL INFO Using network IB\n" * 50_000,
+        "PyTorch version: 2.0.1a0+cxx11.abi\nGPU models and configuration: \n"
+        + "[0] _DeviceProperties(name='Intel(R) Arc(TM) A770 Graphics', platform_name='Intel(R) L0')\n"
+        * 20_000,
     ],
     ids=[
         "smi-q-3000-spaces",
@@ -126,6 +134,9 @@ def test_a_pathological_megabyte_costs_linear_work(parts: tuple[str, str, str]) 
         "os-line-100k",
         "smi-row-100k",
         "rocminfo-50000-agents",
+        "rocminfo-50000-agents-without-name",
+        "nccl-info-50000-lines",
+        "ipex-20000-xpu-devices",
     ],
 )
 def test_the_shapes_the_hostile_run_found(text: str) -> None:

@@ -182,6 +182,23 @@ def parse_rocm_smi_concise(lines: list[str]) -> ImportedSections | None:
 
 ROCMINFO_GPU = re.compile(r"^[ \t]*Name:[ \t]+gfx[0-9a-f]{3,4}\b", re.MULTILINE)
 """A GPU agent's first line in ``rocminfo`` (``Name: gfx942``); CPU agents name the CPU there."""
+ROCMINFO_ISA = re.compile(r"^[ \t]*Name:[ \t]+amdgcn-amd-amdhsa--gfx[0-9a-f]{3,4}\b", re.MULTILINE)
+"""A GPU agent's ISA line (``Name: amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-``): a paste from inside an
+agent."""
+ROCMINFO_MARKETING = re.compile(r"^[ \t]*Marketing Name:[ \t]+\S", re.MULTILINE)
+ROCMINFO_DEVICE_GPU = re.compile(r"^[ \t]*Device Type:[ \t]+GPU\b", re.MULTILINE)
+
+
+def looks_like_rocminfo(text: str) -> bool:
+    """A rocminfo GPU agent, whole or pasted from inside: its ``Name: gfxNNN`` line, its ISA line, or its
+    ``Marketing Name:`` with ``Device Type: GPU`` (people often copy an agent from below its first line)."""
+    return bool(
+        ROCMINFO_GPU.search(text)
+        or ROCMINFO_ISA.search(text)
+        or (ROCMINFO_MARKETING.search(text) and ROCMINFO_DEVICE_GPU.search(text))
+    )
+
+
 _ROCMINFO_KEY = re.compile(
     # the value is stripped in Python: a lazy value before trailing blanks would backtrack per blank
     r"^[ \t]*(?P<key>Name|Marketing Name|Device Type):(?P<value>[^\n]*)"
@@ -203,7 +220,15 @@ def parse_rocminfo(lines: list[str]) -> ImportedSections | None:
         if key == "Name":
             if not value.startswith("amdgcn-"):
                 agents.append({"Name": value})
-        elif agents:
+            elif _GFX.search(value.lower()):
+                # the ISA repeats the agent's target; a paste that starts below the agent's Name keeps it here
+                if not agents:
+                    agents.append({"Name": "", "Device Type": "GPU"})
+                if not _GFX.fullmatch(agents[-1]["Name"].lower()):
+                    agents[-1]["Name"] = _GFX.search(value.lower()).group(0)  # type: ignore[union-attr]
+        else:
+            if not agents:
+                agents.append({"Name": ""})  # pasted from inside the first agent, below its Name line
             agents[-1].setdefault(key, value)
     gpus = [
         agent

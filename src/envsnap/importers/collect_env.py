@@ -31,6 +31,8 @@ from envsnap.snapshot.model import (
     Environment,
     Frameworks,
     Host,
+    IntelDevice,
+    IntelInfo,
     LibraryInstall,
     MigInstance,
     NvidiaDevice,
@@ -66,6 +68,17 @@ LABELS = (
     "Intel GPU driver version",
     "Intel GPU models onboard",
     "Intel GPU models detected",
+    # IPEX's own collect_env (intel-extension-for-pytorch scripts/collect_env.py): its labels end the
+    # GPU block
+    "PyTorch CXX11 ABI",
+    "IPEX version",
+    "IPEX commit",
+    "Build type",
+    "IGC version",
+    "DPCPP runtime version",
+    "MKL version",
+    "Intel OpenCL ICD version",
+    "Level Zero version",
     "HIP runtime version",
     "MIOpen runtime version",
     "Is XNNPACK available",
@@ -401,6 +414,14 @@ _GPU_LINE = re.compile(
 _AMD_NAME = re.compile(r"\b(?:AMD|Radeon|Instinct)\b", re.IGNORECASE)
 _NVIDIA_NAME = re.compile(r"\b(?:NVIDIA|GeForce|Tesla|Quadro|TITAN|RTX|GTX)\b", re.IGNORECASE)
 _MIG_LINE = re.compile(r"^MIG\s+(?P<profile>\S+)\s+Device\s+\d+\b", re.IGNORECASE)
+# IPEX's collect_env (intel-extension-for-pytorch scripts/collect_env.py) lists each torch.xpu device as
+# the repr of its properties: "[0] _DeviceProperties(name='Intel(R) Arc(TM) A770 Graphics',
+# platform_name='Intel(R) Level-Zero', dev_type='gpu, ...)". These are Intel GPUs behind oneAPI, never
+# NVIDIA ones.
+_XPU_PROPERTIES = re.compile(
+    r"^\[(?P<index>\d{1,3})\]\s*_(?:Xpu|XPU)?DeviceProperties\(name='(?P<name>[^']{1,200})'"
+)
+_INTEL_NAME = re.compile(r"\bIntel\b|Level-Zero", re.IGNORECASE)
 
 
 def _accelerators(report: _Report) -> Accelerators | None:
@@ -413,7 +434,14 @@ def _accelerators(report: _Report) -> Accelerators | None:
     hip_built = _value(report, "ROCM used to build PyTorch")
     nvidia_devices: list[NvidiaDevice] = []
     amd_devices: list[AmdDevice] = []
+    intel_devices: list[IntelDevice] = []
     for position, line in enumerate(gpu_lines):
+        xpu = _XPU_PROPERTIES.match(line)
+        if xpu is not None or (_INTEL_NAME.search(line) and not _NVIDIA_NAME.search(line)):
+            name = xpu.group("name") if xpu is not None else line.split(":", 1)[-1].strip()
+            index = int(xpu.group("index")) if xpu is not None else position
+            intel_devices.append(IntelDevice(index=index, name=name))
+            continue
         mig = _MIG_LINE.match(line)
         if mig:
             # "MIG 1g.10gb Device 0:" is a slice of the GPU above it, not another GPU.
@@ -445,9 +473,10 @@ def _accelerators(report: _Report) -> Accelerators | None:
         if amd_devices or (hip_built and gpu_lines)
         else None
     )
-    if nvidia is None and amd is None:
+    intel = IntelInfo(status="ok", devices=tuple(intel_devices)) if intel_devices else None
+    if nvidia is None and amd is None and intel is None:
         return None
-    return Accelerators(nvidia=nvidia, amd=amd)
+    return Accelerators(nvidia=nvidia, amd=amd, intel=intel)
 
 
 _NVCC = re.compile(r"^(?P<version>\d+\.\d+(?:\.\d+)?)")

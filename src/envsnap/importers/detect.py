@@ -222,7 +222,7 @@ def detect(text: str, name: str, *, captured_at: str, json_text: str | None = No
         attempt("rocm-smi", lambda: amd_smi.parse_rocm_smi_text(lines))
     if amd_smi.ROCM_SMI_CONCISE.search(text):
         attempt("rocm-smi (concise)", lambda: amd_smi.parse_rocm_smi_concise(lines))
-    if amd_smi.ROCMINFO_GPU.search(text):
+    if amd_smi.looks_like_rocminfo(text):
         attempt("rocminfo", lambda: amd_smi.parse_rocminfo(lines))
     amd_smi_gpu = any([amd_smi.AMD_SMI_GPU.match(line.strip()) for line in lines])  # noqa: C419
     if amd_smi_gpu and re.search(r"^[ \t]+ASIC:[ \t]*$", text, re.M):

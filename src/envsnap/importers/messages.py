@@ -101,6 +101,16 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"Automatically detected platform cpu\.|device type=cpu is not supported by the V1 Engine", re.I
         ),
     ),
+    (
+        # jaxlib's plugin_support.py warns so when a jax_cuda*/jax_rocm* plugin from another release is
+        # installed (then JAX does not use it and runs on the CPU): the plugin and jaxlib versions are both
+        # in the line.
+        "jax-plugin-incompatible",
+        re.compile(
+            r"JAX plugin jax_(?:cuda|rocm)\d+_plugin version \S+ is installed,\s+but it is not compatible "
+            r"with the installed jaxlib version [\w.+-]+"
+        ),
+    ),
     ("torch-not-compiled-with-cuda", re.compile(r"Torch not compiled with CUDA enabled", re.I)),
     ("gpu-too-old", re.compile(r"PyTorch no longer supports this GPU because it is too old", re.I)),
     ("no-cuda-gpus", re.compile(r"No CUDA GPUs are available", re.I)),
@@ -164,6 +174,15 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
     # Kept as evidence, judged by no rule: what a run printed about its device, so a paste of these lines
     # alone is read (not refused) and names the platform, without a mismatch to report.
     ("mps-out-of-memory", re.compile(r"MPS backend out of memory \(MPS allocated: [\d.]+ \w+")),
+    # torch's MPSFallback warning: an op without an MPS kernel ran on the CPU (slow, not broken); the
+    # quotes are often turned typographic by the forum or editor the text went through
+    (
+        "mps-op-fallback",
+        re.compile(
+            r"The operator ['\u2018][\w:.]{1,100}['\u2019] is not currently supported on the MPS backend "
+            r"and will fall back to run on the CPU"
+        ),
+    ),
     (
         # Windows could not load one of torch's own DLLs (a missing VC++ runtime or libomp, a broken
         # wheel): WinError 126 "module not found", 127 "procedure not found".
@@ -173,6 +192,17 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("xpu-not-linked", re.compile(r"PyTorch is not linked with support for xpu devices")),
     # nvidia-smi's answer when the driver is loaded but sees no GPU (a CPU node, a GPU not passed through)
     ("nvidia-smi-no-devices", re.compile(r"\bNo devices were found\b")),
+    (
+        # kept as evidence, judged by no rule: NCCL_DEBUG's own line prefix,
+        # "host:pid:tid [cudaDev] NCCL INFO|WARN" (NCCL 2.2-2.3 printed "file.cu:line WARN" without the
+        # word NCCL); they name the collective library and its transport, so a paste of these lines alone
+        # is read (not refused)
+        "nccl-debug",
+        re.compile(
+            r"[\w.-]{1,100}:\d{1,10}:\d{1,10} \[\d{1,5}\] "
+            r"(?:NCCL (?:INFO|WARN)|[\w/.-]{1,100}\.(?:cu|cc|cpp|h|c):\d{1,6} (?:NCCL )?WARN) "
+        ),
+    ),
     (
         # cuDNN's own loader on Windows: a cuDNN 8 sub-library is not on the DLL path (not installed, or
         # its zlibwapi.dll dependency missing); it names no version torch or CUDA could be judged against
@@ -232,6 +262,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     ),
     "gpu-lost": ("device handle", "fallen off the bus", "rminitadapter"),
     "vllm-cpu-platform": ("platform cpu", "device type=cpu"),
+    "jax-plugin-incompatible": ("not compatible with the installed jaxlib",),
     "torch-not-compiled-with-cuda": ("not compiled with cuda",),
     "gpu-too-old": ("no longer supports",),
     "cuda-init": ("cuda initialization",),
@@ -244,9 +275,11 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "onnxruntime-cudnn-missing": ("onnxruntime_providers_cuda",),
     "tensorflow-cuda-library-missing": ("could not load dynamic library",),
     "mps-out-of-memory": ("mps backend out of memory",),
+    "mps-op-fallback": ("mps backend and will fall back",),
     "torch-dll-load": ("winerror 12",),
     "xpu-not-linked": ("support for xpu",),
     "nvidia-smi-no-devices": ("no devices were found",),
+    "nccl-debug": ("nccl info", "nccl warn", " warn "),
     "cudnn-dll-missing": ("cudnn_",),
     "tensorrt-engine-version": ("engine plan file",),
     "bitsandbytes-cpu": ("libbitsandbytes_cpu", "without gpu support", "cpu-only library"),

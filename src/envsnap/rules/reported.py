@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from envsnap.rules import arch, build, driver, facts, health, libraries, onnxruntime, toolkit, wheels
+from envsnap.rules import arch, build, driver, facts, health, jax, libraries, onnxruntime, toolkit, wheels
 from envsnap.rules import env_vars as environment
 from envsnap.rules.base import ev, finding, rule
 from envsnap.snapshot.model import Finding, Severity, Snapshot
@@ -159,6 +159,16 @@ PRINTED = (
         "onnxruntime-cuda-11 feed), or import torch first so its bundled CUDA libraries are loaded.",
         onnxruntime.SOURCE,
         (onnxruntime.ort_cuda,),
+    ),
+    Printed(
+        ("jax-plugin-incompatible",),
+        jax.ID,
+        "error",
+        "JAX's CUDA/ROCm plugin is from another release than jaxlib: JAX does not use it (CPU only)",
+        "Install the plugin (and its PJRT wheel) of jaxlib's release, e.g. "
+        "`pip install 'jax[cuda12]==<jaxlib version>'`, or pin jax-cuda12-plugin and jax-cuda12-pjrt to it.",
+        jax.SOURCE,
+        (jax.jax_plugins,),
     ),
     Printed(
         ("bitsandbytes-cpu",),
