@@ -3,20 +3,7 @@
 from __future__ import annotations
 
 from envsnap.importers import evidence, messages
-from envsnap.importers.auto import parse_auto
-from envsnap.rules import evaluate
-from envsnap.snapshot.finalize import finalize
-from envsnap.snapshot.model import Snapshot
-
-NOW = "2026-01-01T00:00:00Z"
-
-
-def _snapshot(text: str) -> Snapshot:
-    return parse_auto(text, "paste.txt", captured_at=NOW)
-
-
-def _found(text: str) -> set[tuple[str, str]]:
-    return {(f.id, str(f.severity)) for f in evaluate(finalize(_snapshot(text)))}
+from tests.rules.pasted import findings_of, snapshot_of
 
 
 def test_llama_cpp_device_line_with_its_vmm_suffix_is_a_gpu() -> None:
@@ -26,12 +13,12 @@ def test_llama_cpp_device_line_with_its_vmm_suffix_is_a_gpu() -> None:
         "ggml_cuda_init: found 1 CUDA devices:\n"
         "Device 0: Quadro P2000, compute capability 6.1, VMM: yes\n"
     )
-    snapshot = _snapshot(text)
+    snapshot = snapshot_of(text)
     nvidia = snapshot.accelerators.nvidia if snapshot.accelerators else None
     assert nvidia is not None
     assert nvidia.devices is not None
     assert [(d.name, d.compute_capability) for d in nvidia.devices] == [("Quadro P2000", "6.1")]
-    assert _found(text) == set()
+    assert findings_of(text) == set()
 
 
 def test_paddles_device_note_states_the_capability_and_the_drivers_cuda() -> None:
@@ -47,11 +34,11 @@ def test_paddles_device_note_states_the_capability_and_the_drivers_cuda() -> Non
     facts = {(f.kind, f.value) for f in evidence.read(new)}
     assert {("cc", "6.1"), ("cuda-driver", "10.1")} <= facts
     assert {("cc", "7.0"), ("cuda-driver", "10.0")} <= {(f.kind, f.value) for f in evidence.read(old)}
-    snapshot = _snapshot(new)
+    snapshot = snapshot_of(new)
     nvidia = snapshot.accelerators.nvidia if snapshot.accelerators else None
     assert nvidia is not None
     assert nvidia.cuda_driver_version == "10.1"
-    assert _found(new) == set()
+    assert findings_of(new) == set()
 
 
 D2_TABLE = """```
@@ -76,12 +63,12 @@ PyTorch built with:
 def test_torch_config_show_gives_torchs_cuda_and_its_arch_list() -> None:
     """detectron2#7: torch's own '-gencode' list (sm_35, sm_50, PTX compute_50) on P100s (sm_60): only PTX JIT
     reaches them (the thread's 'model takes very long to load') -> arch-not-in-build as a warning."""
-    snapshot = _snapshot(D2_TABLE)
+    snapshot = snapshot_of(D2_TABLE)
     torch = snapshot.frameworks.torch if snapshot.frameworks else None
     assert torch is not None
     assert (torch.version, torch.cuda) == ("1.3.0", "10.1")
     assert torch.arch_list == ("sm_35", "sm_50", "compute_50")
-    assert _found(D2_TABLE) == {("arch-not-in-build", "warning")}
+    assert findings_of(D2_TABLE) == {("arch-not-in-build", "warning")}
 
 
 def test_cuda_runtime_and_arch_flags_outside_torchs_config_are_not_torchs() -> None:
@@ -101,11 +88,11 @@ def test_a_versioned_cuda_home_is_the_toolkit_when_no_nvcc_line_says_one() -> No
         "Driver version          511.65\n"
         "CUDA_HOME               C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.6\n"
     )
-    snapshot = _snapshot(text)
+    snapshot = snapshot_of(text)
     toolkit = snapshot.toolkits.cuda if snapshot.toolkits else None
     assert toolkit is not None
     assert toolkit.version == "11.6"
-    assert _found(text) == {("nvcc-torch-cuda-mismatch", "info")}
+    assert findings_of(text) == {("nvcc-torch-cuda-mismatch", "info")}
     assert [f.value for f in evidence.read("CUDA_HOME: /usr/local/cuda-12.1") if f.kind == "cuda-home"] == [
         "12.1"
     ]
@@ -119,7 +106,7 @@ def test_an_nvcc_line_wins_over_cuda_home() -> None:
         "NVCC: Cuda compilation tools, release 11.1, V11.1.74\n"
         "PyTorch: 1.8.0+cu111\n"
     )
-    snapshot = _snapshot(text)
+    snapshot = snapshot_of(text)
     toolkit = snapshot.toolkits.cuda if snapshot.toolkits else None
     assert toolkit is not None
     assert toolkit.version == "11.1"
@@ -139,7 +126,7 @@ def test_tensorflows_dlopen_failures_are_read_and_judged_by_no_rule() -> None:
         "file: No such file or directory\n"
     )
     assert [m.kind for m in messages.scan(text).messages] == ["tensorflow-cuda-library-missing"]
-    assert _found(text) == set()
+    assert findings_of(text) == set()
 
 
 ROCM_627 = """```
@@ -159,7 +146,7 @@ def test_torch_on_rocm_calling_an_amd_gpu_too_old_is_no_finding() -> None:
     found = messages.scan(ROCM_627)
     assert found.devices == []
     assert "gpu-too-old" not in [m.kind for m in found.messages]
-    assert _found(ROCM_627) == set()
+    assert findings_of(ROCM_627) == set()
 
 
 def test_an_nvidia_gpu_called_too_old_is_still_an_arch_finding() -> None:
@@ -169,7 +156,7 @@ def test_an_nvidia_gpu_called_too_old_is_still_an_arch_finding() -> None:
         "cuda capability 3.5. PyTorch no longer supports this GPU because it is too old. The minimum cuda "
         "capability supported by this library is 3.7.\n"
     )
-    assert ("arch-not-in-build", "error") in _found(text)
+    assert ("arch-not-in-build", "error") in findings_of(text)
 
 
 DIT_109 = """```
@@ -183,12 +170,12 @@ torchvision               0.20.1                py312_cpu    pytorch
 
 def test_condas_cpu_build_beside_pytorch_cuda_is_a_cpu_build_with_cuda_installed() -> None:
     """facebookresearch/DiT#109: conda resolved pytorch's CPU build next to pytorch-cuda 11.7."""
-    assert _found(DIT_109) == {("cpu-only-build-with-cuda-installed", "info")}
+    assert findings_of(DIT_109) == {("cpu-only-build-with-cuda-installed", "info")}
 
 
 def test_condas_cuda_build_beside_pytorch_cuda_is_fine() -> None:
     text = DIT_109.replace("py3.12_cpu_0", "py3.12_cuda11.7_cudnn8.5.0_0")
-    assert ("cpu-only-build-with-cuda-installed", "info") not in _found(text)
+    assert ("cpu-only-build-with-cuda-installed", "info") not in findings_of(text)
 
 
 def test_torch_not_compiled_with_cuda_beside_an_nvidia_driver_is_a_cpu_only_build() -> None:
@@ -199,7 +186,7 @@ def test_torch_not_compiled_with_cuda_beside_an_nvidia_driver_is_a_cpu_only_buil
         "当前环境：NVIDIA-SMI 475.14       Driver Version: 475.14       CUDA Version: 11.4  \n"
         "Python版本：3.10.11\n"
     )
-    assert _found(text) == {("cpu-only-build-on-gpu-host", "error")}
+    assert findings_of(text) == {("cpu-only-build-on-gpu-host", "error")}
 
 
 def test_torch_not_compiled_with_cuda_without_an_nvidia_gpu_is_no_finding() -> None:
@@ -210,7 +197,7 @@ def test_torch_not_compiled_with_cuda_without_an_nvidia_gpu_is_no_finding() -> N
         '    raise AssertionError("Torch not compiled with CUDA enabled")\n'
         "AssertionError: Torch not compiled with CUDA enabled\n"
     )
-    assert _found(text) == set()
+    assert findings_of(text) == set()
 
 
 def test_nccls_debug_log_states_the_drivers_cuda_and_nccl_release() -> None:
@@ -222,12 +209,12 @@ def test_nccls_debug_log_states_the_drivers_cuda_and_nccl_release() -> None:
         "4d1a2ae696c8:50555:50555 [0] NCCL INFO cudaDriverVersion 12080\n"
         "NCCL version 2.14.3+cuda11.8\n"
     )
-    snapshot = _snapshot(text)
+    snapshot = snapshot_of(text)
     nvidia = snapshot.accelerators.nvidia if snapshot.accelerators else None
     assert nvidia is not None
     assert nvidia.cuda_driver_version == "12.8"
     assert [(f.value, f.detail) for f in evidence.read(text) if f.kind == "nccl"] == [("2.14.3", "11.8")]
-    assert _found(text) == set()
+    assert findings_of(text) == set()
 
 
 def test_torchs_nccl_error_alone_is_read_not_refused() -> None:
@@ -236,10 +223,10 @@ def test_torchs_nccl_error_alone_is_read_not_refused() -> None:
         "2021-05-10 10:56:59 ERROR    __main__   NCCL error in: "
         "/pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:784, unhandled system error, NCCL version 2.7.8\n"
     )
-    snapshot = _snapshot(text)
+    snapshot = snapshot_of(text)
     assert snapshot.meta.origin is not None
     assert snapshot.meta.origin.sections == ("facts",)
-    assert _found(text) == set()
+    assert findings_of(text) == set()
 
 
 def test_torch_not_compiled_with_cuda_beside_a_listed_cuda_build_is_not_blamed_on_that_build() -> None:
@@ -250,4 +237,4 @@ def test_torch_not_compiled_with_cuda_beside_a_listed_cuda_build_is_not_blamed_o
         "NVIDIA-SMI 475.14       Driver Version: 475.14       CUDA Version: 11.4  \n"
         "[pip3] torch==2.0.1+cu117\n"
     )
-    assert ("cpu-only-build-on-gpu-host", "error") not in _found(text)
+    assert ("cpu-only-build-on-gpu-host", "error") not in findings_of(text)

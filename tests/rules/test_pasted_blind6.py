@@ -3,24 +3,13 @@
 from __future__ import annotations
 
 from envsnap.importers import evidence, messages
-from envsnap.importers.auto import parse_auto
 from envsnap.rules import evaluate
 from envsnap.snapshot.finalize import finalize
-from envsnap.snapshot.model import Snapshot
-
-NOW = "2026-01-01T00:00:00Z"
-
-
-def _snapshot(text: str) -> Snapshot:
-    return parse_auto(text, "paste.txt", captured_at=NOW)
-
-
-def _found(text: str) -> set[tuple[str, str]]:
-    return {(f.id, str(f.severity)) for f in evaluate(finalize(_snapshot(text)))}
+from tests.rules.pasted import findings_of, kinds_of, snapshot_of
 
 
 def _packages(text: str) -> dict[str, str]:
-    return {p.name: p.version for p in _snapshot(text).packages or ()}
+    return {p.name: p.version for p in snapshot_of(text).packages or ()}
 
 
 IPEX_IMPORT = (
@@ -35,7 +24,7 @@ def test_an_undefined_const_member_symbol_of_torch_is_an_abi_mismatch() -> None:
     a _ZNK name, which the pattern (only _ZN) did not match."""
     kinds = [m.kind for m in messages.scan(IPEX_IMPORT).messages]
     assert "torch-abi-mismatch" in kinds
-    assert _found(IPEX_IMPORT) == {("companion-version-mismatch", "error")}
+    assert findings_of(IPEX_IMPORT) == {("companion-version-mismatch", "error")}
 
 
 def test_a_c10_const_member_symbol_is_matched_and_other_symbols_are_not() -> None:
@@ -73,9 +62,9 @@ def test_a_name_ending_in_torch_is_not_a_torch_wheel() -> None:
 
 def test_torchvision_of_another_torch_1x_release_is_a_companion_mismatch() -> None:
     """pytorch/pytorch#61947: torchvision 0.9.1 belongs to torch 1.8.1 (vision's README table), not 1.9.0."""
-    assert _found(WHEELS) == {("companion-version-mismatch", "error")}
+    assert findings_of(WHEELS) == {("companion-version-mismatch", "error")}
     paired = WHEELS.replace("torchvision-0.9.1", "torchvision-0.10.0")
-    assert _found(paired) == set()
+    assert findings_of(paired) == set()
 
 
 def test_a_nightly_torch_next_to_older_companions_from_collect_env() -> None:
@@ -94,11 +83,11 @@ def test_a_nightly_torch_next_to_older_companions_from_collect_env() -> None:
         "[pip3] torchaudio==0.11.0\n"
         "[pip3] torchvision==0.12.0\n"
     )
-    assert _found(text) == {("companion-version-mismatch", "error")}
+    assert findings_of(text) == {("companion-version-mismatch", "error")}
     fixed = text.replace("torchaudio==0.11.0", "torchaudio==0.13.0").replace(
         "torchvision==0.12.0", "torchvision==0.14.0"
     )
-    assert _found(fixed) == set()
+    assert findings_of(fixed) == set()
 
 
 FOOTER = (
@@ -112,10 +101,10 @@ def test_an_a1111_footer_with_bullets_states_torch() -> None:
     facts = {(f.kind, f.value) for f in evidence.read(FOOTER)}
     assert ("torch", "1.12.1") in facts
     # read, not refused: an untagged version pins no build (no CUDA variant), so it is a fact, not a framework
-    origin = _snapshot(FOOTER).meta.origin
+    origin = snapshot_of(FOOTER).meta.origin
     assert origin is not None
     assert list(origin.sections or ()) == ["facts"]
-    assert _found(FOOTER) == set()
+    assert findings_of(FOOTER) == set()
 
 
 def test_an_a1111_footer_pairs_xformers_with_torch() -> None:
@@ -125,7 +114,7 @@ def test_an_a1111_footer_pairs_xformers_with_torch() -> None:
         "\u2022  gradio: 3.41.2  \u2022  checkpoint: 6ce0161689\n"
     )
     assert _packages(text).get("xformers") == "0.0.20"
-    assert not any(f.id == "companion-version-mismatch" for f in evaluate(finalize(_snapshot(text))))
+    assert not any(f.id == "companion-version-mismatch" for f in evaluate(finalize(snapshot_of(text))))
 
 
 def test_os_release_and_lsb_release_lines_name_the_os() -> None:
@@ -137,15 +126,11 @@ def test_os_release_and_lsb_release_lines_name_the_os() -> None:
         "DISTRIB_CODENAME=jammy\n"
         'DISTRIB_DESCRIPTION="Ubuntu 22.04.2 LTS"\n'
     )
-    snapshot = _snapshot(lsb)
+    snapshot = snapshot_of(lsb)
     assert snapshot.host is not None
     assert snapshot.host.os_name == "Ubuntu 22.04.2 LTS"
     pretty = 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\n'
     assert ("os", "Debian GNU/Linux 12 (bookworm)") in {(f.kind, f.value) for f in evidence.read(pretty)}
-
-
-def _kinds(text: str) -> list[str]:
-    return [m.kind for m in messages.scan(text).messages]
 
 
 def test_nvidia_smi_unable_to_reach_the_driver_is_no_driver() -> None:
@@ -161,12 +146,12 @@ def test_nvidia_smi_unable_to_reach_the_driver_is_no_driver() -> None:
         "    torch._C._cuda_init()\n"
         "RuntimeError: No CUDA GPUs are available\n"
     )
-    assert "no-nvidia-driver" in _kinds(text)
-    assert _found(text) == {("nvidia-driver-not-found", "error")}
+    assert "no-nvidia-driver" in kinds_of(text)
+    assert findings_of(text) == {("nvidia-driver-not-found", "error")}
     # qixuema/envs#4 pasted it with a typographic apostrophe
-    assert _kinds("NVIDIA-SMI has failed because it couldn\u2018t communicate with the NVIDIA driver.\n") == [
-        "no-nvidia-driver"
-    ]
+    assert kinds_of(
+        "NVIDIA-SMI has failed because it couldn\u2018t communicate with the NVIDIA driver.\n"
+    ) == ["no-nvidia-driver"]
 
 
 def test_device_lines_judged_by_no_rule_make_a_paste_readable() -> None:
@@ -186,8 +171,8 @@ def test_device_lines_judged_by_no_rule_make_a_paste_readable() -> None:
         "xpu-not-linked": "`RuntimeError: PyTorch is not linked with support for xpu devices`\n",
     }
     for kind, text in lines.items():
-        assert _kinds(text) == [kind]
-        assert _found(text) == set(), kind
+        assert kinds_of(text) == [kind]
+        assert findings_of(text) == set(), kind
 
 
 def test_a_dll_of_another_package_is_not_torchs() -> None:
@@ -196,4 +181,4 @@ def test_a_dll_of_another_package_is_not_torchs() -> None:
         "OSError: [WinError 126] The specified module could not be found. Error loading "
         '"C:\\venv\\lib\\site-packages\\onnxruntime\\capi\\onnxruntime_providers_cuda.dll"\n'
     )
-    assert "torch-dll-load" not in _kinds(text)
+    assert "torch-dll-load" not in kinds_of(text)

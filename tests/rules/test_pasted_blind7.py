@@ -2,25 +2,8 @@
 
 from __future__ import annotations
 
-from envsnap.importers import amd_smi, messages
-from envsnap.importers.auto import parse_auto
-from envsnap.rules import evaluate
-from envsnap.snapshot.finalize import finalize
-from envsnap.snapshot.model import Snapshot
-
-NOW = "2026-01-01T00:00:00Z"
-
-
-def _snapshot(text: str) -> Snapshot:
-    return parse_auto(text, "paste.txt", captured_at=NOW)
-
-
-def _found(text: str) -> set[tuple[str, str]]:
-    return {(f.id, str(f.severity)) for f in evaluate(finalize(_snapshot(text)))}
-
-
-def _kinds(text: str) -> list[str]:
-    return [m.kind for m in messages.scan(text).messages]
+from envsnap.importers import amd_smi
+from tests.rules.pasted import findings_of, kinds_of
 
 
 def test_nvidia_smi_without_a_device_handle_is_a_lost_gpu() -> None:
@@ -30,8 +13,8 @@ def test_nvidia_smi_without_a_device_handle_is_a_lost_gpu() -> None:
         "$ nvidia-smi\nUnable to determine the device handle for GPU0000:07:00.0: Unknown Error\n",
         "`nvidia-smi -a -i 0`\nUnable to determine the device handle for GPU 0000:09:00.0: Unknown Error\n",
     ):
-        assert _kinds(text) == ["gpu-lost"]
-        assert _found(text) == {("gpu-health", "error")}
+        assert kinds_of(text) == ["gpu-lost"]
+        assert findings_of(text) == {("gpu-health", "error")}
 
 
 def test_a_gpu_the_driver_never_initialised_is_lost() -> None:
@@ -41,12 +24,12 @@ def test_a_gpu_the_driver_never_initialised_is_lost() -> None:
         "# nvidia-smi\nNo devices were found\n\n# meanwhile, output in /var/log/syslog\n"
         "Jul 01 22:55:07 gpu kernel: NVRM: GPU 0000:01:00.0: RmInitAdapter failed! (0x22:0x56:884)\n"
     )
-    assert _found(text) == {("gpu-health", "error")}
+    assert findings_of(text) == {("gpu-health", "error")}
 
 
 def test_a_device_handle_in_prose_without_a_bus_id_is_not_a_lost_gpu() -> None:
     """The words alone (a question about the message) are no device answer: the bus id must be there."""
-    assert "gpu-lost" not in _kinds("How do I monitor 'Unable to determine the device handle' errors?\n")
+    assert "gpu-lost" not in kinds_of("How do I monitor 'Unable to determine the device handle' errors?\n")
 
 
 def test_the_container_toolkit_without_nvml_is_no_driver() -> None:
@@ -56,8 +39,8 @@ def test_the_container_toolkit_without_nvml_is_no_driver() -> None:
         "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: "
         "cannot open shared object file: no such file or directory\n"
     )
-    assert _kinds(text) == ["no-nvidia-driver"]
-    assert _found(text) == {("nvidia-driver-not-found", "error")}
+    assert kinds_of(text) == ["no-nvidia-driver"]
+    assert findings_of(text) == {("nvidia-driver-not-found", "error")}
 
 
 VLLM_PROBE = (
@@ -73,10 +56,10 @@ def test_vllm_on_its_cpu_platform_expects_no_nvidia_driver() -> None:
         "WARNING 04-11 02:27:30 [_logger.py:72] device type=cpu is not supported by the V1 Engine. "
         "Falling back to V0. \n" + VLLM_PROBE
     )
-    assert "vllm-cpu-platform" in _kinds(cpu)
-    assert ("nvidia-driver-not-found", "error") not in _found(cpu)
+    assert "vllm-cpu-platform" in kinds_of(cpu)
+    assert ("nvidia-driver-not-found", "error") not in findings_of(cpu)
     # the same probe without the CPU platform chosen still says the driver is missing
-    assert _found(VLLM_PROBE) == {("nvidia-driver-not-found", "error")}
+    assert findings_of(VLLM_PROBE) == {("nvidia-driver-not-found", "error")}
 
 
 def test_rocm_smi_tables_before_vram_column_are_read() -> None:
@@ -101,8 +84,8 @@ def test_rocm_smi_tables_before_vram_column_are_read() -> None:
         "N/A\n"
     )
     assert amd_smi.ROCM_SMI_CONCISE.search(quoted)
-    assert _found(rocm24) == set()
-    assert _found(quoted) == set()
+    assert findings_of(rocm24) == set()
+    assert findings_of(quoted) == set()
 
 
 def test_a_table_naming_sclk_alone_is_not_rocm_smi() -> None:
@@ -131,7 +114,7 @@ def test_a_rocminfo_agent_block_names_the_gpu_and_its_target() -> None:
     amd = sections.accelerators.amd
     assert amd is not None
     assert [(d.name, d.gfx_target) for d in amd.devices or ()] == [("AMD Instinct MI300X", "gfx942")]
-    assert _found(ROCMINFO) == set()
+    assert findings_of(ROCMINFO) == set()
 
 
 def test_a_rocminfo_cpu_agent_is_no_gpu() -> None:
@@ -152,5 +135,5 @@ def test_lines_judged_by_no_rule_make_a_paste_readable() -> None:
         ),
     }
     for text, kind in cases.items():
-        assert _kinds(text) == [kind]
-        assert _found(text) == set()
+        assert kinds_of(text) == [kind]
+        assert findings_of(text) == set()

@@ -5,26 +5,9 @@ from __future__ import annotations
 import pytest
 
 from envsnap.errors import BadInput
-from envsnap.importers import messages
-from envsnap.importers.auto import parse_auto
 from envsnap.rules import evaluate
 from envsnap.snapshot.finalize import finalize
-from envsnap.snapshot.model import Snapshot
-
-NOW = "2026-01-01T00:00:00Z"
-
-
-def _snapshot(text: str) -> Snapshot:
-    return parse_auto(text, "paste.txt", captured_at=NOW)
-
-
-def _found(text: str) -> set[tuple[str, str]]:
-    return {(f.id, str(f.severity)) for f in evaluate(finalize(_snapshot(text)))}
-
-
-def _kinds(text: str) -> list[str]:
-    return [m.kind for m in messages.scan(text).messages]
-
+from tests.rules.pasted import findings_of, kinds_of, snapshot_of
 
 IPEX_COLLECT_ENV = """Collecting environment information...
 PyTorch version: 2.0.1a0+cxx11.abi
@@ -57,14 +40,14 @@ Level Zero version: 1.3.26241.33-647~22.04
 def test_ipex_collect_env_lists_intel_gpus_not_nvidia_ones() -> None:
     """intel/intel-extension-for-pytorch#400: IPEX's collect_env prints torch.xpu's device properties;
     they were read as NVIDIA GPUs next to a torch without CUDA (a false 'CPU-only build on a GPU host')."""
-    snapshot = _snapshot(IPEX_COLLECT_ENV)
+    snapshot = snapshot_of(IPEX_COLLECT_ENV)
     assert snapshot.accelerators is not None
     assert snapshot.accelerators.nvidia is None
     intel = snapshot.accelerators.intel
     assert intel is not None
     assert intel.devices is not None
     assert [d.name for d in intel.devices] == ["Intel(R) Arc(TM) A770 Graphics"]
-    assert _found(IPEX_COLLECT_ENV) == set()
+    assert findings_of(IPEX_COLLECT_ENV) == set()
 
 
 def test_ipex_lines_after_the_gpu_block_are_labels_not_gpus() -> None:
@@ -76,7 +59,7 @@ def test_ipex_lines_after_the_gpu_block_are_labels_not_gpus() -> None:
         "dev_type='gpu, support_fp64=0, total_memory=29494MB, max_compute_units=32, gpu_eu_count=32)\n"
         "Intel OpenCL ICD version",
     )
-    intel = _snapshot(text).accelerators.intel  # type: ignore[union-attr]
+    intel = snapshot_of(text).accelerators.intel  # type: ignore[union-attr]
     assert intel is not None
     assert intel.devices is not None
     assert [(d.index, d.name) for d in intel.devices] == [
@@ -92,7 +75,7 @@ def test_a_cuda_build_with_an_nvidia_gpu_line_is_still_nvidia() -> None:
         "OS: Ubuntu 22.04\nIs CUDA available: False\n"
         "GPU models and configuration: GPU 0: NVIDIA GeForce RTX 4090\nNvidia driver version: 550.54.14\n"
     )
-    assert ("cpu-only-build-on-gpu-host", "error") in _found(text)
+    assert ("cpu-only-build-on-gpu-host", "error") in findings_of(text)
 
 
 def test_jax_plugin_from_another_release_than_jaxlib() -> None:
@@ -103,8 +86,8 @@ def test_jax_plugin_from_another_release_than_jaxlib() -> None:
         "RuntimeWarning: JAX plugin jax_cuda12_plugin version 0.9.2 is installed, \n"
         "but it is not compatible with the installed jaxlib version 0.9.0.1\n```\n"
     )
-    assert _kinds(text) == ["jax-plugin-incompatible"]
-    assert _found(text) == {("jax-plugin-version-mismatch", "error")}
+    assert kinds_of(text) == ["jax-plugin-incompatible"]
+    assert findings_of(text) == {("jax-plugin-version-mismatch", "error")}
 
 
 def test_jax_plugin_mismatch_shown_by_the_package_list_is_said_once() -> None:
@@ -115,7 +98,7 @@ def test_jax_plugin_mismatch_shown_by_the_package_list_is_said_once() -> None:
         "RuntimeWarning: JAX plugin jax_cuda12_plugin version 0.9.2 is installed, but it is not compatible "
         "with the installed jaxlib version 0.9.0.1, so it will not be used.\n"
     )
-    found = [f for f in evaluate(finalize(_snapshot(text))) if f.id == "jax-plugin-version-mismatch"]
+    found = [f for f in evaluate(finalize(snapshot_of(text))) if f.id == "jax-plugin-version-mismatch"]
     assert len(found) == 1
     assert "0.9.2" in found[0].title
     assert "meta.origin" not in str(found[0].evidence)
@@ -133,14 +116,14 @@ def test_nccl_debug_lines_alone_are_read_and_name_the_driver_cuda() -> None:
     """NVIDIA/nccl#1267 and sgl-project/sglang#4289: NCCL_DEBUG=INFO output alone was refused (exit 2);
     its cudaDriverVersion is the driver's CUDA API version (12000 = CUDA 12.0), like torch's
     'found version'."""
-    assert _kinds(NCCL_INFO) == ["nccl-debug"]
-    nvidia = _snapshot(NCCL_INFO).accelerators.nvidia  # type: ignore[union-attr]
+    assert kinds_of(NCCL_INFO) == ["nccl-debug"]
+    nvidia = snapshot_of(NCCL_INFO).accelerators.nvidia  # type: ignore[union-attr]
     assert nvidia is not None
     assert nvidia.cuda_driver_version == "12.0"  # evidence.py's NCCL reader
     alone = NCCL_INFO.replace("cudaDriverVersion 12000", "Using non-device net plugin version 0")
-    assert _kinds(alone) == ["nccl-debug"]  # without the driver line it was refused before
-    assert _found(alone) == set()  # read (parse_auto raised BadInput before), nothing to flag
-    assert _found(NCCL_INFO) == set()  # a CUDA 12.3 NCCL on a 12.0 driver: minor-version compatibility
+    assert kinds_of(alone) == ["nccl-debug"]  # without the driver line it was refused before
+    assert findings_of(alone) == set()  # read (parse_auto raised BadInput before), nothing to flag
+    assert findings_of(NCCL_INFO) == set()  # a CUDA 12.3 NCCL on a 12.0 driver: minor-version compatibility
 
 
 def test_old_nccl_warn_lines_without_the_nccl_word_are_read() -> None:
@@ -151,12 +134,12 @@ def test_old_nccl_warn_lines_without_the_nccl_word_are_read() -> None:
         "e66aa18dc444:3171:3171 [0] include/socket.h:311 WARN Socket creation failed : Address family not "
         "supported by protocol\n"
     )
-    assert _kinds(text) == ["nccl-debug"]
-    assert _found(text) == set()
+    assert kinds_of(text) == ["nccl-debug"]
+    assert findings_of(text) == set()
 
 
 def test_prose_about_warnings_is_not_an_nccl_line() -> None:
-    assert "nccl-debug" not in _kinds("I get a WARN from NCCL sometimes, and NCCL INFO says nothing.\n")
+    assert "nccl-debug" not in kinds_of("I get a WARN from NCCL sometimes, and NCCL INFO says nothing.\n")
 
 
 def test_a_rocminfo_agent_pasted_from_below_its_name_is_read() -> None:
@@ -168,11 +151,11 @@ def test_a_rocminfo_agent_pasted_from_below_its_name_is_read() -> None:
         "  Device Type:             GPU\n"
         "  Compute Unit:            104\n"
     )
-    amd = _snapshot(text).accelerators.amd  # type: ignore[union-attr]
+    amd = snapshot_of(text).accelerators.amd  # type: ignore[union-attr]
     assert amd is not None
     assert amd.devices is not None
     assert [(d.name, d.gfx_target) for d in amd.devices] == [("AMD Instinct MI250X/MI250", None)]
-    assert _found(text) == set()
+    assert findings_of(text) == set()
 
 
 def test_a_rocminfo_isa_line_gives_the_agent_its_target() -> None:
@@ -183,7 +166,7 @@ def test_a_rocminfo_isa_line_gives_the_agent_its_target() -> None:
         "  ISA Info:\n    ISA 1\n"
         "      Name:                    amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-\n"
     )
-    amd = _snapshot(text).accelerators.amd  # type: ignore[union-attr]
+    amd = snapshot_of(text).accelerators.amd  # type: ignore[union-attr]
     assert amd is not None
     assert amd.devices is not None
     assert [(d.name, d.gfx_target) for d in amd.devices] == [("AMD Instinct MI300X", "gfx942")]
@@ -193,7 +176,7 @@ def test_a_rocminfo_cpu_agent_pasted_alone_is_no_gpu() -> None:
     """A CPU agent (Device Type: CPU) is not a GPU: the paste holds no fact envsnap reads (refused)."""
     text = "  Marketing Name:          AMD EPYC 7763\n  Device Type:             CPU\n"
     with pytest.raises(BadInput):
-        _snapshot(text)
+        snapshot_of(text)
 
 
 def test_the_mps_op_fallback_warning_is_read_as_evidence() -> None:
@@ -203,5 +186,5 @@ def test_the_mps_op_fallback_warning_is_read_as_evidence() -> None:
         "UserWarning: The operator \u2018aten::nonzero\u2019 is not currently supported on the MPS "
         "backend and will fall back to run on the CPU. This may have performance implications.\n"
     )
-    assert _kinds(text) == ["mps-op-fallback"]
-    assert _found(text) == set()
+    assert kinds_of(text) == ["mps-op-fallback"]
+    assert findings_of(text) == set()

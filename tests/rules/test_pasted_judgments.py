@@ -11,15 +11,7 @@ import pytest
 from envsnap.importers.auto import parse_auto
 from envsnap.rules import evaluate
 from envsnap.snapshot.finalize import finalize
-
-NOW = "2026-01-01T00:00:00Z"
-
-
-def _found(text: str) -> set[tuple[str, str]]:
-    return {
-        (f.id, str(f.severity)) for f in evaluate(finalize(parse_auto(text, "paste.txt", captured_at=NOW)))
-    }
-
+from tests.rules.pasted import NOW, findings_of
 
 MACOS = (
     "PyTorch version: 1.1.0a0+4335aac\nIs debug build: No\nCUDA used to build PyTorch: 10.0\n\n"
@@ -30,20 +22,20 @@ MACOS = (
 
 
 def test_what_the_report_observed_beats_what_a_rule_infers() -> None:
-    assert not [f for f in _found(MACOS) if f[1] == "error"]
+    assert not [f for f in findings_of(MACOS) if f[1] == "error"]
     # the same report saying CUDA is NOT available keeps nothing either (the driver line is not a
     # Linux/Windows driver release, so no rule compares it)
-    assert not [f for f in _found(MACOS.replace("available: Yes", "available: No")) if f[1] == "error"]
+    assert not [f for f in findings_of(MACOS.replace("available: Yes", "available: No")) if f[1] == "error"]
 
 
 def test_an_observed_cuda_drops_a_cpu_only_error_but_not_a_missing_kernel() -> None:
     # sdnext-1424 lines, plus a collect_env line saying CUDA works: the two contradict, the report wins
     text = "nVidia CUDA toolkit detected\nTorch 2.0.1+cpu\n"
-    assert ("cpu-only-build-on-gpu-host", "error") in _found(text)
-    assert ("cpu-only-build-on-gpu-host", "error") not in _found(text + "Is CUDA available: True\n")
+    assert ("cpu-only-build-on-gpu-host", "error") in findings_of(text)
+    assert ("cpu-only-build-on-gpu-host", "error") not in findings_of(text + "Is CUDA available: True\n")
     # vllm-5547: a kernel missing for the GPU is not contradicted by CUDA starting
     kernel = "[rank0]: RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
-    assert ("arch-not-in-build", "error") in _found(kernel + "CUDA available: True\n")
+    assert ("arch-not-in-build", "error") in findings_of(kernel + "CUDA available: True\n")
 
 
 @pytest.mark.parametrize(
@@ -110,7 +102,7 @@ def test_an_observed_cuda_drops_a_cpu_only_error_but_not_a_missing_kernel() -> N
     ],
 )
 def test_a_printed_line_gives_its_finding(text: str, expected: tuple[str, str]) -> None:
-    assert expected in _found(text)
+    assert expected in findings_of(text)
 
 
 def test_pip_show_torch_with_cuda_12_wheels_against_nvcc_11() -> None:
@@ -119,7 +111,7 @@ def test_pip_show_torch_with_cuda_12_wheels_against_nvcc_11() -> None:
         "Cuda compilation tools, release 11.8, V11.8.89\nName: torch\nVersion: 2.2.1\n"
         "Requires: filelock, nvidia-cublas-cu12, nvidia-cuda-runtime-cu12, sympy\n"
     )
-    assert ("nvcc-torch-cuda-mismatch", "error") in _found(text)
+    assert ("nvcc-torch-cuda-mismatch", "error") in findings_of(text)
 
 
 def test_a_cpu_torch_next_to_a_cuda_toolkit_is_an_info_with_the_install_command() -> None:
@@ -142,9 +134,9 @@ def test_pip_torch_and_conda_pytorch_of_different_versions_are_a_duplicate() -> 
         "PyTorch version: 2.1.0+cu121\nVersions of relevant libraries:\n[pip3] torch==2.1.0+cu121\n"
         "[conda] pytorch                   2.0.1           py3.10_cuda11.8_cudnn8.7.0_0    pytorch\n"
     )
-    assert ("duplicate-distributions", "warning") in _found(text)
+    assert ("duplicate-distributions", "warning") in findings_of(text)
     same = text.replace("2.0.1  ", "2.1.0  ")
-    assert ("duplicate-distributions", "warning") not in _found(same)
+    assert ("duplicate-distributions", "warning") not in findings_of(same)
 
 
 def test_old_and_new_gpu_names_resolve() -> None:
@@ -164,7 +156,7 @@ def test_a_companion_for_another_cuda_variant_than_the_torch_build() -> None:
         "PyTorch version: 1.2.0\nCUDA used to build PyTorch: 10.0\nVersions of relevant libraries:\n"
         "[pip] torch==1.2.0\n[pip] torchvision==0.4.0+cu92\n"
     )
-    assert ("companion-version-mismatch", "error") in _found(text)
+    assert ("companion-version-mismatch", "error") in findings_of(text)
 
 
 def test_a_kernel_image_error_is_blamed_on_the_package_that_raised_it() -> None:
@@ -246,7 +238,7 @@ def test_a_conda_install_line_pins_torchs_cuda_for_the_driver_check() -> None:
         "conda install pytorch torchvision torchaudio cudatoolkit=11.3 -c pytorch-nightly\n"
         "| NVIDIA-SMI 461.72       Driver Version: 461.72       CUDA Version: 11.2     |\n"
     )
-    assert ("driver-too-old-for-cuda-build", "warning") in _found(text)
+    assert ("driver-too-old-for-cuda-build", "warning") in findings_of(text)
 
 
 def test_a_conda_install_line_does_not_override_the_build_a_report_states() -> None:
@@ -259,7 +251,7 @@ def test_a_conda_install_line_does_not_override_the_build_a_report_states() -> N
         "OS: Microsoft Windows 10 Enterprise\nPython version: 3.7\n"
         "GPU models and configuration: GPU 0: GeForce GTX 1050\nNvidia driver version: 398.36\n"
     )
-    assert not any(severity in ("error", "warning") for _, severity in _found(text))
+    assert not any(severity in ("error", "warning") for _, severity in findings_of(text))
 
 
 def test_jax_falling_back_to_the_cpu_next_to_an_nvidia_gpu_is_a_cpu_only_build() -> None:
@@ -269,13 +261,13 @@ def test_jax_falling_back_to_the_cpu_next_to_an_nvidia_gpu_is_a_cpu_only_build()
         "Falling back to cpu.\njax:    0.4.32\njaxlib: 0.4.32\n"
         "jax.devices (1 total, 1 local): [CpuDevice(id=0)]\n"
     )
-    assert _found(text) == {("cpu-only-build-on-gpu-host", "error")}
+    assert findings_of(text) == {("cpu-only-build-on-gpu-host", "error")}
 
 
 def test_a_jax_report_on_the_cpu_without_jaxs_fallback_line_is_not_judged() -> None:
     """jax on the CPU may be meant (JAX_PLATFORMS=cpu): only jax's fallback line says it saw a GPU."""
     text = "jax:    0.4.32\njaxlib: 0.4.32\njax.devices (1 total, 1 local): [CpuDevice(id=0)]\n"
-    assert ("cpu-only-build-on-gpu-host", "error") not in _found(text)
+    assert ("cpu-only-build-on-gpu-host", "error") not in findings_of(text)
 
 
 def test_jax_falling_back_after_its_cuda_plugin_failed_is_not_a_cpu_only_build() -> None:
@@ -288,13 +280,17 @@ def test_jax_falling_back_after_its_cuda_plugin_failed_is_not_a_cpu_only_build()
         "WARNING:2025-07-08 12:39:34,994 jax._src.xla_bridge:794] An NVIDIA GPU may be present on this "
         "machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.\n"
     )
-    assert ("cpu-only-build-on-gpu-host", "error") not in _found(text)
+    assert ("cpu-only-build-on-gpu-host", "error") not in findings_of(text)
     # the same line next to a CUDA jaxlib wheel (jax#20722's pip list) or the plugin's wheel: no finding
     fallback = text.splitlines()[-1] + "\n"
-    assert ("cpu-only-build-on-gpu-host", "error") not in _found(fallback + "jaxlib  0.4.26+cuda12.cudnn89\n")
-    assert ("cpu-only-build-on-gpu-host", "error") not in _found(fallback + "jax-cuda12-plugin==0.4.36\n")
+    assert ("cpu-only-build-on-gpu-host", "error") not in findings_of(
+        fallback + "jaxlib  0.4.26+cuda12.cudnn89\n"
+    )
+    assert ("cpu-only-build-on-gpu-host", "error") not in findings_of(
+        fallback + "jax-cuda12-plugin==0.4.36\n"
+    )
     # the line alone still says what it says (jaxlib-feedstock-285)
-    assert ("cpu-only-build-on-gpu-host", "error") in _found(fallback + "jaxlib: 0.4.32\n")
+    assert ("cpu-only-build-on-gpu-host", "error") in findings_of(fallback + "jaxlib: 0.4.32\n")
 
 
 def test_onnxruntime_missing_cudnn_is_not_a_cuda_major_mismatch() -> None:
@@ -310,8 +306,8 @@ def test_onnxruntime_missing_cudnn_is_not_a_cuda_major_mismatch() -> None:
         "No such file or directory\n"
     )
     text = "onnxruntime-gpu Version: 1.20.1\nCuda compilation tools, release 12.0, V12.0.140\n" + line
-    assert not any(rule == "onnxruntime-cuda-major-mismatch" for rule, _ in _found(text))
-    assert ("onnxruntime-cuda-major-mismatch", "error") in _found(
+    assert not any(rule == "onnxruntime-cuda-major-mismatch" for rule, _ in findings_of(text))
+    assert ("onnxruntime-cuda-major-mismatch", "error") in findings_of(
         line.replace("libcudnn_adv.so.9", "libcublasLt.so.11")
     )
 
@@ -325,10 +321,12 @@ def test_onnxruntimes_windows_dll_error_names_the_cuda_major_too() -> None:
         '"...\\site-packages\\onnxruntime\\capi\\onnxruntime_providers_cuda.dll" which depends on '
         '"cublasLt64_12.dll" which is missing. (Error 126: "The specified module could not be found.")\n'
     )
-    assert ("onnxruntime-cuda-major-mismatch", "error") in _found(text)
+    assert ("onnxruntime-cuda-major-mismatch", "error") in findings_of(text)
     assert not any(
         rule == "onnxruntime-cuda-major-mismatch"
-        for rule, _ in _found(text.replace("cublasLt64_12.dll", "cudnn64_9.dll") + "onnxruntime-gpu 1.23.2\n")
+        for rule, _ in findings_of(
+            text.replace("cublasLt64_12.dll", "cudnn64_9.dll") + "onnxruntime-gpu 1.23.2\n"
+        )
     )
 
 
@@ -340,13 +338,13 @@ def test_rocblas_without_kernels_for_the_gpus_gfx_target_is_an_arch_finding() ->
         "Illegal seek for GPU arch : gfx1103\n List of available TensileLibrary Files :\n"
         '"/usr/local/lib/ollama/rocm/rocblas/library/TensileLibrary_lazy_gfx942.dat"\n'
     )
-    assert _found(text) == {("arch-not-in-build", "error")}
+    assert findings_of(text) == {("arch-not-in-build", "error")}
     # wrapped by the paste after the colon (torch rocm7.0 wheel on an MI50)
     wrapped = (
         "rocBLAS error: Cannot read /plugins/torch/lib/rocblas/library/TensileLibrary.dat:\n"
         "  Illegal seek for GPU arch : gfx906\n"
     )
-    assert _found(wrapped) == {("arch-not-in-build", "error")}
+    assert findings_of(wrapped) == {("arch-not-in-build", "error")}
 
 
 def test_onnxruntime_missing_cudnn_is_read_but_judged_by_no_rule() -> None:
@@ -364,4 +362,4 @@ def test_onnxruntime_missing_cudnn_is_read_but_judged_by_no_rule() -> None:
     assert origin is not None
     assert origin.messages
     assert [m.kind for m in origin.messages] == ["onnxruntime-cudnn-missing"]
-    assert _found(text) == set()
+    assert findings_of(text) == set()
