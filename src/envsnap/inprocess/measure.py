@@ -99,31 +99,25 @@ def time_replays(
                 reset()
             if prior is not None and len(samples) == 1 and abs(prior - samples[0]) <= AGREE * samples[0]:
                 counted.append(prior)
-    everything = counted + samples
-    return Timing(
-        repeats=len(everything),
-        median_s=statistics.median(everything),
-        iqr_s=_quantile(everything, 0.75) - _quantile(everything, 0.25),
-        min_s=min(everything),
-        max_s=max(everything),
-        samples_s=tuple(everything),
-        block_samples=len(counted),
-    )
+    return _timing(counted + samples, block_samples=len(counted))
 
 
 def pooled(first: Timing, second: Timing) -> Timing:
     """The samples of two timings of the same work as one (the block samples stay the first's)."""
     everything = [*first.samples_s, *second.samples_s]
-    if not everything:
-        return first
+    return _timing(everything, block_samples=first.block_samples) if everything else first
+
+
+def _timing(samples: list[float], block_samples: int) -> Timing:
+    """Median, spread, extremes of ``samples`` (not empty)."""
     return Timing(
-        repeats=len(everything),
-        median_s=statistics.median(everything),
-        iqr_s=_quantile(everything, 0.75) - _quantile(everything, 0.25),
-        min_s=min(everything),
-        max_s=max(everything),
-        samples_s=tuple(everything),
-        block_samples=first.block_samples,
+        repeats=len(samples),
+        median_s=statistics.median(samples),
+        iqr_s=_quantile(samples, 0.75) - _quantile(samples, 0.25),
+        min_s=min(samples),
+        max_s=max(samples),
+        samples_s=tuple(samples),
+        block_samples=block_samples,
     )
 
 

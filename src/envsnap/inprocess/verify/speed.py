@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envsnap.inprocess.bundle.model import Measurements
+from envsnap.inprocess.bundle.model import Measurements, Timing
 from envsnap.inprocess.verify.report import SpeedMemory, Timings
 
 CONFIRM_REPEATS = 10
@@ -50,17 +50,16 @@ def compare_speed(verifier: Any, reference: Measurements | None, fed: dict[str, 
 
     if reference is None or reference.timing is None:
         return SpeedMemory(note="the bundle holds no timing to compare with")
+    shown = _timings(reference.timing)
     if verifier.model is None or not verifier.measure:
-        return SpeedMemory(
-            reference=_timings(reference), note="target not timed (no model, or measure=False)"
-        )
+        return SpeedMemory(reference=shown, note="target not timed (no model, or measure=False)")
     named = verifier._match.model if verifier._match is not None else unwrap(verifier.model)
     # Through a compile/DDP wrapper when that is all there is around the named model (timed as it
     # runs); the named model itself when a rename pointed inside a container.
     model = timed(verifier.model) if named is unwrap(verifier.model) else named
     calls = _replay_calls(verifier, fed)
     if not calls:
-        return SpeedMemory(reference=_timings(reference), note="no recorded call can be replayed faithfully")
+        return SpeedMemory(reference=shown, note="no recorded call can be replayed faithfully")
     device = model_device(named, verifier.device or "cpu")
     repeats = verifier.repeats or reference.timing.repeats
     try:
@@ -77,18 +76,18 @@ def compare_speed(verifier: Any, reference: Measurements | None, fed: dict[str, 
     except Exception as err:  # the user's model on inputs it may not take: reported, not raised
         message = " ".join(str(err).split())[:160]
         return SpeedMemory(
-            reference=_timings(reference),
+            reference=shown,
             note=f"target not timed: replaying the recorded inputs raised {type(err).__name__}: {message}",
         )
     throughput = None
     if reference.batch_size and timing.median_s > 0:
         throughput = reference.batch_size * len(calls) / timing.median_s
-    target = Timings(median_s=timing.median_s, iqr_s=timing.iqr_s, min_s=timing.min_s, repeats=timing.repeats)
+    target = _timings(timing)
     note = None
     if device != reference.device:
         note = f"reference ran on {reference.device}, target on {device}"
     return SpeedMemory(
-        reference=_timings(reference),
+        reference=shown,
         target=target,
         latency_ratio=_ratio(timing.min_s, reference.timing.min_s),
         reference_throughput_per_s=reference.throughput_per_s,
@@ -101,10 +100,8 @@ def compare_speed(verifier: Any, reference: Measurements | None, fed: dict[str, 
     )
 
 
-def _timings(reference: Measurements) -> Timings | None:
-    timing = reference.timing
-    return (
-        None
-        if timing is None
-        else Timings(median_s=timing.median_s, iqr_s=timing.iqr_s, min_s=timing.min_s, repeats=timing.repeats)
-    )
+def _timings(timing: Timing | None) -> Timings | None:
+    """The figures of a timing the report shows side by side."""
+    if timing is None:
+        return None
+    return Timings(median_s=timing.median_s, iqr_s=timing.iqr_s, min_s=timing.min_s, repeats=timing.repeats)
