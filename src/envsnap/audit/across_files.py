@@ -1,0 +1,127 @@
+"""What one file's signals mean given the rest of the tree: the scan's last pass, before judging.
+
+A source only a non-ROCm extension builds, a CUDA kernel with a CPU twin beside it, an import of a
+package the project lists only as an optional extra: each is known only once every file is scanned.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+import msgspec
+
+from envsnap.audit.model import Signal
+
+
+def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:
+    """``signals`` with what the other files of the tree say about each (``files``: every scanned path)."""
+    signals = _left_out_of_rocm(signals)
+    signals = _cpu_twins(signals, files)
+    return _extra_only_imports(signals)
+
+
+NOT_ROCM = "branch=not-rocm"
+
+
+def _left_out_of_rocm(signals: list[Signal]) -> list[Signal]:
+    """Mark the sources of extensions a build script compiles only off ROCm as outside the ROCm build.
+
+    AutoGPTQ's setup.py builds Marlin under ``if not ROCM_VERSION and COMPILE_MARLIN:`` ("Marlin is not
+    ROCm-compatible, CUDA only"): its inline PTX never reaches hipcc, as code under ``#ifndef USE_ROCM``
+    does not. A source some other extension of the build also lists stays in.
+    """
+    out: set[str] = set()
+    kept: set[str] = set()
+    for signal in signals:
+        if signal.kind != "cuda-extension" or not signal.file:
+            continue
+        base = posixpath.dirname(signal.file)
+        for item in signal.detail:
+            if item.startswith("source="):
+                path = posixpath.normpath(posixpath.join(base, item.removeprefix("source=")))
+                (out if NOT_ROCM in signal.detail else kept).add(path)
+    out -= kept
+    if not out:
+        return signals
+    return [
+        msgspec.structs.replace(s, detail=(*s.detail, NOT_ROCM))
+        if s.file in out and NOT_ROCM not in s.detail
+        else s
+        for s in signals
+    ]
+
+
+EXTRA_ONLY = "optional=1"
+
+
+def _extra_only_imports(signals: list[Signal]) -> list[Signal]:
+    """Mark imports of a CUDA-only package the project requires only through an optional extra.
+
+    An extra (``[project.optional-dependencies]``, ``extras_require``) is installed only on request
+    (PEP 621/508): the modules importing it are that feature's, and the project installs and runs
+    without them. FastChat 0.2.36 lists flash-attn only in its ``train`` extra and imports it only in
+    the flash-attention training patch (#22 blind round 8). A package also in the core requirements,
+    or never declared, keeps its imports as they are.
+    """
+    declared: dict[str, bool] = {}
+    for signal in signals:
+        if signal.kind == "requirement":
+            key = signal.facts().get("package", "")
+            declared[key] = declared.get(key, True) and EXTRA_ONLY in signal.detail
+    extra = {key for key, only in declared.items() if only}
+    if not extra:
+        return signals
+    # A module that imports such a package at module level, unguarded, loads only where the extra is
+    # installed: the rest of its code (a `torch.cuda.get_device_capability()` check beside the flash-attn
+    # patch) runs only there too, so it is guarded like code behind a CUDA check.
+    feature_modules = {
+        s.file
+        for s in signals
+        if s.kind == "import" and "module-level=1" in s.detail and s.facts().get("package", "") in extra
+    }
+    marked: list[Signal] = []
+    for s in signals:
+        if s.kind == "import" and s.facts().get("package", "") in extra and EXTRA_ONLY not in s.detail:
+            s = msgspec.structs.replace(s, detail=(*s.detail, EXTRA_ONLY))
+        elif s.file in feature_modules and s.kind not in ("import", "port", "requirement") and not s.guarded:
+            s = msgspec.structs.replace(s, guarded=True, detail=(*s.detail, "extra-module=1"))
+        marked.append(s)
+    return marked
+
+
+CPU_TWIN = "cpu-twin=1"
+_CUDA_PART = re.compile(r"(?<![a-z])cuda(?![a-z])", re.IGNORECASE)
+_CPU_SUFFIXES = (".cpp", ".cc", ".cxx", ".c")
+
+
+def _cpu_twins(signals: list[Signal], files: set[str]) -> list[Signal]:
+    """Mark CUDA sources in a folder whose every ``.cu`` file has a CPU twin (``cuda/x_cuda.cu`` beside
+    ``cpu/x_cpu.cpp``): each op is registered for the CPU too, so it runs on CPU tensors on any machine.
+
+    torch-scatter, torch-sparse and torch-cluster (PyG's compiled extensions), torchvision's and mmcv's
+    ``nms_cpu.cpp``/``nms_cuda.cu``: off NVIDIA and AMD the extension builds CPU-only and its ops answer
+    for CPU tensors; only the GPU speed-up needs a port. Headers (``.cuh``) of such a folder go with it.
+    """
+    by_folder: dict[str, list[str]] = {}
+    for path in files:
+        if path.endswith(".cu"):
+            by_folder.setdefault(posixpath.dirname(path), []).append(path)
+    twinned: set[str] = set()
+    for folder, sources in by_folder.items():
+        if all(_has_cpu_twin(path, files) for path in sources):
+            twinned.add(folder)
+    if not twinned:
+        return signals
+    return [
+        msgspec.structs.replace(s, detail=(*s.detail, CPU_TWIN))
+        if s.kind == "cuda-source" and s.file and posixpath.dirname(s.file) in twinned
+        else s
+        for s in signals
+    ]
+
+
+def _has_cpu_twin(path: str, files: set[str]) -> bool:
+    stem = path[: -len(".cu")]
+    twin = _CUDA_PART.sub("cpu", stem)
+    return twin != stem and any(twin + suffix in files for suffix in _CPU_SUFFIXES)
