@@ -205,4 +205,6 @@ class Manifest(Model, frozen=True, kw_only=True):
     notes: tuple[str, ...] = ()
     modules: tuple[ModuleSig, ...] = ()
     """The model's module tree (empty in bundles written before it was recorded)."""
+    numerics: dict[str, str] = msgspec.field(default_factory=dict)
+    """The block's float32 math settings (numerics.py: TF32, matmul precision, determinism)."""
     files: tuple[FileEntry, ...] = ()

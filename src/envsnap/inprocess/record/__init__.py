@@ -71,6 +71,7 @@ class Recorder:
         self.device = device
         self._active: Any = None
         self._environment: Any = None
+        self._numerics: dict[str, str] = {}
         self._taps: dict[str, list[tuple[int, list[str]]]] = {}
         self.manifest: Any = None
         """The written bundle's manifest (bundle_model.Manifest), once the block has exited."""
@@ -94,9 +95,11 @@ class Recorder:
             raise RuntimeError("this recorder is already recording")
         from envsnap.inprocess.machine import snapshot_soon
         from envsnap.inprocess.module_names import unwrap
+        from envsnap.inprocess.numerics import read_numerics
         from envsnap.inprocess.replay_state import ModelState
 
         self._taps = {}
+        self._numerics = read_numerics()  # the settings the block's math runs under
         self._environment = snapshot_soon(self.environment)  # the probes overlap the block
         state = ModelState(unwrap(self.model) if self.model is not None else None)
         sink = RecordSink(self.keep_bytes, state=state)
@@ -192,6 +195,7 @@ class Recorder:
             placement=extra.placement,
             notes=tuple(sink.notes + extra.notes),
             modules=signature(model) if model is not None else (),
+            numerics=self._numerics,
         )
         write_bundle(self.path, manifest, members)
         return manifest

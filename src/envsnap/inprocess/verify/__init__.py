@@ -75,6 +75,7 @@ class Verifier:
         self.split = split
         self._match: Any = None
         self._snapshot: Any = None
+        self._numerics: dict[str, str] = {}
         self._loaded: Any = None
         self._active: Any = None
         self._report: VerifyReport | None = None
@@ -129,8 +130,10 @@ class Verifier:
 
     def __enter__(self) -> Verifier:
         from envsnap.inprocess.capture import Capture
+        from envsnap.inprocess.fp32_math import between, known
         from envsnap.inprocess.guard import Guard
         from envsnap.inprocess.machine import snapshot_soon
+        from envsnap.inprocess.numerics import read_numerics
         from envsnap.inprocess.op_log import make_mode
         from envsnap.inprocess.verify.sink import VerifySink
 
@@ -142,6 +145,11 @@ class Verifier:
         sink = VerifySink(
             recorded, loaded.activations, loaded.golden, loaded.inputs, self.overrides, compare=self.compare
         )
+        self._numerics = read_numerics()  # the settings the target's math runs under
+        sink.math = between(
+            known(manifest.numerics), _recorded_device(manifest), self._numerics, self._model_device()
+        )
+        sink.call_ops = {call.key: call.ops for call in manifest.calls}
         fed: Any = sink
         if self.split > 1:
             from envsnap.inprocess.verify.split import SplitSink
@@ -194,6 +202,7 @@ class Verifier:
         import torch
 
         from envsnap._version import __version__
+        from envsnap.inprocess.fp32_math import known
         from envsnap.inprocess.placement import summarize
         from envsnap.inprocess.verify import judge
         from envsnap.inprocess.verify.report import ModuleCheck, RunSide, SpeedMemory
@@ -261,12 +270,14 @@ class Verifier:
                 envsnap_version=manifest.envsnap_version,
                 device=manifest.measurements.device if manifest.measurements else None,
                 fingerprint=fingerprints[0],
+                numerics=known(manifest.numerics),
             ),
             target=RunSide(
                 torch_version=str(torch.__version__),
                 envsnap_version=__version__,
                 device=self._model_device(),
                 fingerprint=fingerprints[1],
+                numerics=self._numerics,
             ),
             speed=speed,
             placement=placement,
@@ -301,6 +312,7 @@ class Verifier:
         return replace(found, summary=f"{found.summary} {said}") if said else found
 
     def _model_device(self) -> str | None:
+        """The device type the target model's parameters are on (or the one given)."""
         if self.model is None:
             return self.device
         from envsnap.inprocess.record.measure import model_device
@@ -441,3 +453,10 @@ def verify(
         compare=compare,
         split=split,
     )
+
+
+def _recorded_device(manifest: Any) -> str | None:
+    """The device type the reference ran on: its measurements', else its first module's."""
+    if manifest.measurements is not None and manifest.measurements.device:
+        return str(manifest.measurements.device)
+    return next((str(call.device) for call in manifest.calls if call.device), None)

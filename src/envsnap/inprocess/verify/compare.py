@@ -18,6 +18,7 @@ import torch
 from msgspec.structs import replace
 
 from envsnap.inprocess.bundle.model import Leaf
+from envsnap.inprocess.fp32_math import REDUCED_MATH, TOLERANCE
 from envsnap.inprocess.metrics import Metrics, sketch_metrics, sketch_of, tensor_metrics
 from envsnap.inprocess.tensor_stats import dtype_name, tensor_stats
 from envsnap.inprocess.tolerance import (
@@ -72,6 +73,7 @@ def _tolerance(
     overrides: Mapping[str, Tolerance],
     inherited: Inherited | None,
     autocast: str | None,
+    reduced: tuple[str, str] | None = None,
 ) -> tuple[Tolerance, str, str | None]:
     """(rtol, atol), where it came from, and the cast (a dtype change) it accounts for."""
     tolerance, source = resolve(tolerance_name(key), recorded, overrides)
@@ -83,6 +85,11 @@ def _tolerance(
             cast = f"{how} (recorded {recorded})"
             if not source.startswith("override"):
                 tolerance, source = default_tolerance(lower), f"{lower} default: {cast}"
+    elif reduced is not None and recorded == "float32" and not source.startswith("override"):
+        form, why = reduced
+        wider = looser(tolerance, TOLERANCE[form])
+        if wider != tolerance:
+            tolerance, source = wider, f"{form} default: {REDUCED_MATH}: {why}"
     if inherited is not None and not source.startswith("override"):
         wider = looser(tolerance, inherited[0])
         if wider != tolerance:
@@ -101,15 +108,38 @@ def check_value(
     compare: Callable[[str, Any, Any], Any] | None = None,
     inherited: Inherited | None = None,
     autocast: str | None = None,
+    reduced: tuple[str, str] | None = None,
 ) -> ValueCheck:
     """The check of ``target`` against the recorded ``leaf`` (``reference``: its kept tensor).
 
     ``compare`` transforms (target, reference) first (verify(compare=...)); ``inherited`` is a
-    looser tolerance flowing from upstream values; ``autocast`` the dtype autocast was producing.
+    looser tolerance flowing from upstream values; ``autocast`` the dtype autocast was producing;
+    ``reduced`` the (format, why) of reduced float32 math that reached the value's module call
+    (fp32_math.py: TF32 allowed on either side), whose tolerance is used only where float32's fails.
     """
+    options: dict[str, Any] = {"compare": compare, "inherited": inherited, "autocast": autocast}
+    check = _check_value(key, target, leaf, reference, golden, overrides, **options)
+    if reduced is None or check.status != "fail" or check.metrics is None:
+        return check
+    return _check_value(key, target, leaf, reference, golden, overrides, **options, reduced=reduced)
+
+
+def _check_value(
+    key: str,
+    target: torch.Tensor,
+    leaf: Leaf,
+    reference: torch.Tensor | None,
+    golden: torch.Tensor | None,
+    overrides: Mapping[str, Tolerance],
+    *,
+    compare: Callable[[str, Any, Any], Any] | None = None,
+    inherited: Inherited | None = None,
+    autocast: str | None = None,
+    reduced: tuple[str, str] | None = None,
+) -> ValueCheck:
     ref = leaf.stats
     dtype = dtype_name(target.dtype)
-    (rtol, atol), source, cast = _tolerance(key, dtype, ref.dtype, overrides, inherited, autocast)
+    (rtol, atol), source, cast = _tolerance(key, dtype, ref.dtype, overrides, inherited, autocast, reduced)
     shape = tuple(int(d) for d in target.shape)
     check = ValueCheck(
         key=key,
@@ -207,10 +237,11 @@ def _cast_as_a_whole(metrics: Metrics, source: str, rtol: float, scale: float) -
         HF GPT-2 and Llama: 1 of 1536 and 3 of 3072 elements, SQNR 45 dB). The value passes when its
         error RMS is within rtol × the reference's RMS (bf16: SQNR ≥ 36 dB; a 5% bug is ~26 dB) and at
         most 1% of its elements are out. Only at the cast's dtype default, on the cast's values and
-    those downstream that inherit it (never under an override).
+    those downstream that inherit it (never under an override); TF32 math (fp32_math.py) is a cast
+    of the matmul's inputs and is judged the same way.
     """
     # The cast's own values, or values downstream of it that inherited its tolerance.
-    of_cast = "default: cast to " in source or "default: autocast to " in source
+    of_cast = any(f"default: {how}" in source for how in ("cast to ", "autocast to ", REDUCED_MATH))
     if not of_cast or source.startswith("override") or scale <= 0 or not metrics.compared:
         return None
     relative = metrics.rmse / scale

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from msgspec.structs import replace
 
 from envsnap.inprocess.bundle.model import Call, Placement
+from envsnap.inprocess.fp32_math import REDUCED_MATH
 from envsnap.inprocess.verify.report import (
     CAST_MARK,
     REPRESENTATION,
@@ -235,6 +236,15 @@ def limitations_of(checks: Sequence[ValueCheck], placement: Placement | None) ->
             f"{len(casts)} values were compared at {first.tolerance_from.split(' ')[0]} tolerance: "
             f"the target's {first.cast} starts at `{first.key.split('#')[0]}`; to compare like for like, "
             "run the target in the recorded dtype (or record under the same autocast)"
+        )
+    at_tf32 = f"tf32 default: {REDUCED_MATH}"
+    tf32 = [c for c in checks if c.tolerance_from.startswith(at_tf32) and c.status == "pass"]
+    if tf32:
+        found.append(
+            f"{len(tf32)} values passed only at TF32's tolerance (rtol {tf32[0].rtol:g}), from "
+            f"`{tf32[0].key.split('#')[0]}` on: {tf32[0].tolerance_from.split(': ', 2)[-1]}; to hold them "
+            "to float32's, run both sides with torch.backends.cuda.matmul.allow_tf32 = False and "
+            "torch.backends.cudnn.allow_tf32 = False (float32_matmul_precision 'highest')"
         )
     whole = [c for c in checks if c.status == "pass" and CAST_MARK in (c.reason or "")]
     if whole:

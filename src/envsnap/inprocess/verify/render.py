@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from envsnap.inprocess.fp32_math import differences
 from envsnap.snapshot.safe_text import md_code, md_text, one_line, printable
 
 if TYPE_CHECKING:  # the report calls this module to render itself: types only, no import cycle
@@ -148,6 +149,9 @@ def render_text(report: VerifyReport, max_modules: int) -> str:
     lines += [f"environment: {line}" if i == 0 else line for i, line in enumerate(environment_lines(report))]
     if report.module_match:
         lines.append(f"modules: {one_line(report.module_match)}")
+    settings = differences(ref.numerics, tgt.numerics)
+    if settings:
+        lines.append(f"float32 math settings (reference → target): {one_line(', '.join(settings))}")
     rows = [m for m in report.modules if m.outputs] + list(report.taps)
     if rows:
         shown = _rows_to_show(rows, report, max_modules)
@@ -212,6 +216,9 @@ def render_markdown(report: VerifyReport) -> str:
         lines += ["", f"**First divergence:** {_md(div.summary)}"]
     if report.limitations:
         lines += ["", "**Limitations:**"] + [f"- {_md(x)}" for x in report.limitations]
+    settings = differences(report.reference.numerics, report.target.numerics)
+    if settings:
+        lines += ["", f"**Float32 math settings** (reference → target): {_md(', '.join(settings))}"]
     speed, placement = speed_line(report), placement_line(report)
     lines += ["", "| | |", "|---|---|"]
     if speed:

@@ -137,6 +137,8 @@ class RunSide(Model, frozen=True, kw_only=True):
     fingerprint: str | None = None
     """The environment snapshot's fingerprint."""
     host: str | None = None
+    numerics: dict[str, str] = msgspec.field(default_factory=dict)
+    """Float32 math settings (TF32, matmul precision, determinism): numerics.py."""
 
 
 class VerifyReport(Model, frozen=True, kw_only=True):

@@ -17,6 +17,7 @@ import torch
 
 from envsnap.inprocess.bundle.model import Leaf
 from envsnap.inprocess.capture import CallInfo
+from envsnap.inprocess.fp32_math import REDUCED_MATH, applies
 from envsnap.inprocess.tensor_stats import dtype_name
 from envsnap.inprocess.tolerance import Tolerance
 from envsnap.inprocess.verify.compare import Inherited, check_input, check_value, tolerance_name
@@ -58,6 +59,10 @@ class VerifySink:
     padded: int = 0
     fed: dict[str, torch.Tensor] = field(default_factory=dict)
     """The top-level inputs the target was fed, as fed (what its timing replays feed again)."""
+    math: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    """Reduced float32 math either side allowed, per kind of op (fp32_math.between)."""
+    call_ops: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """The reference's own ops per module call key: which calls that math reaches."""
 
     def call_outputs(self, call: CallInfo) -> None:
         """``call``'s outputs come next: the tolerance they inherit from its inputs and children."""
@@ -69,8 +74,8 @@ class VerifySink:
         """Remember a value checked at a tolerance looser than its dtype's default."""
         if check.status != "pass" or check.metrics is None:
             return
-        if check.tolerance_from.startswith(("override", "inherited")) or check.cast:
-            source = check.tolerance_from
+        source = check.tolerance_from
+        if source.startswith(("override", "inherited")) or check.cast or REDUCED_MATH in source:
             if not source.startswith("inherited"):
                 source = f"inherited from {tolerance_name(key)} ({source})"
             self.loosened[key] = ((check.rtol, check.atol), source)
@@ -103,6 +108,7 @@ class VerifySink:
             compare=self.compare or self._padding,
             inherited=inherited,
             autocast=autocast_dtype(tensor.device.type),
+            reduced=applies(self.math, self.call_ops.get(key.split("/", 1)[0], ())) if self.math else None,
         )
         self.checks[key] = check
         self._loosen(key, check)
