@@ -27,13 +27,17 @@ def test_a1111_sysinfo_json_is_read_as_collect_env_fields() -> None:
     """ModelSurge/sd-webui-comfyui#209: A1111's sysinfo holds torch's collect_env as JSON members; it was
     refused. The GPU named in 'nvidia_gpu_models' is an AMD one, so it is no NVIDIA device."""
     snapshot = snapshot_of(A1111_SYSINFO)
-    assert snapshot.frameworks is not None and snapshot.frameworks.torch is not None
+    assert snapshot.frameworks is not None
+    assert snapshot.frameworks.torch is not None
     torch = snapshot.frameworks.torch
     assert (torch.version, torch.hip, torch.cuda) == ("2.1.2+rocm5.6", "5.6", None)
-    assert torch.available is not None and torch.available.cuda is True
-    assert snapshot.accelerators is not None and snapshot.accelerators.nvidia is None
+    assert torch.available is not None
+    assert torch.available.cuda is True
+    assert snapshot.accelerators is not None
+    assert snapshot.accelerators.nvidia is None
     amd = snapshot.accelerators.amd
-    assert amd is not None and amd.devices is not None
+    assert amd is not None
+    assert amd.devices is not None
     assert [d.name for d in amd.devices] == ["AMD Radeon RX 6900 XT"]
     assert findings_of(A1111_SYSINFO) == set()
 
@@ -46,18 +50,21 @@ def test_a_cuda_build_in_the_same_json_on_that_amd_gpu_is_a_vendor_mismatch() ->
     assert findings_of(text) == {("build-vendor-mismatch", "error")}
 
 
-HTML_ESCAPED_XML = """***@***.***:/mnt/d/openclaw/1Panel-dev-v2# nvidia-smi -q -x
-<?xml version="1.0" ?&gt;
-<!DOCTYPE nvidia_smi_log SYSTEM "nvsmi_device_v13.dtd"&gt;
-<nvidia_smi_log&gt;
-&nbsp; &nbsp; &nbsp; &nbsp; <timestamp&gt;Tue Feb 17 22:43:40 2026</timestamp&gt;
-&nbsp; &nbsp; &nbsp; &nbsp; <driver_version&gt;591.74</driver_version&gt;
-&nbsp; &nbsp; &nbsp; &nbsp; <cuda_version&gt;13.1</cuda_version&gt;
-&nbsp; &nbsp; &nbsp; &nbsp; <attached_gpus&gt;1</attached_gpus&gt;
-&nbsp; &nbsp; &nbsp; &nbsp; <gpu id="00000000:01:00.0"&gt;
-&nbsp; &nbsp; &nbsp; &nbsp; &nbsp; &nbsp; &nbsp; &nbsp; <product_name&gt;NVIDIA GeForce RTX 4090</product_name&gt;
-&nbsp; &nbsp; &nbsp; &nbsp; &nbsp; &nbsp; &nbsp; &nbsp; <product_brand&gt;GeForce</product_brand&gt;
-"""
+_IN1, _IN2 = "&nbsp; " * 4, "&nbsp; " * 8
+"""The page's indents, as pasted (``&nbsp;`` entities)."""
+HTML_ESCAPED_XML = (
+    "***@***.***:/mnt/d/openclaw/1Panel-dev-v2# nvidia-smi -q -x\n"
+    '<?xml version="1.0" ?&gt;\n'
+    '<!DOCTYPE nvidia_smi_log SYSTEM "nvsmi_device_v13.dtd"&gt;\n'
+    "<nvidia_smi_log&gt;\n"
+    f"{_IN1}<timestamp&gt;Tue Feb 17 22:43:40 2026</timestamp&gt;\n"
+    f"{_IN1}<driver_version&gt;591.74</driver_version&gt;\n"
+    f"{_IN1}<cuda_version&gt;13.1</cuda_version&gt;\n"
+    f"{_IN1}<attached_gpus&gt;1</attached_gpus&gt;\n"
+    f'{_IN1}<gpu id="00000000:01:00.0"&gt;\n'
+    f"{_IN2}<product_name&gt;NVIDIA GeForce RTX 4090</product_name&gt;\n"
+    f"{_IN2}<product_brand&gt;GeForce</product_brand&gt;\n"
+)
 
 
 def test_an_html_escaped_cut_nvidia_smi_xml_gives_its_driver_and_gpu() -> None:
@@ -66,7 +73,8 @@ def test_an_html_escaped_cut_nvidia_smi_xml_gives_its_driver_and_gpu() -> None:
     snapshot = snapshot_of(HTML_ESCAPED_XML)
     assert snapshot.accelerators is not None
     nvidia = snapshot.accelerators.nvidia
-    assert nvidia is not None and nvidia.devices is not None
+    assert nvidia is not None
+    assert nvidia.devices is not None
     assert nvidia.driver_version == "591.74"
     assert [d.name for d in nvidia.devices] == ["NVIDIA GeForce RTX 4090"]
     assert findings_of(HTML_ESCAPED_XML) == set()
@@ -100,9 +108,11 @@ def test_a_cuda_torch_on_an_amd_apu_named_in_prose_is_the_vendor_not_the_driver(
     AMD GPU by its gfx target beside "AMD APU"; torch's "Found no NVIDIA driver" is the symptom of the
     wrong-vendor build, so installing an NVIDIA driver is not what the report is told."""
     snapshot = snapshot_of(COMFYUI_DOCKER)
-    assert snapshot.frameworks is not None and snapshot.frameworks.torch is not None
+    assert snapshot.frameworks is not None
+    assert snapshot.frameworks.torch is not None
     assert snapshot.frameworks.torch.version == "2.12.0+cu130"
-    assert snapshot.accelerators is not None and snapshot.accelerators.amd is not None
+    assert snapshot.accelerators is not None
+    assert snapshot.accelerators.amd is not None
     assert snapshot.accelerators.amd.devices is not None
     assert [d.gfx_target for d in snapshot.accelerators.amd.devices] == ["gfx1150"]
     assert "no-nvidia-driver" in kinds_of(COMFYUI_DOCKER)
@@ -149,7 +159,8 @@ def test_container_cli_without_nvml_is_no_missing_driver_where_nvidia_smi_answer
     assert findings_of(alone) == {("nvidia-driver-not-found", "error")}
 
 
-DIFFDOCK_CONDA_GREP = """(diffdock_yml) zhangjie@zhangjie-OptiPlex-5080:~/7exp/DiffDock$ conda list | grep torch
+DIFFDOCK_CONDA_GREP = """\
+(diffdock_yml) zhangjie@zhangjie-OptiPlex-5080:~/7exp/DiffDock$ conda list | grep torch
 ffmpeg                    4.3                  hf484d3e_0    pytorch
 pytorch                   1.12.1          py3.9_cuda11.3_cudnn8.3.2_0    pytorch
 pytorch-cuda              11.7                 h778d358_5    pytorch
@@ -169,8 +180,10 @@ def test_a_grepped_conda_list_keeps_pytorchs_build_and_pyg_wheels_for_another_to
     """gcorso/DiffDock#121: `conda list | grep torch` has no header; it was read as a pip list, losing the
     build column that says pytorch's CUDA. PyG's wheels tagged +pt113cu117 are for torch 1.13."""
     snapshot = snapshot_of(DIFFDOCK_CONDA_GREP)
-    assert snapshot.meta.origin is not None and "conda list" in snapshot.meta.origin.sections
-    assert snapshot.frameworks is not None and snapshot.frameworks.torch is not None
+    assert snapshot.meta.origin is not None
+    assert "conda list" in (snapshot.meta.origin.sections or ())
+    assert snapshot.frameworks is not None
+    assert snapshot.frameworks.torch is not None
     assert (snapshot.frameworks.torch.version, snapshot.frameworks.torch.cuda) == ("1.12.1", "11.3")
     assert findings_of(DIFFDOCK_CONDA_GREP) == {("companion-version-mismatch", "error")}
 
@@ -188,7 +201,8 @@ def test_vllms_different_devices_warning_names_the_gpus() -> None:
         "unexpected behavior.\n"
     )
     snapshot = snapshot_of(text)
-    assert snapshot.accelerators is not None and snapshot.accelerators.nvidia is not None
+    assert snapshot.accelerators is not None
+    assert snapshot.accelerators.nvidia is not None
     devices = snapshot.accelerators.nvidia.devices or ()
     assert [d.name for d in devices] == ["NVIDIA RTX A5000", "NVIDIA GeForce RTX 3090"]
     assert findings_of(text) == set()
@@ -201,7 +215,8 @@ def test_tegrastats_says_a_jetson_gpu_is_there() -> None:
         "EMC_FREQ 2%@1331 GR3D_FREQ 0%@114 APE 150 PLL@40.5C MCPU@40.5C PMIC@100C Tboard@37C GPU@38.5C\n"
     )
     snapshot = snapshot_of(text)
-    assert snapshot.accelerators is not None and snapshot.accelerators.nvidia is not None
+    assert snapshot.accelerators is not None
+    assert snapshot.accelerators.nvidia is not None
     assert findings_of(text) == set()
 
 
@@ -214,11 +229,10 @@ def test_aligned_key_then_colon_reads_the_value_not_the_colon() -> None:
         "GPU 0 (CUDA order)   : NVIDIA L40S | SM89 | 142 SMs | 44.4 GiB\n"
     )
     snapshot = snapshot_of(text)
-    assert (
-        snapshot.host is not None
-        and snapshot.host.os_name == "Linux-5.15.0-133-generic-x86_64-with-glibc2.35"
-    )
-    assert snapshot.accelerators is not None and snapshot.accelerators.nvidia is not None
+    assert snapshot.host is not None
+    assert snapshot.host.os_name == "Linux-5.15.0-133-generic-x86_64-with-glibc2.35"
+    assert snapshot.accelerators is not None
+    assert snapshot.accelerators.nvidia is not None
     assert snapshot.accelerators.nvidia.driver_version == "595.71.05"
 
 
@@ -230,9 +244,11 @@ def test_an_app_log_with_only_the_version_takes_the_build_from_its_rocm_tag() ->
         "[INFO] ROCm version: (7, 16)\n[INFO] Device: cuda:0 AMD Radeon RX 6800 XT : native\n"
     )
     snapshot = snapshot_of(text)
-    assert snapshot.frameworks is not None and snapshot.frameworks.torch is not None
+    assert snapshot.frameworks is not None
+    assert snapshot.frameworks.torch is not None
     assert snapshot.frameworks.torch.hip == "10.1.0"
-    assert snapshot.accelerators is not None and snapshot.accelerators.amd is not None
+    assert snapshot.accelerators is not None
+    assert snapshot.accelerators.amd is not None
     devices = snapshot.accelerators.amd.devices or ()
     assert [(d.name, d.gfx_target) for d in devices] == [("AMD Radeon RX 6800 XT", "gfx1030")]
     assert findings_of(text) == set()
