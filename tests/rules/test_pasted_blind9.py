@@ -252,3 +252,15 @@ def test_an_app_log_with_only_the_version_takes_the_build_from_its_rocm_tag() ->
     devices = snapshot.accelerators.amd.devices or ()
     assert [(d.name, d.gfx_target) for d in devices] == [("AMD Radeon RX 6800 XT", "gfx1030")]
     assert findings_of(text) == set()
+
+
+def test_a_jaxlib_cuda_wheel_of_jaxs_own_release_is_no_mismatch() -> None:
+    """jax-ml/jax#20722 (checked after the fixes, blind): 'jaxlib 0.4.26+cuda12.cudnn89' beside 'jax
+    0.4.26' was called newer than jax, because PEP 440 sorts a local tag above its release; jax compares
+    releases."""
+    text = (
+        "```\njax                          0.4.26\njaxlib                       0.4.26+cuda12.cudnn89\n```\n"
+    )
+    assert findings_of(text) == set()
+    newer = text.replace("jaxlib                       0.4.26", "jaxlib                       0.4.27")
+    assert findings_of(newer) == {("jax-plugin-version-mismatch", "error")}
