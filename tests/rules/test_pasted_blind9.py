@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from envsnap.errors import BadInput
 from envsnap.importers import markup_lines
 from tests.rules.pasted import findings_of, kinds_of, snapshot_of
 
@@ -264,3 +267,18 @@ def test_a_jaxlib_cuda_wheel_of_jaxs_own_release_is_no_mismatch() -> None:
     assert findings_of(text) == set()
     newer = text.replace("jaxlib                       0.4.26", "jaxlib                       0.4.27")
     assert findings_of(newer) == {("jax-plugin-version-mismatch", "error")}
+
+
+def test_a_package_version_told_in_a_sentence_is_read() -> None:
+    """jax-ml/jax#31615 (checked after the fixes, blind): 'When using `jax` version `0.7.1`' and an XLA
+    warning were all the paste said; it was refused."""
+    text = (
+        "When using `jax` version `0.7.1`\n"
+        "W external/xla/xla/service/gpu/model/gpu_collective_performance_model.cc:410] "
+        "/lib64/libnvidia-ml.so.1: undefined symbol: nvmlDeviceGetGpuFabricInfoV\n"
+    )
+    snapshot = snapshot_of(text)
+    assert [(p.name, p.version) for p in snapshot.packages or ()] == [("jax", "0.7.1")]
+    assert findings_of(text) == set()
+    with pytest.raises(BadInput):  # a name envsnap does not know states nothing: still refused
+        snapshot_of("the totally unknown version 1.2.3 of a thing\n")

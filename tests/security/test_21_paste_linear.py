@@ -133,6 +133,7 @@ def test_a_pathological_megabyte_costs_linear_work(parts: tuple[str, str, str]) 
         "&nbsp; &nbsp; <product_name&gt;NVIDIA GeForce RTX 4090</product_name&gt;\n" * 30_000,
         "Detected different devices in the system: " + "NVIDIA RTX A5000, " * 100_000 + ".\n",
         "an AMD APU (gfx1150, Radeon 890M) " * 30_000 + "\n",
+        "using jax version 0.7.1 and " * 40_000 + "\n",
     ],
     ids=[
         "smi-q-3000-spaces",
@@ -148,6 +149,7 @@ def test_a_pathological_megabyte_costs_linear_work(parts: tuple[str, str, str]) 
         "escaped-xml-30000-elements",
         "different-devices-100000-names",
         "amd-gfx-prose-one-megabyte-line",
+        "package-version-sentence-one-megabyte-line",
     ],
 )
 def test_the_shapes_the_hostile_run_found(text: str) -> None:

@@ -35,6 +35,9 @@ PASTES = {
         f"Detected different devices in the system: NVIDIA RTX A5000, NVIDIA {HOSTILE[:150]}, "
         f"NVIDIA GeForce RTX 3090. {HOSTILE}\nHF_TOKEN={SECRET}\n"
     ),
+    "version-sentence": (
+        f"When using jax version 0.7.1 {HOSTILE}\njaxlib version {HOSTILE[:300]}\nHF_TOKEN={SECRET}\n"
+    ),
     "tegrastats": (
         f"RAM 311/7852MB (lfb 1809x4MB) SWAP 0/3926MB CPU [0%@345] GR3D_FREQ 0%@114 {HOSTILE}\n"
         f"HF_TOKEN={SECRET}\n"

@@ -254,6 +254,8 @@ _DUNDER_SAID = re.compile(
     r"(?P<v>" + _VERSION + r")"
 )
 """A sentence telling what ``print(torch.__version__)`` answered: "... prints 2.12.0+cu130 and None"."""
+_NAMED_VERSION = re.compile(r"\b(?P<name>[A-Za-z][\w.-]{1,30}) version v?(?P<v>" + _VERSION + r")(?![\w.])")
+"""A sentence naming a package's version ("When using jax version 0.7.1"): kept for known packages."""
 _AMD_GPU = re.compile(r"(?:AMD |ATI )?(?:Radeon|Instinct)\b|AMD (?:Ryzen .{0,40}with Radeon|APU)\b")
 """An AMD GPU's product name ("AMD Radeon RX 6900 XT", "Instinct MI250X"): not an NVIDIA device."""
 _GFX = re.compile(r"\bgfx(?:\d{3,4}|90[a-c])[a-z]?\b")
@@ -590,6 +592,11 @@ def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
     if "cuda-enabled jaxlib" in lower and _JAX_CPU_FALLBACK.search(line):
         reader.add("jax-cpu-fallback", line, number)
         reader.add("nvidia-driver-present", "jax: an NVIDIA GPU may be present", number)
+    if " version " in lower and not reader.facts_on(number):
+        for named in _NAMED_VERSION.finditer(line):
+            # torch has its own patterns (a bare version there must not look like a build)
+            if named.group("name").lower() in KNOWN_PACKAGES - {"torch"}:
+                reader.add("package", named.group("v"), number, named.group("name").lower())
     if "gfx" in lower and (gfx := _GFX.search(line)) and _AMD_PROSE.search(line):
         reader.add("amd-gpu", AMD_UNNAMED, number, gfx.group(0))
     if "different devices" in lower and (listed := _DIFFERENT_DEVICES.search(line)):
