@@ -65,6 +65,9 @@ HEADS = (
     "host:1:1 [0] NCCL INFO cudaDriverVersion 12000\nhost:1:1 [0] NCCL INFO ",
     "PyTorch version: 2.0.1a0+cxx11.abi\nGPU models and configuration: \n[0] _DeviceProperties(name='",
     "GPU  Temp   AvgPwr  SCLK    MCLK    Fan     Perf  PwrCap  SCLK OD  MCLK OD  GPU%\n",
+    '{\n    "Torch env info": {\n        "torch_version": "',
+    "&nbsp; &nbsp; <driver_version&gt;",
+    "WARNING [cuda.py:803] Detected different devices in the system: NVIDIA ",
     "",
 )
 """What precedes the pathological part: the start of a format that sends it to one parser."""
@@ -126,6 +129,11 @@ def test_a_pathological_megabyte_costs_linear_work(parts: tuple[str, str, str]) 
         "PyTorch version: 2.0.1a0+cxx11.abi\nGPU models and configuration: \n"
         + "[0] _DeviceProperties(name='Intel(R) Arc(TM) A770 Graphics', platform_name='Intel(R) L0')\n"
         * 20_000,
+        '        "nvidia_gpu_models": "AMD Radeon RX 6900 XT",\n' * 50_000,
+        "&nbsp; &nbsp; <product_name&gt;NVIDIA GeForce RTX 4090</product_name&gt;\n" * 30_000,
+        "Detected different devices in the system: " + "NVIDIA RTX A5000, " * 100_000 + ".\n",
+        "an AMD APU (gfx1150, Radeon 890M) " * 30_000 + "\n",
+        "using jax version 0.7.1 and " * 40_000 + "\n",
     ],
     ids=[
         "smi-q-3000-spaces",
@@ -137,6 +145,11 @@ def test_a_pathological_megabyte_costs_linear_work(parts: tuple[str, str, str]) 
         "rocminfo-50000-agents-without-name",
         "nccl-info-50000-lines",
         "ipex-20000-xpu-devices",
+        "sysinfo-json-50000-members",
+        "escaped-xml-30000-elements",
+        "different-devices-100000-names",
+        "amd-gfx-prose-one-megabyte-line",
+        "package-version-sentence-one-megabyte-line",
     ],
 )
 def test_the_shapes_the_hostile_run_found(text: str) -> None:

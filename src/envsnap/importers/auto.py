@@ -177,7 +177,8 @@ def _placed(read: ImportedSections, merged: ImportedSections) -> ImportedSection
                 msgspec.structs.replace(device, index=known.devices[0].index, name=known.devices[0].name)
             )
     devices = tuple(placed) or None
-    accelerators = Accelerators(nvidia=msgspec.structs.replace(nvidia, devices=devices))
+    amd = read.accelerators.amd if read.accelerators else None
+    accelerators = Accelerators(nvidia=msgspec.structs.replace(nvidia, devices=devices), amd=amd)
     return ImportedSections(**{**{f: getattr(read, f) for f in _FIELDS}, "accelerators": accelerators})
 
 

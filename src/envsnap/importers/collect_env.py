@@ -23,6 +23,7 @@ import msgspec
 
 from envsnap.errors import BadInput
 from envsnap.importers.base import ImportedSections
+from envsnap.importers.package_lists import torch_of_wheel
 from envsnap.snapshot.model import (
     Accelerators,
     AmdDevice,
@@ -516,12 +517,19 @@ def _frameworks(report: _Report) -> Frameworks | None:
         cuda=_bool(report, "Is CUDA available"), xpu=_bool(report, "Is XPU available")
     )
     hip = _value(report, "ROCM used to build PyTorch") or _value(report, "HIP runtime version")
+    cuda = _value(report, "CUDA used to build PyTorch")
+    # a version has no blank: an app log's "pytorch version: X" can run on into the next line
+    version = version.split()[0]
+    if cuda is None and hip is None:
+        # no build lines (an app log printing only the version): the wheel's tag states the build
+        tagged = torch_of_wheel(version)
+        cuda, hip = (tagged.cuda, tagged.hip) if tagged is not None else (None, None)
     return Frameworks(
         torch=TorchInfo(
             status="ok",
             version=version,
             debug=_bool(report, "Is debug build"),
-            cuda=_value(report, "CUDA used to build PyTorch"),
+            cuda=cuda,
             hip=hip,
             xpu=_value(report, "XPU used to build PyTorch"),
             miopen=_value(report, "MIOpen runtime version"),

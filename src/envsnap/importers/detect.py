@@ -235,7 +235,11 @@ def detect(text: str, name: str, *, captured_at: str, json_text: str | None = No
     if any([package_lists.PIP_LIST_HEADER.match(line.strip()) for line in lines]):  # noqa: C419
         attempt("pip list", lambda: package_lists.parse_pip_list(lines))
     elif conda is None:
-        attempt("pip list", lambda: package_lists.parse_headless_list(lines))
+        headless = package_lists.parse_headless_list(lines)
+        if headless is not None:
+            # rows with a build and a channel are a conda list cut above (or grepped without) its header
+            conda_rows = any(p.installer for p in headless.packages or ())
+            found.append(Found("conda list" if conda_rows else "pip list", headless))
     if conda is not None:
         attempt("conda list", lambda: package_lists.parse_conda_list(lines[conda:]))
     for run in _freeze_runs(lines):

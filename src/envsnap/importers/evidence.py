@@ -19,8 +19,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from envsnap.importers import log_prefix
+from envsnap.importers import log_prefix, markup_lines
 
+AMD_UNNAMED = "AMD GPU"
+"""The name of an AMD GPU a paste gives only by its gfx target."""
 MAX_LINE = 4096
 """Characters of a line that are read: no fact needs more, and it bounds the work per line."""
 
@@ -41,7 +43,8 @@ class Fact:
 _MARKUP = re.compile(r"^(?:[-*+>] |#{1,6} |\d{1,3}[.)] |\*\* ?)+")
 _SPACE_RUN = re.compile(r"[ \t]{3,}")
 _KV = re.compile(
-    r"^(?P<key>[A-Za-z][A-Za-z0-9 _()/.,+-]{0,60}?) ?(?:[:：=]|\.{3,}| {2,}|\t)[ \t.]*(?P<value>\S.{0,600})$"
+    r"^(?P<key>[A-Za-z][A-Za-z0-9 _()/.,+-]{0,60}?) ?(?:[:：=]|\.{3,}| {2,}|\t)[ \t.]*[:：=]?[ \t]*"
+    r"(?P<value>\S.{0,600})$"
 )
 _VERSION = (
     r"\d{1,4}\.\d{1,4}(?:\.\d{1,6})?(?:(?:a|b|rc|dev|post)\d{0,12}|\.(?:dev|post)\d{0,12})*(?:\+[\w.]{1,40})?"
@@ -50,8 +53,10 @@ _VERSION_AT = re.compile(r"v?(?P<v>" + _VERSION + r")")
 
 
 def normalise(line: str) -> str:
-    """A line with log prefixes, Markdown bullets/quotes/bold and long blank runs taken out."""
-    line = log_prefix.strip(line[:MAX_LINE]).strip()
+    """A line with log prefixes, Markdown bullets/quotes/bold and long blank runs taken out; a JSON
+    member or XML leaf element (HTML-escaped or not) as ``key: value`` (markup_lines.py)."""
+    line = markup_lines.unescape(log_prefix.strip(line[:MAX_LINE]).strip())
+    line = markup_lines.as_key_value(line) or line
     line = _MARKUP.sub("", line).replace("**", "").replace("`", "")
     return _SPACE_RUN.sub("   ", line).strip()
 
@@ -59,7 +64,7 @@ def normalise(line: str) -> str:
 # --- the line patterns ---------------------------------------------------------------------------
 
 _TORCH_KEYS = frozenset({"pytorch version", "pytorch", "torch", "torch version", "pytorch ver"})
-_TORCH_CUDA_KEYS = frozenset({"cuda used to build pytorch", "torch cuda version"})
+_TORCH_CUDA_KEYS = frozenset({"cuda used to build pytorch", "torch cuda version", "cuda compiled version"})
 _AVAILABLE_KEYS = frozenset(
     {
         "is cuda available",
@@ -108,6 +113,9 @@ _GPU_KEYS = frozenset(
         "torch detected gpu",
         "gpu name",
         "video card",
+        # collect_env's own field names (A1111's sysinfo JSON), nvidia-smi -q -x's element
+        "nvidia gpu models",
+        "product name",
     }
 )
 _CC_KEY = re.compile(r"^(?:gpu [\d,]{1,40} )?compute capability$")
@@ -241,6 +249,22 @@ _SECTION_PIP = re.compile(
 _COLLECTING_NVIDIA = re.compile(r"^Collecting (?P<name>nvidia-[\w-]{1,60})==(?P<v>\d[\w.]{0,30})")
 _BNB_BINARY = re.compile(r"libbitsandbytes_cuda(?P<v>\d{3})(?:_nocublaslt)?\.(?:so|dll)")
 _DUNDER_VERSION = re.compile(r"torch\.__version__\s{0,4}={1,2}\s{0,4}[\"']?(?P<v>" + _VERSION + r")")
+_DUNDER_SAID = re.compile(
+    r"torch\.__version__.{0,120}?\b(?:prints?|printed|returns?|returned|gives|shows|outputs?)\s{1,4}[\"']?"
+    r"(?P<v>" + _VERSION + r")"
+)
+"""A sentence telling what ``print(torch.__version__)`` answered: "... prints 2.12.0+cu130 and None"."""
+_NAMED_VERSION = re.compile(r"\b(?P<name>[A-Za-z][\w.-]{1,30}) version v?(?P<v>" + _VERSION + r")(?![\w.])")
+"""A sentence naming a package's version ("When using jax version 0.7.1"): kept for known packages."""
+_AMD_GPU = re.compile(r"(?:AMD |ATI )?(?:Radeon|Instinct)\b|AMD (?:Ryzen .{0,40}with Radeon|APU)\b")
+"""An AMD GPU's product name ("AMD Radeon RX 6900 XT", "Instinct MI250X"): not an NVIDIA device."""
+_GFX = re.compile(r"\bgfx(?:\d{3,4}|90[a-c])[a-z]?\b")
+_AMD_PROSE = re.compile(r"\b(?:AMD|Radeon|ROCm)\b")
+"""A gfx target counts as an AMD GPU in prose only beside one of these words ("AMD APU (gfx1150, ...)")."""
+_DIFFERENT_DEVICES = re.compile(r"Detected different devices in the system: (?P<names>[^.]{2,400})\.")
+"""vLLM's warning on a host with GPUs of several models: it names each one."""
+_TEGRASTATS = re.compile(r"^RAM \d{1,7}/\d{1,7}MB .{0,400}\bGR3D_FREQ \d{1,3}%")
+"""A tegrastats sample: only L4T on a Jetson prints it (GR3D is the Jetson's integrated NVIDIA GPU)."""
 # Separators of a sentence or footer listing its stack; A1111/Forge print theirs with bullets
 # ("version: v1.6.0  •  python: 3.10.11  •  torch: 2.0.1+cu118  •  xformers: 0.0.20  •  gradio: 3.41.2").
 _SEGMENT = re.compile(r"[;,()•]")
@@ -399,6 +423,9 @@ def _key_value(reader: _Reader, key: str, value: str, number: int) -> bool:
         if name:
             cc = _ARCH_TUPLE.search(value)
             reader.add("gpu", name, number, f"{cc.group('major')}.{cc.group('minor')}" if cc else "")
+        elif _AMD_GPU.match(value):
+            gfx = _GFX.search(value)
+            reader.add("amd-gpu", value[:80], number, gfx.group(0) if gfx else "")
         return name is not None or key in _GPU_KEYS
     if _CC_KEY.match(key):
         cc = re.match(r"(?P<cc>\d{1,2}\.\d)\b", value)
@@ -509,7 +536,7 @@ def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
             digits = bnb.group("v")
             reader.add("bitsandbytes-cuda", f"{digits[:-1]}.{digits[-1]}", number)
     if "__version__" in line:
-        dunder = _DUNDER_VERSION.search(line)
+        dunder = _DUNDER_VERSION.search(line) or _DUNDER_SAID.search(line)
         if dunder:
             reader.add("torch", dunder.group("v"), number)
         elif "torch" in line:
@@ -565,6 +592,20 @@ def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
     if "cuda-enabled jaxlib" in lower and _JAX_CPU_FALLBACK.search(line):
         reader.add("jax-cpu-fallback", line, number)
         reader.add("nvidia-driver-present", "jax: an NVIDIA GPU may be present", number)
+    if " version " in lower and not reader.facts_on(number):
+        for named in _NAMED_VERSION.finditer(line):
+            # torch has its own patterns (a bare version there must not look like a build)
+            if named.group("name").lower() in KNOWN_PACKAGES - {"torch"}:
+                reader.add("package", named.group("v"), number, named.group("name").lower())
+    if "gfx" in lower and (gfx := _GFX.search(line)) and _AMD_PROSE.search(line):
+        reader.add("amd-gpu", AMD_UNNAMED, number, gfx.group(0))
+    if "different devices" in lower and (listed := _DIFFERENT_DEVICES.search(line)):
+        for part in listed.group("names").split(",")[:16]:
+            name = _gpu_name(part.strip())
+            if name:
+                reader.add("gpu", name, number)
+    if "GR3D_FREQ" in line and _TEGRASTATS.match(line):
+        reader.add("nvidia-driver-present", "tegrastats (a Jetson's GPU)", number)
     if "cuda toolkit detected" in lower:
         reader.add("nvidia-driver-present", "nVidia CUDA toolkit detected", number)
     if "compute capability" in lower or "compute=" in lower:

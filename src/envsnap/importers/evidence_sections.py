@@ -11,11 +11,13 @@ from collections.abc import Iterable
 import msgspec
 
 from envsnap.importers.base import ImportedSections
-from envsnap.importers.evidence import Fact
+from envsnap.importers.evidence import AMD_UNNAMED, Fact
 from envsnap.importers.package_lists import torch_of_wheel
 from envsnap.rules import knowledge
 from envsnap.snapshot.model import (
     Accelerators,
+    AmdDevice,
+    AmdInfo,
     CudaToolkit,
     Frameworks,
     Host,
@@ -93,6 +95,26 @@ def _devices(facts: list[Fact]) -> list[NvidiaDevice]:
     return list(devices.values())
 
 
+def _amd(facts: list[Fact]) -> AmdInfo | None:
+    """AMD GPUs a paste names (a Radeon in a GPU field, a gfx target beside "AMD"/"Radeon"), so a vendor
+    check has the host's GPU vendor to go by: one device per product name; a lone name takes the lone
+    gfx target said beside it (a log's "AMD arch: gfx1030" and "Device: AMD Radeon RX 6800 XT" are one
+    GPU); targets with no name are a device each."""
+    said = [f for f in facts if f.kind == "amd-gpu"]
+    names = list(dict.fromkeys(f.value for f in said if f.value != AMD_UNNAMED))
+    targets = list(dict.fromkeys(f.detail for f in said if f.detail))
+    if not names and not targets:
+        return None
+    if len(names) <= 1 and len(targets) <= 1:
+        pairs = [(names[0] if names else AMD_UNNAMED, targets[0] if targets else None)]
+    else:
+        named = {f.value: f.detail or None for f in said if f.value != AMD_UNNAMED}
+        pairs = [(name, named[name]) for name in names]
+        pairs += [(AMD_UNNAMED, gfx) for gfx in targets if gfx not in named.values()]
+    devices = tuple(AmdDevice(index=i, name=name, gfx_target=gfx) for i, (name, gfx) in enumerate(pairs))
+    return AmdInfo(status="ok", source="import", devices=devices)
+
+
 def _packages(facts: list[Fact]) -> tuple[Package, ...] | None:
     packages: dict[str, Package] = {}
     for fact in facts:
@@ -145,11 +167,12 @@ def sections(facts: list[Fact]) -> ImportedSections | None:
     python = _first(facts, "python")
     os_name = _first(facts, "os")
     jax = _jax(facts)
+    amd = _amd(facts)
     parts = ImportedSections(
         host=Host(status="ok", os_name=os_name.value) if os_name else None,
         python=PythonEnv(status="ok", version=python.value) if python else None,
         packages=_packages(facts),
-        accelerators=Accelerators(nvidia=nvidia) if nvidia is not None else None,
+        accelerators=Accelerators(nvidia=nvidia, amd=amd) if nvidia is not None or amd is not None else None,
         toolkits=toolkits,
         frameworks=Frameworks(torch=torch, jax=jax) if torch is not None or jax is not None else None,
     )

@@ -63,7 +63,8 @@ def torch_of_wheel(version: str) -> TorchInfo | None:
     if cuda:
         digits = cuda.group("digits")
         return TorchInfo(status="ok", version=version, cuda=f"{digits[:-1]}.{digits[-1]}")
-    rocm = re.fullmatch(r"rocm(?P<rocm>\d+\.\d+(?:\.\d+)?)", local)
+    # TheRock's nightlies tag a pre-release ROCm: "+rocm7.10.0a20251120"
+    rocm = re.fullmatch(r"rocm(?P<rocm>\d+\.\d+(?:\.\d+)?)(?:(?:a|b|rc|dev)\d{0,10})?", local)
     if rocm:
         return TorchInfo(status="ok", version=version, hip=rocm.group("rocm"))
     if local == "cpu":
@@ -133,10 +134,15 @@ def parse_headless_list(lines: list[str]) -> ImportedSections | None:
         if line.strip():
             best, run = max(best, run, key=len), []
     best = max(best, run, key=len)
+    conda_rows = sum(1 for row in best if _conda_row(row))
     if len(best) < MIN_HEADLESS_ROWS:
-        if len(best) >= MIN_HEADLESS_CONDA_ROWS and all(_conda_row(row) for row in best):
+        if len(best) >= MIN_HEADLESS_CONDA_ROWS and conda_rows == len(best):
             return parse_conda_list([row.string for row in best])
         return None
+    if conda_rows * 2 > len(best):
+        # ``conda list | grep torch``: conda's rows with their build and channel (pypi rows included);
+        # read as a pip list the build string that says pytorch's CUDA would be lost
+        return parse_conda_list([row.string for row in best])
     packages = {
         row.group("name").lower(): Package(name=row.group("name"), version=row.group("version"))
         for row in best

@@ -31,7 +31,13 @@ def _versions(snapshot: Snapshot) -> tuple[Version | None, Version | None]:
     jaxlib_v = version(
         jaxlib_dist.version if jaxlib_dist else info.jaxlib_version if info and info.ok else None
     )
-    return jax_v, jaxlib_v
+    # jax compares releases: a local tag ("0.4.26+cuda12.cudnn89", jaxlib's CUDA wheels before 0.4.30)
+    # names the build, and PEP 440 would sort it above the same release of jax
+    return _public(jax_v), _public(jaxlib_v)
+
+
+def _public(parsed: Version | None) -> Version | None:
+    return Version(parsed.public) if parsed is not None and parsed.local else parsed
 
 
 @rule(ID)

@@ -40,6 +40,8 @@ class Printed:
     needs_nvidia: bool = False
     """Only when the report shows an NVIDIA GPU or a working NVIDIA driver (the line alone is no cause), and
     no torch build with CUDA or ROCm (then the line came from another interpreter than the one listed)."""
+    contradicted: Callable[[Snapshot, str], bool] | None = None
+    """Whether the rest of the report shows the line's cause absent (given the printed line)."""
 
 
 PRINTED = (
@@ -134,6 +136,9 @@ PRINTED = (
         "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html",
         (),
         unless=("vllm-cpu-platform",),
+        contradicted=lambda snapshot, line: (
+            ("libnvidia-ml" in line and _driver_answered(snapshot)) or _cuda_torch_on_amd_host(snapshot)
+        ),
     ),
     Printed(
         ("gpu-lost",),
@@ -184,6 +189,28 @@ PRINTED = (
 )
 
 
+def _driver_answered(snapshot: Snapshot) -> bool:
+    """Whether the report shows the NVIDIA driver answering (nvidia-smi's header or -q: its version).
+
+    nvidia-smi loads libnvidia-ml itself, so where it printed a driver version the library is installed:
+    the container toolkit's "load library failed: libnvidia-ml.so.1" is then its own lookup failing (its
+    ldcache, a snap or rootless docker), not a missing driver."""
+    info = facts.nvidia(snapshot)
+    return info is not None and bool(info.driver_version)
+
+
+def _cuda_torch_on_amd_host(snapshot: Snapshot) -> bool:
+    """A CUDA torch on a host showing only AMD GPUs: it finds no NVIDIA driver because the build is for the
+    wrong vendor (build-vendor-mismatch says so); installing an NVIDIA driver is no fix."""
+    torch = facts.torch(snapshot)
+    return bool(
+        torch is not None
+        and torch.cuda
+        and facts.amd_devices(snapshot)
+        and not facts.nvidia_devices(snapshot)
+    )
+
+
 def _nvidia_shown(snapshot: Snapshot) -> bool:
     """Whether the report shows an NVIDIA GPU or an NVIDIA driver that answered (nvidia-smi's header)."""
     info = facts.nvidia(snapshot)
@@ -211,6 +238,8 @@ def printed_causes(snapshot: Snapshot) -> Iterator[Finding]:
         if printed.needs_nvidia and (not _nvidia_shown(snapshot) or _gpu_build_listed(snapshot)):
             continue
         if any(f.id == printed.id for regular in printed.regular for f in regular(snapshot)):
+            continue
+        if printed.contradicted is not None and printed.contradicted(snapshot, message.text):
             continue
         title, fix = printed.title, printed.fix
         if message.kind == "no-kernel-image" and message.text.startswith("raised in "):

@@ -99,9 +99,56 @@ def _severity(have: Package, requirement: Requirement) -> Severity:
     return "warning"
 
 
+PYG_SOURCE = "https://github.com/pyg-team/pytorch_geometric#additional-libraries"
+_TORCH_TAG = re.compile(r"^pt(?P<major>\d)(?P<minor>\d{1,2})(?P<variant>cu\d{2,3}|cpu)?$")
+"""The local version PyG's extension wheels carry (data.pyg.org): ``+pt113cu117`` is built for torch
+1.13 with CUDA 11.7, ``+pt20cpu`` for torch 2.0 on the CPU. Their compiled ops link against exactly
+that torch release (another one fails with undefined symbols when they are imported)."""
+
+
+def _torch_tagged(snapshot: Snapshot) -> Iterator[Finding]:
+    """Extension wheels whose ``+ptXY`` tag names another torch release than the installed one (one
+    finding for all of them: they come from one wheel index and are fixed by one reinstall)."""
+    info = facts.torch(snapshot)
+    dist = facts.package(snapshot, "torch") or facts.package(snapshot, "pytorch")
+    installed = version(
+        info.version if info is not None and info.version else (dist.version if dist else None)
+    )
+    if installed is None or len(installed.release) < 2:
+        return
+    wrong: list[tuple[Package, str]] = []
+    for package in snapshot.packages or ():
+        tag = _TORCH_TAG.match(facts.local_tag(package.version) or "")
+        if tag is None or (int(tag.group("major")), int(tag.group("minor"))) == installed.release[:2]:
+            continue
+        cuda = facts.cuda_of_tag(tag.group("variant"))
+        built = f"torch {tag.group('major')}.{tag.group('minor')}{f' (CUDA {cuda})' if cuda else ''}"
+        wrong.append((package, built))
+    if not wrong:
+        return
+    first, built = wrong[0]
+    more = f" (and {len(wrong) - 1} more from the same index)" if len(wrong) > 1 else ""
+    release = f"{installed.release[0]}.{installed.release[1]}"
+    yield finding(
+        "companion-version-mismatch",
+        "error",
+        f"{first.name} {first.version} is built for {built}, but torch {installed} is installed{more}: "
+        "its compiled ops cannot load",
+        f"Reinstall {', '.join(p.name for p, _ in wrong)} from the PyG wheel index of your torch: "
+        f"`pip install {first.name} -f https://data.pyg.org/whl/torch-{release}.0+<cuXYZ|cpu>.html` "
+        "(the variant torch reports in `torch.version.cuda`).",
+        PYG_SOURCE,
+        [
+            *(ev(f"packages[{p.name}].version", p.version) for p, _ in wrong),
+            ev("frameworks.torch.version", str(installed)),
+        ],
+    )
+
+
 @rule("companion-version-mismatch")
 def companions(snapshot: Snapshot) -> Iterator[Finding]:
     """torchvision & co. built for another torch release or another CUDA variant."""
+    yield from _torch_tagged(snapshot)
     torch_dist = facts.package(snapshot, "torch")
     torch_version = version(torch_dist.version) if torch_dist is not None else None
     if torch_dist is None or torch_version is None:
