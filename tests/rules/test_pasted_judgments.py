@@ -114,11 +114,14 @@ def test_pip_show_torch_with_cuda_12_wheels_against_nvcc_11() -> None:
     assert ("nvcc-torch-cuda-mismatch", "error") in findings_of(text)
 
 
-def test_a_cpu_torch_next_to_a_cuda_toolkit_is_an_info_with_the_install_command() -> None:
+@pytest.mark.parametrize(("nvcc", "variant"), [("12.1, V12.1.66", "cu118"), ("11.7, V11.7.99", "cu117")])
+def test_a_cpu_torch_next_to_a_cuda_toolkit_is_an_info_with_its_install_command(
+    nvcc: str, variant: str
+) -> None:
     findings = evaluate(
         finalize(
             parse_auto(
-                "Torch 2.0.1+cpu\nCuda compilation tools, release 12.1, V12.1.66\n",
+                f"Torch 2.0.1+cpu\nCuda compilation tools, release {nvcc}\n",
                 "paste.txt",
                 captured_at=NOW,
             )
@@ -126,7 +129,8 @@ def test_a_cpu_torch_next_to_a_cuda_toolkit_is_an_info_with_the_install_command(
     )
     info = [f for f in findings if f.id == "cpu-only-build-with-cuda-installed"]
     assert [str(f.severity) for f in info] == ["info"]
-    assert "download.pytorch.org/whl/cu" in info[0].fix
+    # The same release, the newest of its CUDA variants (cu117, cu118) not newer than the toolkit.
+    assert f"pip install torch==2.0.1 --index-url https://download.pytorch.org/whl/{variant}" in info[0].fix
 
 
 def test_pip_torch_and_conda_pytorch_of_different_versions_are_a_duplicate() -> None:

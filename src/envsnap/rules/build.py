@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from packaging.utils import canonicalize_name
+from packaging.version import Version
 
 from envsnap.rules import compat, facts, knowledge
 from envsnap.rules.base import ev, finding, rule, version
@@ -114,6 +115,22 @@ def _rocm_fix(build: facts.TorchBuild | None) -> str:
     return f"Reinstall torch with a ROCm variant: see {compat.PYTORCH_GET_STARTED}."
 
 
+def _cuda_build_hint(build: facts.TorchBuild | None, cuda: Version | None) -> str:
+    """What to install on a host with CUDA but no GPU seen: the same torch release, for CUDA."""
+    variant = compat.suggest_cuda_variant(build.release, driver=None, cuda_at_most=cuda) if build else None
+    if build is None or variant is None:
+        return (
+            "If there is a GPU, reinstall torch from a CUDA index: see "
+            f"{compat.PYTORCH_GET_STARTED} (pick the variant your driver runs; `nvidia-smi` shows it)."
+        )
+    matching = f", the newest not newer than the installed CUDA {cuda}" if cuda else ""
+    return (
+        f"If there is a GPU, reinstall the same torch built for CUDA ({variant}{matching}): "
+        f"`pip uninstall -y torch && {compat.install_torch(build.release, variant)}`; the driver must run "
+        "that CUDA version (`nvidia-smi` shows the newest it runs)."
+    )
+
+
 _CONDA_CUDA_RUNTIMES = frozenset({"pytorch-cuda", "cudatoolkit", "cuda-runtime", "cuda-cudart"})
 """conda's CUDA runtime packages: ``pytorch-cuda`` (the pytorch channel's CUDA pin), ``cudatoolkit``
 (the pre-12 runtime), ``cuda-runtime``/``cuda-cudart`` (the nvidia channel's)."""
@@ -163,8 +180,7 @@ def cpu_only_with_cuda(snapshot: Snapshot) -> Iterator[Finding]:
         "info",
         f"torch {torch.version} is a CPU-only build while CUDA {cuda or 'runtime wheels'} is installed: "
         "if this machine has an NVIDIA GPU, torch will not use it",
-        "If there is a GPU, reinstall torch from a CUDA index: `pip install torch --index-url "
-        "https://download.pytorch.org/whl/cu126` (pick the variant your driver runs; `nvidia-smi` shows it).",
+        _cuda_build_hint(facts.torch_build(snapshot), version(cuda) if cuda else None),
         CPU_BUILD_SOURCE,
         evidence,
     )

@@ -174,14 +174,18 @@ def suggest_cuda_variant(
     devices: Sequence[Version] = (),
     machine: str = "x86_64",
     windows: bool = False,
+    cuda_at_most: Version | None = None,
 ) -> str | None:
-    """The newest CUDA variant of ``release`` this driver fully runs, with native code for every GPU."""
+    """The newest CUDA variant of ``release`` this driver fully runs, with native code for every GPU
+    (and, given ``cuda_at_most``, not newer than that CUDA: the toolkit a host without a known driver has)."""
     row = release_row(release)
     if row is None:
         return None
     for variant in sorted(row.cuda, key=lambda v: version(cuda_of_variant(v)) or Version("0"), reverse=True):
         cuda = cuda_of_variant(variant)
         if cuda is None:
+            continue
+        if cuda_at_most is not None and Version(cuda) > cuda_at_most:
             continue
         if driver is not None and driver_runs(cuda, driver, windows=windows) is False:
             continue
