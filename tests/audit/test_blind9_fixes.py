@@ -390,6 +390,12 @@ def test_jit_only_kernels_are_not_the_path_of_a_project_that_names_the_device(
     twin = audit_files(tmp_path / "b", {**files, "setup.py": SETUP_CUDA_EXTENSION}, target)
     assert raised(twin) & {"cuda-source", "cuda-extension", "compiled-cuda-extension"}
     assert twin.verdict.risk != "lower"
+    # Twin: a load() of named C++ files only (YOLOX's fast_cocoeval) builds no CUDA just in time.
+    cpp_only = (
+        'from torch.utils.cpp_extension import load\n\nops = load(name="ops", sources=["csrc/ops.cpp"])\n'
+    )
+    twin = audit_files(tmp_path / "c", {**files, "gptqmodel/utils/cpp.py": cpp_only}, target)
+    assert "cuda-source" in raised(twin)
 
 
 @pytest.mark.parametrize("target", ALL)

@@ -525,11 +525,13 @@ class _Visitor(ast.NodeVisitor):
     def _extension(self, node: ast.Call, name: str) -> None:
         keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg}
         short = name.rsplit(".", 1)[1]
-        if short != "CUDAExtension":
-            # Built just in time, when the code that calls it runs (across_files.JIT_ONLY): no judge.
-            self.emit("jit-build", node, short, guarded=True)
         texts = [s.value for s in ast.walk(node) if isinstance(s, ast.Constant) and isinstance(s.value, str)]
         cuda_files = [text for text in texts if text.endswith((".cu", ".cuh"))]
+        named = [text for text in texts if text.endswith((".cpp", ".cc", ".cxx", ".c", ".cu", ".cuh"))]
+        if short != "CUDAExtension" and (cuda_files or not named):
+            # Built just in time, when the code that calls it runs (across_files.JIT_ONLY): no judge. A
+            # load() of named C++ files only (YOLOX's fast_cocoeval) builds no CUDA and says nothing.
+            self.emit("jit-build", node, short, guarded=True)
         with_cuda = keywords.get("with_cuda")
         if (
             short == "load"
@@ -796,8 +798,9 @@ def _guard_by_callers(visitor: _Visitor, tree: ast.Module) -> None:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
             first = statement.decorator_list[0].lineno if statement.decorator_list else statement.lineno
             spans.append((first, statement.end_lineno or statement.lineno, statement.name))
+    lines_of = _word_lines(visitor.lines, set(visitor.inside.values()))
     for index, function in set(visitor.inside.items()):
-        uses = _word_lines(visitor.lines, function)
+        uses = lines_of.get(function, [])
         definitions = [n for n in uses if _DEF.match(visitor.lines[n - 1].lstrip())]
         if len(definitions) != 1:
             continue
@@ -819,10 +822,17 @@ def _guard_by_callers(visitor: _Visitor, tree: ast.Module) -> None:
 _DEF = re.compile(r"(?:async\s+)?def\s")
 
 
-def _word_lines(lines: list[str], word: str) -> list[int]:
-    """Numbers of the lines where ``word`` stands as a whole identifier, once per occurrence."""
-    pattern = re.compile(rf"(?<![\w.]){re.escape(word)}(?!\w)")
-    return [number for number, line in enumerate(lines, 1) for _ in pattern.finditer(line)]
+def _word_lines(lines: list[str], words: set[str]) -> dict[str, list[int]]:
+    """Per word, the numbers of the lines where it stands as a whole identifier, once per occurrence.
+
+    One pass over the module for all the words (a long module may hold many helpers).
+    """
+    pattern = re.compile(r"(?<![\w.])(" + "|".join(re.escape(w) for w in sorted(words)) + r")(?!\w)")
+    found: dict[str, list[int]] = {}
+    for number, line in enumerate(lines, 1):
+        for match in pattern.finditer(line):
+            found.setdefault(match.group(1), []).append(number)
+    return found
 
 
 _MAIN_BLOCK = re.compile(r"""^if\s+__name__\s*==\s*["']__main__["']\s*:""", re.MULTILINE)
