@@ -12,6 +12,10 @@
   other self-tests, never runs in the library;
 - ``CUDA = torch.device("cuda")`` at module level (GPTQModel 7.7 models/_const.py) is a constant, like
   ``device = "cuda"``: building a torch.device touches no driver;
+- a method that returns False unless its tensor is on CUDA (GPTQModel qlinear/torch.py
+  ``_should_use_streaming``) guards what ``if self._should_use_streaming(x):`` runs, and a method every
+  caller reaches only under a guard (``_forward_streaming`` with its CUDA streams, and the helper method
+  only it calls) is guarded, in a long module too;
 - native CUDA sources a project compiles only just in time (GPTQModel's ``cpp_extension.load``, no
   build-time extension) are its CUDA kernels' fast path, not part of its path for the target;
 - TensorFlow (spleeter 2.4) and CTranslate2 (faster-whisper 1.2) are in the knowledge table: TensorFlow
@@ -173,6 +177,50 @@ XPU = device("xpu")
 MPS = device("mps")
 ROCM = device("cuda:0")  # rocm maps to fake cuda
 """
+
+# GPTQModel 7.7.0 gptqmodel/nn_modules/qlinear/torch.py (TorchLinear's streaming path, trimmed); PLAIN
+# pads the class past the size at which only its members with a trigger token are parsed.
+GPTQ_TORCH = """\
+import torch
+
+
+class TorchLinear(torch.nn.Module):
+    def _forward(self, x, out_shape):
+        if self._should_use_streaming(x):
+            out = self._forward_streaming(x, out_shape)
+        else:
+            out = self._forward_eager(x, out_shape)
+        return out
+
+    def _forward_eager(self, x, out_shape):
+        return x @ self.weight
+
+    def _forward_streaming(self, x, out_shape):
+        device = x.device
+        compute_stream = torch.cuda.current_stream(device=device)
+        stream_dequant = self._stream_get_dequant_stream(device)
+        stream_dequant.wait_stream(compute_stream)
+        consumed = torch.cuda.Event()
+        consumed.record(compute_stream)
+        return x @ self.weight
+
+    def _stream_get_dequant_stream(self, device):
+        stream = self._streams.get(device.index)
+        if stream is None:
+            stream = torch.cuda.Stream(device=device)
+            self._streams[device.index] = stream
+        return stream
+
+    def _should_use_streaming(self, x):
+        if not self._streaming_enabled:
+            return False
+        if self.bits not in (2, 4, 8):
+            return False
+        if x.device.type != "cuda":
+            return False
+        return x.shape[0] > 1
+{plain}"""
+PLAIN = "".join(f"\n    def plain_{n}(self, value):\n        return value + {n}\n" for n in range(150))
 
 # GPTQModel 7.7.0: utils/cpp.py (the JIT loader, trimmed), utils/rocm.py, and a Marlin kernel header.
 GPTQ_CPP = """\
@@ -339,6 +387,28 @@ def test_a_self_test_in_a_library_module_never_runs_there(tmp_path: Path, target
     # Twin: the library calls the self-test itself (an import-time probe): its 'cuda' tensors count.
     twin = UNSLOTH_LAYERNORM + "\n\ndef warmup():\n    return test_layernorm(dim = 64)\n"
     assert "hardcoded-cuda-device" in raised(audit_files(tmp_path / "b", {"l.py": twin}, target))
+
+
+@pytest.mark.parametrize("target", OFF_CUDA)
+@pytest.mark.parametrize("plain", ["", PLAIN], ids=["short", "long"])
+def test_a_method_behind_a_device_predicate_runs_only_there(tmp_path: Path, target: str, plain: str) -> None:
+    text = GPTQ_TORCH.format(plain=plain)
+    result = audit_files(tmp_path, {"gptqmodel/nn_modules/qlinear/torch.py": text}, target)
+    assert "torch-cuda-api" not in raised(result)
+    assert result.verdict.risk == "lower"
+    # Twin: a predicate that can pass before its device test (`return True` first) guards nothing.
+    early = text.replace(
+        "        if not self._streaming_enabled:\n            return False\n",
+        "        if self._force_streaming:\n            return True\n",
+    )
+    assert "torch-cuda-api" in raised(audit_files(tmp_path / "b", {"t.py": early}, target))
+    # Twin: one more caller outside any guard, and the streams run on every device.
+    direct = text.replace(
+        "    def _forward_eager(self, x, out_shape):\n",
+        "    def warmup(self, x):\n        return self._forward_streaming(x, x.shape)\n\n"
+        "    def _forward_eager(self, x, out_shape):\n",
+    )
+    assert "torch-cuda-api" in raised(audit_files(tmp_path / "c", {"t.py": direct}, target))
 
 
 @pytest.mark.parametrize("target", OFF_CUDA)

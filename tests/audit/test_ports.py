@@ -67,8 +67,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-rembg", "rocm:gfx942"),
         ("real-huggingsound", "mps"),
         ("real-k-diffusion", "mps"),
-        ("real-gptqmodel", "xpu"),
-        ("real-gptqmodel", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -85,12 +83,7 @@ moderate. envsnap keeps one "first torch" per target and does not grade the prot
 k-diffusion (blind round 8) builds float64 tensors on the caller's device in one optional training
 distribution (utils.rand_log_logistic): envsnap rates that a real MPS failure (moderate); the expectation
 calls the library's samplers and models, which A1111 runs on Apple silicon, as shipped (lower). Nothing in
-the source says which distribution a user configures.
-GPTQModel (blind round 9) documents Intel XPU and Apple Metal (torch and TorchFused kernels, MLX); envsnap
-rates them moderate for the torch kernel's streaming path (qlinear/torch.py: torch.cuda streams and events),
-which runs only when the method `_should_use_streaming(x)` passes, and that returns False unless x is on
-CUDA. envsnap follows module-level helpers to their guarded callers, not a predicate method into its body
-nor a method to its callers."""
+the source says which distribution a user configures."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
