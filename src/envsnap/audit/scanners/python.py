@@ -855,8 +855,9 @@ def _guard_methods_by_callers(visitor: _Visitor, tree: ast.Module, text: str) ->
     ``if self._should_use_streaming(x): out = self._forward_streaming(x)``: the CUDA streams and events of
     ``_forward_streaming``, and of the helper methods only it calls, run only on CUDA (GPTQModel 7.7
     qlinear/torch.py, #22 blind round 9). Every reference to the name in the module's text must be such a
-    call (one ``def`` of that name): the statements that hold them are parsed and visited whole, since
-    a caller's line may hold no trigger token.
+    call (one ``def`` of that name). A caller's line may hold no trigger token, so the main visit may have
+    skipped it: a second visit (of the statements holding those lines, parsed again in a long module)
+    walks everything that encloses them, ``if`` tests included.
     """
     if not visitor.in_method:
         return
