@@ -19,7 +19,15 @@ from envsnap.audit.model import AuditReport, Finding, ScanResult, Target
 from envsnap.audit.roles import role_of
 from envsnap.audit.rollup import roll_up
 from envsnap.audit.scan import scan_tree
-from envsnap.audit.support import beside_torch, covered, deployment_script, evidence, has_torch_path
+from envsnap.audit.support import (
+    beside_framework,
+    beside_torch,
+    compute_frameworks,
+    covered,
+    deployment_script,
+    evidence,
+    has_torch_path,
+)
 from envsnap.audit.target import parse_target, target_from_snapshot
 from envsnap.audit.verdict import decide, rank
 from envsnap.snapshot.model import Snapshot
@@ -54,6 +62,7 @@ def audit(
     proof = evidence(scan.signals, target, include_all=include_tests) if scan is not None else ()
     if scan is not None:
         torch_path = has_torch_path(scan.signals, include_all=include_tests)
+        frameworks = compute_frameworks(scan.signals, include_all=include_tests)
         for signal in scan.signals:
             found = judge(signal, target, ctx)
             if found is None:
@@ -62,6 +71,7 @@ def audit(
                 found = covered(found, signal, target, proof)
             if torch_path:
                 found = deployment_script(beside_torch(found, signal), signal)
+            found = beside_framework(found, signal, frameworks)
             role = role_of(signal.file) if signal.file else "core"
             findings.append(msgspec.structs.replace(found, role=role) if role != "core" else found)
     findings = _collapse(findings)

@@ -18,7 +18,39 @@ def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:
     """``signals`` with what the other files of the tree say about each (``files``: every scanned path)."""
     signals = _left_out_of_rocm(signals)
     signals = _cpu_twins(signals, files)
+    signals = _jit_only(signals)
     return _extra_only_imports(signals)
+
+
+JIT_ONLY = "jit-only=1"
+NATIVE_KINDS = frozenset(
+    {"cuda-source", "inline-ptx", "labeled-partition", "warp32-mask", "cache-hint", "nvtx", "cublaslt-layout"}
+)
+"""Signal kinds of native CUDA sources (what a build compiles)."""
+
+
+def _jit_only(signals: list[Signal]) -> list[Signal]:
+    """Mark native CUDA sources of a project that compiles them only just in time.
+
+    With ``torch.utils.cpp_extension.load`` and no build-time CUDA extension (setup.py CUDAExtension,
+    CMake CUDA), nothing compiles at install: each kernel family is built when the code path that loads
+    it first runs, so one that does not compile for the target is a missing fast path, not a failed
+    install (GPTQModel 7.7 builds its exllamav2/Marlin kernels so, choosing a kernel per device:
+    #22 blind round 9). support.covered lowers them where the project has a path for the target.
+    """
+    if not any(s.kind == "jit-build" for s in signals):
+        return signals
+    if any(
+        s.kind == "cmake-cuda" or (s.kind == "cuda-extension" and s.subject == "CUDAExtension")
+        for s in signals
+    ):
+        return signals
+    return [
+        msgspec.structs.replace(s, detail=(*s.detail, JIT_ONLY))
+        if s.kind in NATIVE_KINDS and JIT_ONLY not in s.detail
+        else s
+        for s in signals
+    ]
 
 
 NOT_ROCM = "branch=not-rocm"

@@ -51,6 +51,8 @@ class Alternative(_Row, frozen=True, kw_only=True):
     """A framework (JAX), not a CUDA-only package: its findings are ``framework-*``, not ``cuda-only-*``."""
     torch_based: bool = False
     """Built on PyTorch (Lightning): its findings stand in a project that drives PyTorch devices itself."""
+    data_pipeline: bool = False
+    """Beside another framework (JAX): the input pipeline, not the compute path (TensorFlow's tf.data)."""
 
     @property
     def regex(self) -> re.Pattern[str]:

@@ -95,6 +95,17 @@ def build_switch_only(proof: tuple[str, ...]) -> bool:
 def covered(finding: Finding, signal: Signal, target: Target, proof: tuple[str, ...]) -> Finding:
     """The finding of a supported target: covered by the port, or a part that stays CUDA-only."""
     name = NAMES[target.kind]
+    if "jit-only=1" in signal.detail and finding.risk != "lower":
+        # Compiled only when the code path that loads it runs (across_files._jit_only): the project's path
+        # for the target (the proof) does not build it. PTX stays CUDA-only and is named as such.
+        return msgspec.structs.replace(
+            finding,
+            rule="stays-cuda-only" if signal.kind in STAYS_CUDA else finding.rule,
+            meaning=f"Compiled just in time, only where the project's CUDA kernels are chosen; its {name} "
+            f"path ({proof[0]}) does not build it: {finding.meaning}",
+            effort="none",
+            risk="lower",
+        )
     if (
         signal.kind in STAYS_CUDA
         and finding.risk != "lower"
@@ -190,6 +201,40 @@ def beside_torch(finding: Finding, signal: Signal | None = None) -> Finding:
     return msgspec.structs.replace(
         finding,
         meaning=f"{finding.meaning} The project drives PyTorch devices too: that path does not need it.",
+        risk="lower",
+    )
+
+
+def compute_frameworks(signals: Iterable[Signal], *, include_all: bool = False) -> frozenset[str]:
+    """Keys of the compute frameworks (JAX) the project's own code imports; input-pipeline ones left out."""
+    keys = {row.key for row in knowledge.alternatives() if row.framework and not row.data_pipeline}
+    return frozenset(
+        key
+        for s in signals
+        if s.kind == "import"
+        and (key := s.facts().get("package", "")) in keys
+        and (include_all or role_of(s.file or "") == "core")
+    )
+
+
+def beside_framework(finding: Finding, signal: Signal, frameworks: frozenset[str]) -> Finding:
+    """An input-pipeline framework (TensorFlow) in a project that computes with another (JAX): lower.
+
+    big_vision trains in JAX and reads its data with tf.data, hiding the GPUs from TensorFlow
+    (``tf.config.set_visible_devices([], "GPU")``): TensorFlow runs on the host CPU whatever its plugin
+    support on the target, so it does not set the verdict (#22 blind round 9).
+    """
+    if not frameworks or not finding.rule.startswith("framework-") or finding.risk == "lower":
+        return finding
+    key = signal.facts().get("package", "")
+    row = next((r for r in knowledge.alternatives() if r.key == key), None)
+    if row is None or not row.data_pipeline:
+        return finding
+    rows = {r.key: r.what for r in knowledge.alternatives()}
+    names = ", ".join(rows.get(k, k) for k in sorted(frameworks))
+    return msgspec.structs.replace(
+        finding,
+        meaning=f"{finding.meaning} The project computes with {names}: {row.what} feeds it data on the CPU.",
         risk="lower",
     )
 

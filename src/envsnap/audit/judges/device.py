@@ -180,7 +180,7 @@ def judge_cuda_api(signal: Signal, target: Target, ctx: Context) -> Finding | No
         )
     # A call to swap, one place each: a mechanical edit, not a port (that is what `higher` means).
     risk: Risk = "lower" if signal.guarded else "moderate"
-    fails = "behind a guard, skipped" if signal.guarded else "raises"
+    fails = "is behind a guard, skipped" if signal.guarded else "raises"
     if target.kind == "cpu":
         return make_finding(
             signal,
@@ -373,6 +373,19 @@ def _grad_scaler(signal: Signal, target: Target) -> Finding | None:
             "low",
             "lower",
             "`torch.amp.GradScaler('cuda')`",
+            AMP_SOURCE,
+        )
+    if signal.guarded:
+        # `elif device_type == "cuda": scaler = torch.cuda.amp.GradScaler() else: torch.amp.GradScaler(
+        # device_type)` (sentence-transformers 6.2 fit_mixin, #22 blind round 9): off CUDA the project
+        # takes its own branch, as for a guarded autocast.
+        return make_finding(
+            signal,
+            "cuda-grad-scaler",
+            f"Behind a CUDA check: on {NAMES[target.kind]} the project's other branch runs, as written.",
+            "low",
+            "lower",
+            f"`torch.amp.GradScaler('{target.kind}')` for float16, or train in bfloat16 without one",
             AMP_SOURCE,
         )
     return make_finding(
