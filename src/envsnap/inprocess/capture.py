@@ -224,7 +224,8 @@ class Capture:
         name = f"{outer.module}.<code>"
         call = self._counts.get(name, 0)
         self._counts[name] = call + 1
-        key = f"{name}#{call}"
+        aligned = getattr(self.sink, "code_key", None)  # verify: pair with the recorded values
+        key = aligned(name, call, tensor) if aligned is not None else f"{name}#{call}"
         info = CallInfo(
             key,
             name,

@@ -227,7 +227,12 @@ class Verifier:
             )
             for call in sink.calls
         ]
-        modules += judge.missing_calls(manifest.calls, {m.key for m in modules})
+        missing, unseen = judge.unobservable(
+            judge.missing_calls(manifest.calls, {m.key for m in modules}),
+            modules,
+            scripted=_scripted(self.model),
+        )
+        modules += missing
         taps = self._tap_checks(sink.checks)
         noise = [
             leaf.noise_max_abs for c in manifest.calls for leaf in c.outputs if leaf.noise_max_abs is not None
@@ -250,7 +255,7 @@ class Verifier:
             placement,
             slow=self.slow,
             memory_limit=self.memory_limit,
-            extra_limitations=self._reference_limits() + _padding_note(sink.finish_padding()),
+            extra_limitations=self._reference_limits() + _padding_note(sink.finish_padding()) + unseen,
             extra_reasons=[different] if different else [],
         )
         report = VerifyReport(
@@ -460,3 +465,12 @@ def _recorded_device(manifest: Any) -> str | None:
     if manifest.measurements is not None and manifest.measurements.device:
         return str(manifest.measurements.device)
     return next((str(call.device) for call in manifest.calls if call.device), None)
+
+
+def _scripted(model: Any) -> bool:
+    """Whether the target (under any wrapper) is TorchScript, whose submodules no hook sees."""
+    import torch
+
+    from envsnap.inprocess.module_names import unwrap
+
+    return isinstance(unwrap(model), torch.jit.ScriptModule)

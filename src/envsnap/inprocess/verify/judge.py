@@ -177,6 +177,49 @@ def missing_calls(recorded: Sequence[Call], seen: set[str]) -> list[ModuleCheck]
     ]
 
 
+def unobservable(
+    missing: Sequence[ModuleCheck], ran: Sequence[ModuleCheck], *, scripted: bool
+) -> tuple[list[ModuleCheck], list[str]]:
+    """Split the recorded calls the target never made into the ones that count as "never ran" and
+    limitations for the ones the target could not have shown:
+
+    - values a module's own code made on the reference (``<code>``) where that module did run on
+      the target: its code took another path (HF eager attention builds a causal mask that sdpa
+      never materializes), so there is nothing to pair them with; the module's outputs and the
+      modules that take them are compared;
+    - with a TorchScript target (``torch.jit.script``/``trace``), the calls inside the model: its
+      submodules run in the TorchScript interpreter, where module hooks never fire. The model's
+      own outputs are compared; a divergence can't be pinned on a layer.
+    """
+    modules_ran = {m.module for m in ran if m.status != "missing"}
+    notes: list[str] = []
+    kept: list[ModuleCheck] = []
+    code: list[ModuleCheck] = []
+    inside: list[ModuleCheck] = []
+    for m in missing:
+        if scripted and modules_ran and m.module not in modules_ran:
+            inside.append(m)
+        elif m.module.endswith(CODE) and m.module.removesuffix(CODE) in modules_ran:
+            code.append(m)
+        else:
+            kept.append(m)
+    if code:
+        notes.append(
+            f"{len(code)} values made in a module's own code on the reference have no counterpart on "
+            f"the target (another code path, e.g. an attention mask built by one attention "
+            f"implementation and not the other; {code[0].key}): not compared, the modules that take "
+            "them are"
+        )
+    if inside:
+        notes.append(
+            f"the target is TorchScript: its {len(inside)} recorded module calls inside the model "
+            f"({inside[0].key}, …) run in the TorchScript interpreter, where module hooks never fire; "
+            "only the model's own outputs were compared, so a difference can't be pinned on a layer "
+            "(verify the eager model to find one)"
+        )
+    return kept, notes
+
+
 def _slow(speed: SpeedMemory | None, limit: float | None, memory_limit: float | None) -> list[str]:
     reasons: list[str] = []
     if speed is None:
