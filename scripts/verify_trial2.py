@@ -44,10 +44,16 @@ import envsnap
 warnings.filterwarnings("ignore")
 torch.set_num_threads(1)
 
-import transformers  # noqa: E402
-from transformers.utils import logging as hf_logging  # noqa: E402
+import transformers  # type: ignore[import-not-found,unused-ignore]  # noqa: E402
+from transformers.utils import logging as hf_logging  # type: ignore[import-not-found,unused-ignore]  # noqa: E402
 
-hf_logging.set_verbosity_error()
+hf_logging.set_verbosity_error()  # type: ignore[no-untyped-call,unused-ignore]
+
+
+def hf(name: str, *args: Any, **kwargs: Any) -> Any:
+    """A transformers class by name, built untyped: configs take model-specific keywords."""
+    return getattr(transformers, name)(*args, **kwargs)
+
 
 VOCAB = 96
 Run = Callable[[str, nn.Module, Any], Any]  # (model name, model, recorder/verifier) -> outputs
@@ -60,22 +66,28 @@ def gen(seed: int = 1) -> torch.Generator:
 # -- models (random init, tiny) --------------------------------------------------------------------
 
 
-def resnet(attn: str) -> nn.Module:
-    cfg = transformers.ResNetConfig(
-        embedding_size=16, hidden_sizes=[16, 32], depths=[1, 1], layer_type="basic", num_labels=10
+def resnet(attn: str) -> Any:
+    cfg = hf(
+        "ResNetConfig",
+        embedding_size=16,
+        hidden_sizes=[16, 32],
+        depths=[1, 1],
+        layer_type="basic",
+        num_labels=10,
     )
-    return transformers.ResNetForImageClassification(cfg)
+    return hf("ResNetForImageClassification", cfg)
 
 
-def convnext(attn: str) -> nn.Module:
-    cfg = transformers.ConvNextConfig(
-        hidden_sizes=[16, 32], depths=[1, 1], num_stages=2, num_labels=10, image_size=32
+def convnext(attn: str) -> Any:
+    cfg = hf(
+        "ConvNextConfig", hidden_sizes=[16, 32], depths=[1, 1], num_stages=2, num_labels=10, image_size=32
     )
-    return transformers.ConvNextForImageClassification(cfg)
+    return hf("ConvNextForImageClassification", cfg)
 
 
-def swin(attn: str) -> nn.Module:
-    cfg = transformers.SwinConfig(
+def swin(attn: str) -> Any:
+    cfg = hf(
+        "SwinConfig",
         image_size=32,
         patch_size=4,
         embed_dim=16,
@@ -84,11 +96,12 @@ def swin(attn: str) -> nn.Module:
         window_size=4,
         num_labels=10,
     )
-    return transformers.SwinForImageClassification(cfg)
+    return hf("SwinForImageClassification", cfg)
 
 
-def segformer(attn: str) -> nn.Module:
-    cfg = transformers.SegformerConfig(
+def segformer(attn: str) -> Any:
+    cfg = hf(
+        "SegformerConfig",
         num_encoder_blocks=2,
         depths=[1, 1],
         sr_ratios=[2, 1],
@@ -100,11 +113,12 @@ def segformer(attn: str) -> nn.Module:
         decoder_hidden_size=32,
         num_labels=4,
     )
-    return transformers.SegformerForSemanticSegmentation(cfg)
+    return hf("SegformerForSemanticSegmentation", cfg)
 
 
-def vit(attn: str) -> nn.Module:
-    cfg = transformers.ViTConfig(
+def vit(attn: str) -> Any:
+    cfg = hf(
+        "ViTConfig",
         num_hidden_layers=2,
         hidden_size=64,
         intermediate_size=128,
@@ -116,11 +130,12 @@ def vit(attn: str) -> nn.Module:
         hidden_dropout_prob=0.0,
         attention_probs_dropout_prob=0.0,
     )
-    return transformers.ViTForImageClassification(cfg)
+    return hf("ViTForImageClassification", cfg)
 
 
-def mixtral(attn: str, rope_theta: float = 10000.0) -> nn.Module:
-    cfg = transformers.MixtralConfig(
+def mixtral(attn: str, rope_theta: float = 10000.0) -> Any:
+    cfg = hf(
+        "MixtralConfig",
         hidden_size=64,
         intermediate_size=128,
         num_hidden_layers=2,
@@ -133,11 +148,12 @@ def mixtral(attn: str, rope_theta: float = 10000.0) -> nn.Module:
         attn_implementation=attn,
         rope_parameters={"rope_type": "default", "rope_theta": rope_theta},
     )
-    return transformers.MixtralForCausalLM(cfg)
+    return hf("MixtralForCausalLM", cfg)
 
 
-def qwen_moe(attn: str) -> nn.Module:
-    cfg = transformers.Qwen2MoeConfig(
+def qwen_moe(attn: str) -> Any:
+    cfg = hf(
+        "Qwen2MoeConfig",
         hidden_size=64,
         intermediate_size=128,
         moe_intermediate_size=32,
@@ -151,11 +167,12 @@ def qwen_moe(attn: str) -> nn.Module:
         max_position_embeddings=64,
         attn_implementation=attn,
     )
-    return transformers.Qwen2MoeForCausalLM(cfg)
+    return hf("Qwen2MoeForCausalLM", cfg)
 
 
-def bart(attn: str) -> nn.Module:
-    cfg = transformers.BartConfig(
+def bart(attn: str) -> Any:
+    cfg = hf(
+        "BartConfig",
         vocab_size=VOCAB,
         d_model=64,
         encoder_layers=2,
@@ -175,11 +192,12 @@ def bart(attn: str) -> nn.Module:
         attention_dropout=0.0,
         attn_implementation=attn,
     )
-    return transformers.BartForConditionalGeneration(cfg)
+    return hf("BartForConditionalGeneration", cfg)
 
 
-def t5(attn: str) -> nn.Module:
-    cfg = transformers.T5Config(
+def t5(attn: str) -> Any:
+    cfg = hf(
+        "T5Config",
         num_layers=2,
         num_decoder_layers=2,
         d_model=64,
@@ -191,7 +209,7 @@ def t5(attn: str) -> nn.Module:
         decoder_start_token_id=0,
         pad_token_id=0,
     )
-    return transformers.T5ForConditionalGeneration(cfg)
+    return hf("T5ForConditionalGeneration", cfg)
 
 
 class LSTMTagger(nn.Module):
@@ -208,11 +226,12 @@ class LSTMTagger(nn.Module):
         x = self.embed(input_ids)
         if lengths is not None:
             packed = nn.utils.rnn.pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=False)
-            out, _ = self.rnn(packed)
-            x, _ = nn.utils.rnn.pad_packed_sequence(out, batch_first=True)
+            packed_out, _ = self.rnn(packed)
+            x, _ = nn.utils.rnn.pad_packed_sequence(packed_out, batch_first=True)
         else:
             x, _ = self.rnn(x)
-        return self.head(x)
+        logits: torch.Tensor = self.head(x)
+        return logits
 
 
 def lstm(attn: str) -> nn.Module:
@@ -235,7 +254,8 @@ class SmallCNN(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = torch.relu(self.bn1(self.conv1(x)))
         x = torch.relu(self.bn2(self.conv2(x)))
-        return self.fc(x.mean(dim=(2, 3)))
+        out: torch.Tensor = self.fc(x.mean(dim=(2, 3)))
+        return out
 
 
 def cnn(attn: str) -> nn.Module:
@@ -246,7 +266,7 @@ def mlp(attn: str) -> nn.Module:
     return nn.Sequential(nn.Linear(32, 64), nn.ReLU(), nn.Linear(64, 64), nn.ReLU(), nn.Linear(64, 10))
 
 
-BUILD: dict[str, Callable[[str], nn.Module]] = {
+BUILD: dict[str, Callable[[str], Any]] = {
     "resnet": resnet,
     "convnext": convnext,
     "swin": swin,
@@ -264,11 +284,18 @@ BUILD: dict[str, Callable[[str], nn.Module]] = {
 }
 
 
+def int8(model: nn.Module) -> nn.Module:
+    quantized: nn.Module = torch.ao.quantization.quantize_dynamic(  # type: ignore[no-untyped-call]
+        model, {nn.Linear}, dtype=torch.qint8
+    )
+    return quantized
+
+
 def build(name: str, attn: str = "sdpa") -> nn.Module:
     torch.manual_seed(0)
-    model = BUILD[name](attn).eval()
+    model: nn.Module = BUILD[name](attn).eval()
     if name == "mlp-int8":
-        model = torch.ao.quantization.quantize_dynamic(model, {nn.Linear}, dtype=torch.qint8)
+        model = int8(model)
     return model
 
 
@@ -352,7 +379,7 @@ def train_step(name: str, model: nn.Module, ctx: Any) -> Any:
     model.train()
     opt = torch.optim.SGD(model.parameters(), lr=1e-2)
     loss = loss_of(name, model)
-    loss.backward()
+    loss.backward()  # type: ignore[no-untyped-call]
     opt.step()
     opt.zero_grad()
     return loss
@@ -373,7 +400,7 @@ def grad_accum(name: str, model: nn.Module, ctx: Any) -> Any:
     total = 0.0
     for micro in (slice(0, 2), slice(2, 4)):
         loss = loss_of(name, model, micro) / 2
-        loss.backward()
+        loss.backward()  # type: ignore[no-untyped-call]
         total += float(loss)
     opt.step()
     opt.zero_grad()
@@ -434,15 +461,22 @@ def compiled(model: nn.Module) -> nn.Module:
 
 
 def scripted(model: nn.Module) -> nn.Module:
-    return torch.jit.script(model)  # type: ignore[no-any-return]
+    scripted: nn.Module = torch.jit.script(model)
+    return scripted
 
 
 def traced(model: nn.Module) -> nn.Module:
-    return torch.jit.trace(model, (pixels("cnn"),))  # type: ignore[no-any-return]
+    traced: nn.Module = torch.jit.trace(model, (pixels("cnn"),))  # type: ignore[no-untyped-call]
+    return traced
+
+
+def to_channels_last(model: nn.Module) -> None:
+    model.to(memory_format=torch.channels_last)  # type: ignore[call-overload]
 
 
 def at(model: nn.Module, path: str) -> nn.Module:
-    return dict(model.named_modules())[path]
+    found: nn.Module = dict(model.named_modules())[path]
+    return found
 
 
 def perturb(path: str, param: str = "weight", scale: float = 1e-3) -> Callable[[nn.Module], None]:
@@ -470,7 +504,7 @@ def interpolate_with(**override: Any) -> Iterator[None]:
         kwargs.update(override)
         return original(*args, **kwargs)
 
-    nn.functional.interpolate = patched  # type: ignore[assignment]
+    nn.functional.interpolate = patched
     try:
         yield
     finally:
@@ -488,7 +522,7 @@ def interpolation(path: str, **override: Any) -> Callable[[nn.Module], None]:
             with interpolate_with(**override):
                 return original(*args, **kwargs)
 
-        module.forward = forward  # type: ignore[method-assign]
+        module.forward = forward
 
     return change
 
@@ -535,9 +569,9 @@ def cases() -> list[Case]:
                 "channels_last target",
                 "pass",
                 verify_run=channels_last_forward,
-                mutate=lambda mod: mod.to(memory_format=torch.channels_last),
+                mutate=to_channels_last,
             )
-        )  # type: ignore[func-returns-value]
+        )
         add(Case(m, "eval forward", "compile(eager) target", "pass", target_wrap=compiled))
         add(Case(m, "eval forward", "DDP-style .module target", "pass", target_wrap=DDPLike))
         add(Case(m, "eval forward", "autocast bf16 target", "pass", verify_run=autocast_forward))
@@ -740,9 +774,9 @@ def cases() -> list[Case]:
             "channels_last target",
             "pass",
             verify_run=channels_last_forward,
-            mutate=lambda mod: mod.to(memory_format=torch.channels_last),
+            mutate=to_channels_last,
         )
-    )  # type: ignore[func-returns-value]
+    )
     add(
         Case(
             "segformer",
@@ -1028,7 +1062,7 @@ def quantized_with(change: Callable[[nn.Module], None]) -> nn.Module:
     torch.manual_seed(0)
     model = mlp("sdpa").eval()
     change(model)
-    return torch.ao.quantization.quantize_dynamic(model, {nn.Linear}, dtype=torch.qint8)
+    return int8(model)
 
 
 # -- running and scoring ---------------------------------------------------------------------------

@@ -36,7 +36,10 @@ def mlp() -> nn.Sequential:
 
 
 def quantized(model: nn.Module) -> nn.Module:
-    return torch.ao.quantization.quantize_dynamic(model, {nn.Linear}, dtype=torch.qint8)  # type: ignore[no-any-return]
+    out: nn.Module = torch.ao.quantization.quantize_dynamic(  # type: ignore[no-untyped-call]
+        model, {nn.Linear}, dtype=torch.qint8
+    )
+    return out
 
 
 X = torch.randn(4, 16, generator=torch.Generator().manual_seed(1))
@@ -52,7 +55,8 @@ def test_quantized_target_is_matched_by_path_and_the_quantized_linear_is_named(t
         target(X)
     first = v.report.first_divergence
     assert v.report.verdict == "fail"
-    assert first is not None and first.module == "0"  # where quantization first changes the numbers
+    assert first is not None
+    assert first.module == "0"
     assert v.report.module_match is None  # by path: no structural renaming
     assert not any("never ran" in r for r in v.report.reasons)
 
@@ -87,7 +91,8 @@ def test_a_renamed_model_is_still_matched_by_structure(tmp_path: Path) -> None:
     with envsnap.verify(bundle, model=target, environment="none", slow=None) as v:
         target(X)
     assert v.report.verdict == "pass"
-    assert v.report.module_match is not None and "structure" in v.report.module_match
+    assert v.report.module_match is not None
+    assert "structure" in v.report.module_match
 
 
 class SmallCNN(nn.Module):
@@ -119,7 +124,7 @@ def test_torchscript_target_of_the_same_model_passes_with_the_limitation_said(
     bundle = tmp_path / "b"
     _record_cnn(bundle)
     eager = SmallCNN().eval()
-    target = torch.jit.script(eager) if convert == "script" else torch.jit.trace(eager, (IMAGES,))
+    target = torch.jit.script(eager) if convert == "script" else torch.jit.trace(eager, (IMAGES,))  # type: ignore[no-untyped-call]
     with envsnap.verify(bundle, model=target, environment="none", slow=None) as v:
         target(IMAGES)
     assert v.report.verdict == "pass-with-limitations", v.report.reasons
@@ -136,7 +141,8 @@ def test_torchscript_target_with_a_real_change_fails_on_the_model(tmp_path: Path
     with envsnap.verify(bundle, model=target, environment="none", slow=None) as v:
         target(IMAGES)
     assert v.report.verdict == "fail"
-    assert v.report.first_divergence is not None and v.report.first_divergence.module == "SmallCNN"
+    assert v.report.first_divergence is not None
+    assert v.report.first_divergence.module == "SmallCNN"
 
 
 def test_an_eager_target_that_skips_a_module_still_fails_as_never_ran(tmp_path: Path) -> None:
@@ -212,7 +218,8 @@ def test_a_real_change_in_the_code_after_the_extra_value_is_still_pinned_on_that
         other(ROWS)
     first = v.report.first_divergence
     assert v.report.verdict == "fail"
-    assert first is not None and first.key.startswith("Decoder.<code>#")
+    assert first is not None
+    assert first.key.startswith("Decoder.<code>#")
 
 
 def _train_then_eval(model: nn.Module) -> torch.Tensor:
@@ -251,7 +258,8 @@ def test_a_real_change_in_the_eval_call_after_the_step_still_fails_there(tmp_pat
         _train_then_eval(target)
     first = v.report.first_divergence
     assert v.report.verdict == "fail"
-    assert first is not None and first.key == "bn#1"  # the eval call, on the stats the step left
+    assert first is not None
+    assert first.key == "bn#1"
 
 
 def test_a_train_step_alone_is_still_replayed_from_the_weights_before_it(tmp_path: Path) -> None:
