@@ -309,9 +309,9 @@ def ids(b: int = 2, t: int = 12) -> torch.Tensor:
     return torch.randint(3, VOCAB, (b, t), generator=gen())
 
 
-def pixels(name: str, channels_last: bool = False) -> torch.Tensor:
+def pixels(name: str, channels_last: bool = False, batch: int = 2) -> torch.Tensor:
     side = 48 if name == "vit" else 32  # ViT: 32x32 positions interpolated to 48x48
-    x = torch.randn(2, 3, side, side, generator=gen())
+    x = torch.randn(batch, 3, side, side, generator=gen())
     return x.contiguous(memory_format=torch.channels_last) if channels_last else x
 
 
@@ -358,7 +358,7 @@ def packed_forward(name: str, model: nn.Module, ctx: Any) -> Any:
 
 def loss_of(name: str, model: nn.Module, micro: slice = slice(None)) -> torch.Tensor:
     if name in VISION:
-        x = pixels(name)[micro]
+        x = pixels(name, batch=4)[micro]
         out = call_on(name, model, x)
         return out.float().pow(2).mean()
     x = ids(4, 12)[micro]

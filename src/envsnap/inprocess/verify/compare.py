@@ -163,7 +163,9 @@ def _check_value(
         return replace(check, status="fail", reason=f"dtype {dtype} ≠ recorded {ref.dtype}")
     if target.device.type == "meta" or ref.finite is None or target.is_complex():
         return replace(
-            check, status="skipped", reason="no values to compare (meta tensor or no recorded values)"
+            check,
+            status="skipped",
+            reason="no values to compare (empty or meta tensor, or no recorded values)",
         )
     scale = ref.l2 / math.sqrt(ref.numel) if ref.l2 is not None and ref.numel else 0.0
     if reference is not None:

@@ -311,7 +311,9 @@ def limitations_of(checks: Sequence[ValueCheck], placement: Placement | None) ->
         )
     skipped = [c.key for c in checks if c.status == "skipped" and c not in forms]
     if skipped:
-        found.append(f"{len(skipped)} values had no data to compare (meta tensors, or skipped by compare=)")
+        found.append(
+            f"{len(skipped)} values had no data to compare (empty or meta tensors, or skipped by compare=)"
+        )
     if placement is not None and "<outside modules>" in placement.off_device_modules:
         found.append(f"ops outside any module ran off {placement.expected_device} (data preparation, loss …)")
     return found
