@@ -74,6 +74,8 @@ class Verifier:
         self.compare = compare
         self.split = split
         self._match: Any = None
+        self._before: Any = None
+        """The target's tensors when the block was entered (capture.Before)."""
         self._snapshot: Any = None
         self._numerics: dict[str, str] = {}
         self._loaded: Any = None
@@ -129,10 +131,11 @@ class Verifier:
     # -- context manager and decorator ---------------------------------------------------------
 
     def __enter__(self) -> Verifier:
-        from envsnap.inprocess.capture import Capture
+        from envsnap.inprocess.capture import Capture, state_before
         from envsnap.inprocess.fp32_math import between, known
         from envsnap.inprocess.guard import Guard
         from envsnap.inprocess.machine import snapshot_soon
+        from envsnap.inprocess.module_names import unwrap
         from envsnap.inprocess.numerics import read_numerics
         from envsnap.inprocess.op_log import make_mode
         from envsnap.inprocess.verify.sink import VerifySink
@@ -160,6 +163,7 @@ class Verifier:
 
             self._match = match(manifest.modules, manifest.model, self.model, self.rename)
             capture = Capture(fed, self._match.model, rename=self._match.rename, label=self._match.label)
+            self._before = state_before(unwrap(self._match.model))
         else:
             capture = Capture(fed, None)
         if fed is not sink:
@@ -178,13 +182,21 @@ class Verifier:
         capture, sink, guard, ops = self._active
         self._active = None
         ops.__exit__(exc_type, exc, tb)
+        if exc_type is None:
+            finish = getattr(capture.sink, "finish", None)
+            if finish is not None:  # split=: the last recorded call's parts
+                finish()
+            # What the block wrote in place (a training step's result), and what the recording
+            # holds of it whether written here or not; straight to the sink (no parts to join).
+            if self._before is not None:
+                capture.sink = sink
+                recorded = self.bundle.manifest.calls
+                held = {leaf.key for c in recorded if c.type == "state" for leaf in c.outputs}
+                capture.state(self._before, held)
         capture.remove()
         guard.__exit__(exc_type, exc, tb)
         if exc_type is not None:
             return
-        finish = getattr(capture.sink, "finish", None)
-        if finish is not None:  # split=: the last recorded call's parts
-            finish()
         self._report = self._build(sink, guard)
 
     def __call__(self, func: F) -> F:

@@ -75,6 +75,8 @@ def _first_difference(modules: Sequence[ModuleCheck], failing: ModuleCheck) -> s
 
 CODE = ".<code>"
 """Suffix of the pseudo-module standing for a module's own code (capture.Capture._code_value)."""
+STATE = ".<state>"
+"""Suffix of the pseudo-module standing for a module's state after the block (capture.Capture.state)."""
 
 
 def _amount(value: float) -> str:
@@ -118,8 +120,20 @@ def _divergence(module: ModuleCheck, inputs: list[ValueCheck], *, born: bool) ->
         else ""
     )
     code = module.module.endswith(CODE)
-    name = module.module.removesuffix(CODE) if code else module.module
-    if code:
+    state = module.module.endswith(STATE)
+    name = module.module.removesuffix(CODE).removesuffix(STATE)
+    if state:
+        tensors = ", ".join(check.key.rsplit("/", 1)[-1] for check in bad) or "its tensors"
+        what = (
+            f"`{name}`'s state after the block ({tensors}: written in place by the block, as an "
+            "optimizer step or BatchNorm's running statistics are)"
+        )
+        where = (
+            "while every module output before it matched the reference"
+            if born
+            else "and module outputs already differed"
+        )
+    elif code:
         what = (
             f"`{name}`'s own code (functional ops between its submodules: attention, masks, residual "
             f"sums; value {module.call})"
@@ -144,7 +158,12 @@ def _divergence(module: ModuleCheck, inputs: list[ValueCheck], *, born: bool) ->
             else "and its inputs already differed (the error was born between modules, in code "
             "outside any module)"
         )
-    step = next_step(module.module, bad[0] if bad else None)
+    step = (
+        "Next: compare what updates it in the block: the optimizer and its settings (learning rate, "
+        "weight decay, momentum), BatchNorm's momentum, any other in-place write."
+        if state
+        else next_step(module.module, bad[0] if bad else None)
+    )
     summary = f"{what} is the first to diverge, {where}: {detail}{numbers}. {step}"
     return Divergence(
         key=module.key, module=name, summary=summary, outputs=module.outputs, inputs=tuple(inputs)
