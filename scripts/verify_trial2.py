@@ -375,14 +375,31 @@ def call_on(name: str, model: nn.Module, x: torch.Tensor) -> torch.Tensor:
     return out if isinstance(out, torch.Tensor) else out.logits
 
 
-def train_step(name: str, model: nn.Module, ctx: Any) -> Any:
+def train_step(name: str, model: nn.Module, ctx: Any, lr: float = 1e-2) -> Any:
     model.train()
-    opt = torch.optim.SGD(model.parameters(), lr=1e-2)
+    opt = torch.optim.SGD(model.parameters(), lr=lr)
     loss = loss_of(name, model)
     loss.backward()  # type: ignore[no-untyped-call]
     opt.step()
     opt.zero_grad()
     return loss
+
+
+def train_step_lr2(name: str, model: nn.Module, ctx: Any) -> Any:
+    return train_step(name, model, ctx, lr=2e-2)
+
+
+def train_step_two_threads(name: str, model: nn.Module, ctx: Any) -> Any:
+    torch.set_num_threads(2)
+    try:
+        return train_step(name, model, ctx)
+    finally:
+        torch.set_num_threads(1)
+
+
+def train_step_autocast(name: str, model: nn.Module, ctx: Any) -> Any:
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        return train_step(name, model, ctx)
 
 
 def train_then_eval(name: str, model: nn.Module, ctx: Any) -> Any:
@@ -738,6 +755,61 @@ def cases() -> list[Case]:
             "bn1",
             run=train_then_eval,
             mutate=set_attr("bn1", momentum=0.5),
+        )
+    )
+    # Round 2 (expectations written before running them): the state a training step leaves.
+    add(
+        Case(
+            "cnn",
+            "train step",
+            "SGD lr 1e-2 -> 2e-2",
+            "fail",
+            "conv1",
+            run=train_step,
+            verify_run=train_step_lr2,
+        )
+    )
+    add(
+        Case("cnn", "train step", "threads 1 -> 2", "pass", run=train_step, verify_run=train_step_two_threads)
+    )
+    add(
+        Case(
+            "cnn",
+            "train step",
+            "autocast bf16 target",
+            "pass",
+            run=train_step,
+            verify_run=train_step_autocast,
+        )
+    )
+    add(
+        Case(
+            "mixtral",
+            "train step",
+            "threads 1 -> 2",
+            "pass",
+            run=train_step,
+            verify_run=train_step_two_threads,
+        )
+    )
+    add(
+        Case(
+            "mixtral",
+            "train step",
+            "autocast bf16 target",
+            "pass",
+            run=train_step,
+            verify_run=train_step_autocast,
+        )
+    )
+    add(
+        Case(
+            "resnet",
+            "train step",
+            "autocast bf16 target",
+            "pass",
+            run=train_step,
+            verify_run=train_step_autocast,
         )
     )
     # Swin (windowed attention, relative position bias) and SegFormer (interpolating decode head).
