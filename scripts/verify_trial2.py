@@ -1159,7 +1159,7 @@ def flat(value: Any) -> list[torch.Tensor]:
 
 
 def has_effect(case: Case) -> bool:
-    """Does the injected change change anything without envsnap (outputs or buffers)?"""
+    """Does the injected change change anything without envsnap (outputs, buffers, parameters)?"""
     reference = build(case.model)
     if case.wrap:
         reference = case.wrap(reference)
@@ -1169,8 +1169,8 @@ def has_effect(case: Case) -> bool:
     if case.run is not forward and case.verify_run is None:  # generate's tokens hide logits
         a += flat(call(case.model, build(case.model) if not case.wrap else case.wrap(build(case.model))))
         b += flat(call(case.model, make_target(case)))
-    a += flat([buf for _, buf in reference.named_buffers()])
-    b += flat([buf for _, buf in target.named_buffers()])
+    a += flat([t for _, t in (*reference.named_buffers(), *reference.named_parameters())])
+    b += flat([t for _, t in (*target.named_buffers(), *target.named_parameters())])
     if len(a) != len(b):
         return True
     return any(x.shape != y.shape or not torch.equal(x, y) for x, y in zip(a, b, strict=True))

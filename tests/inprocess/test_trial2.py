@@ -15,13 +15,19 @@ twin whose verdict must not change:
   decoder's own code that sdpa never materializes; code values are numbered in order, so every
   later one was paired with the wrong recorded value and failed "by shape";
 - a training step then an eval forward in one block: the eval call was replayed on the weights
-  before the step, so the reference "differed from itself" by the step (reported noise up to 3.6),
-  a fake noise a real difference up to twice its size would have passed under.
+  before the step (and in the eval mode the block ended in), so the reference "differed from
+  itself" by the step (reported noise up to 3.6), a fake noise a real difference up to twice its
+  size would have passed under;
+- a training step alone with a BatchNorm momentum changed (or the optimizer's learning rate)
+  passed: the outputs on the way to the step are identical, only what the step leaves (running
+  statistics, parameters) differs, and nothing compared that.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 import torch
@@ -278,8 +284,6 @@ def test_a_train_step_alone_is_still_replayed_from_the_weights_before_it(tmp_pat
 
 def v_noise(bundle: Path) -> float | None:
     """The largest reference noise the bundle's manifest holds (None: none measured)."""
-    import json
-
     manifest = json.loads((bundle / "manifest.json").read_text())
     noise = [
         leaf["noise_max_abs"]
@@ -288,3 +292,84 @@ def v_noise(bundle: Path) -> float | None:
         if leaf.get("noise_max_abs") is not None
     ]
     return max(noise) if noise else None
+
+
+def _train_step(model: nn.Module, lr: float = 0.1) -> None:
+    model.train()
+    opt = torch.optim.SGD(model.parameters(), lr=lr)
+    model(IMAGES).pow(2).mean().backward()
+    opt.step()
+
+
+def _verify_step(bundle: Path, target: nn.Module, lr: float = 0.1) -> Any:
+    with envsnap.verify(bundle, model=target, environment="none", slow=None) as v:
+        _train_step(target, lr)
+    return v.report
+
+
+def test_a_batchnorm_momentum_change_in_a_train_step_fails_on_that_norm(tmp_path: Path) -> None:
+    bundle = tmp_path / "b"
+    model = SmallCNN()
+    with envsnap.record(bundle, model=model, environment="none", measure=False):
+        _train_step(model)
+    target = SmallCNN()
+    target.bn.momentum = 0.5
+    report = _verify_step(bundle, target)
+    first = report.first_divergence
+    assert report.verdict == "fail"
+    assert first is not None
+    assert first.module == "bn"
+    assert "state after the block" in first.summary
+    assert "running_mean" in first.summary
+
+
+def test_a_learning_rate_change_fails_on_the_first_parameter_it_moves(tmp_path: Path) -> None:
+    bundle = tmp_path / "b"
+    model = SmallCNN()
+    with envsnap.record(bundle, model=model, environment="none", measure=False):
+        _train_step(model)
+    report = _verify_step(bundle, SmallCNN(), lr=0.2)
+    assert report.verdict == "fail"
+    assert report.first_divergence is not None
+    assert report.first_divergence.module == "conv"
+
+
+def test_the_same_train_step_passes_with_its_state_compared(tmp_path: Path) -> None:
+    bundle = tmp_path / "b"
+    model = SmallCNN()
+    with envsnap.record(bundle, model=model, environment="none", measure=False):
+        _train_step(model)
+    report = _verify_step(bundle, SmallCNN())
+    assert report.verdict == "pass"
+    keys = {check.key for module in report.modules for check in module.outputs}
+    assert {"bn.<state>#0/running_mean", "conv.<state>#0/weight"} <= keys
+
+
+def test_an_eval_block_writes_no_state(tmp_path: Path) -> None:
+    """The twin: a block that writes nothing in place records no state values."""
+    bundle = tmp_path / "b"
+    _record_cnn(bundle)
+    manifest = json.loads((bundle / "manifest.json").read_text())
+    assert not [call["key"] for call in manifest["calls"] if ".<state>" in call["key"]]
+
+
+def test_a_train_step_under_autocast_does_not_fail_on_what_the_step_leaves(tmp_path: Path) -> None:
+    """The step's update is a gradient summed in bf16: said, not failed (the outputs are judged)."""
+    bundle = tmp_path / "b"
+    model = mlp().train()
+    data = torch.randn(8, 16, generator=torch.Generator().manual_seed(4))
+
+    def step(m: nn.Module) -> None:
+        opt = torch.optim.SGD(m.parameters(), lr=0.1)
+        m(data).float().pow(2).mean().backward()
+        opt.step()
+
+    with envsnap.record(bundle, model=model, environment="none", measure=False):
+        step(model)
+    target = mlp().train()
+    verifying = envsnap.verify(bundle, model=target, environment="none", slow=None)
+    with verifying as v, torch.autocast("cpu", dtype=torch.bfloat16):
+        step(target)
+    states = [c for m in v.report.modules for c in m.outputs if ".<state>#" in c.key]
+    assert states
+    assert all(c.status != "fail" for c in states)

@@ -24,6 +24,7 @@ from envsnap.inprocess.fp32_math import REDUCED_MATH
 from envsnap.inprocess.verify.report import (
     CAST_MARK,
     REPRESENTATION,
+    STATE_UNDER_CAST,
     Divergence,
     ModuleCheck,
     SpeedMemory,
@@ -328,7 +329,15 @@ def limitations_of(checks: Sequence[ValueCheck], placement: Placement | None) ->
             f"({forms[0].key}: {(forms[0].reason or '').split(': ')[-1]}; e.g. a bool attention mask "
             "where the reference had an additive float one): not compared, the modules that take them are"
         )
-    skipped = [c.key for c in checks if c.status == "skipped" and c not in forms]
+    stepped = [c for c in checks if c.status == "skipped" and (c.reason or "").startswith(STATE_UNDER_CAST)]
+    if stepped:
+        found.append(
+            f"{len(stepped)} parameters or buffers the block wrote (a training step) differ beyond the "
+            f"cast's tolerance ({stepped[0].key}): a gradient summed in the lower dtype can't be held to "
+            "the recorded one; not failed, the outputs on the way to it are compared. To check the "
+            "step itself, run it in the recorded dtype"
+        )
+    skipped = [c.key for c in checks if c.status == "skipped" and c not in forms and c not in stepped]
     if skipped:
         found.append(
             f"{len(skipped)} values had no data to compare (empty or meta tensors, or skipped by compare=)"
