@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import threading
 import weakref
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -40,6 +41,38 @@ from torch.utils._python_dispatch import _disable_current_modes
 from envsnap.inprocess.block_clock import BlockClock
 from envsnap.inprocess.module_names import ModKey, ModuleNamer, no_compile, unwrap
 from envsnap.inprocess.tensor_stats import leaves
+
+STATE = ".<state>"
+"""Suffix of the pseudo-module standing for a module's state after the block (Capture.state)."""
+
+
+@dataclass
+class Before:
+    """The model's tensors when the block was entered: what ``Capture.state`` compares with."""
+
+    versions: dict[str, int]
+    """Version counter of every parameter and buffer (an optimizer step bumps them)."""
+    buffers: dict[str, torch.Tensor]
+    """Copies of the buffers: kernels such as BatchNorm's update running stats in place without
+    bumping the version counter."""
+
+
+def state_before(model: torch.nn.Module) -> Before:
+    """``Before`` for ``model``; tied tensors under every name they have (looked up by path)."""
+    named = [
+        *model.named_parameters(remove_duplicate=False),
+        *model.named_buffers(remove_duplicate=False),
+    ]
+    with torch.no_grad():
+        buffers = {name: t.detach().clone() for name, t in model.named_buffers(remove_duplicate=False)}
+    return Before({name: int(t._version) for name, t in named}, buffers)
+
+
+def _written(tensor: torch.Tensor, name: str, before: Before) -> bool:
+    if tensor._version != before.versions.get(name):
+        return True
+    old = before.buffers.get(name)
+    return old is not None and not (old.shape == tensor.shape and torch.equal(old, tensor))
 
 
 class Sink(Protocol):
@@ -224,7 +257,8 @@ class Capture:
         name = f"{outer.module}.<code>"
         call = self._counts.get(name, 0)
         self._counts[name] = call + 1
-        key = f"{name}#{call}"
+        aligned = getattr(self.sink, "code_key", None)  # verify: pair with the recorded values
+        key = aligned(name, call, tensor) if aligned is not None else f"{name}#{call}"
         info = CallInfo(
             key,
             name,
@@ -244,6 +278,37 @@ class Capture:
             self.sink.call_done(info)
         outer.seen.append(key)
         return key
+
+    def state(self, before: Before, also: Collection[str] = ()) -> None:
+        """After the block: the model's parameters and buffers the block wrote in place (their
+        version counter moved or, for buffers, the values changed since ``before``: an optimizer
+        step, BatchNorm's running stats), as
+        the outputs of a pseudo-call ``<module>.<state>#0`` per module, keyed by tensor name. A
+        training step's result is compared too, not only the outputs on the way to it (a
+        BatchNorm momentum or an optimizer setting changes nothing else). ``also``: value keys to
+        hand over whether written or not (verify: what the recording holds)."""
+        if self.model is None:
+            return
+        begin = getattr(self.sink, "call_outputs", None)
+        with _disable_current_modes(), torch.no_grad():
+            for path, module in self.model.named_modules():
+                name = self.namer.label(module, None)[0]
+                key = f"{name}{STATE}#0"
+                own = (*module.named_parameters(recurse=False), *module.named_buffers(recurse=False))
+                written = [
+                    (attr, tensor)
+                    for attr, tensor in own
+                    if _written(tensor, f"{path}.{attr}" if path else attr, before) or f"{key}/{attr}" in also
+                ]
+                if not written:
+                    continue
+                info = CallInfo(key, name + STATE, 0, "state", module_device(module), ())
+                info.outputs.extend(f"{key}/{attr}" for attr, _ in written)
+                if begin is not None:
+                    begin(info)
+                for attr, tensor in written:
+                    self.sink.value(f"{key}/{attr}", tensor.detach())
+                self.sink.call_done(info)
 
     def _top_inputs(self, args: Any) -> None:
         # The global pre-hook sees positional arguments only; keyword ones arrive with the

@@ -6,7 +6,7 @@ another (``self.inner = model``). So verify lines the target up with the recordi
 
 1. ``rename={"target.path": "recorded.path"}`` from the user first (prefixes; a path mapped to ""
    says "the recorded model is this submodule");
-2. same paths: nothing to do;
+2. every recorded path present in the target (extra target modules allowed): nothing to do;
 3. otherwise the module trees are aligned in ``named_modules()`` order on (class name, shapes of
    the module's own parameters and buffers; containers without tensors by position), difflib's
    longest matching blocks: a renamed model lines up completely, an edited one mostly;
@@ -100,7 +100,12 @@ def match(
     if not recorded:
         return found  # a bundle without the module tree: paths only
     recorded_paths = {sig.path for sig in recorded}
-    if all(new in recorded_paths for _, new in mapped) and len(mapped) == len(recorded):
+    target_paths = {new for _, new in mapped}
+    # Every recorded path is in the target: the same model, path for path. Modules the target has
+    # beyond them (a dynamically quantized Linear's packed-params child) are extra, and a module
+    # whose class changed (Linear -> quantized Linear) stays where it was: aligning on structure
+    # would pair it with a parameterless neighbour (a ReLU) instead.
+    if recorded_paths <= target_paths:
         if user:
             found.note = f"modules matched through rename= ({len(found.rename)} paths renamed)"
         return found

@@ -72,6 +72,7 @@ class Recorder:
         self._active: Any = None
         self._environment: Any = None
         self._numerics: dict[str, str] = {}
+        self._before: Any = None
         self._taps: dict[str, list[tuple[int, list[str]]]] = {}
         self.manifest: Any = None
         """The written bundle's manifest (bundle_model.Manifest), once the block has exited."""
@@ -86,7 +87,7 @@ class Recorder:
         self._taps.setdefault(name, []).append((len(self._taps.get(name, [])), keys))
 
     def __enter__(self) -> Recorder:
-        from envsnap.inprocess.capture import Capture
+        from envsnap.inprocess.capture import Capture, state_before
         from envsnap.inprocess.guard import Guard
         from envsnap.inprocess.op_log import make_mode
         from envsnap.inprocess.record.sink import RecordSink
@@ -116,6 +117,7 @@ class Recorder:
         capture.install()
         ops = make_mode(capture.current)  # op signatures per module call (op-level origin)
         ops.__enter__()
+        self._before = state_before(unwrap(self.model)) if self.model is not None else None
         self._active = (capture, sink, guard, ops)
         return self
 
@@ -125,6 +127,8 @@ class Recorder:
         capture, sink, guard, ops = self._active
         self._active = None
         ops.__exit__(exc_type, exc, tb)
+        if exc_type is None and self._before is not None:
+            capture.state(self._before)  # what the block wrote in place: a training step's result
         capture.remove()
         guard.__exit__(exc_type, exc, tb)
         if exc_type is not None:

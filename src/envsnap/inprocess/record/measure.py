@@ -29,12 +29,16 @@ def model_device(model: Any, fallback: str) -> str:
     return max(counts, key=lambda k: counts[k]) if counts else fallback
 
 
-def replayer(model: Any, calls: Sequence[tuple[Any, ...]]) -> Any:
-    """A function replaying ``calls`` ((index, args, kwargs) or (args, kwargs)) on ``model``."""
+def replayer(model: Any, calls: Sequence[tuple[Any, ...]], later: dict[int, Any] | None = None) -> Any:
+    """A function replaying ``calls`` ((index, args, kwargs) or (args, kwargs)) on ``model``; with
+    ``later`` (replay_state.ModelState.later), each call on the state it was recorded on."""
+    from envsnap.inprocess.replay_state import before_call
 
     def replay() -> None:
         for call in calls:
             args, kwargs = call[-2], call[-1]
+            if later and len(call) == 3:
+                before_call(unwrap(model), later, call[0])
             model(*args, **kwargs)
 
     return replay
@@ -44,20 +48,31 @@ class FirstReplay:
     """Replays the recorded calls, each from its recorded RNG state, keeping the first replay's
     outputs (the noise check)."""
 
-    def __init__(self, model: Any, calls: Sequence[tuple[Any, ...]], rng_states: list[Any]) -> None:
+    def __init__(
+        self,
+        model: Any,
+        calls: Sequence[tuple[Any, ...]],
+        rng_states: list[Any],
+        later: dict[int, Any] | None = None,
+    ) -> None:
         self.model = model
         self.calls = calls
         self.rng_states = rng_states
+        self.later = later or {}
         self.outputs: list[tuple[int, Any]] | None = None
 
     def __call__(self) -> None:
         import torch
+
+        from envsnap.inprocess.replay_state import before_call
 
         first = self.outputs is None
         outputs = []
         for index, args, kwargs in self.calls:
             if index < len(self.rng_states):
                 torch.random.set_rng_state(self.rng_states[index])
+            if self.later:
+                before_call(unwrap(self.model), self.later, index)
             out = self.model(*args, **kwargs)
             if first:
                 outputs.append((index, out))
@@ -135,7 +150,8 @@ def measure_reference(recorder: Any, sink: RecordSink) -> Extra:
         # The timed replays double as the noise check: the first one's final outputs are compared
         # with the recorded ones. Bit for bit the same (the usual case): every value's noise is 0
         # and no hooked replay is needed; otherwise one hooked replay measures it value by value.
-        replay = FirstReplay(timed(model), calls, sink.rng_states)
+        later = sink.state.later
+        replay = FirstReplay(timed(model), calls, sink.rng_states, later)
         timing = time_replays(
             replay,
             device,
@@ -154,15 +170,15 @@ def measure_reference(recorder: Any, sink: RecordSink) -> Extra:
             }
         elif faithful:
             reset()
-            extra.noise = measure_noise(inner, sink, calls)
+            extra.noise = measure_noise(inner, sink, calls, later)
         reset()
         if recorder.golden is not None and faithful:
-            golden = run_golden(inner, sink, calls, max(recorder.keep_bytes - sink.spent, 0))
+            golden = run_golden(inner, sink, calls, max(recorder.keep_bytes - sink.spent, 0), later)
             if isinstance(golden, str):
                 extra.notes.append(golden)
             else:
                 extra.golden = golden
-        memory = peak_memory(replayer(timed(model), calls), device)
+        memory = peak_memory(replayer(timed(model), calls, later), device)
     note = "the model is on meta: timings measure dispatch only" if device == "meta" else None
     if memory is None:
         note = note or f"peak memory: {device} has no allocator peak to read"

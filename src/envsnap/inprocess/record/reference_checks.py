@@ -24,6 +24,7 @@ from envsnap.inprocess.bundle.model import Stats
 from envsnap.inprocess.capture import CallInfo, Capture
 from envsnap.inprocess.metrics import sketch_metrics, tensor_metrics
 from envsnap.inprocess.record.sink import RecordSink
+from envsnap.inprocess.replay_state import CallState, before_call
 from envsnap.inprocess.tensor_stats import host_copy, keepable, nbytes, tensor_stats
 
 Calls = list[tuple[int, tuple[Any, ...], dict[str, Any]]]
@@ -103,7 +104,13 @@ class GoldenSink:
         pass
 
 
-def _replay(model: torch.nn.Module, sink: Any, calls: Calls, starts: dict[int, dict[str, int]]) -> None:
+def _replay(
+    model: torch.nn.Module,
+    sink: Any,
+    calls: Calls,
+    starts: dict[int, dict[str, int]],
+    later: dict[int, CallState] | None = None,
+) -> None:
     """Replay ``calls`` under the capture, each numbered as it was recorded (calls left out of the
     replay don't shift the keys of the ones after them)."""
     capture = Capture(sink, model)
@@ -112,15 +119,19 @@ def _replay(model: torch.nn.Module, sink: Any, calls: Calls, starts: dict[int, d
         with torch.random.fork_rng(devices=[]), torch.no_grad():
             for index, args, kwargs in calls:
                 capture.set_counts(index, starts.get(index, {}))
+                if later:
+                    before_call(model, later, index)
                 model(*args, **kwargs)
     finally:
         capture.remove()
 
 
-def measure_noise(model: torch.nn.Module, first: RecordSink, calls: Calls) -> dict[str, tuple[float, float]]:
+def measure_noise(
+    model: torch.nn.Module, first: RecordSink, calls: Calls, later: dict[int, CallState] | None = None
+) -> dict[str, tuple[float, float]]:
     """Per value key, (max-abs, RMSE) between a second run of the reference and the first."""
     sink = NoiseSink(first)
-    _replay(model, sink, calls, first.starts)
+    _replay(model, sink, calls, first.starts, later)
     return sink.noise
 
 
@@ -142,11 +153,18 @@ def _upcast(value: Any) -> Any:
     return value
 
 
-def run_golden(model: torch.nn.Module, first: RecordSink, calls: Calls, keep_bytes: int) -> GoldenSink | str:
+def run_golden(
+    model: torch.nn.Module,
+    first: RecordSink,
+    calls: Calls,
+    keep_bytes: int,
+    later: dict[int, CallState] | None = None,
+) -> GoldenSink | str:
     """Replay on a CPU float64 copy of the model; the sink, or why it could not run."""
     if any(t.device.type == "meta" for t in [*model.parameters(), *model.buffers()]):
         return "golden not run: the model has meta tensors (no values to copy)"
     golden = copy.deepcopy(model).to(device="cpu", dtype=torch.float64)
     sink = GoldenSink(first, keep_bytes)
-    _replay(golden, sink, [(i, _upcast(args), _upcast(kwargs)) for i, args, kwargs in calls], first.starts)
+    upcast = [(i, _upcast(args), _upcast(kwargs)) for i, args, kwargs in calls]
+    _replay(golden, sink, upcast, first.starts, later)
     return sink

@@ -81,7 +81,7 @@ class RecordSink:
         for key in [k for k in self.live_inputs if k.startswith(prefix)]:
             self.live_inputs.pop(key, None)
             self.inputs.pop(key, None)
-        self.state.first_call()
+        self.state.at_call(index)
         self._mark = (len(self.calls), set(self.stats))
 
     def top_failed(self, index: int) -> None:

@@ -74,6 +74,8 @@ class Verifier:
         self.compare = compare
         self.split = split
         self._match: Any = None
+        self._before: Any = None
+        """The target's tensors when the block was entered (capture.Before)."""
         self._snapshot: Any = None
         self._numerics: dict[str, str] = {}
         self._loaded: Any = None
@@ -129,10 +131,11 @@ class Verifier:
     # -- context manager and decorator ---------------------------------------------------------
 
     def __enter__(self) -> Verifier:
-        from envsnap.inprocess.capture import Capture
+        from envsnap.inprocess.capture import Capture, state_before
         from envsnap.inprocess.fp32_math import between, known
         from envsnap.inprocess.guard import Guard
         from envsnap.inprocess.machine import snapshot_soon
+        from envsnap.inprocess.module_names import unwrap
         from envsnap.inprocess.numerics import read_numerics
         from envsnap.inprocess.op_log import make_mode
         from envsnap.inprocess.verify.sink import VerifySink
@@ -160,6 +163,7 @@ class Verifier:
 
             self._match = match(manifest.modules, manifest.model, self.model, self.rename)
             capture = Capture(fed, self._match.model, rename=self._match.rename, label=self._match.label)
+            self._before = state_before(unwrap(self._match.model))
         else:
             capture = Capture(fed, None)
         if fed is not sink:
@@ -178,13 +182,21 @@ class Verifier:
         capture, sink, guard, ops = self._active
         self._active = None
         ops.__exit__(exc_type, exc, tb)
+        if exc_type is None:
+            finish = getattr(capture.sink, "finish", None)
+            if finish is not None:  # split=: the last recorded call's parts
+                finish()
+            # What the block wrote in place (a training step's result), and what the recording
+            # holds of it whether written here or not; straight to the sink (no parts to join).
+            if self._before is not None:
+                capture.sink = sink
+                recorded = self.bundle.manifest.calls
+                held = {leaf.key for c in recorded if c.type == "state" for leaf in c.outputs}
+                capture.state(self._before, held)
         capture.remove()
         guard.__exit__(exc_type, exc, tb)
         if exc_type is not None:
             return
-        finish = getattr(capture.sink, "finish", None)
-        if finish is not None:  # split=: the last recorded call's parts
-            finish()
         self._report = self._build(sink, guard)
 
     def __call__(self, func: F) -> F:
@@ -227,7 +239,12 @@ class Verifier:
             )
             for call in sink.calls
         ]
-        modules += judge.missing_calls(manifest.calls, {m.key for m in modules})
+        missing, unseen = judge.unobservable(
+            judge.missing_calls(manifest.calls, {m.key for m in modules}),
+            modules,
+            scripted=_scripted(self.model),
+        )
+        modules += missing
         taps = self._tap_checks(sink.checks)
         noise = [
             leaf.noise_max_abs for c in manifest.calls for leaf in c.outputs if leaf.noise_max_abs is not None
@@ -250,7 +267,7 @@ class Verifier:
             placement,
             slow=self.slow,
             memory_limit=self.memory_limit,
-            extra_limitations=self._reference_limits() + _padding_note(sink.finish_padding()),
+            extra_limitations=self._reference_limits() + _padding_note(sink.finish_padding()) + unseen,
             extra_reasons=[different] if different else [],
         )
         report = VerifyReport(
@@ -460,3 +477,12 @@ def _recorded_device(manifest: Any) -> str | None:
     if manifest.measurements is not None and manifest.measurements.device:
         return str(manifest.measurements.device)
     return next((str(call.device) for call in manifest.calls if call.device), None)
+
+
+def _scripted(model: Any) -> bool:
+    """Whether the target (under any wrapper) is TorchScript, whose submodules no hook sees."""
+    import torch
+
+    from envsnap.inprocess.module_names import unwrap
+
+    return isinstance(unwrap(model), torch.jit.ScriptModule)

@@ -29,11 +29,19 @@ from envsnap.inprocess.tolerance import (
     lower_precision,
     resolve,
 )
-from envsnap.inprocess.verify.report import CAST_MARK, REPRESENTATION, ValueCheck, ValueMetrics, ValueStatus
+from envsnap.inprocess.verify.report import (
+    CAST_MARK,
+    REPRESENTATION,
+    STATE_UNDER_CAST,
+    ValueCheck,
+    ValueMetrics,
+    ValueStatus,
+)
 
 NOISE_FACTOR = 2.0
 
 CODE_KEY = ".<code>#"
+STATE_KEY = ".<state>#"
 """In the key of a value made in a module's own code (capture.Capture._code_value)."""
 
 
@@ -163,7 +171,9 @@ def _check_value(
         return replace(check, status="fail", reason=f"dtype {dtype} ≠ recorded {ref.dtype}")
     if target.device.type == "meta" or ref.finite is None or target.is_complex():
         return replace(
-            check, status="skipped", reason="no values to compare (meta tensor or no recorded values)"
+            check,
+            status="skipped",
+            reason="no values to compare (empty or meta tensor, or no recorded values)",
         )
     scale = ref.l2 / math.sqrt(ref.numel) if ref.l2 is not None and ref.numel else 0.0
     if reference is not None:
@@ -220,7 +230,19 @@ def _check_value(
             return replace(check, status="golden-pass", golden_ratio=ratio[0], reason=reason)
         reason = f"{outside}; {ratio[0]:.3g}× the reference's error against fp64 (gate {k:g}×)"
         return replace(check, status="fail", golden_ratio=ratio[0], reason=reason)
+    if STATE_KEY in key and _of_cast(source):
+        # A parameter a step moved under a cast: the update is a gradient summed in the lower
+        # dtype, whose cancellation leaves a bias that starts at 0 (all update) at ~17 dB in
+        # bf16; there is no bound to hold it to. Said, not failed: the outputs on the way are.
+        return replace(check, status="skipped", reason=f"{STATE_UNDER_CAST}: {outside}")
     return replace(check, status="fail", reason=outside)
+
+
+def _of_cast(source: str) -> bool:
+    """Whether a tolerance is a cast's, its own or inherited (never an override)."""
+    return not source.startswith("override") and any(
+        f"default: {how}" in source for how in ("cast to ", "autocast to ", REDUCED_MATH)
+    )
 
 
 CAST_OUTLIERS = 0.01
@@ -241,8 +263,7 @@ def _cast_as_a_whole(metrics: Metrics, source: str, rtol: float, scale: float) -
     of the matmul's inputs and is judged the same way.
     """
     # The cast's own values, or values downstream of it that inherited its tolerance.
-    of_cast = any(f"default: {how}" in source for how in ("cast to ", "autocast to ", REDUCED_MATH))
-    if not of_cast or source.startswith("override") or scale <= 0 or not metrics.compared:
+    if not _of_cast(source) or scale <= 0 or not metrics.compared:
         return None
     relative = metrics.rmse / scale
     if relative > rtol or metrics.outside > CAST_OUTLIERS * metrics.compared:

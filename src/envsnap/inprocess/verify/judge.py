@@ -24,6 +24,7 @@ from envsnap.inprocess.fp32_math import REDUCED_MATH
 from envsnap.inprocess.verify.report import (
     CAST_MARK,
     REPRESENTATION,
+    STATE_UNDER_CAST,
     Divergence,
     ModuleCheck,
     SpeedMemory,
@@ -75,6 +76,8 @@ def _first_difference(modules: Sequence[ModuleCheck], failing: ModuleCheck) -> s
 
 CODE = ".<code>"
 """Suffix of the pseudo-module standing for a module's own code (capture.Capture._code_value)."""
+STATE = ".<state>"
+"""Suffix of the pseudo-module standing for a module's state after the block (capture.Capture.state)."""
 
 
 def _amount(value: float) -> str:
@@ -118,8 +121,20 @@ def _divergence(module: ModuleCheck, inputs: list[ValueCheck], *, born: bool) ->
         else ""
     )
     code = module.module.endswith(CODE)
-    name = module.module.removesuffix(CODE) if code else module.module
-    if code:
+    state = module.module.endswith(STATE)
+    name = module.module.removesuffix(CODE).removesuffix(STATE)
+    if state:
+        tensors = ", ".join(check.key.rsplit("/", 1)[-1] for check in bad) or "its tensors"
+        what = (
+            f"`{name}`'s state after the block ({tensors}: written in place by the block, as an "
+            "optimizer step or BatchNorm's running statistics are)"
+        )
+        where = (
+            "while every module output before it matched the reference"
+            if born
+            else "and module outputs already differed"
+        )
+    elif code:
         what = (
             f"`{name}`'s own code (functional ops between its submodules: attention, masks, residual "
             f"sums; value {module.call})"
@@ -144,7 +159,12 @@ def _divergence(module: ModuleCheck, inputs: list[ValueCheck], *, born: bool) ->
             else "and its inputs already differed (the error was born between modules, in code "
             "outside any module)"
         )
-    step = next_step(module.module, bad[0] if bad else None)
+    step = (
+        "Next: compare what updates it in the block: the optimizer and its settings (learning rate, "
+        "weight decay, momentum), BatchNorm's momentum, any other in-place write."
+        if state
+        else next_step(module.module, bad[0] if bad else None)
+    )
     summary = f"{what} is the first to diverge, {where}: {detail}{numbers}. {step}"
     return Divergence(
         key=module.key, module=name, summary=summary, outputs=module.outputs, inputs=tuple(inputs)
@@ -175,6 +195,49 @@ def missing_calls(recorded: Sequence[Call], seen: set[str]) -> list[ModuleCheck]
         for call in recorded
         if call.key not in seen
     ]
+
+
+def unobservable(
+    missing: Sequence[ModuleCheck], ran: Sequence[ModuleCheck], *, scripted: bool
+) -> tuple[list[ModuleCheck], list[str]]:
+    """Split the recorded calls the target never made into the ones that count as "never ran" and
+    limitations for the ones the target could not have shown:
+
+    - values a module's own code made on the reference (``<code>``) where that module did run on
+      the target: its code took another path (HF eager attention builds a causal mask that sdpa
+      never materializes), so there is nothing to pair them with; the module's outputs and the
+      modules that take them are compared;
+    - with a TorchScript target (``torch.jit.script``/``trace``), the calls inside the model: its
+      submodules run in the TorchScript interpreter, where module hooks never fire. The model's
+      own outputs are compared; a divergence can't be pinned on a layer.
+    """
+    modules_ran = {m.module for m in ran if m.status != "missing"}
+    notes: list[str] = []
+    kept: list[ModuleCheck] = []
+    code: list[ModuleCheck] = []
+    inside: list[ModuleCheck] = []
+    for m in missing:
+        if scripted and modules_ran and m.module not in modules_ran:
+            inside.append(m)
+        elif m.module.endswith(CODE) and m.module.removesuffix(CODE) in modules_ran:
+            code.append(m)
+        else:
+            kept.append(m)
+    if code:
+        notes.append(
+            f"{len(code)} values made in a module's own code on the reference have no counterpart on "
+            f"the target (another code path, e.g. an attention mask built by one attention "
+            f"implementation and not the other; {code[0].key}): not compared, the modules that take "
+            "them are"
+        )
+    if inside:
+        notes.append(
+            f"the target is TorchScript: its {len(inside)} recorded module calls inside the model "
+            f"({inside[0].key}, …) run in the TorchScript interpreter, where module hooks never fire; "
+            "only the model's own outputs were compared, so a difference can't be pinned on a layer "
+            "(verify the eager model to find one)"
+        )
+    return kept, notes
 
 
 def _slow(speed: SpeedMemory | None, limit: float | None, memory_limit: float | None) -> list[str]:
@@ -266,9 +329,19 @@ def limitations_of(checks: Sequence[ValueCheck], placement: Placement | None) ->
             f"({forms[0].key}: {(forms[0].reason or '').split(': ')[-1]}; e.g. a bool attention mask "
             "where the reference had an additive float one): not compared, the modules that take them are"
         )
-    skipped = [c.key for c in checks if c.status == "skipped" and c not in forms]
+    stepped = [c for c in checks if c.status == "skipped" and (c.reason or "").startswith(STATE_UNDER_CAST)]
+    if stepped:
+        found.append(
+            f"{len(stepped)} parameters or buffers the block wrote (a training step) differ beyond the "
+            f"cast's tolerance ({stepped[0].key}): a gradient summed in the lower dtype can't be held to "
+            "the recorded one; not failed, the outputs on the way to it are compared. To check the "
+            "step itself, run it in the recorded dtype"
+        )
+    skipped = [c.key for c in checks if c.status == "skipped" and c not in forms and c not in stepped]
     if skipped:
-        found.append(f"{len(skipped)} values had no data to compare (meta tensors, or skipped by compare=)")
+        found.append(
+            f"{len(skipped)} values had no data to compare (empty or meta tensors, or skipped by compare=)"
+        )
     if placement is not None and "<outside modules>" in placement.off_device_modules:
         found.append(f"ops outside any module ran off {placement.expected_device} (data preparation, loss …)")
     return found

@@ -181,10 +181,11 @@ def render_text(report: VerifyReport, max_modules: int) -> str:
 def _rows_to_show(rows: list[ModuleCheck], report: VerifyReport, limit: int) -> list[ModuleCheck]:
     """Execution order; when too many, the ones around the first divergence and the failures first.
 
-    Values of a module's own code (``<code>`` rows) are shown only when they did not pass: they
-    are there to place a divergence, and to_yaml() has them all."""
+    Values of a module's own code (``<code>`` rows) and of the state the block left
+    (``<state>`` rows: one per module a training step wrote) are shown only when they did not
+    pass: they are there to place a divergence, and to_yaml() has them all."""
     div_key = report.first_divergence.key if report.first_divergence else None
-    rows = [m for m in rows if m.type != "code" or m.status != "pass" or m.key == div_key]
+    rows = [m for m in rows if m.type not in ("code", "state") or m.status != "pass" or m.key == div_key]
     if len(rows) <= limit:
         return rows
     keep = {m.key for m in rows if m.status != "pass"}

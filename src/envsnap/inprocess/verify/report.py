@@ -32,6 +32,8 @@ fail; missing: recorded but not produced on the target; extra: produced but neve
 skipped: no values to compare (a meta tensor)."""
 
 
+STATE_UNDER_CAST = "a training step's result under a cast"
+"""Reason prefix of a state value (capture.Capture.state) that failed with the block under a cast."""
 REPRESENTATION = "made in the parent's own code in another representation (not compared)"
 """The reason of a code value skipped for its representation (a bool mask where the reference had
 an additive float one): verify/compare.py sets it, verify/judge.py counts it."""
