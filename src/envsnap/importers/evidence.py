@@ -270,7 +270,9 @@ _TEGRASTATS = re.compile(r"^RAM \d{1,7}/\d{1,7}MB .{0,400}\bGR3D_FREQ \d{1,3}%")
 _XPU_SMI_NAME = re.compile(r"^\|(?: {1,3}\d{1,3})? {1,3}\| Device Name: (?P<name>[^|]{2,100}?) {0,3}\|$")
 """A row of ``xpu-smi discovery``'s table (Intel's GPU tool; sglang's check_env prints it too); the first
 row of a device carries its id. Its spaces are already squeezed by ``normalise``."""
-_VULKAN_DEVICE = re.compile(r"^(?:ggml_vulkan: |Vulkan)(?P<i>\d{1,2})(?: =|:) (?P<rest>[^|]{2,200}?) \| uma: [01]\b")
+_VULKAN_DEVICE = re.compile(
+    r"^(?:ggml_vulkan: |Vulkan)(?P<i>\d{1,2})(?: =|:) (?P<rest>[^|]{2,200}?) \| uma: [01]\b"
+)
 """ggml's Vulkan device line (llama.cpp, Ollama, node-llama-cpp): ``ggml_vulkan: 0 = <name> (<driver>) |
 uma: 1 | fp16: ...``; older builds print ``Vulkan0: <name> | uma: 0``. The vendor is in the name."""
 _VULKAN_DRIVER = re.compile(r" \((?:[^()]*driver|NVIDIA|radv|RADV[^()]*)\)$")
