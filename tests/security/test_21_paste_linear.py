@@ -68,6 +68,10 @@ HEADS = (
     '{\n    "Torch env info": {\n        "torch_version": "',
     "&nbsp; &nbsp; <driver_version&gt;",
     "WARNING [cuda.py:803] Detected different devices in the system: NVIDIA ",
+    "HIP version  : 6.2.41133\nROCM_PATH    : /opt/rocm-",
+    "|           | Device Name: Intel(R) ",
+    "ggml_vulkan: 0 = Intel(R) ",
+    "01:00.0 VGA compatible controller: NVIDIA Corporation ",
     "",
 )
 """What precedes the pathological part: the start of a format that sends it to one parser."""
@@ -134,6 +138,11 @@ def test_a_pathological_megabyte_costs_linear_work(parts: tuple[str, str, str]) 
         "Detected different devices in the system: " + "NVIDIA RTX A5000, " * 100_000 + ".\n",
         "an AMD APU (gfx1150, Radeon 890M) " * 30_000 + "\n",
         "using jax version 0.7.1 and " * 40_000 + "\n",
+        "HIP version  : 3.10.20465\nROCM_PATH    : /opt/rocm-3.10.0\n" * 30_000,
+        "|           | Device Name: Intel(R) Data Center GPU Flex 170   |\n" * 30_000,
+        "ggml_vulkan: 0 = AMD Radeon Graphics (RADV GFX1151) (radv) | uma: 1 | fp16: 1\n" * 20_000,
+        "ggml_vulkan: 0 = " + "Intel(R) (" * 100_000 + " | uma: 1\n",
+        "NVIDIA Corporation " * 60_000 + "(rev ff)\n",
     ],
     ids=[
         "smi-q-3000-spaces",
@@ -150,6 +159,11 @@ def test_a_pathological_megabyte_costs_linear_work(parts: tuple[str, str, str]) 
         "different-devices-100000-names",
         "amd-gfx-prose-one-megabyte-line",
         "package-version-sentence-one-megabyte-line",
+        "hipconfig-30000-blocks",
+        "xpu-smi-30000-rows",
+        "vulkan-20000-devices",
+        "vulkan-one-megabyte-parenthesised-name",
+        "lspci-one-megabyte-nvidia-line",
     ],
 )
 def test_the_shapes_the_hostile_run_found(text: str) -> None:

@@ -178,7 +178,8 @@ def _placed(read: ImportedSections, merged: ImportedSections) -> ImportedSection
             )
     devices = tuple(placed) or None
     amd = read.accelerators.amd if read.accelerators else None
-    accelerators = Accelerators(nvidia=msgspec.structs.replace(nvidia, devices=devices), amd=amd)
+    intel = read.accelerators.intel if read.accelerators else None
+    accelerators = Accelerators(nvidia=msgspec.structs.replace(nvidia, devices=devices), amd=amd, intel=intel)
     return ImportedSections(**{**{f: getattr(read, f) for f in _FIELDS}, "accelerators": accelerators})
 
 

@@ -267,6 +267,17 @@ _TEGRASTATS = re.compile(r"^RAM \d{1,7}/\d{1,7}MB .{0,400}\bGR3D_FREQ \d{1,3}%")
 """A tegrastats sample: only L4T on a Jetson prints it (GR3D is the Jetson's integrated NVIDIA GPU)."""
 # Separators of a sentence or footer listing its stack; A1111/Forge print theirs with bullets
 # ("version: v1.6.0  •  python: 3.10.11  •  torch: 2.0.1+cu118  •  xformers: 0.0.20  •  gradio: 3.41.2").
+_XPU_SMI_NAME = re.compile(r"^\|(?: {1,3}\d{1,3})? {1,3}\| Device Name: (?P<name>[^|]{2,100}?) {0,3}\|$")
+"""A row of ``xpu-smi discovery``'s table (Intel's GPU tool; sglang's check_env prints it too); the first
+row of a device carries its id. Its spaces are already squeezed by ``normalise``."""
+_VULKAN_DEVICE = re.compile(
+    r"^(?:ggml_vulkan: |Vulkan)(?P<i>\d{1,2})(?: =|:) (?P<rest>[^|]{2,200}?) \| uma: [01]\b"
+)
+"""ggml's Vulkan device line (llama.cpp, Ollama, node-llama-cpp): ``ggml_vulkan: 0 = <name> (<driver>) |
+uma: 1 | fp16: ...``; older builds print ``Vulkan0: <name> | uma: 0``. The vendor is in the name."""
+_VULKAN_DRIVER = re.compile(r" \((?:[^()]*driver|NVIDIA|radv|RADV[^()]*)\)$")
+_HIP_PATH_KEYS = frozenset({"rocm_path", "hip_path", "hcc_home", "hip_clang_path"})
+_ROCM_DIR = re.compile(r"^(?P<path>/opt/rocm(?:-(?P<v>\d{1,2}\.\d{1,2}(?:\.\d{1,2})?))?)(?:/|$)")
 _SEGMENT = re.compile(r"[;,()•]")
 _PIP_SHOW_REQUIRES_CUDA = re.compile(r"\bnvidia-cuda-runtime-cu(?P<major>\d{2})\b")
 _SMI_HEADER_INLINE = re.compile(
@@ -409,6 +420,21 @@ def _key_value(reader: _Reader, key: str, value: str, number: int) -> bool:
         ):
             reader.add("os", value, number)
         return True
+    if key == "hip version":
+        # hipconfig's first line; from ROCm 3.x on HIP is versioned with its ROCm release (3.10.20465 is
+        # ROCm 3.10's), before that it was not (HIP 1.4 shipped in ROCm 1.7): only the former says ROCm
+        hip = re.match(r"(?P<v>\d{1,2}\.\d{1,2})\.\d{1,6}\b", value)
+        if hip and int(hip.group("v").split(".")[0]) >= 3:
+            reader.add("rocm", hip.group("v"), number, "hipconfig")
+        else:
+            reader.add("hip", value.split()[0][:40], number)
+        return True
+    if key in _HIP_PATH_KEYS:
+        # hipconfig's paths: a ROCm install, versioned when the directory says it (/opt/rocm-3.10.0)
+        rocm = _ROCM_DIR.match(value)
+        if rocm:
+            reader.add("rocm-path", rocm.group("path"), number, rocm.group("v") or "")
+        return rocm is not None
     if key == "torch backend":
         match = _TORCH_BACKEND.match(value)
         if match:
@@ -604,6 +630,10 @@ def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
             name = _gpu_name(part.strip())
             if name:
                 reader.add("gpu", name, number)
+    if "Device Name: " in line and (xpu := _XPU_SMI_NAME.match(line)):
+        reader.add("intel-gpu", xpu.group("name"), number)
+    if "| uma: " in line and (vulkan := _VULKAN_DEVICE.match(line)):
+        _vulkan_device(reader, number, vulkan.group("rest"))
     if "GR3D_FREQ" in line and _TEGRASTATS.match(line):
         reader.add("nvidia-driver-present", "tegrastats (a Jetson's GPU)", number)
     if "cuda toolkit detected" in lower:
@@ -668,6 +698,19 @@ def _segments(reader: _Reader, number: int, line: str) -> None:
             cuda = _CUDA_NUMBER.search(part[:30])
             if cuda:
                 reader.add("cuda-stated", cuda.group("v"), number)
+
+
+def _vulkan_device(reader: _Reader, number: int, rest: str) -> None:
+    """A GPU ggml's Vulkan backend lists, under its vendor (its name says which): Vulkan states no compute
+    capability or gfx target in a form the CUDA/ROCm readers take, only the product and its driver."""
+    name = _VULKAN_DRIVER.sub("", rest.strip())
+    if name.startswith("Intel"):
+        reader.add("intel-gpu", name[:80], number)
+    elif _AMD_GPU.match(name) or "AMD" in name:
+        gfx = _GFX.search(rest.lower())
+        reader.add("amd-gpu", name[:80], number, gfx.group(0) if gfx else "")
+    elif (nvidia := _gpu_name(name)) is not None:
+        reader.add("gpu", nvidia, number)
 
 
 def _gpu_lines(reader: _Reader, number: int, line: str) -> None:

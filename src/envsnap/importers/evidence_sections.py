@@ -21,11 +21,14 @@ from envsnap.snapshot.model import (
     CudaToolkit,
     Frameworks,
     Host,
+    IntelDevice,
+    IntelInfo,
     JaxInfo,
     NvidiaDevice,
     NvidiaInfo,
     Package,
     PythonEnv,
+    RocmToolkit,
     Toolkits,
     TorchAvailability,
     TorchInfo,
@@ -115,6 +118,26 @@ def _amd(facts: list[Fact]) -> AmdInfo | None:
     return AmdInfo(status="ok", source="import", devices=devices)
 
 
+def _intel(facts: list[Fact]) -> IntelInfo | None:
+    """Intel GPUs a paste lists (xpu-smi discovery, ggml's Vulkan devices), one per name."""
+    names = list(dict.fromkeys(f.value for f in facts if f.kind == "intel-gpu"))
+    if not names:
+        return None
+    return IntelInfo(status="ok", devices=tuple(IntelDevice(index=i, name=n) for i, n in enumerate(names)))
+
+
+def _rocm(facts: list[Fact]) -> RocmToolkit | None:
+    """The ROCm install hipconfig shows: its path, and its release when the path or HIP's version says it."""
+    path = _first(facts, "rocm-path")
+    release = next((f.detail for f in facts if f.kind == "rocm-path" and f.detail), None)
+    said = _first(facts, "rocm")
+    if path is None and said is None and _first(facts, "hip") is None:
+        return None  # an old HIP's version alone ("HIP version : 1.4.0") still says ROCm is installed
+    return RocmToolkit(
+        status="ok", version=release or (said.value if said else None), path=path.value if path else None
+    )
+
+
 def _packages(facts: list[Fact]) -> tuple[Package, ...] | None:
     packages: dict[str, Package] = {}
     for fact in facts:
@@ -160,19 +183,26 @@ def sections(facts: list[Fact]) -> ImportedSections | None:
         )
     # a CUDA_HOME named by its version is the toolkit extensions build with, when no nvcc line says one
     nvcc = _first(facts, "nvcc") or _first(facts, "cuda-home")
-    toolkits = None
+    cuda = None
     if nvcc is not None:
         short = ".".join(nvcc.value.split(".")[:2])
-        toolkits = Toolkits(cuda=CudaToolkit(status="ok", nvcc_version=nvcc.value, version=short))
+        cuda = CudaToolkit(status="ok", nvcc_version=nvcc.value, version=short)
+    rocm = _rocm(facts)
+    toolkits = Toolkits(cuda=cuda, rocm=rocm) if cuda is not None or rocm is not None else None
     python = _first(facts, "python")
     os_name = _first(facts, "os")
     jax = _jax(facts)
     amd = _amd(facts)
+    intel = _intel(facts)
     parts = ImportedSections(
         host=Host(status="ok", os_name=os_name.value) if os_name else None,
         python=PythonEnv(status="ok", version=python.value) if python else None,
         packages=_packages(facts),
-        accelerators=Accelerators(nvidia=nvidia, amd=amd) if nvidia is not None or amd is not None else None,
+        accelerators=(
+            Accelerators(nvidia=nvidia, amd=amd, intel=intel)
+            if nvidia is not None or amd is not None or intel is not None
+            else None
+        ),
         toolkits=toolkits,
         frameworks=Frameworks(torch=torch, jax=jax) if torch is not None or jax is not None else None,
     )

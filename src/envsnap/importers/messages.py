@@ -89,7 +89,9 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"Unable to determine the device handle for GPU ?"
             r"[0-9A-Fa-f]{0,8}:?[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-7]: "
-            r"(?:Unknown Error|GPU is lost)|GPU has fallen off the bus|RmInitAdapter failed!",
+            r"(?:Unknown Error|GPU is lost)|GPU has fallen off the bus|RmInitAdapter failed!|"
+            # lspci's line for an NVIDIA device whose config space reads all ones: it is off the bus
+            r"NVIDIA Corporation [^\n]{1,100}\(rev ff\)",
             re.I,
         ),
     ),
@@ -190,6 +192,9 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(r"\[WinError 12[67]\][^\n]{0,200}?Error loading \S{0,300}?torch\\lib\\\w+\.dll"),
     ),
     ("xpu-not-linked", re.compile(r"PyTorch is not linked with support for xpu devices")),
+    # kept as evidence, judged by no rule: IPEX's runtime (DPC++/SYCL) sees no Intel GPU at all (no
+    # Level-Zero/compute-runtime driver, or the user lacks the render group); no Intel driver check exists
+    ("xpu-no-devices", re.compile(r"DPCPP Device count is zero!")),
     # nvidia-smi's answer when the driver is loaded but sees no GPU (a CPU node, a GPU not passed through)
     ("nvidia-smi-no-devices", re.compile(r"\bNo devices were found\b")),
     (
@@ -260,7 +265,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
         "communicate with the nvidia driver",
         "libnvidia-ml.so.1",
     ),
-    "gpu-lost": ("device handle", "fallen off the bus", "rminitadapter"),
+    "gpu-lost": ("device handle", "fallen off the bus", "rminitadapter", "(rev ff)"),
     "vllm-cpu-platform": ("platform cpu", "device type=cpu"),
     "jax-plugin-incompatible": ("not compatible with the installed jaxlib",),
     "torch-not-compiled-with-cuda": ("not compiled with cuda",),
@@ -278,6 +283,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "mps-op-fallback": ("mps backend and will fall back",),
     "torch-dll-load": ("winerror 12",),
     "xpu-not-linked": ("support for xpu",),
+    "xpu-no-devices": ("device count is zero",),
     "nvidia-smi-no-devices": ("no devices were found",),
     "nccl-debug": ("nccl info", "nccl warn", " warn "),
     "cudnn-dll-missing": ("cudnn_",),
