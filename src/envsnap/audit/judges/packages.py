@@ -66,7 +66,13 @@ def package_finding(
         # with it (InvokeAI lists pytorch-lightning without a Trainer in its device path).
         risk = "lower"
         meaning += " A requirement alone installs there: the imports that drive the Trainer decide."
-    if signal.guarded and signal.kind == "import":
+    if _other_device_path(signal, row, target):
+        risk = "lower"
+        meaning = (
+            f"{row.what}: the {NAMES[row.device_backend or '']} backend, imported inside a function: that"
+            f" device's path, loaded only when it is asked for; {NAMES[target.kind]} never takes it."
+        )
+    elif signal.guarded and signal.kind == "import":
         risk = LOWER_RISK[risk]
         meaning += " The import is guarded (try/except): the code has a path without it."
     elif "optional=1" in signal.detail:
@@ -79,6 +85,17 @@ def package_finding(
         else:
             meaning += " An optional extra: the project installs and runs without it."
     return make_finding(signal, rule, meaning, effort, risk, replacement, swap.source)
+
+
+def _other_device_path(signal: Signal, row: knowledge.Alternative, target: Target) -> bool:
+    """An import, inside a function, of another GPU's backend (PyG 2.6 profile/utils.py reads XPU memory
+    through ``ipex.xpu`` in a helper; #22 blind round 10). At module level it loads on every device."""
+    return (
+        row.device_backend is not None
+        and row.device_backend != target.kind
+        and signal.kind == "import"
+        and "module-level=1" not in signal.detail
+    )
 
 
 def _at_least(installed: str, minimum: str) -> bool:

@@ -8,8 +8,9 @@ in CMake. ``setup.py`` goes through the Python scanner (``install_requires`` str
 
 from __future__ import annotations
 
+import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
@@ -74,6 +75,11 @@ _MAKE_ARCH = re.compile(r"(?:-arch[= ]|--gpu-architecture[= ]|code=)sm_(\d{2,3}[
 _OPTIONAL_SECTION = re.compile(
     r"^\[(?:project\.optional-dependencies|tool\.poetry\.extras|options\.extras_require)"
 )
+# setuptools can read an extra's requirements from files (`x = { file = "requirements/x.txt" }` under
+# [tool.setuptools.dynamic.optional-dependencies], kornia 0.8): those files hold optional requirements only.
+_DYNAMIC_EXTRAS = re.compile(r"^\[tool\.setuptools\.dynamic\.optional-dependencies\]")
+_FILE_VALUE = re.compile(r"\bfile\s*=\s*(\[[^\]]*\]|\"[^\"]*\"|'[^']*')")
+_PATH_STRING = re.compile(r"""["']([^"']+)["']""")
 
 
 def shown_code(line: str) -> str:
@@ -146,11 +152,12 @@ def _pinned(requirement: Requirement) -> tuple[str, ...]:
 
 def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
     """Signals of one requirements/pyproject/CMake/Docker/shell file (``kind`` from walk.classify)."""
-    optional = False
+    optional = dynamic_extras = False
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if line.startswith("[") and kind == "build":
             optional = bool(_OPTIONAL_SECTION.match(line))
+            dynamic_extras = bool(_DYNAMIC_EXTRAS.match(line))
         if not line or line.startswith("#"):
             continue
         shown = shown_code(line)
@@ -162,6 +169,8 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
                 kind=kind_, layer="source", file=relative, line=n, code=c, subject=subject, detail=detail
             )
 
+        if dynamic_extras:
+            yield from _extra_files(relative, line, make)
         extra = _EXTRA_INDEX.search(line)
         if extra and "download.pytorch.org" in extra.group(1):
             yield make("extra-index-url", extra.group(1))
@@ -220,6 +229,16 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
                 signal = requirement_signal(quoted, relative, number, shown)
                 if signal is not None:
                     yield _optional(signal) if optional else signal
+
+
+def _extra_files(relative: str, line: str, make: Callable[..., Signal]) -> Iterator[Signal]:
+    """``extra-file`` per requirements file an extra reads (path from the tree's root, as walk names it)."""
+    value = _FILE_VALUE.search(line)
+    if value is None:
+        return
+    folder = posixpath.dirname(relative)
+    for path in _PATH_STRING.findall(value.group(1)):
+        yield make("extra-file", posixpath.normpath(posixpath.join(folder, path)))
 
 
 def _optional(signal: Signal) -> Signal:
