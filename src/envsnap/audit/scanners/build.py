@@ -22,7 +22,18 @@ from envsnap.snapshot.redact import redact_text
 # Linear time on any line (files up to 2 MB are scanned): no pattern below restarts a long scan at
 # each of many occurrences. Extras stop at a quote as the rest of a quoted string does; "pip install
 # ... apex" and "LANGUAGES ... CUDA" are checked from the first start of each segment, in code.
-_QUOTED = re.compile(r"""["']([A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]"']*\])?\s*(?:[<>=!~;@][^"']*)?)["']""")
+# A quoted requirement; its marker may quote with the other kind ("mlx>=0.32; platform_system == 'Darwin'",
+# mlx-lm 0.32, #22 blind round 10): cut at the first ' it lost the marker and with it the requirement.
+_REQUIREMENT_BODY = r"[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]\"']*\])?\s*(?:[<>=!~;@]{rest})?"
+# Metadata values are names, not requirements: mlx-lm's `authors = [{ name = "MLX Contributors", email =
+# "mlx@group.apple.com" }]` read as the requirement "mlx @ group.apple.com".
+_METADATA_VALUE = re.compile(
+    r"""\b(?:name|email|description|readme|license|text|url|homepage|maintainers?|authors?)\s*=\s*"""
+    r"""(?:"[^"]*"|'[^']*')"""
+)
+_QUOTED = re.compile(
+    '"(' + _REQUIREMENT_BODY.format(rest='[^"]*') + ")\"|'(" + _REQUIREMENT_BODY.format(rest="[^']*") + ")'"
+)
 _EXTRA_INDEX = re.compile(r"--extra-index-url[= ]+(\S+)")
 _CUDA_INDEX = re.compile(r"download\.pytorch\.org/whl/(?:nightly/)?(cu\d{3})\b")
 _PIP_INSTALL = re.compile(r"\bpip3?\s+install\b")
@@ -128,6 +139,9 @@ def requirement_signal(text: str, relative: str, line: int, code: str) -> Signal
         requirement = Requirement(text.strip())
     except InvalidRequirement:
         return None
+    if requirement.url is not None and ":" not in requirement.url:
+        # `name @ url` needs a URL; "mlx@group.apple.com" is an author's e-mail (mlx-lm's pyproject.toml).
+        return None
     name = canonicalize_name(requirement.name)
     row = knowledge.alternative_for_distribution(name)
     pattern, _ = knowledge.cuda_library_wheels()
@@ -222,7 +236,11 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
                 if signal is not None:
                     yield signal
         elif kind in ("build", "docker", "shell"):
-            candidates = _QUOTED.findall(line) if kind == "build" else _pip_arguments(line)
+            candidates = (
+                [double or single for double, single in _QUOTED.findall(_METADATA_VALUE.sub("", line))]
+                if kind == "build"
+                else _pip_arguments(line)
+            )
             # Each distinct word once, and no more than a real line holds: a requirement parse
             # costs ~10 µs, and a 2 MB line of "pip install" repeated is 300,000 words.
             for quoted in list(dict.fromkeys(candidates))[:MAX_REQUIREMENTS_PER_LINE]:
