@@ -215,7 +215,8 @@ def test_an_extra_read_from_a_requirements_file_is_optional(tmp_path: Path) -> N
     result = audit_files(tmp_path, files, "xpu")
     assert "cuda-only-requirement" not in raised(result)
     found = [f for f in result.findings if f.rule == "cuda-only-requirement"]
-    assert found and "optional extra" in found[0].meaning
+    assert found
+    assert "optional extra" in found[0].meaning
     assert result.verdict.risk == "lower"
     # Twin: the same requirement in the file the core dependencies read stays a blocker.
     core = dict(files)
@@ -247,7 +248,8 @@ def test_the_xpu_backend_imported_in_a_function_is_the_xpu_path(tmp_path: Path, 
     result = audit_files(tmp_path, {"torch_geometric/profile/utils.py": PYG_IPEX}, target)
     assert "cuda-only-import" not in raised(result)
     found = [f for f in result.findings if f.rule == "cuda-only-import"]
-    assert found and "Intel XPU backend" in found[0].meaning
+    assert found
+    assert "Intel XPU backend" in found[0].meaning
     assert result.verdict.risk == "lower"
     # Twin: imported at module level, it loads on every device.
     twin = "import intel_extension_for_pytorch as ipex\n\n\ndef f():\n    return ipex.xpu.device_count()\n"
@@ -311,7 +313,7 @@ def test_an_mps_folder_says_nothing_of_other_targets(tmp_path: Path, target: str
     ("line", "found"),
     [
         # A marker quoted with the other kind of quote keeps its requirement (mlx-lm's core dependency).
-        ("dependencies = [\"mlx>=0.32.2; platform_system == 'Darwin'\", \"numpy\"]", ["mlx"]),
+        ('dependencies = ["mlx>=0.32.2; platform_system == \'Darwin\'", "numpy"]', ["mlx"]),
         ("dependencies = ['mlx>=0.32.2; platform_system == \"Darwin\"']", ["mlx"]),
         # Twin: a plain quoted requirement, as before.
         ('cpu = ["mlx[cpu]>=0.32.2"]', ["mlx"]),
@@ -323,3 +325,71 @@ def test_an_mps_folder_says_nothing_of_other_targets(tmp_path: Path, target: str
 def test_pyproject_requirements_and_metadata(line: str, found: list[str]) -> None:
     signals = list(scan_build("pyproject.toml", f"[project]\n{line}\n", "build"))
     assert [s.subject for s in signals if s.kind == "requirement"] == found
+
+
+# F5-TTS 1.1 pyproject.toml (dependencies, trimmed): read whole, the marker keeps bitsandbytes off macOS.
+F5_PYPROJECT = """\
+[project]
+name = "f5-tts"
+dependencies = [
+    "bitsandbytes>0.37.0; platform_machine != 'arm64' and platform_system != 'Darwin'",
+    "torch>=2.0.0",
+]
+"""
+
+
+def test_a_requirement_its_marker_leaves_off_the_targets_platform(tmp_path: Path) -> None:
+    result = audit_files(tmp_path, {"pyproject.toml": F5_PYPROJECT}, "mps")
+    found = [f for f in result.findings if f.rule == "cuda-only-requirement"]
+    assert found
+    assert {f.risk for f in found} == {"lower"}
+    assert "environment marker leaves it out" in found[0].meaning
+    # Twin: the same line without its marker is installed on the Mac and counts.
+    plain = F5_PYPROJECT.replace("; platform_machine != 'arm64' and platform_system != 'Darwin'", "")
+    assert "cuda-only-requirement" in raised(
+        audit_files(tmp_path / "plain", {"pyproject.toml": plain}, "mps")
+    )
+    # Twin: on Linux (Intel XPU) the marker keeps it: judged as the package it is (not left out).
+    linux = audit_files(tmp_path / "xpu", {"pyproject.toml": F5_PYPROJECT}, "xpu")
+    on_linux = [f for f in linux.findings if f.rule == "cuda-only-requirement"]
+    assert on_linux
+    assert "environment marker" not in on_linux[0].meaning
+
+
+# unsloth 2026.3.4: pyproject.toml (dependencies, trimmed; the marker line as shipped) and the guarded
+# xformers import of models/_utils.py.
+UNSLOTH_MARKER = (
+    "('linux' in sys_platform or sys_platform == 'win32')"
+    " and (platform_machine == 'AMD64' or platform_machine == 'x86_64')"
+)
+UNSLOTH_PYPROJECT = f"""\
+[project]
+name = "unsloth"
+dependencies = [
+    "xformers>=0.0.27.post2 ; {UNSLOTH_MARKER}",
+]
+"""
+UNSLOTH_UTILS = """\
+try:
+    import xformers.ops.fmha as xformers
+    xformers_attention = xformers.memory_efficient_attention
+except ImportError:
+    xformers = None
+    xformers_attention = None
+"""
+
+
+@pytest.mark.parametrize("target", ["rocm:gfx942", "xpu"])
+def test_a_requirement_imported_only_behind_a_guard(tmp_path: Path, target: str) -> None:
+    files = {"pyproject.toml": UNSLOTH_PYPROJECT, "unsloth/models/_utils.py": UNSLOTH_UTILS}
+    result = audit_files(tmp_path, files, target)
+    assert "cuda-only-requirement" not in raised(result)
+    found = [f for f in result.findings if f.rule == "cuda-only-requirement"]
+    assert found
+    assert "Every import of it is guarded" in found[0].meaning
+    # Twin: one unguarded import elsewhere, and the package is needed where that module loads.
+    twin = dict(files)
+    twin["unsloth/kernels/attention.py"] = (
+        "import xformers.ops\n\nATTN = xformers.ops.memory_efficient_attention\n"
+    )
+    assert "cuda-only-requirement" in raised(audit_files(tmp_path / "b", twin, target))

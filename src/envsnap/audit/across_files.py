@@ -22,7 +22,8 @@ def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:
     signals = _cpu_twins(signals, files)
     signals = _jit_only(signals)
     signals = _unported_ops(signals, files)
-    return _extra_only_imports(signals)
+    signals = _extra_only_imports(signals)
+    return _imported_only_guarded(signals)
 
 
 JIT_ONLY = "jit-only=1"
@@ -107,7 +108,6 @@ def _extra_files(signals: list[Signal]) -> list[Signal]:
         else s
         for s in signals
     ]
-
 
 
 def _extra_only_imports(signals: list[Signal]) -> list[Signal]:
@@ -225,3 +225,30 @@ def _unported_ops(signals: list[Signal], files: set[str]) -> list[Signal]:
                 s = msgspec.structs.replace(s, detail=(*s.detail, *(UNPORTED + kind for kind in unported)))
         marked.append(s)
     return marked
+
+
+IMPORTS_GUARDED = "imports-guarded=1"
+
+
+def _imported_only_guarded(signals: list[Signal]) -> list[Signal]:
+    """Mark requirements of a package the code imports only behind a guard (``try: import xformers``).
+
+    unsloth 2026.3 requires xformers (on Linux x86_64) but imports it only in ``try`` blocks whose handlers
+    fall back to PyTorch attention (#22 blind round 10, once its marker was read whole): the project runs
+    where the package is missing or broken, so the requirement is no blocker by itself. A package with one
+    unguarded import, or never imported, keeps its requirement as it is.
+    """
+    imports: dict[str, bool] = {}
+    for s in signals:
+        if s.kind == "import":
+            key = s.facts().get("package", "")
+            imports[key] = imports.get(key, True) and s.guarded
+    guarded = {key for key, only in imports.items() if only}
+    if not guarded:
+        return signals
+    return [
+        msgspec.structs.replace(s, detail=(*s.detail, IMPORTS_GUARDED))
+        if s.kind == "requirement" and s.facts().get("package", "") in guarded and EXTRA_ONLY not in s.detail
+        else s
+        for s in signals
+    ]

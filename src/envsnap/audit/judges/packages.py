@@ -66,7 +66,13 @@ def package_finding(
         # with it (InvokeAI lists pytorch-lightning without a Trainer in its device path).
         risk = "lower"
         meaning += " A requirement alone installs there: the imports that drive the Trainer decide."
-    if _other_device_path(signal, row, target):
+    platform = "macos" if target.kind == "mps" else "linux"
+    if f"not-on={platform}" in signal.detail:
+        risk = "lower"
+        meaning = (
+            f"{row.what}: its environment marker leaves it out where {NAMES[target.kind]} runs ({platform})."
+        )
+    elif _other_device_path(signal, row, target):
         risk = "lower"
         meaning = (
             f"{row.what}: the {NAMES[row.device_backend or '']} backend, imported inside a function: that"
@@ -75,6 +81,9 @@ def package_finding(
     elif signal.guarded and signal.kind == "import":
         risk = LOWER_RISK[risk]
         meaning += " The import is guarded (try/except): the code has a path without it."
+    elif "imports-guarded=1" in signal.detail and signal.kind == "requirement":
+        risk = LOWER_RISK[risk]
+        meaning += " Every import of it is guarded (try/except): the project runs without it."
     elif "optional=1" in signal.detail:
         risk = LOWER_RISK[risk]
         if signal.kind == "import":

@@ -12,6 +12,12 @@ import posixpath
 import re
 from collections.abc import Callable, Iterator
 
+from packaging.markers import (
+    InvalidMarker,
+    UndefinedComparison,
+    UndefinedEnvironmentName,
+    default_environment,
+)
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
@@ -154,8 +160,46 @@ def requirement_signal(text: str, relative: str, line: int, code: str) -> Signal
         line=line,
         code=code,
         subject=name,
-        detail=((f"package={row.key}",) if row else ("package=cuda-library-wheel",)) + _pinned(requirement),
+        detail=((f"package={row.key}",) if row else ("package=cuda-library-wheel",))
+        + _pinned(requirement)
+        + _left_out(requirement),
     )
+
+
+_PLATFORMS = {
+    "linux": {
+        "sys_platform": "linux",
+        "platform_system": "Linux",
+        "platform_machine": "x86_64",
+        "os_name": "posix",
+    },
+    "macos": {
+        "sys_platform": "darwin",
+        "platform_system": "Darwin",
+        "platform_machine": "arm64",
+        "os_name": "posix",
+    },
+}
+"""Where the targets run: Apple GPUs on macOS arm64, the others on Linux x86_64."""
+
+
+def _left_out(requirement: Requirement) -> tuple[str, ...]:
+    """``not-on=macos`` where the marker leaves the requirement out there (``; sys_platform == 'linux'``).
+
+    InvokeAI lists ``triton; sys_platform=='linux'`` and F5-TTS ``bitsandbytes; platform_system !=
+    'Darwin'``: pip never installs them on a Mac, so they are no blocker for Apple GPUs (#22 round 10).
+    """
+    if requirement.marker is None:
+        return ()
+    left_out = []
+    for platform, values in _PLATFORMS.items():
+        environment: dict[str, str] = {**default_environment(), **values}
+        try:
+            if not requirement.marker.evaluate(environment):
+                left_out.append(f"not-on={platform}")
+        except (InvalidMarker, UndefinedComparison, UndefinedEnvironmentName):
+            continue
+    return tuple(left_out)
 
 
 def _pinned(requirement: Requirement) -> tuple[str, ...]:

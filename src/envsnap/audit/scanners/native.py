@@ -183,7 +183,8 @@ def scan_native(relative: str, text: str) -> Iterator[Signal]:
             if (header.startswith(prefix) or f"/{prefix}" in header) and cuda_side(match.start()):
                 libraries.append((match.start(), name))
                 break
-    calls = [m for m in _CUDA_CALL.finditer(code) if cuda_side(m.start())] if "cu" in code or "nvrtc" in code else []
+    named = "cu" in code or "nvrtc" in code
+    calls = [m for m in _CUDA_CALL.finditer(code) if cuda_side(m.start())] if named else []
     kernels = len(_KERNEL.findall(code)) if "__global__" in code else 0
     launches = len(_LAUNCH.findall(code))
     asm_blocks = [(m, _asm_body(code, m.end())) for m in _ASM.finditer(code)] if "asm" in code else []
