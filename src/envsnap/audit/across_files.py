@@ -211,7 +211,7 @@ def _unported_ops(signals: list[Signal], files: set[str]) -> list[Signal]:
         return signals
     marked: list[Signal] = []
     for s in signals:
-        parts = s.file.split("/")
+        parts = (s.file or "").split("/")
         if s.kind == "cuda-source" and len(parts) > 1 and parts[-2] == "cuda":
             parent = "/".join(parts[:-2])
             op = _OP_SUFFIX.sub("", parts[-1].split(".")[0].lower())

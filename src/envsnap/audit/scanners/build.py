@@ -193,7 +193,7 @@ def _left_out(requirement: Requirement) -> tuple[str, ...]:
         return ()
     left_out = []
     for platform, values in _PLATFORMS.items():
-        environment: dict[str, str] = {**default_environment(), **values}
+        environment = {key: str(value) for key, value in default_environment().items()} | values
         try:
             if not requirement.marker.evaluate(environment):
                 left_out.append(f"not-on={platform}")
