@@ -83,4 +83,5 @@ def test_every_signal_kind_the_scanners_emit_has_a_judge() -> None:
     # `jit-build` is a build fact across_files.py reads (sources compiled only just in time).
     assert "port" in emitted
     assert "jit-build" in emitted
-    assert emitted - {"package", "port", "jit-build"} <= set(JUDGES), emitted - set(JUDGES)
+    assert "extra-file" in emitted  # requirements files an extra reads (across_files._extra_files)
+    assert emitted - {"package", "port", "jit-build", "extra-file"} <= set(JUDGES), emitted - set(JUDGES)

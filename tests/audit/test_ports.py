@@ -67,6 +67,10 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-rembg", "rocm:gfx942"),
         ("real-huggingsound", "mps"),
         ("real-k-diffusion", "mps"),
+        ("real-kornia", "rocm:gfx942"),
+        ("real-kornia", "mps"),
+        ("real-torch-geometric", "xpu"),
+        ("real-keops", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -83,7 +87,17 @@ moderate. envsnap keeps one "first torch" per target and does not grade the prot
 k-diffusion (blind round 8) builds float64 tensors on the caller's device in one optional training
 distribution (utils.rand_log_logistic): envsnap rates that a real MPS failure (moderate); the expectation
 calls the library's samplers and models, which A1111 runs on Apple silicon, as shipped (lower). Nothing in
-the source says which distribution a user configures."""
+the source says which distribution a user configures.
+kornia (blind round 10): its ONNX mixin offers ``as_cuda()`` (CUDAExecutionProvider) beside ``as_openvino()``
+and no ROCm provider, so on ROCm envsnap rates the CUDA provider an edit (moderate); the expectation calls
+kornia's operators, plain PyTorch, what runs (ONNX export is an optional feature). On MPS envsnap still counts
+a dtype-to-torch mapping (``return torch.float64``), the gradcheck helpers' float64 and the opt-in
+``torch.compile`` of LightGlue (moderate); the library handles MPS itself (lower).
+torch_geometric (blind round 10): its XPU memory profiler imports IPEX, which Intel retired; envsnap advises
+torch.xpu there (moderate) where the expectation rates the library's XPU path (device('auto'), lower).
+KeOps (blind round 10): its generated kernels are CUDA C++ compiled with NVRTC; hiprtc compiles the same
+dialect, so envsnap rates a port of the binder (moderate); the expectation calls it a missing backend
+(higher): KeOps ships no HIP binder and its kernels assume NVIDIA's launch model."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

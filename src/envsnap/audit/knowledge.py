@@ -53,6 +53,9 @@ class Alternative(_Row, frozen=True, kw_only=True):
     """Built on PyTorch (Lightning): its findings stand in a project that drives PyTorch devices itself."""
     data_pipeline: bool = False
     """Beside another framework (JAX): the input pipeline, not the compute path (TensorFlow's tf.data)."""
+    device_backend: str | None = None
+    """The target kind this package is the device backend of (IPEX: ``xpu``): on other GPUs, code that
+    imports it only inside a function is that device's path, never loaded unless asked for that device."""
 
     @property
     def regex(self) -> re.Pattern[str]:

@@ -38,6 +38,11 @@ def layout_evidence(relative: str) -> list[tuple[str, str]]:
     return found
 
 
+def backend_folder(name: str) -> str | None:
+    """The target kind a folder name is the backend of (``mps`` -> mps, ``sycl`` -> xpu), or None."""
+    return next((kind for kind, pattern in _FOLDER.items() if pattern.match(name.lower())), None)
+
+
 _CUDA_FOLDER = re.compile(r"^(?:cuda|\w+_cuda|cuda_\w+)$")
 _CUDA_FILE = re.compile(r"(?:^|[_-])cuda(?:[_.-])")
 

@@ -67,7 +67,9 @@ def scan_tree(root: str, *, workers: int | None = None, exclude: Sequence[str] =
         signals.extend(s for s in found if not (s.kind == "import" and s.subject.split(".")[0] in own))
         skipped.extend(problems)
         parsed += was_parsed
-    signals = across_files(signals, {entry.relative for entry in entries})
+    # Backend files walk does not scan (an mps/ folder's .mm sources) still name the ops a port covers.
+    paths = {entry.relative for entry in entries} | {relative for relative, _, _ in layout}
+    signals = across_files(signals, paths)
     signals.sort(key=lambda s: (s.file or "", s.line or 0, s.kind, s.subject))
     return ScanResult(
         root=root,

@@ -44,6 +44,8 @@ calls HIP does not provide (the code does not compile for AMD GPUs as written)."
 CUDA_BACKEND_KINDS = frozenset({"cuda-api", "cuda-amp", "cudnn-flag", "device-hardcode", "nccl-backend"})
 """Python device-code kinds a per-device layout confines to its CUDA member (``is_cuda_backend``)."""
 BREAKS_BUILD = "breaks-rocm-build"
+UNPORTED_OP = "op-not-ported"
+"""A CUDA kernel whose op the project's per-op backend folder for the target lacks (across_files)."""
 """Rule of a STAYS_CUDA finding in a project whose only ROCm evidence is a build switch (verdict.py)."""
 BUILD_SWITCH_REASONS = ("branches on torch.version.hip", "build switch ")
 """Evidence that the *build* knows ROCm (``if torch.version.hip:`` in setup.py, ``USE_ROCM``): such a
@@ -95,6 +97,13 @@ def build_switch_only(proof: tuple[str, ...]) -> bool:
 def covered(finding: Finding, signal: Signal, target: Target, proof: tuple[str, ...]) -> Finding:
     """The finding of a supported target: covered by the port, or a part that stays CUDA-only."""
     name = NAMES[target.kind]
+    if f"unported={target.kind}" in signal.detail:
+        # A per-op backend folder without this op (across_files._unported_ops): the port does not cover it.
+        return msgspec.structs.replace(
+            finding,
+            rule=UNPORTED_OP,
+            meaning=f"No {name} kernel for this op in the project's {name} backend: {finding.meaning}",
+        )
     if "jit-only=1" in signal.detail and finding.risk != "lower":
         # Compiled only when the code path that loads it runs (across_files._jit_only): the project's path
         # for the target (the proof) does not build it. PTX stays CUDA-only and is named as such.

@@ -17,11 +17,13 @@ from collections.abc import Sequence
 
 from envsnap.audit.judges.base import NAMES
 from envsnap.audit.model import EFFORTS, RISKS, Finding, Risk, Target, Verdict
-from envsnap.audit.support import BREAKS_BUILD, WEAK_REASONS
+from envsnap.audit.support import BREAKS_BUILD, UNPORTED_OP, WEAK_REASONS
 
 SEVERAL_KERNELS = 3
 """This many moderate compiled-code findings (packages, extensions) make the migration higher risk."""
-KERNEL_RULES = frozenset({"cuda-only-package", "compiled-cuda-extension", "cuda-extension", "cuda-source"})
+KERNEL_RULES = frozenset(
+    {"cuda-only-package", "compiled-cuda-extension", "cuda-extension", "cuda-source", UNPORTED_OP}
+)
 MAX_REASONS = 5
 
 
@@ -46,10 +48,16 @@ def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[s
     checklist = _checklist(findings, target)
     cuda_only = tuple(f"{f.location}: {f.code}" for f in findings if f.rule == "stays-cuda-only")
     broken = any(f.rule == BREAKS_BUILD and f.risk == "higher" for f in findings)
+    # A per-op backend that lacks several of the CUDA ops (mmcv's mps/ with one of its ~60 ops, #22 blind
+    # round 10) is a start, not a path: those kernels are still to be written.
+    unported = sum(1 for f in findings if f.rule == UNPORTED_OP and f.risk == "higher")
+    partial = unported >= SEVERAL_KERNELS
     if supported:
         # The project has a path for the target: what is left is finishing or checking it, not a port;
         # unless that path is a build switch over sources that do not compile there (support.covered).
-        risk = "moderate" if risk == "higher" and not broken else risk
+        risk = "moderate" if risk == "higher" and not broken and not partial else risk
+        if partial:
+            reasons.insert(0, f"{unported} CUDA kernels have no {NAMES[target.kind]} kernel in its backend")
         name = NAMES[target.kind]
         strong = not supported[0].startswith(WEAK_REASONS)
         said = (

@@ -66,9 +66,24 @@ def package_finding(
         # with it (InvokeAI lists pytorch-lightning without a Trainer in its device path).
         risk = "lower"
         meaning += " A requirement alone installs there: the imports that drive the Trainer decide."
-    if signal.guarded and signal.kind == "import":
+    platform = "macos" if target.kind == "mps" else "linux"
+    if f"not-on={platform}" in signal.detail:
+        risk = "lower"
+        meaning = (
+            f"{row.what}: its environment marker leaves it out where {NAMES[target.kind]} runs ({platform})."
+        )
+    elif _other_device_path(signal, row, target):
+        risk = "lower"
+        meaning = (
+            f"{row.what}: the {NAMES[row.device_backend or '']} backend, imported inside a function: that"
+            f" device's path, loaded only when it is asked for; {NAMES[target.kind]} never takes it."
+        )
+    elif signal.guarded and signal.kind == "import":
         risk = LOWER_RISK[risk]
         meaning += " The import is guarded (try/except): the code has a path without it."
+    elif "imports-guarded=1" in signal.detail and signal.kind == "requirement":
+        risk = LOWER_RISK[risk]
+        meaning += " Every import of it is guarded (try/except): the project runs without it."
     elif "optional=1" in signal.detail:
         risk = LOWER_RISK[risk]
         if signal.kind == "import":
@@ -79,6 +94,17 @@ def package_finding(
         else:
             meaning += " An optional extra: the project installs and runs without it."
     return make_finding(signal, rule, meaning, effort, risk, replacement, swap.source)
+
+
+def _other_device_path(signal: Signal, row: knowledge.Alternative, target: Target) -> bool:
+    """An import, inside a function, of another GPU's backend (PyG 2.6 profile/utils.py reads XPU memory
+    through ``ipex.xpu`` in a helper; #22 blind round 10). At module level it loads on every device."""
+    return (
+        row.device_backend is not None
+        and row.device_backend != target.kind
+        and signal.kind == "import"
+        and "module-level=1" not in signal.detail
+    )
 
 
 def _at_least(installed: str, minimum: str) -> bool:

@@ -8,9 +8,16 @@ in CMake. ``setup.py`` goes through the Python scanner (``install_requires`` str
 
 from __future__ import annotations
 
+import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
+from packaging.markers import (
+    InvalidMarker,
+    UndefinedComparison,
+    UndefinedEnvironmentName,
+    default_environment,
+)
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
@@ -21,7 +28,18 @@ from envsnap.snapshot.redact import redact_text
 # Linear time on any line (files up to 2 MB are scanned): no pattern below restarts a long scan at
 # each of many occurrences. Extras stop at a quote as the rest of a quoted string does; "pip install
 # ... apex" and "LANGUAGES ... CUDA" are checked from the first start of each segment, in code.
-_QUOTED = re.compile(r"""["']([A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]"']*\])?\s*(?:[<>=!~;@][^"']*)?)["']""")
+# A quoted requirement; its marker may quote with the other kind ("mlx>=0.32; platform_system == 'Darwin'",
+# mlx-lm 0.32, #22 blind round 10): cut at the first ' it lost the marker and with it the requirement.
+_REQUIREMENT_BODY = r"[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]\"']*\])?\s*(?:[<>=!~;@]{rest})?"
+# Metadata values are names, not requirements: mlx-lm's `authors = [{ name = "MLX Contributors", email =
+# "mlx@group.apple.com" }]` read as the requirement "mlx @ group.apple.com".
+_METADATA_VALUE = re.compile(
+    r"""\b(?:name|email|description|readme|license|text|url|homepage|maintainers?|authors?)\s*=\s*"""
+    r"""(?:"[^"]*"|'[^']*')"""
+)
+_QUOTED = re.compile(
+    '"(' + _REQUIREMENT_BODY.format(rest='[^"]*') + ")\"|'(" + _REQUIREMENT_BODY.format(rest="[^']*") + ")'"
+)
 _EXTRA_INDEX = re.compile(r"--extra-index-url[= ]+(\S+)")
 _CUDA_INDEX = re.compile(r"download\.pytorch\.org/whl/(?:nightly/)?(cu\d{3})\b")
 _PIP_INSTALL = re.compile(r"\bpip3?\s+install\b")
@@ -74,6 +92,11 @@ _MAKE_ARCH = re.compile(r"(?:-arch[= ]|--gpu-architecture[= ]|code=)sm_(\d{2,3}[
 _OPTIONAL_SECTION = re.compile(
     r"^\[(?:project\.optional-dependencies|tool\.poetry\.extras|options\.extras_require)"
 )
+# setuptools can read an extra's requirements from files (`x = { file = "requirements/x.txt" }` under
+# [tool.setuptools.dynamic.optional-dependencies], kornia 0.8): those files hold optional requirements only.
+_DYNAMIC_EXTRAS = re.compile(r"^\[tool\.setuptools\.dynamic\.optional-dependencies\]")
+_FILE_VALUE = re.compile(r"\bfile\s*=\s*(\[[^\]]*\]|\"[^\"]*\"|'[^']*')")
+_PATH_STRING = re.compile(r"""["']([^"']+)["']""")
 
 
 def shown_code(line: str) -> str:
@@ -122,6 +145,9 @@ def requirement_signal(text: str, relative: str, line: int, code: str) -> Signal
         requirement = Requirement(text.strip())
     except InvalidRequirement:
         return None
+    if requirement.url is not None and ":" not in requirement.url:
+        # `name @ url` needs a URL; "mlx@group.apple.com" is an author's e-mail (mlx-lm's pyproject.toml).
+        return None
     name = canonicalize_name(requirement.name)
     row = knowledge.alternative_for_distribution(name)
     pattern, _ = knowledge.cuda_library_wheels()
@@ -134,8 +160,46 @@ def requirement_signal(text: str, relative: str, line: int, code: str) -> Signal
         line=line,
         code=code,
         subject=name,
-        detail=((f"package={row.key}",) if row else ("package=cuda-library-wheel",)) + _pinned(requirement),
+        detail=((f"package={row.key}",) if row else ("package=cuda-library-wheel",))
+        + _pinned(requirement)
+        + _left_out(requirement),
     )
+
+
+_PLATFORMS = {
+    "linux": {
+        "sys_platform": "linux",
+        "platform_system": "Linux",
+        "platform_machine": "x86_64",
+        "os_name": "posix",
+    },
+    "macos": {
+        "sys_platform": "darwin",
+        "platform_system": "Darwin",
+        "platform_machine": "arm64",
+        "os_name": "posix",
+    },
+}
+"""Where the targets run: Apple GPUs on macOS arm64, the others on Linux x86_64."""
+
+
+def _left_out(requirement: Requirement) -> tuple[str, ...]:
+    """``not-on=macos`` where the marker leaves the requirement out there (``; sys_platform == 'linux'``).
+
+    InvokeAI lists ``triton; sys_platform=='linux'`` and F5-TTS ``bitsandbytes; platform_system !=
+    'Darwin'``: pip never installs them on a Mac, so they are no blocker for Apple GPUs (#22 round 10).
+    """
+    if requirement.marker is None:
+        return ()
+    left_out = []
+    for platform, values in _PLATFORMS.items():
+        environment = {key: str(value) for key, value in default_environment().items()} | values
+        try:
+            if not requirement.marker.evaluate(environment):
+                left_out.append(f"not-on={platform}")
+        except (InvalidMarker, UndefinedComparison, UndefinedEnvironmentName):
+            continue
+    return tuple(left_out)
 
 
 def _pinned(requirement: Requirement) -> tuple[str, ...]:
@@ -146,11 +210,12 @@ def _pinned(requirement: Requirement) -> tuple[str, ...]:
 
 def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
     """Signals of one requirements/pyproject/CMake/Docker/shell file (``kind`` from walk.classify)."""
-    optional = False
+    optional = dynamic_extras = False
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if line.startswith("[") and kind == "build":
             optional = bool(_OPTIONAL_SECTION.match(line))
+            dynamic_extras = bool(_DYNAMIC_EXTRAS.match(line))
         if not line or line.startswith("#"):
             continue
         shown = shown_code(line)
@@ -162,6 +227,8 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
                 kind=kind_, layer="source", file=relative, line=n, code=c, subject=subject, detail=detail
             )
 
+        if dynamic_extras:
+            yield from _extra_files(relative, line, make)
         extra = _EXTRA_INDEX.search(line)
         if extra and "download.pytorch.org" in extra.group(1):
             yield make("extra-index-url", extra.group(1))
@@ -213,13 +280,27 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
                 if signal is not None:
                     yield signal
         elif kind in ("build", "docker", "shell"):
-            candidates = _QUOTED.findall(line) if kind == "build" else _pip_arguments(line)
+            candidates = (
+                [double or single for double, single in _QUOTED.findall(_METADATA_VALUE.sub("", line))]
+                if kind == "build"
+                else _pip_arguments(line)
+            )
             # Each distinct word once, and no more than a real line holds: a requirement parse
             # costs ~10 µs, and a 2 MB line of "pip install" repeated is 300,000 words.
             for quoted in list(dict.fromkeys(candidates))[:MAX_REQUIREMENTS_PER_LINE]:
                 signal = requirement_signal(quoted, relative, number, shown)
                 if signal is not None:
                     yield _optional(signal) if optional else signal
+
+
+def _extra_files(relative: str, line: str, make: Callable[..., Signal]) -> Iterator[Signal]:
+    """``extra-file`` per requirements file an extra reads (path from the tree's root, as walk names it)."""
+    value = _FILE_VALUE.search(line)
+    if value is None:
+        return
+    folder = posixpath.dirname(relative)
+    for path in _PATH_STRING.findall(value.group(1)):
+        yield make("extra-file", posixpath.normpath(posixpath.join(folder, path)))
 
 
 def _optional(signal: Signal) -> Signal:

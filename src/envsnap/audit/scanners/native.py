@@ -41,7 +41,13 @@ _WARP_DEFINE = re.compile(
 # The path stops at a newline or another "<" too: "#include <" repeated with no ">" rescanned to the
 # end from every "#" (a 100 KB line took minutes); a real include path holds neither.
 _INCLUDE = re.compile(r'#\s*include\s*[<"]([^>"<\n]+)[>"]')
-_CUDA_CALL = re.compile(r"\bcu(?:da|blas|dnn|fft|rand|sparse|solver)[A-Z]\w*\s*\(")
+# The runtime and library APIs, the driver API (cuMemAlloc, cuModuleLoadDataEx, cuLaunchKernel) and NVRTC
+# (nvrtcCompileProgram): a binder that compiles CUDA at run time and launches it through the driver (KeOps
+# 2.3 keops_nvrtc.cpp, #22 blind round 10) calls no cuda* function. HIPIFY maps both (hip*, hiprtc*).
+_CUDA_CALL = re.compile(
+    r"\bcu(?:da|blas|dnn|fft|rand|sparse|solver)[A-Z]\w*\s*\(|\bcu(?:Mem|Module|Launch|Ctx|Init|Device|Stream"
+    r"|Event|Func|Link|Graph)\w*\s*\(|\bnvrtc[A-Z]\w*\s*\("
+)
 _KERNEL = re.compile(r"\b__global__\b")
 _LAUNCH = re.compile(r">>>\s*\(")
 _HIP_CALL = re.compile(r"\b(?:hip|rocblas_|hipblas|hipblasLt|miopen)[A-Z]\w*\s*\(|\brocblas_\w+\s*\(")
@@ -177,7 +183,8 @@ def scan_native(relative: str, text: str) -> Iterator[Signal]:
             if (header.startswith(prefix) or f"/{prefix}" in header) and cuda_side(match.start()):
                 libraries.append((match.start(), name))
                 break
-    calls = [m for m in _CUDA_CALL.finditer(code) if cuda_side(m.start())] if "cu" in code else []
+    named = "cu" in code or "nvrtc" in code
+    calls = [m for m in _CUDA_CALL.finditer(code) if cuda_side(m.start())] if named else []
     kernels = len(_KERNEL.findall(code)) if "__global__" in code else 0
     launches = len(_LAUNCH.findall(code))
     asm_blocks = [(m, _asm_body(code, m.end())) for m in _ASM.finditer(code)] if "asm" in code else []
@@ -218,7 +225,7 @@ def _inventory(calls: list[re.Match[str]]) -> str:
     """The CUDA API families called, most used first (``cuda:12,cublas:2``): HIPIFY's tables, per family."""
     families: dict[str, int] = {}
     for call in calls:
-        family = re.match(r"cu(?:da|blas|dnn|fft|rand|sparse|solver)", call.group())
+        family = re.match(r"cu(?:da|blas|dnn|fft|rand|sparse|solver)(?=[A-Z])|nvrtc|cu", call.group())
         if family is not None:
             families[family.group()] = families.get(family.group(), 0) + 1
     return ",".join(f"{name}:{count}" for name, count in sorted(families.items(), key=lambda kv: -kv[1]))

@@ -90,6 +90,9 @@ build, the same class as ``torch.OutOfMemoryError`` that the XPU and MPS allocat
 ``except torch.cuda.OutOfMemoryError:`` catches the target's out-of-memory error (#22 blind round 8)."""
 GUARD_CALLS = frozenset({"is_available", "device_count"})
 AGNOSTIC_ROOTS = ("torch.accelerator", "torch.xpu", "torch.mps", "torch.amp", "torch.get_default_device")
+FLOAT64_NAMES = frozenset({"torch.float64", "torch.double"})
+_KERNEL_SOURCE = re.compile(r"\b__global__\s+(?:void|__launch_bounds__)\b")
+"""A CUDA kernel definition inside a string: source compiled at run time."""
 EXTENSION_CALLS = frozenset(
     {
         "torch.utils.cpp_extension.CUDAExtension",
@@ -441,8 +444,12 @@ class _Visitor(ast.NodeVisitor):
 
     def visit_Compare(self, node: ast.Compare) -> None:
         # `device.type == "cuda"` branches on the device: device-agnostic, not a hard-coded device.
+        # `dtype not in (torch.float32, torch.float64)` tests a tensor's dtype: it makes no float64 tensor
+        # (kornia 0.8 utils/helpers.py, #22 blind round 10); visit_Attribute skips what is marked here.
         for sub in ast.walk(node):
-            if isinstance(sub, ast.Constant):
+            if isinstance(sub, ast.Constant) or (
+                isinstance(sub, ast.Attribute) and self.dotted(sub) in FLOAT64_NAMES
+            ):
                 self.compared.add(id(sub))
         self.generic_visit(node)
 
@@ -519,7 +526,7 @@ class _Visitor(ast.NodeVisitor):
             isinstance(func, ast.Attribute)
             and func.attr == "cuda"
             and (name is None or not name.startswith("torch."))
-            and not self._forwards_cuda(func)
+            and not self._forwards_cuda(node, func)
         ):
             self.emit("device-hardcode", node, ".cuda()")
         elif (
@@ -540,18 +547,19 @@ class _Visitor(ast.NodeVisitor):
                 self.emit("nccl-backend", node, backend)
         self.generic_visit(node)
 
-    def _forwards_cuda(self, func: ast.Attribute) -> bool:
+    def _forwards_cuda(self, node: ast.Call, func: ast.Attribute) -> bool:
         """``def cuda(self, device=None): return super().cuda(device)``: a module's override of
         ``nn.Module.cuda`` runs only when a caller asks for CUDA, so it forwards that choice rather than
-        making one (sentence-transformers 6.2 base/model.py, #22 blind round 9)."""
+        making one (sentence-transformers 6.2 base/model.py, #22 blind round 9). So does a container's
+        ``cuda(self, device=None)`` that moves each member with that parameter
+        (``self.apply(lambda x: x.cuda(device))``, PyG 2.6 data/storage.py, #22 blind round 10)."""
+        if not self.function_names or self.function_names[-1] != "cuda":
+            return False
         inner = func.value
-        return (
-            bool(self.function_names)
-            and self.function_names[-1] == "cuda"
-            and isinstance(inner, ast.Call)
-            and isinstance(inner.func, ast.Name)
-            and inner.func.id == "super"
-        )
+        if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "super":
+            return True
+        given = [*node.args[:1], *(kw.value for kw in node.keywords if kw.arg == "device")]
+        return any(isinstance(arg, ast.Name) and arg.id in self.params[-1] for arg in given)
 
     def _extension(self, node: ast.Call, name: str) -> None:
         keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg}
@@ -691,8 +699,9 @@ class _Visitor(ast.NodeVisitor):
                 self.emit("cuda-guard", node, f"torch.cuda.{member}()", guarded=True)
             elif member not in SAFE_CUDA_CALLS and member not in ("nvtx",):
                 self.emit("cuda-api", node, f"torch.cuda.{member}")
-        elif name in ("torch.float64", "torch.double"):
-            self.emit("float64", node, name)
+        elif name in FLOAT64_NAMES:
+            if id(node) not in self.compared:
+                self.emit("float64", node, name)
         elif name.startswith(AGNOSTIC_ROOTS):
             self.emit("device-agnostic", node, ".".join(name.split(".")[:2]), guarded=True)
         # A resolved chain is one hit; its inner attributes are not visited again.
@@ -705,6 +714,10 @@ class _Visitor(ast.NodeVisitor):
     def visit_Constant(self, node: ast.Constant) -> None:
         value = node.value
         if not isinstance(value, str):
+            return
+        if "__global__" in value and _KERNEL_SOURCE.search(value):
+            # CUDA C++ the project generates and compiles at run time (KeOps' f-string kernels).
+            self.emit("cuda-kernel-string", node, "CUDA C++ kernel source")
             return
         if value in PORT_STRINGS:
             # A device table, a dispatch key or a comparison that names the target: the code has a path.

@@ -34,6 +34,7 @@ _TRIGGER_TOKENS = (
     rb"\bnccl\b",
     rb"\binline_asm_elementwise\b",  # Triton's inline PTX
     rb"\b(?:RawKernel|RawModule|ElementwiseKernel|ReductionKernel)\b",  # CuPy's CUDA C++ kernels
+    rb"__global__",  # CUDA C++ kernel source in a string, compiled at run time (KeOps)
     rb"\b(?:ROCM|MIGraphX|OpenVINO|CoreML|Tensorrt)ExecutionProvider\b",  # ONNX Runtime's providers
 )
 """Tokens any signal needs; a file without one is not parsed (most of a big tree). Word-bounded where
@@ -49,7 +50,7 @@ def _trigger() -> re.Pattern[bytes]:
     alternation = b"|".join((*_TRIGGER_TOKENS, imports))
     # A look-ahead on the possible first characters lets the engine skip most positions at C speed
     # (measured: 40% less time on torch/_inductor than the bare alternation).
-    starts = sorted({chr(c) for c in b"cCfdxmhrvigAIUntGaeNREMOT.\\"} | {m[0] for m in modules})
+    starts = sorted({chr(c) for c in b"cCfdxmhrvigAIUntGaeNREMOT._\\"} | {m[0] for m in modules})
     first = "".join(re.escape(c) for c in starts).encode()
     return re.compile(b"(?=[" + first + b"])(?:" + alternation + b")")
 
@@ -97,6 +98,7 @@ def _anchors() -> tuple[bytes, ...]:
         b"rawmodule",
         b"elementwisekernel",
         b"reductionkernel",
+        b"__global__",
     )
     common = {"flash_attn", "triton", "apex", "numba", "jax", "lightning"}
     modules = sorted({name.split(".")[0] for name in knowledge.trigger_modules()} - {"cuda"})
