@@ -34,3 +34,27 @@ def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, s
     code = cli.run(list(argv))
     captured = capsys.readouterr()
     return code, captured.out, captured.err
+
+
+SECRET = "hf_abcdefghijklmnopqrstuvwxyzABCDEFGH"
+"""A token-shaped secret the hostile pastes carry (HF_TOKEN=...): it must never be printed."""
+HOSTILE = "[bold red]X[/] \x1b[31mY\x1b]0;PWNED\x07 " + "M" * 200_000
+"""Rich markup, a terminal escape, an OSC title and a 200 KB field, for a paste's free text."""
+
+
+def check_paste_safely(
+    capsys: pytest.CaptureFixture[str], path: Path, *, markup_as_written: bool = True
+) -> tuple[int, str, str]:
+    """``envsnap check PATH`` on a hostile paste: read (exit 0 or 1, never refused or crashed), no
+    escape, bell or secret printed, output bounded; markup dropped or escaped (or, with
+    ``markup_as_written``, printed as written by the plain renderer). (exit code, stdout, stderr)."""
+    code, out, err = run_cli(capsys, "check", str(path))
+    assert code in (0, 1), err
+    for stream in (out, err):
+        assert "\x1b" not in stream
+        assert "\x07" not in stream
+        assert SECRET not in stream
+        shown = "[bold red]" not in stream or "\\[bold red]" in stream
+        assert shown or (markup_as_written and "[bold red]X[/]" in stream)
+        assert len(stream) < 100_000
+    return code, out, err
