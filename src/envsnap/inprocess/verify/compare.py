@@ -125,26 +125,20 @@ def check_value(
     ``reduced`` the (format, why) of reduced float32 math that reached the value's module call
     (fp32_math.py: TF32 allowed on either side), whose tolerance is used only where float32's fails.
     """
-    options: dict[str, Any] = {"compare": compare, "inherited": inherited, "autocast": autocast}
-    check = _check_value(key, target, leaf, reference, golden, overrides, **options)
-    if reduced is None or check.status != "fail" or check.metrics is None:
-        return check
-    return _check_value(key, target, leaf, reference, golden, overrides, **options, reduced=reduced)
-
-
-def _check_value(
-    key: str,
-    target: torch.Tensor,
-    leaf: Leaf,
-    reference: torch.Tensor | None,
-    golden: torch.Tensor | None,
-    overrides: Mapping[str, Tolerance],
-    *,
-    compare: Callable[[str, Any, Any], Any] | None = None,
-    inherited: Inherited | None = None,
-    autocast: str | None = None,
-    reduced: tuple[str, str] | None = None,
-) -> ValueCheck:
+    if reduced is not None:  # float32's tolerance first: TF32's only where it fails
+        at_float32 = check_value(
+            key,
+            target,
+            leaf,
+            reference,
+            golden,
+            overrides,
+            compare=compare,
+            inherited=inherited,
+            autocast=autocast,
+        )
+        if at_float32.status != "fail" or at_float32.metrics is None:
+            return at_float32
     ref = leaf.stats
     dtype = dtype_name(target.dtype)
     (rtol, atol), source, cast = _tolerance(key, dtype, ref.dtype, overrides, inherited, autocast, reduced)
