@@ -16,9 +16,6 @@ Run: python scripts/hf_verify_trial.py [filter]   (needs transformers; not part 
 from __future__ import annotations
 
 import sys
-import tempfile
-import time
-import traceback
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,6 +24,7 @@ from typing import Any
 
 import torch
 from torch import nn
+from trial_runner import run_cases  # scripts/ beside this file
 
 import envsnap
 
@@ -567,32 +565,13 @@ def bert_padded(name: str, model: nn.Module) -> Any:
 
 
 def main() -> int:
-    only = sys.argv[1] if len(sys.argv) > 1 else ""
-    results: list[tuple[Case, str, str]] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for case in cases():
-            label = f"{case.model:8s} {case.feature:22s} {case.change}"
-            if only and only not in label:
-                continue
-            started = time.perf_counter()
-            bundle = Path(tmp) / f"b{len(results)}.envsnap"
-            try:
-                outcome, detail = trial(case, bundle)
-            except Exception as exc:
-                tb = traceback.extract_tb(exc.__traceback__)
-                frame = next((f for f in reversed(tb) if "envsnap" in f.filename), tb[-1])
-                outcome = "CRASH"
-                detail = (
-                    f"{type(exc).__name__}: {str(exc)[:200]} @ {Path(frame.filename).name}:{frame.lineno}"
-                )
-            took = time.perf_counter() - started
-            results.append((case, outcome, detail))
-            print(f"{outcome:12s} {label:70s} {took:5.1f}s  {detail}", flush=True)
-    tally: dict[str, int] = {}
-    for _, outcome, _ in results:
-        tally[outcome] = tally.get(outcome, 0) + 1
-    print("\nSCORE", len(results), "cases:", ", ".join(f"{k} {v}" for k, v in sorted(tally.items())))
-    return 0
+    return run_cases(
+        cases(),
+        trial,
+        lambda case: f"{case.model:8s} {case.feature:22s} {case.change}",
+        width=70,
+        detail_chars=200,
+    )
 
 
 def trial(case: Case, bundle: Path) -> tuple[str, str]:
