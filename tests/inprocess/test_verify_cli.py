@@ -66,8 +66,11 @@ def test_inspect_summarizes_a_bundle(
     assert "model: Net," in out
     assert "1 top-level" in out
     assert "items/s" in out
+    assert "float32 math: no TF32 on cpu; deterministic algorithms False" in out
     assert run(["verify", "inspect", str(files[0]), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["format"] == "envsnap-record"
+    manifest = json.loads(capsys.readouterr().out)
+    assert manifest["format"] == "envsnap-record"
+    assert manifest["numerics"]["cudnn.allow_tf32"] == "True"  # the settings the block ran under
 
 
 def test_show_refuses_what_is_not_a_verify_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -140,10 +140,30 @@ def _summary(checked: Any) -> str:
             f"placement: expected {m.placement.expected_device}, {m.placement.ops_total:,} ops, "
             f"{m.placement.ops_off_device:,} off-device"
         )
+    math = _float32_math(m.numerics, meas.device if meas is not None else None)
+    if math:
+        lines.append(f"float32 math: {math}")
     lines.append("environment snapshot: " + ("yes" if checked.environment_text is not None else "no"))
     lines.append("files: " + ", ".join(f"{f.name} ({human_bytes(f.size_bytes)})" for f in m.files))
     lines += [f"note: {note}" for note in m.notes]
     return "\n".join(lines)
+
+
+def _float32_math(numerics: dict[str, str], device: str | None) -> str | None:
+    """What the recorded float32 settings allowed on the recording device (fp32_math.py)."""
+    from envsnap.inprocess.fp32_math import known, reduced
+
+    settings = known(numerics)
+    if not settings:
+        return None
+    allowed = reduced(settings, device)
+    said = [f"TF32 allowed for {kind} ({why})" for kind, why in allowed.items()] or [
+        f"no TF32 on {device or 'the recording device'}"
+    ]
+    deterministic = settings.get("deterministic_algorithms")
+    if deterministic is not None:
+        said.append(f"deterministic algorithms {deterministic}")
+    return "; ".join(said)
 
 
 def _finite(value: Any) -> Any:
