@@ -275,6 +275,23 @@ _VULKAN_DEVICE = re.compile(
 )
 """ggml's Vulkan device line (llama.cpp, Ollama, node-llama-cpp): ``ggml_vulkan: 0 = <name> (<driver>) |
 uma: 1 | fp16: ...``; older builds print ``Vulkan0: <name> | uma: 0``. The vendor is in the name."""
+_SYCL_DEVICE = re.compile(
+    r"^\[(?:ext_oneapi_)?(?P<backend>level_zero(?:_v2)?|opencl|cuda|hip|native_cpu)"
+    r"(?::(?P<type>gpu|cpu|acc|fpga))(?::\d{1,2})?\](?:\[[a-z_0-9]{2,30}:\d{1,2}\])? "
+    r"(?P<platform>[^,\[\]]{2,120}), (?P<device>[^\[\]]{2,160}?)"
+    r"(?: OpenCL \d| (?P<version>\d{1,2}\.\d{1,3}(?:\.\d{1,6})?)\b| (?P<gfx>gfx[0-9a-f]{3,4}[a-z]?)\b| ?\[|$)"
+)
+"""A device line of ``sycl-ls`` (oneAPI's device list): ``[level_zero:gpu][level_zero:0] Intel(R) Level-Zero,
+Intel(R) Arc(TM) A770 Graphics 12.55.8 [1.3.29735]``; before oneAPI 2024 ``[ext_oneapi_level_zero:gpu:0] ...``.
+The version after a CUDA backend's device is its compute capability, after a HIP one its gfx target."""
+_MAC_GPU_KEYS = frozenset({"chipset model", "sppci model"})
+_METAL_KEYS = frozenset(
+    {"metal", "metal support", "metal family", "spdisplays mtlgpufamilysupport", "spdisplays metalfamily"}
+)
+"""``system_profiler SPDisplaysDataType``'s GPU lines (text and ``-json``): the GPU's model and its Metal
+support ("Metal: Supported, feature set macOS GPUFamily2 v1", "Metal Support: Metal 3")."""
+_JSON_NAME = re.compile(r'^"_name" ?: ?"(?P<name>[^"]{2,80})",?$')
+"""``system_profiler -json``'s item name: the GPU's when a Metal key follows it."""
 _VULKAN_DRIVER = re.compile(r" \((?:[^()]*driver|NVIDIA|radv|RADV[^()]*)\)$")
 _HIP_PATH_KEYS = frozenset({"rocm_path", "hip_path", "hcc_home", "hip_clang_path"})
 _ROCM_DIR = re.compile(r"^(?P<path>/opt/rocm(?:-(?P<v>\d{1,2}\.\d{1,2}(?:\.\d{1,2})?))?)(?:/|$)")
@@ -318,6 +335,8 @@ class _Reader:
     last_code: str = ""
     torch_config: bool = False
     """Whether a "PyTorch built with:" line (``torch.__config__.show()``) came before."""
+    json_name: tuple[str, int] | None = None
+    """The last ``"_name" : "..."`` member of a ``system_profiler -json`` listing and its line."""
 
     def add(self, kind: str, value: str, line: int, detail: str = "") -> None:
         self.facts.append(Fact(kind, value.strip().rstrip("."), line, detail))
@@ -350,6 +369,14 @@ def _version(value: str) -> str | None:
 
 def _key_value(reader: _Reader, key: str, value: str, number: int) -> bool:
     """Facts from one ``key: value`` line; whether the key was one envsnap reads."""
+    if key in _MAC_GPU_KEYS:
+        reader.add("mac-gpu", value[:80], number)
+        return True
+    if key in _METAL_KEYS:
+        reader.add("metal", value[:80], number)
+        if key.startswith("spdisplays") and reader.json_name and number - reader.json_name[1] <= 3:
+            reader.add("mac-gpu", reader.json_name[0], number)
+        return True
     if key in _TORCH_KEYS:
         found = _version(value)
         if found:
@@ -630,6 +657,12 @@ def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
             name = _gpu_name(part.strip())
             if name:
                 reader.add("gpu", name, number)
+    if line.startswith('"_name"') and (json_name := _JSON_NAME.match(line)):
+        reader.json_name = (json_name.group("name"), number)
+        return
+    if line.startswith("[") and (sycl := _SYCL_DEVICE.match(line)):
+        _sycl_device(reader, number, sycl)
+        return
     if "Device Name: " in line and (xpu := _XPU_SMI_NAME.match(line)):
         reader.add("intel-gpu", xpu.group("name"), number)
     if "| uma: " in line and (vulkan := _VULKAN_DEVICE.match(line)):
@@ -711,6 +744,22 @@ def _vulkan_device(reader: _Reader, number: int, rest: str) -> None:
         reader.add("amd-gpu", name[:80], number, gfx.group(0) if gfx else "")
     elif (nvidia := _gpu_name(name)) is not None:
         reader.add("gpu", nvidia, number)
+
+
+def _sycl_device(reader: _Reader, number: int, sycl: re.Match[str]) -> None:
+    """One device ``sycl-ls`` lists: the backend and type always (a list with no GPU is still a fact), and a
+    GPU under its vendor, as ggml's Vulkan lines are (the same GPU under two backends is one device)."""
+    backend, kind, device = sycl.group("backend"), sycl.group("type"), sycl.group("device").strip()
+    reader.add("sycl-device", f"{backend}:{kind}", number, device[:80])
+    if kind != "gpu":
+        return
+    if device.startswith("Intel"):
+        reader.add("intel-gpu", device[:80], number)
+    elif backend == "hip" or _AMD_GPU.match(device) or device.startswith("AMD"):
+        reader.add("amd-gpu", device[:80], number, sycl.group("gfx") or "")
+    elif (nvidia := _gpu_name(device)) is not None:
+        cc = sycl.group("version") if backend == "cuda" else None
+        reader.add("gpu", nvidia, number, cc if cc and re.fullmatch(r"\d{1,2}\.\d", cc) else "")
 
 
 def _gpu_lines(reader: _Reader, number: int, line: str) -> None:
