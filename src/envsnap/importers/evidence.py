@@ -281,8 +281,9 @@ _SYCL_DEVICE = re.compile(
     r"(?P<platform>[^,\[\]]{2,120}), (?P<device>[^\[\]]{2,160}?)"
     r"(?: OpenCL \d| (?P<version>\d{1,2}\.\d{1,3}(?:\.\d{1,6})?)\b| (?P<gfx>gfx[0-9a-f]{3,4}[a-z]?)\b| ?\[|$)"
 )
-"""A device line of ``sycl-ls`` (oneAPI's device list): ``[level_zero:gpu][level_zero:0] Intel(R) Level-Zero,
-Intel(R) Arc(TM) A770 Graphics 12.55.8 [1.3.29735]``; before oneAPI 2024 ``[ext_oneapi_level_zero:gpu:0] ...``.
+"""A device line of ``sycl-ls`` (oneAPI's device list): ``[level_zero:gpu][level_zero:0] Intel(R)
+Level-Zero, Intel(R) Arc(TM) A770 Graphics 12.55.8 [1.3.29735]``; before oneAPI 2024
+``[ext_oneapi_level_zero:gpu:0] ...``.
 The version after a CUDA backend's device is its compute capability, after a HIP one its gfx target."""
 _MAC_GPU_KEYS = frozenset({"chipset model", "sppci model"})
 _METAL_KEYS = frozenset(

@@ -347,7 +347,8 @@ class Found:
 
 
 _TENSORRT_PAIR = re.compile(
-    r"\b(?P<which>Linked|Loaded) (?:TensorRT|TRT) ver(?:sion)?: ?\(?(?P<v>\d{1,3}(?:(?:\.|, ?)\d{1,3}){1,2})\)?",
+    r"\b(?P<which>Linked|Loaded) (?:TensorRT|TRT) ver(?:sion)?: ?"
+    r"\(?(?P<v>\d{1,3}(?:(?:\.|, ?)\d{1,3}){1,2})\)?",
     re.I,
 )
 """TF-TRT's info pair, "Linked TensorRT version: 8.4.3" and "Loaded TensorRT version: 8.6.1" (the tuple
