@@ -166,3 +166,90 @@ def test_dockers_missing_gpu_runtime_is_read_and_judged_by_no_rule() -> None:
     assert kinds_of(DOCKER_NO_GPU_RUNTIME) == ["docker-gpu-runtime-missing"]
     assert findings_of(DOCKER_NO_GPU_RUNTIME) == set()
     assert kinds_of('could not select device driver "" with capabilities: [[compute]]') == []
+
+
+GGML_SYCL_LIST = (
+    "found 4 SYCL devices:\n"
+    "  Device 0: Intel(R) Arc(TM) A770 Graphics,     compute capability 1.3,\n"
+    "        max compute_units 512,  max work group size 1024,       max sub group size 32,  gl"
+    "obal mem size 16225243136\n"
+    "  Device 1: Intel(R) FPGA Emulation Device,     compute capability 1.2,\n"
+    "        max compute_units 12,   max work group size 67108864,   max sub group size 64,  gl"
+    "obal mem size 33536741376\n"
+    "  Device 2: Intel(R) Arc(TM) A770 Graphics,     compute capability 3.0,\n"
+    "        max compute_units 512,  max work group size 1024,       max sub group size 32,  gl"
+    "obal mem size 16225243136\n"
+    "  Device 3: AMD Ryzen 5 5600X3D 6-Core Processor           ,    compute capability 3.0,\n"
+    "Using device 0 (Intel(R) Arc(TM) A770 Graphics) as main device\n"
+)
+"""ollama/ollama#2458 (llama.cpp's SYCL backend before 2024)."""
+
+GGML_SYCL_TABLE = (
+    "found 1 SYCL devices:\n"
+    "|  |                  |                                             |Compute   |Max comput"
+    "e|Max work|Max sub|               |\n"
+    "|ID|       Device Type|                                         Name|capability|units     "
+    " |group   |group  |Global mem size|\n"
+    "|--|------------------|---------------------------------------------|----------|----------"
+    "-|--------|-------|---------------|\n"
+    "| 0|[level_zero:gpu:0]|               Intel(R) Arc(TM) A770 Graphics|       1.3|        51"
+    "2|    1024|     32|    16225243136|\n"
+)
+"""ggml-org/llama.cpp#6036 (the table since 2024)."""
+
+MPS_PRINTED = """>>> print("torch.backends.mps:", torch.backends.mps.is_available())
+torch.backends.mps: True
+"""
+"""microsoft/OmniParser#195."""
+
+MPS_REPL = """$ python
+>>> torch.backends.mps.is_available()
+True
+"""
+"""spack/spack#31283 (an Apple M1 Pro on macOS 12.4)."""
+
+APPLE_GPU_INFO = """GPU name: Apple M1
+GPU vendor: Apple
+GPU core count: 8
+GPU family: Apple 7
+"""
+"""philipturner/applegpuinfo#11."""
+
+
+def _intel_names(text: str) -> list[str | None]:
+    accelerators = snapshot_of(text).accelerators
+    assert accelerators is not None
+    assert accelerators.nvidia is None
+    assert accelerators.amd is None
+    assert accelerators.intel is not None
+    assert accelerators.intel.devices is not None
+    return [d.name for d in accelerators.intel.devices]
+
+
+def test_ggmls_sycl_device_list_and_table_give_the_intel_gpu_not_the_cpus() -> None:
+    """ollama#2458 was refused: the old list names GPUs, an FPGA emulator and a CPU alike, and its
+    'compute capability' is the backend's version (no NVIDIA GPU is made of it)."""
+    assert _intel_names(GGML_SYCL_LIST) == ["Intel(R) Arc(TM) A770 Graphics"]
+    assert _intel_names(GGML_SYCL_TABLE) == ["Intel(R) Arc(TM) A770 Graphics"]
+    assert findings_of(GGML_SYCL_LIST) == set()
+
+
+def test_torchs_mps_answer_is_the_macs_mps_not_cuda() -> None:
+    """OmniParser#195 was refused; the REPL's bare True after ``mps.is_available()`` is MPS's, not CUDA's."""
+    for text in (MPS_PRINTED, MPS_REPL):
+        accelerators = snapshot_of(text).accelerators
+        assert accelerators is not None
+        assert accelerators.mps is not None
+        assert accelerators.mps.available is True
+        assert [f for f in evidence.read(text) if f.kind == "cuda-available"] == []
+        assert findings_of(text) == set()
+
+
+def test_an_apple_silicon_gpu_name_is_the_macs_metal_gpu() -> None:
+    """applegpuinfo#11 was refused: an Apple M-series GPU always runs Metal."""
+    accelerators = snapshot_of(APPLE_GPU_INFO).accelerators
+    assert accelerators is not None
+    assert accelerators.mps is not None
+    assert accelerators.mps.chip == "Apple M1"
+    assert accelerators.nvidia is None
+    assert findings_of(APPLE_GPU_INFO) == set()

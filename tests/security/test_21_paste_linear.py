@@ -77,6 +77,9 @@ HEADS = (
     "      Chipset Model: ",
     "Linked TensorRT version: 8.4.3\nLoaded TensorRT version: ",
     'docker: Error response from daemon: could not select device driver "',
+    "Device 0: Intel(R) Arc(TM) ",
+    "| 0|[level_zero:gpu:0]| ",
+    ">>> torch.backends.mps.is_available()\n",
     "",
 )
 """What precedes the pathological part: the start of a format that sends it to one parser."""
@@ -155,6 +158,9 @@ def test_a_pathological_megabyte_costs_linear_work(parts: tuple[str, str, str]) 
         * 15_000,
         "Linked TRT ver: (8, 4, 3) " * 40_000 + "Loaded TRT ver: (8, 6, 1)\n",
         'could not select device driver "' + '"' * 500_000 + '" with capabilities: [[gpu]]\n',
+        "  Device 0: Intel(R) Arc(TM) A770 Graphics,     compute capability 1.3,\n" * 15_000,
+        "| 0|[level_zero:gpu:0]| " + "|" * 500_000 + "\n",
+        ">>> torch.backends.mps.is_available()\nTrue\n" * 25_000,
     ],
     ids=[
         "smi-q-3000-spaces",
@@ -181,6 +187,9 @@ def test_a_pathological_megabyte_costs_linear_work(parts: tuple[str, str, str]) 
         "system-profiler-json-15000-gpus",
         "tensorrt-one-megabyte-linked-line",
         "docker-half-megabyte-of-quotes",
+        "ggml-sycl-15000-devices",
+        "ggml-sycl-row-half-megabyte-of-bars",
+        "mps-answer-25000-times",
     ],
 )
 def test_the_shapes_the_hostile_run_found(text: str) -> None:

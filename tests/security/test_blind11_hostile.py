@@ -1,5 +1,6 @@
-"""The readers added after blind round 11 (sycl-ls device lines, system_profiler's Metal GPU in text and
--json, TensorFlow's TensorRT mismatch lines, docker's missing --gpus runtime) get the hostile-input checks
+"""The readers added after blind round 11 (sycl-ls device lines, ggml's SYCL device list and table,
+system_profiler's Metal GPU in text and -json, torch's MPS answer and Apple GPU names, TensorFlow's TensorRT
+mismatch lines, docker's missing --gpus runtime) get the hostile-input checks
 the other readers have: terminal escapes, Rich markup, a huge field and a secret in the paste never reach
 the output as such."""
 
@@ -35,6 +36,15 @@ PASTES = {
         f"WARNING:tensorflow:TensorRT mismatch. Compiled against version 5.0.2, but loaded 5.1.2. {HOSTILE}\n"
         f"Linked TensorRT version: (8, 4, 3) {HOSTILE[:300]}\nLoaded TensorRT version: (8, 6, 1)\n"
         f"HF_TOKEN={SECRET}\n"
+    ),
+    "ggml-sycl-devices": (
+        f"  Device 0: Intel(R) Arc(TM) {HOSTILE[:80]},     compute capability 1.3,\n"
+        f"| 0|[level_zero:gpu:0]|   Intel(R) Arc {HOSTILE[:90]}|   1.3|   512| {HOSTILE}|\n"
+        f"HF_TOKEN={SECRET}\n"
+    ),
+    "mps-answer": (
+        f">>> torch.backends.mps.is_available()  # {HOSTILE}\nTrue\n"
+        f"torch.backends.mps: True {HOSTILE[:300]}\nGPU name: Apple M2 {HOSTILE[:200]}\nHF_TOKEN={SECRET}\n"
     ),
     "docker-no-gpu-runtime": (
         f'docker: Error response from daemon: could not select device driver "{HOSTILE[:90]}" with '

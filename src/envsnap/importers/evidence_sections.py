@@ -128,12 +128,19 @@ def _intel(facts: list[Fact]) -> IntelInfo | None:
 
 
 def _mps(facts: list[Fact]) -> MpsInfo | None:
-    """A Mac's Metal GPU from ``system_profiler SPDisplaysDataType``: its model with Metal support stated.
-    The chip is named only for Apple silicon (an Intel Mac's Radeon is not the chip the probe records)."""
+    """A Mac's Metal GPU: an Apple silicon GPU named, another model (``system_profiler``'s Chipset Model)
+    with its Metal support stated, or torch's answer about MPS. The chip is named only for Apple silicon
+    (an Intel Mac's Radeon is not the chip the probe records)."""
     gpu = _first(facts, "mac-gpu")
-    if gpu is None or _first(facts, "metal") is None:
+    apple = gpu is not None and gpu.value.startswith("Apple M")
+    available = _first(facts, "mps-available")
+    if not apple and (gpu is None or _first(facts, "metal") is None) and available is None:
         return None
-    return MpsInfo(status="ok", chip=gpu.value if gpu.value.startswith("Apple ") else None)
+    return MpsInfo(
+        status="ok",
+        chip=gpu.value if gpu is not None and gpu.value.startswith("Apple ") else None,
+        available=None if available is None else available.value == "yes",
+    )
 
 
 def _rocm(facts: list[Fact]) -> RocmToolkit | None:
