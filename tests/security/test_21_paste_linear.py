@@ -72,6 +72,14 @@ HEADS = (
     "|           | Device Name: Intel(R) ",
     "ggml_vulkan: 0 = Intel(R) ",
     "01:00.0 VGA compatible controller: NVIDIA Corporation ",
+    "[opencl:gpu][opencl:1] Intel(R) OpenCL Graphics, ",
+    '      "_name" : "',
+    "      Chipset Model: ",
+    "Linked TensorRT version: 8.4.3\nLoaded TensorRT version: ",
+    'docker: Error response from daemon: could not select device driver "',
+    "Device 0: Intel(R) Arc(TM) ",
+    "| 0|[level_zero:gpu:0]| ",
+    ">>> torch.backends.mps.is_available()\n",
     "",
 )
 """What precedes the pathological part: the start of a format that sends it to one parser."""
@@ -143,6 +151,16 @@ def test_a_pathological_megabyte_costs_linear_work(parts: tuple[str, str, str]) 
         "ggml_vulkan: 0 = AMD Radeon Graphics (RADV GFX1151) (radv) | uma: 1 | fp16: 1\n" * 20_000,
         "ggml_vulkan: 0 = " + "Intel(R) (" * 100_000 + " | uma: 1\n",
         "NVIDIA Corporation " * 60_000 + "(rev ff)\n",
+        "[opencl:gpu][opencl:1] Intel(R) OpenCL Graphics, Intel(R) Arc(TM) A770 Graphics OpenCL 3.0 [23.17]\n"
+        * 20_000,
+        "[cuda:gpu][cuda:0] NVIDIA CUDA BACKEND, " + "NVIDIA, " * 120_000 + "8.6 [CUDA 12.2]\n",
+        '      "_name" : "Apple M3 Pro",\n      "spdisplays_mtlgpufamilysupport" : "spdisplays_metal3",\n'
+        * 15_000,
+        "Linked TRT ver: (8, 4, 3) " * 40_000 + "Loaded TRT ver: (8, 6, 1)\n",
+        'could not select device driver "' + '"' * 500_000 + '" with capabilities: [[gpu]]\n',
+        "  Device 0: Intel(R) Arc(TM) A770 Graphics,     compute capability 1.3,\n" * 15_000,
+        "| 0|[level_zero:gpu:0]| " + "|" * 500_000 + "\n",
+        ">>> torch.backends.mps.is_available()\nTrue\n" * 25_000,
     ],
     ids=[
         "smi-q-3000-spaces",
@@ -164,6 +182,14 @@ def test_a_pathological_megabyte_costs_linear_work(parts: tuple[str, str, str]) 
         "vulkan-20000-devices",
         "vulkan-one-megabyte-parenthesised-name",
         "lspci-one-megabyte-nvidia-line",
+        "sycl-ls-20000-devices",
+        "sycl-ls-one-megabyte-device-name",
+        "system-profiler-json-15000-gpus",
+        "tensorrt-one-megabyte-linked-line",
+        "docker-half-megabyte-of-quotes",
+        "ggml-sycl-15000-devices",
+        "ggml-sycl-row-half-megabyte-of-bars",
+        "mps-answer-25000-times",
     ],
 )
 def test_the_shapes_the_hostile_run_found(text: str) -> None:

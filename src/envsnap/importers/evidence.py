@@ -275,6 +275,51 @@ _VULKAN_DEVICE = re.compile(
 )
 """ggml's Vulkan device line (llama.cpp, Ollama, node-llama-cpp): ``ggml_vulkan: 0 = <name> (<driver>) |
 uma: 1 | fp16: ...``; older builds print ``Vulkan0: <name> | uma: 0``. The vendor is in the name."""
+_SYCL_DEVICE = re.compile(
+    r"^\[(?:ext_oneapi_)?(?P<backend>level_zero(?:_v2)?|opencl|cuda|hip|native_cpu)"
+    r"(?::(?P<type>gpu|cpu|acc|fpga))(?::\d{1,2})?\](?:\[[a-z_0-9]{2,30}:\d{1,2}\])? "
+    r"(?P<platform>[^,\[\]]{2,120}), (?P<device>[^\[\]]{2,160}?)"
+    r"(?: OpenCL \d| (?P<version>\d{1,2}\.\d{1,3}(?:\.\d{1,6})?)\b| (?P<gfx>gfx[0-9a-f]{3,4}[a-z]?)\b| ?\[|$)"
+)
+"""A device line of ``sycl-ls`` (oneAPI's device list): ``[level_zero:gpu][level_zero:0] Intel(R)
+Level-Zero, Intel(R) Arc(TM) A770 Graphics 12.55.8 [1.3.29735]``; before oneAPI 2024
+``[ext_oneapi_level_zero:gpu:0] ...``.
+The version after a CUDA backend's device is its compute capability, after a HIP one its gfx target."""
+_GGML_SYCL_DEVICE = re.compile(
+    r"^Device (?P<i>\d{1,2}): (?P<device>[^,]{2,100}?) ?, {1,10}compute capability \d{1,2}\.\d{1,2},$"
+)
+"""ggml's SYCL device list before 2024 (``found 4 SYCL devices:`` then ``Device 0: Intel(R) Arc(TM) A770
+Graphics,     compute capability 1.3,``): the "capability" is the backend's version, not a CUDA one."""
+_GGML_SYCL_ROW = re.compile(
+    r"^\| ?\d{1,2}\|\[(?:ext_oneapi_)?(?P<backend>level_zero|opencl|cuda|hip)(?:_v2)?"
+    r":(?P<type>gpu|cpu|acc|fpga):\d{1,2}\]\| {0,3}(?P<device>[^|]{2,100}?)"
+    r"\| {0,3}(?P<version>\d{1,2}\.\d{1,3})\|"
+)
+"""A row of ggml's SYCL device table since 2024: ``| 0|[level_zero:gpu:0]|  Intel(R) Arc(TM) A770 Graphics|
+1.3|  512|...`` (its spaces already squeezed by ``normalise``)."""
+_MAC_GPU_KEYS = frozenset({"chipset model", "sppci model"})
+_METAL_KEYS = frozenset(
+    {
+        "metal",
+        "metal support",
+        "metal family",
+        "gpu family",
+        "spdisplays mtlgpufamilysupport",
+        "spdisplays metalfamily",
+    }
+)
+"""``system_profiler SPDisplaysDataType``'s GPU lines (text and ``-json``): the GPU's model and its Metal
+support ("Metal: Supported, feature set macOS GPUFamily2 v1", "Metal Support: Metal 3")."""
+_APPLE_GPU = re.compile(r"^Apple M\d{1,2}(?: (?:Pro|Max|Ultra))?\b")
+"""An Apple silicon GPU named in a GPU field ("GPU name: Apple M1", "GPU: Apple M4, 10 cores"): every one
+of them runs Metal, so the name alone is the Mac's Metal GPU."""
+_MPS_KEYS = frozenset({"torch.backends.mps", "torch.mps", "mps available", "is mps available"})
+"""A printed answer of ``torch.backends.mps.is_available()`` ("torch.backends.mps: True")."""
+_INTEL_GPU_WORD = re.compile(r"\b(?:Graphics|Arc|GPU|Iris|UHD|Xe)\b")
+"""An Intel product that is a GPU ("Arc(TM) A770 Graphics", "Data Center GPU Max 1550"), not a Core CPU or
+the FPGA emulator a SYCL list also shows."""
+_JSON_NAME = re.compile(r'^"_name" ?: ?"(?P<name>[^"]{2,80})",?$')
+"""``system_profiler -json``'s item name: the GPU's when a Metal key follows it."""
 _VULKAN_DRIVER = re.compile(r" \((?:[^()]*driver|NVIDIA|radv|RADV[^()]*)\)$")
 _HIP_PATH_KEYS = frozenset({"rocm_path", "hip_path", "hcc_home", "hip_clang_path"})
 _ROCM_DIR = re.compile(r"^(?P<path>/opt/rocm(?:-(?P<v>\d{1,2}\.\d{1,2}(?:\.\d{1,2})?))?)(?:/|$)")
@@ -318,6 +363,8 @@ class _Reader:
     last_code: str = ""
     torch_config: bool = False
     """Whether a "PyTorch built with:" line (``torch.__config__.show()``) came before."""
+    json_name: tuple[str, int] | None = None
+    """The last ``"_name" : "..."`` member of a ``system_profiler -json`` listing and its line."""
 
     def add(self, kind: str, value: str, line: int, detail: str = "") -> None:
         self.facts.append(Fact(kind, value.strip().rstrip("."), line, detail))
@@ -350,6 +397,19 @@ def _version(value: str) -> str | None:
 
 def _key_value(reader: _Reader, key: str, value: str, number: int) -> bool:
     """Facts from one ``key: value`` line; whether the key was one envsnap reads."""
+    if key in _MAC_GPU_KEYS:
+        reader.add("mac-gpu", value[:80], number)
+        return True
+    if key in _MPS_KEYS or key.endswith("mps.is_available()"):
+        word = value.split()[0].lower() if value.split() else ""
+        if word in ("true", "false"):
+            reader.add("mps-available", "yes" if word == "true" else "no", number)
+        return True
+    if key in _METAL_KEYS:
+        reader.add("metal", value[:80], number)
+        if key.startswith("spdisplays") and reader.json_name and number - reader.json_name[1] <= 3:
+            reader.add("mac-gpu", reader.json_name[0], number)
+        return True
     if key in _TORCH_KEYS:
         found = _version(value)
         if found:
@@ -452,6 +512,8 @@ def _key_value(reader: _Reader, key: str, value: str, number: int) -> bool:
         elif _AMD_GPU.match(value):
             gfx = _GFX.search(value)
             reader.add("amd-gpu", value[:80], number, gfx.group(0) if gfx else "")
+        elif apple := _APPLE_GPU.match(value):
+            reader.add("mac-gpu", apple.group(0), number)
         return name is not None or key in _GPU_KEYS
     if _CC_KEY.match(key):
         cc = re.match(r"(?P<cc>\d{1,2}\.\d)\b", value)
@@ -630,6 +692,18 @@ def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
             name = _gpu_name(part.strip())
             if name:
                 reader.add("gpu", name, number)
+    if line.startswith('"_name"') and (json_name := _JSON_NAME.match(line)):
+        reader.json_name = (json_name.group("name"), number)
+        return
+    if line.startswith("[") and (sycl := _SYCL_DEVICE.match(line)):
+        _sycl_device(reader, number, sycl.group("backend"), sycl.group("type"), sycl)
+        return
+    if line.startswith("|") and "]|" in line and (row := _GGML_SYCL_ROW.match(line)):
+        _sycl_device(reader, number, row.group("backend"), row.group("type"), row)
+        return
+    if line.startswith("Device ") and (ggml := _GGML_SYCL_DEVICE.match(line)):
+        _sycl_device(reader, number, "ggml-sycl", "", ggml)
+        return
     if "Device Name: " in line and (xpu := _XPU_SMI_NAME.match(line)):
         reader.add("intel-gpu", xpu.group("name"), number)
     if "| uma: " in line and (vulkan := _VULKAN_DEVICE.match(line)):
@@ -654,6 +728,14 @@ def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
             reader.add("gpu", gpu.group("name"), number)
     if "cuda:" in line and "device=" in line and _CUDA_TENSOR.search(line):
         reader.add("cuda-in-use", "tensor", number)
+    if "mps.is_available()" in line:
+        reader.last_code = "mps_available"
+        return
+    if reader.last_code == "mps_available":
+        answer = _REPL_BOOL.match(line)
+        if answer:
+            reader.add("mps-available", "yes" if answer.group("b") == "True" else "no", number)
+        reader.last_code = ""
     if "is_available()" in line:
         reader.last_code = "is_available"
         tail = line.rsplit("is_available()", 1)[1].strip().lower()
@@ -711,6 +793,25 @@ def _vulkan_device(reader: _Reader, number: int, rest: str) -> None:
         reader.add("amd-gpu", name[:80], number, gfx.group(0) if gfx else "")
     elif (nvidia := _gpu_name(name)) is not None:
         reader.add("gpu", nvidia, number)
+
+
+def _sycl_device(reader: _Reader, number: int, backend: str, kind: str, sycl: re.Match[str]) -> None:
+    """One device a SYCL listing names (sycl-ls, ggml's SYCL list or table): the backend and type always (a
+    list with no GPU is still a fact), and a GPU under its vendor, as ggml's Vulkan lines are (the same GPU
+    under two backends is one device). ggml's old list states no type: its CPUs and FPGA emulators are
+    told apart by name, only GPU product names count."""
+    device = sycl.group("device").strip()
+    reader.add("sycl-device", f"{backend}:{kind}" if kind else backend, number, device[:80])
+    if kind not in ("gpu", ""):
+        return
+    groups = sycl.groupdict()
+    if device.startswith("Intel") and _INTEL_GPU_WORD.search(device):
+        reader.add("intel-gpu", device[:80], number)
+    elif backend == "hip" or _AMD_GPU.match(device):
+        reader.add("amd-gpu", device[:80], number, groups.get("gfx") or "")
+    elif (nvidia := _gpu_name(device)) is not None:
+        cc = groups.get("version") if backend == "cuda" else None
+        reader.add("gpu", nvidia, number, cc if cc and re.fullmatch(r"\d{1,2}\.\d", cc) else "")
 
 
 def _gpu_lines(reader: _Reader, number: int, line: str) -> None:

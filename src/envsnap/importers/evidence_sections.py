@@ -24,6 +24,7 @@ from envsnap.snapshot.model import (
     IntelDevice,
     IntelInfo,
     JaxInfo,
+    MpsInfo,
     NvidiaDevice,
     NvidiaInfo,
     Package,
@@ -126,6 +127,22 @@ def _intel(facts: list[Fact]) -> IntelInfo | None:
     return IntelInfo(status="ok", devices=tuple(IntelDevice(index=i, name=n) for i, n in enumerate(names)))
 
 
+def _mps(facts: list[Fact]) -> MpsInfo | None:
+    """A Mac's Metal GPU: an Apple silicon GPU named, another model (``system_profiler``'s Chipset Model)
+    with its Metal support stated, or torch's answer about MPS. The chip is named only for Apple silicon
+    (an Intel Mac's Radeon is not the chip the probe records)."""
+    gpu = _first(facts, "mac-gpu")
+    apple = gpu is not None and gpu.value.startswith("Apple M")
+    available = _first(facts, "mps-available")
+    if not apple and (gpu is None or _first(facts, "metal") is None) and available is None:
+        return None
+    return MpsInfo(
+        status="ok",
+        chip=gpu.value if gpu is not None and gpu.value.startswith("Apple ") else None,
+        available=None if available is None else available.value == "yes",
+    )
+
+
 def _rocm(facts: list[Fact]) -> RocmToolkit | None:
     """The ROCm install hipconfig shows: its path, and its release when the path or HIP's version says it."""
     path = _first(facts, "rocm-path")
@@ -194,13 +211,14 @@ def sections(facts: list[Fact]) -> ImportedSections | None:
     jax = _jax(facts)
     amd = _amd(facts)
     intel = _intel(facts)
+    mps = _mps(facts)
     parts = ImportedSections(
         host=Host(status="ok", os_name=os_name.value) if os_name else None,
         python=PythonEnv(status="ok", version=python.value) if python else None,
         packages=_packages(facts),
         accelerators=(
-            Accelerators(nvidia=nvidia, amd=amd, intel=intel)
-            if nvidia is not None or amd is not None or intel is not None
+            Accelerators(nvidia=nvidia, amd=amd, intel=intel, mps=mps)
+            if nvidia is not None or amd is not None or intel is not None or mps is not None
             else None
         ),
         toolkits=toolkits,

@@ -225,6 +225,24 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
+        # kept as evidence, judged by no rule: the TensorRT a framework was built against is not the one it
+        # loaded. TF 1.x warns "TensorRT mismatch. Compiled against version 5.0.2, but loaded 5.1.2", TF 2.x
+        # errors "Loaded TensorRT 8.6.1 but linked TensorFlow against TensorRT 8.4.3" (its info pair of
+        # "Linked ..."/"Loaded ..." versions is compared in _tensorrt_pair); no rule holds TensorRT's
+        # compatibility table
+        "tensorrt-version-mismatch",
+        re.compile(
+            r"TensorRT mismatch\. Compiled against version [\d.]{1,20}, but loaded [\d.]{1,20}"
+            r"|Loaded TensorRT [\d.]{1,20} but linked TensorFlow against TensorRT [\d.]{1,20}"
+        ),
+    ),
+    (
+        # kept as evidence, judged by no rule: docker has no runtime for `--gpus` (the NVIDIA container
+        # toolkit is not installed or not registered with this docker); the host's driver is not judged by it
+        "docker-gpu-runtime-missing",
+        re.compile(r'could not select device driver "[^"\n]{0,100}" with capabilities: \[\[gpu\]\]'),
+    ),
+    (
         "bitsandbytes-cpu",
         re.compile(
             r"Defaulting to libbitsandbytes_cpu\.so|bitsandbytes was compiled without GPU support|"
@@ -288,6 +306,8 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "nccl-debug": ("nccl info", "nccl warn", " warn "),
     "cudnn-dll-missing": ("cudnn_",),
     "tensorrt-engine-version": ("engine plan file",),
+    "tensorrt-version-mismatch": ("tensorrt mismatch", "linked tensorflow against"),
+    "docker-gpu-runtime-missing": ("could not select device driver",),
     "bitsandbytes-cpu": ("libbitsandbytes_cpu", "without gpu support", "cpu-only library"),
     "cuda-lib-shadowed": ("not defined in file",),
     "pip-conflict": ("which is incompatible",),
@@ -324,6 +344,30 @@ class Found:
         return ImportedSections(
             accelerators=Accelerators(nvidia=nvidia) if nvidia is not None else None, frameworks=frameworks
         )
+
+
+_TENSORRT_PAIR = re.compile(
+    r"\b(?P<which>Linked|Loaded) (?:TensorRT|TRT) ver(?:sion)?: ?"
+    r"\(?(?P<v>\d{1,3}(?:(?:\.|, ?)\d{1,3}){1,2})\)?",
+    re.I,
+)
+"""TF-TRT's info pair, "Linked TensorRT version: 8.4.3" and "Loaded TensorRT version: 8.6.1" (the tuple
+form, "(8, 4, 3)", where the two ``get_*_tensorrt_version()`` calls are printed; "TRT" abbreviated)."""
+
+
+def _tensorrt_pair(flat: str) -> str | None:
+    """The linked and loaded TensorRT versions as one line, when the text states both and they differ."""
+    seen: dict[str, re.Match[str]] = {}
+    for match in _TENSORRT_PAIR.finditer(flat):
+        seen.setdefault(match.group("which").lower(), match)
+        if len(seen) == 2:
+            break
+    if len(seen) < 2:
+        return None
+    linked, loaded = seen["linked"], seen["loaded"]
+    if re.sub(r", ?", ".", linked.group("v")) == re.sub(r", ?", ".", loaded.group("v")):
+        return None
+    return f"{linked.group(0)} / {loaded.group(0)}"
 
 
 def cuda_of_driver_api(api_version: int) -> str:
@@ -395,6 +439,8 @@ def scan(text: str) -> Found:
             component = _component(text, in_text.start())
             line = f"raised in {component}: {line.strip()}" if component else line
         add(kind, line)
+    if ("linked t" in lower and "loaded t" in lower) and (pair := _tensorrt_pair(flat)) is not None:
+        add("tensorrt-version-mismatch", pair)
     return found
 
 
