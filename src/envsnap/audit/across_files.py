@@ -179,8 +179,8 @@ def _cpu_twins(signals: list[Signal], files: set[str]) -> list[Signal]:
 
 
 def _has_cpu_twin(path: str, files: set[str]) -> bool:
-    """``cuda/x_cuda.cu`` -> ``cpu/x_cpu.cpp``; or PyTorch3D's layout, ``knn/knn.cu`` beside ``knn/knn_cpu.cpp``
-    (chamferdist 1.0.3 repackages it, #22 blind round 11): the op's CPU kernel under the same stem."""
+    """``cuda/x_cuda.cu`` -> ``cpu/x_cpu.cpp``; or PyTorch3D's layout, ``knn/knn.cu`` beside
+    ``knn/knn_cpu.cpp`` (chamferdist 1.0.3 repackages it, #22 blind round 11): the op's CPU kernel."""
     stem = path[: -len(".cu")]
     twin = _CUDA_PART.sub("cpu", stem)
     twins = [twin] if twin != stem else [stem + "_cpu"]
