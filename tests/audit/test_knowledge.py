@@ -84,4 +84,6 @@ def test_every_signal_kind_the_scanners_emit_has_a_judge() -> None:
     assert "port" in emitted
     assert "jit-build" in emitted
     assert "extra-file" in emitted  # requirements files an extra reads (across_files._extra_files)
-    assert emitted - {"package", "port", "jit-build", "extra-file"} <= set(JUDGES), emitted - set(JUDGES)
+    assert "declared" in emitted  # distributions a project names (across_files._undeclared_guarded_imports)
+    facts = {"package", "port", "jit-build", "extra-file", "declared"}
+    assert emitted - facts <= set(JUDGES), emitted - set(JUDGES)

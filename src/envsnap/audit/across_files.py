@@ -10,6 +10,7 @@ import posixpath
 import re
 
 import msgspec
+from packaging.utils import canonicalize_name
 
 from envsnap.audit.model import Signal
 from envsnap.audit.ports import backend_folder
@@ -23,6 +24,7 @@ def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:
     signals = _jit_only(signals)
     signals = _unported_ops(signals, files)
     signals = _extra_only_imports(signals)
+    signals = _undeclared_guarded_imports(signals)
     return _imported_only_guarded(signals)
 
 
@@ -177,9 +179,12 @@ def _cpu_twins(signals: list[Signal], files: set[str]) -> list[Signal]:
 
 
 def _has_cpu_twin(path: str, files: set[str]) -> bool:
+    """``cuda/x_cuda.cu`` -> ``cpu/x_cpu.cpp``; or PyTorch3D's layout, ``knn/knn.cu`` beside
+    ``knn/knn_cpu.cpp`` (chamferdist 1.0.3 repackages it, #22 blind round 11): the op's CPU kernel."""
     stem = path[: -len(".cu")]
     twin = _CUDA_PART.sub("cpu", stem)
-    return twin != stem and any(twin + suffix in files for suffix in _CPU_SUFFIXES)
+    twins = [twin] if twin != stem else [stem + "_cpu"]
+    return any(name + suffix in files for name in twins for suffix in _CPU_SUFFIXES)
 
 
 UNPORTED = "unported="
@@ -252,3 +257,29 @@ def _imported_only_guarded(signals: list[Signal]) -> list[Signal]:
         else s
         for s in signals
     ]
+
+
+UNDECLARED = "undeclared=1"
+
+
+def _undeclared_guarded_imports(signals: list[Signal]) -> list[Signal]:
+    """Mark guarded imports of a CUDA-only package that the project's requirements never name.
+
+    SpeechBrain 1.0 declares its dependencies in setup.py (torch, torchaudio, ...) and imports numba.cuda
+    only in a ``try`` block of its opt-in Numba transducer loss (torchaudio's is the default; #22 blind
+    round 11): the project neither installs the package nor needs it to run, so the import is an opt-in
+    accelerator, one step below a guarded import of a package it installs. A project with no requirements
+    at all says nothing either way, and keeps its imports as they are; so does an unguarded import.
+    """
+    declared = {s.subject for s in signals if s.kind in ("declared", "requirement")}
+    if not declared:
+        return signals
+    keys = {s.facts().get("package", "") for s in signals if s.kind == "requirement"}
+    marked: list[Signal] = []
+    for s in signals:
+        if s.kind == "import" and s.guarded and UNDECLARED not in s.detail:
+            top = canonicalize_name((s.subject or "").split(".")[0])
+            if s.facts().get("package", "") not in keys and top not in declared:
+                s = msgspec.structs.replace(s, detail=(*s.detail, UNDECLARED))
+        marked.append(s)
+    return marked

@@ -54,3 +54,16 @@ def is_cuda_backend(relative: str) -> bool:
     return any(_CUDA_FOLDER.match(p.lower()) for p in parts[:-1]) or bool(
         _CUDA_FILE.search(parts[-1].lower())
     )
+
+
+def other_backend(relative: str, target_kind: str) -> str | None:
+    """The other device whose member of a per-device layout this path is, or None.
+
+    vLLM 0.11's ``platforms/rocm.py`` beside ``platforms/xpu.py`` (#22 blind round 11): the ROCm member
+    runs only where ROCm is selected, as the CUDA member (``is_cuda_backend``) runs only on CUDA. A path
+    that is the target's own member, or no member, gives None.
+    """
+    kinds = [kind for kind, _ in layout_evidence(relative)]
+    if not kinds or target_kind in kinds:
+        return None
+    return kinds[0]

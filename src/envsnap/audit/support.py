@@ -18,7 +18,7 @@ import msgspec
 from envsnap.audit import knowledge
 from envsnap.audit.judges.base import NAMES, where
 from envsnap.audit.model import Finding, Signal, Target
-from envsnap.audit.ports import is_cuda_backend
+from envsnap.audit.ports import is_cuda_backend, other_backend
 from envsnap.audit.roles import role_of
 
 COVERED = frozenset(
@@ -137,19 +137,21 @@ def covered(finding: Finding, signal: Signal, target: Target, proof: tuple[str, 
             f"this path is missing or disabled there.",
             risk="moderate",
         )
+    member = _member_of(signal.file or "", target)
     if (
         signal.kind in CUDA_BACKEND_KINDS
         and finding.risk != "lower"
-        and is_cuda_backend(signal.file or "")
+        and member is not None
         and any(line.startswith(f"{target.kind} backend f") for line in proof)
     ):
         # vLLM's platforms/cuda.py beside platforms/xpu.py, DeepSpeed's cuda_accelerator.py beside
         # xpu_accelerator.py: the CUDA member of a per-device layout runs only where CUDA is selected.
+        # So does another device's member (vLLM's platforms/rocm.py on XPU, #22 blind round 11).
         backend = next(line for line in proof if line.startswith(f"{target.kind} backend f"))
         return msgspec.structs.replace(
             finding,
-            meaning=f"In the project's CUDA backend, which its {name} backend ({backend}) replaces there: "
-            f"{finding.meaning}",
+            meaning=f"In the project's {member} backend, which its {name} backend ({backend}) replaces "
+            f"there: {finding.meaning}",
             effort="none",
             risk="lower",
         )
@@ -178,6 +180,14 @@ def covered(finding: Finding, signal: Signal, target: Target, proof: tuple[str, 
             replacement=f"build the project's {name} backend as its docs say",
         )
     return finding
+
+
+def _member_of(path: str, target: Target) -> str | None:
+    """The device (in words) whose member of a per-device layout ``path`` is, when not the target's."""
+    if is_cuda_backend(path):
+        return "CUDA"
+    other = other_backend(path, target.kind)
+    return NAMES[other] if other is not None else None
 
 
 TORCH_CODE = frozenset({"cuda-guard", "cuda-api", "cuda-amp", "cudnn-flag", "device-agnostic"})

@@ -27,6 +27,14 @@ KERNEL_RULES = frozenset(
 MAX_REASONS = 5
 
 
+def _is_kernel(finding: Finding) -> bool:
+    """A moderate compiled-code finding that counts toward SEVERAL_KERNELS. CUDA source judged low effort
+    (host code, or a header with no kernel of its own) is built with what includes it: not one more."""
+    if finding.rule not in KERNEL_RULES or finding.risk != "moderate":
+        return False
+    return not (finding.rule == "cuda-source" and finding.effort == "low")
+
+
 def rank(finding: Finding) -> tuple[int, int]:
     """Sort key: most severe first (risk, then effort)."""
     return (-RISKS.index(finding.risk), -EFFORTS.index(finding.effort))
@@ -40,7 +48,7 @@ def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[s
             project is never ``higher`` risk there; what stays CUDA-only is named.
     """
     risk: Risk = max((f.risk for f in findings), key=RISKS.index, default="lower")
-    kernels = [f for f in findings if f.rule in KERNEL_RULES and f.risk == "moderate"]
+    kernels = [f for f in findings if _is_kernel(f)]
     reasons = _reasons(findings, risk)
     if risk == "moderate" and len(kernels) >= SEVERAL_KERNELS and not supported:
         risk = "higher"

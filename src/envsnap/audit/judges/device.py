@@ -310,6 +310,17 @@ def judge_nccl(signal: Signal, target: Target, ctx: Context) -> Finding | None:
             signal, rule, "RCCL serves the 'nccl' backend on ROCm.", "none", "lower", "", HIP_SOURCE
         )
     backend = "xccl" if target.kind == "xpu" else "gloo"
+    if "setting=1" in signal.detail:
+        return make_finding(
+            signal,
+            rule,
+            f"A setting that defaults to the 'nccl' backend: set it to '{backend}' for multi-process runs on "
+            f"{NAMES[target.kind]}; a single-device run never opens a process group.",
+            "low",
+            "lower",
+            f"backend='{backend}'" + (" (torch >= 2.8)" if backend == "xccl" else ""),
+            DIST_SOURCE,
+        )
     return make_finding(
         signal,
         rule,

@@ -140,7 +140,8 @@ def _in_call(line: str, opener: re.Pattern[str], word: re.Pattern[str]) -> str |
 
 
 def requirement_signal(text: str, relative: str, line: int, code: str) -> Signal | None:
-    """A ``requirement`` signal when ``text`` names a CUDA-only distribution (or CUDA library wheel)."""
+    """A ``requirement`` signal when ``text`` names a CUDA-only distribution (or CUDA library wheel), a
+    ``declared`` fact for any other distribution, None when ``text`` is no requirement."""
     try:
         requirement = Requirement(text.strip())
     except InvalidRequirement:
@@ -152,7 +153,9 @@ def requirement_signal(text: str, relative: str, line: int, code: str) -> Signal
     row = knowledge.alternative_for_distribution(name)
     pattern, _ = knowledge.cuda_library_wheels()
     if row is None and not pattern.match(name):
-        return None
+        # Any other distribution: only the fact that the project declares it (across_files reads which
+        # packages a guarded import leaves undeclared); no finding.
+        return Signal(kind="declared", layer="source", file=relative, line=line, code=code, subject=name)
     return Signal(
         kind="requirement",
         layer="source",

@@ -1,0 +1,1 @@
+from .chamfer import ChamferDistance

@@ -1,0 +1,3 @@
+from .constraints import GreaterThan, Interval, LessThan, Positive
+
+__all__ = ["GreaterThan", "Interval", "LessThan", "Positive"]

@@ -1,0 +1,2 @@
+"""Package containing specific losses (transducer, stoi ...)
+"""

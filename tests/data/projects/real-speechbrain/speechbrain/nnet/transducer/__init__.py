@@ -1,0 +1,2 @@
+"""Package containing transducer neural networks
+"""

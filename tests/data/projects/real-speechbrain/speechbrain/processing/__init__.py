@@ -1,0 +1,2 @@
+"""Package containing various techniques of speech processing
+"""
