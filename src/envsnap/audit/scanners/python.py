@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ast
 import bisect
-import itertools
 import re
 from collections.abc import Iterator
 
@@ -22,7 +21,13 @@ import msgspec
 from envsnap.audit import knowledge
 from envsnap.audit.model import Signal
 from envsnap.audit.scanners.build import shown_code
-from envsnap.audit.scanners.python_chunks import CHUNK_MIN_LINES, parse_hot
+from envsnap.audit.scanners.python_callers import (
+    called_name,
+    device_predicates,
+    guard_by_callers,
+    guard_methods_by_callers,
+)
+from envsnap.audit.scanners.python_chunks import parse_hot
 from envsnap.audit.scanners.python_shapes import (
     CUPY_KERNELS,
     DEVICE_STRING,
@@ -443,10 +448,10 @@ class _Visitor(ast.NodeVisitor):
             ):
                 return True
             # `if self._should_stream(x):` where that returns False unless x is on CUDA.
-            if isinstance(sub, ast.Call) and (callee := _callee(sub)) is not None:
+            if isinstance(sub, ast.Call) and (callee := called_name(sub)) is not None:
                 if self.predicates is None:
                     self.predicates = frozenset()  # a predicate's own test must not recurse here
-                    self.predicates = frozenset().union(*(_device_predicates(self, t) for t in self.trees))
+                    self.predicates = frozenset().union(*(device_predicates(self, t) for t in self.trees))
                 if callee in self.predicates:
                     return True
             # `dev.type == "mps"`: a comparison against a device type branches on the device.
@@ -838,185 +843,6 @@ def _requirement(visitor: _Visitor, node: ast.Constant, *, optional: bool = Fals
         visitor.signals.append(signal)
 
 
-def _callee(call: ast.Call) -> str | None:
-    """``helper(...)`` -> ``helper``; ``self.helper(...)`` (or ``cls.``) -> ``helper``; else None."""
-    func = call.func
-    if isinstance(func, ast.Name):
-        return func.id
-    if (
-        isinstance(func, ast.Attribute)
-        and isinstance(func.value, ast.Name)
-        and func.value.id in ("self", "cls")
-    ):
-        return func.attr
-    return None
-
-
-def _device_predicates(visitor: _Visitor, tree: ast.Module) -> frozenset[str]:
-    """Functions and methods that return False unless a device test passed.
-
-    ``def _should_use_streaming(self, x): ... if x.device.type != "cuda": return False ...`` (GPTQModel
-    7.7 qlinear/torch.py, #22 blind round 9): the body of ``if self._should_use_streaming(x):`` runs only
-    on CUDA, as under ``if x.device.type == "cuda":``. The guard clause must come before any other
-    return than ``return False`` (an earlier ``return True`` would pass on any device).
-    """
-    names: set[str] = set()
-    members = [m for c in tree.body if isinstance(c, ast.ClassDef) for m in c.body]
-    for node in (*tree.body, *members):
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        # Only the leading statements: a docstring, assignments, and guard clauses that return False.
-        for statement in node.body:
-            if isinstance(statement, (ast.Expr, ast.Assign, ast.AnnAssign)):
-                continue
-            if not (isinstance(statement, ast.If) and guards_rest(statement)):
-                break
-            if not _returns_false(statement.body[-1]):
-                break
-            if visitor._is_guard(statement.test):
-                names.add(node.name)
-                break
-    return frozenset(names)
-
-
-def _returns_false(statement: ast.AST) -> bool:
-    return (
-        isinstance(statement, ast.Return)
-        and isinstance(statement.value, ast.Constant)
-        and statement.value.value is False
-    )
-
-
-def _guard_methods_by_callers(visitor: _Visitor, tree: ast.Module, text: str) -> None:
-    """A class method that every caller reaches only inside a guard is guarded too.
-
-    ``if self._should_use_streaming(x): out = self._forward_streaming(x)``: the CUDA streams and events of
-    ``_forward_streaming``, and of the helper methods only it calls, run only on CUDA (GPTQModel 7.7
-    qlinear/torch.py, #22 blind round 9). Every reference to the name in the module's text must be such a
-    call (one ``def`` of that name). A caller's line may hold no trigger token, so the main visit may have
-    skipped it: a second visit (of the statements holding those lines, parsed again in a long module)
-    walks everything that encloses them, ``if`` tests included.
-    """
-    if not visitor.in_method:
-        return
-    lines = visitor.lines
-    candidates = set(visitor.in_method.values())
-    found = _word_lines(lines, candidates, attributes=True)
-    references: dict[str, list[int]] = {}
-    for name in candidates:
-        uses = found.get(name, [])
-        definitions = [n for n in uses if _DEF.match(lines[n - 1].lstrip())]
-        if len(definitions) == 1 and len(uses) > 1:
-            references[name] = [n for n in uses if n != definitions[0]]
-    if not references:
-        return
-    wanted = sorted({n for numbers in references.values() for n in numbers})
-    snippet = tree
-    if len(lines) >= CHUNK_MIN_LINES:
-        # The main tree of a long module holds only the statements with a trigger token.
-        try:
-            snippet = parse_hot(text, lines, visitor.relative, wanted)
-        except (SyntaxError, ValueError, RecursionError):
-            return
-    # Visit only what encloses a referencing line (its `if` tests included): the probe's calls.
-    probe = _Visitor(visitor.relative, lines, wanted)
-    probe.trees = [tree, snippet]
-    probe.visit(snippet)
-    sites: dict[str, list[tuple[str | None, bool]]] = {}
-    for callee, unit, guarded in probe.call_sites:
-        if callee in references:
-            sites.setdefault(callee, []).append((unit, guarded))
-    guarded_methods: set[str] = set()
-    changed = True
-    while changed:
-        changed = False
-        for name, numbers in references.items():
-            calls = sites.get(name, [])
-            if name in guarded_methods or len(calls) != len(numbers):
-                continue
-            if all(ok or (unit in guarded_methods and unit != name) for unit, ok in calls):
-                guarded_methods.add(name)
-                changed = True
-    for index, method in visitor.in_method.items():
-        if method in guarded_methods:
-            visitor.signals[index] = msgspec.structs.replace(visitor.signals[index], guarded=True)
-
-
-def _guard_by_callers(visitor: _Visitor, tree: ast.Module) -> None:
-    """A module-level helper that every caller reaches only inside a guard is guarded too.
-
-    ``def _nvidia_arch(): torch.cuda.get_device_capability()`` called only under
-    ``if device == "cuda":`` never runs on another device. Every reference to the name must be one of
-    the guarded calls the visitor saw (a name passed as a value, or a call on a line the visitor
-    skipped, leaves the helper as it was). A module parsed whole counts names in its tree; a long one
-    parsed in parts (python_chunks) counts the name's words in its text, comments and strings too,
-    which can only leave more helpers as they were.
-
-    A self-test (``def test_layernorm(): ... device="cuda"`` inside a library module, run by hand on a
-    CUDA machine; pytest's ``test*`` naming) that only other self-tests of the module call is guarded
-    too: the library never runs it (unsloth 2026.3 kernels/layernorm.py, #22 blind round 9).
-    """
-    if not visitor.inside:
-        return
-    whole = len(visitor.lines) < CHUNK_MIN_LINES
-    defined: dict[str, int] = {}
-    references: dict[str, int] = {}
-    spans: list[tuple[int, int, str]] = []
-    for node in ast.walk(tree) if whole else ():
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            defined[node.name] = defined.get(node.name, 0) + 1
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            references[node.id] = references.get(node.id, 0) + 1
-    for statement in tree.body:
-        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            first = statement.decorator_list[0].lineno if statement.decorator_list else statement.lineno
-            spans.append((first, statement.end_lineno or statement.lineno, statement.name))
-    lines_of = _word_lines(visitor.lines, set(visitor.inside.values()))
-    for index, function in set(visitor.inside.items()):
-        uses = lines_of.get(function, [])
-        definitions = [n for n in uses if _DEF.match(visitor.lines[n - 1].lstrip())]
-        if len(definitions) != 1:
-            continue
-        calls_at = [n for n in uses if n != definitions[0]]
-        if function.startswith("test") and all(
-            any(a <= n <= b and name.startswith("test") and name != function for a, b, name in spans)
-            for n in calls_at
-        ):
-            visitor.signals[index] = msgspec.structs.replace(
-                visitor.signals[index], guarded=True, detail=(*visitor.signals[index].detail, "self-test=1")
-            )
-            continue
-        calls = visitor.guarded_calls.get(function, 0)
-        seen = references.get(function, 0) if whole else len(calls_at)
-        if (defined.get(function) == 1 or not whole) and calls and seen == calls:
-            visitor.signals[index] = msgspec.structs.replace(visitor.signals[index], guarded=True)
-
-
-_DEF = re.compile(r"(?:async\s+)?def\s")
-
-
-def _word_lines(lines: list[str], words: set[str], *, attributes: bool = False) -> dict[str, list[int]]:
-    """Per word, the numbers of the lines where it stands as a whole identifier, once per occurrence.
-
-    ``attributes``: count ``obj.word`` too (a method's references). ``str.find`` per word: a module has
-    few such names, and a regular expression over a long module cost more than the rest of this pass.
-    """
-    text = "".join(lines)
-    starts = list(itertools.accumulate((len(line) for line in lines), initial=0))
-    found: dict[str, list[int]] = {}
-    for word in words:
-        at = text.find(word)
-        while at != -1:
-            before = text[at - 1] if at else " "
-            after = text[at + len(word) : at + len(word) + 1]
-            if not (before.isalnum() or before == "_" or (before == "." and not attributes)) and not (
-                after.isalnum() or after == "_"
-            ):
-                found.setdefault(word, []).append(bisect.bisect_right(starts, at))
-            at = text.find(word, at + len(word))
-    return found
-
-
 _MAIN_BLOCK = re.compile(r"""^if\s+__name__\s*==\s*["']__main__["']\s*:""", re.MULTILINE)
 _ROCM_WORD = re.compile(r"(?i)(?<![a-z])(?:rocm|hip)(?![a-z])")
 
@@ -1063,8 +889,8 @@ def scan_python(relative: str, text: str, hot: list[int] | None = None) -> Itera
     visitor = _Visitor(relative, lines, hot)
     visitor.trees = [tree]
     visitor.visit(tree)
-    _guard_by_callers(visitor, tree)
-    _guard_methods_by_callers(visitor, tree, text)
+    guard_by_callers(visitor, tree)
+    guard_methods_by_callers(visitor, tree, text)
     seen: set[tuple[str, int | None, str]] = set()
     for signal in visitor.signals:
         # One port signal per target per file is evidence enough; the rest are the same fact.
