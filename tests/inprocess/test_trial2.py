@@ -373,3 +373,30 @@ def test_a_train_step_under_autocast_does_not_fail_on_what_the_step_leaves(tmp_p
     states = [c for m in v.report.modules for c in m.outputs if ".<state>#" in c.key]
     assert states
     assert all(c.status != "fail" for c in states)
+
+
+def test_a_meta_model_with_buffers_records_without_reading_their_values(tmp_path: Path) -> None:
+    """A meta BatchNorm has buffers but no values: what the block left is told by versions alone."""
+    with torch.device("meta"):
+        model = nn.Sequential(nn.Linear(4, 4), nn.BatchNorm1d(4))
+    with envsnap.record(tmp_path / "b", model=model, environment="none") as rec:
+        model(torch.randn(2, 4, device="meta"))
+    assert rec.manifest.calls  # recorded, not refused at exit
+
+
+def test_record_and_verify_count_the_same_ops_for_the_same_block(tmp_path: Path) -> None:
+    """The copies of the buffers taken at entry (to tell what the block wrote) are envsnap's, not the
+    block's: record and verify take them before the op accounting starts, so both count alike."""
+    model = nn.Sequential(nn.Linear(4, 4), nn.BatchNorm1d(4)).eval()
+    x = torch.randn(2, 4)
+    with (
+        torch.no_grad(),
+        envsnap.record(tmp_path / "b", model=model, environment="none", measure=False) as rec,
+    ):
+        model(x)
+    v = envsnap.verify(tmp_path / "b", model=model, environment="none", slow=None)
+    with torch.no_grad(), v:
+        model(x)
+    assert rec.manifest.placement is not None
+    assert v.report.placement is not None
+    assert rec.manifest.placement.ops_total == v.report.placement.ops_total

@@ -63,8 +63,12 @@ def state_before(model: torch.nn.Module) -> Before:
         *model.named_parameters(remove_duplicate=False),
         *model.named_buffers(remove_duplicate=False),
     ]
-    with torch.no_grad():
-        buffers = {name: t.detach().clone() for name, t in model.named_buffers(remove_duplicate=False)}
+    with torch.no_grad():  # a meta buffer has no values to copy: its version counter alone tells
+        buffers = {
+            name: t.detach().clone()
+            for name, t in model.named_buffers(remove_duplicate=False)
+            if t.device.type != "meta"
+        }
     return Before({name: int(t._version) for name, t in named}, buffers)
 
 
@@ -72,7 +76,9 @@ def _written(tensor: torch.Tensor, name: str, before: Before) -> bool:
     if tensor._version != before.versions.get(name):
         return True
     old = before.buffers.get(name)
-    return old is not None and not (old.shape == tensor.shape and torch.equal(old, tensor))
+    if old is None or tensor.device.type == "meta":
+        return False
+    return not (old.shape == tensor.shape and old.device == tensor.device and torch.equal(old, tensor))
 
 
 class Sink(Protocol):
@@ -313,8 +319,8 @@ class Capture:
     def _top_inputs(self, args: Any) -> None:
         # The global pre-hook sees positional arguments only; keyword ones arrive with the
         # post-hook (with_kwargs=True) and are handed over there, before the outputs.
-        self.sink.top_start(self._tops)
-        with _disable_current_modes():
+        with _disable_current_modes():  # the sink's own copies (a call's state) are not the model's ops
+            self.sink.top_start(self._tops)
             for path, tensor in leaves(args, f"<input>#{self._tops}/args"):
                 self.sink.value(path, tensor)
                 self.remember(path, tensor)

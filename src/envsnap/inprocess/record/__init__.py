@@ -112,12 +112,13 @@ class Recorder:
             # The block's own forward is a timing sample (one replay fewer) when a replay agrees.
             device = model_device(unwrap(self.model), self.device or "cpu")
             capture.clock = BlockClock(device, busy=self._environment.running)
+        # Before the guard and the op log: its copies are envsnap's, not the block's ops.
+        self._before = state_before(unwrap(self.model)) if self.model is not None else None
         guard = Guard(self.device)  # placement, from the block (as verify does)
         guard.__enter__()
         capture.install()
         ops = make_mode(capture.current)  # op signatures per module call (op-level origin)
         ops.__enter__()
-        self._before = state_before(unwrap(self.model)) if self.model is not None else None
         self._active = (capture, sink, guard, ops)
         return self
 
