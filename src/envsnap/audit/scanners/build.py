@@ -95,6 +95,12 @@ _OPTIONAL_SECTION = re.compile(
 # setuptools can read an extra's requirements from files (`x = { file = "requirements/x.txt" }` under
 # [tool.setuptools.dynamic.optional-dependencies], kornia 0.8): those files hold optional requirements only.
 _DYNAMIC_EXTRAS = re.compile(r"^\[tool\.setuptools\.dynamic\.optional-dependencies\]")
+_DEPENDENCY_LIST = re.compile(
+    r"""\b\w*(?:requires?|requirements|dependencies|deps)\w*["']?\s*[=:]""", re.IGNORECASE
+)
+"""A line that opens a list of requirements: pyproject's ``dependencies``/``requires``, setup.py's
+``install_requires=[``, a ``REQUIREMENTS = [`` variable."""
+_STRING = re.compile(r"\"[^\"]*\"|'[^']*'")
 _FILE_VALUE = re.compile(r"\bfile\s*=\s*(\[[^\]]*\]|\"[^\"]*\"|'[^']*')")
 _PATH_STRING = re.compile(r"""["']([^"']+)["']""")
 
@@ -214,13 +220,18 @@ def _pinned(requirement: Requirement) -> tuple[str, ...]:
 def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
     """Signals of one requirements/pyproject/CMake/Docker/shell file (``kind`` from walk.classify)."""
     optional = dynamic_extras = False
+    depth = 0  # open brackets of a dependency list (`dependencies = [` ... `]`)
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
-        if line.startswith("[") and kind == "build":
+        if line.startswith("[") and kind == "build" and depth == 0:
             optional = bool(_OPTIONAL_SECTION.match(line))
             dynamic_extras = bool(_DYNAMIC_EXTRAS.match(line))
         if not line or line.startswith("#"):
             continue
+        in_list = depth > 0 or optional or _DEPENDENCY_LIST.search(line) is not None
+        if kind == "build" and (depth > 0 or _DEPENDENCY_LIST.search(line) is not None):
+            bare = _STRING.sub("", line)
+            depth = max(depth + bare.count("[") + bare.count("(") - bare.count("]") - bare.count(")"), 0)
         shown = shown_code(line)
 
         def make(
@@ -292,7 +303,9 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
             # costs ~10 µs, and a 2 MB line of "pip install" repeated is 300,000 words.
             for quoted in list(dict.fromkeys(candidates))[:MAX_REQUIREMENTS_PER_LINE]:
                 signal = requirement_signal(quoted, relative, number, shown)
-                if signal is not None:
+                # Any quoted CUDA package is a lead; that the project declares a package is known only
+                # from a dependency list (a version or a linter's rule code is no requirement).
+                if signal is not None and (signal.kind != "declared" or kind != "build" or in_list):
                     yield _optional(signal) if optional else signal
 
 
