@@ -85,5 +85,6 @@ def test_every_signal_kind_the_scanners_emit_has_a_judge() -> None:
     assert "jit-build" in emitted
     assert "extra-file" in emitted  # requirements files an extra reads (across_files._extra_files)
     assert "declared" in emitted  # distributions a project names (across_files._undeclared_guarded_imports)
-    facts = {"package", "port", "jit-build", "extra-file", "declared"}
+    assert "generic-op" in emitted  # device-generic custom-op implementations (across_files._jit_only)
+    facts = {"package", "port", "jit-build", "extra-file", "declared", "generic-op"}
     assert emitted - facts <= set(JUDGES), emitted - set(JUDGES)

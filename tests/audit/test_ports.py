@@ -71,6 +71,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-kornia", "mps"),
         ("real-torch-geometric", "xpu"),
         ("real-keops", "rocm:gfx942"),
+        ("real-denoising-diffusion-pytorch", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -97,7 +98,12 @@ torch_geometric (blind round 10): its XPU memory profiler imports IPEX, which In
 torch.xpu there (moderate) where the expectation rates the library's XPU path (device('auto'), lower).
 KeOps (blind round 10): its generated kernels are CUDA C++ compiled with NVRTC; hiprtc compiles the same
 dialect, so envsnap rates a port of the binder (moderate); the expectation calls it a missing backend
-(higher): KeOps ships no HIP binder and its kernels assume NVIDIA's launch model."""
+(higher): KeOps ships no HIP binder and its kernels assume NVIDIA's launch model.
+denoising-diffusion-pytorch (blind round 12, kept aside): the classifier-free-guidance variant projects the
+guidance update in float64 on the model's device (``project()``: ``x.double()``, on by default through
+``remove_parallel_component=True``), which MPS refuses: envsnap rates that a real MPS failure (moderate); the
+expectation calls the main trainer and model, plain PyTorch on Accelerate, as shipped (lower). Which variant a
+user trains, nothing in the source says."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

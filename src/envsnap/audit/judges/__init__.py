@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import msgspec
+
 from envsnap.audit.judges.artifacts import judge_artifact
 from envsnap.audit.judges.base import NAMES, Context, Judge, cuda_api_works, where
 from envsnap.audit.judges.compiled import (
@@ -108,4 +110,18 @@ def judge(signal: Signal, target: Target, ctx: Context | None = None) -> Finding
     if target.kind == "rocm" and "branch=not-rocm" in signal.detail:
         return None  # a branch the ROCm build leaves out (#ifndef USE_ROCM ... #endif)
     handler = JUDGES.get(signal.kind)
-    return handler(signal, target, ctx or Context()) if handler else None
+    found = handler(signal, target, ctx or Context()) if handler else None
+    fallback = "torch-fallback=1" in signal.detail and target.kind != "cuda"
+    if found is not None and fallback and found.risk != "lower":
+        # A JIT-built kernel of a project whose ops have a torch implementation for every device
+        # (across_files._jit_only): off CUDA it is never compiled and the torch path runs, only slower.
+        return msgspec.structs.replace(
+            found,
+            meaning="Compiled just in time, only where the project loads its CUDA kernels; its custom ops "
+            f"also have a device-generic torch implementation, which runs on {NAMES[target.kind]}: "
+            f"{found.meaning}",
+            effort="none",
+            risk="lower",
+            replacement="nothing to port (the torch path is slower); port the kernel for speed",
+        )
+    return found

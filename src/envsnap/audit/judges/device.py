@@ -335,6 +335,19 @@ def judge_nccl(signal: Signal, target: Target, ctx: Context) -> Finding | None:
 
 
 def judge_float64(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    if "host=1" in signal.detail and target.kind in ("mps", "xpu"):
+        # `torch.from_numpy(a).double()`: a CPU tensor, where float64 works; only a move to the device
+        # would fail, and a move is its own line (`.to(device)`), read on its own.
+        return make_finding(
+            signal,
+            "float64-on-host",
+            "float64 on a tensor made from host memory (torch.from_numpy): it stays on the CPU, where "
+            "float64 works.",
+            "none",
+            "lower",
+            "keep it on the CPU; cast to float32 before moving it to the device",
+            "https://docs.pytorch.org/docs/stable/generated/torch.from_numpy.html",
+        )
     if target.kind == "mps":
         note = knowledge.dtype_note("float64", "mps")
         return make_finding(

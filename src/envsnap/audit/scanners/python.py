@@ -39,6 +39,7 @@ from envsnap.audit.scanners.python_shapes import (
     PORT_STRINGS,
     backend_argument,
     catches_import_error,
+    generic_op,
     guards_rest,
     is_arch_list,
     is_device_menu,
@@ -99,6 +100,8 @@ AGNOSTIC_ROOTS = ("torch.accelerator", "torch.xpu", "torch.mps", "torch.amp", "t
 FLOAT64_NAMES = frozenset({"torch.float64", "torch.double"})
 _KERNEL_SOURCE = re.compile(r"\b__global__\s+(?:void|__launch_bounds__)\b")
 """A CUDA kernel definition inside a string: source compiled at run time."""
+HOST_CASTS = frozenset({"double", "float", "long", "int", "half", "bool"})
+"""Tensor methods that change the dtype and keep the device."""
 EXTENSION_CALLS = frozenset(
     {
         "torch.utils.cpp_extension.CUDAExtension",
@@ -134,6 +137,8 @@ class _Visitor(ast.NodeVisitor):
         self.guarded_calls: dict[str, int] = {}
         self.chained: set[int] = set()
         self.params: list[set[str]] = []
+        self.host_names: list[set[str]] = []
+        """Per function: local names bound to a tensor made from host memory (``torch.from_numpy``)."""
         """Parameter names of the enclosing functions, innermost last."""
         self.function_names: list[str] = []
         """Names of the enclosing functions, innermost last."""
@@ -361,6 +366,7 @@ class _Visitor(ast.NodeVisitor):
             self.method = node.name
         self.functions += 1
         self.params.append({a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)})
+        self.host_names.append(set())
         self.function_names.append(node.name)
         saved = self.pending
         self.pending = {}
@@ -374,6 +380,7 @@ class _Visitor(ast.NodeVisitor):
         self._visit_block(node.body)
         self.pending = saved
         self.params.pop()
+        self.host_names.pop()
         self.function_names.pop()
         self.functions -= 1
         if top:
@@ -563,12 +570,19 @@ class _Visitor(ast.NodeVisitor):
             and not node.args
             and name != "torch.double"
         ):
-            self.emit("float64", node, ".double()")
+            # `torch.from_numpy(a).double()` is a host tensor (pytorch-tabnet 4.1's sampler weights,
+            # #22 blind round 12): float64 stays on the CPU unless moved, which the move's line shows.
+            host = self._host_tensor(func.value)
+            self.emit("float64", node, ".double()", detail=("host=1",) if host else ())
         if name in CUPY_KERNELS:
             # CUDA C++ source that CuPy compiles at run time (NVRTC): kernels, not array code.
             self.emit("cupy-kernel", node, name)
         if name in EXTENSION_CALLS:
             self._extension(node, name)
+        op = generic_op(name, node)
+        if op is not None:
+            # A device-generic implementation of a custom op (across_files._jit_only reads it).
+            self.emit("generic-op", node, op, guarded=True)
         if name == "torch.distributed.init_process_group" or (name or "").endswith(".init_process_group"):
             backend = backend_argument(node)
             if backend is not None and "nccl" in backend:
@@ -779,7 +793,27 @@ class _Visitor(ast.NodeVisitor):
             archs = sorted({a or b for a, b in _ARCH_IN_FLAG.findall(value)})
             self.emit("gencode", node, "nvcc flags", detail=tuple(f"arch=sm_{a}" for a in archs))
 
+    def _host_tensor(self, node: ast.AST) -> bool:
+        """Whether ``node`` is a tensor made from host memory here: ``torch.from_numpy(...)``, or a local
+        name bound to one in the same function (and not rebound since)."""
+        func = node.func if isinstance(node, ast.Call) else None
+        if isinstance(func, ast.Attribute) and func.attr in HOST_CASTS:
+            return self._host_tensor(func.value)  # `.double()` of a host tensor stays on the host
+        if isinstance(node, ast.Call):
+            return self.dotted(node.func) == "torch.from_numpy"
+        return isinstance(node, ast.Name) and bool(self.host_names) and node.id in self.host_names[-1]
+
     def visit_Assign(self, node: ast.Assign) -> None:
+        # The value is read before the name is rebound: `w = w.double()` reads the old `w`.
+        host = self._host_tensor(node.value)
+        self._visit_assign(node)
+        if self.host_names and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            if host:
+                self.host_names[-1].add(node.targets[0].id)
+            else:
+                self.host_names[-1].discard(node.targets[0].id)
+
+    def _visit_assign(self, node: ast.Assign) -> None:
         # `device = <selection>` where `device` is a parameter: the caller's value comes first.
         if isinstance(node.value, ast.IfExp) and self._overridable(node.targets[0]):
             self.chained.add(id(node.value))
@@ -891,10 +925,16 @@ def scan_python(relative: str, text: str, hot: list[int] | None = None) -> Itera
     visitor.visit(tree)
     guard_by_callers(visitor, tree)
     guard_methods_by_callers(visitor, tree, text)
-    seen: set[tuple[str, int | None, str]] = set()
+    seen: set[tuple[str, int | str | None, str]] = set()
     for signal in visitor.signals:
-        # One port signal per target per file is evidence enough; the rest are the same fact.
-        key = (signal.kind, None if signal.kind == "port" else signal.line, signal.subject)
+        # One port signal per target and reason per file is evidence enough; the rest are the same fact.
+        # Per reason: nerfacc 0.5.3's setup.py filters paths on "hip" before `if torch.version.hip:`,
+        # and keeping the first alone hid the build switch behind a device name (#22 blind round 12).
+        key = (
+            signal.kind,
+            signal.facts().get("reason", "") if signal.kind == "port" else signal.line,
+            signal.subject,
+        )
         if key not in seen:
             seen.add(key)
             yield signal

@@ -302,3 +302,33 @@ def returns_selection(body: list[ast.stmt]) -> tuple[list[ast.If], list[ast.expr
                 return None
     found = _selection_result(tests, [*devices, last])
     return (run, *found) if found is not None else None
+
+
+GENERIC_KEYS = frozenset({"default", "CompositeExplicitAutograd", "CompositeImplicitAutograd"})
+"""torch.library dispatch keys whose kernel serves every device: ``"default"`` is CompositeExplicitAutograd
+(torch.library.impl docs), a torch-op implementation that runs wherever its inputs live."""
+
+
+def generic_op(name: str | None, node: ast.Call) -> str | None:
+    """The op a call registers a device-generic implementation for, or None.
+
+    ``torch.library.impl("quanto::unpack", "default")`` (optimum-quanto 0.2.7), or a
+    ``torch.library.custom_op`` with no ``device_types``: the op has a torch implementation for every
+    device, so a device's compiled kernel for it is a fast path (#22 blind round 12).
+    """
+    if name == "torch.library.custom_op":
+        if any(kw.arg == "device_types" for kw in node.keywords):
+            return None
+        first = node.args[0] if node.args else None
+        named = isinstance(first, ast.Constant) and isinstance(first.value, str)
+        return first.value if named else "custom_op"  # type: ignore[union-attr]
+    if name != "torch.library.impl" or not node.args:
+        return None
+    given = [*node.args[1:2], *(kw.value for kw in node.keywords if kw.arg == "types")]
+    keys = given[0] if given else None
+    values = keys.elts if isinstance(keys, (ast.List, ast.Tuple)) else [keys]
+    texts = {v.value for v in values if isinstance(v, ast.Constant) and isinstance(v.value, str)}
+    op = node.args[0]
+    if texts & GENERIC_KEYS and isinstance(op, ast.Constant) and isinstance(op.value, str):
+        return op.value
+    return None

@@ -20,6 +20,7 @@ _TRIGGER_TOKENS = (
     rb"nccl",
     rb"\bfloat64\b",
     rb"\.double\b",
+    rb"\bfrom_numpy\b",  # a host tensor, whose `.double()` stays on the CPU (python._host_tensor)
     rb"gencode",
     rb"ARCH_LIST",
     rb"install_requires",
@@ -34,6 +35,7 @@ _TRIGGER_TOKENS = (
     rb"\bnccl\b",
     rb"\binline_asm_elementwise\b",  # Triton's inline PTX
     rb"\b(?:RawKernel|RawModule|ElementwiseKernel|ReductionKernel)\b",  # CuPy's CUDA C++ kernels
+    rb"\blibrary\.(?:impl|custom_op)\b",  # torch.library: a custom op's device-generic implementation
     rb"__global__",  # CUDA C++ kernel source in a string, compiled at run time (KeOps)
     rb"\b(?:ROCM|MIGraphX|OpenVINO|CoreML|Tensorrt)ExecutionProvider\b",  # ONNX Runtime's providers
 )
@@ -50,7 +52,7 @@ def _trigger() -> re.Pattern[bytes]:
     alternation = b"|".join((*_TRIGGER_TOKENS, imports))
     # A look-ahead on the possible first characters lets the engine skip most positions at C speed
     # (measured: 40% less time on torch/_inductor than the bare alternation).
-    starts = sorted({chr(c) for c in b"cCfdxmhrvigAIUntGaeNREMOT._\\"} | {m[0] for m in modules})
+    starts = sorted({chr(c) for c in b"cCfdxmhrvigAIUntGaeNREMOTl._\\"} | {m[0] for m in modules})
     first = "".join(re.escape(c) for c in starts).encode()
     return re.compile(b"(?=[" + first + b"])(?:" + alternation + b")")
 
@@ -73,6 +75,7 @@ def _anchors() -> tuple[bytes, ...]:
         b"nccl",
         b"float64",
         b".double",
+        b"from_numpy",
         b"gencode",
         b"arch_list",
         b"_require",
@@ -99,6 +102,8 @@ def _anchors() -> tuple[bytes, ...]:
         b"elementwisekernel",
         b"reductionkernel",
         b"__global__",
+        b"library.impl",
+        b"library.custom_op",
     )
     common = {"flash_attn", "triton", "apex", "numba", "jax", "lightning"}
     modules = sorted({name.split(".")[0] for name in knowledge.trigger_modules()} - {"cuda"})

@@ -1,0 +1,3 @@
+from .qbits import *
+from .qbytes import *
+from .quantization import *

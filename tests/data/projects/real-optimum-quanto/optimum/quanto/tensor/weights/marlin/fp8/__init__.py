@@ -1,0 +1,2 @@
+from .packed import *
+from .qbits import *
