@@ -1,0 +1,63 @@
+"""Rules fixed after blind batch 12: each test is a real excerpt from the thread it names."""
+
+from __future__ import annotations
+
+from tests.rules.pasted import findings_of, snapshot_of
+
+ROCMINFO_W6600 = """```
+root@cdd69b58e233:/var/lib/jenkins# rocminfo
+*******
+Agent 2
+*******
+  Name:                    gfx1032
+  Uuid:                    GPU-XX
+  Marketing Name:          AMD Radeon PRO W6600
+  Vendor Name:             AMD
+  Feature:                 KERNEL_DISPATCH
+  Profile:                 BASE_PROFILE
+  Device Type:             GPU
+  Compute Unit:            28
+"""
+"""ROCm/legacy-rocm-build#1797 (inside the rocm/pytorch image; no ROCm release printed)."""
+
+ROCMINFO_MI300X = """  Name:                    gfx942
+  Uuid:                    GPU-8af705259683161c
+  Marketing Name:          AMD Instinct MI300X
+  Vendor Name:             AMD
+  Feature:                 KERNEL_DISPATCH
+  Device Type:             GPU
+"""
+"""ROCm/ROCm#4414 (a supported CDNA3 target, no release printed)."""
+
+RX580_OLD_GPU = """/home/lasercat/.local/lib/python3.6/site-packages/torch/cuda/__init__.py:87: UserWarning: 
+    Found GPU0 Ellesmere [Radeon RX 470/480/570/570X/580/580X] which is of gfx803.
+    PyTorch no longer supports this GPU because it is too old.
+    The minimum cuda capability that we support is gfx900.
+    
+  warnings.warn(old_gpu_warn % (d, name, major, capability[1]))
+tensor([9], device='cuda:0')
+"""
+"""ROCm/pytorch#627 (ROCm 3.x era, gfx803 was still a ROCm target then)."""
+
+
+def test_rocminfo_rdna2_target_without_a_release_is_unsupported() -> None:
+    snapshot = snapshot_of(ROCMINFO_W6600)
+    amd = snapshot.accelerators.amd if snapshot.accelerators else None
+    assert amd is not None and amd.devices
+    assert amd.devices[0].gfx_target == "gfx1032"
+    assert ("rocm-gfx-unsupported", "warning") in findings_of(ROCMINFO_W6600)
+
+
+def test_supported_target_without_a_release_is_not_warned() -> None:
+    amd = snapshot_of(ROCMINFO_MI300X).accelerators
+    assert amd is not None and amd.amd is not None and amd.amd.devices
+    assert amd.amd.devices[0].gfx_target == "gfx942"
+    assert not {f for f in findings_of(ROCMINFO_MI300X) if f[0] == "rocm-gfx-unsupported"}
+
+
+def test_gcn_target_without_a_release_is_left_alone() -> None:
+    # Older ROCm releases supported gfx803: without the release the verdict is unknown.
+    amd = snapshot_of(RX580_OLD_GPU).accelerators
+    assert amd is not None and amd.amd is not None and amd.amd.devices
+    assert amd.amd.devices[0].gfx_target == "gfx803"
+    assert not {f for f in findings_of(RX580_OLD_GPU) if f[0] == "rocm-gfx-unsupported"}
