@@ -4,6 +4,16 @@ from __future__ import annotations
 
 from tests.rules.pasted import findings_of, snapshot_of
 
+
+def gfx_targets(text: str) -> list[str | None]:
+    """The gfx target of every AMD GPU the paste yields."""
+    accelerators = snapshot_of(text).accelerators
+    amd = accelerators.amd if accelerators is not None else None
+    if amd is None:
+        return []
+    return [device.gfx_target for device in amd.devices or ()]
+
+
 ROCMINFO_W6600 = """```
 root@cdd69b58e233:/var/lib/jenkins# rocminfo
 *******
@@ -41,23 +51,16 @@ tensor([9], device='cuda:0')
 
 
 def test_rocminfo_rdna2_target_without_a_release_is_unsupported() -> None:
-    snapshot = snapshot_of(ROCMINFO_W6600)
-    amd = snapshot.accelerators.amd if snapshot.accelerators else None
-    assert amd is not None and amd.devices
-    assert amd.devices[0].gfx_target == "gfx1032"
+    assert gfx_targets(ROCMINFO_W6600) == ["gfx1032"]
     assert ("rocm-gfx-unsupported", "warning") in findings_of(ROCMINFO_W6600)
 
 
 def test_supported_target_without_a_release_is_not_warned() -> None:
-    amd = snapshot_of(ROCMINFO_MI300X).accelerators
-    assert amd is not None and amd.amd is not None and amd.amd.devices
-    assert amd.amd.devices[0].gfx_target == "gfx942"
+    assert gfx_targets(ROCMINFO_MI300X) == ["gfx942"]
     assert not {f for f in findings_of(ROCMINFO_MI300X) if f[0] == "rocm-gfx-unsupported"}
 
 
 def test_gcn_target_without_a_release_is_left_alone() -> None:
     # Older ROCm releases supported gfx803: without the release the verdict is unknown.
-    amd = snapshot_of(RX580_OLD_GPU).accelerators
-    assert amd is not None and amd.amd is not None and amd.amd.devices
-    assert amd.amd.devices[0].gfx_target == "gfx803"
+    assert gfx_targets(RX580_OLD_GPU) == ["gfx803"]
     assert not {f for f in findings_of(RX580_OLD_GPU) if f[0] == "rocm-gfx-unsupported"}
