@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from envsnap.rules import evaluate
+from envsnap.snapshot.finalize import finalize
 from tests.rules.pasted import findings_of, snapshot_of
 
 
@@ -64,3 +66,34 @@ def test_gcn_target_without_a_release_is_left_alone() -> None:
     # Older ROCm releases supported gfx803: without the release the verdict is unknown.
     assert gfx_targets(RX580_OLD_GPU) == ["gfx803"]
     assert not {f for f in findings_of(RX580_OLD_GPU) if f[0] == "rocm-gfx-unsupported"}
+
+
+PROMPT = r"(venv) C:\Users\jfran\Documents\Artificial Intelligence\automatic>"
+PIP_SHOW_TORCH_TORCHVISION = (
+    f"{PROMPT}pip show torch\n"
+    "Name: torch\n"
+    "Version: 2.4.0+cu121\n"
+    "Summary: Tensors and Dynamic neural networks in Python with strong GPU acceleration\n"
+    "Home-page: https://pytorch.org/\n"
+    "\n"
+    f"{PROMPT}pip show torchvision\n"
+    "Name: torchvision\n"
+    "Version: 0.20.1+cu124\n"
+    "Summary: image and video datasets and models for torch deep learning\n"
+)
+"""vladmandic/sdnext#3531 (after an xFormers install: 'operator torchvision::nms does not exist')."""
+
+
+def test_companion_of_another_release_is_one_finding() -> None:
+    found = evaluate(finalize(snapshot_of(PIP_SHOW_TORCH_TORCHVISION)))
+    companion = [f for f in found if f.id == "companion-version-mismatch"]
+    assert [str(f.severity) for f in companion] == ["error"]
+    assert "0.19" in companion[0].title
+    # the fix reinstalls from torch's own index, which also settles the +cu124 tag
+    assert "cu121" in companion[0].fix
+
+
+def test_companion_of_the_same_release_still_reports_its_variant() -> None:
+    text = PIP_SHOW_TORCH_TORCHVISION.replace("0.20.1+cu124", "0.19.0+cu124")
+    assert findings_of(text) >= {("companion-version-mismatch", "warning")}
+    assert ("companion-version-mismatch", "error") not in findings_of(text)
