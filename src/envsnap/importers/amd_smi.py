@@ -236,7 +236,17 @@ def parse_rocminfo(lines: list[str]) -> ImportedSections | None:
         if _GFX.fullmatch(agent["Name"].lower()) or agent.get("Device Type", "").upper() == "GPU"
     ]
     devices = [
-        AmdDevice(index=index, name=_text(agent.get("Marketing Name")), gfx_target=_gfx(agent["Name"]))
+        AmdDevice(index=index, name=_marketing_name(agent), gfx_target=_gfx(agent["Name"]))
         for index, agent in enumerate(gpus)
     ]
     return _info(devices)
+
+
+def _marketing_name(agent: dict[str, str]) -> str | None:
+    """The product name, clipped like the other readers' GPU names (it lands in finding titles)."""
+    name = _text(agent.get("Marketing Name"))
+    return name[:_NAME_CHARS].rstrip() if name else None
+
+
+_NAME_CHARS = 80
+"""No GPU's marketing name is longer; a longer one is pasted noise or hostile."""

@@ -46,6 +46,8 @@ def rocm_version(snapshot: Snapshot) -> tuple[Version | None, str]:
     return None, ""
 
 
+_RDNA = re.compile(r"^gfx1[0-2]\d[0-9a-f]$")
+"""An RDNA target (gfx10xx RDNA1/2, gfx11xx RDNA3, gfx12xx RDNA4)."""
 _RELEASE = re.compile(r"^\d+\.\d+(?:\.\d{1,2}(?!\d))?")
 """Major.minor[.patch] of a ROCm/HIP version; HIP's build number ("6.2.41134") is not a patch."""
 
@@ -55,6 +57,7 @@ def unsupported_gfx(snapshot: Snapshot) -> Iterator[Finding]:
     """A GPU whose gfx target the installed ROCm release does not support."""
     rocm, path = rocm_version(snapshot)
     if rocm is None:
+        yield from _never_supported(snapshot)
         return
     row = next((r for r in knowledge.gfx_support() if SpecifierSet(r.rocm).contains(rocm)), None)
     if row is None:
@@ -73,6 +76,37 @@ def unsupported_gfx(snapshot: Snapshot) -> Iterator[Finding]:
             f"{', '.join(row.gfx)}); unsupported targets may fail with 'hipErrorNoBinaryForGpu'.",
             row.source,
             [gfx_evidence, ev(path, str(rocm))],
+        )
+
+
+def _never_supported(snapshot: Snapshot) -> Iterator[Finding]:
+    """Without a ROCm release, still warn about a gfx target no listed release and no torch ROCm wheel has.
+
+    A bare ``rocminfo`` or ``rocm-smi`` paste often names the GPU's target but not the ROCm release.
+    Only RDNA targets (gfx10xx-gfx12xx) are judged: AMD's lists for them begin with ROCm 5 and have
+    only grown, so one that every support row (ROCm 6.0+) and every torch ROCm wheel's arch list
+    leave out — gfx1010, gfx1031, gfx1032 — fails the same way on any release. GCN/CDNA targets
+    (gfx803, gfx900, gfx906) are left alone: older releases supported them.
+    """
+    supported = {gfx for row in knowledge.gfx_support() for gfx in row.gfx}
+    shipped = {gfx for row in knowledge.rocm_arch_lists() for gfx in row.list.split(";")}
+    sources = sorted({row.source for row in knowledge.gfx_support()})
+    for device in facts.amd_devices(snapshot):
+        gfx, gfx_evidence = facts.gfx_target(device)
+        if gfx is None or gfx_evidence is None or not _RDNA.match(gfx) or gfx in supported | shipped:
+            continue
+        known = knowledge.gfx_names().get(gfx)
+        arch = f" — {known.name}" if known else ""
+        yield finding(
+            ID,
+            "warning",
+            f"{device.name or 'AMD GPU'} ({gfx}{arch}) is not a supported target of any ROCm release "
+            "(6.0 onwards) nor in any official torch ROCm wheel",
+            f"Use a GPU from AMD's compatibility matrix ({', '.join(sorted(supported))}); an unsupported "
+            "target fails with 'hipErrorNoBinaryForGpu' unless HSA_OVERRIDE_GFX_VERSION maps it to a "
+            "supported one of its family (partial, unofficial).",
+            sources[0],
+            [gfx_evidence],
         )
 
 

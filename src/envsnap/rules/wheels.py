@@ -176,7 +176,9 @@ def companions(snapshot: Snapshot) -> Iterator[Finding]:
                 [ev(f"packages[{companion.name}].version", companion.version), *evidence],
             )
         variant = None
-        if companion.name not in wrong_vendor:
+        # A companion of another release is reinstalled from torch's own index (the fix names its
+        # variant), so its CUDA tag is part of the same finding rather than a second one.
+        if companion.name not in wrong_vendor and problem is None:
             variant = _variant_problem(companion, _tagged_torch(snapshot, torch_dist))
         if variant is not None:
             severity, title = variant
