@@ -753,6 +753,11 @@ class _Visitor(ast.NodeVisitor):
         if target is not None:
             self.emit("port", node, target, guarded=True, detail=(f"reason=build switch {node.id}",))
 
+    def visit_Expr(self, node: ast.Expr) -> None:
+        if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            return  # a docstring, or a string as a statement: prose that never runs
+        self.generic_visit(node)
+
     def visit_Constant(self, node: ast.Constant) -> None:
         value = node.value
         if not isinstance(value, str):
