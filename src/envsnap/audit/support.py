@@ -16,6 +16,7 @@ from collections.abc import Iterable
 import msgspec
 
 from envsnap.audit import knowledge
+from envsnap.audit.across_files import JIT_ONLY, UNPORTED
 from envsnap.audit.judges.base import NAMES, where
 from envsnap.audit.model import Finding, Signal, Target
 from envsnap.audit.ports import is_cuda_backend, other_backend
@@ -97,14 +98,14 @@ def build_switch_only(proof: tuple[str, ...]) -> bool:
 def covered(finding: Finding, signal: Signal, target: Target, proof: tuple[str, ...]) -> Finding:
     """The finding of a supported target: covered by the port, or a part that stays CUDA-only."""
     name = NAMES[target.kind]
-    if f"unported={target.kind}" in signal.detail:
+    if UNPORTED + target.kind in signal.detail:
         # A per-op backend folder without this op (across_files._unported_ops): the port does not cover it.
         return msgspec.structs.replace(
             finding,
             rule=UNPORTED_OP,
             meaning=f"No {name} kernel for this op in the project's {name} backend: {finding.meaning}",
         )
-    if "jit-only=1" in signal.detail and finding.risk != "lower":
+    if JIT_ONLY in signal.detail and finding.risk != "lower":
         # Compiled only when the code path that loads it runs (across_files._jit_only): the project's path
         # for the target (the proof) does not build it. PTX stays CUDA-only and is named as such.
         return msgspec.structs.replace(

@@ -6,6 +6,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import Version
 
 from envsnap.audit import knowledge
+from envsnap.audit.across_files import IMPORTS_GUARDED, UNDECLARED
 from envsnap.audit.judges.base import (
     LOWER_RISK,
     NAMES,
@@ -81,11 +82,11 @@ def package_finding(
     elif signal.guarded and signal.kind == "import":
         risk = LOWER_RISK[risk]
         meaning += " The import is guarded (try/except): the code has a path without it."
-        if "undeclared=1" in signal.detail:
+        if UNDECLARED in signal.detail:
             # Nor does the project install it (across_files._undeclared_guarded_imports): an opt-in.
             risk = LOWER_RISK[risk]
             meaning += " The project's requirements do not name it: an opt-in the user installs."
-    elif "imports-guarded=1" in signal.detail and signal.kind == "requirement":
+    elif IMPORTS_GUARDED in signal.detail and signal.kind == "requirement":
         risk = LOWER_RISK[risk]
         meaning += " Every import of it is guarded (try/except): the project runs without it."
     elif "optional=1" in signal.detail:

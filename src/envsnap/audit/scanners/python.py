@@ -601,7 +601,7 @@ class _Visitor(ast.NodeVisitor):
         if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "super":
             return True
         given = [*node.args[:1], *(kw.value for kw in node.keywords if kw.arg == "device")]
-        return any(isinstance(arg, ast.Name) and arg.id in self.params[-1] for arg in given)
+        return any(self._overridable(arg) for arg in given)
 
     def _extension(self, node: ast.Call, name: str) -> None:
         keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg}

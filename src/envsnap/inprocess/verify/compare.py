@@ -18,6 +18,7 @@ import torch
 from msgspec.structs import replace
 
 from envsnap.inprocess.bundle.model import Leaf
+from envsnap.inprocess.capture import STATE
 from envsnap.inprocess.fp32_math import REDUCED_MATH, TOLERANCE
 from envsnap.inprocess.metrics import Metrics, sketch_metrics, sketch_of, tensor_metrics
 from envsnap.inprocess.tensor_stats import dtype_name, tensor_stats
@@ -41,8 +42,9 @@ from envsnap.inprocess.verify.report import (
 NOISE_FACTOR = 2.0
 
 CODE_KEY = ".<code>#"
-STATE_KEY = ".<state>#"
 """In the key of a value made in a module's own code (capture.Capture._code_value)."""
+STATE_KEY = f"{STATE}#"
+"""In the key of a module's state after the block (capture.Capture.state)."""
 
 
 def _kind(dtype: str) -> str:
