@@ -433,6 +433,25 @@ CUPY_ROCM_SOURCE = "https://docs.cupy.dev/en/stable/install.html#using-cupy-on-a
 CUPY_KERNEL_SOURCE = "https://docs.cupy.dev/en/stable/user_guide/kernel.html"
 
 
+Said = tuple[str, Effort, str, str]
+"""(meaning, effort, fix, source) of one finding."""
+
+
+def _runtime_kernel(
+    signal: Signal, target: Target, rule: str, on_rocm: Said, elsewhere: Said
+) -> Finding | None:
+    """CUDA C++ compiled at run time: hiprtc compiles the dialect on ROCm (moderate: port the path and
+    check the source); nothing does for Intel or Apple GPUs (higher); one level lower when guarded."""
+    if target.kind == "cuda":
+        return None
+    meaning, effort, fix, source = on_rocm if target.kind == "rocm" else elsewhere
+    risk: Risk = "moderate" if target.kind == "rocm" else "higher"
+    finding = make_finding(signal, rule, meaning, effort, risk, fix, source)
+    if signal.guarded:
+        return msgspec.structs.replace(finding, risk=LOWER_RISK[finding.risk])
+    return finding
+
+
 def judge_cupy_kernel(signal: Signal, target: Target, ctx: Context) -> Finding | None:
     """``cupy.RawKernel`` / ``ElementwiseKernel`` ...: CUDA C++ source CuPy compiles at run time.
 
@@ -440,32 +459,25 @@ def judge_cupy_kernel(signal: Signal, target: Target, ctx: Context) -> Finding |
     CUDA C++: CuPy's ROCm build compiles it with hiprtc (CUDA-only intrinsics in it must be ported), and
     there is no CuPy for Intel or Apple GPUs, so there it is a rewrite, like Numba's @cuda.jit kernels.
     """
-    if target.kind == "cuda":
-        return None
-    if target.kind == "rocm":
-        finding = make_finding(
-            signal,
-            "cupy-kernel",
+    return _runtime_kernel(
+        signal,
+        target,
+        "cupy-kernel",
+        (
             "A CuPy kernel in CUDA C++: CuPy's ROCm build compiles it with hiprtc, so what HIP lacks "
             "(inline PTX, 32-lane warp assumptions) must be ported.",
             "medium",
-            "moderate",
             "install CuPy for ROCm (cupy-rocm-*) and check the kernel source against HIP",
             CUPY_ROCM_SOURCE,
-        )
-    else:
-        finding = make_finding(
-            signal,
-            "cupy-kernel",
-            f"A CuPy kernel in CUDA C++: no CuPy build for {NAMES[target.kind]} compiles it.",
+        ),
+        (
+            "A CuPy kernel in CUDA C++: no CuPy build for "
+            f"{NAMES.get(target.kind, target.kind)} compiles it.",
             "high",
-            "higher",
             "rewrite the kernel as torch ops on the target device (or NumPy on the CPU)",
             CUPY_KERNEL_SOURCE,
-        )
-    if signal.guarded:
-        return msgspec.structs.replace(finding, risk=LOWER_RISK[finding.risk])
-    return finding
+        ),
+    )
 
 
 NVRTC_SOURCE = "https://docs.nvidia.com/cuda/nvrtc/index.html"
@@ -478,31 +490,23 @@ def judge_kernel_string(signal: Signal, target: Target, ctx: Context) -> Finding
     generators, #22 blind round 10). HIP's hiprtc compiles the same dialect, so on ROCm it is a port of the
     compile-and-launch path and a check of the source; nothing compiles it for Intel or Apple GPUs.
     """
-    if target.kind == "cuda":
-        return None
-    if target.kind == "rocm":
-        finding = make_finding(
-            signal,
-            "cuda-kernel-string",
+    return _runtime_kernel(
+        signal,
+        target,
+        "cuda-kernel-string",
+        (
             "CUDA C++ kernel source generated in Python and compiled at run time: hiprtc compiles the same "
             "dialect, but the compile-and-launch path (NVRTC, the driver API) must be ported to hiprtc/HIP "
             "and what HIP lacks (32-lane warp assumptions, PTX) checked in the source.",
             "medium",
-            "moderate",
             "port the runtime compiler to hiprtc and the launches to HIP (hipify maps both)",
             HIPRTC_SOURCE,
-        )
-    else:
-        finding = make_finding(
-            signal,
-            "cuda-kernel-string",
-            f"CUDA C++ kernel source generated in Python and compiled at run time: nothing compiles CUDA for "
-            f"{NAMES[target.kind]}.",
+        ),
+        (
+            "CUDA C++ kernel source generated in Python and compiled at run time: nothing compiles CUDA for "
+            f"{NAMES.get(target.kind, target.kind)}.",
             "high",
-            "higher",
             "generate the kernels in the target's language (SYCL, Metal) or express them in torch ops",
             NVRTC_SOURCE,
-        )
-    if signal.guarded:
-        return msgspec.structs.replace(finding, risk=LOWER_RISK[finding.risk])
-    return finding
+        ),
+    )
