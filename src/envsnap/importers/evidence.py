@@ -728,24 +728,19 @@ def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
             reader.add("gpu", gpu.group("name"), number)
     if "cuda:" in line and "device=" in line and _CUDA_TENSOR.search(line):
         reader.add("cuda-in-use", "tensor", number)
-    if "mps.is_available()" in line:
-        reader.last_code = "mps_available"
-        return
-    if reader.last_code == "mps_available":
-        answer = _REPL_BOOL.match(line)
-        if answer:
-            reader.add("mps-available", "yes" if answer.group("b") == "True" else "no", number)
-        reader.last_code = ""
     if "is_available()" in line:
-        reader.last_code = "is_available"
+        # A REPL's answer comes on the next line: which question it answers is remembered here.
+        reader.last_code = "mps-available" if "mps.is_available()" in line else "cuda-available"
         tail = line.rsplit("is_available()", 1)[1].strip().lower()
-        if tail.startswith(("return false", "returns false", "is false", "= false", "==false")):
+        if reader.last_code == "cuda-available" and tail.startswith(
+            ("return false", "returns false", "is false", "= false", "==false")
+        ):
             reader.add("cuda-available", "no", number)
         return
-    if reader.last_code == "is_available":
+    if reader.last_code in ("mps-available", "cuda-available"):
         answer = _REPL_BOOL.match(line)
         if answer:
-            reader.add("cuda-available", "yes" if answer.group("b") == "True" else "no", number)
+            reader.add(reader.last_code, "yes" if answer.group("b") == "True" else "no", number)
         reader.last_code = ""
     aligned = _ALIGNED_PKG.match(line)
     if aligned and aligned.group("name").lower() in KNOWN_PACKAGES:
