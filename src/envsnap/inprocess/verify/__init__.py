@@ -243,6 +243,7 @@ class Verifier:
             judge.missing_calls(manifest.calls, {m.key for m in modules}),
             modules,
             scripted=_scripted(self.model),
+            root=manifest.model,
         )
         modules += missing
         taps = self._tap_checks(sink.checks)

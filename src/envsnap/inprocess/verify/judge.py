@@ -199,7 +199,7 @@ def missing_calls(recorded: Sequence[Call], seen: set[str]) -> list[ModuleCheck]
 
 
 def unobservable(
-    missing: Sequence[ModuleCheck], ran: Sequence[ModuleCheck], *, scripted: bool
+    missing: Sequence[ModuleCheck], ran: Sequence[ModuleCheck], *, scripted: bool, root: str | None = None
 ) -> tuple[list[ModuleCheck], list[str]]:
     """Split the recorded calls the target never made into the ones that count as "never ran" and
     limitations for the ones the target could not have shown:
@@ -227,7 +227,7 @@ def unobservable(
             inside.append(m)
         elif m.module.endswith(CODE) and m.module.removesuffix(CODE) in modules_ran:
             code.append(m)
-        elif (outer := _ran_alone(m.module, modules_ran)) is not None:
+        elif (outer := _ran_alone(m.module, modules_ran, root)) is not None:
             fused.setdefault(outer, []).append(m)
         else:
             kept.append(m)
@@ -257,15 +257,17 @@ def unobservable(
     return kept, notes
 
 
-def _ran_alone(module: str, modules_ran: set[str]) -> str | None:
-    """The nearest enclosing module (by dotted path) that ran on the target, when no module inside
-    it did; None otherwise (or when only the model itself encloses ``module``)."""
+def _ran_alone(module: str, modules_ran: set[str], root: str | None) -> str | None:
+    """The nearest enclosing module that ran on the target, when no module inside it did (the
+    model itself, ``root``, when nothing but it ran); None otherwise."""
     parts = module.split(".")
     for end in range(len(parts) - 1, 0, -1):
         outer = ".".join(parts[:end])
         if outer in modules_ran:
             prefix = outer + "."
             return None if any(ran.startswith(prefix) for ran in modules_ran) else outer
+    if root is not None and root in modules_ran and all(m == root or m.endswith(CODE) for m in modules_ran):
+        return root
     return None
 
 
