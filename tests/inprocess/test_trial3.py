@@ -214,3 +214,45 @@ def test_a_target_skipping_one_submodule_among_others_still_never_ran(tmp_path: 
         target(XE)
     assert v.report.verdict == "fail"
     assert any("never ran" in r for r in v.report.reasons)
+
+
+class RelativeBias(nn.Module):
+    """DeBERTa's shape: the parent's own code reads a table's weight directly (no call of it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        torch.manual_seed(0)
+        self.proj = nn.Linear(32, 32)
+        self.rel = nn.Embedding(6, 32)  # never called: its .weight is sliced in forward
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = self.proj(x)
+        return h + self.rel.weight[: x.shape[1]].unsqueeze(0)  # type: ignore[no-any-return]
+
+
+def verify_bias(tmp_path: Path, change: str) -> Any:
+    bundle = tmp_path / "b"
+    model = RelativeBias().eval()
+    with envsnap.record(bundle, model=model, environment="none", measure=False), torch.no_grad():
+        model(XE)
+    target = RelativeBias().eval()
+    with torch.no_grad():
+        getattr(target, change).weight.add_(1e-3)
+    with envsnap.verify(bundle, model=target, environment="none", slow=None) as v, torch.no_grad():
+        target(XE)
+    return v.report
+
+
+def test_a_weight_read_directly_by_the_parents_code_is_named(tmp_path: Path) -> None:
+    report = verify_bias(tmp_path, "rel")
+    assert report.verdict == "fail"
+    assert report.first_divergence is not None
+    assert "`rel.weight` directly" in report.first_divergence.summary
+
+
+def test_a_changed_module_that_ran_is_named_without_the_direct_read_sentence(tmp_path: Path) -> None:
+    report = verify_bias(tmp_path, "proj")
+    assert report.verdict == "fail"
+    assert report.first_divergence is not None
+    assert report.first_divergence.module == "proj"
+    assert "directly" not in report.first_divergence.summary
