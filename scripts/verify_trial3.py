@@ -334,8 +334,8 @@ class SplitAttention(nn.Module):
 
 def attend(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
     b, t, _ = q.shape
-    heads = [x.view(b, t, 4, 8).transpose(1, 2) for x in (q, k, v)]
-    out = torch.nn.functional.scaled_dot_product_attention(*heads, is_causal=True)
+    qh, kh, vh = (x.view(b, t, 4, 8).transpose(1, 2) for x in (q, k, v))
+    out = torch.nn.functional.scaled_dot_product_attention(qh, kh, vh, is_causal=True)
     return out.transpose(1, 2).reshape(b, t, 32)
 
 
@@ -356,11 +356,10 @@ def split_from_fused(fused: AttnNet) -> AttnNet:
     """The refactor: split the fused qkv weights into q/k/v, everything else copied."""
     split = AttnNet(split=True).eval()
     state = {k: v for k, v in fused.state_dict().items() if ".qkv." not in k}
+    qkv = fused.get_submodule("attn.qkv")
+    assert isinstance(qkv, nn.Linear)
     for part, w, b in zip(
-        ("q", "k", "v"),
-        fused.attn.qkv.weight.detach().chunk(3),  # type: ignore[union-attr]
-        fused.attn.qkv.bias.detach().chunk(3),  # type: ignore[union-attr]
-        strict=True,
+        ("q", "k", "v"), qkv.weight.detach().chunk(3), qkv.bias.detach().chunk(3), strict=True
     ):
         state[f"attn.{part}.weight"] = w.clone()
         state[f"attn.{part}.bias"] = b.clone()
@@ -581,7 +580,7 @@ def greedy(name: str, model: nn.Module, ctx: Any, cache: str | None = None) -> A
     if cache:
         kwargs["cache_implementation"] = cache
     with torch.no_grad():
-        out = model.generate(ids(2, 8), attention_mask=torch.ones(2, 8, dtype=torch.long), **kwargs)
+        out = untyped(model).generate(ids(2, 8), attention_mask=torch.ones(2, 8, dtype=torch.long), **kwargs)
     if ctx is not None:
         ctx.tap("sequences", out)
     return out
@@ -594,7 +593,7 @@ def greedy_static(name: str, model: nn.Module, ctx: Any) -> Any:
 def clip_text_only(name: str, model: nn.Module, ctx: Any) -> Any:
     """One tower: get_text_features (the vision tower never runs)."""
     with torch.no_grad():
-        return model.get_text_features(input_ids=ids(2, 8))
+        return untyped(model).get_text_features(input_ids=ids(2, 8))
 
 
 # -- wrappers (benign) and changes (real) ----------------------------------------------------------
@@ -644,9 +643,24 @@ def set_attr(path: str, **values: Any) -> Callable[[nn.Module], None]:
     return change
 
 
+def untyped(model: nn.Module) -> Any:
+    """The model as Any: HF methods (generate, get_text_features) and attributes mypy can't see."""
+    return model
+
+
+def scale_weight(path: str, factor: float) -> Callable[[nn.Module], None]:
+    def change(model: nn.Module) -> None:
+        with torch.no_grad():
+            untyped(at(model, path)).weight.mul_(factor)
+
+    return change
+
+
 def untie(model: nn.Module) -> None:
     """A real bug: the head gets its own copy of the embedding (no longer trained together)."""
-    model.lm_head.weight = nn.Parameter(model.embed.weight.detach().clone())  # type: ignore[union-attr]
+    embed = model.get_submodule("embed")
+    assert isinstance(embed, nn.Embedding)
+    untyped(model).lm_head.weight = nn.Parameter(embed.weight.detach().clone())
 
 
 def with_checkpoint(mode: str) -> Callable[[], nn.Module]:
@@ -1128,7 +1142,7 @@ def cases() -> list[Case]:
             "1",
             verify_run=half_forward,
             target_wrap=halved,
-            mutate=lambda m: at(m, "1").weight.data.mul_(1.05),  # type: ignore[operator]
+            mutate=scale_weight("1", 1.05),
         )
     )
     return out

@@ -87,8 +87,8 @@ def _note_params(info: Any, args: Sequence[Any], params: Mapping[int, tuple[Any,
             info.params_read.append(found[1])
 
 
-def read_directly(module: str, names: Sequence[str], modules_called: set[str]) -> str | None:
-    """The sentence naming parameters ``module``'s own code read of modules that never ran as a call
+def read_directly(names: Sequence[str], modules_called: set[str]) -> str | None:
+    """The sentence naming parameters a call's own code read of modules that never ran as a call
     (their weights reach no compared output but this one), or None."""
     foreign = [n for n in names if n.rsplit(".", 1)[0] not in modules_called]
     if not foreign:

@@ -329,7 +329,7 @@ class Verifier:
         recorded = {call.key: call for call in self.bundle.manifest.calls}.get(info.key)
         said = origin(info.module, recorded.ops if recorded else (), info.ops, own_code=own_code)
         called = {call.module for call in sink.calls}
-        direct = read_directly(info.module, info.params_read, called)
+        direct = read_directly(info.params_read, called)
         said = " ".join(part for part in (said, direct) if part)
         return replace(found, summary=f"{found.summary} {said}") if said else found
 
