@@ -117,6 +117,8 @@ class CallInfo:
     ops: list[str] = field(default_factory=list)
     """Signatures of the ATen ops its own code ran (op_log.py), when an op log is active."""
     ops_dropped: int = 0
+    params_read: list[str] = field(default_factory=list)
+    """Parameters of *other* modules its own code's ops took (verify side, op_log.py)."""
 
 
 def module_device(module: torch.nn.Module) -> str | None:

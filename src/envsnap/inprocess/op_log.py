@@ -17,10 +17,11 @@ Bounded: at most ``MAX_OPS`` signatures per call (the count past it is kept), ea
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 MAX_OPS = 256
+MAX_PARAMS = 8
 MAX_SIG = 200
 MAX_ARG = 48
 TRUNCATED = "…"
@@ -48,8 +49,12 @@ def signature(func: Any, args: Sequence[Any], kwargs: dict[str, Any], tensor_typ
     return text if len(text) <= MAX_SIG else text[:MAX_SIG] + TRUNCATED
 
 
-def make_mode(current: Current) -> Any:
-    """A TorchDispatchMode appending each op's signature to the running module call's ``ops``."""
+def make_mode(current: Current, params: Mapping[int, tuple[Any, str]] | None = None) -> Any:
+    """A TorchDispatchMode appending each op's signature to the running module call's ``ops``.
+
+    ``params`` (verify side): id of a parameter -> (the parameter, ``module.name``); an op of a
+    call's own code that takes one of them *as is* (not through its module's call: DeBERTa reads
+    ``rel_embeddings.weight`` in its attention code) notes it in the call's ``params_read``."""
     import torch
     from torch.utils._python_dispatch import TorchDispatchMode
 
@@ -67,9 +72,32 @@ def make_mode(current: Current) -> Any:
                     info.ops.append(signature(func, args, kwargs, tensor))
                 else:
                     info.ops_dropped += 1
+                if params:
+                    _note_params(info, args, params)
             return func(*args, **kwargs)
 
     return OpLog()
+
+
+def _note_params(info: Any, args: Sequence[Any], params: Mapping[int, tuple[Any, str]]) -> None:
+    for arg in args:
+        found = params.get(id(arg))
+        fresh = found is not None and found[0] is arg and found[1] not in info.params_read
+        if fresh and found is not None and len(info.params_read) < MAX_PARAMS:
+            info.params_read.append(found[1])
+
+
+def read_directly(names: Sequence[str], modules_called: set[str]) -> str | None:
+    """The sentence naming parameters a call's own code read of modules that never ran as a call
+    (their weights reach no compared output but this one), or None."""
+    foreign = [n for n in names if n.rsplit(".", 1)[0] not in modules_called]
+    if not foreign:
+        return None
+    listed = ", ".join(f"`{n}`" for n in foreign[:4])
+    return (
+        f"Its own code reads {listed} directly, parameters of modules that never ran as a call (so "
+        "compared nowhere else): a changed weight there first shows here; compare them."
+    )
 
 
 def _name(sig: str) -> str:

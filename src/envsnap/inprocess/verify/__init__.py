@@ -171,7 +171,8 @@ class Verifier:
         guard = Guard(self.device)
         guard.__enter__()
         capture.install()
-        ops = make_mode(capture.current)  # op signatures per module call (op-level origin)
+        params = _parameters(self._match) if self._match is not None else None
+        ops = make_mode(capture.current, params)  # op signatures per module call (op-level origin)
         ops.__enter__()
         self._active = (capture, sink, guard, ops)
         return self
@@ -243,6 +244,7 @@ class Verifier:
             judge.missing_calls(manifest.calls, {m.key for m in modules}),
             modules,
             scripted=_scripted(self.model),
+            root=manifest.model,
         )
         modules += missing
         taps = self._tap_checks(sink.checks)
@@ -313,7 +315,7 @@ class Verifier:
         whose signature differs from the reference's (for a module's own code: its parent call)."""
         from msgspec.structs import replace
 
-        from envsnap.inprocess.op_log import origin
+        from envsnap.inprocess.op_log import origin, read_directly
 
         if found is None:
             return None
@@ -326,6 +328,9 @@ class Verifier:
             return found
         recorded = {call.key: call for call in self.bundle.manifest.calls}.get(info.key)
         said = origin(info.module, recorded.ops if recorded else (), info.ops, own_code=own_code)
+        called = {call.module for call in sink.calls}
+        direct = read_directly(info.params_read, called)
+        said = " ".join(part for part in (said, direct) if part)
         return replace(found, summary=f"{found.summary} {said}") if said else found
 
     def _model_device(self) -> str | None:
@@ -477,6 +482,20 @@ def _recorded_device(manifest: Any) -> str | None:
     if manifest.measurements is not None and manifest.measurements.device:
         return str(manifest.measurements.device)
     return next((str(call.device) for call in manifest.calls if call.device), None)
+
+
+def _parameters(found: Any) -> dict[int, tuple[Any, str]]:
+    """id -> (parameter, its name as the report names modules) for the target model's parameters."""
+    from envsnap.inprocess.module_names import unwrap
+
+    rename = found.rename or {}
+    model = unwrap(found.model)
+    names: dict[int, tuple[Any, str]] = {}
+    for path, module in model.named_modules():
+        owner = rename.get(path, path) or found.label or type(model).__name__  # the model: its label
+        for name, param in module.named_parameters(recurse=False):
+            names.setdefault(id(param), (param, f"{owner}.{name}"))
+    return names
 
 
 def _scripted(model: Any) -> bool:

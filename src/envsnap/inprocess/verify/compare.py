@@ -23,6 +23,7 @@ from envsnap.inprocess.fp32_math import REDUCED_MATH, TOLERANCE
 from envsnap.inprocess.metrics import Metrics, sketch_metrics, sketch_of, tensor_metrics
 from envsnap.inprocess.tensor_stats import dtype_name, tensor_stats
 from envsnap.inprocess.tolerance import (
+    EPS,
     Tolerance,
     default_tolerance,
     golden_factor,
@@ -32,6 +33,7 @@ from envsnap.inprocess.tolerance import (
 )
 from envsnap.inprocess.verify.report import (
     CAST_MARK,
+    PADDED,
     REPRESENTATION,
     STATE_UNDER_CAST,
     ValueCheck,
@@ -157,7 +159,16 @@ def check_value(
         cast=cast,
     )
     if shape != ref.shape:
-        return replace(check, status="fail", reason=f"shape {list(shape)} ≠ recorded {list(ref.shape)}")
+        trimmed = _zero_padded(target, ref.shape) if reference is not None else None
+        if trimmed is None:
+            return replace(check, status="fail", reason=f"shape {list(shape)} ≠ recorded {list(ref.shape)}")
+        target, dim = trimmed
+        extra = shape[dim] - ref.shape[dim]
+        check = replace(
+            check,
+            reason=f"{PADDED}: the target's {extra} extra positions along dim {dim} "
+            f"(shape {list(shape)}, recorded {list(ref.shape)}) are all zeros",
+        )
     if dtype != ref.dtype and cast is None:
         if CODE_KEY in key and _kind(dtype) != _kind(ref.dtype):
             # A tensor made in a parent's own code (a mask, mostly) in another representation:
@@ -193,9 +204,19 @@ def check_value(
                     reason=f"compare= gave shapes {list(target.shape)} and {list(expected.shape)}",
                 )
         metrics = tensor_metrics(target, expected, rtol, atol, scale)
+        t_full, e_full = target, expected
+
+        def past(looser: float) -> int:
+            return tensor_metrics(t_full, e_full, looser, 2 * atol, scale).outside
+
         check = replace(check, basis="full")
     else:
         metrics = sketch_metrics(sketch_of(target), ref.sketch, rtol, atol, scale)
+        t_sketch = sketch_of(target)
+
+        def past(looser: float) -> int:
+            return sketch_metrics(t_sketch, ref.sketch, looser, 2 * atol, scale).outside
+
         now = tensor_stats(target)
         if (now.nan, now.posinf, now.neginf) != (ref.nan, ref.posinf, ref.neginf):
             metrics.nonfinite_mismatch += 1
@@ -211,7 +232,7 @@ def check_value(
         f"{metrics.outside} of {metrics.compared} elements outside rtol={rtol:g}, atol={atol:g} "
         f"(+ rtol × the tensor's RMS {scale:.3g}; {source})"
     )
-    whole = _cast_as_a_whole(metrics, source, rtol, scale)
+    whole = _cast_as_a_whole(metrics, source, rtol, scale, past)
     if whole is not None:
         return replace(check, reason=f"{outside}; {whole}")
     noise = leaf.noise_max_abs
@@ -234,6 +255,26 @@ def check_value(
     return replace(check, status="fail", reason=outside)
 
 
+def _zero_padded(target: torch.Tensor, recorded: tuple[int, ...]) -> tuple[torch.Tensor, int] | None:
+    """(target cut to the recorded length, the dim) when it is longer along one dim only, and zeros there.
+
+    A static KV cache allocates its full length up front, so attention weights over it have the
+    cache's length where a dynamic cache has the tokens seen so far; the unused slots are masked
+    to exactly zero. Nothing recorded is lost by comparing the leading part, and the zeros are
+    checked exactly, so a target that puts anything there still fails by shape.
+    """
+    if target.dim() != len(recorded):
+        return None
+    longer = [d for d, (n, r) in enumerate(zip(target.shape, recorded, strict=True)) if n != r]
+    if len(longer) != 1 or target.shape[longer[0]] < recorded[longer[0]]:
+        return None
+    dim = longer[0]
+    extra = target.narrow(dim, recorded[dim], target.shape[dim] - recorded[dim])
+    if extra.is_complex() or extra.device.type == "meta" or bool(extra.any()):
+        return None
+    return target.narrow(dim, 0, recorded[dim]), dim
+
+
 def _of_cast(source: str) -> bool:
     """Whether a tolerance is a cast's, its own or inherited (never an override)."""
     return not source.startswith("override") and any(
@@ -242,32 +283,66 @@ def _of_cast(source: str) -> bool:
 
 
 CAST_OUTLIERS = 0.01
-"""A cast's value may have this fraction of its elements past the elementwise bound (the tail of
-the rounding errors a chain of lower-precision ops accumulates) when its error RMS is in bounds."""
+"""A cast's value may have this fraction of its elements past twice the cast's elementwise bound
+(the tail of the rounding errors a chain of lower-precision ops accumulates) when its error RMS is
+in bounds; between one and two bounds, any number (the RMS holds them)."""
 
 
-def _cast_as_a_whole(metrics: Metrics, source: str, rtol: float, scale: float) -> str | None:
+def _cast_as_a_whole(
+    metrics: Metrics, source: str, rtol: float, scale: float, past: Callable[[float], int]
+) -> str | None:
     """Why a cast's value passes although some elements are past the elementwise bound; None: it doesn't.
 
-        The bound holds one rounding of the lower dtype; a bf16 model run against an fp32 recording
-        accumulates one per op (independent roundings: error ~ sqrt(ops)), so after a dozen ops a few
-        elements stray past it while the tensor as a whole is as close as bf16 allows (the trial on
-        HF GPT-2 and Llama: 1 of 1536 and 3 of 3072 elements, SQNR 45 dB). The value passes when its
-        error RMS is within rtol × the reference's RMS (bf16: SQNR ≥ 36 dB; a 5% bug is ~26 dB) and at
-        most 1% of its elements are out. Only at the cast's dtype default, on the cast's values and
-    those downstream that inherit it (never under an override); TF32 math (fp32_math.py) is a cast
-    of the matmul's inputs and is judged the same way.
+    The bound holds one rounding of the lower dtype; a bf16 model run against an fp32 recording
+    accumulates one per op (independent roundings: error ~ sqrt(ops)), so after a dozen ops a few
+    elements stray past it while the tensor as a whole is as close as bf16 allows (the trial on
+    HF GPT-2 and Llama: 1 of 1536 and 3 of 3072 elements, SQNR 45 dB). The value passes when its
+    error RMS is within the cast's limit × the reference's RMS (``_cast_rms_limit``: bf16 1.6e-2,
+    SQNR ≥ 36 dB; a 5% bug is ~26 dB) and at most 1% of its elements are past *twice* the cast's
+    bound (``past(r)``: elements past atol·2 + r·(|x| + RMS)). Why twice: accumulated rounding with
+    the error RMS near its limit leaves a few % of elements between one and two bounds (trial 3:
+    model.half() Qwen2, Phi3, CLIP, Wav2Vec2 and an MLP; trial 2: a train-mode BatchNorm in bf16,
+    1.4-2.9%), while a change concentrated on a few elements lands many bounds out (a 5% LayerNorm
+    change: 97% of elements past 3×) and still fails. Only at the cast's dtype default, on the
+    cast's values and those downstream that inherit it (never under an override); TF32 math
+    (fp32_math.py) is a cast of the matmul's inputs and is judged the same way.
     """
     # The cast's own values, or values downstream of it that inherited its tolerance.
     if not _of_cast(source) or scale <= 0 or not metrics.compared:
         return None
     relative = metrics.rmse / scale
-    if relative > rtol or metrics.outside > CAST_OUTLIERS * metrics.compared:
+    limit = _cast_rms_limit(source, rtol)
+    if relative > limit:
+        return None
+    far = past(2 * limit)
+    if far > CAST_OUTLIERS * metrics.compared:
         return None
     return (
-        f"{CAST_MARK}: error RMS {relative:.2g} of the reference's (≤ rtol {rtol:g}), "
-        f"{metrics.outside / metrics.compared:.2%} of elements out (≤ 1%)"
+        f"{CAST_MARK}: error RMS {relative:.2g} of the reference's (≤ {limit:.2g}), "
+        f"{metrics.outside / metrics.compared:.2%} of elements out, "
+        f"{far / metrics.compared:.2%} past twice the cast's bound (≤ 1%)"
     )
+
+
+CAST_EPSILONS = (("bfloat16", EPS["bfloat16"]), ("float16", EPS["float16"]), ("tf32", EPS["float16"]))
+"""Machine epsilon of the formats a cast's tolerance is named after (bfloat16 first: its name
+contains float16's); TF32 reads float16's 10 mantissa bits."""
+
+
+def _cast_rms_limit(source: str, rtol: float) -> float:
+    """The error RMS (relative to the reference's RMS) a cast's value is held to as a whole.
+
+    rtol, but at least 2 machine epsilons (4 unit roundoffs) of the cast's format: assert_close's
+    bf16 rtol (1.6e-2) is already that, its fp16 rtol (1e-3) only half of it, so fp16 values deep
+    in a model (a SwiGLU product, attention projections after a few layers) sat at SQNR 59-60 dB
+    against a 60 dB limit (trial 3: model.half() Qwen2, Gemma2, Phi3, CLIP, Wav2Vec2, HuBERT) where
+    bf16 had 4 unit roundoffs of headroom. 2 epsilons of fp16 is SQNR 54 dB; a 5% change (~26 dB)
+    still fails.
+    """
+    for name, eps in CAST_EPSILONS:
+        if f"{name} default" in source:
+            return max(rtol, 2 * eps)
+    return rtol
 
 
 def _golden_ratio(

@@ -23,6 +23,7 @@ from envsnap.inprocess.bundle.model import Call, Placement
 from envsnap.inprocess.fp32_math import REDUCED_MATH
 from envsnap.inprocess.verify.report import (
     CAST_MARK,
+    PADDED,
     REPRESENTATION,
     STATE_UNDER_CAST,
     Divergence,
@@ -198,7 +199,7 @@ def missing_calls(recorded: Sequence[Call], seen: set[str]) -> list[ModuleCheck]
 
 
 def unobservable(
-    missing: Sequence[ModuleCheck], ran: Sequence[ModuleCheck], *, scripted: bool
+    missing: Sequence[ModuleCheck], ran: Sequence[ModuleCheck], *, scripted: bool, root: str | None = None
 ) -> tuple[list[ModuleCheck], list[str]]:
     """Split the recorded calls the target never made into the ones that count as "never ran" and
     limitations for the ones the target could not have shown:
@@ -210,19 +211,35 @@ def unobservable(
     - with a TorchScript target (``torch.jit.script``/``trace``), the calls inside the model: its
       submodules run in the TorchScript interpreter, where module hooks never fire. The model's
       own outputs are compared; a divergence can't be pinned on a layer.
+    - the calls inside a module that ran on the target with *none* of its recorded submodules: it
+      took a fused path (nn.TransformerEncoderLayer's fast path in eval under no_grad runs one
+      kernel where the slow path calls self_attn, linear1, norm1, ...). Its outputs are compared;
+      a target that skips one submodule among others that ran still "never ran".
     """
     modules_ran = {m.module for m in ran if m.status != "missing"}
     notes: list[str] = []
     kept: list[ModuleCheck] = []
     code: list[ModuleCheck] = []
     inside: list[ModuleCheck] = []
+    fused: dict[str, list[ModuleCheck]] = {}
     for m in missing:
         if scripted and modules_ran and m.module not in modules_ran:
             inside.append(m)
         elif m.module.endswith(CODE) and m.module.removesuffix(CODE) in modules_ran:
             code.append(m)
+        elif (outer := _ran_alone(m.module, modules_ran, root)) is not None:
+            fused.setdefault(outer, []).append(m)
         else:
             kept.append(m)
+    if fused:
+        outer, calls = next(iter(fused.items()))
+        count = sum(len(found) for found in fused.values())
+        notes.append(
+            f"{count} recorded module calls inside {len(fused)} module(s) that ran on the target without "
+            f"any of their submodules (`{outer}`: {calls[0].key}, …; a fused or fast path, e.g. "
+            "nn.TransformerEncoderLayer in eval under no_grad): those modules' outputs were compared, "
+            "not the calls inside them"
+        )
     if code:
         notes.append(
             f"{len(code)} values made in a module's own code on the reference have no counterpart on "
@@ -238,6 +255,20 @@ def unobservable(
             "(verify the eager model to find one)"
         )
     return kept, notes
+
+
+def _ran_alone(module: str, modules_ran: set[str], root: str | None) -> str | None:
+    """The nearest enclosing module that ran on the target, when no module inside it did (the
+    model itself, ``root``, when nothing but it ran); None otherwise."""
+    parts = module.split(".")
+    for end in range(len(parts) - 1, 0, -1):
+        outer = ".".join(parts[:end])
+        if outer in modules_ran:
+            prefix = outer + "."
+            return None if any(ran.startswith(prefix) for ran in modules_ran) else outer
+    if root is not None and root in modules_ran and all(m == root or m.endswith(CODE) for m in modules_ran):
+        return root
+    return None
 
 
 def _slow(speed: SpeedMemory | None, limit: float | None, memory_limit: float | None) -> list[str]:
@@ -315,6 +346,13 @@ def limitations_of(checks: Sequence[ValueCheck], placement: Placement | None) ->
             f"{len(whole)} of them passed on the error's RMS with a few elements past the elementwise "
             "bound, the rounding a chain of lower-precision ops accumulates "
             f"({whole[0].key}: {(whole[0].reason or '').rsplit(CAST_MARK + ': ', 1)[-1]})"
+        )
+    padded = [c for c in checks if c.status == "pass" and (c.reason or "").startswith(PADDED)]
+    if padded:
+        found.append(
+            f"{len(padded)} values are longer on the target, the extra positions all zeros, and were "
+            f"{PADDED} ({padded[0].key}: {(padded[0].reason or '').split(': ', 1)[-1]}; e.g. attention "
+            "weights over a static KV cache's unused slots)"
         )
     inherited = [c for c in checks if c.tolerance_from.startswith("inherited") and c.status == "pass"]
     if inherited:

@@ -39,6 +39,8 @@ REPRESENTATION = "made in the parent's own code in another representation (not c
 an additive float one): verify/compare.py sets it, verify/judge.py counts it."""
 
 CAST_MARK = "judged as a whole"
+PADDED = "compared on the recorded length"
+"""A value longer than recorded along one dimension, the extra positions all zeros (compare.py)."""
 """In the reason of a cast's value that passed on its error RMS although a few elements were past
 the elementwise bound (verify/compare.py); verify/judge.py counts them."""
 
