@@ -32,9 +32,6 @@ from __future__ import annotations
 
 import contextlib
 import sys
-import tempfile
-import time
-import traceback
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -44,6 +41,7 @@ from typing import Any
 import torch
 import torch.utils.checkpoint
 from torch import nn
+from trial_runner import run_cases  # scripts/ beside this file
 
 import envsnap
 
@@ -1224,32 +1222,13 @@ def trial(case: Case, bundle: Path) -> tuple[str, str]:
 
 
 def main() -> int:
-    only = sys.argv[1] if len(sys.argv) > 1 else ""
-    results: list[tuple[Case, str, str]] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for case in cases():
-            label = f"{case.model:11s} {case.feature:22s} {case.change}"
-            if only and only not in label:
-                continue
-            started = time.perf_counter()
-            bundle = Path(tmp) / f"b{len(results)}.envsnap"
-            try:
-                outcome, detail = trial(case, bundle)
-            except Exception as exc:
-                tb = traceback.extract_tb(exc.__traceback__)
-                frame = next((f for f in reversed(tb) if "envsnap" in f.filename), tb[-1])
-                outcome = "CRASH"
-                detail = (
-                    f"{type(exc).__name__}: {str(exc)[:300]} @ {Path(frame.filename).name}:{frame.lineno}"
-                )
-            took = time.perf_counter() - started
-            results.append((case, outcome, detail))
-            print(f"{outcome:12s} {label:80s} {took:5.1f}s  {detail}", flush=True)
-    tally: dict[str, int] = {}
-    for _, outcome, _ in results:
-        tally[outcome] = tally.get(outcome, 0) + 1
-    print("\nSCORE", len(results), "cases:", ", ".join(f"{k} {v}" for k, v in sorted(tally.items())))
-    return 0
+    return run_cases(
+        cases(),
+        trial,
+        lambda case: f"{case.model:11s} {case.feature:22s} {case.change}",
+        width=80,
+        detail_chars=300,
+    )
 
 
 if __name__ == "__main__":
