@@ -1,0 +1,7 @@
+"""
+Embeddings imports
+"""
+
+from .base import Embeddings
+from .index import *
+from .search import *
