@@ -26,6 +26,10 @@ TargetKind = Literal["cuda", "rocm", "xpu", "mps", "cpu"]
 
 EFFORTS: tuple[Effort, ...] = ("none", "low", "medium", "high")
 RISKS: tuple[Risk, ...] = ("lower", "moderate", "higher")
+
+LEGACY_FALLBACK = "legacy-fallback=1"
+"""Signal detail: the line sits in the handler of an older torch's fallback (a ``try`` of torch's device-generic
+API whose handlers catch only AttributeError/TypeError; scanners/python_shapes.legacy_fallback)."""
 LAYERS: tuple[Layer, ...] = ("framework", "packages", "extensions", "source", "artifacts")
 
 

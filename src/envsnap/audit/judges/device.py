@@ -19,7 +19,7 @@ from envsnap.audit.judges.base import (
     cuda_api_works,
     make_finding,
 )
-from envsnap.audit.model import Finding, Risk, Signal, Target
+from envsnap.audit.model import LEGACY_FALLBACK, Finding, Risk, Signal, Target
 
 # ---------------------------------------------------------------------------- device plumbing
 
@@ -397,6 +397,17 @@ def _grad_scaler(signal: Signal, target: Target) -> Finding | None:
             "low",
             "lower",
             "`torch.amp.GradScaler('cuda')`",
+            AMP_SOURCE,
+        )
+    if LEGACY_FALLBACK in signal.detail:
+        return make_finding(
+            signal,
+            "cuda-grad-scaler",
+            f"An older torch's fallback (the handler of a `torch.amp` call that failed): torch builds for "
+            f"{NAMES[target.kind]} have the device-generic scaler tried first, so this line never runs there.",
+            "none",
+            "lower",
+            f"`torch.amp.GradScaler('{target.kind}')`",
             AMP_SOURCE,
         )
     if signal.guarded:

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import msgspec
 
 from envsnap.audit import knowledge
-from envsnap.audit.model import Signal
+from envsnap.audit.model import LEGACY_FALLBACK, Signal
 from envsnap.audit.scanners.build import shown_code
 from envsnap.audit.scanners.python_callers import (
     called_name,
@@ -45,6 +45,8 @@ from envsnap.audit.scanners.python_shapes import (
     is_device_menu,
     is_device_string,
     is_main_check,
+    legacy_fallback,
+    lookup_fallback,
     names_backend,
     port_attribute,
     ptx_detail,
@@ -155,6 +157,8 @@ class _Visitor(ast.NodeVisitor):
         """Ids of the elif / else-if links seen from the head of their chain (a chain is judged once)."""
         """Plain-name calls (``_helper(x)``) made inside a guard, by callee name."""
         self.compared: set[int] = set()
+        # Inside the handler of an older torch's fallback (python_shapes.legacy_fallback).
+        self.legacy = 0
         self.device_args: set[int] = set()
         self.pending: dict[str, ast.Constant] = {}
         """Function-local names bound to a device literal, until a device argument uses them."""
@@ -200,6 +204,10 @@ class _Visitor(ast.NodeVisitor):
         detail: tuple[str, ...] = (),
     ) -> None:
         is_guarded = self.guard > 0 if guarded is None else guarded
+        if self.legacy:
+            # Only an older torch, without the device-generic API tried first, runs this.
+            is_guarded = True
+            detail = (*detail, LEGACY_FALLBACK)
         if not is_guarded and self.top_function is not None:
             self.inside[len(self.signals)] = self.top_function
         elif not is_guarded and self.method is not None:
@@ -279,7 +287,12 @@ class _Visitor(ast.NodeVisitor):
         self.guard -= swallows
         if catches:
             self.import_guard -= 1
-        for part in (*node.handlers, *node.orelse, *node.finalbody):
+        legacy = legacy_fallback(node, self.dotted)
+        self.legacy += legacy
+        for handler in node.handlers:
+            self.visit(handler)
+        self.legacy -= legacy
+        for part in (*node.orelse, *node.finalbody):
             self.visit(part)
 
     visit_TryStar = visit_Try
@@ -351,11 +364,13 @@ class _Visitor(ast.NodeVisitor):
     visit_AsyncWith = visit_With
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        # A parameter default (`def run(device="cuda")`) is a setting the caller overrides.
+        # A parameter default (`def run(device="cuda")`) is a setting the caller overrides; so is
+        # `device: torch.device = torch.device('cuda')` (timm 1.0.15 data/loader.py, #22 blind round 13).
         for default in (*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)):
-            if is_device_string(default):
-                self.emit("device-default", default, repr(default.value))  # type: ignore[attr-defined]
-                self.compared.add(id(default))
+            literal = self._device_literal(default)
+            if literal is not None:
+                self.emit("device-default", literal, repr(literal.value))
+                self.compared.add(id(literal))
             else:
                 self._nccl_setting(default)
         top = self.functions == 0 and self.top_function is None and not self.classes
@@ -533,10 +548,29 @@ class _Visitor(ast.NodeVisitor):
             short = name.split(".")[-1]
             self.emit("cuda-amp", node, f"{short}('cuda')")
 
+    def _device_literal(self, node: ast.AST) -> ast.Constant | None:
+        """``"cuda"``, or the ``"cuda"`` of ``torch.device("cuda")``: building a device touches no driver."""
+        if is_device_string(node):
+            return node  # type: ignore[return-value]
+        if (
+            isinstance(node, ast.Call)
+            and self.dotted(node.func) == "torch.device"
+            and node.args
+            and is_device_string(node.args[0])
+        ):
+            return node.args[0]  # type: ignore[return-value]
+        return None
+
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
         name = self.dotted(func)
         self._device_arguments(node, name)
+        fallback = lookup_fallback(node)
+        literal = self._device_literal(fallback) if fallback is not None else None
+        if literal is not None and id(literal) not in self.compared:
+            # `getattr(args, "device", "cuda")`: the user's setting first, 'cuda' only where none is set.
+            self.emit("device-default", literal, repr(literal.value))
+            self.compared.add(id(literal))
         if isinstance(func, ast.Name) and self.guard > 0:
             self.guarded_calls[func.id] = self.guarded_calls.get(func.id, 0) + 1
         if (

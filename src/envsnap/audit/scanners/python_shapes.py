@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 
 DEVICE_STRING = re.compile(r"^cuda(:\d+)?$")
 _BACKEND_WORDS = frozenset(
@@ -89,6 +90,60 @@ def is_device_string(node: ast.AST) -> bool:
         and isinstance(node.value, str)
         and bool(DEVICE_STRING.match(node.value))
     )
+
+
+def lookup_fallback(node: ast.Call) -> ast.AST | None:
+    """The fallback of a settings lookup: ``getattr(args, "device", FALLBACK)``, ``cfg.get("device",
+    FALLBACK)``, ``kwargs.pop(...)``, ``os.getenv("DEVICE", FALLBACK)``.
+
+    The value comes from the caller's settings; the fallback is used only where they name none, so a
+    device string there is a default the user overrides (timm 1.0.15 utils/distributed.py passes
+    ``device=getattr(args, 'device', 'cuda')``, #22 blind round 13), not a device the code is bound to.
+    """
+    func = node.func
+    if isinstance(func, ast.Name) and func.id == "getattr" and len(node.args) == 3:
+        return node.args[2]
+    method = func.attr if isinstance(func, ast.Attribute) else None
+    if (
+        method in ("get", "pop", "setdefault", "getenv")
+        and len(node.args) == 2
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    ):
+        return node.args[1]
+    return None
+
+
+LEGACY_API_ERRORS = frozenset({"AttributeError", "TypeError"})
+"""What an older torch raises for a device-generic API it lacks: a missing attribute (``torch.amp.
+GradScaler`` before 2.3) or an unknown argument (``device=``)."""
+
+
+def legacy_fallback(node: ast.Try, dotted: Callable[[ast.AST], str | None]) -> bool:
+    """``try: torch.amp.GradScaler(device=d) except (AttributeError, TypeError): torch.cuda.amp.GradScaler()``.
+
+    The try body calls torch's device-generic API and the handlers catch only the errors an older torch
+    raises for it: the handler is that older torch's fallback, and on a torch with the generic API (every
+    build for a non-CUDA target) it never runs (timm 1.0.15 utils/cuda.py NativeScaler, #22 blind round 13).
+    A handler that catches anything else (RuntimeError, Exception) may run on the target, so it is none.
+    """
+    if not node.handlers:
+        return False
+    for handler in node.handlers:
+        if handler.type is None:
+            return False
+        names = [n.id for n in ast.walk(handler.type) if isinstance(n, ast.Name)]
+        if not names or not set(names) <= LEGACY_API_ERRORS:
+            return False
+    return any(
+        isinstance(sub, ast.Call) and (dotted(sub.func) or "").startswith(GENERIC_DEVICE_APIS)
+        for stmt in node.body
+        for sub in ast.walk(stmt)
+    )
+
+
+GENERIC_DEVICE_APIS = ("torch.amp.", "torch.autocast", "torch.accelerator.")
+"""torch's device-generic entry points: the device is an argument (``torch.amp.GradScaler("xpu")``)."""
 
 
 def is_main_check(test: ast.AST) -> bool:
