@@ -13,7 +13,7 @@ from envsnap.audit.judges.base import (
     Context,
     make_finding,
 )
-from envsnap.audit.model import Finding, Signal, Target
+from envsnap.audit.model import OPT_IN, Finding, Signal, Target
 from envsnap.rules import knowledge as rules_knowledge
 
 # ---------------------------------------------------------------------------- packages
@@ -81,7 +81,10 @@ def package_finding(
         )
     elif signal.guarded and signal.kind == "import":
         risk = LOWER_RISK[risk]
-        meaning += " The import is guarded (try/except): the code has a path without it."
+        if OPT_IN in signal.detail:
+            meaning += " Imported behind a switch that is off by default: the code has a path without it."
+        else:
+            meaning += " The import is guarded (try/except): the code has a path without it."
         if UNDECLARED in signal.detail:
             # Nor does the project install it (across_files._undeclared_guarded_imports): an opt-in.
             risk = LOWER_RISK[risk]

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import msgspec
 
 from envsnap.audit import knowledge
-from envsnap.audit.model import LEGACY_FALLBACK, Signal
+from envsnap.audit.model import LEGACY_FALLBACK, OPT_IN, Signal
 from envsnap.audit.scanners.build import shown_code
 from envsnap.audit.scanners.python_callers import (
     called_name,
@@ -46,6 +46,7 @@ from envsnap.audit.scanners.python_shapes import (
     is_device_string,
     is_main_check,
     legacy_fallback,
+    off_by_default,
     lookup_fallback,
     names_backend,
     port_attribute,
@@ -159,6 +160,9 @@ class _Visitor(ast.NodeVisitor):
         self.compared: set[int] = set()
         # Inside the handler of an older torch's fallback (python_shapes.legacy_fallback).
         self.legacy = 0
+        # Per function: its parameters that default to False (opt-in switches); depth inside `if <one>:`.
+        self.off_switches: list[set[str]] = []
+        self.opt_in = 0
         self.device_args: set[int] = set()
         self.pending: dict[str, ast.Constant] = {}
         """Function-local names bound to a device literal, until a device argument uses them."""
@@ -260,8 +264,9 @@ class _Visitor(ast.NodeVisitor):
         row = knowledge.alternative_for_import(module)
         if row is None:
             return False
-        guarded = self.import_guard > 0 or self.guard > 0
+        guarded = self.import_guard > 0 or self.guard > 0 or self.opt_in > 0
         script = ("script=1",) if self.script else ()
+        script += (OPT_IN,) if self.opt_in else ()
         # A module-level import that nothing guards: the module cannot be imported without the package.
         nested = guarded or self.functions or self.classes or self.conditional
         top = () if nested else ("module-level=1",)
@@ -306,7 +311,16 @@ class _Visitor(ast.NodeVisitor):
         self.conditional += 1
         rocm = rocm_test(node.test)
         self.no_rocm += rocm is False
+        # `def init(..., use_deepspeed=False): if use_deepspeed: import deepspeed` (coqui-tts 0.26 xtts/gpt.py,
+        # #22 blind round 13): the body runs only when the caller turns on a switch that is off by default.
+        opt_in = (
+            isinstance(node.test, ast.Name)
+            and bool(self.off_switches)
+            and node.test.id in self.off_switches[-1]
+        )
+        self.opt_in += opt_in
         self._visit_block(node.body)
+        self.opt_in -= opt_in
         self.no_rocm -= rocm is False
         self.no_rocm += rocm is True and bool(node.orelse)
         self._visit_block(node.orelse)
@@ -381,6 +395,7 @@ class _Visitor(ast.NodeVisitor):
             self.method = node.name
         self.functions += 1
         self.params.append({a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)})
+        self.off_switches.append(off_by_default(node.args))
         self.host_names.append(set())
         self.function_names.append(node.name)
         saved = self.pending
@@ -395,6 +410,7 @@ class _Visitor(ast.NodeVisitor):
         self._visit_block(node.body)
         self.pending = saved
         self.params.pop()
+        self.off_switches.pop()
         self.host_names.pop()
         self.function_names.pop()
         self.functions -= 1

@@ -114,6 +114,14 @@ def lookup_fallback(node: ast.Call) -> ast.AST | None:
     return None
 
 
+def off_by_default(args: ast.arguments) -> set[str]:
+    """The parameters whose default is ``False``: switches the caller turns on (``use_deepspeed=False``)."""
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [*zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True)]
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None]
+    return {a.arg for a, d in pairs if isinstance(d, ast.Constant) and d.value is False}
+
+
 LEGACY_API_ERRORS = frozenset({"AttributeError", "TypeError"})
 """What an older torch raises for a device-generic API it lacks: a missing attribute (``torch.amp.
 GradScaler`` before 2.3) or an unknown argument (``device=``)."""
