@@ -146,7 +146,8 @@ def test_an_import_behind_a_switch_that_is_off_by_default(tmp_path: Path, target
     assert "switch that is off by default" in deepspeed.meaning
     assert result.verdict.risk == "lower"
     # Twin: the same switch on by default makes DeepSpeed's kernel injection the path that runs.
-    on = {**files, "TTS/tts/layers/xtts/gpt.py": COQUI_GPT.replace("use_deepspeed=False", "use_deepspeed=True")}
+    on_by_default = COQUI_GPT.replace("use_deepspeed=False", "use_deepspeed=True")
+    on = {**files, "TTS/tts/layers/xtts/gpt.py": on_by_default}
     other = audit_files(tmp_path / "on", on, target)
     assert "cuda-only-import" in raised(other)
     assert other.verdict.risk == "moderate"

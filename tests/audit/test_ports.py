@@ -105,11 +105,11 @@ guidance update in float64 on the model's device (``project()``: ``x.double()``,
 ``remove_parallel_component=True``), which MPS refuses: envsnap rates that a real MPS failure (moderate); the
 expectation calls the main trainer and model, plain PyTorch on Accelerate, as shipped (lower). Which variant a
 user trains, nothing in the source says.
-coqui-tts (blind round 13, kept aside): XTTS v2 hangs or fails on MPS in the upstream tracker (closed wontfix),
-which nothing in the source shows: the model is plain PyTorch moved with .to(device), the float64 is numpy on
-the host. Blind, envsnap said moderate, but only for the opt-in DeepSpeed import (``if use_deepspeed:``, off by
-default, not a requirement), which says nothing about MPS; once that import is read as the opt-in it is, the
-MPS cell is lower (one off), the ROCm and XPU cells right."""
+coqui-tts (blind round 13, kept aside): XTTS v2 hangs or fails on MPS in the upstream tracker (wontfix),
+which nothing in the source shows: the model is plain PyTorch moved with .to(device), the float64 is numpy
+on the host. Blind, envsnap said moderate, but only for the opt-in DeepSpeed import (``if use_deepspeed:``,
+off by default, not a requirement), which says nothing about MPS; once that import is read as the opt-in it
+is, the MPS cell is lower (one off), the ROCm and XPU cells right."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

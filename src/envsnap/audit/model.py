@@ -28,8 +28,8 @@ EFFORTS: tuple[Effort, ...] = ("none", "low", "medium", "high")
 RISKS: tuple[Risk, ...] = ("lower", "moderate", "higher")
 
 LEGACY_FALLBACK = "legacy-fallback=1"
-"""Signal detail: the line sits in the handler of an older torch's fallback (a ``try`` of torch's device-generic
-API whose handlers catch only AttributeError/TypeError; scanners/python_shapes.legacy_fallback)."""
+"""Signal detail: the line sits in the handler of an older torch's fallback (a ``try`` of torch's
+device-generic API whose handlers catch only AttributeError/TypeError; python_shapes.legacy_fallback)."""
 OPT_IN = "opt-in=1"
 """Signal detail: an import inside ``if <switch>:`` where the switch is a parameter that defaults to False."""
 

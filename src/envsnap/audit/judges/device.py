@@ -403,8 +403,9 @@ def _grad_scaler(signal: Signal, target: Target) -> Finding | None:
         return make_finding(
             signal,
             "cuda-grad-scaler",
-            f"An older torch's fallback (the handler of a `torch.amp` call that failed): torch builds for "
-            f"{NAMES[target.kind]} have the device-generic scaler tried first, so this line never runs there.",
+            f"An older torch's fallback (the handler of a `torch.amp` call that failed): torch builds "
+            f"for {NAMES[target.kind]} have the device-generic scaler tried first, so this line never "
+            "runs there.",
             "none",
             "lower",
             f"`torch.amp.GradScaler('{target.kind}')`",

@@ -46,9 +46,9 @@ from envsnap.audit.scanners.python_shapes import (
     is_device_string,
     is_main_check,
     legacy_fallback,
-    off_by_default,
     lookup_fallback,
     names_backend,
+    off_by_default,
     port_attribute,
     ptx_detail,
     requires_cuda,
@@ -265,7 +265,7 @@ class _Visitor(ast.NodeVisitor):
         if row is None:
             return False
         guarded = self.import_guard > 0 or self.guard > 0 or self.opt_in > 0
-        script = ("script=1",) if self.script else ()
+        script: tuple[str, ...] = ("script=1",) if self.script else ()
         script += (OPT_IN,) if self.opt_in else ()
         # A module-level import that nothing guards: the module cannot be imported without the package.
         nested = guarded or self.functions or self.classes or self.conditional
@@ -311,8 +311,9 @@ class _Visitor(ast.NodeVisitor):
         self.conditional += 1
         rocm = rocm_test(node.test)
         self.no_rocm += rocm is False
-        # `def init(..., use_deepspeed=False): if use_deepspeed: import deepspeed` (coqui-tts 0.26 xtts/gpt.py,
-        # #22 blind round 13): the body runs only when the caller turns on a switch that is off by default.
+        # `def init(..., use_deepspeed=False): if use_deepspeed: import deepspeed` (coqui-tts 0.26
+        # xtts/gpt.py, #22 blind round 13): the body runs only when the caller turns on a switch that is
+        # off by default.
         opt_in = (
             isinstance(node.test, ast.Name)
             and bool(self.off_switches)

@@ -128,7 +128,7 @@ GradScaler`` before 2.3) or an unknown argument (``device=``)."""
 
 
 def legacy_fallback(node: ast.Try, dotted: Callable[[ast.AST], str | None]) -> bool:
-    """``try: torch.amp.GradScaler(device=d) except (AttributeError, TypeError): torch.cuda.amp.GradScaler()``.
+    """``try: torch.amp.GradScaler(device=d) except (AttributeError, TypeError): <the CUDA scaler>``.
 
     The try body calls torch's device-generic API and the handlers catch only the errors an older torch
     raises for it: the handler is that older torch's fallback, and on a torch with the generic API (every
