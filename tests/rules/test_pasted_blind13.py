@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from envsnap.errors import BadInput
 from tests.rules.pasted import findings_of, snapshot_of
 
 
@@ -59,3 +62,30 @@ def test_a_torch_build_said_mid_sentence_is_read() -> None:
 def test_a_bare_version_mid_sentence_is_not_a_build() -> None:
     assert torch_version(BARE_VERSION_SENTENCE) is None
     assert not {f for f in findings_of(BARE_VERSION_SENTENCE) if f[1] == "error"}
+
+
+SDNEXT_SYSTEM_PACKAGES = (
+    "06:26:03-085287 INFO     System packages: {'torch': '2.4.1+cpu', 'diffusers': '0.31.0.dev0', "
+    "'gradio': '3.43.2',\n"
+    "                         'transformers': '4.45.1', 'accelerate': '0.33.0'}\n"
+    "06:26:04-218593 INFO     Engine: backend=Backend.DIFFUSERS compute=None device=cpu "
+    'attention="Scaled-Dot-Product"\n'
+)
+"""vladmandic/sdnext#3476 ('Torch cpu installed on nvidia system'; the log names no GPU)."""
+
+
+def test_a_printed_dict_of_package_versions_is_read() -> None:
+    assert torch_version(SDNEXT_SYSTEM_PACKAGES) == "2.4.1+cpu"
+    # A CPU build with no GPU in the paste: nothing to judge it against (house convention, llamafactory-7666).
+    assert ("cpu-only-build-on-gpu-host", "error") not in findings_of(SDNEXT_SYSTEM_PACKAGES)
+
+
+def test_the_cpu_build_in_the_dict_is_judged_when_a_gpu_is_shown() -> None:
+    with_gpu = SDNEXT_SYSTEM_PACKAGES + "GPU 0: NVIDIA GeForce RTX 4090\nNvidia driver version: 560.94\n"
+    assert ("cpu-only-build-on-gpu-host", "error") in findings_of(with_gpu)
+
+
+def test_unknown_names_in_a_printed_dict_are_not_packages() -> None:
+    # Neither member names a known package: nothing is read, so the paste is refused (exit 2), not misread.
+    with pytest.raises(BadInput):
+        snapshot_of("settings: {'theme': '2.1.0', 'torch_home': '1.2.3'}\n")

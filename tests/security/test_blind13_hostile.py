@@ -1,7 +1,8 @@
 """The torch lines read since blind round 13 (a build tag written apart, "PyTorch 2.8.0 + cu129"; a build
 said mid-sentence, "... shows PyTorch Version: 2.7.1+cu126") sit beside free text: terminal escapes, Rich
 markup, a huge field and a secret around them never reach the output as such, and the version is still
-read, with nothing of the hostile text in it."""
+read, with nothing of the hostile text in it. The same for a printed Python dict of package versions
+(SD.Next's "System packages: {'torch': '2.4.1+cpu', ...}"), a reader added in that round."""
 
 from __future__ import annotations
 
@@ -22,6 +23,10 @@ PASTES = {
         f"@someone {HOSTILE[:300]} Your system information shows PyTorch Version: 2.7.1+cu126\n"
         f"{HOSTILE}\nHF_TOKEN={SECRET}\n"
     ),
+    "printed-dict": (
+        f"INFO     System packages: {{'torch': '2.4.1+cpu', 'diffusers': '{HOSTILE[:500]}', "
+        f"'{HOSTILE[:200]}': '1.0'}}\n{HOSTILE}\nHF_TOKEN={SECRET}\n"
+    ),
     "tag-is-hostile": (
         "Versions: PyTorch 2.8.0 + cu129\x1b]0;PWNED\x07\n"
         f"Your system information shows PyTorch Version: 2.7.1+cu126[bold red]X[/]\nHF_TOKEN={SECRET}\n"
@@ -39,7 +44,12 @@ def test_a_hostile_paste_is_read_and_shown_safely(
 
 
 @pytest.mark.parametrize(
-    ("name", "version"), [("build-tag-apart", "2.8.0+cu129"), ("build-mid-sentence", "2.7.1+cu126")]
+    ("name", "version"),
+    [
+        ("build-tag-apart", "2.8.0+cu129"),
+        ("build-mid-sentence", "2.7.1+cu126"),
+        ("printed-dict", "2.4.1+cpu"),
+    ],
 )
 def test_the_version_is_read_beside_hostile_text(name: str, version: str) -> None:
     frameworks = snapshot_of(PASTES[name]).frameworks

@@ -251,6 +251,8 @@ _TORCH_BACKEND = re.compile(r"^nVidia CUDA (?P<v>\d{1,2}\.\d{1,2})\b")
 _REPL_BOOL = re.compile(r"^(?:Out\[\d{1,4}\]: ?)?(?P<b>True|False)$")
 _CUDA_TENSOR = re.compile(r"device='cuda:\d{1,2}'\)")
 _XFORMERS_HAVE = re.compile(r"\(you have (?P<v>" + _VERSION + r")\)")
+_DICT_MEMBER = re.compile(r"'(?P<name>[A-Za-z][\w.-]{0,60})': '(?P<v>" + _VERSION + r")'")
+"""A member of a printed Python dict of package versions (SD.Next's ``System packages: {'torch': ...}``)."""
 _PINNED = re.compile(r"(?<![\w.-])(?P<name>torch|torchvision|torchaudio|xformers)==(?P<v>" + _VERSION + r")")
 _SECTION_PIP = re.compile(
     r"^\[(?:pip3?|conda)\] (?P<name>[A-Za-z0-9][\w.-]{0,80})(?:==| {1,40})(?P<v>\d[^\s]{0,60})"
@@ -629,6 +631,10 @@ def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
         for wheel in _WHEEL.finditer(line) if "-cp" in line else ():
             local = f"+{wheel.group('local')}" if wheel.group("local") else ""
             reader.add("package", wheel.group("v") + local, number, wheel.group("name"))
+    if "': '" in line:
+        for member in _DICT_MEMBER.finditer(line):
+            if member.group("name").lower() in KNOWN_PACKAGES:
+                reader.add("package", member.group("v"), number, member.group("name").lower())
     if "==" in line:
         for pinned in _PINNED.finditer(line):
             reader.add("package", pinned.group("v"), number, pinned.group("name"))
