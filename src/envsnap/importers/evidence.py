@@ -166,9 +166,18 @@ KNOWN_PACKAGES = frozenset(
 _PKG_KEY_SUFFIX = re.compile(r" version$")
 
 # Lines without a key: each needs the literal it is guarded by (checked with ``in``, cheap).
+_LOCAL_TAG = r"(?:cu\d{2,3}|cpu|rocm\d[\d.]{0,8}|xpu)"
 _TORCH_INLINE = re.compile(
-    r"^(?:py)?torch(?: version)?[ :=]{1,3}v?(?P<v>" + _VERSION + r")(?:[\s;,)]|$)", re.I
+    r"^(?:py)?torch(?: version)?[ :=]{1,3}v?(?P<v>" + _VERSION + r")"
+    r"(?: \+ (?P<local>" + _LOCAL_TAG + r"))?(?:[\s;,)]|$)",
+    re.I,
 )
+"""``torch 2.1.0``, ``PyTorch: 2.8.0+cu129``, and the build tag written apart, ``PyTorch 2.8.0 + cu129``."""
+_TORCH_BUILD_SAID = re.compile(
+    r"\b(?:py)?torch version:? v?(?P<v>\d{1,4}\.\d{1,4}(?:\.\d{1,6})?\+" + _LOCAL_TAG + r")(?![\w.])", re.I
+)
+"""Mid-sentence, a torch version only with its build tag ("... shows PyTorch Version: 2.7.1+cu126"): a
+bare version in a sentence says nothing about the build (module docstring)."""
 _PYTHON_INLINE = re.compile(r"^Python (?P<v>\d\.\d{1,2}(?:\.\d{1,3})?)(?:[\s;,]|$)")
 _PACKAGE_FOUND = re.compile(r"^Package version found: (?P<name>[\w.-]{1,60}) (?P<v>\S{1,60})$")
 _ALIGNED_PKG = re.compile(r"^(?P<name>[A-Za-z][\w.-]{0,60}) {1,40}(?P<v>" + _VERSION + r")(?: .*)?$")
@@ -242,6 +251,8 @@ _TORCH_BACKEND = re.compile(r"^nVidia CUDA (?P<v>\d{1,2}\.\d{1,2})\b")
 _REPL_BOOL = re.compile(r"^(?:Out\[\d{1,4}\]: ?)?(?P<b>True|False)$")
 _CUDA_TENSOR = re.compile(r"device='cuda:\d{1,2}'\)")
 _XFORMERS_HAVE = re.compile(r"\(you have (?P<v>" + _VERSION + r")\)")
+_DICT_MEMBER = re.compile(r"'(?P<name>[A-Za-z][\w.-]{0,60})': '(?P<v>" + _VERSION + r")'")
+"""A member of a printed Python dict of package versions (SD.Next's ``System packages: {'torch': ...}``)."""
 _PINNED = re.compile(r"(?<![\w.-])(?P<name>torch|torchvision|torchaudio|xformers)==(?P<v>" + _VERSION + r")")
 _SECTION_PIP = re.compile(
     r"^\[(?:pip3?|conda)\] (?P<name>[A-Za-z0-9][\w.-]{0,80})(?:==| {1,40})(?P<v>\d[^\s]{0,60})"
@@ -567,9 +578,21 @@ def _line(reader: _Reader, number: int, raw: str) -> None:
     kv = _KV.match(line)
     if kv is not None:
         key = " ".join(kv.group("key").lower().split()).rstrip(" .:")
-        if _key_value(reader, key, kv.group("value").strip(), number):
+        value = kv.group("value").strip()
+        if _key_value(reader, key, value, number):
+            return
+        # "Versions: PyTorch 2.8.0 + cu129": a key torch's own keys do not cover, torch named in the value.
+        if "torch" in value.lower() and (torch := _TORCH_INLINE.match(value)):
+            reader.add("torch", _torch_of(torch), number)
             return
     _inline(reader, number, line, lower)
+
+
+def _torch_of(match: re.Match[str]) -> str:
+    """The version an inline torch match states, its build tag joined when written apart."""
+    version = match.group("v")
+    local = match.group("local")
+    return f"{version}+{local}" if local and "+" not in version else version
 
 
 def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
@@ -602,10 +625,16 @@ def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
     if "torch" in lower:
         match = _TORCH_INLINE.match(line)
         if match:
-            reader.add("torch", match.group("v"), number)
+            reader.add("torch", _torch_of(match), number)
+        elif "torch version" in lower and (said := _TORCH_BUILD_SAID.search(line)):
+            reader.add("torch", said.group("v"), number)
         for wheel in _WHEEL.finditer(line) if "-cp" in line else ():
             local = f"+{wheel.group('local')}" if wheel.group("local") else ""
             reader.add("package", wheel.group("v") + local, number, wheel.group("name"))
+    if "': '" in line:
+        for member in _DICT_MEMBER.finditer(line):
+            if member.group("name").lower() in KNOWN_PACKAGES:
+                reader.add("package", member.group("v"), number, member.group("name").lower())
     if "==" in line:
         for pinned in _PINNED.finditer(line):
             reader.add("package", pinned.group("v"), number, pinned.group("name"))
@@ -768,7 +797,7 @@ def _segments(reader: _Reader, number: int, line: str) -> None:
         torch = _TORCH_INLINE.match(part)
         python = _PYTHON_INLINE.match(part)
         if torch:
-            reader.add("torch", torch.group("v"), number)
+            reader.add("torch", _torch_of(torch), number)
         elif python:
             reader.add("python", python.group("v"), number)
         elif part.lower().startswith("cuda"):
