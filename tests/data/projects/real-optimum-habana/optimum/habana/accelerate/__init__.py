@@ -1,0 +1,2 @@
+from .accelerator import GaudiAccelerator
+from .state import GaudiAcceleratorState, GaudiPartialState

@@ -1,0 +1,3 @@
+#pragma once
+#include <torch/extension.h>
+at::Tensor fps(at::Tensor points, const int nsamples, bool random = true);
