@@ -27,10 +27,18 @@ KERNEL_RULES = frozenset(
 MAX_REASONS = 5
 
 
-def _is_kernel(finding: Finding) -> bool:
+# On ROCm torch.utils.cpp_extension hipifies plain CUDA sources at build: many such kernels are one build,
+# not many ports. What hipify cannot map (PTX, CUTLASS, warp size) has findings of its own (#22 blind
+# round 14: torch-points-kernels, 7 plain .cu files, no ROCm path documented: moderate, not higher).
+HIPIFIED_AT_BUILD = frozenset({"cuda-extension", "cuda-source"})
+
+
+def _is_kernel(finding: Finding, target: Target) -> bool:
     """A moderate compiled-code finding that counts toward SEVERAL_KERNELS. CUDA source judged low effort
     (host code, or a header with no kernel of its own) is built with what includes it: not one more."""
     if finding.rule not in KERNEL_RULES or finding.risk != "moderate":
+        return False
+    if target.kind == "rocm" and finding.rule in HIPIFIED_AT_BUILD:
         return False
     return not (finding.rule == "cuda-source" and finding.effort == "low")
 
@@ -48,7 +56,7 @@ def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[s
             project is never ``higher`` risk there; what stays CUDA-only is named.
     """
     risk: Risk = max((f.risk for f in findings), key=RISKS.index, default="lower")
-    kernels = [f for f in findings if _is_kernel(f)]
+    kernels = [f for f in findings if _is_kernel(f, target)]
     reasons = _reasons(findings, risk)
     if risk == "moderate" and len(kernels) >= SEVERAL_KERNELS and not supported:
         risk = "higher"
@@ -60,10 +68,14 @@ def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[s
     # round 10) is a start, not a path: those kernels are still to be written.
     unported = sum(1 for f in findings if f.rule == UNPORTED_OP and f.risk == "higher")
     partial = unported >= SEVERAL_KERNELS
+    # A package with no build for the target, imported where nothing guards it or lowers it (another
+    # vendor's runtime: optimum-habana's `import habana_frameworks.torch.core`, #22 blind round 14): the
+    # module does not import there, so a `torch.version.hip` branch elsewhere is no path for the target.
+    unimportable = any(f.rule == "cuda-only-import" and f.risk == "higher" for f in findings)
     if supported:
         # The project has a path for the target: what is left is finishing or checking it, not a port;
         # unless that path is a build switch over sources that do not compile there (support.covered).
-        risk = "moderate" if risk == "higher" and not broken and not partial else risk
+        risk = "moderate" if risk == "higher" and not (broken or partial or unimportable) else risk
         if partial:
             reasons.insert(0, f"{unported} CUDA kernels have no {NAMES[target.kind]} kernel in its backend")
         name = NAMES[target.kind]
@@ -71,6 +83,8 @@ def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[s
         said = (
             "a ROCm build switch, but its sources do not build"
             if broken
+            else "a code path, but an import it needs has no build there"
+            if unimportable
             else ("already supported" if strong else "has a code path")
         )
         reasons.insert(0, f"{said} on {name}: {supported[0]}")

@@ -29,6 +29,8 @@ WAVE_SOURCE = "https://rocm.docs.amd.com/projects/HIP/en/latest/understand/progr
 DOCKER_SOURCE = "https://hub.docker.com/r/rocm/pytorch"
 
 NAMES = {"cuda": "NVIDIA CUDA", "rocm": "ROCm", "xpu": "Intel XPU", "mps": "Apple MPS", "cpu": "CPU"}
+# Device backends that are no target of envsnap's (a knowledge row's device_backend), named in messages.
+BACKEND_NAMES = {**NAMES, "hpu": "Intel Gaudi (HPU)"}
 DEVICE = {"xpu": "torch.device('xpu')", "mps": "torch.device('mps')", "cpu": "torch.device('cpu')"}
 ACCELERATOR = (
     "choose the device once, `device = torch.accelerator.current_accelerator() or torch.device('cpu')`, "

@@ -8,6 +8,7 @@ from packaging.version import Version
 from envsnap.audit import knowledge
 from envsnap.audit.across_files import IMPORTS_GUARDED, UNDECLARED
 from envsnap.audit.judges.base import (
+    BACKEND_NAMES,
     LOWER_RISK,
     NAMES,
     Context,
@@ -76,7 +77,7 @@ def package_finding(
     elif _other_device_path(signal, row, target):
         risk = "lower"
         meaning = (
-            f"{row.what}: the {NAMES[row.device_backend or '']} backend, imported inside a function: that"
+            f"{row.what}: the {BACKEND_NAMES[row.device_backend or '']} backend, imported inside a function: that"
             f" device's path, loaded only when it is asked for; {NAMES[target.kind]} never takes it."
         )
     elif signal.guarded and signal.kind == "import":
