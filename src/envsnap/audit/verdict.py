@@ -27,18 +27,20 @@ KERNEL_RULES = frozenset(
 MAX_REASONS = 5
 
 
-# On ROCm torch.utils.cpp_extension hipifies plain CUDA sources at build: many such kernels are one build,
-# not many ports. What hipify cannot map (PTX, CUTLASS, warp size) has findings of its own (#22 blind
-# round 14: torch-points-kernels, 7 plain .cu files, no ROCm path documented: moderate, not higher).
-HIPIFIED_AT_BUILD = frozenset({"cuda-extension", "cuda-source"})
+# On ROCm torch.utils.cpp_extension hipifies the CUDA sources of a CUDAExtension at build: many such kernels
+# are one build, not many ports. What hipify cannot map (PTX, CUTLASS, warp size) has findings of its own
+# (#22 blind round 14: torch-points-kernels, seven plain .cu files in a CUDAExtension, no ROCm path
+# documented: moderate, not higher). Loose sources with no torch extension build still count one each.
+TORCH_EXTENSION = "cuda-extension"
 
 
-def _is_kernel(finding: Finding, target: Target) -> bool:
+def _is_kernel(finding: Finding, hipified: bool) -> bool:
     """A moderate compiled-code finding that counts toward SEVERAL_KERNELS. CUDA source judged low effort
-    (host code, or a header with no kernel of its own) is built with what includes it: not one more."""
+    (host code, or a header with no kernel of its own) is built with what includes it: not one more; nor is
+    CUDA source that a torch extension hipifies at build on ROCm (``hipified``)."""
     if finding.rule not in KERNEL_RULES or finding.risk != "moderate":
         return False
-    if target.kind == "rocm" and finding.rule in HIPIFIED_AT_BUILD:
+    if hipified and finding.rule == "cuda-source":
         return False
     return not (finding.rule == "cuda-source" and finding.effort == "low")
 
@@ -56,7 +58,8 @@ def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[s
             project is never ``higher`` risk there; what stays CUDA-only is named.
     """
     risk: Risk = max((f.risk for f in findings), key=RISKS.index, default="lower")
-    kernels = [f for f in findings if _is_kernel(f, target)]
+    hipified = target.kind == "rocm" and any(f.rule == TORCH_EXTENSION for f in findings)
+    kernels = [f for f in findings if _is_kernel(f, hipified)]
     reasons = _reasons(findings, risk)
     if risk == "moderate" and len(kernels) >= SEVERAL_KERNELS and not supported:
         risk = "higher"

@@ -77,7 +77,8 @@ def package_finding(
     elif _other_device_path(signal, row, target):
         risk = "lower"
         meaning = (
-            f"{row.what}: the {BACKEND_NAMES[row.device_backend or '']} backend, imported inside a function: that"
+            f"{row.what}: the {BACKEND_NAMES[row.device_backend or '']} backend, imported inside a"
+            " function or a guard: that"
             f" device's path, loaded only when it is asked for; {NAMES[target.kind]} never takes it."
         )
     elif signal.guarded and signal.kind == "import":
