@@ -22,13 +22,15 @@ CPU_ONLY = ("cpu-only-build-on-gpu-host", "error")
 
 # ---------------------------------------------------------------- Ultralytics' device banner
 
-ULTRALYTICS_CPU_WHEEL = """Ultralytics YOLOv8.1.3 🚀 Python-3.10.11 torch-2.1.0+cpu
-An Error occurred: Invalid CUDA 'device=0' requested. Use 'device=cpu' or pass valid CUDA device(s) if available, i.e. 'device=0' or 'device=0,1,2,3' for Multi-GPU.
-
-torch.cuda.is_available(): False
-torch.cuda.device_count(): 0
-"""
-"""ogkalu2/comic-translate#17 (fixed by installing the cu121 wheel; the card is named only in a later comment)."""
+ULTRALYTICS_CPU_WHEEL = (
+    "Ultralytics YOLOv8.1.3 🚀 Python-3.10.11 torch-2.1.0+cpu\n"
+    "An Error occurred: Invalid CUDA 'device=0' requested. Use 'device=cpu' or pass valid CUDA device(s) if "
+    "available, i.e. 'device=0' or 'device=0,1,2,3' for Multi-GPU.\n"
+    "\n"
+    "torch.cuda.is_available(): False\n"
+    "torch.cuda.device_count(): 0\n"
+)
+"""ogkalu2/comic-translate#17 (fixed by installing the cu121 wheel; the card is named in a later comment)."""
 
 ULTRALYTICS_T4 = """>>> ultralytics.checks()
 Ultralytics 8.3.17 🚀 Python-3.10.12 torch-2.4.1+cu121 CUDA:0 (Tesla T4, 15102MiB)
@@ -40,7 +42,8 @@ YOLOV5_CPU_DEVICE = "YOLOv5 🚀 v6.1-306-gfbe67e4 Python-3.10.12 torch-2.1.0+cu
 """YOLOv5's banner when it runs on the CPU (a CUDA wheel, no device opened)."""
 
 ULTRALYTICS_SOURCE_BUILD = (
-    "Ultralytics 8.3.75 🚀 Python-3.10.12 torch-2.1.0a0+32f93b1 CUDA:0 (NVIDIA GeForce RTX 2080 Ti, 11012MiB)\n"
+    "Ultralytics 8.3.75 🚀 Python-3.10.12 torch-2.1.0a0+32f93b1 "
+    "CUDA:0 (NVIDIA GeForce RTX 2080 Ti, 11012MiB)\n"
 )
 """A source build of torch (NGC container style), with the GPU torch opened."""
 
@@ -91,7 +94,7 @@ Versions of relevant libraries:
 [pip3] torchvision==0.16.0.post3+cxx11.abi
 [conda] intel-extension-for-pytorch 2.1.40+xpu
 """
-"""intel/intel-extension-for-pytorch#718 (a comment's collect_env: one IPEX install, listed by pip and conda)."""
+"""intel/intel-extension-for-pytorch#718 (a comment's collect_env: one IPEX listed by pip and conda)."""
 
 
 def test_one_install_listed_by_pip_and_conda_is_not_a_duplicate() -> None:
@@ -104,7 +107,9 @@ def test_two_versions_across_pip_and_conda_are_still_two_installs() -> None:
 
 
 def test_one_installer_listing_a_name_twice_is_still_two_installs() -> None:
-    text = IPEX_COLLECT_ENV_TAIL.replace("[conda] intel-extension-for-pytorch", "[pip3] intel-extension-for-pytorch==")
+    text = IPEX_COLLECT_ENV_TAIL.replace(
+        "[conda] intel-extension-for-pytorch", "[pip3] intel-extension-for-pytorch=="
+    )
     text = text.replace("pytorch== 2.1.40", "pytorch==2.1.40")
     assert ("duplicate-distributions", "warning") in findings_of(text)
 
@@ -135,14 +140,18 @@ def test_the_assertion_without_an_intel_gpu_shown_is_no_cause() -> None:
 
 def test_the_assertion_beside_an_xpu_build_is_no_cpu_only_error() -> None:
     # then the line came from another interpreter than the torch listed (needs_nvidia's reasoning)
-    listed = "\nCollecting environment information...\n\nVersions of relevant libraries:\n[pip3] torch==2.7.1+xpu\n"
+    listed = (
+        "\nCollecting environment information...\n\n"
+        "Versions of relevant libraries:\n[pip3] torch==2.7.1+xpu\n"
+    )
     assert CPU_ONLY not in findings_of(SDNEXT_ARC_NO_XPU + listed)
     assert CPU_ONLY in findings_of(SDNEXT_ARC_NO_XPU + listed.replace("+xpu", "+cpu"))
 
 
 # ---------------------------------------------------------------- a launcher that found nvidia-smi
 
-KOHYA_CPU_WHEEL = """After updating to v22.1.0 CUDA is no longer available. Or so it says when launching Kohya.
+KOHYA_CPU_WHEEL = """After updating to v22.1.0 CUDA is no longer available. \
+Or so it says when launching Kohya.
 
 > INFO     Version: v22.1.0
 >

@@ -19,7 +19,8 @@ PASTES = {
         f"{HOSTILE}\nHF_TOKEN={SECRET}\n"
     ),
     "yolo-banner-hostile-gpu": (
-        "Ultralytics 8.3.17 🚀 Python-3.10.12 torch-2.4.1+cu121 CUDA:0 (NVIDIA [bold red]X[/]\x1b]0;PWNED\x07, "
+        "Ultralytics 8.3.17 🚀 Python-3.10.12 torch-2.4.1+cu121 "
+        "CUDA:0 (NVIDIA [bold red]X[/]\x1b]0;PWNED\x07, "
         f"15102MiB)\nHF_TOKEN={SECRET}\n"
     ),
     "intel-gpu-key": (
@@ -45,9 +46,11 @@ def test_a_hostile_paste_is_read_and_shown_safely(
 def test_the_banner_is_read_beside_hostile_text() -> None:
     snapshot = snapshot_of(PASTES["yolo-banner"])
     torch = snapshot.frameworks.torch if snapshot.frameworks else None
-    assert torch is not None and torch.version == "2.4.1+cpu"
+    assert torch is not None
+    assert torch.version == "2.4.1+cpu"
     nvidia = snapshot.accelerators.nvidia if snapshot.accelerators else None
-    assert nvidia is not None and [d.name for d in nvidia.devices or ()] == ["Tesla T4"]
+    assert nvidia is not None
+    assert [d.name for d in nvidia.devices or ()] == ["Tesla T4"]
 
 
 def test_a_hostile_gpu_name_in_the_banner_is_not_taken() -> None:

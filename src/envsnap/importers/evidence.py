@@ -179,8 +179,9 @@ _TORCH_BUILD_SAID = re.compile(
 """Mid-sentence, a torch version only with its build tag ("... shows PyTorch Version: 2.7.1+cu126"): a
 bare version in a sentence says nothing about the build (module docstring)."""
 _YOLO_BANNER = re.compile(
-    r"\bPython-(?P<python>\d\.\d{1,2}(?:\.\d{1,3})?) torch-(?P<v>\d{1,4}\.\d{1,4}(?:\.\d{1,6})?(?:[ab]\d{1,3})?"
-    r"(?:\+[\w.]{1,40})?)(?![\w.+-])(?: CUDA:\d{1,2} \((?P<gpu>[^,()]{2,80}), \d{1,7}MiB\))?"
+    r"\bPython-(?P<python>\d\.\d{1,2}(?:\.\d{1,3})?) "
+    r"torch-(?P<v>\d{1,4}\.\d{1,4}(?:\.\d{1,6})?(?:[ab]\d{1,3})?(?:\+[\w.]{1,40})?)(?![\w.+-])"
+    r"(?: CUDA:\d{1,2} \((?P<gpu>[^,()]{2,80}), \d{1,7}MiB\))?"
 )
 """Ultralytics' (YOLOv5/YOLOv8/YOLO11) device banner, ``Ultralytics 8.3.17 🚀 Python-3.10.12 torch-2.4.1+cu121
 CUDA:0 (Tesla T4, 15102MiB)`` (or ``CPU (Intel Xeon ...)``): its select_device() prints the torch version

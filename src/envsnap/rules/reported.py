@@ -235,7 +235,8 @@ def _nvidia_shown(snapshot: Snapshot) -> bool:
 
 
 def _intel_shown_without_xpu_build(snapshot: Snapshot) -> bool:
-    """Whether the report shows an Intel GPU and no torch build with XPU (then the line is about that torch)."""
+    """Whether the report shows an Intel GPU and no torch build with XPU (else the line is about another
+    interpreter than the torch listed)."""
     intel = snapshot.accelerators.intel if snapshot.accelerators else None
     torch = facts.torch(snapshot)
     listed = facts.package(snapshot, "torch")
