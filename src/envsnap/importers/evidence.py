@@ -178,6 +178,14 @@ _TORCH_BUILD_SAID = re.compile(
 )
 """Mid-sentence, a torch version only with its build tag ("... shows PyTorch Version: 2.7.1+cu126"): a
 bare version in a sentence says nothing about the build (module docstring)."""
+_YOLO_BANNER = re.compile(
+    r"\bPython-(?P<python>\d\.\d{1,2}(?:\.\d{1,3})?) "
+    r"torch-(?P<v>\d{1,4}\.\d{1,4}(?:\.\d{1,6})?(?:[ab]\d{1,3})?(?:\+[\w.]{1,40})?)(?![\w.+-])"
+    r"(?: CUDA:\d{1,2} \((?P<gpu>[^,()]{2,80}), \d{1,7}MiB\))?"
+)
+"""Ultralytics' (YOLOv5/YOLOv8/YOLO11) device banner, ``Ultralytics 8.3.17 🚀 Python-3.10.12 torch-2.4.1+cu121
+CUDA:0 (Tesla T4, 15102MiB)`` (or ``CPU (Intel Xeon ...)``): its select_device() prints the torch version
+glued to ``torch-`` and the first CUDA device torch opened."""
 _PYTHON_INLINE = re.compile(r"^Python (?P<v>\d\.\d{1,2}(?:\.\d{1,3})?)(?:[\s;,]|$)")
 _PACKAGE_FOUND = re.compile(r"^Package version found: (?P<name>[\w.-]{1,60}) (?P<v>\S{1,60})$")
 _ALIGNED_PKG = re.compile(r"^(?P<name>[A-Za-z][\w.-]{0,60}) {1,40}(?P<v>" + _VERSION + r")(?: .*)?$")
@@ -525,6 +533,9 @@ def _key_value(reader: _Reader, key: str, value: str, number: int) -> bool:
             reader.add("amd-gpu", value[:80], number, gfx.group(0) if gfx else "")
         elif apple := _APPLE_GPU.match(value):
             reader.add("mac-gpu", apple.group(0), number)
+        elif value.startswith("Intel") and _INTEL_GPU_WORD.search(value):
+            # "GPU : Intel Arc A750 8GB" (SD.Next's template): an Intel GPU, by the same words sycl-ls uses
+            reader.add("intel-gpu", value[:80], number)
         return name is not None or key in _GPU_KEYS
     if _CC_KEY.match(key):
         cc = re.match(r"(?P<cc>\d{1,2}\.\d)\b", value)
@@ -628,6 +639,8 @@ def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
             reader.add("torch", _torch_of(match), number)
         elif "torch version" in lower and (said := _TORCH_BUILD_SAID.search(line)):
             reader.add("torch", said.group("v"), number)
+        elif " torch-" in line and (banner := _YOLO_BANNER.search(line)):
+            _yolo_banner(reader, number, banner)
         for wheel in _WHEEL.finditer(line) if "-cp" in line else ():
             local = f"+{wheel.group('local')}" if wheel.group("local") else ""
             reader.add("package", wheel.group("v") + local, number, wheel.group("name"))
@@ -781,6 +794,16 @@ def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
             reader.add("gpu", name, number)
     if _SEGMENT.search(line) and not any(f.line == number and f.kind == "torch" for f in reader.facts[-8:]):
         _segments(reader, number, line)
+
+
+def _yolo_banner(reader: _Reader, number: int, banner: re.Match[str]) -> None:
+    """Ultralytics' banner: python, torch and the CUDA device torch opened (its name as torch reports it)."""
+    reader.add("python", banner.group("python"), number)
+    reader.add("torch", banner.group("v"), number)
+    gpu = banner.group("gpu")
+    name = _gpu_name(gpu) if gpu else None
+    if name:
+        reader.add("gpu", name, number)
 
 
 def _segments(reader: _Reader, number: int, line: str) -> None:

@@ -114,6 +114,12 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("torch-not-compiled-with-cuda", re.compile(r"Torch not compiled with CUDA enabled", re.I)),
+    # kept as evidence for the CPU-only check: the launchers of kohya_ss, SD.Next and their forks log this
+    # when nvidia-smi is on PATH (their check_torch: shutil.which('nvidia-smi')), i.e. an NVIDIA driver is
+    # installed, before they log the torch they import
+    ("launcher-nvidia-smi-found", re.compile(r"\bnVidia toolkit detected\b")),
+    # the same assertion from torch.xpu (torch/xpu/__init__.py _lazy_init) when the build has no XPU
+    ("torch-not-compiled-with-xpu", re.compile(r"Torch not compiled with XPU enabled", re.I)),
     ("gpu-too-old", re.compile(r"PyTorch no longer supports this GPU because it is too old", re.I)),
     ("no-cuda-gpus", re.compile(r"No CUDA GPUs are available", re.I)),
     ("cuda-init", re.compile(r"CUDA initialization: [^\n]{3,}", re.I)),
@@ -287,6 +293,8 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "vllm-cpu-platform": ("platform cpu", "device type=cpu"),
     "jax-plugin-incompatible": ("not compatible with the installed jaxlib",),
     "torch-not-compiled-with-cuda": ("not compiled with cuda",),
+    "torch-not-compiled-with-xpu": ("not compiled with xpu",),
+    "launcher-nvidia-smi-found": ("nvidia toolkit detected",),
     "gpu-too-old": ("no longer supports",),
     "cuda-init": ("cuda initialization",),
     "no-cuda-gpus": ("no cuda gpus",),

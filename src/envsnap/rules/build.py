@@ -37,6 +37,7 @@ def cpu_only_build(snapshot: Snapshot) -> Iterator[Finding]:
     nvidia = facts.nvidia_devices(snapshot)
     amd = facts.amd_devices(snapshot)
     if not nvidia and not amd:
+        yield from _cpu_wheel_where_launcher_found_nvidia(snapshot)
         return
     build = facts.torch_build(snapshot)
     evidence = [
@@ -63,6 +64,27 @@ def cpu_only_build(snapshot: Snapshot) -> Iterator[Finding]:
         fix,
         CPU_BUILD_SOURCE,
         evidence,
+    )
+
+
+def _cpu_wheel_where_launcher_found_nvidia(snapshot: Snapshot) -> Iterator[Finding]:
+    """A ``+cpu`` torch where the launcher said it found nvidia-smi ('nVidia toolkit detected'): the NVIDIA
+    driver is installed, no GPU is named. Only the explicit ``+cpu`` tag counts: a bare version from such a
+    log does not say which wheel it is."""
+    said = facts.reported(snapshot, "launcher-nvidia-smi-found")
+    if said is None or facts.local_tag(facts.torch_version(snapshot)) != "cpu":
+        return
+    yield finding(
+        "cpu-only-build-on-gpu-host",
+        "error",
+        f"{facts.torch_label(snapshot)} is a CPU-only build where the launcher found nvidia-smi (an NVIDIA "
+        "driver is installed): everything runs on the CPU",
+        _nvidia_fix(snapshot, facts.torch_build(snapshot)),
+        CPU_BUILD_SOURCE,
+        [
+            ev("frameworks.torch.version", facts.torch_version(snapshot)),
+            ev("meta.origin.messages[launcher-nvidia-smi-found]", said.text),
+        ],
     )
 
 

@@ -118,6 +118,8 @@ def _same_name_twice(snapshot: Snapshot) -> Iterator[Finding]:
             continue
         if name == "torch" and len({_base(p.version) for p in copies}) < 2:
             continue  # pip lists conda's pytorch as torch: the same install, not a second one
+        if _listed_by_both(copies):
+            continue
         how = ", ".join(f"{p.version} via {p.installer or 'unknown installer'}" for p in copies)
         module = (copies[0].top_level or (name,))[0]
         yield finding(
@@ -130,6 +132,18 @@ def _same_name_twice(snapshot: Snapshot) -> Iterator[Finding]:
             DUPLICATE_SOURCE,
             [ev(f"packages[{p.name}].installer", p.installer) for p in copies],
         )
+
+
+def _listed_by_both(copies: list[Package]) -> bool:
+    """One install that pip and conda both list: ``conda list`` shows pip-installed packages too (channel
+    ``pypi``), so a report with both lists (torch's collect_env ``[pip3]``/``[conda]`` lines) names each of
+    them twice at one version. Two versions, or one installer twice, are two installs."""
+    installers = [p.installer for p in copies]
+    return (
+        len(copies) == 2
+        and sorted(installers, key=str) == ["conda", "pip"]
+        and len({p.version for p in copies}) == 1
+    )
 
 
 def _base(text: str) -> str:

@@ -40,6 +40,8 @@ class Printed:
     needs_nvidia: bool = False
     """Only when the report shows an NVIDIA GPU or a working NVIDIA driver (the line alone is no cause), and
     no torch build with CUDA or ROCm (then the line came from another interpreter than the one listed)."""
+    needs_intel: bool = False
+    """Only when the report shows an Intel GPU and no torch build with XPU (the XPU twin of needs_nvidia)."""
     contradicted: Callable[[Snapshot, str], bool] | None = None
     """Whether the rest of the report shows the line's cause absent (given the printed line)."""
 
@@ -123,6 +125,21 @@ PRINTED = (
         "https://pytorch.org/get-started/locally/",
         (build.cpu_only_build,),
         needs_nvidia=True,
+    ),
+    Printed(
+        # torch.xpu's assertion: the build has no XPU (a CPU or CUDA wheel where the XPU one was meant).
+        # The cause only where the report shows an Intel GPU; on other hosts the build may be the right one.
+        ("torch-not-compiled-with-xpu",),
+        "cpu-only-build-on-gpu-host",
+        "error",
+        "torch has no XPU support on a host with an Intel GPU: torch said so ('Torch not compiled with XPU "
+        "enabled')",
+        "Reinstall torch from the XPU index, e.g. `pip install torch --index-url "
+        "https://download.pytorch.org/whl/xpu` (torchvision/torchaudio from the same index); check with "
+        '`python -c "import torch; print(torch.xpu.is_available())"`.',
+        "https://docs.pytorch.org/docs/stable/notes/get_start_xpu.html",
+        (build.cpu_only_build,),
+        needs_intel=True,
     ),
     Printed(
         ("no-nvidia-driver",),
@@ -217,6 +234,18 @@ def _nvidia_shown(snapshot: Snapshot) -> bool:
     return info is not None and bool(info.devices or info.driver_version)
 
 
+def _intel_shown_without_xpu_build(snapshot: Snapshot) -> bool:
+    """Whether the report shows an Intel GPU and no torch build with XPU (else the line is about another
+    interpreter than the torch listed)."""
+    intel = snapshot.accelerators.intel if snapshot.accelerators else None
+    torch = facts.torch(snapshot)
+    listed = facts.package(snapshot, "torch")
+    xpu_build = (torch is not None and (bool(torch.xpu) or facts.local_tag(torch.version) == "xpu")) or (
+        listed is not None and facts.local_tag(listed.version) == "xpu"
+    )
+    return intel is not None and bool(intel.devices) and not xpu_build
+
+
 def _gpu_build_listed(snapshot: Snapshot) -> bool:
     torch = facts.torch(snapshot)
     return torch is not None and bool(torch.cuda or torch.hip)
@@ -236,6 +265,8 @@ def printed_causes(snapshot: Snapshot) -> Iterator[Finding]:
         if printed.unless and facts.reported(snapshot, *printed.unless) is not None:
             continue
         if printed.needs_nvidia and (not _nvidia_shown(snapshot) or _gpu_build_listed(snapshot)):
+            continue
+        if printed.needs_intel and not _intel_shown_without_xpu_build(snapshot):
             continue
         if any(f.id == printed.id for regular in printed.regular for f in regular(snapshot)):
             continue
