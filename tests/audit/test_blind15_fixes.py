@@ -173,7 +173,9 @@ def test_a_cuda_renderer_beside_the_targets_renderer_is_not_a_port(tmp_path: Pat
 
 
 @pytest.mark.parametrize("target", ["rocm:gfx942", "mps"])
-def test_intels_xe_kernels_imported_unguarded_bind_the_module_to_intel_gpus(tmp_path: Path, target: str) -> None:
+def test_intels_xe_kernels_imported_unguarded_bind_the_module_to_intel_gpus(
+    tmp_path: Path, target: str
+) -> None:
     path = "ipex_llm/transformers/xpu_ops.py"
     result = audit_files(tmp_path, {path: XPU_OPS}, target)
     xe = [f for f in result.findings if f.rule == "cuda-only-import"]
@@ -190,11 +192,15 @@ def test_intels_xe_kernels_imported_unguarded_bind_the_module_to_intel_gpus(tmp_
 
 
 def test_the_targets_own_backend_is_the_projects_path_there(tmp_path: Path) -> None:
-    files = {"ipex_llm/transformers/convert.py": IPEX_IN_A_FUNCTION, "ipex_llm/transformers/linear.py": XPU_PATH}
+    files = {
+        "ipex_llm/transformers/convert.py": IPEX_IN_A_FUNCTION,
+        "ipex_llm/transformers/linear.py": XPU_PATH,
+    }
     result = audit_files(tmp_path, files, "xpu")
     assert result.verdict.supported
     ipex = [f for f in result.findings if f.rule == "cuda-only-import"]
-    assert ipex and {f.risk for f in ipex} == {"lower"}
+    assert ipex
+    assert {f.risk for f in ipex} == {"lower"}
     assert "that device's own backend" in ipex[0].meaning
     assert result.verdict.risk == "lower"
     # Twin: with no XPU path in the project, IPEX is the retired extension to replace (moderate).
@@ -212,7 +218,7 @@ def test_a_module_flag_off_by_default_is_an_opt_in_switch(tmp_path: Path, target
     # (the default path) leave the import as it was.
     for name, text in (
         ("on", VLLM_SWITCH.replace("_USE_VLLM = False", "_USE_VLLM = True")),
-        ("set", VLLM_SWITCH.replace("_USE_VLLM = False", "_USE_VLLM = False\n_USE_VLLM = is_vllm_available()")),
+        ("set", VLLM_SWITCH.replace("_USE_VLLM = False", "_USE_VLLM = False\n_USE_VLLM = find()")),
         ("negated", VLLM_SWITCH.replace("    if _USE_VLLM:", "    if not _USE_VLLM:")),
     ):
         twin = audit_files(tmp_path / name, {"ipex_llm/transformers/convert.py": text}, target)
@@ -226,10 +232,9 @@ def test_float64_only_off_mps_is_no_mps_failure(tmp_path: Path, text: str) -> No
     assert raised(result) == set()
     assert [f.rule for f in result.findings if "float64" in f.rule] == ["float64-off-mps"]
     # Twin: the branches swapped (float64 where the device is MPS) is the failure it was.
-    swapped = (
-        text.replace("torch.float32 if is_mps else torch.float64", "torch.float64 if is_mps else torch.float32")
-        .replace('A.device.type == "mps"', 'A.device.type != "mps"')
-    )
+    swapped = text.replace(
+        "float32 if is_mps else torch.float64", "float64 if is_mps else torch.float32"
+    ).replace('A.device.type == "mps"', 'A.device.type != "mps"')
     twin = audit_files(tmp_path / "swapped", {"model/brushnet.py": swapped}, "mps")
     assert "float64-on-mps" in raised(twin)
     assert twin.verdict.risk == "moderate"

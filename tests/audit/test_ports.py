@@ -108,12 +108,13 @@ which nothing in the source shows: the model is plain PyTorch moved with .to(dev
 on the host. Blind, envsnap said moderate, but only for the opt-in DeepSpeed import (``if use_deepspeed:``,
 off by default, not a requirement), which says nothing about MPS; once that import is read as the opt-in it
 is, the MPS cell is lower (one off), the ROCm and XPU cells right.
-IOPaint (blind round 15): its MPS support is documented (``--device=mps``; models MPS cannot run switch to the
-CPU), but two places a whole-project reader would not count stay moderate: AnyText's ``low_vram_shift`` moves
-sub-models with ``.cuda()`` (a method nothing in the package calls), and ``make_beta_schedule``'s cosine branch
-moves a float64 schedule to the device (IOPaint's LDM asks for the linear one). Which method runs and which
-schedule is chosen, nothing in one file says. (torch_geometric's XPU cell, a near-miss from round 10, is right
-since round 15: IPEX imported by a project that has an XPU path is that path's dependency.)"""
+IOPaint (blind round 15): its MPS support is documented (``--device=mps``; models MPS cannot run switch to
+the CPU), but two places a whole-project reader would not count stay moderate: AnyText's ``low_vram_shift``
+moves sub-models with ``.cuda()`` (a method nothing in the package calls), and ``make_beta_schedule``'s
+cosine branch moves a float64 schedule to the device (IOPaint's LDM asks for the linear one). Which method
+runs and which schedule is chosen, nothing in one file says. (torch_geometric's XPU cell, a near-miss from
+round 10, is right since round 15: IPEX imported by a project that has an XPU path is that path's
+dependency.)"""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

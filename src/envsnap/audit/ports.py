@@ -9,6 +9,7 @@ tables); this module reads the layout alone.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 _FOLDER = {
@@ -96,7 +97,7 @@ _CLASS_LINE = re.compile(r"^[ \t]*class[ \t]+(\w+)", re.MULTILINE)
 def class_backends(name: str) -> frozenset[str]:
     """The backends a class name says it is for: ``CUDARenderer`` -> cuda, ``OpenCLRenderer`` -> xpu, rocm."""
     words = [word.lower() for word in _CLASS_WORDS.findall(name)]
-    words += [a + b for a, b in zip(words, words[1:], strict=False)]  # "Open" "CL" -> opencl
+    words += [a + b for a, b in itertools.pairwise(words)]  # "Open" "CL" -> opencl
     return frozenset(kind for word in words for kind in _CLASS_BACKENDS.get(word, ()))
 
 

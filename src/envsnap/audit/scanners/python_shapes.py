@@ -165,8 +165,8 @@ def mps_test(test: ast.expr) -> bool | None:
         words.append(node.id)
     if not words:
         return None
-    parts = {part.lower() for word in words for part in word.split("_")}
-    return True if "mps" in parts else None
+    pieces = {piece.lower() for word in words for piece in word.split("_")}
+    return True if "mps" in pieces else None
 
 
 LEGACY_API_ERRORS = frozenset({"AttributeError", "TypeError"})
