@@ -39,7 +39,8 @@ _DRIVER_TOO_OLD = re.compile(
 _SM_INCOMPATIBLE = re.compile(
     r"(?P<name>[\w .()/-]{2,80}?) with CUDA capability sm_(?P<sm>\d{2,3})a? "
     r"is not compatible with the current "
-    r"PyTorch installation\.? The current PyTorch install supports CUDA capabilities "
+    # "installation.The current": the two sentences glued when the warning is quoted on one line
+    r"PyTorch installation\.?\s*The current PyTorch install supports CUDA capabilities "
     r"(?P<list>(?:(?:sm|compute)_\d{2,3}a?[ ,]*)+)",
     re.IGNORECASE,
 )
@@ -66,6 +67,17 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "driver-insufficient",
         re.compile(r"CUDA driver version is insufficient for CUDA runtime version", re.I),
+    ),
+    (
+        # CUDA error 222 (cudaErrorUnsupportedPtxVersion / CUDA_ERROR_UNSUPPORTED_PTX_VERSION): the PTX came
+        # from a newer toolkit than the driver's JIT compiler supports, i.e. the driver is older than the
+        # CUDA the program was built with (llama.cpp/ollama runners, Triton kernels print it so).
+        "ptx-unsupported-toolchain",
+        re.compile(
+            r"the provided PTX was compiled with an unsupported toolchain|"
+            r"cudaErrorUnsupportedPtxVersion|CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
+            re.I,
+        ),
     ),
     (
         "no-nvidia-driver",
@@ -282,6 +294,11 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     ),
     "nvml-mismatch": ("version mismatch", "api mismatch"),
     "driver-insufficient": ("is insufficient",),
+    "ptx-unsupported-toolchain": (
+        "unsupported toolchain",
+        "unsupportedptxversion",
+        "unsupported_ptx_version",
+    ),
     "no-nvidia-driver": (
         "no nvidia driver",
         "nvml shared library not found",
