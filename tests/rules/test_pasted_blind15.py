@@ -316,3 +316,65 @@ def test_a_download_row_is_no_docker_compose_prefix() -> None:
     names = {p.name for p in snapshot_of(download_only).packages or ()}
     assert {"cudatoolkit", "pytorch", "pytorch-mutex"} <= names
     assert DRIVER_TOO_OLD in findings_of(PTX_TOOLCHAIN)
+
+
+# ------------------------------------------------- earlier rounds' leftovers: ollama's gfx line, a bare model
+
+OLLAMA_GFX = (
+    "time=2024-05-02T12:17:03.655Z level=INFO source=amd_linux.go:88 "
+    'msg="detected amdgpu versions [gfx1103]"\n'
+    "time=2024-05-02T12:17:03.657Z level=WARN source=amd_linux.go:116 "
+    'msg="amdgpu [0] gfx1103 is not supported by /tmp/ollama2145067703/rocm '
+    '[gfx1030 gfx1100 gfx1101 gfx1102 gfx900 gfx906 gfx908 gfx90a gfx940 gfx941 gfx942]"\n'
+)
+"""ollama/ollama#4099 (blind13: the 780M's gfx1103 against the rocm libraries ollama 0.1.32 ships)."""
+
+
+def test_ollamas_own_gfx_check_is_the_unsupported_target_warning() -> None:
+    assert "rocm-gfx-not-in-library" in kinds_of(OLLAMA_GFX)
+    assert ("rocm-gfx-unsupported", "warning") in findings_of(OLLAMA_GFX)
+
+
+def test_ollamas_later_form_and_a_target_in_its_own_list() -> None:
+    later = (
+        'level=WARN source=amd_linux.go:341 msg="amdgpu is not supported (supported types:[gfx1030 gfx1100 '
+        'gfx1101 gfx1102 gfx906])" gpu_type=gfx1103 gpu=0 library=/usr/lib/ollama\n'
+    )
+    assert ("rocm-gfx-unsupported", "warning") in findings_of(later)
+    # Limit: a target the line lists itself is no cause (a hand-edited or garbled line).
+    assert ("rocm-gfx-unsupported", "warning") not in findings_of(
+        later.replace("gpu_type=gfx1103", "gpu_type=gfx1100")
+    )
+    listed = OLLAMA_GFX.replace("[0] gfx1103 is", "[0] gfx1030 is")
+    assert ("rocm-gfx-unsupported", "warning") not in findings_of(listed)
+
+
+BARE_MODEL = (
+    "I am running torch 128 and have a 5080 GPU. Running in Ubuntu. \n\n"
+    "@hotntwitchy Your system information shows PyTorch Version: 2.7.1+cu126\n"
+)
+"""Comfy-Org/ComfyUI#8708 (blind13: the card said only as 'a 5080 GPU'; a reply quotes the torch build)."""
+
+
+def gpu_names(text: str) -> list[str | None]:
+    accelerators = snapshot_of(text).accelerators
+    nvidia = accelerators.nvidia if accelerators is not None else None
+    return [d.name for d in nvidia.devices or ()] if nvidia is not None else []
+
+
+def test_a_geforce_named_by_its_number_is_read() -> None:
+    assert gpu_names(BARE_MODEL) == ["NVIDIA GeForce RTX 5080"]
+    assert ("arch-not-in-build", "error") in findings_of(BARE_MODEL)
+    assert gpu_names("my 1080 Ti GPU and torch 2.1.0+cu121\n") == ["NVIDIA GeForce GTX 1080 Ti"]
+
+
+def test_other_four_digit_numbers_are_not_geforces() -> None:
+    # Limits: AMD's model numbers, a number without an article or without "GPU", a year.
+    for text in (
+        "I have a 7900 GPU\nPyTorch version: 2.1.0+cu121\n",
+        "I have a 6800 GPU\nPyTorch version: 2.1.0+cu121\n",
+        "5080 GPU prices\nPyTorch version: 2.1.0+cu121\n",
+        "I have a 5080\nPyTorch version: 2.1.0+cu121\n",
+        "by 2050 GPU clusters will grow\nPyTorch version: 2.1.0+cu121\n",
+    ):
+        assert gpu_names(text) == [], text

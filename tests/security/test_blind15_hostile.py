@@ -1,8 +1,10 @@
-"""The lines read since blind round 15 (the Hugging Face env commands' ``PyTorch version (GPU?): 2.2.1+cu121
-(True)``; a ``Target: x86_64-unknown-linux-gnu`` triple; a pip install of a torch wheel URL; torch's sm_XX
-warning with its sentences glued; CUDA error 222's 'PTX was compiled with an unsupported toolchain'; a conda
-transaction plan's rows) sit beside free text: terminal escapes, Rich markup, a huge field and a secret
-around them never reach the output as such, the facts are still read, and nothing hostile is taken in."""
+"""The lines read since blind round 15 (ollama's 'amdgpu [0] gfx1103 is not supported by ... [...]';
+a GeForce said by its number, 'a 5080 GPU'; the Hugging Face env commands' ``PyTorch version (GPU?):
+2.2.1+cu121 (True)``; a ``Target: x86_64-unknown-linux-gnu`` triple; a pip install of a torch wheel URL;
+torch's sm_XX warning with its sentences glued; CUDA error 222's 'PTX was compiled with an unsupported
+toolchain'; a conda transaction plan's rows) sit beside free text: terminal escapes, Rich markup, a huge
+field and a secret around them never reach the output as such, the facts are still read, and nothing
+hostile is taken in."""
 
 from __future__ import annotations
 
@@ -54,6 +56,14 @@ PASTES = {
         "The following NEW packages will be INSTALLED:\n\n"
         f"  evil   pkgs/main::evil-1.0-{HOSTILE[:300]}\n{HOSTILE}\nHF_TOKEN={SECRET}\n"
     ),
+    "ollama-gfx-line": (
+        f'{HOSTILE[:200]} level=WARN msg="amdgpu [0] gfx1103 is not supported by /tmp/ollama1/rocm '
+        f'[gfx1030 gfx1100 gfx1101 gfx1102 gfx900]" {HOSTILE[:300]}\n{HOSTILE}\nHF_TOKEN={SECRET}\n'
+    ),
+    "bare-geforce": (
+        f"{HOSTILE[:300]} I have a 5080 GPU {HOSTILE[:300]}\nPyTorch version: 2.7.1+cu126\n"
+        f"{HOSTILE}\nHF_TOKEN={SECRET}\n"
+    ),
 }
 
 
@@ -100,3 +110,12 @@ def test_a_hostile_plan_row_is_not_taken() -> None:
     assert all(
         len(p.name) <= 81 and len(p.version) <= 41 and "\x1b" not in p.name for p in snapshot.packages or ()
     )
+
+
+def test_the_ollama_line_and_a_bare_model_still_count_beside_hostile_text() -> None:
+    assert ("rocm-gfx-unsupported", "warning") in findings_of(PASTES["ollama-gfx-line"])
+    snapshot = snapshot_of(PASTES["bare-geforce"])
+    nvidia = snapshot.accelerators.nvidia if snapshot.accelerators else None
+    assert nvidia is not None
+    assert [d.name for d in nvidia.devices or ()] == ["NVIDIA GeForce RTX 5080"]
+    assert ("arch-not-in-build", "error") in findings_of(PASTES["bare-geforce"])

@@ -375,6 +375,14 @@ _HF_TORCH = re.compile(
 ``PyTorch version (GPU?): 2.2.1+cu121 (True)``; transformers >= 4.45 writes ``(accelerator?): ... (CUDA)``.
 The key's ``?`` is outside the plain key pattern, and the parenthesis is torch.cuda.is_available()
 (or the accelerator found: CUDA, or NA for none)."""
+_BARE_GEFORCE = re.compile(
+    r"\b(?:a|an|my|the|one|two|dual|single)\s(?P<n>(?:10|20|30|40|50)[5-9]0)(?P<ti>\s?Ti)?\s"
+    r"(?:GPUs?|graphics card|video card)\b",
+    re.I,
+)
+"""A GeForce named by its model number alone ("I ... have a 5080 GPU"): only the x050-x090 numbers of the
+GTX 10 and RTX 20-50 series, after an article and before "GPU", so AMD's 5700/6800/7900, a year or a
+price are not read as one."""
 _TARGET_TRIPLE = re.compile(
     r"(?:x86_64|aarch64|arm64|i686|powerpc64le|ppc64le|s390x|riscv64)-[a-z0-9_]+-(?:linux|windows|darwin)"
     r"[a-z0-9_-]*"
@@ -834,6 +842,12 @@ def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
         name = _gpu_name(line)
         if name:
             reader.add("gpu", name, number)
+    if " gpu" in lower or " card" in lower:
+        bare = _BARE_GEFORCE.search(line)
+        if bare and not any(f.line == number and f.kind == "gpu" for f in reader.facts[-4:]):
+            series = "GTX" if bare.group("n").startswith("10") else "RTX"
+            suffix = " Ti" if bare.group("ti") else ""
+            reader.add("gpu", f"NVIDIA GeForce {series} {bare.group('n')}{suffix}", number)
     if _SEGMENT.search(line) and not any(f.line == number and f.kind == "torch" for f in reader.facts[-8:]):
         _segments(reader, number, line)
 

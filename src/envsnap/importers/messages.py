@@ -65,6 +65,18 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("nvml-mismatch", re.compile(r"Driver/library version mismatch|NVRM: API mismatch", re.I)),
     (
+        # ollama's own check of the GPU's gfx target against the ROCm libraries it ships (amd_linux.go):
+        # 'amdgpu [0] gfx1103 is not supported by /tmp/ollama.../rocm [gfx1030 gfx1100 ...]', and its later
+        # form 'amdgpu is not supported (supported types:[gfx1030 ...])" gpu_type=gfx1103'
+        "rocm-gfx-not-in-library",
+        re.compile(
+            r"\bamdgpu (?:\[\d{1,3}\] )?gfx[0-9a-f]{3,4} is not supported by \S{1,300} "
+            r"\[gfx[0-9a-f]{3,4}(?: gfx[0-9a-f]{3,4}){0,40}\]"
+            r"|\bamdgpu is not supported \(supported types:\[gfx[0-9a-f]{3,4}(?: gfx[0-9a-f]{3,4}){0,40}\]\)"
+            r"\\?\"? {1,4}gpu_type=gfx[0-9a-f]{3,4}\b",
+        ),
+    ),
+    (
         "driver-insufficient",
         re.compile(r"CUDA driver version is insufficient for CUDA runtime version", re.I),
     ),
@@ -294,6 +306,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     ),
     "nvml-mismatch": ("version mismatch", "api mismatch"),
     "driver-insufficient": ("is insufficient",),
+    "rocm-gfx-not-in-library": ("is not supported by", "supported types:["),
     "ptx-unsupported-toolchain": (
         "unsupported toolchain",
         "unsupportedptxversion",
