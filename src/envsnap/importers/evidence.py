@@ -268,7 +268,7 @@ _PINNED = re.compile(
 same way in prose ("My environment is `pytorch==1.7.1+cu110`")."""
 _NVCC_SAID = re.compile(
     r"\bnvcc(?: (?:-V|--version|-v))?(?: version)? (?:shows?|says?|reports?|gives|returns?|prints?|is)"
-    r" (?:CUDA |release |version )?v?(?P<v>\d{1,2}\.\d{1,2})(?!\d|\.\d)"
+    r" (?:CUDA |release |version )?v?(?P<v>\d{1,2}\.\d{1,2})(?:\.\d{1,4})?(?!\.?\d)"
 )
 """A sentence telling what ``nvcc -V`` answered ("but !nvcc -V shows 11.2 CUDA Compiler version"): the
 words between ``nvcc`` and the number are fixed, so "nvidia-smi shows CUDA 12.2" or "nvcc: none, torch
