@@ -34,6 +34,15 @@ ORT_TARGET_PROVIDERS = {
     "CoreMLExecutionProvider": "mps",
 }
 """ONNX Runtime execution providers for the other targets: a project naming one has a path there."""
+ORT_OTHER_ACCELERATORS = {
+    "DmlExecutionProvider": "DirectML",
+    "CANNExecutionProvider": "CANN",
+    "QNNExecutionProvider": "QNN",
+    "WebGpuExecutionProvider": "WebGPU",
+    "VitisAIExecutionProvider": "Vitis AI",
+}
+"""ONNX Runtime execution providers of accelerators that are none of the targets (DirectML on Windows, Ascend,
+Qualcomm, WebGPU, AMD's Vitis AI NPUs): a project naming one picks its provider per accelerator."""
 PORT_NAMES = {
     "is_rocm_pytorch": "rocm",
     "IS_ROCM": "rocm",
@@ -226,6 +235,44 @@ def is_arch_list(value: str) -> bool:
 def names_backend(identifier: str) -> bool:
     """``is_intel_xpu``, ``MPS``, ``hip``: an identifier with a device backend as one of its parts."""
     return any(part.lower() in _BACKEND_WORDS for part in identifier.split("_"))
+
+
+COLLECTIVES = frozenset(
+    {
+        "all_reduce",
+        "all_gather",
+        "all_gather_into_tensor",
+        "all_gather_object",
+        "all_to_all",
+        "all_to_all_single",
+        "barrier",
+        "broadcast",
+        "broadcast_object_list",
+        "gather",
+        "reduce",
+        "reduce_scatter",
+        "reduce_scatter_tensor",
+        "scatter",
+    }
+)
+"""torch.distributed collectives: each raises "Default process group has not been initialized" without
+``init_process_group`` (https://pytorch.org/docs/stable/distributed.html)."""
+
+
+def calls_collective(body: list[ast.stmt], dotted: Callable[[ast.AST], str | None]) -> bool:
+    """Whether a function body calls a torch.distributed collective as one of its own statements (not under
+    a condition): the function is for multi-process runs, a single-process call raises there on CUDA too.
+    (demucs' ``average_metric`` builds its buffer on 'cuda' and all-reduces it, #22 blind round 16.)"""
+    for statement in body:
+        value = statement.value if isinstance(statement, ast.Expr | ast.Assign | ast.AnnAssign) else None
+        if isinstance(value, ast.Await):
+            value = value.value
+        if isinstance(value, ast.Call):
+            name = dotted(value.func) or ""
+            module, _, function = name.rpartition(".")
+            if module == "torch.distributed" and function in COLLECTIVES:
+                return True
+    return False
 
 
 def guards_rest(statement: ast.stmt) -> bool:
