@@ -147,3 +147,16 @@ def test_a_cuda_buffer_of_a_collective_is_for_multi_process_runs(tmp_path: Path,
         twin = audit_files(tmp_path / name, {"demucs/utils.py": text}, target)
         assert "hardcoded-cuda-device" in raised(twin), name
         assert twin.verdict.risk == "moderate", name
+
+
+def test_a_function_that_can_return_before_its_collective_stays_a_single_run_path(tmp_path: Path) -> None:
+    # demucs' distrib.average (the blind round 8 excerpt) returns early for a dict: not every call reaches
+    # the all-reduce, so its 'cuda' buffer is not set aside as multi-process only by this rule.
+    early = AVERAGE_METRIC.replace(
+        '    """\n    metric = th.tensor(',
+        '    """\n    if isinstance(metric, dict):\n        return metric\n    metric = th.tensor(',
+    )
+    assert "return metric\n" in early
+    result = audit_files(tmp_path, {"demucs/utils.py": early}, "mps")
+    assert "hardcoded-cuda-device" in raised(result)
+    assert result.verdict.risk == "moderate"

@@ -260,9 +260,11 @@ COLLECTIVES = frozenset(
 
 
 def calls_collective(body: list[ast.stmt], dotted: Callable[[ast.AST], str | None]) -> bool:
-    """Whether a function body calls a torch.distributed collective as one of its own statements (not under
-    a condition): the function is for multi-process runs, a single-process call raises there on CUDA too.
-    (demucs' ``average_metric`` builds its buffer on 'cuda' and all-reduces it, #22 blind round 16.)"""
+    """Whether every call of a function reaches a torch.distributed collective: one of the body's own
+    statements (not under a condition) with no ``return`` or ``raise`` before it. Such a function is for
+    multi-process runs; a single-process call raises at the collective, on CUDA too. (demucs'
+    ``average_metric`` builds its buffer on 'cuda' and all-reduces it, #22 blind round 16; demucs'
+    ``distrib.average`` returns early for a dict and stays a function every run calls.)"""
     for statement in body:
         value = statement.value if isinstance(statement, ast.Expr | ast.Assign | ast.AnnAssign) else None
         if isinstance(value, ast.Await):
@@ -272,6 +274,23 @@ def calls_collective(body: list[ast.stmt], dotted: Callable[[ast.AST], str | Non
             module, _, function = name.rpartition(".")
             if module == "torch.distributed" and function in COLLECTIVES:
                 return True
+        if _leaves(statement):
+            return False
+    return False
+
+
+def _leaves(statement: ast.stmt) -> bool:
+    """Whether a statement can leave the function (a ``return`` or ``raise`` in it, nested definitions aside)."""
+    stack: list[ast.AST] = [statement]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Return | ast.Raise):
+            return True
+        if node is not statement and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
     return False
 
 
