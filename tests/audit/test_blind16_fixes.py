@@ -135,14 +135,18 @@ def test_a_cuda_buffer_of_a_collective_is_for_multi_process_runs(tmp_path: Path,
         (
             "conditional",
             AVERAGE_METRIC.replace(
-                "    distributed.all_reduce(", "    if distributed.is_initialized():\n        distributed.all_reduce("
+                "    distributed.all_reduce(",
+                "    if distributed.is_initialized():\n        distributed.all_reduce(",
             ),
         ),
         (
             "functools",
             AVERAGE_METRIC.replace("from torch import distributed", "import functools as distributed"),
         ),
-        ("none", AVERAGE_METRIC.replace("    distributed.all_reduce(metric, op=distributed.ReduceOp.SUM)\n", "")),
+        (
+            "none",
+            AVERAGE_METRIC.replace("    distributed.all_reduce(metric, op=distributed.ReduceOp.SUM)\n", ""),
+        ),
     ):
         twin = audit_files(tmp_path / name, {"demucs/utils.py": text}, target)
         assert "hardcoded-cuda-device" in raised(twin), name

@@ -354,6 +354,8 @@ def _ort_choices(signals: list[Signal]) -> list[Signal]:
         return signals
     marks = (f"{EP_CHOICES}={','.join(sorted(names))}", f"{EP_TARGETS}={','.join(sorted(targets - {''}))}")
     return [
-        msgspec.structs.replace(s, detail=(*s.detail, *marks)) if s.kind == "ort-provider" and s.guarded else s
+        msgspec.structs.replace(s, detail=(*s.detail, *marks))
+        if s.kind == "ort-provider" and s.guarded
+        else s
         for s in signals
     ]

@@ -280,7 +280,8 @@ def calls_collective(body: list[ast.stmt], dotted: Callable[[ast.AST], str | Non
 
 
 def _leaves(statement: ast.stmt) -> bool:
-    """Whether a statement can leave the function (a ``return`` or ``raise`` in it, nested definitions aside)."""
+    """Whether a statement can leave the function: a ``return`` or ``raise`` in it (nested definitions
+    aside)."""
     stack: list[ast.AST] = [statement]
     while stack:
         node = stack.pop()
