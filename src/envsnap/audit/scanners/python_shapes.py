@@ -265,7 +265,7 @@ def calls_collective(body: list[ast.stmt], dotted: Callable[[ast.AST], str | Non
     multi-process runs; a single-process call raises at the collective, on CUDA too. (demucs'
     ``average_metric`` builds its buffer on 'cuda' and all-reduces it, #22 blind round 16; demucs'
     ``distrib.average`` returns early for a dict and stays a function every run calls.)"""
-    for statement in body:
+    for index, statement in enumerate(body):
         value = statement.value if isinstance(statement, ast.Expr | ast.Assign | ast.AnnAssign) else None
         if isinstance(value, ast.Await):
             value = value.value
@@ -273,9 +273,8 @@ def calls_collective(body: list[ast.stmt], dotted: Callable[[ast.AST], str | Non
             name = dotted(value.func) or ""
             module, _, function = name.rpartition(".")
             if module == "torch.distributed" and function in COLLECTIVES:
-                return True
-        if _leaves(statement):
-            return False
+                # Only then are the statements before it walked (most functions have no collective).
+                return not any(_leaves(before) for before in body[:index])
     return False
 
 
