@@ -237,7 +237,8 @@ def unobservable(
         notes.append(
             f"{count} recorded module calls inside {len(fused)} module(s) that ran on the target without "
             f"any of their submodules (`{outer}`: {calls[0].key}, …; a fused or fast path, e.g. "
-            "nn.TransformerEncoderLayer in eval under no_grad): those modules' outputs were compared, "
+            "nn.TransformerEncoderLayer in eval under no_grad, or a wrapper the target does not have, e.g. "
+            "a LoRA adapter merged into its Linear): those modules' outputs were compared, "
             "not the calls inside them"
         )
     if code:

@@ -1,0 +1,235 @@
+"""Regressions from the fourth blind trial of record/verify (scripts/verify_trial4.py, issue 23).
+
+The trial ran HF Falcon, GPT-NeoX, BLOOM, Mistral, OLMoE, MarianMT and Dinov2 plus models built in
+code (a hand-written LoRA adapter, weight_norm / spectral_norm parametrizations,
+torch.func.functional_call, nn.RNN on a PackedSequence, an EMA copy, gradient accumulation). Every
+miss, false alarm and wrong layer it found came from the LoRA adapter; each general fault is
+reproduced here on a model built in this file, with torch alone, next to a twin whose verdict
+must not change:
+
+- a recording with LoRA adapters (``up`` holding ``base``, ``lora_A``, ``lora_B``) verified against
+  a target whose adapters were merged into plain Linears: aligned by structure, the target's ``up``
+  (a Linear) was paired with the recorded ``up.base`` (a Linear of the same shapes) and failed
+  there, a false alarm; with the adapters dropped the same pairing hid the change behind it and
+  the block's residual sum was named instead of ``up``. A target module stays at its own path
+  when its path is recorded and the structural match would put it under that path;
+- LoRA fine-tuning recorded with the base frozen, verified against a target whose base was left
+  trainable: every output matched, and the base weights the target's step wrote were "extra"
+  (not in the recording), a miss. A tensor the target's block wrote in place that the reference's
+  block did not (its writes were recorded) now fails on that module's state.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import torch
+from torch import nn
+
+import envsnap
+
+
+def gen(seed: int) -> torch.Generator:
+    return torch.Generator().manual_seed(seed)
+
+
+class LoRALinear(nn.Module):
+    def __init__(self, base: nn.Linear, zero_b: bool = False) -> None:
+        super().__init__()
+        self.base = base
+        self.lora_A = nn.Linear(base.in_features, 4, bias=False)
+        self.lora_B = nn.Linear(4, base.out_features, bias=False)
+        with torch.no_grad():
+            self.lora_A.weight.copy_(0.1 * torch.randn(self.lora_A.weight.shape, generator=gen(11)))
+            scale = 0.0 if zero_b else 0.1
+            self.lora_B.weight.copy_(scale * torch.randn(self.lora_B.weight.shape, generator=gen(12)))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        out: torch.Tensor = self.base(x) + 2.0 * self.lora_B(self.lora_A(x))
+        return out
+
+    def merged(self) -> nn.Linear:
+        lin = copy.deepcopy(self.base)
+        with torch.no_grad():
+            lin.weight.add_(2.0 * self.lora_B.weight @ self.lora_A.weight)
+        return lin
+
+
+class Block(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.norm = nn.LayerNorm(32)
+        self.up: nn.Module = nn.Linear(32, 64)
+        self.down: nn.Module = nn.Linear(64, 32)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        out: torch.Tensor = x + self.down(nn.functional.gelu(self.up(self.norm(x))))
+        return out
+
+
+class Net(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.embed = nn.Linear(16, 32)
+        self.blocks = nn.ModuleList([Block(), Block()])
+        self.head = nn.Linear(32, 4)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = self.embed(x)
+        for block in self.blocks:
+            h = block(h)
+        out: torch.Tensor = self.head(h)
+        return out
+
+
+def net() -> Any:
+    torch.manual_seed(0)
+    return Net().eval()
+
+
+def adapted(zero_b: bool = False) -> Any:
+    model = net()
+    for block in model.blocks:
+        block.up = LoRALinear(block.up, zero_b)
+        block.down = LoRALinear(block.down, zero_b)
+    return model
+
+
+def merged(model: Any) -> Any:
+    for block in model.blocks:
+        block.up = block.up.merged()
+        block.down = block.down.merged()
+    return model
+
+
+X = torch.randn(4, 6, 16, generator=gen(1))
+
+
+def verify_forward(tmp_path: Path, model: nn.Module, target: nn.Module) -> Any:
+    bundle = tmp_path / "b"
+    with envsnap.record(bundle, model=model, environment="none", measure=False), torch.no_grad():
+        model(X)
+    with envsnap.verify(bundle, model=target, environment="none", slow=None) as v, torch.no_grad():
+        target(X)
+    return v.report
+
+
+def test_a_merged_adapter_target_passes_with_the_adapter_calls_a_limitation(tmp_path: Path) -> None:
+    report = verify_forward(tmp_path, adapted(), merged(adapted()))
+    assert report.verdict == "pass-with-limitations", (report.reasons, report.first_divergence)
+    assert any("`blocks.0.up`" in line and "blocks.0.up.base#0" in line for line in report.limitations)
+
+
+def test_a_merged_adapter_with_one_layer_merged_twice_fails_on_that_layer(tmp_path: Path) -> None:
+    target = adapted()
+    down = target.blocks[1].down
+    with torch.no_grad():
+        down.base.weight.add_(2.0 * down.lora_B.weight @ down.lora_A.weight)
+    report = verify_forward(tmp_path, adapted(), merged(target))
+    assert report.verdict == "fail"
+    assert report.first_divergence is not None
+    assert report.first_divergence.module == "blocks.1.down"
+
+
+def test_dropped_adapters_fail_on_the_adapted_layer_not_the_residual_sum(tmp_path: Path) -> None:
+    report = verify_forward(tmp_path, adapted(), net())
+    assert report.verdict == "fail"
+    assert report.first_divergence is not None
+    assert report.first_divergence.module == "blocks.0.up"
+
+
+def test_a_zero_b_adapter_on_the_target_of_a_plain_recording_still_passes(tmp_path: Path) -> None:
+    report = verify_forward(tmp_path, net(), adapted(zero_b=True))
+    assert report.verdict == "pass", (report.reasons, report.first_divergence)
+
+
+class Renamed(nn.Module):
+    """Net with `up` renamed `expand` (a refactor): matched by structure, as before."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.embed = nn.Linear(16, 32)
+        self.blocks = nn.ModuleList([RenamedBlock(), RenamedBlock()])
+        self.head = nn.Linear(32, 4)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = self.embed(x)
+        for block in self.blocks:
+            h = block(h)
+        out: torch.Tensor = self.head(h)
+        return out
+
+
+class RenamedBlock(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.norm = nn.LayerNorm(32)
+        self.expand = nn.Linear(32, 64)
+        self.down = nn.Linear(64, 32)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        out: torch.Tensor = x + self.down(nn.functional.gelu(self.expand(self.norm(x))))
+        return out
+
+
+def test_a_rename_refactor_is_still_matched_by_structure(tmp_path: Path) -> None:
+    torch.manual_seed(0)
+    target = Renamed().eval()
+    report = verify_forward(tmp_path, net(), target)
+    assert report.verdict == "pass", (report.reasons, report.first_divergence)
+    assert report.module_match is not None
+    assert "by structure" in report.module_match
+
+
+def step(model: Any, adapters_only: bool) -> None:
+    model.train()
+    for name, p in model.named_parameters():
+        p.requires_grad_(not adapters_only or "lora_" in name)
+    opt = torch.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=0.1)
+    model(X).pow(2).mean().backward()
+    opt.step()
+    opt.zero_grad()
+
+
+def train_both(tmp_path: Path, reference_frozen: bool, target_frozen: bool) -> Any:
+    bundle = tmp_path / "b"
+    model = adapted()
+    with envsnap.record(bundle, model=model, environment="none", measure=False):
+        step(model, reference_frozen)
+    target = adapted()
+    with envsnap.verify(bundle, model=target, environment="none", slow=None) as v:
+        step(target, target_frozen)
+    return v.report
+
+
+def test_a_base_left_trainable_on_the_target_fails_on_its_state(tmp_path: Path) -> None:
+    report = train_both(tmp_path, reference_frozen=True, target_frozen=False)
+    assert report.verdict == "fail"
+    first = report.first_divergence
+    assert first is not None
+    assert first.module == "embed"
+    assert "state after the block" in first.summary
+    assert "while the reference's block left it as it was" in first.summary
+
+
+def test_the_same_adapter_only_step_on_both_sides_still_passes(tmp_path: Path) -> None:
+    report = train_both(tmp_path, reference_frozen=True, target_frozen=True)
+    assert report.verdict == "pass", (report.reasons, report.first_divergence)
+
+
+def test_a_recording_without_state_leaves_the_targets_writes_extra(tmp_path: Path) -> None:
+    """An eval forward recorded (its block wrote nothing, so it holds no state) and a train step
+    verified: the target's writes have nothing to be compared with, not a failure on their own."""
+    bundle = tmp_path / "b"
+    model = adapted()
+    with envsnap.record(bundle, model=model, environment="none", measure=False):
+        model(X)
+    target = adapted()
+    with envsnap.verify(bundle, model=target, environment="none", slow=None) as v:
+        step(target, adapters_only=False)
+    states = [c for m in v.report.modules for c in m.outputs if "<state>" in c.key]
+    assert states
+    assert all(c.status == "extra" for c in states)
+    assert "no state to compare" in (states[0].reason or "")
