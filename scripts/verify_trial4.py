@@ -131,6 +131,23 @@ def mistral(attn: str, window: int = 4) -> Any:
     return hf("MistralForCausalLM", cfg)
 
 
+def neox_partial(factor: float) -> Any:
+    cfg = hf(
+        "GPTNeoXConfig",
+        vocab_size=VOCAB,
+        hidden_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        intermediate_size=128,
+        use_parallel_residual=True,
+        max_position_embeddings=64,
+        rope_parameters={"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": factor},
+        attn_implementation="sdpa",
+        **TOKENS,
+    )
+    return hf("GPTNeoXForCausalLM", cfg)
+
+
 def olmoe(attn: str) -> Any:
     cfg = hf(
         "OlmoeConfig",
@@ -327,6 +344,7 @@ BUILD: dict[str, Callable[[str], Any]] = {
     "sn-mlp": lambda attn: spectral_normed(ResMLP()),
     "rnn": lambda attn: RNNNet(),
     "ema": lambda attn: WithEMA(),
+    "hooked": lambda attn: hooked(),
 }
 
 
@@ -345,7 +363,7 @@ def seeded(make: Callable[[], nn.Module]) -> nn.Module:
 # -- inputs and runs -------------------------------------------------------------------------------
 
 DECODERS = ("falcon", "neox", "bloom", "mistral", "olmoe")
-MLPS = ("resmlp", "lora", "wn-mlp", "sn-mlp", "ema")
+MLPS = ("resmlp", "lora", "wn-mlp", "sn-mlp", "ema", "hooked")
 
 
 def ids(b: int = 2, t: int = 12) -> torch.Tensor:
@@ -560,6 +578,66 @@ def greedy(name: str, model: nn.Module, ctx: Any) -> Any:
     return out
 
 
+def padded_autocast(name: str, model: nn.Module, ctx: Any) -> Any:
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        return padded_forward(name, model, ctx)
+
+
+def long_forward(name: str, model: nn.Module, ctx: Any) -> Any:
+    """4 x 32 tokens: more router decisions, so more chances of a near-tie under a cast."""
+    with torch.no_grad():
+        return model(ids(4, 32))
+
+
+def long_autocast(name: str, model: nn.Module, ctx: Any) -> Any:
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        return long_forward(name, model, ctx)
+
+
+def train_step_autocast(name: str, model: nn.Module, ctx: Any) -> Any:
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        return train_step(name, model, ctx)
+
+
+def cached_parametrizations(name: str, model: nn.Module, ctx: Any) -> Any:
+    """torch.nn.utils.parametrize.cached(): each parametrized weight computed once in the block."""
+    with torch.nn.utils.parametrize.cached():
+        return forward(name, model, ctx)
+
+
+def deterministic(name: str, model: nn.Module, ctx: Any) -> Any:
+    torch.use_deterministic_algorithms(True)
+    try:
+        return forward(name, model, ctx)
+    finally:
+        torch.use_deterministic_algorithms(False)
+
+
+def shifted_positions(name: str, model: nn.Module, ctx: Any) -> Any:
+    """A real bug: the target's pipeline passes position_ids off by one."""
+    x = ids()
+    with torch.no_grad():
+        return model(x, position_ids=torch.arange(1, x.shape[1] + 1).expand(x.shape[0], -1))
+
+
+def rnn_wrong_lengths(name: str, model: nn.Module, ctx: Any) -> Any:
+    """A real bug: one sequence's length is off by one (a padding step treated as a token)."""
+    args, _ = inputs(name)
+    with torch.no_grad():
+        return model(args[0], torch.tensor([7, 4, 3]))
+
+
+def ema_from_itself(name: str, model: nn.Module, ctx: Any) -> Any:
+    """A real bug: the EMA is updated from its own copy instead of the trained network."""
+    ema = untyped(model).ema
+    for _ in range(2):
+        train_step(name, untyped(model).net, ctx)
+        ema.update_parameters(ema.module)
+    model.eval()
+    with torch.no_grad():
+        return ema(torch.randn(4, 6, 16, generator=gen()))
+
+
 # -- wrappers (benign) and changes (real) ----------------------------------------------------------
 
 
@@ -618,6 +696,31 @@ def replace(path: str, make: Callable[[], nn.Module]) -> Callable[[nn.Module], N
         setattr(at(model, parent), leaf, make())
 
     return change
+
+
+def scale_output(path: str, factor: float) -> Callable[[nn.Module], None]:
+    """A forward hook on ``path`` that scales its output (user code outside the module's forward)."""
+
+    def change(model: nn.Module) -> None:
+        at(model, path).register_forward_hook(lambda module, args, out: out * factor)
+
+    return change
+
+
+def shift_input(path: str, amount: float) -> Callable[[nn.Module], None]:
+    """A forward pre-hook on ``path`` that shifts its input."""
+
+    def change(model: nn.Module) -> None:
+        at(model, path).register_forward_pre_hook(lambda module, args: (args[0] + amount, *args[1:]))
+
+    return change
+
+
+def hooked() -> nn.Module:
+    """ResMLP with the user's own forward hook (halving blocks.0.down's output) on both sides."""
+    model = ResMLP()
+    scale_output("blocks.0.down", 0.5)(model)
+    return model
 
 
 def chain(*changes: Callable[[nn.Module], Any]) -> Callable[[nn.Module], None]:
@@ -1112,6 +1215,178 @@ def cases() -> list[Case]:
             None,
             run=grad_accumulation,
             verify_run=grad_accumulation_summed,
+        )
+    )
+    out.extend(cases_b())
+    return out
+
+
+def cases_b() -> list[Case]:
+    """Round 4b: written and committed after round 4a's fixes, before any envsnap run of these."""
+    out: list[Case] = []
+    add = out.append
+    # Benign.
+    add(Case("neox", "forward", "model.half() target", "pass", verify_run=half_forward, target_wrap=halved))
+    add(Case("bloom", "forward", "model.half() target", "pass", verify_run=half_forward, target_wrap=halved))
+    add(
+        Case(
+            "bloom",
+            "forward",
+            "left padding, autocast bf16 target",
+            "pass",
+            run=padded_forward,
+            verify_run=padded_autocast,
+        )
+    )
+    add(
+        Case(
+            "olmoe",
+            "forward 4x32 tokens",
+            "autocast bf16 target",
+            "pass",
+            run=long_forward,
+            verify_run=long_autocast,
+        )
+    )
+    add(
+        Case(
+            "olmoe",
+            "train step",
+            "autocast bf16 target",
+            "pass",
+            run=train_step,
+            verify_run=train_step_autocast,
+        )
+    )
+    add(Case("falcon", "greedy generate (tap)", "sdpa -> eager", "pass", run=greedy, target_attn="eager"))
+    add(Case("wn-mlp", "forward", "parametrize.cached() target", "pass", verify_run=cached_parametrizations))
+    add(Case("sn-mlp", "forward", "threads 1 -> 2", "pass", verify_run=two_threads))
+    add(Case("resmlp", "forward", "deterministic algorithms target", "pass", verify_run=deterministic))
+    add(Case("rnn", "forward", "inference_mode target", "pass", verify_run=inference_forward))
+    add(Case("hooked", "forward", "the user's forward hook on both", "pass"))
+    add(Case("hooked", "train step", "the user's forward hook on both", "pass", run=train_step))
+    # Real.
+    add(
+        Case(
+            "mistral",
+            "forward",
+            "attention scaling x1.1 (layer 1)",
+            "fail",
+            "model.layers.1.self_attn",
+            mutate=set_attr("model.layers.1.self_attn", scaling=0.25 * 1.1),
+        )
+    )
+    add(
+        Case(
+            "mistral",
+            "forward",
+            "position_ids off by one",
+            "fail",
+            "model.rotary_emb",
+            verify_run=shifted_positions,
+        )
+    )
+    add(
+        Case(
+            "falcon",
+            "forward",
+            "rotary inv_freq x1.01",
+            "fail",
+            "transformer.rotary_emb",
+            mutate=lambda model: untyped(at(model, "transformer.rotary_emb")).inv_freq.mul_(1.01),
+        )
+    )
+    add(
+        Case(
+            "neox",
+            "forward",
+            "partial rotary 0.25 -> 0.5",
+            "fail",
+            "gpt_neox.rotary_emb",
+            build_target=lambda: seeded(lambda: neox_partial(0.5)),
+        )
+    )
+    add(
+        Case(
+            "resmlp",
+            "forward",
+            "target-only forward hook: blocks.0.down x1.001",
+            "fail",
+            "blocks.0.down",
+            mutate=scale_output("blocks.0.down", 1.001),
+        )
+    )
+    add(
+        Case(
+            "resmlp",
+            "forward",
+            "target-only pre-hook: blocks.1.norm input +1e-3",
+            "fail",
+            "blocks.1.norm",
+            mutate=shift_input("blocks.1.norm", 1e-3),
+        )
+    )
+    add(
+        Case(
+            "hooked",
+            "forward",
+            "the user's hook missing on the target",
+            "fail",
+            "blocks.0.down",
+            build_target=lambda: seeded(ResMLP),
+        )
+    )
+    add(
+        Case(
+            "dinov2",
+            "train step (drop path on)",
+            "drop_path_rate 0.1 -> 0.2",
+            "fail",
+            "encoder.layer.1.drop_path",
+            run=train_step,
+            mutate=set_attr("encoder.layer.1.drop_path", drop_prob=0.2),
+        )
+    )
+    add(
+        Case(
+            "rnn",
+            "forward",
+            "one sequence length off by one",
+            "fail",
+            "rnn|RNNNet",
+            verify_run=rnn_wrong_lengths,
+        )
+    )
+    add(
+        Case(
+            "ema",
+            "2 steps + EMA eval",
+            "EMA updated from itself",
+            "fail",
+            "ema",
+            run=ema_steps,
+            verify_run=ema_from_itself,
+        )
+    )
+    add(
+        Case(
+            "olmoe",
+            "forward",
+            "experts gate_up_proj +1e-3 (layer 1)",
+            "fail",
+            "model.layers.1.mlp.experts",
+            mutate=perturb("model.layers.1.mlp.experts", "gate_up_proj"),
+        )
+    )
+    add(
+        Case(
+            "marian",
+            "greedy generate (tap)",
+            "decoder embed_positions weight +1e-3",
+            "fail",
+            "model.decoder.embed_positions",
+            run=greedy,
+            mutate=perturb("model.decoder.embed_positions"),
         )
     )
     return out
