@@ -21,6 +21,7 @@ must not change:
 
 from __future__ import annotations
 
+import contextlib
 import copy
 from pathlib import Path
 from typing import Any
@@ -233,3 +234,72 @@ def test_a_recording_without_state_leaves_the_targets_writes_extra(tmp_path: Pat
     assert states
     assert all(c.status == "extra" for c in states)
     assert "no state to compare" in (states[0].reason or "")
+
+
+# -- the user's own forward hooks (round 4b) ------------------------------------------------------
+#
+# Global module hooks (envsnap's) run before a module's own forward hooks, so envsnap recorded a
+# module's output as it was before the user's hook changed it: a change made by a hook (or a hook
+# missing on the target) was pinned on the parent, whose code got a value nobody had recorded. A
+# module with forward hooks of its own is now recorded after them.
+
+
+def scaled(model: Any, factor: float) -> Any:
+    model.blocks[0].down.register_forward_hook(lambda module, args, out: out * factor)
+    return model
+
+
+def test_a_forward_hook_changing_an_output_is_named_on_its_module(tmp_path: Path) -> None:
+    report = verify_forward(tmp_path, net(), scaled(net(), 1.001))
+    assert report.verdict == "fail"
+    assert report.first_divergence is not None
+    assert report.first_divergence.module == "blocks.0.down"
+
+
+def test_a_hook_missing_on_the_target_is_named_on_its_module(tmp_path: Path) -> None:
+    report = verify_forward(tmp_path, scaled(net(), 0.5), net())
+    assert report.verdict == "fail"
+    assert report.first_divergence is not None
+    assert report.first_divergence.module == "blocks.0.down"
+
+
+def test_the_same_hook_on_both_sides_passes_and_its_output_is_the_recorded_one(tmp_path: Path) -> None:
+    bundle = tmp_path / "b"
+    model = scaled(net(), 0.5)
+    with envsnap.record(bundle, model=model, environment="none", measure=False), torch.no_grad():
+        model(X)
+    target = scaled(net(), 0.5)
+    with envsnap.verify(bundle, model=target, environment="none", slow=None) as v, torch.no_grad():
+        target(X)
+    assert v.report.verdict == "pass", (v.report.reasons, v.report.first_divergence)
+    # The hook of ours is gone after each call: only the user's is left on the module.
+    assert len(target.blocks[0].down._forward_hooks) == 1
+    assert len(model.blocks[0].down._forward_hooks) == 1
+
+
+class Boom(Exception):
+    pass
+
+
+def test_a_hooked_module_whose_forward_raises_is_unwound(tmp_path: Path) -> None:
+    """A batch skipped by try/except inside the block: the raising call leaves no trace, the hook
+    of ours is taken off, and the next call is recorded as usual."""
+    bundle = tmp_path / "b"
+    model = scaled(net(), 0.5)
+    down = model.blocks[0].down
+
+    def bad(module: nn.Module, args: Any) -> None:
+        if args[0].shape[0] == 1:
+            raise Boom
+
+    handle = down.register_forward_pre_hook(bad)
+    with envsnap.record(bundle, model=model, environment="none", measure=False), torch.no_grad():
+        with contextlib.suppress(Boom):
+            model(X[:1])
+        model(X)
+    handle.remove()
+    assert len(down._forward_hooks) == 1
+    target = scaled(net(), 0.5)
+    with envsnap.verify(bundle, model=target, environment="none", slow=None) as v, torch.no_grad():
+        target(X)
+    assert v.report.verdict == "pass", (v.report.reasons, v.report.first_divergence)
