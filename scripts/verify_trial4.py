@@ -322,7 +322,7 @@ class WithEMA(nn.Module):
     def __init__(self, decay: float = 0.9) -> None:
         super().__init__()
         self.net = ResMLP()
-        avg = torch.optim.swa_utils.get_ema_multi_avg_fn(decay)
+        avg = torch.optim.swa_utils.get_ema_multi_avg_fn(decay)  # type: ignore[no-untyped-call]
         self.ema = torch.optim.swa_utils.AveragedModel(self.net, multi_avg_fn=avg)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
