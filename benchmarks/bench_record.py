@@ -21,8 +21,9 @@ keep="64MB"; two timing samples: the block's own forward less the hooks' time wh
 replay, also the noise check, agrees with it, else two replays) on a ~27M-parameter GPT-style
 decoder, wall clock against a plain forward in the same run (target: ≤ 3×), next to keep="256MB",
 stats only, and no replays, the process's first record (probes not cached), and with the float64
-golden (``golden="cpu-fp64"``) and a bare float64 forward of the model (what any fp64 golden of the
-outputs costs at least: is it cheap enough to be a default?).
+golden (``golden="cpu-fp64"``), a bare float64 forward of the model (what any fp64 golden of the
+outputs costs at least on the recording side), and the golden verify makes by default when a float32
+value fails (CPU float32 and float64 copies of the model, one replay each: none of it on record's side).
 
 Usage: python benchmarks/bench_record.py [--rounds R]
 """
@@ -196,6 +197,13 @@ def defaults_at_25m(rounds: int) -> None:
         with torch.no_grad():
             copy.deepcopy(model).to(torch.float64)(idx)
 
+    def verify_golden() -> None:
+        """What verify adds when a float32 value fails: the model copied to the CPU in float32 and
+        float64, the recorded call replayed on each (verify/golden.py); nothing on record's side."""
+        from envsnap.inprocess.verify.golden import replay
+
+        replay(model, [((idx,), {})], {}, None, None)
+
     runs = {
         "plain forward": plain,
         "record, defaults": record(),
@@ -205,6 +213,7 @@ def defaults_at_25m(rounds: int) -> None:
         "record, block only (measure=False, 'none')": record(measure=False, environment="none"),
         "  the same, keep=0": record(measure=False, environment="none", keep=0),
         "float64 copy + forward (no envsnap)": fp64_forward,
+        "verify-side golden (when a value fails)": verify_golden,
     }
     plain()
     first = _wall(record())  # the process's first record: its probes run (beside the block, given 2+ CPUs)

@@ -69,10 +69,10 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-k-diffusion", "mps"),
         ("real-kornia", "rocm:gfx942"),
         ("real-kornia", "mps"),
-        ("real-torch-geometric", "xpu"),
         ("real-keops", "rocm:gfx942"),
         ("real-denoising-diffusion-pytorch", "mps"),
         ("real-coqui-tts", "mps"),
+        ("real-iopaint", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -95,8 +95,6 @@ and no ROCm provider, so on ROCm envsnap rates the CUDA provider an edit (modera
 kornia's operators, plain PyTorch, what runs (ONNX export is an optional feature). On MPS envsnap still counts
 a dtype-to-torch mapping (``return torch.float64``), the gradcheck helpers' float64 and the opt-in
 ``torch.compile`` of LightGlue (moderate); the library handles MPS itself (lower).
-torch_geometric (blind round 10): its XPU memory profiler imports IPEX, which Intel retired; envsnap advises
-torch.xpu there (moderate) where the expectation rates the library's XPU path (device('auto'), lower).
 KeOps (blind round 10): its generated kernels are CUDA C++ compiled with NVRTC; hiprtc compiles the same
 dialect, so envsnap rates a port of the binder (moderate); the expectation calls it a missing backend
 (higher): KeOps ships no HIP binder and its kernels assume NVIDIA's launch model.
@@ -109,7 +107,14 @@ coqui-tts (blind round 13, kept aside): XTTS v2 hangs or fails on MPS in the ups
 which nothing in the source shows: the model is plain PyTorch moved with .to(device), the float64 is numpy
 on the host. Blind, envsnap said moderate, but only for the opt-in DeepSpeed import (``if use_deepspeed:``,
 off by default, not a requirement), which says nothing about MPS; once that import is read as the opt-in it
-is, the MPS cell is lower (one off), the ROCm and XPU cells right."""
+is, the MPS cell is lower (one off), the ROCm and XPU cells right.
+IOPaint (blind round 15): its MPS support is documented (``--device=mps``; models MPS cannot run switch to
+the CPU), but two places a whole-project reader would not count stay moderate: AnyText's ``low_vram_shift``
+moves sub-models with ``.cuda()`` (a method nothing in the package calls), and ``make_beta_schedule``'s
+cosine branch moves a float64 schedule to the device (IOPaint's LDM asks for the linear one). Which method
+runs and which schedule is chosen, nothing in one file says. (torch_geometric's XPU cell, a near-miss from
+round 10, is right since round 15: IPEX imported by a project that has an XPU path is that path's
+dependency.)"""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

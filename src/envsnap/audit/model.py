@@ -31,7 +31,11 @@ LEGACY_FALLBACK = "legacy-fallback=1"
 """Signal detail: the line sits in the handler of an older torch's fallback (a ``try`` of torch's
 device-generic API whose handlers catch only AttributeError/TypeError; python_shapes.legacy_fallback)."""
 OPT_IN = "opt-in=1"
-"""Signal detail: an import inside ``if <switch>:`` where the switch is a parameter that defaults to False."""
+"""Signal detail: an import inside ``if <switch>:`` where the switch is a parameter that defaults to False,
+or a module-level flag set to False (python_shapes.module_switches)."""
+OFF_MPS = "off-mps=1"
+"""Signal detail: a float64 dtype in the branch an MPS test leaves to the other devices (``torch.float32 if
+is_mps else torch.float64``)."""
 
 LAYERS: tuple[Layer, ...] = ("framework", "packages", "extensions", "source", "artifacts")
 

@@ -9,6 +9,7 @@ tables); this module reads the layout alone.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 _FOLDER = {
@@ -67,3 +68,40 @@ def other_backend(relative: str, target_kind: str) -> str | None:
     if not kinds or target_kind in kinds:
         return None
     return kinds[0]
+
+
+# A code generator with one class per backend (tinygrad 0.14's renderer/cstyle.py: CUDARenderer beside
+# HIPRenderer, MetalRenderer, OpenCLRenderer; #22 blind round 15): the words of a class name that say which
+# backend the class is. OpenCL is a path on Intel GPUs (Intel's GPU driver ships the OpenCL runtime:
+# https://github.com/intel/compute-runtime) and on AMD GPUs (ROCm's CLR ships it beside HIP:
+# https://github.com/ROCm/clr); Apple deprecated OpenCL, so it is no path for MPS.
+_CLASS_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z][a-z]*|[a-z]+|\d+")
+_CLASS_BACKENDS: dict[str, tuple[str, ...]] = {
+    "cuda": ("cuda",),
+    "nvcc": ("cuda",),
+    "nvrtc": ("cuda",),
+    "ptx": ("cuda",),
+    "hip": ("rocm",),
+    "hipcc": ("rocm",),
+    "amd": ("rocm",),
+    "rocm": ("rocm",),
+    "metal": ("mps",),
+    "mps": ("mps",),
+    "sycl": ("xpu",),
+    "xpu": ("xpu",),
+    "opencl": ("xpu", "rocm"),
+}
+_CLASS_LINE = re.compile(r"^[ \t]*class[ \t]+(\w+)", re.MULTILINE)
+
+
+def class_backends(name: str) -> frozenset[str]:
+    """The backends a class name says it is for: ``CUDARenderer`` -> cuda, ``OpenCLRenderer`` -> xpu, rocm."""
+    words = [word.lower() for word in _CLASS_WORDS.findall(name)]
+    words += [a + b for a, b in itertools.pairwise(words)]  # "Open" "CL" -> opencl
+    return frozenset(kind for word in words for kind in _CLASS_BACKENDS.get(word, ()))
+
+
+def module_backend_classes(text: str) -> frozenset[str]:
+    """The backends the classes defined in a module's text are named for (every ``class`` line, so a long
+    module parsed in parts still shows the classes that hold no trigger)."""
+    return frozenset().union(*(class_backends(name) for name in _CLASS_LINE.findall(text)))

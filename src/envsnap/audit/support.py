@@ -156,6 +156,16 @@ def covered(finding: Finding, signal: Signal, target: Target, proof: tuple[str, 
             effort="none",
             risk="lower",
         )
+    if signal.kind == "import" and finding.risk != "lower" and _backend_of(signal) == target.kind:
+        # The target's own device backend (IPEX for XPU) imported by a project that has a path there: that
+        # path's dependency, installed with it (ipex-llm 2.2's `xpu` extra pins IPEX 2.1.10+xpu, #22 blind
+        # round 15). What the row advises (IPEX is retired: torch.xpu) is an upgrade, not a port.
+        return msgspec.structs.replace(
+            finding,
+            meaning=f"{finding.meaning} The project has a path for {name} ({proof[0]}), and this is that "
+            "device's own backend: its path runs with it as installed.",
+            risk="lower",
+        )
     if signal.kind in ("device-choices", "ort-provider"):
         # The project has a path for the device elsewhere (it names it, or ports to it): the closed set
         # (or a CUDA-only ONNX Runtime provider list) is one place to add it, not a missing port.
@@ -181,6 +191,12 @@ def covered(finding: Finding, signal: Signal, target: Target, proof: tuple[str, 
             replacement=f"build the project's {name} backend as its docs say",
         )
     return finding
+
+
+def _backend_of(signal: Signal) -> str | None:
+    """The device an imported package is the backend of (its knowledge row's ``device_backend``), or None."""
+    key = signal.facts().get("package", "")
+    return next((row.device_backend for row in knowledge.alternatives() if row.key == key), None)
 
 
 def _member_of(path: str, target: Target) -> str | None:

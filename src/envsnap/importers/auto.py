@@ -183,6 +183,31 @@ def _placed(read: ImportedSections, merged: ImportedSections) -> ImportedSection
     return ImportedSections(**{**{f: getattr(read, f) for f in _FIELDS}, "accelerators": accelerators})
 
 
+def _stated_cpu_build(merged: ImportedSections) -> bool:
+    """Whether a format states torch's build as CPU-only: a ``+cpu`` wheel, or conda's CPU build (the conda
+    readers keep a ``py3.8_cpu_0`` pytorch row as the bare version with no CUDA)."""
+    torch = merged.frameworks.torch if merged.frameworks else None
+    if torch is None or torch.cuda or torch.hip or not torch.version:
+        return False
+    if "+cpu" in torch.version:
+        return True
+    return any(
+        p.name.lower() == "pytorch" and p.installer == "conda" and p.version == torch.version
+        for p in merged.packages or ()
+    )
+
+
+def _cpu_build_kept(read: ImportedSections | None, merged: ImportedSections) -> ImportedSections | None:
+    """The facts without a torch CUDA where a format states a CPU build: an install command's CUDA
+    (``conda install pytorch cudatoolkit=10.2``) is what was asked for, the list what was installed."""
+    said = read.frameworks if read is not None else None
+    torch = said.torch if said is not None else None
+    if read is None or said is None or torch is None or torch.cuda is None or not _stated_cpu_build(merged):
+        return read
+    frameworks = msgspec.structs.replace(said, torch=msgspec.structs.replace(torch, cuda=None))
+    return ImportedSections(**{**{f: getattr(read, f) for f in _FIELDS}, "frameworks": frameworks})
+
+
 def unquote(text: str) -> str:
     """A report quoted in a reply (every line ``> ``-prefixed, Markdown) with the quoting removed."""
     for _ in range(3):  # a reply to a reply quotes twice
@@ -232,7 +257,7 @@ def parse_auto(text: str, name: str, *, captured_at: str) -> Snapshot:
     said = printed.sections()
     if said is not None:
         merged = _merge_sections([merged, said])
-    read = evidence_sections.sections(facts)
+    read = _cpu_build_kept(evidence_sections.sections(facts), merged)
     filled = _merge_sections([merged, _placed(read, merged)]) if read is not None else merged
     read = read if filled != merged else None  # facts the formats already stated add nothing
     merged = filled

@@ -242,6 +242,8 @@ def detect(text: str, name: str, *, captured_at: str, json_text: str | None = No
             found.append(Found("conda list" if conda_rows else "pip list", headless))
     if conda is not None:
         attempt("conda list", lambda: package_lists.parse_conda_list(lines[conda:]))
+    if package_lists.CONDA_PLAN.search(text):
+        attempt("conda plan", lambda: package_lists.parse_conda_plan(lines))
     for run in _freeze_runs(lines):
         try:
             found.append(Found("pip freeze", pip_freeze.parse("\n".join(run), name)))

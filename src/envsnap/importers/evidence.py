@@ -357,6 +357,38 @@ _CONDA_INSTALL_CUDA = re.compile(
 """A conda install of torch with its CUDA pinned: conda picks the pytorch build for that CUDA
 (``cudatoolkit=11.3``, ``pytorch-cuda=12.1``), so the line states torch's CUDA. As a fact it only fills
 what no structural report says (a collect_env's 'CUDA used to build PyTorch' wins)."""
+_PIP_TORCH_WHEEL = re.compile(
+    r"\bpip3?(?:\.exe)? install\b.{0,200}?download\.pytorch\.org/whl/(?:nightly/)?"
+    r"(?:(?P<dir>cu\d{2,3}|cpu|rocm[\d.]+)/)?torch-\d+\.\d+(?:\.\d+)?(?:\.post\d+)?"
+    r"(?:(?:%2B|\+)(?P<local>cu\d{2,3}|cpu|rocm[\d.]+))?-cp\d",
+    re.I,
+)
+"""A pip install of one torch wheel by its URL: its index directory (``/whl/cu100/``, the only tag of
+wheels before 1.5) or its encoded local version (``torch-1.7.1%2Bcu110``) states the build's CUDA. Like
+a conda install line it only fills what no structural report says."""
+_HF_TORCH = re.compile(
+    r"^PyTorch version \((?:GPU|accelerator)\?\)\s*:\s*(?P<v>\d[\w.+-]{0,60}?)\s*"
+    r"\((?P<answer>[A-Za-z]{2,6})\)\s*$",
+    re.I,
+)
+"""The Hugging Face env commands' torch line (transformers-cli/diffusers-cli/accelerate/peft env):
+``PyTorch version (GPU?): 2.2.1+cu121 (True)``; transformers >= 4.45 writes ``(accelerator?): ... (CUDA)``.
+The key's ``?`` is outside the plain key pattern, and the parenthesis is torch.cuda.is_available()
+(or the accelerator found: CUDA, or NA for none)."""
+_BARE_GEFORCE = re.compile(
+    r"\b(?:a|an|my|the|one|two|dual|single)\s(?P<n>(?:10|20|30|40|50)[5-9]0)(?P<ti>\s?Ti)?\s"
+    r"(?:GPUs?|graphics card|video card)\b",
+    re.I,
+)
+"""A GeForce named by its model number alone ("I ... have a 5080 GPU"): only the x050-x090 numbers of the
+GTX 10 and RTX 20-50 series, after an article and before "GPU", so AMD's 5700/6800/7900, a year or a
+price are not read as one."""
+_TARGET_TRIPLE = re.compile(
+    r"(?:x86_64|aarch64|arm64|i686|powerpc64le|ppc64le|s390x|riscv64)-[a-z0-9_]+-(?:linux|windows|darwin)"
+    r"[a-z0-9_-]*"
+)
+"""A target triple (``x86_64-unknown-linux-gnu``) as the value of ``Target:``: the platform a native
+tool runs on (text-generation-launcher --env prints its build target first; clang/hipcc --version too)."""
 _JAX_CPU_FALLBACK = re.compile(
     r"An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed"
 )
@@ -489,6 +521,9 @@ def _key_value(reader: _Reader, key: str, value: str, number: int) -> bool:
         if match:
             reader.add("python", match.group("v"), number)
         return True
+    if key == "target" and _TARGET_TRIPLE.fullmatch(value.strip()):
+        reader.add("os", value.strip(), number)
+        return True
     if key in _OS_KEYS:
         value = value.strip("\"'")
         if (
@@ -585,6 +620,12 @@ def _line(reader: _Reader, number: int, raw: str) -> None:
             reader.heading = None
     if raw.lstrip().startswith("#") and len(line) <= 60:
         reader.heading = (line.lower().rstrip(":"), number)
+        return
+    if "?)" in line and (hf := _HF_TORCH.match(line)):
+        reader.add("torch", hf.group("v"), number)
+        answer = hf.group("answer").lower()
+        if answer in ("true", "cuda", "false", "na"):
+            reader.add("cuda-available", "yes" if answer in ("true", "cuda") else "no", number)
         return
     kv = _KV.match(line)
     if kv is not None:
@@ -717,6 +758,15 @@ def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
         conda = _CONDA_INSTALL_CUDA.search(line)
         if conda:
             reader.add("torch-cuda", conda.group("v"), number)
+    if (
+        "download.pytorch.org" in lower
+        and " install" in lower
+        and (pip_wheel := _PIP_TORCH_WHEEL.search(line))
+    ):
+        tag = pip_wheel.group("local") or pip_wheel.group("dir") or ""
+        if tag.lower().startswith("cu"):
+            digits = tag[2:]
+            reader.add("torch-cuda", f"{digits[:-1]}.{digits[-1]}", number)
     if "cuda" in lower and "jax" in lower and (plugin := _JAX_CUDA_BUILD.search(line)):
         reader.add("jax-cuda-build", plugin.group(0), number)
     if "cuda-enabled jaxlib" in lower and _JAX_CPU_FALLBACK.search(line):
@@ -792,6 +842,12 @@ def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
         name = _gpu_name(line)
         if name:
             reader.add("gpu", name, number)
+    if " gpu" in lower or " card" in lower:
+        bare = _BARE_GEFORCE.search(line)
+        if bare and not any(f.line == number and f.kind == "gpu" for f in reader.facts[-4:]):
+            series = "GTX" if bare.group("n").startswith("10") else "RTX"
+            suffix = " Ti" if bare.group("ti") else ""
+            reader.add("gpu", f"NVIDIA GeForce {series} {bare.group('n')}{suffix}", number)
     if _SEGMENT.search(line) and not any(f.line == number and f.kind == "torch" for f in reader.facts[-8:]):
         _segments(reader, number, line)
 

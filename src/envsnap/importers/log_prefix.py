@@ -51,6 +51,12 @@ _PREFIXES = (
 )
 _PREFIX = re.compile("|".join(f"(?:{p})" for p in _PREFIXES))
 _GLUED_ISO = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6} - ?")
+_CONDA_PLAN_ROW = re.compile(
+    r"[ \t]{0,12}[A-Za-z0-9][\w.-]{0,80}-[0-9][\w.!+]{0,40} {1,40}\| {1,40}[\w.+]{1,60} {1,20}"
+    r"[\d.]{1,10} ?[KMG]?B "
+)
+"""A row of conda's download table (``cudatoolkit-10.2.89   |  h74a9793_1   317.2 MB  defaults``): its
+``name-version  |`` is no docker compose prefix, though it has the same shape."""
 
 
 def strip(line: str) -> str:
@@ -61,6 +67,8 @@ def strip(line: str) -> str:
     """
     if "T" in line and " - " in line:
         line = _GLUED_ISO.sub("", line)
+    if "|" in line and _CONDA_PLAN_ROW.match(line):
+        return line
     body = line.lstrip(" \t")
     stripped = False
     for _ in range(MAX_PASSES):

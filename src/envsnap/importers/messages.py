@@ -39,7 +39,8 @@ _DRIVER_TOO_OLD = re.compile(
 _SM_INCOMPATIBLE = re.compile(
     r"(?P<name>[\w .()/-]{2,80}?) with CUDA capability sm_(?P<sm>\d{2,3})a? "
     r"is not compatible with the current "
-    r"PyTorch installation\.? The current PyTorch install supports CUDA capabilities "
+    # "installation.The current": the two sentences glued when the warning is quoted on one line
+    r"PyTorch installation\.?\s*The current PyTorch install supports CUDA capabilities "
     r"(?P<list>(?:(?:sm|compute)_\d{2,3}a?[ ,]*)+)",
     re.IGNORECASE,
 )
@@ -64,8 +65,31 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("nvml-mismatch", re.compile(r"Driver/library version mismatch|NVRM: API mismatch", re.I)),
     (
+        # ollama's own check of the GPU's gfx target against the ROCm libraries it ships (amd_linux.go):
+        # 'amdgpu [0] gfx1103 is not supported by /tmp/ollama.../rocm [gfx1030 gfx1100 ...]', and its later
+        # form 'amdgpu is not supported (supported types:[gfx1030 ...])" gpu_type=gfx1103'
+        "rocm-gfx-not-in-library",
+        re.compile(
+            r"\bamdgpu (?:\[\d{1,3}\] )?gfx[0-9a-f]{3,4} is not supported by \S{1,300} "
+            r"\[gfx[0-9a-f]{3,4}(?: gfx[0-9a-f]{3,4}){0,40}\]"
+            r"|\bamdgpu is not supported \(supported types:\[gfx[0-9a-f]{3,4}(?: gfx[0-9a-f]{3,4}){0,40}\]\)"
+            r"\\?\"? {1,4}gpu_type=gfx[0-9a-f]{3,4}\b",
+        ),
+    ),
+    (
         "driver-insufficient",
         re.compile(r"CUDA driver version is insufficient for CUDA runtime version", re.I),
+    ),
+    (
+        # CUDA error 222 (cudaErrorUnsupportedPtxVersion / CUDA_ERROR_UNSUPPORTED_PTX_VERSION): the PTX came
+        # from a newer toolkit than the driver's JIT compiler supports, i.e. the driver is older than the
+        # CUDA the program was built with (llama.cpp/ollama runners, Triton kernels print it so).
+        "ptx-unsupported-toolchain",
+        re.compile(
+            r"the provided PTX was compiled with an unsupported toolchain|"
+            r"cudaErrorUnsupportedPtxVersion|CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
+            re.I,
+        ),
     ),
     (
         "no-nvidia-driver",
@@ -282,6 +306,12 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     ),
     "nvml-mismatch": ("version mismatch", "api mismatch"),
     "driver-insufficient": ("is insufficient",),
+    "rocm-gfx-not-in-library": ("is not supported by", "supported types:["),
+    "ptx-unsupported-toolchain": (
+        "unsupported toolchain",
+        "unsupportedptxversion",
+        "unsupported_ptx_version",
+    ),
     "no-nvidia-driver": (
         "no nvidia driver",
         "nvml shared library not found",

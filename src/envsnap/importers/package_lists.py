@@ -99,6 +99,46 @@ def parse_conda_list(lines: list[str]) -> ImportedSections | None:
     return ImportedSections(packages=tuple(packages.values()), frameworks=frameworks)
 
 
+CONDA_PLAN = re.compile(
+    r"^\s*The following (?:packages will be downloaded|NEW packages will be INSTALLED|packages will be "
+    r"(?:UPDATED|DOWNGRADED|SUPERSEDED by a higher-priority channel)):\s*$",
+    re.M,
+)
+"""A conda/mamba transaction plan (``conda install`` before it asks to proceed): what it will install."""
+_PLAN_DOWNLOAD = re.compile(
+    r"^(?P<spec>[A-Za-z0-9][\w.-]{0,80}-[0-9][\w.!+]{0,40})\s*\|\s*(?P<build>[\w.+]{1,60})"
+    r"\s+[\d.]+\s*[KMG]?B\s+(?P<channel>[\w./-]{1,80})$"
+)
+"""A row of the download table: ``pytorch-1.12.1  |  py3.8_cpu_0  133.8 MB  pytorch``."""
+_PLAN_CHANGE = re.compile(
+    r"^(?P<name>[A-Za-z0-9][\w.-]{0,80})\s+(?:\S+\s+-->\s+)?(?P<channel>[\w./-]{1,80})::"
+    r"(?P<spec>[A-Za-z0-9][\w.-]{0,80}-[0-9][\w.!+]{0,40}-[\w.+]{1,60})(?:\s.*)?$"
+)
+"""A row of the NEW/UPDATED/DOWNGRADED lists: ``cudatoolkit  pkgs/main/win-64::cudatoolkit-10.2.89-h74a9793_1``
+(an update shows the old spec, ``-->``, then the new one)."""  # noqa: E501 - the row as conda prints it
+
+
+def parse_conda_plan(lines: list[str]) -> ImportedSections | None:
+    """The packages a conda transaction plan installs, read as ``conda list`` rows (``name version build
+    channel``): the plan is what the environment holds once it runs, which is why people paste it."""
+    rows: list[str] = []
+    for line in lines:
+        stripped = line.strip()
+        download = _PLAN_DOWNLOAD.match(stripped)
+        if download:
+            name, _, version = download.group("spec").rpartition("-")
+            rows.append(f"{name} {version} {download.group('build')} {download.group('channel')}")
+            continue
+        change = _PLAN_CHANGE.match(stripped)
+        if change:
+            spec, _, build = change.group("spec").rpartition("-")
+            name, _, version = spec.rpartition("-")
+            if name == change.group("name"):
+                channel = change.group("channel").split("/")[0]
+                rows.append(f"{name} {version} {build} {channel}")
+    return parse_conda_list(rows) if rows else None
+
+
 _ALIGNED = re.compile(
     r"^(?P<name>(?=[A-Za-z0-9._-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9._-]*) {2,}"
     r"(?P<version>[0-9][^\s]*)(?: {2,}\S.*)?$"

@@ -97,6 +97,24 @@ def _cpu_only_jaxlib(snapshot: Snapshot) -> Iterator[Finding]:
     if said is None or not facts.nvidia_devices(snapshot):
         return
     label = f"jaxlib {jax.jaxlib_version}" if jax.jaxlib_version else "jaxlib"
+    torch = facts.torch(snapshot)
+    if torch is not None and torch.cuda and torch.available is not None and torch.available.cuda:
+        # torch in the same environment runs on the GPU: jax is a side install there (transformers-cli env
+        # and diffusers-cli env import it; flax pulls the CPU jaxlib), so only jax code stays on the CPU.
+        yield finding(
+            "cpu-only-build-on-gpu-host",
+            "info",
+            f"{label} is a CPU-only build beside {facts.torch_label(snapshot)}, which uses the GPU: "
+            "jax code (flax) runs on the CPU",
+            'Only if you run jax on the GPU: `pip install -U "jax[cuda12]"`.',
+            JAX_SOURCE,
+            [
+                ev("frameworks.jax.backend", jax.backend),
+                ev("frameworks.jax.warnings", said),
+                ev("frameworks.torch.available.cuda", True),
+            ],
+        )
+        return
     yield finding(
         "cpu-only-build-on-gpu-host",
         "error",

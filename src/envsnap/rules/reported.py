@@ -10,10 +10,24 @@ build, no driver version), the printed line is the evidence and this module rais
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from envsnap.rules import arch, build, driver, facts, health, jax, libraries, onnxruntime, toolkit, wheels
+from envsnap.rules import (
+    arch,
+    build,
+    driver,
+    facts,
+    health,
+    jax,
+    knowledge,
+    libraries,
+    onnxruntime,
+    rocm,
+    toolkit,
+    wheels,
+)
 from envsnap.rules import env_vars as environment
 from envsnap.rules.base import ev, finding, rule
 from envsnap.snapshot.model import Finding, Severity, Snapshot
@@ -48,7 +62,7 @@ class Printed:
 
 PRINTED = (
     Printed(
-        ("driver-too-old", "driver-insufficient"),
+        ("driver-too-old", "driver-insufficient", "ptx-unsupported-toolchain"),
         "driver-too-old-for-cuda-build",
         "error",
         "The NVIDIA driver is too old for this CUDA build: torch said so",
@@ -193,6 +207,19 @@ PRINTED = (
         (jax.jax_plugins,),
     ),
     Printed(
+        # the program's own check: the GPU's gfx target is missing from the ROCm libraries it ships
+        ("rocm-gfx-not-in-library",),
+        rocm.ID,
+        "warning",
+        "The GPU's gfx target is not among those the program's bundled ROCm supports: it said so",
+        "Run a build of the program whose ROCm libraries include this target (a newer release), or map the "
+        "GPU to a listed target of its own family with HSA_OVERRIDE_GFX_VERSION (unofficial, partial: "
+        "11.0.0 = gfx1100 for an RDNA3 APU's gfx1103, 10.3.0 = gfx1030 for RDNA2).",
+        knowledge.hsa_override_source(),
+        (rocm.unsupported_gfx,),
+        contradicted=lambda _snapshot, line: _gfx_listed(line),
+    ),
+    Printed(
         ("bitsandbytes-cpu",),
         "bitsandbytes-cpu-fallback",
         "error",
@@ -204,6 +231,18 @@ PRINTED = (
         (),
     ),
 )
+
+
+_GFX_TARGET = re.compile(r"gfx[0-9a-f]{3,4}")
+
+
+def _gfx_listed(line: str) -> bool:
+    """Whether the target a 'not supported' line names is in its own list after all (then it is no cause)."""
+    targets = _GFX_TARGET.findall(line)
+    if "gpu_type=" in line:
+        named = _GFX_TARGET.match(line.rsplit("gpu_type=", 1)[1][:8])
+        return named is None or named.group(0) in targets[:-1]
+    return not targets or targets[0] in targets[1:]
 
 
 def _driver_answered(snapshot: Snapshot) -> bool:

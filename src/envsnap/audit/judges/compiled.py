@@ -489,7 +489,27 @@ def judge_kernel_string(signal: Signal, target: Target, ctx: Context) -> Finding
     compiled at run time (NVRTC or nvcc) by the project itself, not by CuPy (KeOps 2.3's map-reduce
     generators, #22 blind round 10). HIP's hiprtc compiles the same dialect, so on ROCm it is a port of the
     compile-and-launch path and a check of the source; nothing compiles it for Intel or Apple GPUs.
+
+    In the CUDA class of a code generator that has a class for the target's backend too (tinygrad's
+    CUDARenderer beside HIPRenderer, MetalRenderer, OpenCLRenderer; #22 blind round 15) the string is only
+    what the CUDA backend emits: the sibling generates the target's kernels, so nothing here is to port.
     """
+    facts = signal.facts()
+    if (
+        target.kind != "cuda"
+        and facts.get("member") == "cuda"
+        and target.kind in facts.get("siblings", "").split(",")
+    ):
+        return make_finding(
+            signal,
+            "cuda-kernel-string",
+            "CUDA C++ kernel source emitted by the CUDA member of a per-backend code generator: the module "
+            f"has a {NAMES[target.kind]} member too, which generates the kernels there.",
+            "none",
+            "lower",
+            f"select the project's {NAMES[target.kind]} backend",
+            NVRTC_SOURCE,
+        )
     return _runtime_kernel(
         signal,
         target,

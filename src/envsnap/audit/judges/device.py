@@ -19,7 +19,7 @@ from envsnap.audit.judges.base import (
     cuda_api_works,
     make_finding,
 )
-from envsnap.audit.model import LEGACY_FALLBACK, Finding, Risk, Signal, Target
+from envsnap.audit.model import LEGACY_FALLBACK, OFF_MPS, Finding, Risk, Signal, Target
 
 # ---------------------------------------------------------------------------- device plumbing
 
@@ -347,6 +347,17 @@ def judge_float64(signal: Signal, target: Target, ctx: Context) -> Finding | Non
             "lower",
             "keep it on the CPU; cast to float32 before moving it to the device",
             "https://docs.pytorch.org/docs/stable/generated/torch.from_numpy.html",
+        )
+    if target.kind == "mps" and OFF_MPS in signal.detail:
+        # `torch.float32 if is_mps else torch.float64`: the MPS branch picks another dtype.
+        return make_finding(
+            signal,
+            "float64-off-mps",
+            "float64 only where the device is not MPS: the code's MPS branch picks another dtype.",
+            "none",
+            "lower",
+            "nothing to change",
+            MPS_SOURCE,
         )
     if target.kind == "mps":
         note = knowledge.dtype_note("float64", "mps")

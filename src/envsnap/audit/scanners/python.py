@@ -19,7 +19,8 @@ from collections.abc import Iterator
 import msgspec
 
 from envsnap.audit import knowledge
-from envsnap.audit.model import LEGACY_FALLBACK, OPT_IN, Signal
+from envsnap.audit.model import LEGACY_FALLBACK, OFF_MPS, OPT_IN, Signal
+from envsnap.audit.ports import class_backends, module_backend_classes
 from envsnap.audit.scanners.build import shown_code
 from envsnap.audit.scanners.python_callers import (
     called_name,
@@ -47,6 +48,8 @@ from envsnap.audit.scanners.python_shapes import (
     is_main_check,
     legacy_fallback,
     lookup_fallback,
+    module_switches,
+    mps_test,
     names_backend,
     off_by_default,
     port_attribute,
@@ -133,6 +136,8 @@ class _Visitor(ast.NodeVisitor):
         self.conditional = 0
         self.functions = 0
         self.classes = 0
+        self.class_names: list[str] = []
+        """Names of the enclosing classes, innermost last."""
         self.top_function: str | None = None
         """The module-level function being visited (None at module level or in a class)."""
         self.inside: dict[int, str] = {}
@@ -158,11 +163,15 @@ class _Visitor(ast.NodeVisitor):
         """Ids of the elif / else-if links seen from the head of their chain (a chain is judged once)."""
         """Plain-name calls (``_helper(x)``) made inside a guard, by callee name."""
         self.compared: set[int] = set()
+        self.off_mps: set[int] = set()
+        """Ids of float64 dtype nodes in a branch that runs only off MPS (``_mark_off_mps``)."""
         # Inside the handler of an older torch's fallback (python_shapes.legacy_fallback).
         self.legacy = 0
         # Per function: its parameters that default to False (opt-in switches); depth inside `if <one>:`.
         self.off_switches: list[set[str]] = []
         self.opt_in = 0
+        self.switches: frozenset[str] | None = None
+        """Module-level flags set to False (python_shapes.module_switches), read when first needed."""
         self.device_args: set[int] = set()
         self.pending: dict[str, ast.Constant] = {}
         """Function-local names bound to a device literal, until a device argument uses them."""
@@ -303,10 +312,12 @@ class _Visitor(ast.NodeVisitor):
     visit_TryStar = visit_Try
 
     def visit_If(self, node: ast.If) -> None:
+        self._mark_off_mps(node.test, list(node.body), list(node.orelse))
         self._selection(node)
         self.visit(node.test)
         # `if __name__ == "__main__":` is a demo entry point: what it hard-codes is the caller's choice.
-        guarded = self._is_guard(node.test) or is_main_check(node.test)
+        switch = self._module_switch(node.test)
+        guarded = self._is_guard(node.test) or is_main_check(node.test) or switch
         self.guard += guarded
         self.conditional += 1
         rocm = rocm_test(node.test)
@@ -314,7 +325,7 @@ class _Visitor(ast.NodeVisitor):
         # `def init(..., use_deepspeed=False): if use_deepspeed: import deepspeed` (coqui-tts 0.26
         # xtts/gpt.py, #22 blind round 13): the body runs only when the caller turns on a switch that is
         # off by default.
-        opt_in = (
+        opt_in = switch or (
             isinstance(node.test, ast.Name)
             and bool(self.off_switches)
             and node.test.id in self.off_switches[-1]
@@ -328,6 +339,18 @@ class _Visitor(ast.NodeVisitor):
         self.no_rocm -= rocm is True and bool(node.orelse)
         self.conditional -= 1
         self.guard -= guarded
+
+    def _module_switch(self, test: ast.expr) -> bool:
+        """``if _USE_VLLM:`` (or ``_USE_A or _USE_B``) where every name is a module-level flag set to False
+        and nowhere else at module level: a switch off by default that the code turns on at run time
+        (``global _USE_VLLM`` under ``if is_vllm_available():``), so its body is an opt-in like that of an
+        off-by-default parameter (ipex-llm 2.2 transformers/convert.py, #22 blind round 15)."""
+        values = test.values if isinstance(test, ast.BoolOp) else [test]
+        if not all(isinstance(value, ast.Name) for value in values):
+            return False
+        if self.switches is None:
+            self.switches = module_switches(self.lines)
+        return all(value.id in self.switches for value in values)  # type: ignore[attr-defined]
 
     def _visit_block(self, statements: list[ast.stmt]) -> None:
         """A block's statements in order; a guard clause guards the rest of the block.
@@ -422,7 +445,9 @@ class _Visitor(ast.NodeVisitor):
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self.classes += 1
+        self.class_names.append(node.name)
         self.generic_visit(node)
+        self.class_names.pop()
         self.classes -= 1
 
     visit_AsyncFunctionDef = visit_FunctionDef
@@ -449,7 +474,20 @@ class _Visitor(ast.NodeVisitor):
             self.emit("nccl-backend", value, "nccl", guarded=True, detail=("setting=1",))
             self.compared.add(id(value))
 
+    def _mark_off_mps(self, test: ast.expr, body: list[ast.AST], orelse: list[ast.AST]) -> None:
+        """The float64 dtypes of the branch an MPS test sends every other device to: ``torch.float32 if
+        is_mps else torch.float64`` (diffusers' UNet timestep dtype, copied into IOPaint's BrushNet; #22
+        blind round 15) never makes a float64 tensor on MPS."""
+        on_mps = mps_test(test)
+        if on_mps is None:
+            return
+        for branch in orelse if on_mps else body:
+            for sub in ast.walk(branch):
+                if isinstance(sub, ast.Attribute) and self.dotted(sub) in FLOAT64_NAMES:
+                    self.off_mps.add(id(sub))
+
     def visit_IfExp(self, node: ast.IfExp) -> None:
+        self._mark_off_mps(node.test, [node.body], [node.orelse])
         self._selection(node)
         self.visit(node.test)
         guarded = self._is_guard(node.test)
@@ -794,7 +832,7 @@ class _Visitor(ast.NodeVisitor):
                 self.emit("cuda-api", node, f"torch.cuda.{member}")
         elif name in FLOAT64_NAMES:
             if id(node) not in self.compared:
-                self.emit("float64", node, name)
+                self.emit("float64", node, name, detail=(OFF_MPS,) if id(node) in self.off_mps else ())
         elif name.startswith(AGNOSTIC_ROOTS):
             self.emit("device-agnostic", node, ".".join(name.split(".")[:2]), guarded=True)
         # A resolved chain is one hit; its inner attributes are not visited again.
@@ -809,13 +847,22 @@ class _Visitor(ast.NodeVisitor):
             return  # a docstring, or a string as a statement: prose that never runs
         self.generic_visit(node)
 
+    def _backend_member(self) -> tuple[str, ...]:
+        """``member=cuda`` and the module's other backends, where the enclosing class is the CUDA member of
+        a code generator with a class per backend (tinygrad's CUDARenderer beside HIPRenderer; #22 blind
+        round 15): the siblings generate the kernels for their devices."""
+        if not self.class_names or "cuda" not in class_backends(self.class_names[-1]):
+            return ()
+        others = module_backend_classes("".join(self.lines)) - {"cuda"}
+        return ("member=cuda", f"siblings={','.join(sorted(others))}")
+
     def visit_Constant(self, node: ast.Constant) -> None:
         value = node.value
         if not isinstance(value, str):
             return
         if "__global__" in value and _KERNEL_SOURCE.search(value):
             # CUDA C++ the project generates and compiles at run time (KeOps' f-string kernels).
-            self.emit("cuda-kernel-string", node, "CUDA C++ kernel source")
+            self.emit("cuda-kernel-string", node, "CUDA C++ kernel source", detail=self._backend_member())
             return
         if value in PORT_STRINGS:
             # A device table, a dispatch key or a comparison that names the target: the code has a path.

@@ -122,6 +122,53 @@ def off_by_default(args: ast.arguments) -> set[str]:
     return {a.arg for a, d in pairs if isinstance(d, ast.Constant) and d.value is False}
 
 
+_MODULE_ASSIGN = re.compile(r"^([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)\s*(.*?)\s*(?:#.*)?$")
+
+
+def module_switches(lines: list[str]) -> frozenset[str]:
+    """Names a module sets to ``False`` at its top level, and to nothing else there (``_USE_VLLM = False``):
+    flags off by default. Read from the text, so a long module parsed in parts still shows them."""
+    off: set[str] = set()
+    other: set[str] = set()
+    for line in lines:
+        if not line or not (line[0].isalpha() or line[0] == "_"):
+            continue  # only column-0 statements are module level
+        match = _MODULE_ASSIGN.match(line)
+        if match is not None:
+            (off if match.group(2) == "False" else other).add(match.group(1))
+    return frozenset(off - other)
+
+
+def mps_test(test: ast.expr) -> bool | None:
+    """Whether a branch test holds on Apple's MPS device (True), fails there (False), or says nothing (None).
+
+    ``is_mps``, ``torch.backends.mps.is_available()``, ``x.device.type == "mps"`` hold on MPS; their
+    negations (``not is_mps``, ``!= "mps"``) fail there.
+    """
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = mps_test(test.operand)
+        return None if inner is None else not inner
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        parts = (test.left, test.comparators[0])
+        if any(isinstance(p, ast.Constant) and p.value == "mps" for p in parts):
+            if isinstance(test.ops[0], (ast.Eq, ast.Is)):
+                return True
+            if isinstance(test.ops[0], (ast.NotEq, ast.IsNot)):
+                return False
+        return None
+    node = test.func if isinstance(test, ast.Call) else test
+    words: list[str] = []
+    while isinstance(node, ast.Attribute):
+        words.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        words.append(node.id)
+    if not words:
+        return None
+    pieces = {piece.lower() for word in words for piece in word.split("_")}
+    return True if "mps" in pieces else None
+
+
 LEGACY_API_ERRORS = frozenset({"AttributeError", "TypeError"})
 """What an older torch raises for a device-generic API it lacks: a missing attribute (``torch.amp.
 GradScaler`` before 2.3) or an unknown argument (``device=``)."""

@@ -13,8 +13,6 @@ of the dynamo/torchtitan gate (see tolerance.py).
 
 from __future__ import annotations
 
-import copy
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +20,7 @@ import torch
 
 from envsnap.inprocess.bundle.model import Stats
 from envsnap.inprocess.capture import CallInfo, Capture
+from envsnap.inprocess.cpu_copy import cpu_copy, upcast, why_not
 from envsnap.inprocess.metrics import sketch_metrics, tensor_metrics
 from envsnap.inprocess.record.sink import RecordSink
 from envsnap.inprocess.replay_state import CallState, before_call
@@ -135,24 +134,6 @@ def measure_noise(
     return sink.noise
 
 
-def _upcast(value: Any) -> Any:
-    if isinstance(value, torch.Tensor):
-        moved = value.detach().to("cpu")
-        return moved.to(torch.float64) if moved.is_floating_point() else moved
-    if isinstance(value, (list, tuple)):
-        return (
-            type(value)(_upcast(v) for v in value)
-            if isinstance(value, list)
-            else tuple(_upcast(v) for v in value)
-        )
-    if isinstance(value, dict):
-        return {k: _upcast(v) for k, v in value.items()}
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        changes = {f.name: _upcast(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init}
-        return dataclasses.replace(value, **changes)
-    return value
-
-
 def run_golden(
     model: torch.nn.Module,
     first: RecordSink,
@@ -161,10 +142,11 @@ def run_golden(
     later: dict[int, CallState] | None = None,
 ) -> GoldenSink | str:
     """Replay on a CPU float64 copy of the model; the sink, or why it could not run."""
-    if any(t.device.type == "meta" for t in [*model.parameters(), *model.buffers()]):
-        return "golden not run: the model has meta tensors (no values to copy)"
-    golden = copy.deepcopy(model).to(device="cpu", dtype=torch.float64)
+    problem = why_not(model, torch.float64)
+    if problem is not None:
+        return f"golden not run: {problem}"
+    golden = cpu_copy(model, torch.float64)
     sink = GoldenSink(first, keep_bytes)
-    upcast = [(i, _upcast(args), _upcast(kwargs)) for i, args, kwargs in calls]
-    _replay(golden, sink, upcast, first.starts, later)
+    upcast_calls = [(i, upcast(args), upcast(kwargs)) for i, args, kwargs in calls]
+    _replay(golden, sink, upcast_calls, first.starts, later)
     return sink

@@ -81,6 +81,9 @@ class Verifier:
         self._loaded: Any = None
         self._active: Any = None
         self._report: VerifyReport | None = None
+        self._versions: list[int] = []
+        """The target's parameters' versions when the block was entered (a step bumps them)."""
+        self._golden_notes: list[str] = []
 
     # -- recorded data -------------------------------------------------------------------------
 
@@ -164,6 +167,7 @@ class Verifier:
             self._match = match(manifest.modules, manifest.model, self.model, self.rename)
             capture = Capture(fed, self._match.model, rename=self._match.rename, label=self._match.label)
             self._before = state_before(unwrap(self._match.model))
+            self._versions = [p._version for p in unwrap(self._match.model).parameters()]
         else:
             capture = Capture(fed, None)
         if fed is not sink:
@@ -198,6 +202,7 @@ class Verifier:
         guard.__exit__(exc_type, exc, tb)
         if exc_type is not None:
             return
+        self._golden_notes = self._golden(sink)
         self._report = self._build(sink, guard)
 
     def __call__(self, func: F) -> F:
@@ -269,7 +274,10 @@ class Verifier:
             placement,
             slow=self.slow,
             memory_limit=self.memory_limit,
-            extra_limitations=self._reference_limits() + _padding_note(sink.finish_padding()) + unseen,
+            extra_limitations=self._reference_limits()
+            + self._golden_notes
+            + _padding_note(sink.finish_padding())
+            + unseen,
             extra_reasons=[different] if different else [],
         )
         report = VerifyReport(
@@ -309,6 +317,67 @@ class Verifier:
             taps=tuple(taps),
         )
         return scrub_report(report)
+
+    def _golden(self, sink: Any) -> list[str]:
+        """Judge the failed float32 values against a float64 run of the model (verify/golden.py);
+        what to say when it could not run."""
+        if not sink.pending:
+            return []
+        import torch
+
+        from envsnap.inprocess.module_names import unwrap
+        from envsnap.inprocess.verify import golden
+
+        blocked = self._golden_blocked(sink)
+        found = blocked or golden.replay(
+            unwrap(self._match.model),
+            self._load().calls,
+            {key: isinstance(kept, torch.Tensor) for key, kept in sink.pending.items()},
+            self._match.rename or None,
+            self._match.label,
+        )
+        if isinstance(found, str):
+            return [
+                f"{len(sink.pending)} failed float32 values were not judged against a float64 run: {found}"
+            ]
+        gold, rounding = found
+        activations = self._load().activations
+        recorded = {leaf.key: leaf for call in self.bundle.manifest.calls for leaf in call.outputs}
+        for key, target in sink.pending.items():
+            reference = activations.get(key)
+            if key not in gold or key not in rounding or key not in recorded:
+                continue  # the replay did not make it (another code path): judged as it was
+            full = [t for t in (target, reference, gold[key], rounding[key]) if isinstance(t, torch.Tensor)]
+            if any(tuple(t.shape) != tuple(sink.checks[key].shape) for t in full):
+                continue  # not the same value after all: judged as it was
+            sink.checks[key] = golden.rejudge(
+                sink.checks[key],
+                target,
+                reference if reference is not None else recorded[key].stats.sketch,
+                gold[key],
+                rounding[key],
+            )
+        return []
+
+    def _golden_blocked(self, sink: Any) -> str | None:
+        """Why a float64 replay of the target's model is no golden for this run (None: it is)."""
+        from envsnap.inprocess.module_names import unwrap
+        from envsnap.inprocess.value_tree import opaque_types
+
+        manifest = self.bundle.manifest
+        if self._match is None or self._match.different:
+            return "no model, or not the recorded one"
+        if self.split > 1:
+            return "split= compares joined parts"
+        if any(check.status == "fail" for check in sink.input_checks.values()):
+            return "the target was not fed the recorded inputs"
+        weights = [p._version for p in unwrap(self._match.model).parameters()]
+        if weights != self._versions or any(call.type == "state" for call in manifest.calls):
+            return "the block changed the model's weights (a training step): the model now is not the one run"
+        for top in manifest.top_calls:
+            if any(opaque_types(node) for node in [*top.args, *(node for _, node in top.kwargs)]):
+                return "a recorded call took arguments that could not be stored"
+        return None
 
     def _op_origin(self, found: Any, sink: Any) -> Any:
         """Add the op-level origin (op_log.py) to the first divergence: the first op of the call

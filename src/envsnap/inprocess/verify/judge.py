@@ -23,6 +23,9 @@ from envsnap.inprocess.bundle.model import Call, Placement
 from envsnap.inprocess.fp32_math import REDUCED_MATH
 from envsnap.inprocess.verify.report import (
     CAST_MARK,
+    GOLDEN_CHANGED,
+    GOLDEN_HERE,
+    GOLDEN_LESS_PRECISE,
     PADDED,
     REPRESENTATION,
     STATE_UNDER_CAST,
@@ -98,6 +101,19 @@ def next_step(module: str, check: ValueCheck | None) -> str:
         return (
             f"Next: the target's {check.cast} is the likely cause; run that part in the recorded "
             f"dtype to compare like for like, or accept the difference with {accept}."
+        )
+    if check.reason and GOLDEN_HERE in check.reason and GOLDEN_CHANGED in check.reason:
+        return (
+            f"Next: a float64 run of this model sides with the target: the reference differs from it by "
+            f"more than rounding, so `{pattern}` computes something else; compare its code, kernels "
+            f"and settings, or accept it with {accept} (if the target computes more precisely than "
+            "float32, record with golden='cpu-fp64' to tell)."
+        )
+    if check.reason and GOLDEN_HERE in check.reason and GOLDEN_LESS_PRECISE in check.reason:
+        return (
+            f"Next: `{pattern}` on the target is further from a float64 run of this model than float32 "
+            "rounding: it computes with less precision (TF32, reduced-precision reductions, another "
+            f"kernel) or computes something else; compare its settings and code, or accept it with {accept}."
         )
     if check.golden_ratio is not None:
         return (

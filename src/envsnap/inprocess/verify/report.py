@@ -39,10 +39,16 @@ REPRESENTATION = "made in the parent's own code in another representation (not c
 an additive float one): verify/compare.py sets it, verify/judge.py counts it."""
 
 CAST_MARK = "judged as a whole"
-PADDED = "compared on the recorded length"
-"""A value longer than recorded along one dimension, the extra positions all zeros (compare.py)."""
 """In the reason of a cast's value that passed on its error RMS although a few elements were past
 the elementwise bound (verify/compare.py); verify/judge.py counts them."""
+PADDED = "compared on the recorded length"
+"""A value longer than recorded along one dimension, the extra positions all zeros (compare.py)."""
+GOLDEN_HERE = "verify-side golden"
+"""In the reason of a failed float32 value judged against a float64 run of the target's model made
+by verify (verify/golden.py); verify/judge.py says what to do next from it."""
+GOLDEN_CHANGED = "the reference is further from it than rounding explains: the function changed"
+GOLDEN_LESS_PRECISE = "the target is further from it than float32 rounding"
+"""Why a value failed against the verify-side golden: which side is far from it."""
 
 
 class ValueMetrics(Model, frozen=True, kw_only=True):

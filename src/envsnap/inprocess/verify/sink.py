@@ -22,6 +22,7 @@ from envsnap.inprocess.capture import CallInfo
 from envsnap.inprocess.fp32_math import REDUCED_MATH, applies
 from envsnap.inprocess.tensor_stats import dtype_name
 from envsnap.inprocess.tolerance import Tolerance
+from envsnap.inprocess.verify import golden as float64_golden
 from envsnap.inprocess.verify.compare import Inherited, check_input, check_value, tolerance_name
 from envsnap.inprocess.verify.padding import RealPositions, padding_mask
 from envsnap.inprocess.verify.report import ValueCheck
@@ -68,6 +69,9 @@ class VerifySink:
     """Reduced float32 math either side allowed, per kind of op (fp32_math.between)."""
     call_ops: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """The reference's own ops per module call key: which calls that math reaches."""
+    pending: dict[str, float64_golden.Kept] = field(default_factory=dict)
+    """Failed float32 values the float64 golden may judge after the block (verify/golden.py): the
+    target's value in full where the reference was kept in full, else its sketch."""
 
     code_shift: dict[str, int] = field(default_factory=dict)
     """Per ``<parent>.<code>``: recorded index minus target index, once the two code paths parted."""
@@ -140,6 +144,8 @@ class VerifySink:
         )
         self.checks[key] = check
         self._loosen(key, check)
+        if float64_golden.wanted(check, leaf) and self.compare is None and self._padding is None:
+            self.pending[key] = float64_golden.keep(tensor, key in self.reference)
 
     def _unrecorded(self, key: str, tensor: torch.Tensor) -> ValueCheck:
         """A value the recording does not hold: extra (a wrapper's own submodules), except a tensor

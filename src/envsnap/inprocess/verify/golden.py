@@ -1,0 +1,174 @@
+"""The float64 golden by default: a float64 run of the model, made on the verify side when a float32
+value fails, to tell rounding from a change.
+
+Record's ``golden="cpu-fp64"`` replays the reference in float64 while recording: 3-8× a forward on
+the known-good machine's timed path, too much for a default (docs/usage/record-verify.md). Verify
+has what a golden needs without touching the record: the recorded inputs and a model. Only when a
+float32 value fails the elementwise test (so a passing run costs nothing), the recorded calls are
+replayed on CPU copies of the target's model, once in float64 (the golden ``g``) and once in
+float32 (``c``: what plain float32 rounding of this computation looks like). A failed value then
+passes as ``golden-pass`` only when the target (``t``) and the reference (``r``) both look like
+float32 rounding of the same function, in RMS and in the worst element:
+
+- ``d(t, g) ≤ k·max(d(r, g), d(c, g))``: the target is no further from the truth than float32 is
+  (dynamo's and torchtitan's gate, k = 2 for float32);
+- ``d(r, g) ≤ REFERENCE_FACTOR·max(d(t, g), d(c, g))``: the reference is as close to this model's
+  truth as float32 is. The golden is the *target's* model's: where the port changed the function
+  (a weight, an activation, a mask), the reference is far from it and the value still fails, now
+  saying that the difference is not rounding.
+
+Not run (the value stays failed, and the report says why): for values of another dtype or cast
+(their tolerance is the cast's), for a block that changed the model's weights (a training step), for
+recorded calls whose arguments could not be stored, for a ``compare=``/``split=``/padding comparison,
+and for a model whose copy would take more than a quarter of the memory available (cpu_copy.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+from msgspec.structs import replace
+
+from envsnap.inprocess.bundle.model import Leaf
+from envsnap.inprocess.capture import CallInfo, Capture
+from envsnap.inprocess.cpu_copy import cpu_copy, upcast, why_not
+from envsnap.inprocess.metrics import sketch_metrics, sketch_of, tensor_metrics
+from envsnap.inprocess.tolerance import golden_factor
+from envsnap.inprocess.verify.compare import CODE_KEY
+from envsnap.inprocess.verify.report import GOLDEN_CHANGED, GOLDEN_HERE, GOLDEN_LESS_PRECISE, ValueCheck
+
+REFERENCE_FACTOR = 4.0
+"""How much further from the golden than float32 rounding (the target's or the CPU float32 copy's)
+the reference may be. float32 errors of one computation on two machines (another summation order,
+another GEMM blocking) differ by a small factor; a change of the function moves the reference away by
+the size of the change, which the elementwise test already found larger than rounding."""
+
+Kept = torch.Tensor | Sequence[float | None]
+"""A value in full (a host copy), or its sketch when the reference was beyond the record's budget."""
+
+
+def wanted(check: ValueCheck, leaf: Leaf) -> bool:
+    """Whether a failed value is one this golden can judge: float32 both sides, same shape, failed on
+    its values (not on NaN/Inf positions), with no golden recorded for it. Not a value made in a
+    module's own code: those are paired with the recorded ones by shape (VerifySink.code_key), which
+    a replay's numbering does not repeat."""
+    return (
+        CODE_KEY not in check.key
+        and check.status == "fail"
+        and check.metrics is not None
+        and not check.metrics.nonfinite_mismatch
+        and check.cast is None
+        and check.dtype == "float32"
+        and leaf.stats.dtype == "float32"
+        and tuple(check.shape) == tuple(leaf.stats.shape)
+        and leaf.golden is None
+    )
+
+
+def keep(tensor: torch.Tensor, full: bool) -> Kept:
+    return tensor.detach().to("cpu", copy=True) if full else sketch_of(tensor)
+
+
+@dataclass
+class _Collect:
+    """A capture sink that keeps the values of the wanted keys (in full, or their sketches)."""
+
+    keys: Mapping[str, bool]
+    """Key → kept in full."""
+    values: dict[str, Kept] = field(default_factory=dict)
+
+    def value(self, key: str, tensor: torch.Tensor) -> None:
+        full = self.keys.get(key)
+        if full is not None:
+            self.values[key] = keep(tensor, full)
+
+    def call_done(self, call: CallInfo) -> None:
+        pass
+
+    def top_start(self, index: int) -> None:
+        pass
+
+    def top_call(
+        self, index: int, key: str, args: tuple[Any, ...], kwargs: dict[str, Any], output: Any
+    ) -> None:
+        pass
+
+
+def replay(
+    model: torch.nn.Module,
+    calls: list[tuple[tuple[Any, ...], dict[str, Any]]],
+    keys: Mapping[str, bool],
+    rename: dict[str, str] | None,
+    label: str | None,
+) -> tuple[dict[str, Kept], dict[str, Kept]] | str:
+    """(golden, float32) values of ``keys``: the calls replayed on CPU copies of ``model`` in float64
+    and float32, numbered as the target's run was; or why they could not be."""
+    problem = why_not(model, torch.float64)
+    if problem is not None:
+        return problem
+    found = []
+    try:
+        copied = cpu_copy(model, torch.float32)
+        for dtype in (torch.float32, torch.float64):
+            copied = copied.to(dtype)
+            sink = _Collect(keys)
+            capture = Capture(sink, copied, rename=rename, label=label)
+            capture.install()
+            try:
+                with torch.random.fork_rng(devices=[]), torch.no_grad():
+                    for args, kwargs in calls:
+                        copied(*upcast(args, dtype), **upcast(kwargs, dtype))
+            finally:
+                capture.remove()
+            found.append(sink.values)
+    except Exception as err:  # the user's model (a copy of it, on the CPU): said, never raised
+        message = " ".join(str(err).split())[:160]
+        return f"copying or replaying the model on the CPU raised {type(err).__name__}: {message}"
+    return found[1], found[0]
+
+
+def _distance(first: Kept, second: Kept) -> tuple[float, float]:
+    """(RMSE, max-abs) between two kept values (both full, else on the sketch)."""
+    if isinstance(first, torch.Tensor) and isinstance(second, torch.Tensor):
+        metrics = tensor_metrics(first, second, 0.0, 0.0)
+    else:
+        one = sketch_of(first) if isinstance(first, torch.Tensor) else first
+        two = sketch_of(second) if isinstance(second, torch.Tensor) else second
+        metrics = sketch_metrics(one, two, 0.0, 0.0)
+    return metrics.rmse, metrics.max_abs
+
+
+def rejudge(check: ValueCheck, target: Kept, reference: Kept, golden: Kept, float32: Kept) -> ValueCheck:
+    """The failed ``check`` judged against the golden: ``golden-pass`` when target and reference
+    both look like float32 rounding of the model (module docstring), else still failed, saying how
+    far each is from the golden."""
+    target_rmse, target_max = _distance(target, golden)
+    reference_rmse, reference_max = _distance(reference, golden)
+    rounding_rmse, rounding_max = _distance(float32, golden)
+    k = golden_factor(check.dtype)
+    slack = check.atol / 10
+    target_ok = (
+        target_rmse <= k * max(reference_rmse, rounding_rmse) + slack
+        and target_max <= k * max(reference_max, rounding_max) + 10 * slack
+    )
+    reference_ok = (
+        reference_rmse <= REFERENCE_FACTOR * max(target_rmse, rounding_rmse) + slack
+        and reference_max <= REFERENCE_FACTOR * max(target_max, rounding_max) + 10 * slack
+    )
+    ratio = target_rmse / reference_rmse if reference_rmse else (0.0 if not target_rmse else float("inf"))
+    distances = (
+        f"a float64 run of this model ({GOLDEN_HERE}) is at RMSE {target_rmse:.3g} from the target, "
+        f"{reference_rmse:.3g} from the reference, {rounding_rmse:.3g} from float32 rounding"
+    )
+    if target_ok and reference_ok:
+        return replace(
+            check,
+            status="golden-pass",
+            golden_ratio=ratio,
+            reason=f"{check.reason}, but both sides are float32 rounding of the same math ({distances})",
+        )
+    why = GOLDEN_CHANGED if not reference_ok else GOLDEN_LESS_PRECISE
+    return replace(check, golden_ratio=ratio, reason=f"{check.reason}; {distances}: {why}")
