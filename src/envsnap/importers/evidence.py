@@ -498,6 +498,9 @@ def _key_value(reader: _Reader, key: str, value: str, number: int) -> bool:
         found = _version(value)
         if found:
             reader.add("torch", found, number)
+            if key == "torch":  # a pip list row: more rows may follow on the line
+                for more, version in _more_rows(value[value.find(found) + len(found) :]):
+                    reader.add("package", version, number, more)
         return found is not None
     if key in _TORCH_CUDA_KEYS:
         match = _CUDA_NUMBER.match(value)
