@@ -44,7 +44,8 @@ def test_the_found_version_form_still_gives_the_driver_number() -> None:
     text = "RuntimeError: The NVIDIA driver on your system is too old (found version 10020).\n"
     snapshot = snapshot_of(text)
     nvidia = snapshot.accelerators.nvidia if snapshot.accelerators else None
-    assert nvidia is not None and nvidia.cuda_driver_version == "10.2"
+    assert nvidia is not None
+    assert nvidia.cuda_driver_version == "10.2"
     assert kinds_of(text).count("driver-too-old") == 1
 
 
@@ -84,7 +85,8 @@ def test_a_gpu_one_minor_above_the_maximum_runs_the_builds_kernels() -> None:
     assert kinds_of(GB10) == ["gpu-newer-minor"]
     assert ARCH not in findings_of(GB10)
     devices = snapshot_of(GB10).accelerators
-    assert devices is not None and devices.nvidia is not None
+    assert devices is not None
+    assert devices.nvidia is not None
     assert [d.compute_capability for d in devices.nvidia.devices or ()] == ["12.1"]
 
 

@@ -15,7 +15,8 @@ from tests.security.conftest import HOSTILE, SECRET, check_paste_safely
 
 PASTES = {
     "driver-too-old-no-number": (
-        f"{HOSTILE[:300]} failed (RuntimeError: The NVIDIA driver on your system is too old) {HOSTILE[:300]}\n"
+        f"{HOSTILE[:300]} failed (RuntimeError: The NVIDIA driver on your system is too old) "
+        f"{HOSTILE[:300]}\n"
         f"PyTorch Version: 2.1.2+cu121\n{HOSTILE}\nHF_TOKEN={SECRET}\n"
     ),
     "capability-range": (
@@ -65,7 +66,8 @@ def test_the_range_is_judged_and_hostile_numbers_are_not_taken() -> None:
     # the range cannot be read through the escape, so the GPU is judged by its capability alone
     assert kinds_of(PASTES["capability-range-hostile-numbers"]) == ["gpu-too-old"]
     devices = snapshot_of(PASTES["capability-range"]).accelerators
-    assert devices is not None and devices.nvidia is not None
+    assert devices is not None
+    assert devices.nvidia is not None
     assert [(d.name, d.compute_capability) for d in devices.nvidia.devices or ()] == [("NVIDIA GB10", "12.1")]
 
 
@@ -84,5 +86,6 @@ def test_the_series_is_read_and_a_hostile_one_is_not() -> None:
 def test_build_info_versions_are_read_and_hostile_ones_are_not() -> None:
     frameworks = snapshot_of(PASTES["tf-build-info"]).frameworks
     tf = frameworks.tensorflow if frameworks is not None else None
-    assert tf is not None and tf.build_info is not None
+    assert tf is not None
+    assert tf.build_info is not None
     assert tf.build_info == {"cuda_version": "11.2", "is_cuda_build": "True"}

@@ -848,9 +848,9 @@ def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
             reader.add("tf-build", member.group("v") or member.group("b"), number, member.group("key"))
         return
     if (".x" in lower or ".*" in line) and not reader.facts_on(number):
-        for series in _SERIES.finditer(line):
-            if series.group("name").lower() in KNOWN_PACKAGES - {"torch"}:
-                reader.add("package", series.group("v"), number, series.group("name").lower())
+        for wildcard in _SERIES.finditer(line):
+            if wildcard.group("name").lower() in KNOWN_PACKAGES - {"torch"}:
+                reader.add("package", wildcard.group("v"), number, wildcard.group("name").lower())
     if " version " in lower and not reader.facts_on(number):
         for named in _NAMED_VERSION.finditer(line):
             # torch has its own patterns (a bare version there must not look like a build)
@@ -916,8 +916,8 @@ def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
     aligned = _ALIGNED_PKG.match(line)
     if aligned and aligned.group("name").lower() in KNOWN_PACKAGES:
         reader.add("package", aligned.group("v"), number, aligned.group("name").lower())
-        for name, version in _more_rows(line[aligned.end("v") :]):
-            reader.add("package", version, number, name)
+        for more, more_version in _more_rows(line[aligned.end("v") :]):
+            reader.add("package", more_version, number, more)
         return
     if len(line) <= 100 and not reader.facts_on(number):
         name = _gpu_name(line)
