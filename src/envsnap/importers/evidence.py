@@ -293,6 +293,19 @@ _DUNDER_SAID = re.compile(
 """A sentence telling what ``print(torch.__version__)`` answered: "... prints 2.12.0+cu130 and None"."""
 _NAMED_VERSION = re.compile(r"\b(?P<name>[A-Za-z][\w.-]{1,30}) version v?(?P<v>" + _VERSION + r")(?![\w.])")
 """A sentence naming a package's version ("When using jax version 0.7.1"): kept for known packages."""
+_ALIGNED_MORE = re.compile(r" {1,4}(?P<name>[A-Za-z][\w.-]{0,60}) {1,40}(?P<v>" + _VERSION + r")(?= |$)")
+"""A further ``name  version`` row after a first one on the same line: pip list rows run together when a
+template field or a Markdown paragraph joins them ("onnxruntime   1.17.3 onnxruntime-gpu   1.17.1")."""
+_SERIES = re.compile(r"(?<![\w.-])(?P<name>[A-Za-z][\w.-]{1,30}) v?(?P<v>\d{1,4}\.\d{1,4})\.[xX*](?![\w.*])")
+"""A release series written with a wildcard patch ("results in torchaudio 2.11.x being installed"): the
+package's major.minor, all a companion check compares."""
+_TF_BUILD = re.compile(
+    r"""['"](?P<key>cuda_version|cudnn_version|is_cuda_build|is_rocm_build)['"] ?[,:] ?"""
+    r"""(?:['"](?P<v>\d{1,2}(?:\.\d{1,2}){0,2})['"]|(?P<b>True|False)\b)"""
+)
+"""A member of ``tf.sysconfig.get_build_info()`` as Python prints it: the dict (``'cuda_version': '11.2'``)
+or the OrderedDict's pairs (``('cuda_version', '11.2'),``). Windows builds name DLL suffixes there
+(``'cuda_version': '64_112'``), which are no version and are not read."""
 _AMD_GPU = re.compile(r"(?:AMD |ATI )?(?:Radeon|Instinct)\b|AMD (?:Ryzen .{0,40}with Radeon|APU)\b")
 """An AMD GPU's product name ("AMD Radeon RX 6900 XT", "Instinct MI250X"): not an NVIDIA device."""
 _GFX = re.compile(r"\bgfx(?:\d{3,4}|90[a-c])[a-z]?\b")
@@ -485,6 +498,9 @@ def _key_value(reader: _Reader, key: str, value: str, number: int) -> bool:
         found = _version(value)
         if found:
             reader.add("torch", found, number)
+            if key == "torch":  # a pip list row: more rows may follow on the line
+                for more, version in _more_rows(value[value.find(found) + len(found) :]):
+                    reader.add("package", version, number, more)
         return found is not None
     if key in _TORCH_CUDA_KEYS:
         match = _CUDA_NUMBER.match(value)
@@ -623,6 +639,8 @@ def _key_value(reader: _Reader, key: str, value: str, number: int) -> bool:
         found = _version(value)
         if found:
             reader.add("package", found, number, name)
+            for more, version in _more_rows(value[value.find(found) + len(found) :]):
+                reader.add("package", version, number, more)
         return found is not None
     return False
 
@@ -667,6 +685,20 @@ def _line(reader: _Reader, number: int, raw: str) -> None:
             reader.add("torch", _torch_of(torch), number)
             return
     _inline(reader, number, line, lower)
+
+
+def _more_rows(rest: str) -> list[tuple[str, str]]:
+    """The further pip list rows run together after a first one: only when the rest of the line is
+    nothing but such rows, each a known package (a row followed by prose is one row and prose)."""
+    rows: list[tuple[str, str]] = []
+    at = 0
+    while at < len(rest):
+        row = _ALIGNED_MORE.match(rest, at)
+        if row is None or row.group("name").lower() not in KNOWN_PACKAGES:
+            return []
+        rows.append((row.group("name").lower(), row.group("v")))
+        at = row.end()
+    return rows
 
 
 def _torch_of(match: re.Match[str]) -> str:
@@ -811,6 +843,14 @@ def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
     if "cuda-enabled jaxlib" in lower and _JAX_CPU_FALLBACK.search(line):
         reader.add("jax-cpu-fallback", line, number)
         reader.add("nvidia-driver-present", "jax: an NVIDIA GPU may be present", number)
+    if ("_version'" in line or "_build'" in line) and (tf_build := list(_TF_BUILD.finditer(line))):
+        for member in tf_build:
+            reader.add("tf-build", member.group("v") or member.group("b"), number, member.group("key"))
+        return
+    if (".x" in lower or ".*" in line) and not reader.facts_on(number):
+        for wildcard in _SERIES.finditer(line):
+            if wildcard.group("name").lower() in KNOWN_PACKAGES - {"torch"}:
+                reader.add("package", wildcard.group("v"), number, wildcard.group("name").lower())
     if " version " in lower and not reader.facts_on(number):
         for named in _NAMED_VERSION.finditer(line):
             # torch has its own patterns (a bare version there must not look like a build)
@@ -876,6 +916,8 @@ def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
     aligned = _ALIGNED_PKG.match(line)
     if aligned and aligned.group("name").lower() in KNOWN_PACKAGES:
         reader.add("package", aligned.group("v"), number, aligned.group("name").lower())
+        for more, more_version in _more_rows(line[aligned.end("v") :]):
+            reader.add("package", more_version, number, more)
         return
     if len(line) <= 100 and not reader.facts_on(number):
         name = _gpu_name(line)

@@ -31,6 +31,7 @@ from envsnap.snapshot.model import (
     Package,
     PythonEnv,
     RocmToolkit,
+    TensorflowInfo,
     Toolkits,
     TorchAvailability,
     TorchInfo,
@@ -193,6 +194,16 @@ def _jax(facts: list[Fact]) -> JaxInfo | None:
     )
 
 
+def _tensorflow(facts: list[Fact]) -> TensorflowInfo | None:
+    """TensorFlow's build, from a printed ``tf.sysconfig.get_build_info()``: the CUDA and cuDNN it was
+    built with (the driver check reads ``build_info.cuda_version``)."""
+    members = {f.detail: f.value for f in facts if f.kind == "tf-build" and f.detail}
+    if not members:
+        return None
+    version = next((f.value for f in facts if f.kind == "package" and f.detail == "tensorflow"), None)
+    return TensorflowInfo(status="ok", version=version, build_info=members)
+
+
 def sections(facts: list[Fact]) -> ImportedSections | None:
     """What the facts say as snapshot sections (None when they say nothing the rules read)."""
     torch = _torch(facts)
@@ -224,6 +235,7 @@ def sections(facts: list[Fact]) -> ImportedSections | None:
     python = _first(facts, "python")
     os_name = _first(facts, "os")
     jax = _jax(facts)
+    tensorflow = _tensorflow(facts)
     amd = _amd(facts)
     intel = _intel(facts)
     mps = _mps(facts)
@@ -237,6 +249,10 @@ def sections(facts: list[Fact]) -> ImportedSections | None:
             else None
         ),
         toolkits=toolkits,
-        frameworks=Frameworks(torch=torch, jax=jax) if torch is not None or jax is not None else None,
+        frameworks=(
+            Frameworks(torch=torch, jax=jax, tensorflow=tensorflow)
+            if torch is not None or jax is not None or tensorflow is not None
+            else None
+        ),
     )
     return None if parts == ImportedSections() else parts

@@ -46,7 +46,11 @@ _SM_INCOMPATIBLE = re.compile(
 )
 _TOO_OLD_GPU = re.compile(
     r"Found GPU ?(?P<index>\d+) (?P<name>.{2,80}?) which is of cuda capability (?P<cc>\d+\.\d+)\.?"
-    r"(?: PyTorch no longer supports this GPU)?",
+    r"(?: PyTorch no longer supports this GPU)?"
+    # torch >= 2.8 words the same check as a range: "Minimum and Maximum cuda capability supported by this
+    # version of PyTorch is (7.0) - (12.0)"
+    r"(?: Minimum and Maximum cuda capability supported by this version of PyTorch is "
+    r"\((?P<min>\d{1,2}\.\d{1,2})\) ?- ?\((?P<max>\d{1,2}\.\d{1,2})\))?",
     re.IGNORECASE,
 )
 _AMD_NAME = re.compile(r"\b(?:AMD|Radeon|Instinct|Ellesmere|Polaris|Vega|Navi|gfx\d{3,4})\b", re.I)
@@ -145,6 +149,9 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
     # the same assertion from torch.xpu (torch/xpu/__init__.py _lazy_init) when the build has no XPU
     ("torch-not-compiled-with-xpu", re.compile(r"Torch not compiled with XPU enabled", re.I)),
     ("gpu-too-old", re.compile(r"PyTorch no longer supports this GPU because it is too old", re.I)),
+    # torch's "driver too old" error quoted without its "(found version NNNNN)": torch's own words for a
+    # driver older than the CUDA the build needs, so the cause without the driver's number
+    ("driver-too-old", re.compile(r"The NVIDIA driver on your system is too old(?! ?\(found version)")),
     ("no-cuda-gpus", re.compile(r"No CUDA GPUs are available", re.I)),
     ("cuda-init", re.compile(r"CUDA initialization: [^\n]{3,}", re.I)),
     (
@@ -326,6 +333,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "torch-not-compiled-with-xpu": ("not compiled with xpu",),
     "launcher-nvidia-smi-found": ("nvidia toolkit detected",),
     "gpu-too-old": ("no longer supports",),
+    "driver-too-old": ("driver on your system is too old",),
     "cuda-init": ("cuda initialization",),
     "no-cuda-gpus": ("no cuda gpus",),
     "cudnn-mismatch": ("cudnn",),
@@ -408,6 +416,17 @@ def _tensorrt_pair(flat: str) -> str | None:
     return f"{linked.group(0)} / {loaded.group(0)}"
 
 
+def _runs_newest_major(cc: str, maximum: str | None) -> bool:
+    """Whether a GPU above the range torch printed still runs the build's newest kernels: cubins for
+    sm_XY run on any sm_XZ with Z >= Y (binary compatibility within a major), so a 12.1 GPU (GB10) runs a
+    build whose maximum is 12.0; a GPU below the minimum or of a newer major does not."""
+    if maximum is None:
+        return False
+    gpu = tuple(int(part) for part in cc.split("."))
+    top = tuple(int(part) for part in maximum.split("."))
+    return gpu[0] == top[0] and gpu >= top
+
+
 def cuda_of_driver_api(api_version: int) -> str:
     """A CUDA driver API version as CUDA's major.minor: ``10010`` -> ``"10.1"``, ``12040`` -> ``"12.4"``."""
     return f"{api_version // 1000}.{(api_version % 1000) // 10}"
@@ -460,7 +479,11 @@ def scan(text: str) -> Found:
                     index=index, name=match.group("name").strip(), compute_capability=match.group("cc")
                 )
             )
-        add("gpu-too-old", match.group(0))
+        # kept as evidence, judged by no rule: a GPU one minor above the build's newest runs its kernels
+        add(
+            "gpu-newer-minor" if _runs_newest_major(match.group("cc"), match.group("max")) else "gpu-too-old",
+            match.group(0),
+        )
     for kind, pattern in _SIMPLE:
         if not any(keyword in lower for keyword in _KEYWORDS[kind]):
             continue

@@ -44,7 +44,9 @@ def cuda_builds(snapshot: Snapshot) -> list[CudaBuild]:
     tf = fw.tensorflow if fw is not None else None
     if tf is not None and tf.ok and tf.build_info and tf.build_info.get("cuda_version"):
         path = "frameworks.tensorflow.build_info.cuda_version"
-        builds.append(CudaBuild(f"tensorflow {tf.version}", tf.build_info["cuda_version"], path))
+        # a pasted build_info alone does not say TensorFlow's own version
+        label = f"tensorflow {tf.version}" if tf.version else "tensorflow"
+        builds.append(CudaBuild(label, tf.build_info["cuda_version"], path))
     jax = fw.jax if fw is not None else None
     for plugin in (jax.plugins or ()) if jax is not None and jax.ok else ():
         match = _JAX_PLUGIN.match(plugin)

@@ -9,6 +9,7 @@ does not exist" or undefined symbols.
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Iterator
 
@@ -242,7 +243,24 @@ def _nightly_neighbours(torch_version: Version, have: Version, expected: Version
         and have.is_prerelease
         and have.release[0] == expected.release[0]
         and abs(((*have.release, 0))[1] - ((*expected.release, 0))[1]) <= 1
-    )
+    ) or _same_nightly(torch_version, have)
+
+
+NIGHTLY_DAYS = 7
+"""Nightlies dated this close are one nightly stream: each night's companions are built against that
+night's torch, whatever their version numbers say (torchaudio's nightlies said 2.8.0.dev while torch's
+said 2.10.0.dev: the release table cannot judge such a pair)."""
+
+
+def _same_nightly(torch_version: Version, have: Version) -> bool:
+    """Whether both are nightlies (``.devYYYYMMDD``) built within NIGHTLY_DAYS of each other."""
+    dates = []
+    for item in (torch_version, have):
+        try:
+            dates.append(datetime.datetime.strptime(str(item.dev), "%Y%m%d").date())
+        except ValueError:
+            return False
+    return abs((dates[0] - dates[1]).days) <= NIGHTLY_DAYS
 
 
 def _paired(name: str, torch_version: Version) -> tuple[Version, str] | None:
