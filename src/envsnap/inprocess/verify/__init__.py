@@ -327,11 +327,12 @@ class Verifier:
 
         from envsnap.inprocess.module_names import unwrap
         from envsnap.inprocess.verify import golden
+        from envsnap.inprocess.verify.load import recorded_calls
 
         blocked = self._golden_blocked(sink)
         found = blocked or golden.replay(
             unwrap(self._match.model),
-            self._load().calls,
+            recorded_calls(self.bundle),  # not self.calls: the block may have written into them
             {key: isinstance(kept, torch.Tensor) for key, kept in sink.pending.items()},
             self._match.rename or None,
             self._match.label,
@@ -340,7 +341,7 @@ class Verifier:
             return [
                 f"{len(sink.pending)} failed float32 values were not judged against a float64 run: {found}"
             ]
-        gold, rounding = found
+        gold, rounding, left_out = found
         activations = self._load().activations
         recorded = {leaf.key: leaf for call in self.bundle.manifest.calls for leaf in call.outputs}
         for key, target in sink.pending.items():
@@ -357,7 +358,11 @@ class Verifier:
                 gold[key],
                 rounding[key],
             )
-        return []
+        why = [why for key, why in left_out.items() if key in sink.pending]
+        return [
+            f"{why.count(said)} failed float32 values were not judged against a float64 run: {said}"
+            for said in dict.fromkeys(why)
+        ]
 
     def _golden_blocked(self, sink: Any) -> str | None:
         """Why a float64 replay of the target's model is no golden for this run (None: it is)."""
