@@ -15,6 +15,7 @@ from torch import nn
 import envsnap
 from envsnap.inprocess.verify import golden
 from envsnap.inprocess.verify.report import VerifyReport
+from tests.inprocess import test_verify_golden as ill  # its ill-conditioned sum
 
 WIDTH = 32
 
@@ -177,3 +178,23 @@ def test_a_secret_cut_by_the_length_limit_is_still_redacted() -> None:
         assert isinstance(found, str)
         assert "A1b2C3" not in found and "hunter2" not in found, found
         assert "\n" not in found
+
+
+def test_a_step_written_through_data_is_not_judged_against_the_stepped_model(tmp_path: Path) -> None:
+    """A hand-written SGD step (``p.data.add_(...)``) moves no version counter: the float64 run of the
+    stepped model then made a change 10× the rounding error (``shift``) pass as rounding."""
+    def step(model: nn.Module, x: torch.Tensor) -> None:
+        model(x).sum().backward()
+        for param in model.parameters():
+            assert param.grad is not None
+            param.data.add_(param.grad, alpha=-3e-3)
+
+    path = tmp_path / "b"
+    reference = ill.Model()
+    with envsnap.record(path, model=reference, environment="none", measure=False):
+        step(reference, ill._inputs())
+    target = ill.Model(chunks=128, shift=20.0)
+    with envsnap.verify(path, model=target, environment="none", measure=False) as v:
+        step(target, v.inputs)
+    assert ill._check(v.report, "total").status == "fail"
+    assert any("training step" in line for line in v.report.limitations)

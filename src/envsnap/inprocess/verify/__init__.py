@@ -84,6 +84,9 @@ class Verifier:
         self._versions: list[int] = []
         """The target's parameters' versions when the block was entered (a step bumps them)."""
         self._golden_notes: list[str] = []
+        self._weights: list[tuple[float, float]] = []
+        """(sum, norm) of each of the target's parameters when the block was entered: a step through
+        ``p.data`` writes the weights without moving their version counters."""
 
     # -- recorded data -------------------------------------------------------------------------
 
@@ -141,6 +144,7 @@ class Verifier:
         from envsnap.inprocess.module_names import unwrap
         from envsnap.inprocess.numerics import read_numerics
         from envsnap.inprocess.op_log import make_mode
+        from envsnap.inprocess.verify.golden import weights_print
         from envsnap.inprocess.verify.sink import VerifySink
 
         loaded = self._load()
@@ -168,6 +172,7 @@ class Verifier:
             capture = Capture(fed, self._match.model, rename=self._match.rename, label=self._match.label)
             self._before = state_before(unwrap(self._match.model))
             self._versions = [p._version for p in unwrap(self._match.model).parameters()]
+            self._weights = weights_print(unwrap(self._match.model))
         else:
             capture = Capture(fed, None)
         if fed is not sink:
@@ -376,8 +381,12 @@ class Verifier:
             return "split= compares joined parts"
         if any(check.status == "fail" for check in sink.input_checks.values()):
             return "the target was not fed the recorded inputs"
-        weights = [p._version for p in unwrap(self._match.model).parameters()]
-        if weights != self._versions or any(call.type == "state" for call in manifest.calls):
+        from envsnap.inprocess.verify.golden import weights_print
+
+        model = unwrap(self._match.model)
+        versions = [p._version for p in model.parameters()]
+        stepped = versions != self._versions or weights_print(model) != self._weights
+        if stepped or any(call.type == "state" for call in manifest.calls):
             return "the block changed the model's weights (a training step): the model now is not the one run"
         for top in manifest.top_calls:
             if any(opaque_types(node) for node in [*top.args, *(node for _, node in top.kwargs)]):

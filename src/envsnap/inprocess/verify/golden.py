@@ -69,6 +69,19 @@ def wanted(check: ValueCheck, leaf: Leaf) -> bool:
     )
 
 
+def weights_print(model: torch.nn.Module) -> list[tuple[float, float]]:
+    """(sum, norm) of each floating parameter: what a training step moves. Version counters miss a
+    step written through ``p.data`` (hand-written SGD, EMA-style updates), and a float64 run of the
+    stepped model is no golden (a change as large as the step would pass). One reduction per
+    parameter on its own device: no copy of the weights."""
+    with torch.no_grad():
+        return [
+            (float(p.sum()), float(p.norm()))
+            for p in model.parameters()
+            if p.is_floating_point() and p.device.type != "meta"
+        ]
+
+
 def keep(tensor: torch.Tensor, full: bool) -> Kept:
     return tensor.detach().to("cpu", copy=True) if full else sketch_of(tensor)
 
