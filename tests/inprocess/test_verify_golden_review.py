@@ -58,6 +58,8 @@ class AddsToItsInput(nn.Module):
         self.proj = _linear(scale)
         self.register_buffer("shift", torch.full((WIDTH,), 3.0))
 
+    shift: torch.Tensor
+
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x += self.shift
         out: torch.Tensor = self.proj(x)
@@ -145,7 +147,7 @@ def test_a_value_the_float64_copy_computes_in_a_lower_precision_is_not_judged() 
     model = CastsInside()
     found = golden.replay(model, [((_inputs(),), {})], {"CastsInside#0": True}, None, None)
     assert not isinstance(found, str)
-    gold, rounding, skipped = found
+    gold, _, skipped = found
     assert "CastsInside#0" not in gold
     assert skipped == {"CastsInside#0": golden.NOT_FLOAT64}
 
@@ -176,13 +178,15 @@ def test_a_secret_cut_by_the_length_limit_is_still_redacted() -> None:
     for message in ("x" * 130 + f" {token} tail", "y" * 135 + " https://bob:hunter2secret@host.example/x"):
         found = golden.replay(Raises(message), [((_inputs(),), {})], {"Raises#0": True}, None, None)
         assert isinstance(found, str)
-        assert "A1b2C3" not in found and "hunter2" not in found, found
+        assert "A1b2C3" not in found, found
+        assert "hunter2" not in found, found
         assert "\n" not in found
 
 
 def test_a_step_written_through_data_is_not_judged_against_the_stepped_model(tmp_path: Path) -> None:
     """A hand-written SGD step (``p.data.add_(...)``) moves no version counter: the float64 run of the
     stepped model then made a change 10× the rounding error (``shift``) pass as rounding."""
+
     def step(model: nn.Module, x: torch.Tensor) -> None:
         model(x).sum().backward()
         for param in model.parameters():

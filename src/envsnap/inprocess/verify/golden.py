@@ -113,8 +113,14 @@ class _Collect:
         pass
 
 
-UNSTABLE = "two float32 runs of the model on the CPU disagree on them (randomness such as dropout in train mode, or state the model keeps between calls): no run of it after the block is the one the target ran"
-NOT_FLOAT64 = "the float64 copy of the model computes them in a lower precision (a cast inside the model): that run is no float64 golden for them"
+UNSTABLE = (
+    "two float32 runs of the model on the CPU disagree on them (randomness such as dropout in train "
+    "mode, or state the model keeps between calls): no run of it after the block is the one the target ran"
+)
+NOT_FLOAT64 = (
+    "the float64 copy of the model computes them in a lower precision (a cast inside the model): "
+    "that run is no float64 golden for them"
+)
 """Why a value the replay made is left out of the golden (``replay``'s third result), said in the
 report's limitations."""
 
