@@ -202,3 +202,39 @@ def test_a_step_written_through_data_is_not_judged_against_the_stepped_model(tmp
         step(target, v.inputs)
     assert ill._check(v.report, "total").status == "fail"
     assert any("training step" in line for line in v.report.limitations)
+
+
+SETTINGS = {"offset": 0.0}
+"""A setting the model reads at call time (a config object, a scheduler's value): module state that
+neither versions nor buffers show."""
+
+
+class ReadsASetting(nn.Module):
+    def __init__(self, shift: float = 0.0, chunks: int = 1) -> None:
+        super().__init__()
+        self.total = ill.OffsetSum(chunks=chunks)
+        self.shift = shift
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        out: torch.Tensor = self.total(x) + self.shift + SETTINGS["offset"]
+        return out
+
+
+def test_a_replay_far_from_both_sides_is_no_golden(tmp_path: Path) -> None:
+    """The block changes a setting after the call: the float64 run is ~200 from both sides while
+    float32 rounding is ~0.6, and a change 10× the rounding error (``shift``, in the module's own
+    code) passed, with the verdict. One side must be within float32 rounding of the golden."""
+    path = tmp_path / "b"
+    reference = ReadsASetting()
+    with envsnap.record(path, model=reference, environment="none", measure=False):
+        reference(ill._inputs())
+    target = ReadsASetting(shift=20.0, chunks=128)
+    try:
+        with envsnap.verify(path, model=target, environment="none", measure=False) as v:
+            target(v.inputs)
+            SETTINGS["offset"] = 200.0
+    finally:
+        SETTINGS["offset"] = 0.0
+    statuses = _statuses(v.report)
+    assert statuses == {"total": "golden-pass", "ReadsASetting": "fail"}
+    assert v.report.verdict == "fail"

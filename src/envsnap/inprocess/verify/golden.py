@@ -47,6 +47,12 @@ the reference may be. float32 errors of one computation on two machines (another
 another GEMM blocking) differ by a small factor; a change of the function moves the reference away by
 the size of the change, which the elementwise test already found larger than rounding."""
 
+RUN_FACTOR = 16.0
+"""How much further from the golden than the CPU float32 copy the closer of target and reference may
+be. float32 runs of one computation on two machines differ by a small factor (REFERENCE_FACTOR);
+both sides this far off means the replay is not the computation either ran (or both ran it with
+less than float32's precision, which is not float32 rounding either)."""
+
 Kept = torch.Tensor | Sequence[float | None]
 """A value in full (a host copy), or its sketch when the reference was beyond the record's budget."""
 
@@ -226,12 +232,19 @@ def rejudge(check: ValueCheck, target: Kept, reference: Kept, golden: Kept, floa
         reference_rmse <= REFERENCE_FACTOR * max(target_rmse, rounding_rmse) + slack
         and reference_max <= REFERENCE_FACTOR * max(target_max, rounding_max) + 10 * slack
     )
+    # Each side within k× or 4× of the *other* holds when both are equally far from the float64 run,
+    # however far: a replay that is not what either side ran (state or settings the block changed
+    # after the call) would pass anything. One of them must look like float32 rounding itself.
+    rounding_ok = (
+        min(target_rmse, reference_rmse) <= RUN_FACTOR * rounding_rmse + slack
+        and min(target_max, reference_max) <= RUN_FACTOR * rounding_max + 10 * slack
+    )
     ratio = target_rmse / reference_rmse if reference_rmse else (0.0 if not target_rmse else float("inf"))
     distances = (
         f"a float64 run of this model ({GOLDEN_HERE}) is at RMSE {target_rmse:.3g} from the target, "
         f"{reference_rmse:.3g} from the reference, {rounding_rmse:.3g} from float32 rounding"
     )
-    if target_ok and reference_ok:
+    if target_ok and reference_ok and rounding_ok:
         return replace(
             check,
             status="golden-pass",
