@@ -238,3 +238,14 @@ def test_a_replay_far_from_both_sides_is_no_golden(tmp_path: Path) -> None:
     statuses = _statuses(v.report)
     assert statuses == {"total": "golden-pass", "ReadsASetting": "fail"}
     assert v.report.verdict == "fail"
+
+
+def test_the_weights_print_taken_on_every_verify_skips_what_has_no_plain_sum() -> None:
+    """It runs when every verify block is entered: a lazy module's parameter (no values yet) or a
+    float8 one (no sum kernel) must not make verify raise."""
+    middle = nn.Linear(4, 2)
+    low = nn.Linear(2, 2)
+    low.weight = nn.Parameter(low.weight.detach().to(torch.float8_e4m3fn), requires_grad=False)
+    printed = golden.weights_print(nn.Sequential(nn.LazyLinear(4), middle, low))
+    assert len(printed) == 3  # nn.Linear(4, 2)'s weight and bias, the float8 layer's bias
+    assert printed[0] == (float(middle.weight.sum()), float(middle.weight.norm()))

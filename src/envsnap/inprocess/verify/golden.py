@@ -80,12 +80,22 @@ def weights_print(model: torch.nn.Module) -> list[tuple[float, float]]:
     step written through ``p.data`` (hand-written SGD, EMA-style updates), and a float64 run of the
     stepped model is no golden (a change as large as the step would pass). One reduction per
     parameter on its own device: no copy of the weights."""
+    # Plain tensors only: a lazy module's parameter has no values yet, a DTensor's sum is a
+    # collective (a hang where one rank verifies), float8 has no sum kernel.
+    plain = [
+        param.detach()
+        for param in model.parameters()
+        if not isinstance(param, torch.nn.parameter.UninitializedParameter)
+    ]
     with torch.no_grad():
         return [
             (float(p.sum()), float(p.norm()))
-            for p in model.parameters()
-            if p.is_floating_point() and p.device.type != "meta"
+            for p in plain
+            if type(p) is torch.Tensor and p.dtype in _SUMMED and p.device.type != "meta"
         ]
+
+
+_SUMMED = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
 
 
 def keep(tensor: torch.Tensor, full: bool) -> Kept:
