@@ -248,4 +248,5 @@ def test_the_weights_print_taken_on_every_verify_skips_what_has_no_plain_sum() -
     low.weight = nn.Parameter(low.weight.detach().to(torch.float8_e4m3fn), requires_grad=False)
     printed = golden.weights_print(nn.Sequential(nn.LazyLinear(4), middle, low))
     assert len(printed) == 3  # nn.Linear(4, 2)'s weight and bias, the float8 layer's bias
-    assert printed[0] == (float(middle.weight.sum()), float(middle.weight.norm()))
+    weight = middle.weight.detach()
+    assert printed[0] == (float(weight.sum()), float(weight.norm()))
