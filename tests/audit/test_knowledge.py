@@ -86,5 +86,6 @@ def test_every_signal_kind_the_scanners_emit_has_a_judge() -> None:
     assert "extra-file" in emitted  # requirements files an extra reads (across_files._extra_files)
     assert "declared" in emitted  # distributions a project names (across_files._undeclared_guarded_imports)
     assert "generic-op" in emitted  # device-generic custom-op implementations (across_files._jit_only)
-    facts = {"package", "port", "jit-build", "extra-file", "declared", "generic-op"}
+    assert "ort-choice" in emitted  # other accelerators' ONNX Runtime providers (across_files._ort_choices)
+    facts = {"package", "port", "jit-build", "extra-file", "declared", "generic-op", "ort-choice"}
     assert emitted - facts <= set(JUDGES), emitted - set(JUDGES)

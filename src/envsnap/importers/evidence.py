@@ -261,7 +261,25 @@ _CUDA_TENSOR = re.compile(r"device='cuda:\d{1,2}'\)")
 _XFORMERS_HAVE = re.compile(r"\(you have (?P<v>" + _VERSION + r")\)")
 _DICT_MEMBER = re.compile(r"'(?P<name>[A-Za-z][\w.-]{0,60})': '(?P<v>" + _VERSION + r")'")
 """A member of a printed Python dict of package versions (SD.Next's ``System packages: {'torch': ...}``)."""
-_PINNED = re.compile(r"(?<![\w.-])(?P<name>torch|torchvision|torchaudio|xformers)==(?P<v>" + _VERSION + r")")
+_PINNED = re.compile(
+    r"(?<![\w.-])(?P<name>pytorch|torch|torchvision|torchaudio|xformers)==(?P<v>" + _VERSION + r")"
+)
+"""A pin naming the version (``torch==2.1.0+cu118``); ``pytorch`` is torch's conda name, written the
+same way in prose ("My environment is `pytorch==1.7.1+cu110`")."""
+_NVCC_SAID = re.compile(
+    r"\bnvcc(?: (?:-V|--version|-v))?(?: version)? (?:shows?|says?|reports?|gives|returns?|prints?|is)"
+    r" (?:CUDA |release |version )?v?(?P<v>\d{1,2}\.\d{1,2})(?:\.\d{1,4})?(?!\.?\d)"
+)
+"""A sentence telling what ``nvcc -V`` answered ("but !nvcc -V shows 11.2 CUDA Compiler version"): the
+words between ``nvcc`` and the number are fixed, so "nvidia-smi shows CUDA 12.2" or "nvcc: none, torch
+is 2.1" are not read as nvcc."""
+_LDCONFIG_CUDNN = re.compile(
+    r"^(?P<lib>libcudnn(?:_[a-z_]{2,40})?\.so\.(?P<major>\d{1,2})) \(libc6[\w,-]{0,30}\) => "
+    r"(?P<path>/[\w./+-]{1,200})$"
+)
+"""A row of ``ldconfig -p``: a cuDNN library the system loader finds, with its soname major."""
+_SW_VERS_NAMES = frozenset({"macos", "mac os x"})
+_MACOS_VERSION = re.compile(r"\d{2}(?:\.\d{1,2}){0,2}")
 _SECTION_PIP = re.compile(
     r"^\[(?:pip3?|conda)\] (?P<name>[A-Za-z0-9][\w.-]{0,80})(?:==| {1,40})(?P<v>\d[^\s]{0,60})"
 )
@@ -416,6 +434,8 @@ class _Reader:
     """Whether a "PyTorch built with:" line (``torch.__config__.show()``) came before."""
     json_name: tuple[str, int] | None = None
     """The last ``"_name" : "..."`` member of a ``system_profiler -json`` listing and its line."""
+    product: tuple[str, int] | None = None
+    """sw_vers' ``ProductName`` (macOS) and its line, waiting for the ``ProductVersion`` after it."""
 
     def add(self, kind: str, value: str, line: int, detail: str = "") -> None:
         self.facts.append(Fact(kind, value.strip().rstrip("."), line, detail))
@@ -520,6 +540,15 @@ def _key_value(reader: _Reader, key: str, value: str, number: int) -> bool:
         match = re.match(r"(?P<v>\d\.\d{1,2}(?:\.\d{1,3})?)", value)
         if match:
             reader.add("python", match.group("v"), number)
+        return True
+    if key == "productname":
+        # sw_vers (macOS): "ProductName: macOS" then "ProductVersion: 12.7.6"
+        reader.product = (value.strip(), number) if value.strip().lower() in _SW_VERS_NAMES else None
+        return reader.product is not None
+    if key == "productversion" and reader.product is not None and number - reader.product[1] <= 2:
+        if _MACOS_VERSION.fullmatch(value.strip()):
+            reader.add("os", f"macOS {value.strip()}", number)
+        reader.product = None
         return True
     if key == "target" and _TARGET_TRIPLE.fullmatch(value.strip()):
         reader.add("os", value.strip(), number)
@@ -691,7 +720,17 @@ def _inline(reader: _Reader, number: int, line: str, lower: str) -> None:
                 reader.add("package", member.group("v"), number, member.group("name").lower())
     if "==" in line:
         for pinned in _PINNED.finditer(line):
-            reader.add("package", pinned.group("v"), number, pinned.group("name"))
+            name = pinned.group("name")
+            reader.add("package", pinned.group("v"), number, "torch" if name == "pytorch" else name)
+    if "nvcc" in lower:
+        nvcc_said = _NVCC_SAID.search(line)
+        if nvcc_said:
+            reader.add("nvcc", nvcc_said.group("v"), number)
+    if line.startswith("libcudnn"):
+        cudnn = _LDCONFIG_CUDNN.match(line)
+        if cudnn:
+            reader.add("cudnn", cudnn.group("major"), number, cudnn.group("path"))
+            return
     if line.startswith("["):
         row = _SECTION_PIP.match(line)
         if row:

@@ -24,6 +24,7 @@ from envsnap.snapshot.model import (
     IntelDevice,
     IntelInfo,
     JaxInfo,
+    LibraryInstall,
     MpsInfo,
     NvidiaDevice,
     NvidiaInfo,
@@ -155,6 +156,15 @@ def _rocm(facts: list[Fact]) -> RocmToolkit | None:
     )
 
 
+def _cudnn(facts: list[Fact]) -> LibraryInstall | None:
+    """The system cuDNN the loader finds (``ldconfig -p`` rows): its newest soname major."""
+    rows = [f for f in facts if f.kind == "cudnn"]
+    if not rows:
+        return None
+    newest = max(rows, key=lambda f: int(f.value))
+    return LibraryInstall(status="ok", version=newest.value, path=newest.detail or None)
+
+
 def _packages(facts: list[Fact]) -> tuple[Package, ...] | None:
     packages: dict[str, Package] = {}
     for fact in facts:
@@ -205,7 +215,12 @@ def sections(facts: list[Fact]) -> ImportedSections | None:
         short = ".".join(nvcc.value.split(".")[:2])
         cuda = CudaToolkit(status="ok", nvcc_version=nvcc.value, version=short)
     rocm = _rocm(facts)
-    toolkits = Toolkits(cuda=cuda, rocm=rocm) if cuda is not None or rocm is not None else None
+    cudnn = _cudnn(facts)
+    toolkits = (
+        Toolkits(cuda=cuda, rocm=rocm, cudnn=cudnn)
+        if cuda is not None or rocm is not None or cudnn is not None
+        else None
+    )
     python = _first(facts, "python")
     os_name = _first(facts, "os")
     jax = _jax(facts)

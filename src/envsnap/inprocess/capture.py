@@ -157,6 +157,9 @@ class Capture:
         self._counts: dict[str, int] = {}
         self._producers: dict[int, tuple[weakref.ref[torch.Tensor], str]] = {}
         self._handles: list[Any] = []
+        self._late_hooks: dict[int, Any] = {}
+        self._late_hook = no_compile(self._late_post)
+        """Per module whose own forward hooks run this call: the hook of ours appended after them."""
         self._tops = 0
         self._taps: dict[str, int] = {}
         self.enabled = True
@@ -170,7 +173,7 @@ class Capture:
         self._handles = [
             nn_module.register_module_forward_pre_hook(no_compile(self._pre)),
             nn_module.register_module_forward_hook(
-                no_compile(self._post), with_kwargs=True, always_call=True
+                no_compile(self._global_post), with_kwargs=True, always_call=True
             ),
         ]
 
@@ -259,6 +262,16 @@ class Capture:
             parent=stack[-1][1].key if stack and stack[-1][1] is not None else None,
         )
         stack.append((name, info, args if top else None))
+        if module._forward_hooks and id(module) not in self._late_hooks:
+            # The module has forward hooks of its own (the user's: scaling, clamping, replacing its
+            # output). Global hooks run before them, so the global post-hook would record the
+            # output as it was before they changed it, and the parent would get a value nobody
+            # recorded: a change made by a hook was pinned on the parent. A hook of ours appended
+            # after theirs sees the output the caller gets; the global post-hook leaves this call
+            # to it (torch builds the call's hook list after forward, so this one is on it).
+            self._late_hooks[id(module)] = module.register_forward_hook(
+                self._late_hook, with_kwargs=True, always_call=True
+            )
 
     def _code_value(self, outer: CallInfo, tensor: torch.Tensor) -> str:
         """Record ``tensor``, computed by ``outer``'s own code, as a pseudo-call's output; its key."""
@@ -326,6 +339,21 @@ class Capture:
             for path, tensor in leaves(args, f"<input>#{self._tops}/args"):
                 self.sink.value(path, tensor)
                 self.remember(path, tensor)
+
+    def _global_post(self, module: torch.nn.Module, args: Any, *rest: Any) -> None:
+        late = self._late_hooks.get(id(module))
+        if late is not None and len(rest) == 2:
+            return  # the module's own late hook records this call, after the module's hooks
+        if late is not None:  # the forward raised: unwound here, the late hook taken off first
+            self._late_hooks.pop(id(module)).remove()
+        self._post(module, args, *rest)
+
+    def _late_post(self, module: torch.nn.Module, args: Any, *rest: Any) -> None:
+        """After the module's own forward hooks: the call's output as its caller gets it."""
+        handle = self._late_hooks.pop(id(module), None)
+        if handle is not None:
+            handle.remove()
+        self._post(module, args, *rest)
 
     def _post(self, module: torch.nn.Module, args: Any, *rest: Any) -> None:
         clock = self.clock

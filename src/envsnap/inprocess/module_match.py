@@ -88,6 +88,22 @@ def _user_root(model: Any, rename: Mapping[str, str]) -> tuple[Any, dict[str, st
     return inner, rebased
 
 
+def _keep_unwrapped(structural: dict[str, str], recorded_paths: set[str]) -> None:
+    """A target module lined up with a recorded module *under its own path* (target ``up`` with the
+    recorded ``up.base``) while its path is recorded too: the recorded model wrapped that module
+    (a LoRA adapter around a Linear: ``up`` holding ``base``, ``lora_A``, ``lora_B``) and the target
+    has it bare or merged. The target's ``up`` computes what the recorded ``up`` did, not what the
+    wrapped ``up.base`` did: aligned on the inner Linear's class and shapes, a merged adapter
+    "diverged" at ``up.base`` and a dropped one hid behind it. It stays at its own path; the
+    wrapper's own submodules are left without a counterpart (a module that ran with none of its
+    recorded submodules: a limitation, judge.unobservable). The root is left alone: a target
+    lined up under a recorded path is the recorded model's submodule (``moved_root``)."""
+    taken = set(structural.values())
+    for path, new in list(structural.items()):
+        if path and path in recorded_paths and new.startswith(path + ".") and path not in taken:
+            structural[path] = path
+
+
 def match(
     recorded: Sequence[ModuleSig], recorded_label: str | None, model: Any, rename: Mapping[str, str] | None
 ) -> Match:
@@ -117,6 +133,7 @@ def match(
         for offset in range(block.size):
             sig, _ = mapped[block.a + offset]
             structural[sig.path] = recorded[block.b + offset].path
+    _keep_unwrapped(structural, recorded_paths)
     fraction = len(structural) / len(recorded)
     model_name = type(unwrap(model)).__name__
     if fraction < MIN_MATCHED:

@@ -222,11 +222,26 @@ def _pairing_problem(
     have = version(companion.version)
     if expected is None or have is None or have.release[:2] == expected[0].release[:2]:
         return None
+    if _nightly_neighbours(torch_version, have, expected[0]):
+        return None
     return (
         f"{companion.name} {companion.version} belongs to another torch release than torch {torch_version} "
         f"(expected {companion.name} {expected[0]}.x)",
         [ev("packages[torch].version", str(torch_version))],
         expected[1],
+    )
+
+
+def _nightly_neighbours(torch_version: Version, have: Version, expected: Version) -> bool:
+    """A pre-release torch (a nightly, a source build ``1.13.0a0+git...``) beside a pre-release
+    companion one minor off: the release table pairs releases, and the nightly streams cross at each
+    branch cut (torch main turns 1.13.0a0 while torchvision's nightlies still say 0.13.0.dev), so the
+    table cannot tell such a pair wrong. Further apart, or with a released side, it still can."""
+    return (
+        torch_version.is_prerelease
+        and have.is_prerelease
+        and have.release[0] == expected.release[0]
+        and abs(((*have.release, 0))[1] - ((*expected.release, 0))[1]) <= 1
     )
 
 
@@ -272,7 +287,10 @@ def _variant_problem(companion: Package, torch_dist: Package) -> tuple[Severity,
 def _companion_fix(companion: Package, torch_version: Version) -> str:
     paired = _paired(companion.name, torch_version)
     variant = torch_version.local
-    index = f" --index-url {compat.PYTORCH_INDEX}/{variant}" if variant else ""
+    # a source build's local label ("+gitcbdb694") names no index; only a build variant does
+    index = (
+        f" --index-url {compat.PYTORCH_INDEX}/{variant}" if variant and _BUILD_VARIANT.match(variant) else ""
+    )
     if paired is not None:
         return f"Reinstall the matching release: `pip install '{companion.name}=={paired[0]}.*'{index}`."
     return (

@@ -415,6 +415,23 @@ def judge_ort_provider(signal: Signal, target: Target, ctx: Context) -> Finding 
     """
     if target.kind == "cuda":
         return None
+    facts = signal.facts()
+    chosen = signal.guarded and "ep-choices" in facts and target.kind != "cpu"
+    if chosen and target.kind not in facts.get("ep-targets", "").split(","):
+        # A provider chosen per accelerator (across_files._ort_choices): a closed set, like a device
+        # selection that names 'cuda' and 'mps' and never the target's device.
+        choices = ", ".join(["CUDA", *facts["ep-choices"].split(",")])
+        return make_finding(
+            signal,
+            "ort-cuda-provider",
+            f"The project picks ONNX Runtime's provider among {choices} and the CPU: on "
+            f"{NAMES[target.kind]} its ONNX models run on the CPU until the choice names the target's "
+            "provider.",
+            "low",
+            "moderate",
+            _ORT_SWAPS[target.kind],
+            ORT_PROVIDERS_SOURCE,
+        )
     native = target.kind == "cpu" or signal.guarded
     return make_finding(
         signal,

@@ -19,7 +19,7 @@ from envsnap.audit.judges.base import (
     cuda_api_works,
     make_finding,
 )
-from envsnap.audit.model import LEGACY_FALLBACK, OFF_MPS, Finding, Risk, Signal, Target
+from envsnap.audit.model import LEGACY_FALLBACK, MULTI_PROCESS, OFF_MPS, Finding, Risk, Signal, Target
 
 # ---------------------------------------------------------------------------- device plumbing
 
@@ -37,6 +37,18 @@ def judge_device_hardcode(signal: Signal, target: Target, ctx: Context) -> Findi
             "lower",
             "",
             HIP_SOURCE,
+        )
+    if signal.guarded and MULTI_PROCESS in signal.detail:
+        return make_finding(
+            signal,
+            rule,
+            "In a function that calls a torch.distributed collective, which raises without a process group: "
+            f"only multi-process runs call it (the 'cuda' buffer is NCCL's); pass {NAMES[target.kind]}'s "
+            "device there for such runs. A single-device run never reaches it.",
+            "low",
+            "lower",
+            ACCELERATOR,
+            DIST_SOURCE,
         )
     if signal.guarded:
         if target.kind == "cpu":

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import msgspec
 
 from envsnap.audit import knowledge
-from envsnap.audit.model import LEGACY_FALLBACK, OFF_MPS, OPT_IN, Signal
+from envsnap.audit.model import LEGACY_FALLBACK, MULTI_PROCESS, OFF_MPS, OPT_IN, Signal
 from envsnap.audit.ports import class_backends, module_backend_classes
 from envsnap.audit.scanners.build import shown_code
 from envsnap.audit.scanners.python_callers import (
@@ -35,10 +35,12 @@ from envsnap.audit.scanners.python_shapes import (
     DEVICE_TYPES,
     GPU_ONLY_BACKENDS,
     ORT_CUDA_PROVIDERS,
+    ORT_OTHER_ACCELERATORS,
     ORT_TARGET_PROVIDERS,
     PORT_NAMES,
     PORT_STRINGS,
     backend_argument,
+    calls_collective,
     catches_import_error,
     generic_op,
     guards_rest,
@@ -133,6 +135,7 @@ class _Visitor(ast.NodeVisitor):
         """Whether the module is a script (a top-level ``if __name__ == "__main__":``)."""
         """Enclosing blocks that run only off ROCm (``if not ROCM_VERSION:``): a build's CUDA-only part."""
         self.import_guard = 0
+        self.multi_process = 0
         self.conditional = 0
         self.functions = 0
         self.classes = 0
@@ -217,6 +220,8 @@ class _Visitor(ast.NodeVisitor):
         detail: tuple[str, ...] = (),
     ) -> None:
         is_guarded = self.guard > 0 if guarded is None else guarded
+        if self.multi_process:
+            detail = (*detail, MULTI_PROCESS)
         if self.legacy:
             # Only an older torch, without the device-generic API tried first, runs this.
             is_guarded = True
@@ -429,9 +434,16 @@ class _Visitor(ast.NodeVisitor):
             if part is not None:
                 self.visit(part)
         self._returned_selection(node.body)
+        # A function that all-reduces (any torch.distributed collective) runs only in multi-process runs:
+        # its buffers pinned to 'cuda' are NCCL's, never reached by a single-device run.
+        collective = calls_collective(node.body, self.dotted)
+        self.guard += collective
+        self.multi_process += collective
         # A guard clause (`if not is_amd(): return False`) leaves the rest of the body to the devices
         # that passed it: what follows is guarded like an `if` body.
         self._visit_block(node.body)
+        self.guard -= collective
+        self.multi_process -= collective
         self.pending = saved
         self.params.pop()
         self.off_switches.pop()
@@ -882,6 +894,11 @@ class _Visitor(ast.NodeVisitor):
         if value in ORT_TARGET_PROVIDERS:
             reason = f"reason=names ONNX Runtime's {value}"
             self.emit("port", node, ORT_TARGET_PROVIDERS[value], guarded=True, detail=(reason,))
+            return
+        if value in ORT_OTHER_ACCELERATORS:
+            # DirectML, CANN...: no target's, but with the CUDA provider the project chooses among
+            # accelerators, a closed set (across_files._ort_choices).
+            self.emit("ort-choice", node, value, guarded=True)
             return
         if id(node) in self.compared:
             return

@@ -34,6 +34,15 @@ ORT_TARGET_PROVIDERS = {
     "CoreMLExecutionProvider": "mps",
 }
 """ONNX Runtime execution providers for the other targets: a project naming one has a path there."""
+ORT_OTHER_ACCELERATORS = {
+    "DmlExecutionProvider": "DirectML",
+    "CANNExecutionProvider": "CANN",
+    "QNNExecutionProvider": "QNN",
+    "WebGpuExecutionProvider": "WebGPU",
+    "VitisAIExecutionProvider": "Vitis AI",
+}
+"""ONNX Runtime execution providers of accelerators that are none of the targets (DirectML on Windows, Ascend,
+Qualcomm, WebGPU, AMD's Vitis AI NPUs): a project naming one picks its provider per accelerator."""
 PORT_NAMES = {
     "is_rocm_pytorch": "rocm",
     "IS_ROCM": "rocm",
@@ -226,6 +235,63 @@ def is_arch_list(value: str) -> bool:
 def names_backend(identifier: str) -> bool:
     """``is_intel_xpu``, ``MPS``, ``hip``: an identifier with a device backend as one of its parts."""
     return any(part.lower() in _BACKEND_WORDS for part in identifier.split("_"))
+
+
+COLLECTIVES = frozenset(
+    {
+        "all_reduce",
+        "all_gather",
+        "all_gather_into_tensor",
+        "all_gather_object",
+        "all_to_all",
+        "all_to_all_single",
+        "barrier",
+        "broadcast",
+        "broadcast_object_list",
+        "gather",
+        "reduce",
+        "reduce_scatter",
+        "reduce_scatter_tensor",
+        "scatter",
+    }
+)
+"""torch.distributed collectives: each raises "Default process group has not been initialized" without
+``init_process_group`` (https://pytorch.org/docs/stable/distributed.html)."""
+
+
+def calls_collective(body: list[ast.stmt], dotted: Callable[[ast.AST], str | None]) -> bool:
+    """Whether every call of a function reaches a torch.distributed collective: one of the body's own
+    statements (not under a condition) with no ``return`` or ``raise`` before it. Such a function is for
+    multi-process runs; a single-process call raises at the collective, on CUDA too. (demucs'
+    ``average_metric`` builds its buffer on 'cuda' and all-reduces it, #22 blind round 16; demucs'
+    ``distrib.average`` returns early for a dict and stays a function every run calls.)"""
+    for index, statement in enumerate(body):
+        value = statement.value if isinstance(statement, ast.Expr | ast.Assign | ast.AnnAssign) else None
+        if isinstance(value, ast.Await):
+            value = value.value
+        if isinstance(value, ast.Call):
+            name = dotted(value.func) or ""
+            module, _, function = name.rpartition(".")
+            if module == "torch.distributed" and function in COLLECTIVES:
+                # Only then are the statements before it walked (most functions have no collective).
+                return not any(_leaves(before) for before in body[:index])
+    return False
+
+
+def _leaves(statement: ast.stmt) -> bool:
+    """Whether a statement can leave the function: a ``return`` or ``raise`` in it (nested definitions
+    aside)."""
+    stack: list[ast.AST] = [statement]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Return | ast.Raise):
+            return True
+        if node is not statement and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def guards_rest(statement: ast.stmt) -> bool:

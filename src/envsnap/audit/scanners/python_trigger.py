@@ -37,7 +37,8 @@ _TRIGGER_TOKENS = (
     rb"\b(?:RawKernel|RawModule|ElementwiseKernel|ReductionKernel)\b",  # CuPy's CUDA C++ kernels
     rb"\blibrary\.(?:impl|custom_op)\b",  # torch.library: a custom op's device-generic implementation
     rb"__global__",  # CUDA C++ kernel source in a string, compiled at run time (KeOps)
-    rb"\b(?:ROCM|MIGraphX|OpenVINO|CoreML|Tensorrt)ExecutionProvider\b",  # ONNX Runtime's providers
+    # ONNX Runtime's providers (DirectML, CANN, QNN, WebGPU, Vitis AI: across_files._ort_choices)
+    rb"\b(?:ROCM|MIGraphX|OpenVINO|CoreML|Tensorrt|Dml|CANN|QNN|WebGpu|VitisAI)ExecutionProvider\b",
 )
 """Tokens any signal needs; a file without one is not parsed (most of a big tree). Word-bounded where
 the word is also English or part of other names (``double``, ``accelerator``, ``apex``, ``nvidia``):
@@ -52,7 +53,7 @@ def _trigger() -> re.Pattern[bytes]:
     alternation = b"|".join((*_TRIGGER_TOKENS, imports))
     # A look-ahead on the possible first characters lets the engine skip most positions at C speed
     # (measured: 40% less time on torch/_inductor than the bare alternation).
-    starts = sorted({chr(c) for c in b"cCfdxmhrvigAIUntGaeNREMOTl._\\"} | {m[0] for m in modules})
+    starts = sorted({chr(c) for c in b"cCfdxmhrvigAIUntGaeNREMOTl._\\DQWV"} | {m[0] for m in modules})
     first = "".join(re.escape(c) for c in starts).encode()
     return re.compile(b"(?=[" + first + b"])(?:" + alternation + b")")
 

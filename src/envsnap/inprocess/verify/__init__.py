@@ -413,7 +413,10 @@ class Verifier:
         said = origin(info.module, recorded.ops if recorded else (), info.ops, own_code=own_code)
         called = {call.module for call in sink.calls}
         direct = read_directly(info.params_read, called)
-        said = " ".join(part for part in (said, direct) if part)
+        from envsnap.inprocess.verify.judge import near_tie
+
+        tie = near_tie(found.outputs, (*(recorded.ops if recorded else ()), *info.ops))
+        said = " ".join(part for part in (said, direct, tie) if part)
         return replace(found, summary=f"{found.summary} {said}") if said else found
 
     def _model_device(self) -> str | None:

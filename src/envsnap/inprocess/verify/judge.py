@@ -253,7 +253,8 @@ def unobservable(
         notes.append(
             f"{count} recorded module calls inside {len(fused)} module(s) that ran on the target without "
             f"any of their submodules (`{outer}`: {calls[0].key}, …; a fused or fast path, e.g. "
-            "nn.TransformerEncoderLayer in eval under no_grad): those modules' outputs were compared, "
+            "nn.TransformerEncoderLayer in eval under no_grad, or a wrapper the target does not have, e.g. "
+            "a LoRA adapter merged into its Linear): those modules' outputs were compared, "
             "not the calls inside them"
         )
     if code:
@@ -441,3 +442,42 @@ def verdict(
     if limitations:
         return "pass-with-limitations", [f"{len(checks)} values compared, none beyond tolerance"], limitations
     return "pass", [f"{len(checks)} values compared, all within tolerance"], limitations
+
+
+SELECTIONS = ("aten.topk.", "aten.sort.", "aten.argsort.", "aten.argmax.", "aten.max.dim", "aten.kthvalue.")
+"""Ops that choose among values: a near-tie between two of them can go either way under rounding."""
+NEAR_TIE_SHARE = 0.1
+"""At most this share of an index output's elements differing reads as near-ties, not a bug."""
+
+
+def near_tie(outputs: Sequence[ValueCheck], ops: Sequence[str]) -> str | None:
+    """The hint for an integer output of a selection (top-k, sort, argmax) that differs in a few
+    elements while the call's values passed only at a looser tolerance (a cast, TF32, an
+    override): a choice between near-equal scores flipped by rounding (an MoE router under
+    autocast) is the likely cause. The verdict stands: the flipped choice sends those tokens
+    elsewhere, which changes what follows by far more than any tolerance, and no rule can tell
+    that from a routing bug (that would take replaying the target with the recorded choices)."""
+    if not any(op.startswith(SELECTIONS) for op in ops):
+        return None
+    loose = any(c.cast or c.tolerance_from.startswith(("inherited", "override")) for c in outputs)
+    flipped = [
+        c
+        for c in outputs
+        if c.status == "fail"
+        and c.dtype.startswith(("int", "uint"))
+        and c.metrics is not None
+        and 0 < c.metrics.outside <= NEAR_TIE_SHARE * c.metrics.compared
+    ]
+    if not loose or not flipped:
+        return None
+    first = flipped[0]
+    assert first.metrics is not None
+    return (
+        f"Near-tie: `{first.key}` is the index output of a selection ({first.metrics.outside} of "
+        f"{first.metrics.compared} elements differ) over values that passed only at a looser "
+        f"tolerance ({first.tolerance_from or 'a cast'}): a choice between near-equal scores "
+        "flipped by the rounding is the likely cause (an MoE router under autocast), rather than "
+        "a code change. The flipped choices send those tokens elsewhere, so what follows can't be "
+        "judged by any tolerance: verify in the recorded dtype (or record under the same "
+        "autocast) to compare the rest."
+    )

@@ -9,6 +9,7 @@ residual sums and the logits its difference reaches, not only the module named.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 import torch
 
 from envsnap.inprocess.bundle.model import Leaf
+from envsnap.inprocess.capture import STATE as STATE_MARK
 from envsnap.inprocess.capture import CallInfo
 from envsnap.inprocess.fp32_math import REDUCED_MATH, applies
 from envsnap.inprocess.tensor_stats import dtype_name
@@ -125,13 +127,7 @@ class VerifySink:
             return
         leaf = self.recorded.get(key)
         if leaf is None:
-            self.checks[key] = ValueCheck(
-                key=key,
-                status="extra",
-                reason="not in the recording",
-                shape=tuple(int(d) for d in tensor.shape),
-                dtype=dtype_name(tensor.dtype),
-            )
+            self.checks[key] = self._unrecorded(key, tensor)
             return
         inherited = self._inherited if not key.startswith("tap:") else self.after_top
         check = check_value(
@@ -150,6 +146,37 @@ class VerifySink:
         self._loosen(key, check)
         if float64_golden.wanted(check, leaf) and self.compare is None and self._padding is None:
             self.pending[key] = float64_golden.keep(tensor, key in self.reference)
+
+    def _unrecorded(self, key: str, tensor: torch.Tensor) -> ValueCheck:
+        """A value the recording does not hold: extra (a wrapper's own submodules), except a tensor
+        the target's block wrote in place (``<state>``) while the reference's block, whose writes
+        were recorded, left it as it was: a parameter trained on the target only (a base model
+        left trainable beside its adapters, a BatchNorm in train mode), a real difference that no
+        module output shows. A recording with no state at all can't say (its block wrote nothing,
+        or it predates state capture): there it stays extra, said as such."""
+        shape, dtype = tuple(int(d) for d in tensor.shape), dtype_name(tensor.dtype)
+        if STATE_MARK not in key or not self.state_recorded:
+            reason = (
+                "not in the recording"
+                if STATE_MARK not in key
+                else "written in place by the target's block; the recording holds no state to compare"
+            )
+            return ValueCheck(key=key, status="extra", reason=reason, shape=shape, dtype=dtype)
+        return ValueCheck(
+            key=key,
+            status="fail",
+            reason=(
+                "written in place by the target's block, while the reference's block left it as it "
+                "was (its in-place writes were recorded, and this tensor is not among them)"
+            ),
+            shape=shape,
+            dtype=dtype,
+        )
+
+    @functools.cached_property
+    def state_recorded(self) -> bool:
+        """Did the reference's block write (and so record) any state?"""
+        return any(STATE_MARK in key for key in self.recorded)
 
     def call_done(self, call: CallInfo) -> None:
         self.calls.append(call)

@@ -1,0 +1,4 @@
+from .separator import Separator
+from .exceptions import AudioExportError, BatchSeparationError, InvalidAudioDataError
+
+__all__ = ["AudioExportError", "BatchSeparationError", "InvalidAudioDataError", "Separator"]

@@ -1,0 +1,2 @@
+from .llm import Config, LLM
+from .hub import AutoConfig, AutoModelForCausalLM, AutoTokenizer

@@ -1,0 +1,2 @@
+from .llm import LLM
+from .hub import AutoModelForCausalLM

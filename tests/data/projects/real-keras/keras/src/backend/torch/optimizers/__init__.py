@@ -1,0 +1,1 @@
+from keras.src.backend.torch.optimizers.torch_optimizer import TorchOptimizer
