@@ -69,9 +69,9 @@ def upcast(value: Any, dtype: torch.dtype = torch.float64) -> Any:
     """``value`` (an argument of a recorded call) on the CPU, its floating tensors in ``dtype``
     (lossless from the recorded dtype to float64: torchtitan's rule, generate in low precision once,
     upcast for the golden)."""
-    if isinstance(value, torch.Tensor):
-        moved = value.detach().to("cpu")
-        return moved.to(dtype) if moved.is_floating_point() else moved
+    if isinstance(value, torch.Tensor):  # always a copy: a model that writes into its input
+        floating = value.is_floating_point()  # must not change the recorded one for the next replay
+        return value.detach().to(device="cpu", dtype=dtype if floating else None, copy=True)
     if isinstance(value, list):
         return [upcast(v, dtype) for v in value]
     if isinstance(value, tuple):

@@ -84,6 +84,9 @@ class Verifier:
         self._versions: list[int] = []
         """The target's parameters' versions when the block was entered (a step bumps them)."""
         self._golden_notes: list[str] = []
+        self._weights: list[tuple[float, float]] = []
+        """(sum, norm) of each of the target's parameters when the block was entered: a step through
+        ``p.data`` writes the weights without moving their version counters."""
 
     # -- recorded data -------------------------------------------------------------------------
 
@@ -141,6 +144,7 @@ class Verifier:
         from envsnap.inprocess.module_names import unwrap
         from envsnap.inprocess.numerics import read_numerics
         from envsnap.inprocess.op_log import make_mode
+        from envsnap.inprocess.verify.golden import weights_print
         from envsnap.inprocess.verify.sink import VerifySink
 
         loaded = self._load()
@@ -168,6 +172,7 @@ class Verifier:
             capture = Capture(fed, self._match.model, rename=self._match.rename, label=self._match.label)
             self._before = state_before(unwrap(self._match.model))
             self._versions = [p._version for p in unwrap(self._match.model).parameters()]
+            self._weights = weights_print(unwrap(self._match.model))
         else:
             capture = Capture(fed, None)
         if fed is not sink:
@@ -327,11 +332,12 @@ class Verifier:
 
         from envsnap.inprocess.module_names import unwrap
         from envsnap.inprocess.verify import golden
+        from envsnap.inprocess.verify.load import recorded_calls
 
         blocked = self._golden_blocked(sink)
         found = blocked or golden.replay(
             unwrap(self._match.model),
-            self._load().calls,
+            recorded_calls(self.bundle),  # not self.calls: the block may have written into them
             {key: isinstance(kept, torch.Tensor) for key, kept in sink.pending.items()},
             self._match.rename or None,
             self._match.label,
@@ -340,7 +346,7 @@ class Verifier:
             return [
                 f"{len(sink.pending)} failed float32 values were not judged against a float64 run: {found}"
             ]
-        gold, rounding = found
+        gold, rounding, left_out = found
         activations = self._load().activations
         recorded = {leaf.key: leaf for call in self.bundle.manifest.calls for leaf in call.outputs}
         for key, target in sink.pending.items():
@@ -357,7 +363,11 @@ class Verifier:
                 gold[key],
                 rounding[key],
             )
-        return []
+        why = [why for key, why in left_out.items() if key in sink.pending]
+        return [
+            f"{why.count(said)} failed float32 values were not judged against a float64 run: {said}"
+            for said in dict.fromkeys(why)
+        ]
 
     def _golden_blocked(self, sink: Any) -> str | None:
         """Why a float64 replay of the target's model is no golden for this run (None: it is)."""
@@ -371,8 +381,12 @@ class Verifier:
             return "split= compares joined parts"
         if any(check.status == "fail" for check in sink.input_checks.values()):
             return "the target was not fed the recorded inputs"
-        weights = [p._version for p in unwrap(self._match.model).parameters()]
-        if weights != self._versions or any(call.type == "state" for call in manifest.calls):
+        from envsnap.inprocess.verify.golden import weights_print
+
+        model = unwrap(self._match.model)
+        versions = [p._version for p in model.parameters()]
+        stepped = versions != self._versions or weights_print(model) != self._weights
+        if stepped or any(call.type == "state" for call in manifest.calls):
             return "the block changed the model's weights (a training step): the model now is not the one run"
         for top in manifest.top_calls:
             if any(opaque_types(node) for node in [*top.args, *(node for _, node in top.kwargs)]):

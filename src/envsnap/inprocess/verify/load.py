@@ -53,8 +53,22 @@ def load_tensors(bundle: CheckedBundle, device: str | None, model: Any) -> Loade
     where = target_device(device, model)
     moved = {key: tensor.to(where) for key, tensor in loaded.inputs.items()}
     loaded.moved = moved
-    for top in bundle.manifest.top_calls:
-        args = tuple(decode(node, moved, bundle.path) for node in top.args)
-        kwargs = {key: decode(node, moved, bundle.path) for key, node in top.kwargs}
-        loaded.calls.append((args, kwargs))
+    loaded.calls = _calls(bundle, moved)
     return loaded
+
+
+def recorded_calls(bundle: CheckedBundle) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
+    """The top-level calls with their inputs read afresh, on the CPU: what the model was fed, even
+    where the block wrote into ``v.inputs`` since (a model that adds to its input in place)."""
+    return _calls(bundle, _tensors(bundle, INPUTS))
+
+
+def _calls(
+    bundle: CheckedBundle, tensors: dict[str, torch.Tensor]
+) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
+    calls = []
+    for top in bundle.manifest.top_calls:
+        args = tuple(decode(node, tensors, bundle.path) for node in top.args)
+        kwargs = {key: decode(node, tensors, bundle.path) for key, node in top.kwargs}
+        calls.append((args, kwargs))
+    return calls
