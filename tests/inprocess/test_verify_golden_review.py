@@ -14,7 +14,7 @@ from torch import nn
 
 import envsnap
 from envsnap.inprocess.verify import golden
-from envsnap.inprocess.verify.report import VerifyReport
+from envsnap.inprocess.verify.report import GOLDEN_NOT_ALIKE, VerifyReport
 from tests.inprocess import test_verify_golden as ill  # its ill-conditioned sum
 
 WIDTH = 32
@@ -238,6 +238,10 @@ def test_a_replay_far_from_both_sides_is_no_golden(tmp_path: Path) -> None:
     statuses = _statuses(v.report)
     assert statuses == {"total": "golden-pass", "ReadsASetting": "fail"}
     assert v.report.verdict == "fail"
+    check = next(c for m in v.report.modules if m.module == "ReadsASetting" for c in m.outputs)
+    assert GOLDEN_NOT_ALIKE in (check.reason or "")
+    assert v.report.first_divergence is not None
+    assert "is not what ran in it" in v.report.first_divergence.summary
 
 
 def test_the_weights_print_taken_on_every_verify_skips_what_has_no_plain_sum() -> None:

@@ -38,7 +38,13 @@ from envsnap.inprocess.cpu_copy import cpu_copy, upcast, why_not
 from envsnap.inprocess.metrics import sketch_metrics, sketch_of, tensor_metrics
 from envsnap.inprocess.tolerance import golden_factor
 from envsnap.inprocess.verify.compare import CODE_KEY
-from envsnap.inprocess.verify.report import GOLDEN_CHANGED, GOLDEN_HERE, GOLDEN_LESS_PRECISE, ValueCheck
+from envsnap.inprocess.verify.report import (
+    GOLDEN_CHANGED,
+    GOLDEN_HERE,
+    GOLDEN_LESS_PRECISE,
+    GOLDEN_NOT_ALIKE,
+    ValueCheck,
+)
 from envsnap.snapshot.redact import redact_text
 
 REFERENCE_FACTOR = 4.0
@@ -261,5 +267,5 @@ def rejudge(check: ValueCheck, target: Kept, reference: Kept, golden: Kept, floa
             golden_ratio=ratio,
             reason=f"{check.reason}, but both sides are float32 rounding of the same math ({distances})",
         )
-    why = GOLDEN_CHANGED if not reference_ok else GOLDEN_LESS_PRECISE
+    why = GOLDEN_CHANGED if not reference_ok else GOLDEN_LESS_PRECISE if not target_ok else GOLDEN_NOT_ALIKE
     return replace(check, golden_ratio=ratio, reason=f"{check.reason}; {distances}: {why}")

@@ -26,6 +26,7 @@ from envsnap.inprocess.verify.report import (
     GOLDEN_CHANGED,
     GOLDEN_HERE,
     GOLDEN_LESS_PRECISE,
+    GOLDEN_NOT_ALIKE,
     PADDED,
     REPRESENTATION,
     STATE_UNDER_CAST,
@@ -114,6 +115,12 @@ def next_step(module: str, check: ValueCheck | None) -> str:
             f"Next: `{pattern}` on the target is further from a float64 run of this model than float32 "
             "rounding: it computes with less precision (TF32, reduced-precision reductions, another "
             f"kernel) or computes something else; compare its settings and code, or accept it with {accept}."
+        )
+    if check.reason and GOLDEN_HERE in check.reason and GOLDEN_NOT_ALIKE in check.reason:
+        return (
+            "Next: the float64 run of this model after the block is not what ran in it (a setting, "
+            f"a module's state or its weights changed inside the block); compare `{pattern}`'s code and "
+            f"settings between the two sides, or accept the difference with {accept}."
         )
     if check.golden_ratio is not None:
         return (

@@ -48,6 +48,7 @@ GOLDEN_HERE = "verify-side golden"
 by verify (verify/golden.py); verify/judge.py says what to do next from it."""
 GOLDEN_CHANGED = "the reference is further from it than rounding explains: the function changed"
 GOLDEN_LESS_PRECISE = "the target is further from it than float32 rounding"
+GOLDEN_NOT_ALIKE = "neither side is as close to it as float32 rounding: it is not the run either side made"
 """Why a value failed against the verify-side golden: which side is far from it."""
 
 
