@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from envsnap.audit.model import AuditReport
 from envsnap.audit.scanners.python import scan_python
 from tests.audit.conftest import audit_files, raised
 
@@ -78,7 +79,7 @@ if CHECK_CTRANSLATE2.is_available:
 """
 
 
-def _infinity(root: Path, target: str, core: str | None = None):
+def _infinity(root: Path, target: str, core: str | None = None) -> AuditReport:
     files = {
         "pyproject.toml": EXTRAS,
         "infinity_emb/inference/loading_strategy.py": SELECTION,
@@ -113,7 +114,8 @@ def test_an_optional_engine_stays_where_only_an_onnx_provider_names_the_target(t
 def test_a_core_dependency_is_no_optional_engine(tmp_path: Path) -> None:
     result = _infinity(tmp_path, "mps", "ctranslate2>=4.0.0\n")
     core = [f for f in result.findings if f.location == "requirements.txt:1"]
-    assert core and core[0].risk != "lower"
+    assert core
+    assert core[0].risk != "lower"
     assert "one of its engines" not in core[0].meaning
 
 
@@ -158,7 +160,9 @@ def test_a_pyopencl_import_is_a_path_on_intel_and_amd_gpus() -> None:
         ("mps", True, "moderate"),  # twin: Apple deprecated OpenCL; PyOpenCL is no path there
     ],
 )
-def test_a_pycuda_extra_beside_a_pyopencl_backend(tmp_path: Path, target: str, with_opencl: bool, level: str) -> None:
+def test_a_pycuda_extra_beside_a_pyopencl_backend(
+    tmp_path: Path, target: str, with_opencl: bool, level: str
+) -> None:
     files = {"setup.py": SETUP, "reikna/cluda/cuda.py": CUDA}
     if with_opencl:
         files["reikna/cluda/ocl.py"] = OCL

@@ -308,7 +308,9 @@ ONNX_PATH = "names ONNX Runtime's "
 """Evidence that only the project's ONNX models have a path on the target (a provider name), not its code."""
 
 
-def optional_engine(finding: Finding, signal: Signal, target: Target, proof: tuple[str, ...], torch_path: bool) -> Finding:
+def optional_engine(
+    finding: Finding, signal: Signal, target: Target, proof: tuple[str, ...], torch_path: bool
+) -> Finding:
     """A CUDA-only package declared only in an optional extra, in a project whose own device path runs on
     the target: one of its engines, picked on request, not a port to do (lower).
 
