@@ -5,6 +5,9 @@
   extras; on ROCm its torch.cuda device is the AMD GPU, on Apple GPUs it selects 'mps' itself);
 - importing PyOpenCL is a path on Intel and AMD GPUs, whose drivers ship OpenCL (reikna 0.9.0: a PyOpenCL
   and a PyCUDA backend, one optional extra each); Apple deprecated OpenCL, so it is none on Apple GPUs.
+- an ONNX Runtime provider name is a path for the ONNX models only: a device selection that never names the
+  target still sends the PyTorch models to the CPU there (infinity-emb on XPU: OpenVINO's provider is named
+  for the CPU device).
 Each case keeps its twin that must not change.
 """
 
@@ -169,3 +172,27 @@ def test_a_pycuda_extra_beside_a_pyopencl_backend(
     result = audit_files(tmp_path, files, target)
     assert result.verdict.risk == level
     assert any(f.rule.startswith("cuda-only-") for f in result.findings)
+
+
+def test_a_provider_name_is_no_path_for_a_device_selection(tmp_path: Path) -> None:
+    # infinity-emb on XPU: OpenVINO's provider serves the ONNX models on the CPU device; the models the
+    # selection places (cuda, mps, cpu) fall back to the CPU there, and the selection says so.
+    result = _infinity(tmp_path, "xpu")
+    choices = [f for f in result.findings if f.rule == "device-choices"]
+    assert choices
+    assert all(f.risk == "moderate" for f in choices)
+
+
+def test_a_device_selection_beside_the_targets_torch_module_stays_lower(tmp_path: Path) -> None:
+    # Twin: a use of torch.xpu elsewhere is a path for the PyTorch models, so the selection is one place to
+    # add 'xpu' to, not a missing port.
+    files = {
+        "pyproject.toml": EXTRAS,
+        "infinity_emb/inference/loading_strategy.py": SELECTION,
+        "infinity_emb/transformer/utils_optimum.py": PROVIDERS,
+        "infinity_emb/xpu.py": "import torch\n\n\ndef count():\n    return torch.xpu.device_count()\n",
+    }
+    result = audit_files(tmp_path, files, "xpu")
+    choices = [f for f in result.findings if f.rule == "device-choices"]
+    assert choices
+    assert all(f.risk == "lower" for f in choices)

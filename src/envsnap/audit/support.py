@@ -166,9 +166,12 @@ def covered(finding: Finding, signal: Signal, target: Target, proof: tuple[str, 
             "device's own backend: its path runs with it as installed.",
             risk="lower",
         )
-    if signal.kind in ("device-choices", "ort-provider"):
+    if signal.kind == "ort-provider" or (
+        signal.kind == "device-choices" and any(not line.startswith(ONNX_PATH) for line in proof)
+    ):
         # The project has a path for the device elsewhere (it names it, or ports to it): the closed set
-        # (or a CUDA-only ONNX Runtime provider list) is one place to add it, not a missing port.
+        # (or a CUDA-only ONNX Runtime provider list) is one place to add it, not a missing port. A provider
+        # name is a path for the ONNX models only, not for the models a device selection places.
         return msgspec.structs.replace(
             finding,
             meaning=f"{finding.meaning} The project has a path for {name} ({proof[0]}).",
