@@ -27,6 +27,7 @@ from envsnap.audit.support import (
     deployment_script,
     evidence,
     has_torch_path,
+    optional_engine,
 )
 from envsnap.audit.target import parse_target, target_from_snapshot
 from envsnap.audit.verdict import decide, rank
@@ -69,6 +70,7 @@ def audit(
                 continue
             if proof:
                 found = covered(found, signal, target, proof)
+            found = optional_engine(found, signal, target, proof, torch_path)
             if torch_path:
                 found = deployment_script(beside_torch(found, signal), signal)
             found = beside_framework(found, signal, frameworks)

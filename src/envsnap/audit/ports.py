@@ -91,6 +91,19 @@ _CLASS_BACKENDS: dict[str, tuple[str, ...]] = {
     "xpu": ("xpu",),
     "opencl": ("xpu", "rocm"),
 }
+# A Python GPU API that is not one vendor's (reikna 0.9 runs its kernels through PyOpenCL or PyCUDA, one
+# optional extra each; #22 blind round 17): importing it is a path on the GPUs whose drivers ship its runtime,
+# the same set as the OpenCL class words above. Weak evidence (a device path, not a port of compiled code).
+PORTABLE_GPU_APIS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "pyopencl": ("PyOpenCL", _CLASS_BACKENDS["opencl"]),
+}
+
+
+def portable_api(module: str) -> tuple[str, tuple[str, ...]] | None:
+    """(name, targets) of a portable GPU API an import (``pyopencl.array``) belongs to, or None."""
+    return PORTABLE_GPU_APIS.get(module.split(".")[0])
+
+
 _CLASS_LINE = re.compile(r"^[ \t]*class[ \t]+(\w+)", re.MULTILINE)
 
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 import msgspec
 
 from envsnap.audit import knowledge
-from envsnap.audit.across_files import JIT_ONLY, UNPORTED
+from envsnap.audit.across_files import EXTRA_ONLY, JIT_ONLY, UNPORTED
 from envsnap.audit.judges.base import NAMES, where
 from envsnap.audit.model import Finding, Signal, Target
 from envsnap.audit.ports import is_cuda_backend, other_backend
@@ -54,10 +54,10 @@ build hipifies the same CUDA sources, so it only works where those sources compi
 MAX_EVIDENCE = 5
 
 
-WEAK_REASONS = ("names the '", "uses torch.")
+WEAK_REASONS = ("names the '", "uses torch.", "imports ")
 """Python evidence that shows a code path for the device, not a port of compiled code: a device name in a
-table or comparison, a call into torch.xpu/torch.mps. Enough to call the Python side supported; not
-enough to say the project's CUDA kernels are built for the target."""
+table or comparison, a call into torch.xpu/torch.mps, an import of a portable GPU API (PyOpenCL). Enough
+to call the Python side supported; not enough to say the project's CUDA kernels are built for the target."""
 
 
 def evidence(signals: Iterable[Signal], target: Target, *, include_all: bool = False) -> tuple[str, ...]:
@@ -166,9 +166,12 @@ def covered(finding: Finding, signal: Signal, target: Target, proof: tuple[str, 
             "device's own backend: its path runs with it as installed.",
             risk="lower",
         )
-    if signal.kind in ("device-choices", "ort-provider"):
+    if signal.kind == "ort-provider" or (
+        signal.kind == "device-choices" and any(not line.startswith(ONNX_PATH) for line in proof)
+    ):
         # The project has a path for the device elsewhere (it names it, or ports to it): the closed set
-        # (or a CUDA-only ONNX Runtime provider list) is one place to add it, not a missing port.
+        # (or a CUDA-only ONNX Runtime provider list) is one place to add it, not a missing port. A provider
+        # name is a path for the ONNX models only, not for the models a device selection places.
         return msgspec.structs.replace(
             finding,
             meaning=f"{finding.meaning} The project has a path for {name} ({proof[0]}).",
@@ -299,5 +302,37 @@ def deployment_script(finding: Finding, signal: Signal) -> Finding:
         finding,
         meaning=f"{finding.meaning} Only a standalone deployment script imports it (a __main__ entry "
         "point): the project trains and infers in PyTorch without it.",
+        risk="lower",
+    )
+
+
+PACKAGE_RULES = ("cuda-only-import", "cuda-only-requirement")
+ONNX_PATH = "names ONNX Runtime's "
+"""Evidence that only the project's ONNX models have a path on the target (a provider name), not its code."""
+
+
+def optional_engine(
+    finding: Finding, signal: Signal, target: Target, proof: tuple[str, ...], torch_path: bool
+) -> Finding:
+    """A CUDA-only package declared only in an optional extra, in a project whose own device path runs on
+    the target: one of its engines, picked on request, not a port to do (lower).
+
+    infinity-emb 0.0.78 (#22 blind round 17) serves its models through PyTorch by default and offers
+    CTranslate2 and TensorRT as extras; reikna 0.9 has a PyOpenCL and a PyCUDA extra. On ROCm the PyTorch
+    path is the project's own (torch.cuda is HIP); elsewhere the project must name the device, use its
+    torch module, import a portable GPU API or port code to it. A provider name alone is a path for the
+    ONNX models only, so it does not count.
+    """
+    if finding.rule not in PACKAGE_RULES or finding.risk == "lower" or EXTRA_ONLY not in signal.detail:
+        return finding
+    paths = [line for line in proof if not line.startswith(ONNX_PATH)]
+    if target.kind == "rocm" and torch_path:
+        paths.append("its PyTorch code, whose torch.cuda device is the AMD GPU under ROCm PyTorch")
+    if not paths:
+        return finding
+    return msgspec.structs.replace(
+        finding,
+        meaning=f"{finding.meaning} The project runs on {NAMES[target.kind]} without it ({paths[0]}): this "
+        "extra is one of its engines, chosen on request.",
         risk="lower",
     )

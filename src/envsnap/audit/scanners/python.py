@@ -20,7 +20,7 @@ import msgspec
 
 from envsnap.audit import knowledge
 from envsnap.audit.model import LEGACY_FALLBACK, MULTI_PROCESS, OFF_MPS, OPT_IN, Signal
-from envsnap.audit.ports import class_backends, module_backend_classes
+from envsnap.audit.ports import class_backends, module_backend_classes, portable_api
 from envsnap.audit.scanners.build import shown_code
 from envsnap.audit.scanners.python_callers import (
     called_name,
@@ -275,6 +275,11 @@ class _Visitor(ast.NodeVisitor):
             self.emit("cuda-amp", node, node.module)
 
     def _import(self, node: ast.AST, module: str) -> bool:
+        portable = portable_api(module)
+        if portable is not None:
+            for target in portable[1]:
+                self.emit("port", node, target, guarded=True, detail=(f"reason=imports {portable[0]}",))
+            return True
         row = knowledge.alternative_for_import(module)
         if row is None:
             return False

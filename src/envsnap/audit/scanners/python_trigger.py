@@ -12,6 +12,7 @@ import re
 import ahocorasick_rs
 
 from envsnap.audit import knowledge
+from envsnap.audit.ports import PORTABLE_GPU_APIS
 
 _TRIGGER_TOKENS = (
     rb"cuda",  # torch.cuda, .cuda(), 'cuda', CUDAExtension, cuda_sources: a substring, as it is rare
@@ -46,8 +47,14 @@ with plain substrings, most files of a large tree (transformers: 583 of 724 pars
 nothing."""
 
 
+def _modules() -> list[str]:
+    """Top-level names whose import is a signal: CUDA-only packages, and portable GPU APIs (PyOpenCL)."""
+    names = {name.split(".")[0] for name in knowledge.trigger_modules()} | set(PORTABLE_GPU_APIS)
+    return sorted(names - {"cuda"})
+
+
 def _trigger() -> re.Pattern[bytes]:
-    modules = sorted({name.split(".")[0] for name in knowledge.trigger_modules()} - {"cuda"})
+    modules = _modules()
     # `import apex` / `from apex.amp import ...`, not the English word "apex" in a docstring.
     imports = rb"\b(?:import|from)\s+(?:" + b"|".join(re.escape(m.encode()) for m in modules) + rb")\b"
     alternation = b"|".join((*_TRIGGER_TOKENS, imports))
@@ -107,7 +114,7 @@ def _anchors() -> tuple[bytes, ...]:
         b"library.custom_op",
     )
     common = {"flash_attn", "triton", "apex", "numba", "jax", "lightning"}
-    modules = sorted({name.split(".")[0] for name in knowledge.trigger_modules()} - {"cuda"})
+    modules = _modules()
     names = tuple(m.lower().encode() for m in modules if m not in common)
     verbs = tuple(f"{verb} {m}".encode() for m in sorted(common) for verb in ("import", "from"))
     return words + names + verbs

@@ -1,0 +1,2 @@
+from reikna.cluda.array_helpers import concatenate, roll
+

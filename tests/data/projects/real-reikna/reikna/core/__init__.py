@@ -1,0 +1,3 @@
+from reikna.core.signature import Type, Annotation, Parameter, Signature
+from reikna.core.computation import Computation
+from reikna.core.transformation import Transformation, Indices
