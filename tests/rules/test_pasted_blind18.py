@@ -24,7 +24,8 @@ current PyTorch installation.
 Python version:  3.10.11 (tags/v3.10.11:7d4cc5a, Apr  5 2023, 00:38:17) [MSC v.1929 64 bit (AMD64)]
 Version: 1.4.0
 """
-"""dmMaze/BallonsTranslator#825 (the title and the start of the template): the project installs torch 2.2.2+cu118."""
+"""dmMaze/BallonsTranslator#825 (the title and the start of the template): the project installs torch
+2.2.2+cu118."""
 
 NIGHTLY_121 = """The console also outputs:
 
@@ -41,8 +42,12 @@ def test_the_first_sentence_alone_is_torchs_own_word_on_the_build() -> None:
     assert ARCH in findings_of(BALLONS)
     snapshot = snapshot_of(BALLONS)
     nvidia = snapshot.accelerators.nvidia if snapshot.accelerators else None
-    assert nvidia is not None and nvidia.devices
-    assert (nvidia.devices[0].name, nvidia.devices[0].compute_capability) == ("NVIDIA GeForce RTX 5070 Ti", "12.0")
+    assert nvidia is not None
+    assert nvidia.devices
+    assert (nvidia.devices[0].name, nvidia.devices[0].compute_capability) == (
+        "NVIDIA GeForce RTX 5070 Ti",
+        "12.0",
+    )
     torch = snapshot.frameworks.torch if snapshot.frameworks else None
     assert torch is None or torch.arch_list is None  # the build's list is not stated: none is made up
 
@@ -50,7 +55,8 @@ def test_the_first_sentence_alone_is_torchs_own_word_on_the_build() -> None:
 def test_the_first_sentence_after_userwarning_names_the_gpu_without_the_prefix() -> None:
     snapshot = snapshot_of(NIGHTLY_121)
     nvidia = snapshot.accelerators.nvidia if snapshot.accelerators else None
-    assert nvidia is not None and nvidia.devices
+    assert nvidia is not None
+    assert nvidia.devices
     assert nvidia.devices[0].name == "NVIDIA GeForce RTX 5070 Ti"
     assert ARCH in findings_of(NIGHTLY_121)
 
@@ -64,8 +70,19 @@ def test_the_whole_warning_still_gives_the_list_and_one_gpu() -> None:
     snapshot = snapshot_of(text)
     nvidia = snapshot.accelerators.nvidia if snapshot.accelerators else None
     torch = snapshot.frameworks.torch if snapshot.frameworks else None
-    assert nvidia is not None and nvidia.devices is not None and len(nvidia.devices) == 1
-    assert torch is not None and torch.arch_list == ("sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90")
+    assert nvidia is not None
+    assert nvidia.devices is not None
+    assert len(nvidia.devices) == 1
+    assert torch is not None
+    assert torch.arch_list == (
+        "sm_50",
+        "sm_60",
+        "sm_70",
+        "sm_75",
+        "sm_80",
+        "sm_86",
+        "sm_90",
+    )
     assert kinds_of(text).count("arch-not-compatible") == 1
 
 
@@ -73,10 +90,11 @@ def test_the_whole_warning_still_gives_the_list_and_one_gpu() -> None:
     "text",
     [
         "xformers 0.0.20 is not compatible with the current PyTorch installation, please reinstall.\n",
-        "My RTX 5070 Ti with CUDA capability sm_1200 is not compatible with the current PyTorch installation\n",
+        "My RTX 5070 Ti with CUDA capability sm_1200 is not compatible with the current PyTorch "
+        "installation\n",
         "RTX 3060 with CUDA capability sm_86 is compatible with the current PyTorch installation.\n",
-        "NVIDIA GeForce RTX 5070 Ti with CUDA capability sm_120 is not compatible with the current TensorFlow "
-        "installation.\nPyTorch version: 2.7.0+cu128\n",
+        "NVIDIA GeForce RTX 5070 Ti with CUDA capability sm_120 is not compatible with the current "
+        "TensorFlow installation.\nPyTorch version: 2.7.0+cu128\n",
     ],
 )
 def test_other_not_compatible_lines_are_not_torchs_warning(text: str) -> None:
@@ -118,7 +136,8 @@ def _torch(text: str) -> TorchInfo | None:
 
 def test_a_build_line_without_cuda_states_a_cpu_build_and_wins_over_the_install_line() -> None:
     torch = _torch(NIGHTLY_CONDA)
-    assert torch is not None and torch.version == "2.1.0.dev20230905"
+    assert torch is not None
+    assert torch.version == "2.1.0.dev20230905"
     assert torch.cuda is None  # "pytorch-cuda=11.8" is what was asked for, not what was installed
     assert "torch-build-no-cuda" in kinds_of(NIGHTLY_CONDA)
     assert CPU_WITH_CUDA in findings_of(NIGHTLY_CONDA)
@@ -127,7 +146,8 @@ def test_a_build_line_without_cuda_states_a_cpu_build_and_wins_over_the_install_
 def test_the_install_line_still_fills_a_report_that_states_no_build() -> None:
     text = NIGHTLY_CONDA.replace("CUDA used to build PyTorch: Could not collect\n", "")
     torch = _torch(text)
-    assert torch is not None and torch.cuda == "11.8"
+    assert torch is not None
+    assert torch.cuda == "11.8"
     assert CPU_WITH_CUDA not in findings_of(text)
 
 
@@ -138,7 +158,9 @@ def test_none_beside_a_gpu_is_a_cpu_build_on_a_gpu_host() -> None:
         "ROCM used to build PyTorch: N/A\nIs CUDA available: False\nCUDA runtime version: 11.3.109\n"
         "GPU models and configuration: GPU 0: NVIDIA GeForce RTX 3060\nNvidia driver version: 516.94\n"
     )
-    assert _torch(text) is not None and _torch(text).cuda is None  # type: ignore[union-attr]
+    torch = _torch(text)
+    assert torch is not None
+    assert torch.cuda is None
     found = findings_of(text)
     assert CPU_ON_GPU in found
     assert CPU_WITH_CUDA not in found  # the GPU is shown: the error says it
@@ -159,7 +181,8 @@ def test_the_build_line_is_no_cpu_statement_for_other_builds(
 ) -> None:
     text = (
         f"PyTorch version: {version}\nIs debug build: False\nCUDA used to build PyTorch: {build}\n"
-        f"ROCM used to build PyTorch: {rocm}\n\nIs CUDA available: {available}\nCUDA runtime version: 11.8.89\n"
+        f"ROCM used to build PyTorch: {rocm}\n\nIs CUDA available: {available}\n"
+        "CUDA runtime version: 11.8.89\n"
     )
     assert CPU_WITH_CUDA not in findings_of(text)
     assert CPU_ON_GPU not in findings_of(text)
@@ -179,15 +202,31 @@ def test_a_mac_build_without_cuda_is_no_finding() -> None:
     [
         (TorchInfo(status="ok", version="2.1.0"), ReportMessage(kind="torch-build-no-cuda", text="x"), True),
         (TorchInfo(status="ok", version="2.1.0"), None, False),
-        (TorchInfo(status="ok", version="2.1.0", hip="6.0"), ReportMessage(kind="torch-build-no-cuda", text="x"), False),
-        (TorchInfo(status="ok", version="2.7.1+xpu"), ReportMessage(kind="torch-build-no-cuda", text="x"), False),
-        (TorchInfo(status="ok", version="2.1.0+cu121"), ReportMessage(kind="torch-build-no-cuda", text="x"), False),
+        (
+            TorchInfo(status="ok", version="2.1.0", hip="6.0"),
+            ReportMessage(kind="torch-build-no-cuda", text="x"),
+            False,
+        ),
+        (
+            TorchInfo(status="ok", version="2.7.1+xpu"),
+            ReportMessage(kind="torch-build-no-cuda", text="x"),
+            False,
+        ),
+        (
+            TorchInfo(status="ok", version="2.1.0+cu121"),
+            ReportMessage(kind="torch-build-no-cuda", text="x"),
+            False,
+        ),
         (
             TorchInfo(status="ok", version="2.5.0", available=TorchAvailability(xpu=True)),
             ReportMessage(kind="torch-build-no-cuda", text="x"),
             False,
         ),
-        (TorchInfo(status="ok", version="2.1.0+cpu"), ReportMessage(kind="torch-build-no-cuda", text="x"), True),
+        (
+            TorchInfo(status="ok", version="2.1.0+cpu"),
+            ReportMessage(kind="torch-build-no-cuda", text="x"),
+            True,
+        ),
     ],
 )
 def test_stated_no_cuda_build(torch: TorchInfo, said: ReportMessage | None, stated: bool) -> None:

@@ -14,8 +14,8 @@ from tests.security.conftest import HOSTILE, SECRET, check_paste_safely
 
 PASTES = {
     "sm-warning-first-sentence": (
-        f"# Bug Report:NVIDIA GeForce RTX 5070 Ti with CUDA capability sm_120 is not compatible with the current "
-        f"PyTorch installation. {HOSTILE[:300]}\n{HOSTILE}\nHF_TOKEN={SECRET}\n"
+        "# Bug Report:NVIDIA GeForce RTX 5070 Ti with CUDA capability sm_120 is not compatible with the "
+        f"current PyTorch installation. {HOSTILE[:300]}\n{HOSTILE}\nHF_TOKEN={SECRET}\n"
     ),
     "sm-warning-hostile-name": (
         f"\x1b[31m[bold red]X[/] {'M' * 100} NVIDIA GeForce RTX 5070 Ti with CUDA capability sm_120 is not "
@@ -47,7 +47,8 @@ def test_a_hostile_paste_is_read_and_shown_safely(
 def test_the_first_sentence_still_counts_beside_hostile_text() -> None:
     assert ("arch-not-in-build", "error") in findings_of(PASTES["sm-warning-first-sentence"])
     accelerators = snapshot_of(PASTES["sm-warning-first-sentence"]).accelerators
-    assert accelerators is not None and accelerators.nvidia is not None
+    assert accelerators is not None
+    assert accelerators.nvidia is not None
     assert [(d.name, d.compute_capability) for d in accelerators.nvidia.devices or ()] == [
         ("NVIDIA GeForce RTX 5070 Ti", "12.0")
     ]
@@ -56,7 +57,8 @@ def test_the_first_sentence_still_counts_beside_hostile_text() -> None:
 def test_a_hostile_gpu_name_is_not_taken_whole() -> None:
     accelerators = snapshot_of(PASTES["sm-warning-hostile-name"]).accelerators
     devices = accelerators.nvidia.devices if accelerators and accelerators.nvidia else ()
-    assert devices and [d.compute_capability for d in devices] == ["12.0"]
+    assert devices
+    assert [d.compute_capability for d in devices] == ["12.0"]
     for device in devices:
         assert "\x1b" not in (device.name or "")
         assert "[" not in (device.name or "")
@@ -67,7 +69,8 @@ def test_the_build_line_is_read_beside_hostile_text() -> None:
     text = PASTES["build-line-without-cuda"]
     assert "torch-build-no-cuda" in kinds_of(text)
     frameworks = snapshot_of(text).frameworks
-    assert frameworks is not None and frameworks.torch is not None
+    assert frameworks is not None
+    assert frameworks.torch is not None
     assert frameworks.torch.cuda is None
     assert ("cpu-only-build-with-cuda-installed", "info") in findings_of(text)
 

@@ -49,9 +49,10 @@ _SM_INCOMPATIBLE_ALONE = re.compile(
     r"is not compatible with the current PyTorch installation\b",
     re.IGNORECASE,
 )
-"""The same warning's first sentence alone, as issue titles and one-line summaries quote it ("Bug Report:NVIDIA
-GeForce RTX 5070 Ti with CUDA capability sm_120 is not compatible with the current PyTorch installation."): torch
-says the GPU's capability has no kernels in the build; only the build's list is not known."""
+"""The same warning's first sentence alone, as issue titles and one-line summaries quote it ("Bug
+Report:NVIDIA GeForce RTX 5070 Ti with CUDA capability sm_120 is not compatible with the current PyTorch
+installation."): torch says the GPU's capability has no kernels in the build; only the build's list is not
+known."""
 _TOO_OLD_GPU = re.compile(
     r"Found GPU ?(?P<index>\d+) (?P<name>.{2,80}?) which is of cuda capability (?P<cc>\d+\.\d+)\.?"
     r"(?: PyTorch no longer supports this GPU)?"
@@ -152,7 +153,10 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("torch-not-compiled-with-cuda", re.compile(r"Torch not compiled with CUDA enabled", re.I)),
     # collect_env's build line when ``torch.version.cuda`` is None: torch imported (else it says N/A) and has
     # no CUDA. Judged only beside a torch version and no ROCm/XPU build (auto.py, rules/build.py).
-    ("torch-build-no-cuda", re.compile(r"\bCUDA used to build PyTorch\s{0,40}[:：]\s*(?:None|Could not collect)\b")),
+    (
+        "torch-build-no-cuda",
+        re.compile(r"\bCUDA used to build PyTorch\s{0,40}[:：]\s*(?:None|Could not collect)\b"),
+    ),
     # kept as evidence for the CPU-only check: the launchers of kohya_ss, SD.Next and their forks log this
     # when nvidia-smi is on PATH (their check_torch: shutil.which('nvidia-smi')), i.e. an NVIDIA driver is
     # installed, before they log the torch they import
