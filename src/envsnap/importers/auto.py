@@ -19,6 +19,7 @@ from envsnap._version import __version__
 from envsnap.errors import BadInput
 from envsnap.importers import detect, evidence, evidence_sections, log_prefix, messages, package_lists
 from envsnap.importers.base import ImportedSections
+from envsnap.rules import facts as rule_facts
 from envsnap.rules import knowledge
 from envsnap.snapshot.model import (
     SCHEMA_VERSION,
@@ -183,13 +184,17 @@ def _placed(read: ImportedSections, merged: ImportedSections) -> ImportedSection
     return ImportedSections(**{**{f: getattr(read, f) for f in _FIELDS}, "accelerators": accelerators})
 
 
-def _stated_cpu_build(merged: ImportedSections) -> bool:
-    """Whether a format states torch's build as CPU-only: a ``+cpu`` wheel, or conda's CPU build (the conda
-    readers keep a ``py3.8_cpu_0`` pytorch row as the bare version with no CUDA)."""
+def _stated_cpu_build(merged: ImportedSections, printed: list[ReportMessage]) -> bool:
+    """Whether a format states torch's build as CPU-only: a ``+cpu`` wheel, conda's CPU build (the conda
+    readers keep a ``py3.8_cpu_0`` pytorch row as the bare version with no CUDA), or collect_env's "CUDA
+    used to build PyTorch: None" (or "Could not collect") beside the version of a torch that imported."""
     torch = merged.frameworks.torch if merged.frameworks else None
     if torch is None or torch.cuda or torch.hip or not torch.version:
         return False
     if "+cpu" in torch.version:
+        return True
+    said = next((m for m in printed if m.kind == "torch-build-no-cuda"), None)
+    if rule_facts.stated_no_cuda_build(torch, said):
         return True
     return any(
         p.name.lower() == "pytorch" and p.installer == "conda" and p.version == torch.version
@@ -197,12 +202,20 @@ def _stated_cpu_build(merged: ImportedSections) -> bool:
     )
 
 
-def _cpu_build_kept(read: ImportedSections | None, merged: ImportedSections) -> ImportedSections | None:
+def _cpu_build_kept(
+    read: ImportedSections | None, merged: ImportedSections, printed: list[ReportMessage]
+) -> ImportedSections | None:
     """The facts without a torch CUDA where a format states a CPU build: an install command's CUDA
     (``conda install pytorch cudatoolkit=10.2``) is what was asked for, the list what was installed."""
     said = read.frameworks if read is not None else None
     torch = said.torch if said is not None else None
-    if read is None or said is None or torch is None or torch.cuda is None or not _stated_cpu_build(merged):
+    if (
+        read is None
+        or said is None
+        or torch is None
+        or torch.cuda is None
+        or not _stated_cpu_build(merged, printed)
+    ):
         return read
     frameworks = msgspec.structs.replace(said, torch=msgspec.structs.replace(torch, cuda=None))
     return ImportedSections(**{**{f: getattr(read, f) for f in _FIELDS}, "frameworks": frameworks})
@@ -257,7 +270,7 @@ def parse_auto(text: str, name: str, *, captured_at: str) -> Snapshot:
     said = printed.sections()
     if said is not None:
         merged = _merge_sections([merged, said])
-    read = _cpu_build_kept(evidence_sections.sections(facts), merged)
+    read = _cpu_build_kept(evidence_sections.sections(facts), merged, printed.messages)
     filled = _merge_sections([merged, _placed(read, merged)]) if read is not None else merged
     read = read if filled != merged else None  # facts the formats already stated add nothing
     merged = filled

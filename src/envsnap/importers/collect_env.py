@@ -505,6 +505,16 @@ def _toolkits(report: _Report) -> Toolkits | None:
     return Toolkits(cuda=cuda, cudnn=cudnn)
 
 
+_BUILD_VERSION = re.compile(r"\d{1,2}\.\d{1,2}(?:\.\d{1,4})?(?![\w.])")
+
+
+def _build_version(value: str | None) -> str | None:
+    """The CUDA version a build line states ("12.1", older reports "9.0.176"), or None: a chat window's next
+    line joined onto "Could not collect" (a wrapped value) states no version."""
+    match = _BUILD_VERSION.match(value) if value else None
+    return match.group(0) if match else None
+
+
 def _frameworks(report: _Report) -> Frameworks | None:
     version = _value(report, "PyTorch version")
     if "PyTorch version" not in report.values:
@@ -517,7 +527,7 @@ def _frameworks(report: _Report) -> Frameworks | None:
         cuda=_bool(report, "Is CUDA available"), xpu=_bool(report, "Is XPU available")
     )
     hip = _value(report, "ROCM used to build PyTorch") or _value(report, "HIP runtime version")
-    cuda = _value(report, "CUDA used to build PyTorch")
+    cuda = _build_version(_value(report, "CUDA used to build PyTorch"))
     # a version has no blank: an app log's "pytorch version: X" can run on into the next line
     version = version.split()[0]
     if cuda is None and hip is None:

@@ -44,6 +44,15 @@ _SM_INCOMPATIBLE = re.compile(
     r"(?P<list>(?:(?:sm|compute)_\d{2,3}a?[ ,]*)+)",
     re.IGNORECASE,
 )
+_SM_INCOMPATIBLE_ALONE = re.compile(
+    r"(?P<name>[\w .()/-]{2,80}?) with CUDA capability sm_(?P<sm>\d{2,3})a? "
+    r"is not compatible with the current PyTorch installation\b",
+    re.IGNORECASE,
+)
+"""The same warning's first sentence alone, as issue titles and one-line summaries quote it ("Bug
+Report:NVIDIA GeForce RTX 5070 Ti with CUDA capability sm_120 is not compatible with the current PyTorch
+installation."): torch says the GPU's capability has no kernels in the build; only the build's list is not
+known."""
 _TOO_OLD_GPU = re.compile(
     r"Found GPU ?(?P<index>\d+) (?P<name>.{2,80}?) which is of cuda capability (?P<cc>\d+\.\d+)\.?"
     r"(?: PyTorch no longer supports this GPU)?"
@@ -142,6 +151,12 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("torch-not-compiled-with-cuda", re.compile(r"Torch not compiled with CUDA enabled", re.I)),
+    # collect_env's build line when ``torch.version.cuda`` is None: torch imported (else it says N/A) and has
+    # no CUDA. Judged only beside a torch version and no ROCm/XPU build (auto.py, rules/build.py).
+    (
+        "torch-build-no-cuda",
+        re.compile(r"\bCUDA used to build PyTorch\s{0,40}[:：]\s*(?:None|Could not collect)\b"),
+    ),
     # kept as evidence for the CPU-only check: the launchers of kohya_ss, SD.Next and their forks log this
     # when nvidia-smi is on PATH (their check_torch: shutil.which('nvidia-smi')), i.e. an NVIDIA driver is
     # installed, before they log the torch they import
@@ -330,6 +345,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "vllm-cpu-platform": ("platform cpu", "device type=cpu"),
     "jax-plugin-incompatible": ("not compatible with the installed jaxlib",),
     "torch-not-compiled-with-cuda": ("not compiled with cuda",),
+    "torch-build-no-cuda": ("cuda used to build pytorch",),
     "torch-not-compiled-with-xpu": ("not compiled with xpu",),
     "launcher-nvidia-smi-found": ("nvidia toolkit detected",),
     "gpu-too-old": ("no longer supports",),
@@ -444,6 +460,13 @@ def _line_at(text: str, start: int) -> str:
     return text[begin : end if end != -1 else len(text)]
 
 
+def _add_warned_gpu(found: Found, name: str, sm: str) -> None:
+    """The GPU an sm_XX warning names, with the capability it states (``sm_120`` = 12.0)."""
+    cc = f"{sm[:-1]}.{sm[-1]}"
+    name = re.sub(r"^.*?(?:UserWarning: |warnings\.warn\()", "", name).strip()
+    found.devices.append(NvidiaDevice(index=len(found.devices), name=name, compute_capability=cc))
+
+
 def scan(text: str) -> Found:
     """Every recognized message in ``text``, each kind once, and the facts they state."""
     found = Found()
@@ -461,12 +484,13 @@ def scan(text: str) -> Found:
         found.cuda_driver_version = cuda_of_driver_api(int(match.group("api")))
         add("driver-too-old", match.group(0))
     for match in _SM_INCOMPATIBLE.finditer(flat) if "capability sm_" in lower else ():
-        sm = match.group("sm")
-        cc = f"{sm[:-1]}.{sm[-1]}"
-        name = re.sub(r"^.*?(?:UserWarning: |warnings\.warn\()", "", match.group("name")).strip()
-        found.devices.append(NvidiaDevice(index=len(found.devices), name=name, compute_capability=cc))
+        _add_warned_gpu(found, match.group("name"), match.group("sm"))
         found.arch_list = tuple(re.findall(r"(?:sm|compute)_\d+a?", match.group("list")))
         add("arch-not-compatible", match.group(0))
+    if "arch-not-compatible" not in seen and "is not compatible with the current pytorch" in lower:
+        for match in _SM_INCOMPATIBLE_ALONE.finditer(flat):
+            _add_warned_gpu(found, match.group("name"), match.group("sm"))
+            add("arch-not-compatible", match.group(0))
     old_gpus = list(_TOO_OLD_GPU.finditer(flat)) if "which is of cuda capability" in lower else []
     # torch on ROCm reports an AMD GPU's made-up "cuda capability" (3.0 for a gfx803) in the same warning:
     # it says nothing about the build's kernels, so such a warning is no NVIDIA GPU and no finding.

@@ -182,9 +182,12 @@ def _is_cuda_runtime(name: str) -> bool:
 
 
 def _cpu_only(snapshot: Snapshot, version: str) -> bool:
-    """Whether the torch build is known to be CPU-only: a ``+cpu`` wheel, or conda's CPU build (a ``pytorch``
-    row whose build string says ``cpu``, which the conda importer keeps as the bare version)."""
+    """Whether the torch build is known to be CPU-only: a ``+cpu`` wheel, conda's CPU build (a ``pytorch``
+    row whose build string says ``cpu``, which the conda importer keeps as the bare version), or collect_env's
+    "CUDA used to build PyTorch: None" beside the version (a ``2.1.0.dev20230905`` nightly has no tag)."""
     if "+cpu" in version:
+        return True
+    if facts.stated_no_cuda_build(facts.torch(snapshot), facts.reported(snapshot, "torch-build-no-cuda")):
         return True
     conda_torch = next((p for p in snapshot.packages or () if canonicalize_name(p.name) == "pytorch"), None)
     return conda_torch is not None and conda_torch.installer == "conda" and conda_torch.version == version
@@ -211,6 +214,9 @@ def cpu_only_with_cuda(snapshot: Snapshot) -> Iterator[Finding]:
         return
     cuda = toolkit.version if toolkit is not None and toolkit.ok and toolkit.version else None
     evidence = [ev("frameworks.torch.version", torch.version)]
+    said = facts.reported(snapshot, "torch-build-no-cuda")
+    if "+cpu" not in torch.version and said is not None:
+        evidence.append(ev("meta.origin.messages[torch-build-no-cuda]", said.text))
     if cuda:
         evidence.append(ev("toolkits.cuda.version", cuda))
     elif runtime is not None:

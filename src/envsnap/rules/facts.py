@@ -203,6 +203,18 @@ def imported(snapshot: Snapshot) -> bool:
     return snapshot.meta.origin is not None and snapshot.meta.origin.kind == "import"
 
 
+def stated_no_cuda_build(torch: TorchInfo | None, said: ReportMessage | None) -> bool:
+    """Whether collect_env's "CUDA used to build PyTorch: None" (or "Could not collect") states a CPU-only
+    torch: only beside an imported torch's version, with no ROCm or XPU build and CUDA not available (a
+    ROCm or XPU build prints the same line, ``2.7.1+xpu`` among them; an unimportable torch prints N/A)."""
+    if said is None or torch is None or not torch.version or torch.cuda or torch.hip or torch.xpu:
+        return False
+    if (local_tag(torch.version) or "").startswith(("xpu", "rocm", "cu")):
+        return False
+    available = torch.available
+    return available is None or not (available.cuda or available.xpu)
+
+
 def reported(snapshot: Snapshot, *kinds: str) -> ReportMessage | None:
     """The first message of one of ``kinds`` printed around an imported report (messages.py)."""
     origin = snapshot.meta.origin
