@@ -45,10 +45,14 @@ def test_plain_triton_says_what_the_swap_is(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("target", ["rocm:gfx942", "xpu"])
 def test_triton_inline_assembly_is_ptx_and_not_portable(tmp_path: Path, target: str) -> None:
+    # The helper is called by a kernel: Triton compiles its PTX when that kernel launches (an uncalled
+    # helper is never compiled: test_blind18_fixes).
     text = TRITON_KERNEL + (
         "\n\n@triton.jit\ndef f(x):\n"
         '    return tl.inline_asm_elementwise("cvt.rn.f16.f32 $0, $1;", "=h,r", [x], dtype=tl.float16,'
         " is_pure=True, pack=1)\n"
+        "\n\n@triton.jit\ndef g(x_ptr, n: tl.constexpr):\n"
+        "    tl.store(x_ptr + tl.arange(0, n), f(tl.load(x_ptr + tl.arange(0, n))))\n"
     )
     signals = list(scan_python("k.py", text))
     assert [s.subject for s in signals if s.kind == "inline-ptx"] == ["triton inline_asm_elementwise"]

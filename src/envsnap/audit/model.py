@@ -32,7 +32,14 @@ LEGACY_FALLBACK = "legacy-fallback=1"
 device-generic API whose handlers catch only AttributeError/TypeError; python_shapes.legacy_fallback)."""
 OPT_IN = "opt-in=1"
 """Signal detail: an import inside ``if <switch>:`` where the switch is a parameter that defaults to False,
-or a module-level flag set to False (python_shapes.module_switches)."""
+or a module-level flag set to False (python_shapes.module_switches); on Triton inline asm, a ``tl.constexpr``
+parameter off by default (scanners.python _Visitor._constexpr_switches)."""
+TRITON_ASM = "triton inline_asm_elementwise"
+"""Subject of an ``inline-ptx`` signal from Triton's ``tl.inline_asm_elementwise`` (compiled per kernel by
+Triton for the device it launches on; nothing hipifies it)."""
+UNREFERENCED = "unreferenced="
+"""Signal detail prefix: Triton inline asm in a ``@triton.jit`` function (named after the ``=``) that no line
+of its module names but the ``def``; scan._referenced_elsewhere drops it where another file names it."""
 OFF_MPS = "off-mps=1"
 """Signal detail: a float64 dtype in the branch an MPS test leaves to the other devices (``torch.float32 if
 is_mps else torch.float64``)."""

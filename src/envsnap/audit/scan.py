@@ -25,8 +25,10 @@ import zlib
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
+import msgspec
+
 from envsnap.audit.across_files import across_files
-from envsnap.audit.model import ScanResult, Signal, Skipped
+from envsnap.audit.model import UNREFERENCED, ScanResult, Signal, Skipped
 from envsnap.audit.scanners.artifacts import NotRegularFile, scan_artifact
 from envsnap.audit.scanners.build import scan_build
 from envsnap.audit.scanners.native import scan_native
@@ -70,6 +72,7 @@ def scan_tree(root: str, *, workers: int | None = None, exclude: Sequence[str] =
     # Backend files walk does not scan (an mps/ folder's .mm sources) still name the ops a port covers.
     paths = {entry.relative for entry in entries} | {relative for relative, _, _ in layout}
     signals = across_files(signals, paths)
+    signals = _referenced_elsewhere(signals, entries)
     signals.sort(key=lambda s: (s.file or "", s.line or 0, s.kind, s.subject))
     return ScanResult(
         root=root,
@@ -78,6 +81,51 @@ def scan_tree(root: str, *, workers: int | None = None, exclude: Sequence[str] =
         files_parsed=parsed,
         skipped=tuple(sorted(skipped, key=lambda s: s.file)),
     )
+
+
+def _referenced_elsewhere(signals: list[Signal], entries: Sequence[Entry]) -> list[Signal]:
+    """Drop the UNREFERENCED mark of a Triton function that another Python file of the tree names.
+
+    The scanner sees one module: a ``@triton.jit`` helper its module never calls may still be imported and
+    called by another (a kernel module importing a shared helper). Only the few marked names are searched,
+    in the other Python files' text, so a tree without such helpers reads nothing more.
+    """
+    marked = {
+        item[len(UNREFERENCED) :]: s.file
+        for s in signals
+        for item in s.detail
+        if item.startswith(UNREFERENCED)
+    }
+    if not marked:
+        return signals
+    named: set[str] = set()
+    patterns = {name: re.compile(rb"\b" + re.escape(name.encode()) + rb"\b") for name in marked}
+    for entry in entries:
+        if entry.kind != "python":
+            continue
+        others = [name for name, file in marked.items() if file != entry.relative and name not in named]
+        if not others:
+            continue
+        try:
+            data = _read_capped(entry)
+        except (OSError, NotRegularFile):
+            continue  # the scan itself listed this file as skipped
+        if data is None:
+            continue
+        named.update(name for name in others if patterns[name].search(data))
+    if not named:
+        return signals
+    return [
+        msgspec.structs.replace(
+            s,
+            detail=tuple(
+                d for d in s.detail if not (d.startswith(UNREFERENCED) and d[len(UNREFERENCED) :] in named)
+            ),
+        )
+        if any(d.startswith(UNREFERENCED) for d in s.detail)
+        else s
+        for s in signals
+    ]
 
 
 def own_packages(root: str, entries: Sequence[Entry]) -> frozenset[str]:

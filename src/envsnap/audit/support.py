@@ -18,7 +18,7 @@ import msgspec
 from envsnap.audit import knowledge
 from envsnap.audit.across_files import EXTRA_ONLY, JIT_ONLY, UNPORTED
 from envsnap.audit.judges.base import NAMES, where
-from envsnap.audit.model import Finding, Signal, Target
+from envsnap.audit.model import TRITON_ASM, Finding, Signal, Target
 from envsnap.audit.ports import is_cuda_backend, other_backend
 from envsnap.audit.roles import role_of
 
@@ -121,6 +121,7 @@ def covered(finding: Finding, signal: Signal, target: Target, proof: tuple[str, 
         and finding.risk != "lower"
         and target.kind == "rocm"
         and build_switch_only(proof)
+        and signal.subject != TRITON_ASM  # Triton compiles per kernel at launch: no build hipifies it
     ):
         # gsplat (#22 blind round 4): setup.py defines USE_ROCM under `if torch.version.hip:`, but no
         # source has a ROCm branch, so the hipified build compiles this as written and fails here.

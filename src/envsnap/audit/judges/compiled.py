@@ -21,7 +21,7 @@ from envsnap.audit.judges.base import (
     Context,
     make_finding,
 )
-from envsnap.audit.model import Effort, Finding, Risk, Signal, Target
+from envsnap.audit.model import OPT_IN, TRITON_ASM, UNREFERENCED, Effort, Finding, Risk, Signal, Target
 from envsnap.rules import compat
 
 # ---------------------------------------------------------------------------- compiled code
@@ -200,6 +200,19 @@ def judge_ptx(signal: Signal, target: Target, ctx: Context) -> Finding | None:
             f"a path for {target.archs[0] if target.archs else 'the target'} (CUTLASS or plain CUDA)",
             "https://docs.nvidia.com/cuda/parallel-thread-execution/",
         )
+    unbuilt = _triton_never_built(signal)
+    if unbuilt is not None:
+        return make_finding(
+            signal,
+            "inline-ptx",
+            f"Inline PTX that Triton never compiles as shipped: {unbuilt}. Triton compiles a kernel for "
+            f"the device it launches on, only the code that launch reaches, so {NAMES[target.kind]} never "
+            "sees it.",
+            "none",
+            "lower",
+            "nothing unless it is turned on (then a portable Triton path for the target)",
+            TRITON_JIT_SOURCE,
+        )
     return make_finding(
         signal,
         "inline-ptx",
@@ -210,6 +223,27 @@ def judge_ptx(signal: Signal, target: Target, ctx: Context) -> Finding | None:
         "rewrite with portable intrinsics (HIP: __builtin_amdgcn_*, rocWMMA) or fall back to a torch op",
         HIPIFY_SOURCE,
     )
+
+
+TRITON_JIT_SOURCE = "https://triton-lang.org/main/python-api/generated/triton.jit.html"
+
+
+def _triton_never_built(signal: Signal) -> str | None:
+    """Why Triton inline asm is not compiled as shipped (#22 blind round 18, gemlite 0.6), or None.
+
+    Triton compiles a ``@triton.jit`` function when a launched kernel reaches it, resolving ``tl.constexpr``
+    arguments first and dropping the branches they rule out. Inline PTX under ``if <switch>:`` on a constexpr
+    parameter that is off by default, or in a jit function nothing in the project names, is never built.
+    C/C++ PTX is compiled by the build whatever runtime test surrounds it, so this is for Triton's alone.
+    """
+    if signal.subject != TRITON_ASM:
+        return None
+    names = [item[len(UNREFERENCED) :] for item in signal.detail if item.startswith(UNREFERENCED)]
+    if names:
+        return f"it is in the Triton function {names[0]}, which nothing in the project calls"
+    if OPT_IN in signal.detail:
+        return "it sits under a tl.constexpr switch that is off by default"
+    return None
 
 
 WARP_MASK_SOURCE = "https://github.com/ROCm/hip/issues/3667"

@@ -19,7 +19,15 @@ from collections.abc import Iterator
 import msgspec
 
 from envsnap.audit import knowledge
-from envsnap.audit.model import LEGACY_FALLBACK, MULTI_PROCESS, OFF_MPS, OPT_IN, Signal
+from envsnap.audit.model import (
+    LEGACY_FALLBACK,
+    MULTI_PROCESS,
+    OFF_MPS,
+    OPT_IN,
+    TRITON_ASM,
+    UNREFERENCED,
+    Signal,
+)
 from envsnap.audit.ports import class_backends, module_backend_classes, portable_api
 from envsnap.audit.scanners.build import shown_code
 from envsnap.audit.scanners.python_callers import (
@@ -173,6 +181,11 @@ class _Visitor(ast.NodeVisitor):
         # Per function: its parameters that default to False (opt-in switches); depth inside `if <one>:`.
         self.off_switches: list[set[str]] = []
         self.opt_in = 0
+        # Per function: its `tl.constexpr` parameters off by default, and its name if it is a @triton.jit
+        # function; depth inside `if <constexpr switch>:` (Triton compiles only the branch a constexpr takes).
+        self.kernel_switches: list[set[str]] = []
+        self.jit_names: list[str | None] = []
+        self.kernel_opt_in = 0
         self.switches: frozenset[str] | None = None
         """Module-level flags set to False (python_shapes.module_switches), read when first needed."""
         self.device_args: set[int] = set()
@@ -341,7 +354,14 @@ class _Visitor(ast.NodeVisitor):
             and node.test.id in self.off_switches[-1]
         )
         self.opt_in += opt_in
+        kernel = (
+            isinstance(node.test, ast.Name)
+            and bool(self.kernel_switches)
+            and node.test.id in self.kernel_switches[-1]
+        )
+        self.kernel_opt_in += kernel
         self._visit_block(node.body)
+        self.kernel_opt_in -= kernel
         self.opt_in -= opt_in
         self.no_rocm -= rocm is False
         self.no_rocm += rocm is True and bool(node.orelse)
@@ -430,6 +450,8 @@ class _Visitor(ast.NodeVisitor):
         self.functions += 1
         self.params.append({a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)})
         self.off_switches.append(off_by_default(node.args))
+        self.kernel_switches.append(self._constexpr_switches(node.args))
+        self.jit_names.append(node.name if self._is_triton_jit(node) else None)
         self.host_names.append(set())
         self.function_names.append(node.name)
         saved = self.pending
@@ -452,6 +474,8 @@ class _Visitor(ast.NodeVisitor):
         self.pending = saved
         self.params.pop()
         self.off_switches.pop()
+        self.kernel_switches.pop()
+        self.jit_names.pop()
         self.host_names.pop()
         self.function_names.pop()
         self.functions -= 1
@@ -459,6 +483,49 @@ class _Visitor(ast.NodeVisitor):
             self.top_function = None
         if method:
             self.method = None
+
+    def _is_triton_jit(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """``@triton.jit`` (or ``@triton.jit(...)``, ``from triton import jit``): a Triton function."""
+        for decorator in node.decorator_list:
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            if self.dotted(target) == "triton.jit":
+                return True
+        return False
+
+    def _constexpr_switches(self, args: ast.arguments) -> set[str]:
+        """Parameters annotated ``tl.constexpr`` whose default is off: False, or a module-level flag set to
+        False (``ptx_pack: tl.constexpr = ENABLE_PTX_PACK``). Triton resolves a constexpr at compile time
+        and drops the branch it does not take, so code under ``if ptx_pack:`` is built only when turned on
+        (gemlite 0.6 quant_utils.py's opt-in PTX FP4 packing, #22 blind round 18)."""
+        positional = [*args.posonlyargs, *args.args]
+        pairs = [*zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True)]
+        pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None]
+        found: set[str] = set()
+        for arg, default in pairs:
+            annotation = arg.annotation
+            name = self.dotted(annotation) if annotation is not None else None
+            if name is None or name.split(".")[-1] != "constexpr":
+                continue
+            if isinstance(default, ast.Constant) and default.value is False:
+                found.add(arg.arg)
+            elif isinstance(default, ast.Name):
+                if self.switches is None:
+                    self.switches = module_switches(self.lines)
+                if default.id in self.switches:
+                    found.add(arg.arg)
+        return found
+
+    def _kernel_reach(self) -> tuple[str, ...]:
+        """Details of Triton inline asm that may never be compiled: under an off-by-default constexpr switch
+        (OPT_IN), or in a ``@triton.jit`` function no other line of the module names (UNREFERENCED): Triton
+        compiles a function only when a launched kernel reaches it."""
+        detail: tuple[str, ...] = (OPT_IN,) if self.kernel_opt_in else ()
+        name = self.jit_names[-1] if self.jit_names else None
+        if name is not None:
+            pattern = re.compile(rf"\b{re.escape(name)}\b")
+            if sum(len(pattern.findall(line)) for line in self.lines) <= 1:
+                detail += (f"{UNREFERENCED}{name}",)
+        return detail
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self.classes += 1
@@ -653,7 +720,7 @@ class _Visitor(ast.NodeVisitor):
             self.call_sites.append((func.attr, self.method or self.top_function, self.guard > 0))
         if name is not None and name.endswith("inline_asm_elementwise"):
             # Triton's escape hatch to inline assembly: PTX on NVIDIA, which no other backend runs.
-            self.emit("inline-ptx", node, "triton inline_asm_elementwise")
+            self.emit("inline-ptx", node, TRITON_ASM, detail=self._kernel_reach())
         if name == "torch.compile":
             self.emit("torch-compile", node, "torch.compile", guarded=self.conditional > 0 or self.guard > 0)
         if name is not None and name.endswith("add_argument"):
