@@ -17,6 +17,18 @@ float32 rounding of the same function, in RMS and in the worst element:
   (a weight, an activation, a mask), the reference is far from it and the value still fails, now
   saying that the difference is not rounding.
 
+Rounding upstream is shared. Where the failed value's module call took inputs that matched the
+reference at their own dtype's tolerance, target and reference carry the same upstream rounding, so
+the model-wide distances above (which include it) would hide a change smaller than that rounding (a
+bias moved after an ill-conditioned norm). There the difference between target and reference must
+also be explained by the module's *own* rounding: its float32 copy run on the golden's inputs,
+against the golden (``own``): ``d(t, r) ≤ 2k·d(own, g)`` in RMS and in the worst element.
+And where the call took one tensor whose reference value is kept in full, the target's module is
+run on *the reference's own input*, in float64 (``g_r``) and float32 (``c_r``): the reference's
+output must be that function of its input up to float32 rounding, ``d(r, g_r) ≤
+REFERENCE_FACTOR·d(c_r, g_r)``. This is the golden one module at a time: a change the upstream
+rounding of an ill-conditioned op would bury (an activation swapped after it) is still seen.
+
 Not run (the value stays failed, and the report says why): for values of another dtype or cast
 (their tolerance is the cast's), for a block that changed the model's weights (a training step), for
 recorded calls whose arguments could not be stored, for a ``compare=``/``split=``/padding comparison,
@@ -25,19 +37,21 @@ and for a model whose copy would take more than a quarter of the memory availabl
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import torch
 from msgspec.structs import replace
+from torch.utils._pytree import tree_leaves, tree_map
 
 from envsnap.inprocess.bundle.model import Leaf
 from envsnap.inprocess.capture import CallInfo, Capture
 from envsnap.inprocess.cpu_copy import cpu_copy, upcast, why_not
 from envsnap.inprocess.metrics import sketch_metrics, sketch_of, tensor_metrics
 from envsnap.inprocess.tolerance import golden_factor
-from envsnap.inprocess.verify.compare import CODE_KEY
+from envsnap.inprocess.verify.compare import aligned_code_key
 from envsnap.inprocess.verify.report import GOLDEN_CHANGED, GOLDEN_HERE, GOLDEN_LESS_PRECISE, ValueCheck
 
 REFERENCE_FACTOR = 4.0
@@ -52,12 +66,11 @@ Kept = torch.Tensor | Sequence[float | None]
 
 def wanted(check: ValueCheck, leaf: Leaf) -> bool:
     """Whether a failed value is one this golden can judge: float32 both sides, same shape, failed on
-    its values (not on NaN/Inf positions), with no golden recorded for it. Not a value made in a
-    module's own code: those are paired with the recorded ones by shape (VerifySink.code_key), which
-    a replay's numbering does not repeat."""
+    its values (not on NaN/Inf positions), with no golden recorded for it. Values made in a module's
+    own code are among them: the replay pairs them with the recorded keys as the verify sink does
+    (compare.aligned_code_key), and a value the replay pairs otherwise fails the shape check."""
     return (
-        CODE_KEY not in check.key
-        and check.status == "fail"
+        check.status == "fail"
         and check.metrics is not None
         and not check.metrics.nonfinite_mismatch
         and check.cast is None
@@ -78,7 +91,13 @@ class _Collect:
 
     keys: Mapping[str, bool]
     """Key → kept in full."""
+    recorded: Mapping[str, Leaf] = field(default_factory=dict)
     values: dict[str, Kept] = field(default_factory=dict)
+    code_shift: dict[str, int] = field(default_factory=dict)
+
+    def code_key(self, name: str, call: int, tensor: torch.Tensor) -> str:
+        """Code values keyed as the verify sink keyed the target's (same code, same pairing)."""
+        return aligned_code_key(self.recorded, self.code_shift, name, call, tuple(int(d) for d in tensor.shape))
 
     def value(self, key: str, tensor: torch.Tensor) -> None:
         full = self.keys.get(key)
@@ -97,25 +116,48 @@ class _Collect:
         pass
 
 
+@dataclass
+class Local:
+    """One module call run alone (module docstring)."""
+
+    own: Kept
+    """Its float32 copy on the float64 run's inputs (compared with the float64 run's value)."""
+    on_reference: tuple[Kept, Kept] | None = None
+    """The target's module on the reference's recorded input: (float64, float32)."""
+
+
+Golden = tuple[dict[str, Kept], dict[str, Kept], dict[str, Local]]
+"""Per key: the float64 run's value, the CPU float32 run's value, and for the keys asked for
+locally, the module call run alone."""
+
+Place = tuple[str, int, "torch.Tensor | None"]
+"""A module call to run alone: module path, call number, the reference's input (one tensor) or None."""
+
+
 def replay(
     model: torch.nn.Module,
     calls: list[tuple[tuple[Any, ...], dict[str, Any]]],
     keys: Mapping[str, bool],
     rename: dict[str, str] | None,
     label: str | None,
-) -> tuple[dict[str, Kept], dict[str, Kept]] | str:
-    """(golden, float32) values of ``keys``: the calls replayed on CPU copies of ``model`` in float64
-    and float32, numbered as the target's run was; or why they could not be."""
+    recorded: Mapping[str, Leaf] | None = None,
+    local: Mapping[str, Place] | None = None,
+) -> Golden | str:
+    """(golden, float32, own) values of ``keys``: the calls replayed on CPU copies of ``model`` in
+    float64 and float32, numbered as the target's run was; or why they could not be. ``local`` maps
+    keys to (module path, call number) whose own rounding is measured (module docstring)."""
     problem = why_not(model, torch.float64)
     if problem is not None:
         return problem
     found = []
+    stash: dict[str, tuple[Place, Any, Any]] = {}
     try:
         copied = cpu_copy(model, torch.float32)
         for dtype in (torch.float32, torch.float64):
             copied = copied.to(dtype)
-            sink = _Collect(keys)
+            sink = _Collect(keys, recorded or {})
             capture = Capture(sink, copied, rename=rename, label=label)
+            handles = _stash_inputs(copied, local or {}, stash) if dtype == torch.float64 else []
             capture.install()
             try:
                 with torch.random.fork_rng(devices=[]), torch.no_grad():
@@ -123,11 +165,108 @@ def replay(
                         copied(*upcast(args, dtype), **upcast(kwargs, dtype))
             finally:
                 capture.remove()
+                for handle in handles:
+                    handle.remove()
             found.append(sink.values)
+        own = _own_rounding(copied, stash, keys)
     except Exception as err:  # the user's model (a copy of it, on the CPU): said, never raised
         message = " ".join(str(err).split())[:160]
         return f"copying or replaying the model on the CPU raised {type(err).__name__}: {message}"
-    return found[1], found[0]
+    return found[1], found[0], own
+
+
+def _stash_inputs(
+    model: torch.nn.Module, local: Mapping[str, Place], stash: dict[str, tuple[Place, Any, Any]]
+) -> list[Any]:
+    """Hooks that keep a copy of the inputs of the module calls ``local`` names (float64 run)."""
+    wanted = {place[:2]: key for key, place in local.items()}
+    paths = {path for path, _ in wanted}
+    counts: dict[str, int] = {}
+    handles = []
+    for path, module in model.named_modules():
+        if path not in paths:
+            continue
+
+        def keep_inputs(module: Any, args: Any, kwargs: Any, output: Any, path: str = path) -> None:
+            call = counts.get(path, 0)
+            counts[path] = call + 1
+            key = wanted.get((path, call))
+            if key is not None and isinstance(output, torch.Tensor):
+                stash[key] = (local[key], _cloned(args), _cloned(kwargs))
+
+        handles.append(module.register_forward_hook(keep_inputs, with_kwargs=True))
+    return handles
+
+
+def _cloned(value: Any) -> Any:
+    return tree_map(lambda v: v.detach().clone() if isinstance(v, torch.Tensor) else v, value)
+
+
+def _own_rounding(
+    model: torch.nn.Module, stash: Mapping[str, tuple[Place, Any, Any]], keys: Mapping[str, bool]
+) -> dict[str, Local]:
+    """Each stashed call run again alone: on a float32 copy of its module with its float64 inputs,
+    and (given the reference's input) the module in float64 and float32 on that input."""
+    found: dict[str, Local] = {}
+    for key, ((path, _, reference_input), args, kwargs) in stash.items():
+        full = keys.get(key, False)
+        module = copy.deepcopy(model.get_submodule(path))
+        own = _run(module.to(torch.float32), args, kwargs, torch.float32)
+        if own is None:
+            continue
+        local = Local(keep(own, full))
+        swapped = _swap_input(args, kwargs, reference_input)
+        if swapped is not None:
+            gold = _run(module.to(torch.float64), *swapped, torch.float64)
+            rounding = _run(module.to(torch.float32), *swapped, torch.float32)
+            if gold is not None and rounding is not None:
+                local.on_reference = (keep(gold, full), keep(rounding, full))
+        found[key] = local
+    return found
+
+
+def _run(module: torch.nn.Module, args: Any, kwargs: Any, dtype: torch.dtype) -> torch.Tensor | None:
+    with torch.random.fork_rng(devices=[]), torch.no_grad():
+        out = module(*upcast(args, dtype), **upcast(kwargs, dtype))
+    return out.to(torch.float64) if isinstance(out, torch.Tensor) else None
+
+
+def _swap_input(args: Any, kwargs: Any, reference: torch.Tensor | None) -> tuple[Any, Any] | None:
+    """The call's arguments with its one floating tensor replaced by the reference's value (None:
+    no reference value, or not exactly one floating tensor of that shape)."""
+    if reference is None:
+        return None
+    floats = [v for v in tree_leaves((args, kwargs)) if isinstance(v, torch.Tensor) and v.is_floating_point()]
+    if len(floats) != 1 or floats[0].shape != reference.shape:
+        return None
+    one = floats[0]
+    return tree_map(lambda v: reference.to(torch.float64) if v is one else v, (args, kwargs))  # type: ignore[no-any-return]
+
+
+def _local_failure(
+    target: Kept, reference: Kept, golden: Kept, local: Local, inputs_matched: bool, k: float, slack: float
+) -> str | None:
+    """Why the module call run alone shows a change the model-wide distances hid (None: it doesn't)."""
+    if inputs_matched:
+        own_rmse, own_max = _distance(local.own, golden)
+        apart_rmse, apart_max = _distance(target, reference)
+        if apart_rmse > 2 * k * own_rmse + slack or apart_max > 2 * k * own_max + 10 * slack:
+            return (
+                f"its inputs matched the reference, and the target is at RMSE {apart_rmse:.3g} (max "
+                f"{apart_max:.3g}) from it, past 2×{k:g}× this module's own float32 rounding (RMSE "
+                f"{own_rmse:.3g}, max {own_max:.3g})"
+            )
+    if local.on_reference is not None:
+        gold, rounding = local.on_reference
+        off_rmse, off_max = _distance(reference, gold)
+        own_rmse, own_max = _distance(rounding, gold)
+        if off_rmse > REFERENCE_FACTOR * own_rmse + slack or off_max > REFERENCE_FACTOR * own_max + 10 * slack:
+            return (
+                f"the target's module run in float64 on the reference's own input is at RMSE "
+                f"{off_rmse:.3g} (max {off_max:.3g}) from the reference, past {REFERENCE_FACTOR:g}× its "
+                f"float32 rounding there (RMSE {own_rmse:.3g}, max {own_max:.3g})"
+            )
+    return None
 
 
 def _distance(first: Kept, second: Kept) -> tuple[float, float]:
@@ -141,10 +280,20 @@ def _distance(first: Kept, second: Kept) -> tuple[float, float]:
     return metrics.rmse, metrics.max_abs
 
 
-def rejudge(check: ValueCheck, target: Kept, reference: Kept, golden: Kept, float32: Kept) -> ValueCheck:
+def rejudge(
+    check: ValueCheck,
+    target: Kept,
+    reference: Kept,
+    golden: Kept,
+    float32: Kept,
+    local: Local | None = None,
+    inputs_matched: bool = False,
+) -> ValueCheck:
     """The failed ``check`` judged against the golden: ``golden-pass`` when target and reference
     both look like float32 rounding of the model (module docstring), else still failed, saying how
-    far each is from the golden."""
+    far each is from the golden. ``local``: the module call run alone; its own rounding bounds the
+    difference when ``inputs_matched`` (the upstream rounding is shared and cannot explain it), and
+    its run on the reference's input bounds the reference."""
     target_rmse, target_max = _distance(target, golden)
     reference_rmse, reference_max = _distance(reference, golden)
     rounding_rmse, rounding_max = _distance(float32, golden)
@@ -163,6 +312,12 @@ def rejudge(check: ValueCheck, target: Kept, reference: Kept, golden: Kept, floa
         f"a float64 run of this model ({GOLDEN_HERE}) is at RMSE {target_rmse:.3g} from the target, "
         f"{reference_rmse:.3g} from the reference, {rounding_rmse:.3g} from float32 rounding"
     )
+    if target_ok and reference_ok and local is not None:
+        failed = _local_failure(target, reference, golden, local, inputs_matched, k, slack)
+        if failed:
+            return replace(
+                check, golden_ratio=ratio, reason=f"{check.reason}; {distances}; but {failed}: {GOLDEN_CHANGED}"
+            )
     if target_ok and reference_ok:
         return replace(
             check,
