@@ -313,7 +313,8 @@ class OffsetScores(nn.Module):
         self.register_buffer("offset", torch.tensor(3000.0))
 
     def forward(self, z: torch.Tensor) -> torch.Tensor:
-        logits = z + self.offset / 2 + self.offset / 2 if self.split else z + self.offset
+        offset: torch.Tensor = self.offset  # type: ignore[assignment]
+        logits = (z + offset / 2) + offset / 2 if self.split else z + offset
         out: torch.Tensor = torch.log_softmax(logits / self.temperature, dim=-1)
         return out
 
@@ -583,17 +584,17 @@ def to_channels_last(model: nn.Module) -> nn.Module:
 
 def traced(model: nn.Module) -> nn.Module:
     args, _ = inputs("resmlp")
-    return torch.jit.trace(model, args)  # type: ignore[no-any-return]
+    return torch.jit.trace(model, args)  # type: ignore[no-untyped-call,no-any-return,unused-ignore]
 
 
 def exported(model: nn.Module) -> nn.Module:
     args, _ = inputs("resmlp")
-    return torch.export.export(model, args).module()  # type: ignore[return-value]
+    return torch.export.export(model, args).module()  # type: ignore[return-value,unused-ignore]
 
 
 def unflattened(model: nn.Module) -> nn.Module:
     args, _ = inputs("resmlp")
-    return torch.export.unflatten(torch.export.export(model, args))  # type: ignore[return-value]
+    return torch.export.unflatten(torch.export.export(model, args))  # type: ignore[return-value,unused-ignore]
 
 
 def at(model: nn.Module, path: str) -> nn.Module:

@@ -101,10 +101,11 @@ class IllNorm(nn.Module):
         return out
 
 
-def seeded(make: Any) -> nn.Module:
+def seeded(make: Any) -> Any:
+    """The model ``make`` builds, seeded (so the same weights each time), in eval; untyped for the
+    tests' attribute edits."""
     torch.manual_seed(0)
-    model: nn.Module = make().eval()
-    return model
+    return make().eval()
 
 
 def verify(bundle: Path, target: nn.Module, *args: Any, **kwargs: Any) -> Any:
@@ -145,7 +146,8 @@ def test_twin_a_real_change_after_the_reordered_sum_still_fails_on_head(tmp_path
         target.head.weight[1, 0] += 1e-2
     report = verify(bundle, target, x)
     assert report.verdict == "fail"
-    assert report.first_divergence is not None and report.first_divergence.module == "head"
+    assert report.first_divergence is not None
+    assert report.first_divergence.module == "head"
 
 
 # -- a change after ill-conditioned rounding ---------------------------------------------------------
@@ -159,7 +161,8 @@ def test_a_bias_moved_after_an_ill_conditioned_norm_fails_on_head(tmp_path: Path
         target.head.bias.add_(1e-3 * torch.randn(8, generator=gen(7)))
     report = verify(bundle, target, x)
     assert report.verdict == "fail", report.limitations
-    assert report.first_divergence is not None and report.first_divergence.module == "head"
+    assert report.first_divergence is not None
+    assert report.first_divergence.module == "head"
     assert "own float32 rounding" in report.first_divergence.summary
 
 
@@ -170,7 +173,8 @@ def test_an_activation_swapped_after_a_reordered_norm_fails_on_it(tmp_path: Path
     target.act = nn.GELU(approximate="tanh")
     report = verify(bundle, target, x)
     assert report.verdict == "fail", report.limitations
-    assert report.first_divergence is not None and report.first_divergence.module == "act"
+    assert report.first_divergence is not None
+    assert report.first_divergence.module == "act"
     assert "on the reference's own input" in report.first_divergence.summary
 
 
@@ -190,7 +194,8 @@ def test_twin_a_well_conditioned_change_is_named_as_before(tmp_path: Path) -> No
     with torch.no_grad():
         target.embed.weight.add_(1e-3 * torch.randn(target.embed.weight.shape, generator=gen(7)))
     report = verify(bundle, target, x)
-    assert report.first_divergence is not None and report.first_divergence.module == "embed"
+    assert report.first_divergence is not None
+    assert report.first_divergence.module == "embed"
 
 
 # -- torch.export targets -------------------------------------------------------------------------
@@ -275,7 +280,11 @@ def test_twin_the_same_input_passed_passes(tmp_path: Path, positional: bool) -> 
     types = torch.ones_like(ids)
     bundle = recorded(tmp_path, seeded(Typed), ids, token_type_ids=types)
     target = seeded(Typed)
-    report = verify(bundle, target, ids, types) if positional else verify(bundle, target, ids, token_type_ids=types)
+    report = (
+        verify(bundle, target, ids, types)
+        if positional
+        else verify(bundle, target, ids, token_type_ids=types)
+    )
     assert not any(c.status == "missing" for c in report.inputs)
     assert not any("not passed to the target's call" in line for line in report.limitations)
     if not positional:

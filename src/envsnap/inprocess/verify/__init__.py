@@ -621,10 +621,14 @@ def _dropped_inputs(sink: Any) -> list[str]:
     fed = {top(key) for key in sink.input_checks}
     moved = {top(key) for key, check in sink.input_checks.items() if check.status == "extra"}
     dropped = [
-        key for key in sink.inputs if key not in sink.input_checks and top(key) in fed and top(key) not in moved
+        key
+        for key in sink.inputs
+        if key not in sink.input_checks and top(key) in fed and top(key) not in moved
     ]
     for key in dropped:
-        sink.input_checks[key] = ValueCheck(key=key, status="missing", reason="recorded, not passed on the target")
+        sink.input_checks[key] = ValueCheck(
+            key=key, status="missing", reason="recorded, not passed on the target"
+        )
     if not dropped:
         return []
     return [

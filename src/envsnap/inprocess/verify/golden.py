@@ -97,7 +97,9 @@ class _Collect:
 
     def code_key(self, name: str, call: int, tensor: torch.Tensor) -> str:
         """Code values keyed as the verify sink keyed the target's (same code, same pairing)."""
-        return aligned_code_key(self.recorded, self.code_shift, name, call, tuple(int(d) for d in tensor.shape))
+        return aligned_code_key(
+            self.recorded, self.code_shift, name, call, tuple(int(d) for d in tensor.shape)
+        )
 
     def value(self, key: str, tensor: torch.Tensor) -> None:
         full = self.keys.get(key)
@@ -260,7 +262,10 @@ def _local_failure(
         gold, rounding = local.on_reference
         off_rmse, off_max = _distance(reference, gold)
         own_rmse, own_max = _distance(rounding, gold)
-        if off_rmse > REFERENCE_FACTOR * own_rmse + slack or off_max > REFERENCE_FACTOR * own_max + 10 * slack:
+        if (
+            off_rmse > REFERENCE_FACTOR * own_rmse + slack
+            or off_max > REFERENCE_FACTOR * own_max + 10 * slack
+        ):
             return (
                 f"the target's module run in float64 on the reference's own input is at RMSE "
                 f"{off_rmse:.3g} (max {off_max:.3g}) from the reference, past {REFERENCE_FACTOR:g}× its "
@@ -316,7 +321,9 @@ def rejudge(
         failed = _local_failure(target, reference, golden, local, inputs_matched, k, slack)
         if failed:
             return replace(
-                check, golden_ratio=ratio, reason=f"{check.reason}; {distances}; but {failed}: {GOLDEN_CHANGED}"
+                check,
+                golden_ratio=ratio,
+                reason=f"{check.reason}; {distances}; but {failed}: {GOLDEN_CHANGED}",
             )
     if target_ok and reference_ok:
         return replace(

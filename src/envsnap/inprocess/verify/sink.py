@@ -33,6 +33,7 @@ from envsnap.inprocess.verify.compare import (
 from envsnap.inprocess.verify.padding import RealPositions, padding_mask
 from envsnap.inprocess.verify.report import ValueCheck
 
+
 def autocast_dtype(device: str) -> str | None:
     """The dtype autocast produces on ``device`` right now (None: autocast is off there)."""
     try:
@@ -81,7 +82,9 @@ class VerifySink:
     def code_key(self, name: str, call: int, tensor: torch.Tensor) -> str:
         """The recorded key to compare the target's ``call``-th value of ``name`` (a module's own
         code) with (compare.aligned_code_key: paired by shape when the code paths parted)."""
-        return aligned_code_key(self.recorded, self.code_shift, name, call, tuple(int(d) for d in tensor.shape))
+        return aligned_code_key(
+            self.recorded, self.code_shift, name, call, tuple(int(d) for d in tensor.shape)
+        )
 
     def call_outputs(self, call: CallInfo) -> None:
         """``call``'s outputs come next: the tolerance they inherit from its inputs and children."""
