@@ -299,3 +299,19 @@ def test_golden_local_helpers_leave_the_model_unhooked(tmp_path: Path) -> None:
     verify(bundle, target, x)
     assert all(not m._forward_hooks for m in target.modules())
     assert all(torch.equal(before[k], v) for k, v in target.state_dict().items())
+
+
+def test_past_the_stash_budget_calls_are_judged_model_wide(tmp_path: Path, monkeypatch: Any) -> None:
+    """With no room to keep inputs, no call runs alone: the bias moved after the ill-conditioned
+    norm is judged on the model-wide distances only, which its upstream rounding hides (what the
+    fifth trial found before the runs alone). Shows the budget is honoured, not a wanted verdict."""
+    from envsnap.inprocess.verify import golden
+
+    monkeypatch.setattr(golden, "STASH_BYTES", 0)
+    x = torch.randn(4, 6, 16, generator=gen())
+    bundle = recorded(tmp_path, seeded(IllNorm), x)
+    target = seeded(IllNorm)
+    with torch.no_grad():
+        target.head.bias.add_(1e-3 * torch.randn(8, generator=gen(7)))
+    report = verify(bundle, target, x)
+    assert statuses(report)["head#0"] == "golden-pass"

@@ -347,6 +347,7 @@ class Verifier:
         gold, rounding, alone = found
         activations = self._load().activations
         matched = self._inputs_matched(sink)
+        judged = {}
         for key, target in sink.pending.items():
             reference = activations.get(key)
             if key not in gold or key not in rounding or key not in recorded:
@@ -354,13 +355,22 @@ class Verifier:
             full = [t for t in (target, reference, gold[key], rounding[key]) if isinstance(t, torch.Tensor)]
             if any(tuple(t.shape) != tuple(sink.checks[key].shape) for t in full):
                 continue  # not the same value after all: judged as it was
+            judged[key] = (target, reference if reference is not None else recorded[key].stats.sketch)
+        runs = alone(
+            [
+                key
+                for key, (target, reference) in judged.items()
+                if golden.passes_model_wide(sink.checks[key], target, reference, gold[key], rounding[key])
+            ]
+        )
+        for key, (target, reference) in judged.items():
             sink.checks[key] = golden.rejudge(
                 sink.checks[key],
                 target,
-                reference if reference is not None else recorded[key].stats.sketch,
+                reference,
                 gold[key],
                 rounding[key],
-                alone.get(key),
+                runs.get(key),
                 key in matched,
             )
         return []
@@ -373,6 +383,8 @@ class Verifier:
         for info in sink.calls:
             if info.type in ("code", "state") or info.key not in sink.pending or info.outputs != [info.key]:
                 continue
+            if info.parent is None:
+                continue  # the model's own call: run alone it is the whole replay again
             single = info.inputs_from[0] if len(info.inputs_from) == 1 and not info.untraced else None
             alone[info.key] = (info.module, info.call, activations.get(single) if single else None)
         return alone

@@ -38,7 +38,7 @@ and for a model whose copy would take more than a quarter of the memory availabl
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,6 +59,10 @@ REFERENCE_FACTOR = 4.0
 the reference may be. float32 errors of one computation on two machines (another summation order,
 another GEMM blocking) differ by a small factor; a change of the function moves the reference away by
 the size of the change, which the elementwise test already found larger than rounding."""
+
+STASH_BYTES = 256 * 2**20
+"""At most this much of float64 inputs is kept for the module calls run alone (a change early in a
+large model fails most of what follows; the rest are judged model-wide, as before)."""
 
 Kept = torch.Tensor | Sequence[float | None]
 """A value in full (a host copy), or its sketch when the reference was beyond the record's budget."""
@@ -128,9 +132,12 @@ class Local:
     """The target's module on the reference's recorded input: (float64, float32)."""
 
 
-Golden = tuple[dict[str, Kept], dict[str, Kept], dict[str, Local]]
-"""Per key: the float64 run's value, the CPU float32 run's value, and for the keys asked for
-locally, the module call run alone."""
+Alone = Callable[[Collection[str]], dict[str, Local]]
+"""The module calls of the given keys run alone (those asked for locally whose inputs were kept)."""
+
+Golden = tuple[dict[str, Kept], dict[str, Kept], Alone]
+"""Per key: the float64 run's value, the CPU float32 run's value; and the runs alone, made only
+for the keys the model-wide distances would pass (each copies its module: not paid for the rest)."""
 
 Place = tuple[str, int, "torch.Tensor | None"]
 """A module call to run alone: module path, call number, the reference's input (one tensor) or None."""
@@ -170,11 +177,17 @@ def replay(
                 for handle in handles:
                     handle.remove()
             found.append(sink.values)
-        own = _own_rounding(copied, stash, keys)
     except Exception as err:  # the user's model (a copy of it, on the CPU): said, never raised
         message = " ".join(str(err).split())[:160]
         return f"copying or replaying the model on the CPU raised {type(err).__name__}: {message}"
-    return found[1], found[0], own
+
+    def alone(wanted: Collection[str]) -> dict[str, Local]:
+        try:
+            return _own_rounding(copied, {k: stash[k] for k in wanted if k in stash}, keys)
+        except Exception:  # the user's module, alone: then judged model-wide, as before
+            return {}
+
+    return found[1], found[0], alone
 
 
 def _stash_inputs(
@@ -184,6 +197,7 @@ def _stash_inputs(
     wanted = {place[:2]: key for key, place in local.items()}
     paths = {path for path, _ in wanted}
     counts: dict[str, int] = {}
+    used = [0]
     handles = []
     for path, module in model.named_modules():
         if path not in paths:
@@ -193,7 +207,15 @@ def _stash_inputs(
             call = counts.get(path, 0)
             counts[path] = call + 1
             key = wanted.get((path, call))
-            if key is not None and isinstance(output, torch.Tensor):
+            if key is None or not isinstance(output, torch.Tensor):
+                return
+            size = sum(
+                v.nelement() * v.element_size()
+                for v in tree_leaves((args, kwargs))
+                if isinstance(v, torch.Tensor)
+            )
+            if used[0] + size <= STASH_BYTES:  # past it: that call is judged model-wide only
+                used[0] += size
                 stash[key] = (local[key], _cloned(args), _cloned(kwargs))
 
         handles.append(module.register_forward_hook(keep_inputs, with_kwargs=True))
@@ -283,6 +305,11 @@ def _distance(first: Kept, second: Kept) -> tuple[float, float]:
         two = sketch_of(second) if isinstance(second, torch.Tensor) else second
         metrics = sketch_metrics(one, two, 0.0, 0.0)
     return metrics.rmse, metrics.max_abs
+
+
+def passes_model_wide(check: ValueCheck, target: Kept, reference: Kept, golden: Kept, float32: Kept) -> bool:
+    """Whether the model-wide distances alone would pass ``check`` (who needs a run alone)."""
+    return rejudge(check, target, reference, golden, float32).status == "golden-pass"
 
 
 def rejudge(
