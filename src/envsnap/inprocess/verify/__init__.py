@@ -207,7 +207,8 @@ class Verifier:
         guard.__exit__(exc_type, exc, tb)
         if exc_type is not None:
             return
-        self._golden_notes = self._golden(sink)
+        dropped = _dropped_inputs(sink)
+        self._golden_notes = self._golden(sink) + dropped
         self._report = self._build(sink, guard)
 
     def __call__(self, func: F) -> F:
@@ -335,20 +336,24 @@ class Verifier:
         from envsnap.inprocess.verify.load import recorded_calls
 
         blocked = self._golden_blocked(sink)
+        recorded = {leaf.key: leaf for call in self.bundle.manifest.calls for leaf in call.outputs}
         found = blocked or golden.replay(
             unwrap(self._match.model),
             recorded_calls(self.bundle),  # not self.calls: the block may have written into them
             {key: isinstance(kept, torch.Tensor) for key, kept in sink.pending.items()},
             self._match.rename or None,
             self._match.label,
+            recorded,
+            None if self._match.rename else self._alone(sink),
         )
         if isinstance(found, str):
             return [
                 f"{len(sink.pending)} failed float32 values were not judged against a float64 run: {found}"
             ]
-        gold, rounding, left_out = found
+        gold, rounding, left_out, alone = found
         activations = self._load().activations
-        recorded = {leaf.key: leaf for call in self.bundle.manifest.calls for leaf in call.outputs}
+        matched = self._inputs_matched(sink)
+        judged = {}
         for key, target in sink.pending.items():
             reference = activations.get(key)
             if key not in gold or key not in rounding or key not in recorded:
@@ -356,18 +361,63 @@ class Verifier:
             full = [t for t in (target, reference, gold[key], rounding[key]) if isinstance(t, torch.Tensor)]
             if any(tuple(t.shape) != tuple(sink.checks[key].shape) for t in full):
                 continue  # not the same value after all: judged as it was
+            judged[key] = (target, reference if reference is not None else recorded[key].stats.sketch)
+        runs = alone(
+            [
+                key
+                for key, (target, reference) in judged.items()
+                if golden.passes_model_wide(sink.checks[key], target, reference, gold[key], rounding[key])
+            ]
+        )
+        for key, (target, reference) in judged.items():
             sink.checks[key] = golden.rejudge(
                 sink.checks[key],
                 target,
-                reference if reference is not None else recorded[key].stats.sketch,
+                reference,
                 gold[key],
                 rounding[key],
+                runs.get(key),
+                key in matched,
             )
         why = [why for key, why in left_out.items() if key in sink.pending]
         return [
             f"{why.count(said)} failed float32 values were not judged against a float64 run: {said}"
             for said in dict.fromkeys(why)
         ]
+
+    def _alone(self, sink: Any) -> dict[str, Any]:
+        """The failed values that are a module call's one output: key → (module path, call number,
+        the reference's value of its one recorded input when kept in full, else None)."""
+        activations = self._load().activations
+        alone = {}
+        for info in sink.calls:
+            if info.type in ("code", "state") or info.key not in sink.pending or info.outputs != [info.key]:
+                continue
+            if info.parent is None:
+                continue  # the model's own call: run alone it is the whole replay again
+            single = info.inputs_from[0] if len(info.inputs_from) == 1 and not info.untraced else None
+            alone[info.key] = (info.module, info.call, activations.get(single) if single else None)
+        return alone
+
+    @staticmethod
+    def _inputs_matched(sink: Any) -> dict[str, tuple[str, int]]:
+        """The failed values (a module call's single output) whose call took only recorded values
+        that passed at their own dtype's tolerance: key → (module path, call number). Their
+        upstream rounding is shared with the reference (verify/golden.py)."""
+        matched = {}
+        for info in sink.calls:
+            if info.type in ("code", "state") or info.untraced or info.key not in sink.pending:
+                continue
+            inputs = [sink.checks.get(key) or sink.input_checks.get(key) for key in info.inputs_from]
+            if inputs and all(
+                check is not None
+                and check.status == "pass"
+                and check.cast is None
+                and not check.tolerance_from.startswith(("override", "inherited"))
+                for check in inputs
+            ):
+                matched[info.key] = (info.module, info.call)
+        return matched
 
     def _golden_blocked(self, sink: Any) -> str | None:
         """Why a float64 replay of the target's model is no golden for this run (None: it is)."""
@@ -379,7 +429,7 @@ class Verifier:
             return "no model, or not the recorded one"
         if self.split > 1:
             return "split= compares joined parts"
-        if any(check.status == "fail" for check in sink.input_checks.values()):
+        if any(check.status in ("fail", "missing") for check in sink.input_checks.values()):
             return "the target was not fed the recorded inputs"
         from envsnap.inprocess.verify.golden import weights_print
 
@@ -582,6 +632,35 @@ def _parameters(found: Any) -> dict[int, tuple[Any, str]]:
         for name, param in module.named_parameters(recurse=False):
             names.setdefault(id(param), (param, f"{owner}.{name}"))
     return names
+
+
+def _dropped_inputs(sink: Any) -> list[str]:
+    """Recorded inputs of a top-level call the target made that its call did not take (a dropped
+    ``token_type_ids`` or ``attention_mask``), added to ``sink.input_checks`` as missing; what to
+    say. Not when that call took an input the recording lacks: it may have moved (keyword ↔
+    positional), which the extra input says."""
+    from envsnap.inprocess.verify.report import ValueCheck
+
+    def top(key: str) -> str:
+        return key.split("/", 1)[0]
+
+    fed = {top(key) for key in sink.input_checks}
+    moved = {top(key) for key, check in sink.input_checks.items() if check.status == "extra"}
+    dropped = [
+        key
+        for key in sink.inputs
+        if key not in sink.input_checks and top(key) in fed and top(key) not in moved
+    ]
+    for key in dropped:
+        sink.input_checks[key] = ValueCheck(
+            key=key, status="missing", reason="recorded, not passed on the target"
+        )
+    if not dropped:
+        return []
+    return [
+        f"{len(dropped)} recorded inputs were not passed to the target's call ({', '.join(dropped[:3])}): "
+        "the model then uses its default for them, and the values that depend on them differ"
+    ]
 
 
 def _scripted(model: Any) -> bool:

@@ -45,6 +45,38 @@ NOISE_FACTOR = 2.0
 
 CODE_KEY = ".<code>#"
 """In the key of a value made in a module's own code (capture.Capture._code_value)."""
+CODE_LOOKAHEAD = 4
+"""How many recorded code values on a target code value may skip to find its counterpart."""
+
+
+def aligned_code_key(
+    recorded: Mapping[str, Leaf], shifts: dict[str, int], name: str, call: int, shape: tuple[int, ...]
+) -> str:
+    """The recorded key to compare a target's ``call``-th value of ``name`` (a module's own code)
+    with. Code values are numbered in the order the code makes them; another code path (eager
+    attention builds a causal mask sdpa never makes) shifts every later number. So a value whose
+    shape differs from the recorded one at its number is paired with the next recorded value of its
+    shape a few numbers on (those in between have no counterpart: the judge says so), or, when none
+    is, counted as extra, and the numbering continues aligned. ``shifts`` (per name: recorded index
+    minus target index) is the caller's running state: the verify sink's, and the float64 golden's
+    replay's own, so that a replay of the same code pairs its values with the same keys."""
+    shift = shifts.get(name, 0)
+    index = call + shift
+
+    def fits(i: int) -> bool:
+        leaf = recorded.get(f"{name}#{i}")
+        return leaf is not None and tuple(leaf.stats.shape) == shape
+
+    if fits(index) or f"{name}#{index}" not in recorded:
+        return f"{name}#{index}"
+    ahead = next((k for k in range(1, CODE_LOOKAHEAD + 1) if fits(index + k)), None)
+    if ahead is not None:
+        shifts[name] = shift + ahead
+        return f"{name}#{index + ahead}"
+    shifts[name] = shift - 1
+    return f"{name}#{index}+{call}"  # extra: not in the recording
+
+
 STATE_KEY = f"{STATE}#"
 """In the key of a module's state after the block (capture.Capture.state)."""
 

@@ -15,29 +15,49 @@ float32 rounding of the same function, in RMS and in the worst element:
 - ``d(r, g) ≤ REFERENCE_FACTOR·max(d(t, g), d(c, g))``: the reference is as close to this model's
   truth as float32 is. The golden is the *target's* model's: where the port changed the function
   (a weight, an activation, a mask), the reference is far from it and the value still fails, now
-  saying that the difference is not rounding.
+  saying that the difference is not rounding;
+- ``min(d(t, g), d(r, g)) ≤ RUN_FACTOR·d(c, g)``: one side itself looks like float32 rounding of
+  the replay (a replay that is not what either side ran, state or settings the block changed after
+  the call, is far from both alike, and the two bounds above would pass anything).
+
+Rounding upstream is shared. Where the failed value's module call took inputs that matched the
+reference at their own dtype's tolerance, target and reference carry the same upstream rounding, so
+the model-wide distances above (which include it) would hide a change smaller than that rounding (a
+bias moved after an ill-conditioned norm). There the difference between target and reference must
+also be explained by the module's *own* rounding: its float32 copy run on the golden's inputs,
+against the golden (``own``): ``d(t, r) ≤ 2k·d(own, g)`` in RMS and in the worst element.
+And where the call took one tensor whose reference value is kept in full, the target's module is
+run on *the reference's own input*, in float64 (``g_r``) and float32 (``c_r``): the reference's
+output must be that function of its input up to float32 rounding, ``d(r, g_r) ≤
+REFERENCE_FACTOR·d(c_r, g_r)``. This is the golden one module at a time: a change the upstream
+rounding of an ill-conditioned op would bury (an activation swapped after it) is still seen.
 
 Not run (the value stays failed, and the report says why): for values of another dtype or cast
-(their tolerance is the cast's), for a block that changed the model's weights (a training step), for
-recorded calls whose arguments could not be stored, for a ``compare=``/``split=``/padding comparison,
-and for a model whose copy would take more than a quarter of the memory available (cpu_copy.py).
+(their tolerance is the cast's), for a block that changed the model's weights (a training step, also
+one through ``p.data``: weights_print), for values two float32 replays disagree on (randomness, state
+kept between calls) or the float64 copy computes in a lower precision, for recorded calls whose
+arguments could not be stored or inputs the target was not given, for a ``compare=``/``split=``/
+padding comparison, and for a model whose copy would take more than a quarter of the memory
+available (cpu_copy.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import copy
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import torch
 from msgspec.structs import replace
+from torch.utils._pytree import tree_leaves, tree_map
 
 from envsnap.inprocess.bundle.model import Leaf
 from envsnap.inprocess.capture import CallInfo, Capture
 from envsnap.inprocess.cpu_copy import cpu_copy, upcast, why_not
 from envsnap.inprocess.metrics import sketch_metrics, sketch_of, tensor_metrics
 from envsnap.inprocess.tolerance import golden_factor
-from envsnap.inprocess.verify.compare import CODE_KEY
+from envsnap.inprocess.verify.compare import aligned_code_key
 from envsnap.inprocess.verify.report import (
     GOLDEN_CHANGED,
     GOLDEN_HERE,
@@ -59,18 +79,21 @@ be. float32 runs of one computation on two machines differ by a small factor (RE
 both sides this far off means the replay is not the computation either ran (or both ran it with
 less than float32's precision, which is not float32 rounding either)."""
 
+STASH_BYTES = 256 * 2**20
+"""At most this much of float64 inputs is kept for the module calls run alone (a change early in a
+large model fails most of what follows; the rest are judged model-wide, as before)."""
+
 Kept = torch.Tensor | Sequence[float | None]
 """A value in full (a host copy), or its sketch when the reference was beyond the record's budget."""
 
 
 def wanted(check: ValueCheck, leaf: Leaf) -> bool:
     """Whether a failed value is one this golden can judge: float32 both sides, same shape, failed on
-    its values (not on NaN/Inf positions), with no golden recorded for it. Not a value made in a
-    module's own code: those are paired with the recorded ones by shape (VerifySink.code_key), which
-    a replay's numbering does not repeat."""
+    its values (not on NaN/Inf positions), with no golden recorded for it. Values made in a module's
+    own code are among them: the replay pairs them with the recorded keys as the verify sink does
+    (compare.aligned_code_key), and a value the replay pairs otherwise fails the shape check."""
     return (
-        CODE_KEY not in check.key
-        and check.status == "fail"
+        check.status == "fail"
         and check.metrics is not None
         and not check.metrics.nonfinite_mismatch
         and check.cast is None
@@ -114,8 +137,16 @@ class _Collect:
 
     keys: Mapping[str, bool]
     """Key → kept in full."""
+    recorded: Mapping[str, Leaf] = field(default_factory=dict)
     values: dict[str, Kept] = field(default_factory=dict)
     dtypes: dict[str, torch.dtype] = field(default_factory=dict)
+    code_shift: dict[str, int] = field(default_factory=dict)
+
+    def code_key(self, name: str, call: int, tensor: torch.Tensor) -> str:
+        """Code values keyed as the verify sink keyed the target's (same code, same pairing)."""
+        return aligned_code_key(
+            self.recorded, self.code_shift, name, call, tuple(int(d) for d in tensor.shape)
+        )
 
     def value(self, key: str, tensor: torch.Tensor) -> None:
         full = self.keys.get(key)
@@ -135,6 +166,28 @@ class _Collect:
         pass
 
 
+@dataclass
+class Local:
+    """One module call run alone (module docstring)."""
+
+    own: Kept
+    """Its float32 copy on the float64 run's inputs (compared with the float64 run's value)."""
+    on_reference: tuple[Kept, Kept] | None = None
+    """The target's module on the reference's recorded input: (float64, float32)."""
+
+
+Alone = Callable[[Collection[str]], dict[str, Local]]
+"""The module calls of the given keys run alone (those asked for locally whose inputs were kept)."""
+
+Golden = tuple[dict[str, Kept], dict[str, Kept], dict[str, str], Alone]
+"""Per key: the float64 run's value, the CPU float32 run's value, why it was left out; and the runs
+alone, made only for the keys the model-wide distances would pass (each copies its module: not paid
+for the rest)."""
+
+Place = tuple[str, int, "torch.Tensor | None"]
+"""A module call to run alone: module path, call number, the reference's input (one tensor) or None."""
+
+
 UNSTABLE = (
     "two float32 runs of the model on the CPU disagree on them (randomness such as dropout in train "
     "mode, or state the model keeps between calls): no run of it after the block is the one the target ran"
@@ -152,35 +205,19 @@ rounding error (its distance from the float64 run) covers a CPU kernel that redu
 from one run to the next. Dropout or state moves a value by about its own size."""
 
 
-def _run(
-    model: torch.nn.Module,
-    calls: list[tuple[tuple[Any, ...], dict[str, Any]]],
-    keys: Mapping[str, bool],
-    rename: dict[str, str] | None,
-    label: str | None,
-    dtype: torch.dtype,
-) -> _Collect:
-    sink = _Collect(keys)
-    capture = Capture(sink, model, rename=rename, label=label)
-    capture.install()
-    try:
-        for args, kwargs in calls:  # upcast copies: a model writing into its input leaves ``calls`` alone
-            model(*upcast(args, dtype), **upcast(kwargs, dtype))
-    finally:
-        capture.remove()
-    return sink
-
-
 def replay(
     model: torch.nn.Module,
     calls: list[tuple[tuple[Any, ...], dict[str, Any]]],
     keys: Mapping[str, bool],
     rename: dict[str, str] | None,
     label: str | None,
-) -> tuple[dict[str, Kept], dict[str, Kept], dict[str, str]] | str:
-    """(golden, float32, left out) values of ``keys``: the calls replayed on CPU copies of ``model``
-    in float64 and float32, numbered as the target's run was, and why values were left out; or why
-    nothing could be replayed.
+    recorded: Mapping[str, Leaf] | None = None,
+    local: Mapping[str, Place] | None = None,
+) -> Golden | str:
+    """(golden, float32, left out, runs alone) for ``keys``: the calls replayed on CPU copies of
+    ``model`` in float64 and float32, numbered as the target's run was, why values were left out,
+    and the module calls ``local`` names run alone (module docstring); or why nothing could be
+    replayed.
 
     The copy is made after the block, so it holds whatever state the block left (a counter, a cache)
     and draws other random numbers: the float32 calls run twice, the random state moving on between,
@@ -189,12 +226,19 @@ def replay(
     problem = why_not(model, torch.float64)
     if problem is not None:
         return problem
+    stash: dict[str, tuple[Place, Any, Any]] = {}
     try:
         copied = cpu_copy(model, torch.float32)
         with torch.random.fork_rng(devices=[]), torch.no_grad():
-            first = _run(copied, calls, keys, rename, label, torch.float32)
-            again = _run(copied, calls, keys, rename, label, torch.float32)
-            gold = _run(copied.to(torch.float64), calls, keys, rename, label, torch.float64)
+            first = _replay_calls(copied, calls, keys, rename, label, recorded, torch.float32)
+            again = _replay_calls(copied, calls, keys, rename, label, recorded, torch.float32)
+            copied = copied.to(torch.float64)
+            handles = _stash_inputs(copied, local or {}, stash)
+            try:
+                gold = _replay_calls(copied, calls, keys, rename, label, recorded, torch.float64)
+            finally:
+                for handle in handles:
+                    handle.remove()
     except Exception as err:  # the user's model (a copy of it, on the CPU): said, never raised
         # redacted before it is cut: a cut secret no longer looks like one to the report's scrubber
         message = redact_text(" ".join(str(err).split()))[:160]
@@ -206,7 +250,34 @@ def replay(
         elif key in first.values and not _stable(first.values[key], again.values.get(key), gold.values[key]):
             left_out[key] = UNSTABLE
     kept = {key: value for key, value in gold.values.items() if key not in left_out}
-    return kept, first.values, left_out
+
+    def alone(wanted: Collection[str]) -> dict[str, Local]:
+        try:
+            return _own_rounding(copied, {k: stash[k] for k in wanted if k in stash}, keys)
+        except Exception:  # the user's module, alone: then judged model-wide, as before
+            return {}
+
+    return kept, first.values, left_out, alone
+
+
+def _replay_calls(
+    model: torch.nn.Module,
+    calls: list[tuple[tuple[Any, ...], dict[str, Any]]],
+    keys: Mapping[str, bool],
+    rename: dict[str, str] | None,
+    label: str | None,
+    recorded: Mapping[str, Leaf] | None,
+    dtype: torch.dtype,
+) -> _Collect:
+    sink = _Collect(keys, recorded or {})
+    capture = Capture(sink, model, rename=rename, label=label)
+    capture.install()
+    try:
+        for args, kwargs in calls:  # upcast copies: a model writing into its input leaves ``calls`` alone
+            model(*upcast(args, dtype), **upcast(kwargs, dtype))
+    finally:
+        capture.remove()
+    return sink
 
 
 def _stable(first: Kept, again: Kept | None, gold: Kept) -> bool:
@@ -220,6 +291,112 @@ def _stable(first: Kept, again: Kept | None, gold: Kept) -> bool:
     return rmse <= STABLE_SHARE * rounding_rmse and max_abs <= STABLE_SHARE * rounding_max
 
 
+def _stash_inputs(
+    model: torch.nn.Module, local: Mapping[str, Place], stash: dict[str, tuple[Place, Any, Any]]
+) -> list[Any]:
+    """Hooks that keep a copy of the inputs of the module calls ``local`` names (float64 run)."""
+    wanted = {place[:2]: key for key, place in local.items()}
+    paths = {path for path, _ in wanted}
+    counts: dict[str, int] = {}
+    used = [0]
+    handles = []
+    for path, module in model.named_modules():
+        if path not in paths:
+            continue
+
+        def keep_inputs(module: Any, args: Any, kwargs: Any, output: Any, path: str = path) -> None:
+            call = counts.get(path, 0)
+            counts[path] = call + 1
+            key = wanted.get((path, call))
+            if key is None or not isinstance(output, torch.Tensor):
+                return
+            size = sum(
+                v.nelement() * v.element_size()
+                for v in tree_leaves((args, kwargs))
+                if isinstance(v, torch.Tensor)
+            )
+            if used[0] + size <= STASH_BYTES:  # past it: that call is judged model-wide only
+                used[0] += size
+                stash[key] = (local[key], _cloned(args), _cloned(kwargs))
+
+        handles.append(module.register_forward_hook(keep_inputs, with_kwargs=True))
+    return handles
+
+
+def _cloned(value: Any) -> Any:
+    return tree_map(lambda v: v.detach().clone() if isinstance(v, torch.Tensor) else v, value)
+
+
+def _own_rounding(
+    model: torch.nn.Module, stash: Mapping[str, tuple[Place, Any, Any]], keys: Mapping[str, bool]
+) -> dict[str, Local]:
+    """Each stashed call run again alone: on a float32 copy of its module with its float64 inputs,
+    and (given the reference's input) the module in float64 and float32 on that input."""
+    found: dict[str, Local] = {}
+    for key, ((path, _, reference_input), args, kwargs) in stash.items():
+        full = keys.get(key, False)
+        module = copy.deepcopy(model.get_submodule(path))
+        own = _run_module(module.to(torch.float32), args, kwargs, torch.float32)
+        if own is None:
+            continue
+        local = Local(keep(own, full))
+        swapped = _swap_input(args, kwargs, reference_input)
+        if swapped is not None:
+            gold = _run_module(module.to(torch.float64), *swapped, torch.float64)
+            rounding = _run_module(module.to(torch.float32), *swapped, torch.float32)
+            if gold is not None and rounding is not None:
+                local.on_reference = (keep(gold, full), keep(rounding, full))
+        found[key] = local
+    return found
+
+
+def _run_module(module: torch.nn.Module, args: Any, kwargs: Any, dtype: torch.dtype) -> torch.Tensor | None:
+    with torch.random.fork_rng(devices=[]), torch.no_grad():
+        out = module(*upcast(args, dtype), **upcast(kwargs, dtype))
+    return out.to(torch.float64) if isinstance(out, torch.Tensor) else None
+
+
+def _swap_input(args: Any, kwargs: Any, reference: torch.Tensor | None) -> tuple[Any, Any] | None:
+    """The call's arguments with its one floating tensor replaced by the reference's value (None:
+    no reference value, or not exactly one floating tensor of that shape)."""
+    if reference is None:
+        return None
+    floats = [v for v in tree_leaves((args, kwargs)) if isinstance(v, torch.Tensor) and v.is_floating_point()]
+    if len(floats) != 1 or floats[0].shape != reference.shape:
+        return None
+    one = floats[0]
+    return tree_map(lambda v: reference.to(torch.float64) if v is one else v, (args, kwargs))  # type: ignore[no-any-return]
+
+
+def _local_failure(
+    target: Kept, reference: Kept, golden: Kept, local: Local, inputs_matched: bool, k: float, slack: float
+) -> str | None:
+    """Why the module call run alone shows a change the model-wide distances hid (None: it doesn't)."""
+    if inputs_matched:
+        own_rmse, own_max = _distance(local.own, golden)
+        apart_rmse, apart_max = _distance(target, reference)
+        if apart_rmse > 2 * k * own_rmse + slack or apart_max > 2 * k * own_max + 10 * slack:
+            return (
+                f"its inputs matched the reference, and the target is at RMSE {apart_rmse:.3g} (max "
+                f"{apart_max:.3g}) from it, past 2×{k:g}× this module's own float32 rounding (RMSE "
+                f"{own_rmse:.3g}, max {own_max:.3g})"
+            )
+    if local.on_reference is not None:
+        gold, rounding = local.on_reference
+        off_rmse, off_max = _distance(reference, gold)
+        own_rmse, own_max = _distance(rounding, gold)
+        if (
+            off_rmse > REFERENCE_FACTOR * own_rmse + slack
+            or off_max > REFERENCE_FACTOR * own_max + 10 * slack
+        ):
+            return (
+                f"the target's module run in float64 on the reference's own input is at RMSE "
+                f"{off_rmse:.3g} (max {off_max:.3g}) from the reference, past {REFERENCE_FACTOR:g}× its "
+                f"float32 rounding there (RMSE {own_rmse:.3g}, max {own_max:.3g})"
+            )
+    return None
+
+
 def _distance(first: Kept, second: Kept) -> tuple[float, float]:
     """(RMSE, max-abs) between two kept values (both full, else on the sketch)."""
     if isinstance(first, torch.Tensor) and isinstance(second, torch.Tensor):
@@ -231,10 +408,25 @@ def _distance(first: Kept, second: Kept) -> tuple[float, float]:
     return metrics.rmse, metrics.max_abs
 
 
-def rejudge(check: ValueCheck, target: Kept, reference: Kept, golden: Kept, float32: Kept) -> ValueCheck:
+def passes_model_wide(check: ValueCheck, target: Kept, reference: Kept, golden: Kept, float32: Kept) -> bool:
+    """Whether the model-wide distances alone would pass ``check`` (who needs a run alone)."""
+    return rejudge(check, target, reference, golden, float32).status == "golden-pass"
+
+
+def rejudge(
+    check: ValueCheck,
+    target: Kept,
+    reference: Kept,
+    golden: Kept,
+    float32: Kept,
+    local: Local | None = None,
+    inputs_matched: bool = False,
+) -> ValueCheck:
     """The failed ``check`` judged against the golden: ``golden-pass`` when target and reference
     both look like float32 rounding of the model (module docstring), else still failed, saying how
-    far each is from the golden."""
+    far each is from the golden. ``local``: the module call run alone; its own rounding bounds the
+    difference when ``inputs_matched`` (the upstream rounding is shared and cannot explain it), and
+    its run on the reference's input bounds the reference."""
     target_rmse, target_max = _distance(target, golden)
     reference_rmse, reference_max = _distance(reference, golden)
     rounding_rmse, rounding_max = _distance(float32, golden)
@@ -260,6 +452,14 @@ def rejudge(check: ValueCheck, target: Kept, reference: Kept, golden: Kept, floa
         f"a float64 run of this model ({GOLDEN_HERE}) is at RMSE {target_rmse:.3g} from the target, "
         f"{reference_rmse:.3g} from the reference, {rounding_rmse:.3g} from float32 rounding"
     )
+    if target_ok and reference_ok and rounding_ok and local is not None:
+        failed = _local_failure(target, reference, golden, local, inputs_matched, k, slack)
+        if failed:
+            return replace(
+                check,
+                golden_ratio=ratio,
+                reason=f"{check.reason}; {distances}; but {failed}: {GOLDEN_CHANGED}",
+            )
     if target_ok and reference_ok and rounding_ok:
         return replace(
             check,

@@ -240,6 +240,12 @@ def unobservable(
       a target that skips one submodule among others that ran still "never ran".
     """
     modules_ran = {m.module for m in ran if m.status != "missing"}
+    # Whether a module ran "with none of its recorded submodules" is asked of recorded calls only:
+    # a call the recording lacks (no values, or all of them extra: torch.export's `_guards_fn`
+    # returns None) is no recorded submodule, and a graph that inlined the rest still ran alone.
+    recorded_ran = {
+        m.module for m in ran if m.status != "missing" and any(c.status != "extra" for c in m.outputs)
+    }
     notes: list[str] = []
     kept: list[ModuleCheck] = []
     code: list[ModuleCheck] = []
@@ -250,7 +256,7 @@ def unobservable(
             inside.append(m)
         elif m.module.endswith(CODE) and m.module.removesuffix(CODE) in modules_ran:
             code.append(m)
-        elif (outer := _ran_alone(m.module, modules_ran, root)) is not None:
+        elif (outer := _ran_alone(m.module, recorded_ran, root)) is not None:
             fused.setdefault(outer, []).append(m)
         else:
             kept.append(m)
@@ -261,7 +267,8 @@ def unobservable(
             f"{count} recorded module calls inside {len(fused)} module(s) that ran on the target without "
             f"any of their submodules (`{outer}`: {calls[0].key}, …; a fused or fast path, e.g. "
             "nn.TransformerEncoderLayer in eval under no_grad, or a wrapper the target does not have, e.g. "
-            "a LoRA adapter merged into its Linear): those modules' outputs were compared, "
+            "a LoRA adapter merged into its Linear, or a torch.export graph that inlined its submodules): "
+            "those modules' outputs were compared, "
             "not the calls inside them"
         )
     if code:

@@ -23,12 +23,15 @@ from envsnap.inprocess.fp32_math import REDUCED_MATH, applies
 from envsnap.inprocess.tensor_stats import dtype_name
 from envsnap.inprocess.tolerance import Tolerance
 from envsnap.inprocess.verify import golden as float64_golden
-from envsnap.inprocess.verify.compare import Inherited, check_input, check_value, tolerance_name
+from envsnap.inprocess.verify.compare import (
+    Inherited,
+    aligned_code_key,
+    check_input,
+    check_value,
+    tolerance_name,
+)
 from envsnap.inprocess.verify.padding import RealPositions, padding_mask
 from envsnap.inprocess.verify.report import ValueCheck
-
-CODE_LOOKAHEAD = 4
-"""How many recorded code values on a target code value may skip to find its counterpart."""
 
 
 def autocast_dtype(device: str) -> str | None:
@@ -78,27 +81,10 @@ class VerifySink:
 
     def code_key(self, name: str, call: int, tensor: torch.Tensor) -> str:
         """The recorded key to compare the target's ``call``-th value of ``name`` (a module's own
-        code) with. Code values are numbered in the order the code makes them; another code path
-        (eager attention builds a causal mask sdpa never makes) shifts every later number. So a
-        value whose shape differs from the recorded one at its number is paired with the next
-        recorded value of its shape a few numbers on (those in between have no counterpart: the
-        judge says so), or, when none is, counted as extra, and the numbering continues aligned."""
-        shift = self.code_shift.get(name, 0)
-        index = call + shift
-        shape = tuple(int(d) for d in tensor.shape)
-
-        def fits(i: int) -> bool:
-            leaf = self.recorded.get(f"{name}#{i}")
-            return leaf is not None and tuple(leaf.stats.shape) == shape
-
-        if fits(index) or f"{name}#{index}" not in self.recorded:
-            return f"{name}#{index}"
-        ahead = next((k for k in range(1, CODE_LOOKAHEAD + 1) if fits(index + k)), None)
-        if ahead is not None:
-            self.code_shift[name] = shift + ahead
-            return f"{name}#{index + ahead}"
-        self.code_shift[name] = shift - 1
-        return f"{name}#{index}+{call}"  # extra: not in the recording
+        code) with (compare.aligned_code_key: paired by shape when the code paths parted)."""
+        return aligned_code_key(
+            self.recorded, self.code_shift, name, call, tuple(int(d) for d in tensor.shape)
+        )
 
     def call_outputs(self, call: CallInfo) -> None:
         """``call``'s outputs come next: the tolerance they inherit from its inputs and children."""
