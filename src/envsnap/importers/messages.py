@@ -182,7 +182,10 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     (
         "xformers-built-for",
-        re.compile(r"xFormers was built for:\s+PyTorch \S+ with CUDA \S+ \(you have [^)]+\)", re.I),
+        re.compile(
+            r"xFormers was built for:\s+PyTorch (?P<built>\S+) with CUDA \S+ \(you have (?P<have>[^)]+)\)",
+            re.I,
+        ),
     ),
     (
         "nvcc-mismatch",
@@ -228,6 +231,24 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
     # Kept as evidence, judged by no rule: what a run printed about its device, so a paste of these lines
     # alone is read (not refused) and names the platform, without a mismatch to report.
     ("mps-out-of-memory", re.compile(r"MPS backend out of memory \(MPS allocated: [\d.]+ \w+")),
+    # torch's caching allocator on a CUDA (ROCm: HIP) device: the workload wants more memory than is free,
+    # which a working stack prints as readily as a broken one ("Tried to allocate 1.69 GiB (GPU 0; 14.56 GiB
+    # total capacity; ..." before torch 2.1, "GPU 0 has a total capacity of ..." after)
+    (
+        "cuda-out-of-memory",
+        re.compile(r"\b(?:CUDA|HIP) out of memory\. Tried to allocate \d{1,6}(?:\.\d{1,3})? [KMGT]?i?B\b"),
+    ),
+    # NCCL could not run a CUDA call (NCCL_DEBUG=INFO names it): a device, driver or topology state at run
+    # time ("Cuda failure 999 'unknown error'"), not a version of the stack; torch's c10d words it "NCCL
+    # error in: <file>:<line>, unhandled cuda error, NCCL version 2.7.8", vLLM's pynccl "NCCL error:
+    # unhandled cuda error", NCCL 2.4's own "NCCL Error 1: unhandled cuda error"
+    (
+        "nccl-cuda-error",
+        re.compile(
+            r"\bNCCL error(?: \d{1,2})?(?: in: \S{1,300})?:? unhandled cuda error|\bncclUnhandledCudaError\b",
+            re.I,
+        ),
+    ),
     # torch's MPSFallback warning: an op without an MPS kernel ran on the CPU (slow, not broken); the
     # quotes are often turned typographic by the forum or editor the text went through
     (
@@ -360,6 +381,8 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "onnxruntime-cudnn-missing": ("onnxruntime_providers_cuda",),
     "tensorflow-cuda-library-missing": ("could not load dynamic library",),
     "mps-out-of-memory": ("mps backend out of memory",),
+    "cuda-out-of-memory": ("out of memory. tried to allocate",),
+    "nccl-cuda-error": ("unhandled cuda error", "ncclunhandledcudaerror"),
     "mps-op-fallback": ("mps backend and will fall back",),
     "torch-dll-load": ("winerror 12",),
     "xpu-not-linked": ("support for xpu",),
@@ -430,6 +453,15 @@ def _tensorrt_pair(flat: str) -> str | None:
     if re.sub(r", ?", ".", linked.group("v")) == re.sub(r", ?", ".", loaded.group("v")):
         return None
     return f"{linked.group(0)} / {loaded.group(0)}"
+
+
+def _same_torch(match: re.Match[str]) -> bool:
+    """Whether xFormers' "built for" torch is the installed one ("PyTorch 2.6.0+cu118 with CUDA 1107 (you
+    have 2.6.0+cu118)"): the same version with the same local tag, whatever CUDA xFormers itself was compiled
+    with. An untagged version ("PyTorch 2.0.1 with CUDA 1106 (you have 2.0.1)") names no variant: PyPI's
+    Linux wheel is a CUDA build, the macOS and CPU ones are not, so the warning stays a mismatch."""
+    built, have = match.group("built").strip().lower(), match.group("have").strip().lower()
+    return built == have and "+" in built
 
 
 def _runs_newest_major(cc: str, maximum: str | None) -> bool:
@@ -519,6 +551,11 @@ def scan(text: str) -> Found:
             continue
         if kind == "nvml-mismatch":
             found.mismatch = True
+        if kind == "xformers-built-for" and _same_torch(hit):
+            # xFormers prints the warning whenever its extensions fail to load; with the torch it was built
+            # for installed (a failed source build, a missing kernel) the versions are no cause: kept as
+            # evidence, judged by no rule
+            kind = "xformers-extensions-not-loaded"
         line = _line_at(text, in_text.start()) if in_text else hit.group(0)
         if kind == "no-kernel-image" and in_text:
             component = _component(text, in_text.start())
