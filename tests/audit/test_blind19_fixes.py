@@ -96,6 +96,12 @@ PAIR = """\
     "precision": torch.float64,
     "index": torch.int64,"""
 
+# Twin: a table sending every dtype to float64 is an upcast (torch._prims_common's reference dtypes).
+UPCAST = """\
+    "f16": torch.float64,
+    "bf16": torch.float64,
+    "f32": torch.float64,"""
+
 
 def test_a_dtype_translation_table_makes_no_float64_tensor_on_mps(tmp_path: Path) -> None:
     result = audit_files(tmp_path, {"pkg/utils.py": _table(TABLE)}, "mps")
@@ -103,7 +109,8 @@ def test_a_dtype_translation_table_makes_no_float64_tensor_on_mps(tmp_path: Path
     assert result.verdict.risk == "lower"
 
 
-def test_float64_in_a_two_entry_dict_still_counts_on_mps(tmp_path: Path) -> None:
-    result = audit_files(tmp_path, {"pkg/utils.py": _table(PAIR)}, "mps")
+@pytest.mark.parametrize("values", [PAIR, UPCAST], ids=["two-entries", "upcast"])
+def test_float64_in_a_setting_or_an_upcast_table_still_counts_on_mps(tmp_path: Path, values: str) -> None:
+    result = audit_files(tmp_path, {"pkg/utils.py": _table(values)}, "mps")
     assert "float64-on-mps" in raised(result)
     assert result.verdict.risk == "moderate"

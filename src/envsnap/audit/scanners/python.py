@@ -598,9 +598,10 @@ class _Visitor(ast.NodeVisitor):
                 self._nccl_setting(value)
         # `{"f32": torch.float32, "f64": torch.float64, ...}`: a table translating another runtime's type
         # names into torch dtypes (optimum-intel's OV_TO_PT_TYPE, #22 blind round 19) makes no tensor; the
-        # entry looked up follows the data's own type. Three or more torch dtypes among its values.
+        # entry looked up follows the data's own type. Three or more distinct torch dtypes among its values:
+        # a table sending every dtype to float64 (`{torch.float16: torch.float64, ...}`) is an upcast, kept.
         dtypes = [value for value in node.values if self._is_torch_dtype(value)]
-        if len(dtypes) >= DTYPE_TABLE_MIN:
+        if len({self.dotted(value) for value in dtypes}) >= DTYPE_TABLE_MIN:
             self.compared.update(id(value) for value in dtypes)
         self.generic_visit(node)
 
