@@ -44,6 +44,10 @@ OFF_MPS = "off-mps=1"
 """Signal detail: a float64 dtype in the branch an MPS test leaves to the other devices (``torch.float32 if
 is_mps else torch.float64``)."""
 
+DATA_PARALLEL = "data-parallel=1"
+"""Signal detail: the line sits in a class whose ``__init__`` wraps a module in ``nn.DataParallel`` (an opt-in
+multi-GPU wrapper); a single-device run uses the plain module."""
+
 MULTI_PROCESS = "multi-process=1"
 """Signal detail: the line sits in a function that calls a torch.distributed collective unconditionally, which
 raises without a process group: only multi-process runs call it (python_shapes.calls_collective)."""

@@ -19,7 +19,19 @@ from envsnap.audit.judges.base import (
     cuda_api_works,
     make_finding,
 )
-from envsnap.audit.model import LEGACY_FALLBACK, MULTI_PROCESS, OFF_MPS, Finding, Risk, Signal, Target
+from envsnap.audit.model import (
+    DATA_PARALLEL,
+    LEGACY_FALLBACK,
+    MULTI_PROCESS,
+    OFF_MPS,
+    Finding,
+    Risk,
+    Signal,
+    Target,
+)
+
+DATA_PARALLEL_SOURCE = "https://docs.pytorch.org/docs/stable/generated/torch.nn.DataParallel.html"
+"""DataParallel replicates a module over the visible accelerators; on MPS, or with none, it runs it as is."""
 
 # ---------------------------------------------------------------------------- device plumbing
 
@@ -37,6 +49,18 @@ def judge_device_hardcode(signal: Signal, target: Target, ctx: Context) -> Findi
             "lower",
             "",
             HIP_SOURCE,
+        )
+    if signal.guarded and DATA_PARALLEL in signal.detail:
+        return make_finding(
+            signal,
+            rule,
+            "In an nn.DataParallel wrapper class: the opt-in multi-GPU path; a single-device run on "
+            f"{NAMES[target.kind]} uses the plain module and never reaches it. To use the wrapper there, "
+            "move to the target's device instead of calling .cuda().",
+            "low",
+            "lower",
+            ACCELERATOR,
+            DATA_PARALLEL_SOURCE,
         )
     if signal.guarded and MULTI_PROCESS in signal.detail:
         return make_finding(

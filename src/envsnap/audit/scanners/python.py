@@ -20,6 +20,7 @@ import msgspec
 
 from envsnap.audit import knowledge
 from envsnap.audit.model import (
+    DATA_PARALLEL,
     LEGACY_FALLBACK,
     MULTI_PROCESS,
     OFF_MPS,
@@ -114,6 +115,33 @@ build, the same class as ``torch.OutOfMemoryError`` that the XPU and MPS allocat
 GUARD_CALLS = frozenset({"is_available", "device_count"})
 AGNOSTIC_ROOTS = ("torch.accelerator", "torch.xpu", "torch.mps", "torch.amp", "torch.get_default_device")
 FLOAT64_NAMES = frozenset({"torch.float64", "torch.double"})
+TORCH_DTYPES = frozenset(
+    {
+        "bool",
+        "uint8",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float16",
+        "half",
+        "bfloat16",
+        "float32",
+        "float",
+        "float64",
+        "double",
+        "complex64",
+        "complex128",
+        "long",
+        "int",
+        "short",
+    }
+)
+"""Names of ``torch.<dtype>`` attributes, for dtype tables (visit_Dict)."""
+DTYPE_TABLE_MIN = 3
 _KERNEL_SOURCE = re.compile(r"\b__global__\s+(?:void|__launch_bounds__)\b")
 """A CUDA kernel definition inside a string: source compiled at run time."""
 HOST_CASTS = frozenset({"double", "float", "long", "int", "half", "bool"})
@@ -144,6 +172,7 @@ class _Visitor(ast.NodeVisitor):
         """Enclosing blocks that run only off ROCm (``if not ROCM_VERSION:``): a build's CUDA-only part."""
         self.import_guard = 0
         self.multi_process = 0
+        self.data_parallel = 0
         self.conditional = 0
         self.functions = 0
         self.classes = 0
@@ -235,6 +264,8 @@ class _Visitor(ast.NodeVisitor):
         is_guarded = self.guard > 0 if guarded is None else guarded
         if self.multi_process:
             detail = (*detail, MULTI_PROCESS)
+        if self.data_parallel:
+            detail = (*detail, DATA_PARALLEL)
         if self.legacy:
             # Only an older torch, without the device-generic API tried first, runs this.
             is_guarded = True
@@ -530,9 +561,27 @@ class _Visitor(ast.NodeVisitor):
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self.classes += 1
         self.class_names.append(node.name)
+        # A class whose __init__ wraps a module in nn.DataParallel, unconditionally, is a multi-GPU wrapper
+        # the user opts into: its `.cuda()` runs only when someone picks that data-parallel path, and a
+        # single-device run uses the plain module (tianshou's DataParallelNet, #22 blind round 19). A class
+        # that wraps only under a condition (`if n_gpu > 1:`) is not one: its other code is the main path.
+        wrapper = self._data_parallel_wrapper(node)
+        self.guard += wrapper
+        self.data_parallel += wrapper
         self.generic_visit(node)
+        self.guard -= wrapper
+        self.data_parallel -= wrapper
         self.class_names.pop()
         self.classes -= 1
+
+    def _data_parallel_wrapper(self, node: ast.ClassDef) -> bool:
+        for member in node.body:
+            if isinstance(member, ast.FunctionDef) and member.name == "__init__":
+                for statement in member.body:
+                    value = statement.value if isinstance(statement, ast.Assign | ast.Expr) else None
+                    if isinstance(value, ast.Call) and self.dotted(value.func) == "torch.nn.DataParallel":
+                        return True
+        return False
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -547,7 +596,18 @@ class _Visitor(ast.NodeVisitor):
         for key, value in zip(node.keys, node.values, strict=True):
             if isinstance(key, ast.Constant) and isinstance(key.value, str):
                 self._nccl_setting(value)
+        # `{"f32": torch.float32, "f64": torch.float64, ...}`: a table translating another runtime's type
+        # names into torch dtypes (optimum-intel's OV_TO_PT_TYPE, #22 blind round 19) makes no tensor; the
+        # entry looked up follows the data's own type. Three or more distinct torch dtypes among its values:
+        # a table sending every dtype to float64 (`{torch.float16: torch.float64, ...}`) is an upcast, kept.
+        dtypes = [value for value in node.values if self._is_torch_dtype(value)]
+        if len({self.dotted(value) for value in dtypes}) >= DTYPE_TABLE_MIN:
+            self.compared.update(id(value) for value in dtypes)
         self.generic_visit(node)
+
+    def _is_torch_dtype(self, node: ast.AST) -> bool:
+        name = self.dotted(node) if isinstance(node, ast.Attribute) else None
+        return name is not None and name.startswith("torch.") and name.split(".", 1)[1] in TORCH_DTYPES
 
     def _nccl_setting(self, value: ast.AST) -> None:
         """``"nccl"`` as a default (a parameter, an argparse option, a module or class setting, a table of
