@@ -202,3 +202,36 @@ def test_a_collect_env_with_250k_package_lines_is_linear() -> None:
     small = head + "".join(f"[pip3] pkg{i}==1.{i % 40}\n" for i in range(25_000))
     large = head + "".join(f"[pip3] pkg{i}==1.{i % 40}\n" for i in range(50_000))
     assert _calls(lambda: _parse(large)) <= 2.2 * _calls(lambda: _parse(small))
+
+
+def _multiline_patterns() -> list[tuple[str, str]]:
+    import importlib
+    import pkgutil
+    import re
+
+    import envsnap.importers
+    import envsnap.rules
+
+    found = []
+    for package in (envsnap.importers, envsnap.rules):
+        for info in pkgutil.iter_modules(package.__path__):
+            module = importlib.import_module(f"{package.__name__}.{info.name}")
+            for name, value in vars(module).items():
+                if (
+                    isinstance(value, re.Pattern)
+                    and value.flags & re.MULTILINE
+                    and isinstance(value.pattern, str)
+                ):
+                    found.append((f"{module.__name__}.{name}", value.pattern))
+    return found
+
+
+def test_no_line_anchored_pattern_lets_whitespace_run_over_lines() -> None:
+    """Regular-expression work is not counted above, so the rule is checked by construction: in a
+    multi-line pattern searched over a whole paste, ``^\\s*`` (or ``\\s*$``) runs over every newline
+    that follows each line start, quadratic in a paste of blank lines (blind round 15's conda-plan
+    pattern hung on a megabyte of them). Blanks at a line's edge are ``[ \\t]*``."""
+    patterns = _multiline_patterns()
+    assert len(patterns) > 10  # the walk found the importers' patterns
+    offending = [name for name, text in patterns if "^\\s*" in text or "\\s*$" in text or "^\\s+" in text]
+    assert offending == []

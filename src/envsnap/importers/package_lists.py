@@ -100,8 +100,8 @@ def parse_conda_list(lines: list[str]) -> ImportedSections | None:
 
 
 CONDA_PLAN = re.compile(
-    r"^\s*The following (?:packages will be downloaded|NEW packages will be INSTALLED|packages will be "
-    r"(?:UPDATED|DOWNGRADED|SUPERSEDED by a higher-priority channel)):\s*$",
+    r"^[ \t]*The following (?:packages will be downloaded|NEW packages will be INSTALLED|packages will be "
+    r"(?:UPDATED|DOWNGRADED|SUPERSEDED by a higher-priority channel)):[ \t]*$",
     re.M,
 )
 """A conda/mamba transaction plan (``conda install`` before it asks to proceed): what it will install."""
