@@ -264,6 +264,16 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
         "torch-dll-load",
         re.compile(r"\[WinError 12[67]\][^\n]{0,200}?Error loading \S{0,300}?torch\\lib\\\w+\.dll"),
     ),
+    # kept as evidence, judged by no rule: torch's NotImplementedError for an op with no MPS kernel when the
+    # CPU fallback is off (torch 1.12 printed "is not current implemented", later releases "currently"); it
+    # names the Apple GPU backend and an operator gap, not a mismatch in the stack
+    (
+        "mps-op-not-implemented",
+        re.compile(
+            r"The operator ['\u2018][\w:.]{1,100}['\u2019] is not current(?:ly)? implemented "
+            r"for the MPS device"
+        ),
+    ),
     ("xpu-not-linked", re.compile(r"PyTorch is not linked with support for xpu devices")),
     # kept as evidence, judged by no rule: IPEX's runtime (DPC++/SYCL) sees no Intel GPU at all (no
     # Level-Zero/compute-runtime driver, or the user lacks the render group); no Intel driver check exists
@@ -384,6 +394,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "cuda-out-of-memory": ("out of memory. tried to allocate",),
     "nccl-cuda-error": ("unhandled cuda error", "ncclunhandledcudaerror"),
     "mps-op-fallback": ("mps backend and will fall back",),
+    "mps-op-not-implemented": ("implemented for the mps device",),
     "torch-dll-load": ("winerror 12",),
     "xpu-not-linked": ("support for xpu",),
     "xpu-no-devices": ("device count is zero",),

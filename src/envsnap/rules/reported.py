@@ -82,6 +82,25 @@ PRINTED = (
         "extension that failed.",
         arch.CUDA_SOURCE,
         (arch.cuda_arch, arch.rocm_arch),
+        # HIP's line on a host showing only NVIDIA GPUs: no gfx target is missing, the build is for the
+        # wrong vendor (the next entry says so)
+        contradicted=lambda snapshot, line: _hip_line_on_nvidia_host(snapshot, line),
+    ),
+    Printed(
+        # HIP's own "no code object for the devices" / "invalid device function", printed by a ROCm build of
+        # torch (or of another framework) on a host whose report shows only NVIDIA GPUs: the process loaded
+        # the ROCm runtime, which finds no AMD GPU to run on. Installing the CUDA build is the fix.
+        ("hip-invalid-device-function",),
+        "build-vendor-mismatch",
+        "error",
+        "A ROCm (HIP) build runs on a host whose GPUs are NVIDIA: HIP said so",
+        "Install the CUDA build instead (e.g. `pip install torch --index-url "
+        "https://download.pytorch.org/whl/cu126`, a CUDA the driver supports; an installer that picked ROCm "
+        "needs its GPU detection fixed), and check with "
+        '`python -c "import torch; print(torch.version.cuda, torch.version.hip)"`.',
+        build.VENDOR_SOURCE,
+        (build.vendor_mismatch,),
+        contradicted=lambda snapshot, line: not _hip_line_on_nvidia_host(snapshot, line),
     ),
     Printed(
         ("cudnn-mismatch", "cuda-lib-shadowed"),
@@ -234,6 +253,7 @@ PRINTED = (
 
 
 _GFX_TARGET = re.compile(r"gfx[0-9a-f]{3,4}")
+_HIP_WORDING = re.compile(r"\bHIP error\b|\bhipError\w+|Unable to find code object", re.I)
 
 
 def _gfx_listed(line: str) -> bool:
@@ -265,6 +285,19 @@ def _cuda_torch_on_amd_host(snapshot: Snapshot) -> bool:
         and facts.amd_devices(snapshot)
         and not facts.nvidia_devices(snapshot)
     )
+
+
+def _hip_line_on_nvidia_host(snapshot: Snapshot, line: str) -> bool:
+    """Whether a HIP error line comes from a ROCm build on a host the report shows with only NVIDIA GPUs
+    (no AMD GPU, no torch built for CUDA: then the line came from another interpreter than the one listed).
+    rocBLAS's 'Illegal seek for GPU arch : gfxNNNN' names an AMD target, so it is left to the arch check;
+    CUDA's own lines ('no kernel image', 'sm_120 is not compatible') are never HIP's."""
+    if not _HIP_WORDING.search(line) or "gfx" in line.lower():
+        return False
+    torch = facts.torch(snapshot)
+    if torch is not None and torch.cuda:
+        return False
+    return bool(facts.nvidia_devices(snapshot)) and not facts.amd_devices(snapshot)
 
 
 def _nvidia_shown(snapshot: Snapshot) -> bool:
