@@ -353,6 +353,7 @@ class Verifier:
         gold, rounding, left_out, alone = found
         activations = self._load().activations
         matched = self._inputs_matched(sink)
+        own_code = self._own_code_values(sink)
         judged = {}
         for key, target in sink.pending.items():
             reference = activations.get(key)
@@ -366,7 +367,8 @@ class Verifier:
             [
                 key
                 for key, (target, reference) in judged.items()
-                if golden.passes_model_wide(sink.checks[key], target, reference, gold[key], rounding[key])
+                if key not in own_code
+                and golden.passes_model_wide(sink.checks[key], target, reference, gold[key], rounding[key])
             ]
         )
         for key, (target, reference) in judged.items():
@@ -378,6 +380,7 @@ class Verifier:
                 rounding[key],
                 runs.get(key),
                 key in matched,
+                own_code.get(key),
             )
         why = [why for key, why in left_out.items() if key in sink.pending]
         return [
@@ -409,15 +412,33 @@ class Verifier:
             if info.type in ("code", "state") or info.untraced or info.key not in sink.pending:
                 continue
             inputs = [sink.checks.get(key) or sink.input_checks.get(key) for key in info.inputs_from]
-            if inputs and all(
-                check is not None
-                and check.status == "pass"
-                and check.cast is None
-                and not check.tolerance_from.startswith(("override", "inherited"))
-                for check in inputs
-            ):
+            if inputs and all(_matched(check) for check in inputs):
                 matched[info.key] = (info.module, info.call)
         return matched
+
+    @staticmethod
+    def _own_code_values(sink: Any) -> dict[str, str]:
+        """The failed values made in a module's own code from values that all matched the reference
+        at their own dtype's tolerance: key → that module. Its code after its children (a code value,
+        its output, each of several outputs; the model's own call too): no run alone bounds that
+        code's rounding, and the model-wide distances carry the children's shared rounding, which
+        after an ill-conditioned child hides a change there (verify/golden.py). Not a call whose
+        value the model-wide distances or a run alone do bound: one that saw no values of its
+        children, the model's own call (no upstream) or a module's one output (run alone)."""
+        calls = {info.key: info for info in sink.calls}
+        found = {}
+        for info in sink.calls:
+            if info.type == "state" or info.key not in calls:
+                continue
+            owner = calls.get(info.parent or "") if info.type == "code" else info
+            if owner is None or owner.untraced or info.untraced:
+                continue
+            if info.type != "code" and not info.seen and (info.parent is None or len(info.outputs) == 1):
+                continue
+            used = list(dict.fromkeys([*info.inputs_from, *info.seen]))
+            if used and all(_matched(sink.checks.get(key) or sink.input_checks.get(key)) for key in used):
+                found.update({key: owner.module for key in info.outputs if key in sink.pending})
+        return found
 
     def _golden_blocked(self, sink: Any) -> str | None:
         """Why a float64 replay of the target's model is no golden for this run (None: it is)."""
@@ -632,6 +653,16 @@ def _parameters(found: Any) -> dict[int, tuple[Any, str]]:
         for name, param in module.named_parameters(recurse=False):
             names.setdefault(id(param), (param, f"{owner}.{name}"))
     return names
+
+
+def _matched(check: Any) -> bool:
+    """Whether a value passed at its own dtype's tolerance (not a cast's, an override's, the golden's)."""
+    return (
+        check is not None
+        and check.status == "pass"
+        and check.cast is None
+        and not check.tolerance_from.startswith(("override", "inherited"))
+    )
 
 
 def _dropped_inputs(sink: Any) -> list[str]:

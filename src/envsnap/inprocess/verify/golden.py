@@ -31,6 +31,10 @@ run on *the reference's own input*, in float64 (``g_r``) and float32 (``c_r``): 
 output must be that function of its input up to float32 rounding, ``d(r, g_r) ≤
 REFERENCE_FACTOR·d(c_r, g_r)``. This is the golden one module at a time: a change the upstream
 rounding of an ill-conditioned op would bury (an activation swapped after it) is still seen.
+A value made in a module's own code from values that all matched, its children's outputs included
+(the model's own output, a module's output after its children, each of several outputs, a code
+value), has no run alone to bound that code's rounding, and the model-wide distances carry the
+children's shared rounding: it is not passed (``own_code``).
 
 Not run (the value stays failed, and the report says why): for values of another dtype or cast
 (their tolerance is the cast's), for a block that changed the model's weights (a training step, also
@@ -421,12 +425,15 @@ def rejudge(
     float32: Kept,
     local: Local | None = None,
     inputs_matched: bool = False,
+    own_code: str | None = None,
 ) -> ValueCheck:
     """The failed ``check`` judged against the golden: ``golden-pass`` when target and reference
     both look like float32 rounding of the model (module docstring), else still failed, saying how
     far each is from the golden. ``local``: the module call run alone; its own rounding bounds the
     difference when ``inputs_matched`` (the upstream rounding is shared and cannot explain it), and
-    its run on the reference's input bounds the reference."""
+    its run on the reference's input bounds the reference. ``own_code``: the module whose own code
+    made the value from values that all matched (its children's included), which no run alone
+    bounds: the model-wide distances carry the children's shared rounding, so it stays failed."""
     target_rmse, target_max = _distance(target, golden)
     reference_rmse, reference_max = _distance(reference, golden)
     rounding_rmse, rounding_max = _distance(float32, golden)
@@ -452,6 +459,16 @@ def rejudge(
         f"a float64 run of this model ({GOLDEN_HERE}) is at RMSE {target_rmse:.3g} from the target, "
         f"{reference_rmse:.3g} from the reference, {rounding_rmse:.3g} from float32 rounding"
     )
+    if target_ok and reference_ok and rounding_ok and own_code is not None:
+        return replace(
+            check,
+            golden_ratio=ratio,
+            reason=(
+                f"{check.reason}; {distances}; but it was made in {own_code}'s own code from values that "
+                "all matched the reference, whose shared rounding these distances carry, and no run "
+                f"alone bounds that code's: {GOLDEN_CHANGED}"
+            ),
+        )
     if target_ok and reference_ok and rounding_ok and local is not None:
         failed = _local_failure(target, reference, golden, local, inputs_matched, k, slack)
         if failed:
