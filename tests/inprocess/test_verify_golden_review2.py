@@ -102,3 +102,47 @@ def test_twin_a_model_with_no_children_reordered_passes_through_the_golden(tmp_p
     bundle = recorded(tmp_path, OffsetSum(), x)
     report = verify(bundle, OffsetSum(chunks=128), x)
     assert statuses(report) == {"OffsetSum#0": "golden-pass"}, report.reasons
+
+
+# -- a module of two inputs, after a reordered ill-conditioned norm ----------------------------------
+
+
+class GeluPlus(nn.Module):
+    """gelu(a) + b/2: two tensor inputs, so it was never run on the reference's own inputs."""
+
+    def __init__(self, approximate: str) -> None:
+        super().__init__()
+        self.approximate = approximate
+
+    def forward(self, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        return nn.functional.gelu(a, approximate=self.approximate) + 0.5 * b
+
+
+class TwoInputs(IllNorm):
+    def __init__(self, approximate: str = "none", chunks: int = 1) -> None:
+        super().__init__(chunks)
+        self.side = nn.Linear(16, 256)
+        self.mix = GeluPlus(approximate)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        out: torch.Tensor = self.head(self.mix(self.norm(self.embed(x)), self.side(x)))
+        return out
+
+
+def test_an_activation_swapped_in_a_module_of_two_inputs_fails_on_it(tmp_path: Path) -> None:
+    x = torch.randn(4, 6, 16, generator=gen())
+    bundle = recorded(tmp_path, seeded(TwoInputs), x)
+    report = verify(bundle, seeded(lambda: TwoInputs("tanh", chunks=8)), x)
+    assert report.verdict == "fail", report.limitations
+    assert statuses(report)["mix#0"] == "fail"
+    assert report.first_divergence is not None
+    assert report.first_divergence.key == "mix#0"
+    assert "on the reference's own input" in report.first_divergence.summary
+
+
+def test_twin_a_module_of_two_inputs_after_the_reordered_norm_passes(tmp_path: Path) -> None:
+    x = torch.randn(4, 6, 16, generator=gen())
+    bundle = recorded(tmp_path, seeded(TwoInputs), x)
+    report = verify(bundle, seeded(lambda: TwoInputs(chunks=8)), x)
+    assert report.verdict == "pass-with-limitations", report.reasons
+    assert statuses(report)["mix#0"] == "golden-pass"

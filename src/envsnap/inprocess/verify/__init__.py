@@ -390,7 +390,7 @@ class Verifier:
 
     def _alone(self, sink: Any) -> dict[str, Any]:
         """The failed values that are a module call's one output: key → (module path, call number,
-        the reference's value of its one recorded input when kept in full, else None)."""
+        the reference's values of its recorded inputs when all are kept in full, else None)."""
         activations = self._load().activations
         alone = {}
         for info in sink.calls:
@@ -398,8 +398,9 @@ class Verifier:
                 continue
             if info.parent is None:
                 continue  # the model's own call: run alone it is the whole replay again
-            single = info.inputs_from[0] if len(info.inputs_from) == 1 and not info.untraced else None
-            alone[info.key] = (info.module, info.call, activations.get(single) if single else None)
+            inputs = tuple(activations.get(key) for key in info.inputs_from)
+            full = bool(inputs) and not info.untraced and all(value is not None for value in inputs)
+            alone[info.key] = (info.module, info.call, inputs if full else None)
         return alone
 
     @staticmethod

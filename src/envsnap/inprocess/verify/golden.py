@@ -26,8 +26,8 @@ the model-wide distances above (which include it) would hide a change smaller th
 bias moved after an ill-conditioned norm). There the difference between target and reference must
 also be explained by the module's *own* rounding: its float32 copy run on the golden's inputs,
 against the golden (``own``): ``d(t, r) ≤ 2k·d(own, g)`` in RMS and in the worst element.
-And where the call took one tensor whose reference value is kept in full, the target's module is
-run on *the reference's own input*, in float64 (``g_r``) and float32 (``c_r``): the reference's
+And where the reference values of the call's inputs are kept in full, the target's module is
+run on *the reference's own inputs*, in float64 (``g_r``) and float32 (``c_r``): the reference's
 output must be that function of its input up to float32 rounding, ``d(r, g_r) ≤
 REFERENCE_FACTOR·d(c_r, g_r)``. This is the golden one module at a time: a change the upstream
 rounding of an ill-conditioned op would bury (an activation swapped after it) is still seen.
@@ -60,6 +60,7 @@ from envsnap.inprocess.bundle.model import Leaf
 from envsnap.inprocess.capture import CallInfo, Capture
 from envsnap.inprocess.cpu_copy import cpu_copy, upcast, why_not
 from envsnap.inprocess.metrics import sketch_metrics, sketch_of, tensor_metrics
+from envsnap.inprocess.tensor_stats import leaves
 from envsnap.inprocess.tolerance import golden_factor
 from envsnap.inprocess.verify.compare import aligned_code_key
 from envsnap.inprocess.verify.report import (
@@ -188,8 +189,9 @@ Golden = tuple[dict[str, Kept], dict[str, Kept], dict[str, str], Alone]
 alone, made only for the keys the model-wide distances would pass (each copies its module: not paid
 for the rest)."""
 
-Place = tuple[str, int, "torch.Tensor | None"]
-"""A module call to run alone: module path, call number, the reference's input (one tensor) or None."""
+Place = tuple[str, int, "tuple[torch.Tensor, ...] | None"]
+"""A module call to run alone: module path, call number, the reference's values of its recorded
+inputs (in the order the capture traced its positional tensors) or None."""
 
 
 UNSTABLE = (
@@ -360,16 +362,31 @@ def _run_module(module: torch.nn.Module, args: Any, kwargs: Any, dtype: torch.dt
     return out.to(torch.float64) if isinstance(out, torch.Tensor) else None
 
 
-def _swap_input(args: Any, kwargs: Any, reference: torch.Tensor | None) -> tuple[Any, Any] | None:
-    """The call's arguments with its one floating tensor replaced by the reference's value (None:
-    no reference value, or not exactly one floating tensor of that shape)."""
+def _swap_input(args: Any, kwargs: Any, reference: tuple[torch.Tensor, ...] | None) -> tuple[Any, Any] | None:
+    """The call's arguments with its tensors replaced by the reference's values (None: no reference
+    values, or the call's tensors are not one to one those the capture traced: a tensor passed
+    twice or by keyword, or one the swap would not reach)."""
     if reference is None:
         return None
-    floats = [v for v in tree_leaves((args, kwargs)) if isinstance(v, torch.Tensor) and v.is_floating_point()]
-    if len(floats) != 1 or floats[0].shape != reference.shape:
+    tensors = [tensor for _, tensor in leaves(args)]
+    if len(tensors) != len(reference) or any(
+        isinstance(v, torch.Tensor) and v.is_floating_point() for v in tree_leaves(kwargs)
+    ):
         return None
-    one = floats[0]
-    return tree_map(lambda v: reference.to(torch.float64) if v is one else v, (args, kwargs))  # type: ignore[no-any-return]
+    pairs = list(zip(tensors, reference, strict=True))  # lengths checked above
+    if any(t.shape != r.shape or t.is_floating_point() != r.is_floating_point() for t, r in pairs):
+        return None
+    swap = {id(t): r.to(torch.float64) if r.is_floating_point() else r for t, r in pairs}
+    done = []
+
+    def swapped(value: Any) -> Any:
+        if isinstance(value, torch.Tensor) and id(value) in swap:
+            done.append(id(value))
+            return swap[id(value)]
+        return value
+
+    result = tree_map(swapped, (args, kwargs))
+    return result if sorted(done) == sorted(swap) else None
 
 
 def _local_failure(
