@@ -146,3 +146,49 @@ def test_twin_a_module_of_two_inputs_after_the_reordered_norm_passes(tmp_path: P
     report = verify(bundle, seeded(lambda: TwoInputs(chunks=8)), x)
     assert report.verdict == "pass-with-limitations", report.reasons
     assert statuses(report)["mix#0"] == "golden-pass"
+
+
+# -- a module of two outputs, after a reordered ill-conditioned norm ---------------------------------
+
+
+class TwoOutputs(nn.Module):
+    """(y·w, gelu(y)): two outputs, so it was never run alone."""
+
+    def __init__(self, approximate: str) -> None:
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(256))
+        self.approximate = approximate
+
+    def forward(self, y: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return y * self.weight, nn.functional.gelu(y, approximate=self.approximate)
+
+
+class TwoOutputsNet(IllNorm):
+    def __init__(self, approximate: str = "none", chunks: int = 1) -> None:
+        super().__init__(chunks)
+        self.pair = TwoOutputs(approximate)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        a, b = self.pair(self.norm(self.embed(x)))
+        out: torch.Tensor = self.head(a + b)
+        return out
+
+
+def test_an_activation_swapped_in_one_of_two_outputs_fails_on_it(tmp_path: Path) -> None:
+    x = torch.randn(4, 6, 16, generator=gen())
+    bundle = recorded(tmp_path, seeded(TwoOutputsNet), x)
+    report = verify(bundle, seeded(lambda: TwoOutputsNet("tanh", chunks=8)), x)
+    assert report.verdict == "fail", report.limitations
+    assert statuses(report)["pair#0/0"] == "golden-pass"
+    assert statuses(report)["pair#0/1"] == "fail"
+    assert report.first_divergence is not None
+    assert report.first_divergence.key == "pair#0"
+    assert "on the reference's own input" in report.first_divergence.summary
+
+
+def test_twin_a_module_of_two_outputs_after_the_reordered_norm_passes(tmp_path: Path) -> None:
+    x = torch.randn(4, 6, 16, generator=gen())
+    bundle = recorded(tmp_path, seeded(TwoOutputsNet), x)
+    report = verify(bundle, seeded(lambda: TwoOutputsNet(chunks=8)), x)
+    assert report.verdict == "pass-with-limitations", report.reasons
+    assert statuses(report)["pair#0/1"] == "golden-pass"

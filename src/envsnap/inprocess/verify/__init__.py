@@ -389,32 +389,35 @@ class Verifier:
         ]
 
     def _alone(self, sink: Any) -> dict[str, Any]:
-        """The failed values that are a module call's one output: key → (module path, call number,
-        the reference's values of its recorded inputs when all are kept in full, else None)."""
+        """The failed values that a module call output (one of them, or each of several): key →
+        (module path, call number, the reference's values of its recorded inputs when all are kept
+        in full, else None, where in the call's output the value is)."""
         activations = self._load().activations
         alone = {}
         for info in sink.calls:
-            if info.type in ("code", "state") or info.key not in sink.pending or info.outputs != [info.key]:
+            if info.type in ("code", "state"):
                 continue
             if info.parent is None:
                 continue  # the model's own call: run alone it is the whole replay again
             inputs = tuple(activations.get(key) for key in info.inputs_from)
             full = bool(inputs) and not info.untraced and all(value is not None for value in inputs)
-            alone[info.key] = (info.module, info.call, inputs if full else None)
+            for key in info.outputs:
+                if key in sink.pending and key.startswith(info.key):
+                    alone[key] = (info.module, info.call, inputs if full else None, key[len(info.key) :])
         return alone
 
     @staticmethod
     def _inputs_matched(sink: Any) -> dict[str, tuple[str, int]]:
-        """The failed values (a module call's single output) whose call took only recorded values
+        """The failed values (a module call's outputs) whose call took only recorded values
         that passed at their own dtype's tolerance: key → (module path, call number). Their
         upstream rounding is shared with the reference (verify/golden.py)."""
         matched = {}
         for info in sink.calls:
-            if info.type in ("code", "state") or info.untraced or info.key not in sink.pending:
+            if info.type in ("code", "state") or info.untraced:
                 continue
             inputs = [sink.checks.get(key) or sink.input_checks.get(key) for key in info.inputs_from]
             if inputs and all(_matched(check) for check in inputs):
-                matched[info.key] = (info.module, info.call)
+                matched.update({key: (info.module, info.call) for key in info.outputs if key in sink.pending})
         return matched
 
     @staticmethod
@@ -423,9 +426,9 @@ class Verifier:
         at their own dtype's tolerance: key → that module. Its code after its children (a code value,
         its output, each of several outputs; the model's own call too): no run alone bounds that
         code's rounding, and the model-wide distances carry the children's shared rounding, which
-        after an ill-conditioned child hides a change there (verify/golden.py). Not a call whose
-        value the model-wide distances or a run alone do bound: one that saw no values of its
-        children, the model's own call (no upstream) or a module's one output (run alone)."""
+        after an ill-conditioned child hides a change there (verify/golden.py). Not a call that saw
+        no values of its children: the model's own call then has no upstream, and a module's call is
+        run alone (``_alone``)."""
         calls = {info.key: info for info in sink.calls}
         found = {}
         for info in sink.calls:
@@ -434,7 +437,7 @@ class Verifier:
             owner = calls.get(info.parent or "") if info.type == "code" else info
             if owner is None or owner.untraced or info.untraced:
                 continue
-            if info.type != "code" and not info.seen and (info.parent is None or len(info.outputs) == 1):
+            if info.type != "code" and not info.seen:
                 continue
             used = list(dict.fromkeys([*info.inputs_from, *info.seen]))
             if used and all(_matched(sink.checks.get(key) or sink.input_checks.get(key)) for key in used):

@@ -32,8 +32,7 @@ output must be that function of its input up to float32 rounding, ``d(r, g_r) â‰
 REFERENCE_FACTORÂ·d(c_r, g_r)``. This is the golden one module at a time: a change the upstream
 rounding of an ill-conditioned op would bury (an activation swapped after it) is still seen.
 A value made in a module's own code from values that all matched, its children's outputs included
-(the model's own output, a module's output after its children, each of several outputs, a code
-value), has no run alone to bound that code's rounding, and the model-wide distances carry the
+(the model's own output, a module's outputs after its children, a code value), has no run alone to bound that code's rounding, and the model-wide distances carry the
 children's shared rounding: it is not passed (``own_code``).
 
 Not run (the value stays failed, and the report says why): for values of another dtype or cast
@@ -189,9 +188,10 @@ Golden = tuple[dict[str, Kept], dict[str, Kept], dict[str, str], Alone]
 alone, made only for the keys the model-wide distances would pass (each copies its module: not paid
 for the rest)."""
 
-Place = tuple[str, int, "tuple[torch.Tensor, ...] | None"]
+Place = tuple[str, int, "tuple[torch.Tensor, ...] | None", str]
 """A module call to run alone: module path, call number, the reference's values of its recorded
-inputs (in the order the capture traced its positional tensors) or None."""
+inputs (in the order the capture traced its positional tensors) or None, and where in its output
+the value is (``""``: the output is the tensor; ``"/1"``: the second of a tuple)."""
 
 
 UNSTABLE = (
@@ -301,7 +301,9 @@ def _stash_inputs(
     model: torch.nn.Module, local: Mapping[str, Place], stash: dict[str, tuple[Place, Any, Any]]
 ) -> list[Any]:
     """Hooks that keep a copy of the inputs of the module calls ``local`` names (float64 run)."""
-    wanted = {place[:2]: key for key, place in local.items()}
+    wanted: dict[tuple[str, int], list[str]] = {}
+    for key, place in local.items():
+        wanted.setdefault(place[:2], []).append(key)
     paths = {path for path, _ in wanted}
     counts: dict[str, int] = {}
     used = [0]
@@ -313,8 +315,8 @@ def _stash_inputs(
         def keep_inputs(module: Any, args: Any, kwargs: Any, output: Any, path: str = path) -> None:
             call = counts.get(path, 0)
             counts[path] = call + 1
-            key = wanted.get((path, call))
-            if key is None or not isinstance(output, torch.Tensor):
+            found = wanted.get((path, call))
+            if found is None:
                 return
             size = sum(
                 v.nelement() * v.element_size()
@@ -323,7 +325,8 @@ def _stash_inputs(
             )
             if used[0] + size <= STASH_BYTES:  # past it: that call is judged model-wide only
                 used[0] += size
-                stash[key] = (local[key], _cloned(args), _cloned(kwargs))
+                inputs = (_cloned(args), _cloned(kwargs))  # one copy for each of its values
+                stash.update({key: (local[key], *inputs) for key in found})
 
         handles.append(module.register_forward_hook(keep_inputs, with_kwargs=True))
     return handles
@@ -339,27 +342,31 @@ def _own_rounding(
     """Each stashed call run again alone: on a float32 copy of its module with its float64 inputs,
     and (given the reference's input) the module in float64 and float32 on that input."""
     found: dict[str, Local] = {}
-    for key, ((path, _, reference_input), args, kwargs) in stash.items():
+    for key, ((path, _, reference_input, part), args, kwargs) in stash.items():
         full = keys.get(key, False)
         module = copy.deepcopy(model.get_submodule(path))
-        own = _run_module(module.to(torch.float32), args, kwargs, torch.float32)
+        own = _run_module(module.to(torch.float32), args, kwargs, torch.float32, part)
         if own is None:
             continue
         local = Local(keep(own, full))
         swapped = _swap_input(args, kwargs, reference_input)
         if swapped is not None:
-            gold = _run_module(module.to(torch.float64), *swapped, torch.float64)
-            rounding = _run_module(module.to(torch.float32), *swapped, torch.float32)
+            gold = _run_module(module.to(torch.float64), *swapped, torch.float64, part)
+            rounding = _run_module(module.to(torch.float32), *swapped, torch.float32, part)
             if gold is not None and rounding is not None:
                 local.on_reference = (keep(gold, full), keep(rounding, full))
         found[key] = local
     return found
 
 
-def _run_module(module: torch.nn.Module, args: Any, kwargs: Any, dtype: torch.dtype) -> torch.Tensor | None:
+def _run_module(
+    module: torch.nn.Module, args: Any, kwargs: Any, dtype: torch.dtype, part: str
+) -> torch.Tensor | None:
+    """The module's output at ``part`` (leaves' path in it), in float64 (None: no tensor there)."""
     with torch.random.fork_rng(devices=[]), torch.no_grad():
         out = module(*upcast(args, dtype), **upcast(kwargs, dtype))
-    return out.to(torch.float64) if isinstance(out, torch.Tensor) else None
+    found = dict(leaves(out)).get(part)
+    return found.to(torch.float64) if isinstance(found, torch.Tensor) else None
 
 
 def _swap_input(args: Any, kwargs: Any, reference: tuple[torch.Tensor, ...] | None) -> tuple[Any, Any] | None:
