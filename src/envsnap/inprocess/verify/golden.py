@@ -32,8 +32,9 @@ output must be that function of its input up to float32 rounding, ``d(r, g_r) â‰
 REFERENCE_FACTORÂ·d(c_r, g_r)``. This is the golden one module at a time: a change the upstream
 rounding of an ill-conditioned op would bury (an activation swapped after it) is still seen.
 A value made in a module's own code from values that all matched, its children's outputs included
-(the model's own output, a module's outputs after its children, a code value), has no run alone to bound that code's rounding, and the model-wide distances carry the
-children's shared rounding: it is not passed (``own_code``).
+(the model's own output, a module's outputs after its children, a code value), has no run alone
+to bound that code's rounding, and the model-wide distances carry the children's shared rounding:
+it is not passed (``own_code``). Each output of a module of several is run alone as one would be.
 
 Not run (the value stays failed, and the report says why): for values of another dtype or cast
 (their tolerance is the cast's), for a block that changed the model's weights (a training step, also
