@@ -353,6 +353,7 @@ class Verifier:
         gold, rounding, left_out, alone = found
         activations = self._load().activations
         matched = self._inputs_matched(sink)
+        own_code = self._own_code_values(sink)
         judged = {}
         for key, target in sink.pending.items():
             reference = activations.get(key)
@@ -366,7 +367,8 @@ class Verifier:
             [
                 key
                 for key, (target, reference) in judged.items()
-                if golden.passes_model_wide(sink.checks[key], target, reference, gold[key], rounding[key])
+                if key not in own_code
+                and golden.passes_model_wide(sink.checks[key], target, reference, gold[key], rounding[key])
             ]
         )
         for key, (target, reference) in judged.items():
@@ -378,6 +380,7 @@ class Verifier:
                 rounding[key],
                 runs.get(key),
                 key in matched,
+                own_code.get(key),
             )
         why = [why for key, why in left_out.items() if key in sink.pending]
         return [
@@ -386,38 +389,60 @@ class Verifier:
         ]
 
     def _alone(self, sink: Any) -> dict[str, Any]:
-        """The failed values that are a module call's one output: key → (module path, call number,
-        the reference's value of its one recorded input when kept in full, else None)."""
+        """The failed values that a module call output (one of them, or each of several): key →
+        (module path, call number, the reference's values of its recorded inputs when all are kept
+        in full, else None, where in the call's output the value is)."""
         activations = self._load().activations
         alone = {}
         for info in sink.calls:
-            if info.type in ("code", "state") or info.key not in sink.pending or info.outputs != [info.key]:
+            if info.type in ("code", "state"):
                 continue
             if info.parent is None:
                 continue  # the model's own call: run alone it is the whole replay again
-            single = info.inputs_from[0] if len(info.inputs_from) == 1 and not info.untraced else None
-            alone[info.key] = (info.module, info.call, activations.get(single) if single else None)
+            inputs = tuple(activations.get(key) for key in info.inputs_from)
+            full = bool(inputs) and not info.untraced and all(value is not None for value in inputs)
+            for key in info.outputs:
+                if key in sink.pending and key.startswith(info.key):
+                    alone[key] = (info.module, info.call, inputs if full else None, key[len(info.key) :])
         return alone
 
     @staticmethod
     def _inputs_matched(sink: Any) -> dict[str, tuple[str, int]]:
-        """The failed values (a module call's single output) whose call took only recorded values
+        """The failed values (a module call's outputs) whose call took only recorded values
         that passed at their own dtype's tolerance: key → (module path, call number). Their
         upstream rounding is shared with the reference (verify/golden.py)."""
         matched = {}
         for info in sink.calls:
-            if info.type in ("code", "state") or info.untraced or info.key not in sink.pending:
+            if info.type in ("code", "state") or info.untraced:
                 continue
             inputs = [sink.checks.get(key) or sink.input_checks.get(key) for key in info.inputs_from]
-            if inputs and all(
-                check is not None
-                and check.status == "pass"
-                and check.cast is None
-                and not check.tolerance_from.startswith(("override", "inherited"))
-                for check in inputs
-            ):
-                matched[info.key] = (info.module, info.call)
+            if inputs and all(_matched(check) for check in inputs):
+                matched.update({key: (info.module, info.call) for key in info.outputs if key in sink.pending})
         return matched
+
+    @staticmethod
+    def _own_code_values(sink: Any) -> dict[str, str]:
+        """The failed values made in a module's own code from values that all matched the reference
+        at their own dtype's tolerance: key → that module. Its code after its children (a code value,
+        its output, each of several outputs; the model's own call too): no run alone bounds that
+        code's rounding, and the model-wide distances carry the children's shared rounding, which
+        after an ill-conditioned child hides a change there (verify/golden.py). Not a call that saw
+        no values of its children: the model's own call then has no upstream, and a module's call is
+        run alone (``_alone``)."""
+        calls = {info.key: info for info in sink.calls}
+        found = {}
+        for info in sink.calls:
+            if info.type == "state" or info.key not in calls:
+                continue
+            owner = calls.get(info.parent or "") if info.type == "code" else info
+            if owner is None or owner.untraced or info.untraced:
+                continue
+            if info.type != "code" and not info.seen:
+                continue
+            used = list(dict.fromkeys([*info.inputs_from, *info.seen]))
+            if used and all(_matched(sink.checks.get(key) or sink.input_checks.get(key)) for key in used):
+                found.update({key: owner.module for key in info.outputs if key in sink.pending})
+        return found
 
     def _golden_blocked(self, sink: Any) -> str | None:
         """Why a float64 replay of the target's model is no golden for this run (None: it is)."""
@@ -632,6 +657,16 @@ def _parameters(found: Any) -> dict[int, tuple[Any, str]]:
         for name, param in module.named_parameters(recurse=False):
             names.setdefault(id(param), (param, f"{owner}.{name}"))
     return names
+
+
+def _matched(check: Any) -> bool:
+    """Whether a value passed at its own dtype's tolerance (not a cast's, an override's, the golden's)."""
+    return (
+        check is not None
+        and check.status == "pass"
+        and check.cast is None
+        and not check.tolerance_from.startswith(("override", "inherited"))
+    )
 
 
 def _dropped_inputs(sink: Any) -> list[str]:

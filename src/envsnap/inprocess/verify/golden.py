@@ -26,11 +26,15 @@ the model-wide distances above (which include it) would hide a change smaller th
 bias moved after an ill-conditioned norm). There the difference between target and reference must
 also be explained by the module's *own* rounding: its float32 copy run on the golden's inputs,
 against the golden (``own``): ``d(t, r) ≤ 2k·d(own, g)`` in RMS and in the worst element.
-And where the call took one tensor whose reference value is kept in full, the target's module is
-run on *the reference's own input*, in float64 (``g_r``) and float32 (``c_r``): the reference's
+And where the reference values of the call's inputs are kept in full, the target's module is
+run on *the reference's own inputs*, in float64 (``g_r``) and float32 (``c_r``): the reference's
 output must be that function of its input up to float32 rounding, ``d(r, g_r) ≤
 REFERENCE_FACTOR·d(c_r, g_r)``. This is the golden one module at a time: a change the upstream
 rounding of an ill-conditioned op would bury (an activation swapped after it) is still seen.
+A value made in a module's own code from values that all matched, its children's outputs included
+(the model's own output, a module's outputs after its children, a code value), has no run alone
+to bound that code's rounding, and the model-wide distances carry the children's shared rounding:
+it is not passed (``own_code``). Each output of a module of several is run alone as one would be.
 
 Not run (the value stays failed, and the report says why): for values of another dtype or cast
 (their tolerance is the cast's), for a block that changed the model's weights (a training step, also
@@ -56,6 +60,7 @@ from envsnap.inprocess.bundle.model import Leaf
 from envsnap.inprocess.capture import CallInfo, Capture
 from envsnap.inprocess.cpu_copy import cpu_copy, upcast, why_not
 from envsnap.inprocess.metrics import sketch_metrics, sketch_of, tensor_metrics
+from envsnap.inprocess.tensor_stats import leaves
 from envsnap.inprocess.tolerance import golden_factor
 from envsnap.inprocess.verify.compare import aligned_code_key
 from envsnap.inprocess.verify.report import (
@@ -184,8 +189,10 @@ Golden = tuple[dict[str, Kept], dict[str, Kept], dict[str, str], Alone]
 alone, made only for the keys the model-wide distances would pass (each copies its module: not paid
 for the rest)."""
 
-Place = tuple[str, int, "torch.Tensor | None"]
-"""A module call to run alone: module path, call number, the reference's input (one tensor) or None."""
+Place = tuple[str, int, "tuple[torch.Tensor, ...] | None", str]
+"""A module call to run alone: module path, call number, the reference's values of its recorded
+inputs (in the order the capture traced its positional tensors) or None, and where in its output
+the value is (``""``: the output is the tensor; ``"/1"``: the second of a tuple)."""
 
 
 UNSTABLE = (
@@ -295,7 +302,9 @@ def _stash_inputs(
     model: torch.nn.Module, local: Mapping[str, Place], stash: dict[str, tuple[Place, Any, Any]]
 ) -> list[Any]:
     """Hooks that keep a copy of the inputs of the module calls ``local`` names (float64 run)."""
-    wanted = {place[:2]: key for key, place in local.items()}
+    wanted: dict[tuple[str, int], list[str]] = {}
+    for key, place in local.items():
+        wanted.setdefault(place[:2], []).append(key)
     paths = {path for path, _ in wanted}
     counts: dict[str, int] = {}
     used = [0]
@@ -307,8 +316,8 @@ def _stash_inputs(
         def keep_inputs(module: Any, args: Any, kwargs: Any, output: Any, path: str = path) -> None:
             call = counts.get(path, 0)
             counts[path] = call + 1
-            key = wanted.get((path, call))
-            if key is None or not isinstance(output, torch.Tensor):
+            found = wanted.get((path, call))
+            if found is None:
                 return
             size = sum(
                 v.nelement() * v.element_size()
@@ -317,7 +326,8 @@ def _stash_inputs(
             )
             if used[0] + size <= STASH_BYTES:  # past it: that call is judged model-wide only
                 used[0] += size
-                stash[key] = (local[key], _cloned(args), _cloned(kwargs))
+                inputs = (_cloned(args), _cloned(kwargs))  # one copy for each of its values
+                stash.update({key: (local[key], *inputs) for key in found})
 
         handles.append(module.register_forward_hook(keep_inputs, with_kwargs=True))
     return handles
@@ -333,39 +343,58 @@ def _own_rounding(
     """Each stashed call run again alone: on a float32 copy of its module with its float64 inputs,
     and (given the reference's input) the module in float64 and float32 on that input."""
     found: dict[str, Local] = {}
-    for key, ((path, _, reference_input), args, kwargs) in stash.items():
+    for key, ((path, _, reference_input, part), args, kwargs) in stash.items():
         full = keys.get(key, False)
         module = copy.deepcopy(model.get_submodule(path))
-        own = _run_module(module.to(torch.float32), args, kwargs, torch.float32)
+        own = _run_module(module.to(torch.float32), args, kwargs, torch.float32, part)
         if own is None:
             continue
         local = Local(keep(own, full))
         swapped = _swap_input(args, kwargs, reference_input)
         if swapped is not None:
-            gold = _run_module(module.to(torch.float64), *swapped, torch.float64)
-            rounding = _run_module(module.to(torch.float32), *swapped, torch.float32)
+            gold = _run_module(module.to(torch.float64), *swapped, torch.float64, part)
+            rounding = _run_module(module.to(torch.float32), *swapped, torch.float32, part)
             if gold is not None and rounding is not None:
                 local.on_reference = (keep(gold, full), keep(rounding, full))
         found[key] = local
     return found
 
 
-def _run_module(module: torch.nn.Module, args: Any, kwargs: Any, dtype: torch.dtype) -> torch.Tensor | None:
+def _run_module(
+    module: torch.nn.Module, args: Any, kwargs: Any, dtype: torch.dtype, part: str
+) -> torch.Tensor | None:
+    """The module's output at ``part`` (leaves' path in it), in float64 (None: no tensor there)."""
     with torch.random.fork_rng(devices=[]), torch.no_grad():
         out = module(*upcast(args, dtype), **upcast(kwargs, dtype))
-    return out.to(torch.float64) if isinstance(out, torch.Tensor) else None
+    found = dict(leaves(out)).get(part)
+    return found.to(torch.float64) if isinstance(found, torch.Tensor) else None
 
 
-def _swap_input(args: Any, kwargs: Any, reference: torch.Tensor | None) -> tuple[Any, Any] | None:
-    """The call's arguments with its one floating tensor replaced by the reference's value (None:
-    no reference value, or not exactly one floating tensor of that shape)."""
+def _swap_input(args: Any, kwargs: Any, reference: tuple[torch.Tensor, ...] | None) -> tuple[Any, Any] | None:
+    """The call's arguments with its tensors replaced by the reference's values (None: no reference
+    values, or the call's tensors are not one to one those the capture traced: a tensor passed
+    twice or by keyword, or one the swap would not reach)."""
     if reference is None:
         return None
-    floats = [v for v in tree_leaves((args, kwargs)) if isinstance(v, torch.Tensor) and v.is_floating_point()]
-    if len(floats) != 1 or floats[0].shape != reference.shape:
+    tensors = [tensor for _, tensor in leaves(args)]
+    if len(tensors) != len(reference) or any(
+        isinstance(v, torch.Tensor) and v.is_floating_point() for v in tree_leaves(kwargs)
+    ):
         return None
-    one = floats[0]
-    return tree_map(lambda v: reference.to(torch.float64) if v is one else v, (args, kwargs))  # type: ignore[no-any-return]
+    pairs = list(zip(tensors, reference, strict=True))  # lengths checked above
+    if any(t.shape != r.shape or t.is_floating_point() != r.is_floating_point() for t, r in pairs):
+        return None
+    swap = {id(t): r.to(torch.float64) if r.is_floating_point() else r for t, r in pairs}
+    done = []
+
+    def swapped(value: Any) -> Any:
+        if isinstance(value, torch.Tensor) and id(value) in swap:
+            done.append(id(value))
+            return swap[id(value)]
+        return value
+
+    result = tree_map(swapped, (args, kwargs))
+    return result if sorted(done) == sorted(swap) else None
 
 
 def _local_failure(
@@ -421,12 +450,15 @@ def rejudge(
     float32: Kept,
     local: Local | None = None,
     inputs_matched: bool = False,
+    own_code: str | None = None,
 ) -> ValueCheck:
     """The failed ``check`` judged against the golden: ``golden-pass`` when target and reference
     both look like float32 rounding of the model (module docstring), else still failed, saying how
     far each is from the golden. ``local``: the module call run alone; its own rounding bounds the
     difference when ``inputs_matched`` (the upstream rounding is shared and cannot explain it), and
-    its run on the reference's input bounds the reference."""
+    its run on the reference's input bounds the reference. ``own_code``: the module whose own code
+    made the value from values that all matched (its children's included), which no run alone
+    bounds: the model-wide distances carry the children's shared rounding, so it stays failed."""
     target_rmse, target_max = _distance(target, golden)
     reference_rmse, reference_max = _distance(reference, golden)
     rounding_rmse, rounding_max = _distance(float32, golden)
@@ -452,6 +484,16 @@ def rejudge(
         f"a float64 run of this model ({GOLDEN_HERE}) is at RMSE {target_rmse:.3g} from the target, "
         f"{reference_rmse:.3g} from the reference, {rounding_rmse:.3g} from float32 rounding"
     )
+    if target_ok and reference_ok and rounding_ok and own_code is not None:
+        return replace(
+            check,
+            golden_ratio=ratio,
+            reason=(
+                f"{check.reason}; {distances}; but it was made in {own_code}'s own code from values that "
+                "all matched the reference, whose shared rounding these distances carry, and no run "
+                f"alone bounds that code's: {GOLDEN_CHANGED}"
+            ),
+        )
     if target_ok and reference_ok and rounding_ok and local is not None:
         failed = _local_failure(target, reference, golden, local, inputs_matched, k, slack)
         if failed:
