@@ -3,8 +3,8 @@
 - PaddleX, PaddlePaddle's inference front-end (paddleocr 3.7.0 is built on it), runs its default PaddlePaddle
   engine on the CPU off NVIDIA GPUs, and reaches AMD, Intel and Apple GPUs through its documented engine swap
   (onnxruntime, OpenVINO, transformers): a swap, not a port;
-- PaddlePaddle itself builds for CUDA, the CPU and Baidu's listed accelerators only (its "xpu" is Kunlunxin, not
-  Intel): on these GPUs a project written on Paddle runs on the CPU, and the GPU needs another framework.
+- PaddlePaddle itself builds for CUDA, the CPU and Baidu's listed accelerators only (its "xpu" is Kunlunxin,
+  not Intel): on these GPUs a project written on Paddle runs on the CPU, and the GPU needs another framework.
 Each case keeps its twin that must not change.
 """
 
@@ -69,7 +69,8 @@ def test_a_paddlex_front_end_swaps_its_engine_on_these_gpus(tmp_path: Path, targ
     assert "framework-import" in raised(result)
     assert result.verdict.risk == "moderate"
     meanings = [f.meaning for f in result.findings if f.rule == "framework-import"]
-    assert meanings and all("PaddleX" in m and "engine" in m for m in meanings)
+    assert meanings
+    assert all("PaddleX" in m and "engine" in m for m in meanings)
 
 
 @pytest.mark.parametrize("target", ["rocm:gfx942", "xpu", "mps"])
