@@ -40,6 +40,19 @@ _YOLO_BANNER = re.compile(
 """Ultralytics' (YOLOv5/YOLOv8/YOLO11) device banner, ``Ultralytics 8.3.17 🚀 Python-3.10.12 torch-2.4.1+cu121
 CUDA:0 (Tesla T4, 15102MiB)`` (or ``CPU (Intel Xeon ...)``): its select_device() prints the torch version
 glued to ``torch-`` and the first CUDA device torch opened."""
+_UNSLOTH_TORCH = re.compile(
+    r"\bTorch: (?P<v>\d{1,4}\.\d{1,4}(?:\.\d{1,6})?(?:\.dev\d{1,8}|[ab]\d{1,3}|a0\+git[0-9a-f]{4,12})?"
+    r"(?:\+[A-Za-z0-9]{1,20}(?:\.[A-Za-z0-9]{1,20}){0,3})?)\. CUDA: (?P<cc>\d{1,2}\.\d)\. "
+    r"CUDA Toolkit: (?P<cuda>\d{1,2}\.\d{1,2})\b"
+)
+"""Unsloth's start-up banner, its third line: ``Torch: 2.6.0+cu124. CUDA: 12.0. CUDA Toolkit: 12.4.
+Triton: 3.2.0``, where ``CUDA:`` is the GPU's compute capability and ``CUDA Toolkit:`` is
+torch.version.cuda (the CUDA torch was built with), behind ASCII art (``O^O/ \\_/ \\``)."""
+_UNSLOTH_GPU = re.compile(
+    r"/\|[ \t]{1,12}(?P<name>[A-Za-z][^.|\\/]{1,80}?)\. Num GPUs = \d{1,3}\. Max memory: "
+)
+"""Unsloth's banner, its second line: ``\\   /|    NVIDIA GeForce RTX 5090. Num GPUs = 1. Max memory:
+31.345 GB. Platform: Linux.``: the GPU torch opened, as torch names it."""
 _ALIGNED_PKG = re.compile(r"^(?P<name>[A-Za-z][\w.-]{0,60}) {1,40}(?P<v>" + VERSION + r")(?: .*)?$")
 _INSTALLED = re.compile(r"Successfully installed (?P<list>.{1,4000})")
 _INSTALLED_ITEM = re.compile(r"^(?P<name>[A-Za-z0-9][\w.]*(?:-[A-Za-z][\w.]*)*)-(?P<v>\d[\w.+!]*)$")
@@ -206,9 +219,20 @@ def inline(reader: Reader, number: int, line: str, lower: str) -> None:
             reader.add("cuda-driver", paddle.group("driver"), number)
             reader.add("cuda-stated", paddle.group("runtime"), number, "paddle runtime")
             return
+    if "torch: " in lower and (unsloth := _UNSLOTH_TORCH.search(line)):
+        _unsloth_torch(reader, number, unsloth)
+        return
+    if "num gpus = " in lower and (unsloth_gpu := _UNSLOTH_GPU.search(line)):
+        name = gpu_name(unsloth_gpu.group("name"))
+        if name:
+            reader.add("gpu", name, number)
+            return
+    # xFormers' "built for" block ("PyTorch 2.6.0+cu124 with CUDA 1204 (you have 2.8.0...)") names the
+    # torch and Python the extension was built for first: the installed ones are what "you have" says.
+    built_for = "(you have " in line
     if "torch" in lower:
         match = TORCH_INLINE.match(line)
-        if match:
+        if match and not built_for:
             reader.add("torch", torch_of(match), number)
         elif "torch version" in lower and (said := _TORCH_BUILD_SAID.search(line)):
             reader.add("torch", said.group("v"), number)
@@ -263,7 +287,7 @@ def inline(reader: Reader, number: int, line: str, lower: str) -> None:
             return
     if line.startswith("Python "):
         match = PYTHON_INLINE.match(line)
-        if match:
+        if match and not built_for:
             reader.add("python", match.group("v"), number)
     if "which is incompatible" in lower:
         for conflict in _RESOLVER.finditer(line):
@@ -389,8 +413,17 @@ def inline(reader: Reader, number: int, line: str, lower: str) -> None:
             series = "GTX" if bare.group("n").startswith("10") else "RTX"
             suffix = " Ti" if bare.group("ti") else ""
             reader.add("gpu", f"NVIDIA GeForce {series} {bare.group('n')}{suffix}", number)
+    if built_for:
+        return
     if _SEGMENT.search(line) and not any(f.line == number and f.kind == "torch" for f in reader.facts[-8:]):
         _segments(reader, number, line)
+
+
+def _unsloth_torch(reader: Reader, number: int, banner: re.Match[str]) -> None:
+    """Unsloth's torch line: the torch build, the CUDA it was built with and the GPU's capability."""
+    reader.add("torch", banner.group("v"), number)
+    reader.add("torch-cuda", banner.group("cuda"), number)
+    reader.add("cc", banner.group("cc"), number)
 
 
 def _yolo_banner(reader: Reader, number: int, banner: re.Match[str]) -> None:

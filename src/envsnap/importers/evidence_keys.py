@@ -191,7 +191,8 @@ def key_value(reader: Reader, key: str, value: str, number: int) -> bool:
         return True
     if key in _PYTHON_KEYS:
         match = re.match(r"(?P<v>\d\.\d{1,2}(?:\.\d{1,3})?)", value)
-        if match:
+        # xFormers' "Python  3.10.16 (you have 3.10.12)": the first is the Python it was built for.
+        if match and "(you have " not in value:
             reader.add("python", match.group("v"), number)
         return True
     if key == "productname":

@@ -94,6 +94,13 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(r"CUDA driver version is insufficient for CUDA runtime version", re.I),
     ),
     (
+        # CUDA error 804 (cudaErrorCompatNotSupportedOnDevice): the CUDA runtime is newer than the kernel
+        # driver and the forward-compatibility libcuda it tried (a CUDA image's compat package) serves
+        # data-centre GPUs only: on this GPU the driver is simply too old for the program's CUDA.
+        "driver-forward-compat",
+        re.compile(r"forward compatibility was attempted on non supported HW", re.I),
+    ),
+    (
         # CUDA error 222 (cudaErrorUnsupportedPtxVersion / CUDA_ERROR_UNSUPPORTED_PTX_VERSION): the PTX came
         # from a newer toolkit than the driver's JIT compiler supports, i.e. the driver is older than the
         # CUDA the program was built with (llama.cpp/ollama runners, Triton kernels print it so).
@@ -328,7 +335,7 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "bitsandbytes-cpu",
         re.compile(
-            r"Defaulting to libbitsandbytes_cpu\.so|bitsandbytes was compiled without GPU support|"
+            r"Defaulting to [`'\"]?libbitsandbytes_cpu\.so|bitsandbytes was compiled without GPU support|"
             r"Proceeding to load CPU-only library",
             re.I,
         ),
@@ -359,6 +366,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     ),
     "nvml-mismatch": ("version mismatch", "api mismatch"),
     "driver-insufficient": ("is insufficient",),
+    "driver-forward-compat": ("forward compatibility was attempted",),
     "rocm-gfx-not-in-library": ("is not supported by", "supported types:["),
     "ptx-unsupported-toolchain": (
         "unsupported toolchain",

@@ -62,7 +62,7 @@ class Printed:
 
 PRINTED = (
     Printed(
-        ("driver-too-old", "driver-insufficient", "ptx-unsupported-toolchain"),
+        ("driver-too-old", "driver-insufficient", "driver-forward-compat", "ptx-unsupported-toolchain"),
         "driver-too-old-for-cuda-build",
         "error",
         "The NVIDIA driver is too old for this CUDA build: torch said so",
