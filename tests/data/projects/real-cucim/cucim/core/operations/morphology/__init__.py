@@ -1,0 +1,6 @@
+# SPDX-FileCopyrightText: Copyright (c) 2022-2025, NVIDIA CORPORATION. All rights reserved.
+# SPDX-License-Identifier: Apache-2.0
+
+from ._distance_transform import distance_transform_edt
+
+__all__ = ["distance_transform_edt"]
