@@ -57,6 +57,21 @@ def judge_compiled(signal: Signal, target: Target, ctx: Context) -> Finding | No
             f"build on the target, or add it to TORCH_CUDA_ARCH_LIST ({arch})",
             HIPIFY_SOURCE,
         )
+    if target.kind == "rocm" and "run-time=1" in signal.detail and not host_only:
+        # No extension build in the tree, kernels compiled at run time (across_files._run_time_compiled):
+        # the same effort and risk as a hipified build, without naming a torch build the project lacks.
+        # Host code (KeOps' NVRTC binders, compiled by the host compiler) keeps the hipify wording.
+        return make_finding(
+            signal,
+            rule,
+            f"CUDA code{summary} compiled at run time (the project builds no extension): on ROCm, "
+            "hiprtc compiles the same dialect (CuPy's ROCm build uses it); what HIP cannot compile "
+            "(inline PTX, warp-size assumptions) is listed separately.",
+            "low" if helpers else "medium",
+            "moderate",
+            "run it under CuPy's ROCm build (hiprtc); or port with hipify-clang",
+            HIPIFY_SOURCE,
+        )
     if target.kind == "rocm":
         # A header of device helpers or dispatch macros (no kernel, launch or API call of its own) is
         # hipified with the sources that include it: low effort, and not one more kernel to port
