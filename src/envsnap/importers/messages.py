@@ -281,6 +281,18 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"for the MPS device"
         ),
     ),
+    (
+        # TensorFlow's own refusal of a GPU below its build's minimum compute capability ("Ignoring
+        # visible gpu device (device: 0, name: GeForce 820M, ..., compute capability: 2.1) with Cuda
+        # compute capability 2.1. The minimum required Cuda capability is 3.0."): the build has no kernels
+        # for it. Its twin about the multiprocessor count ("The minimum required count is 8") is a tunable
+        # threshold, not the build.
+        "tf-gpu-below-minimum",
+        re.compile(
+            r"Ignoring visible gpu device \([^()\n]{0,200}\) with Cuda compute capability \d{1,2}\.\d{1,2}\. "
+            r"The minimum required Cuda capability is \d{1,2}\.\d{1,2}\b"
+        ),
+    ),
     ("xpu-not-linked", re.compile(r"PyTorch is not linked with support for xpu devices")),
     # kept as evidence, judged by no rule: IPEX's runtime (DPC++/SYCL) sees no Intel GPU at all (no
     # Level-Zero/compute-runtime driver, or the user lacks the render group); no Intel driver check exists
@@ -405,6 +417,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "mps-op-not-implemented": ("implemented for the mps device",),
     "torch-dll-load": ("winerror 12",),
     "xpu-not-linked": ("support for xpu",),
+    "tf-gpu-below-minimum": ("minimum required cuda capability",),
     "xpu-no-devices": ("device count is zero",),
     "nvidia-smi-no-devices": ("no devices were found",),
     "nccl-debug": ("nccl info", "nccl warn", " warn "),
@@ -576,6 +589,9 @@ def scan(text: str) -> Found:
             # evidence, judged by no rule
             kind = "xformers-extensions-not-loaded"
         line = _line_at(text, in_text.start()) if in_text else hit.group(0)
+        if kind == "tf-gpu-below-minimum":
+            # TensorFlow's log prefix (time, source path) would crowd out the GPU and the minimum
+            line = hit.group(0)
         if kind == "no-kernel-image" and in_text:
             component = _component(text, in_text.start())
             line = f"raised in {component}: {line.strip()}" if component else line
