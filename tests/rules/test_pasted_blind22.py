@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from envsnap.errors import BadInput
 from envsnap.importers.messages import scan
 from envsnap.rules import evaluate
 from envsnap.snapshot.finalize import finalize
@@ -76,3 +77,110 @@ def test_torchs_own_line_beside_it_gives_one_finding() -> None:
     arch = [f for f in evaluate(finalize(snapshot_of(text))) if f.id == "arch-not-in-build"]
     assert len(arch) == 1
     assert "torch said so" in arch[0].title  # torch's own line is judged first; TensorFlow's adds nothing
+
+
+# ------------------------------------------------------- Paddle's "Cuda error(35)" kept as a code alone
+
+DRIVER = ("driver-too-old-for-cuda-build", "error")
+
+
+def test_paddles_cuda_error_35_in_a_title_is_a_driver_too_old() -> None:
+    # PaddlePaddle/PaddleX#164: the title keeps the code; its sentence is misspelt ("CUD runtime version")
+    text = (
+        "Windows10系统下运行项目报错，日志：『Cuda error(35),CUDA driver version is insufficient "
+        "for CUD runtime "
+        "version』\n\n电脑环境：windows10，1050ti，未安装CUDA\n"
+    )
+    assert kinds_of(text) == ["driver-insufficient"]
+    assert DRIVER in findings_of(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "OSError: (External) Cuda error(3), initialization error.\n",
+        "ExternalError: Cuda error(350), unknown\n",
+        "CUDA error 35 is what I looked up\n",
+    ],
+)
+def test_other_cuda_error_codes_are_not_error_35(text: str) -> None:
+    assert "driver-insufficient" not in kinds_of(text)
+
+
+# ------------------------------------------- JAX's backend warning and ONNX Runtime's provider DLL
+
+MT3_JAX = (
+    "WARNING:jax._src.xla_bridge:CUDA backend failed to initialize: Unable to load CUDA. (Set "
+    "TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)\n"
+)
+"""magenta/mt3#145: JAX on Colab with jax[cuda11_local]."""
+
+ORT_126 = (
+    "Microsoft.ML.OnnxRuntime.OnnxRuntimeException:“[ErrorCode:RuntimeException] "
+    "D:\\a\\_work\\1\\s\\onnxruntime\\core\\session\\provider_bridge_ort.cc:1193 "
+    "onnxruntime::ProviderLibrary::Get [ONNXRuntimeError] : 1 : FAIL : LoadLibrary failed with error 126 "
+    '"" when trying to load "D:\\Projects\\Yolov8.Net\\Yolo.Net.FromTest\\bin\\Debug\\net6.0-windows'
+    "\\runtimes\\win-x64\\native\\onnxruntime_providers_cuda.dll\n"
+)
+"""microsoft/onnxruntime#20571: the NuGet package's CUDA provider on Windows (the closing quote cut)."""
+
+
+def test_jaxs_backend_warning_is_read_and_judged_by_no_rule() -> None:
+    assert kinds_of(MT3_JAX) == ["jax-cuda-backend-failed"]
+    assert findings_of(MT3_JAX) == set()
+
+
+def test_onnxruntimes_provider_dll_error_is_read_and_judged_by_no_rule() -> None:
+    assert kinds_of(ORT_126) == ["ort-cuda-provider-not-loaded"]
+    assert findings_of(ORT_126) == set()
+
+
+def test_another_dll_failing_to_load_is_not_the_cuda_provider() -> None:
+    text = (
+        'LoadLibrary failed with error 126 "" when trying to load "C:\\x\\onnxruntime_providers_tensorrt.dll"'
+    )
+    assert "ort-cuda-provider-not-loaded" not in kinds_of(text)
+
+
+# --------------------------------------------- `echo $CUDA_VISIBLE_DEVICES` and the value printed below
+
+JAX_MIG = (
+    "```bash\n> echo $CUDA_VISIBLE_DEVICES\nMIG-ff9ad03d-6c8b-5f72-b0dc-70b79aef1bd9,MIG-877ee044-c0f3\n```\n"
+)
+"""jax-ml/jax#15843 (shortened): A100 MIG instances listed by UUID."""
+
+
+def test_an_echoed_visibility_variable_is_read() -> None:
+    variables = snapshot_of(JAX_MIG).environment
+    assert variables is not None
+    assert variables.variables == {
+        "CUDA_VISIBLE_DEVICES": "MIG-ff9ad03d-6c8b-5f72-b0dc-70b79aef1bd9,MIG-877ee044-c0f3"
+    }
+    assert findings_of(JAX_MIG) == set()  # no GPU listed: nothing to judge the list against
+
+
+def test_the_export_form_wins_over_an_echo() -> None:
+    text = "export CUDA_VISIBLE_DEVICES=0\necho $CUDA_VISIBLE_DEVICES\n1\n"
+    environment = snapshot_of(text).environment
+    assert environment is not None
+    assert environment.variables == {"CUDA_VISIBLE_DEVICES": "0"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "echo $CUDA_VISIBLE_DEVICES\n\n",  # printed nothing (unset)
+        "echo $CUDA_VISIBLE_DEVICES\nit printed 0 and 1\n",  # prose below, not a value line
+        "echo $PATH\n/usr/bin:/bin\n",  # a variable the rules do not read
+    ],
+)
+def test_an_echo_without_a_device_list_below_is_not_read(text: str) -> None:
+    assert "CUDA_VISIBLE_DEVICES" not in str(_variables_or_refused(text))
+
+
+def _variables_or_refused(text: str) -> dict[str, str] | None:
+    try:
+        environment = snapshot_of(text).environment
+    except BadInput:
+        return None
+    return dict(environment.variables or {}) if environment is not None else None

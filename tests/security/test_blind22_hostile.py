@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from envsnap.errors import BadInput
 from tests.rules.pasted import findings_of, kinds_of, snapshot_of
 from tests.security.conftest import HOSTILE, SECRET, check_paste_safely
 
@@ -33,6 +34,22 @@ PASTES = {
         f"Ignoring visible gpu device (device: 0, name: GeForce {'R' * 100_000}, compute capability: "
         "2.1) with Cuda compute capability 2.1. The minimum required Cuda capability is 3.0.\n"
         f"HF_TOKEN={SECRET}\n{TF_LINE}"
+    ),
+    "jax-backend-hostile-reason": (
+        "WARNING:jax._src.xla_bridge:CUDA backend failed to initialize: Unable\x1b]0;PWNED\x07 [red]to[/red] "
+        f"load CUDA {'x' * 100_000}\n{HOSTILE}\nHF_TOKEN={SECRET}\n"
+    ),
+    "ort-provider-hostile-path": (
+        'FAIL : LoadLibrary failed with error 126 "" when trying to load "C:\\[link=file:///etc/passwd]x[/link]'
+        f'\x1b[2J\\onnxruntime_providers_cuda.dll"\n{HOSTILE}\nHF_TOKEN={SECRET}\n'
+    ),
+    "paddle-error-35-markup": (
+        f"OSError: (External) [bold]Cuda error(35)[/bold]\x1b[31m, {HOSTILE[:200]}\n{'y' * 100_000}\n"
+        f"HF_TOKEN={SECRET}\n"
+    ),
+    "echo-hostile-value": (
+        "> echo $CUDA_VISIBLE_DEVICES\nMIG-ff9ad03d\x1b]0;PWNED\x07[link=file:///etc/passwd]x[/link]\n"
+        f"echo $HIP_VISIBLE_DEVICES\n{'1,' * 50_000}\nHF_TOKEN={SECRET}\n"
     ),
 }
 
@@ -68,3 +85,39 @@ def test_a_huge_name_is_not_matched_and_the_real_line_after_it_is() -> None:
     assert len(kept) == 1
     assert "GeForce 820M" in kept[0].text
     assert "R" * 300 not in kept[0].text
+
+
+def _kept(name: str, kind: str) -> list[str]:
+    origin = snapshot_of(PASTES[name]).meta.origin
+    return [m.text for m in (origin.messages if origin else None) or () if m.kind == kind]
+
+
+def test_jaxs_warning_with_a_hostile_reason_is_kept_bounded() -> None:
+    kept = _kept("jax-backend-hostile-reason", "jax-cuda-backend-failed")
+    assert kept
+    assert all(len(text) <= 300 and SECRET not in text for text in kept)
+
+
+def test_onnxruntimes_line_with_a_hostile_path_is_read_and_bounded() -> None:
+    kept = _kept("ort-provider-hostile-path", "ort-cuda-provider-not-loaded")
+    assert kept
+    assert all(len(text) <= 300 and SECRET not in text for text in kept)
+
+
+def test_paddles_error_35_beside_markup_and_a_huge_line_is_judged() -> None:
+    text = PASTES["paddle-error-35-markup"]
+    assert "driver-insufficient" in kinds_of(text)
+    assert ("driver-too-old-for-cuda-build", "error") in findings_of(text)
+
+
+def test_an_echoed_value_carrying_escapes_or_a_huge_list_is_not_taken() -> None:
+    """The value line must be a device list alone: an escape or markup on it, or a list past 4,096
+    characters, and nothing is read from the echo."""
+    try:
+        environment = snapshot_of(PASTES["echo-hostile-value"]).environment
+    except BadInput:
+        environment = None
+    variables = dict(environment.variables or {}) if environment is not None else {}
+    assert "CUDA_VISIBLE_DEVICES" not in variables
+    assert all(len(value) <= 4096 for value in variables.values())
+    assert not any("\x1b" in value or "[link" in value for value in variables.values())

@@ -94,6 +94,27 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(r"CUDA driver version is insufficient for CUDA runtime version", re.I),
     ),
     (
+        # PaddlePaddle's "Cuda error(35)": CUDA runtime error 35 is cudaErrorInsufficientDriver (the same
+        # cause, when a title or summary keeps only the code)
+        "driver-insufficient",
+        re.compile(r"\bCuda error\(35\)", re.I),
+    ),
+    (
+        # JAX's warning that its CUDA backend did not start (it falls back to the CPU): evidence of a GPU
+        # stack problem, judged by no rule (the reason after the colon varies: a missing CUDA, a cuInit error)
+        "jax-cuda-backend-failed",
+        re.compile(r"CUDA backend failed to initialize: [^\n]{3,200}"),
+    ),
+    (
+        # ONNX Runtime's CUDA execution provider DLL that Windows could not load (error 126: a DLL it needs,
+        # CUDA's or cuDNN's, is missing): the session runs on the CPU; judged by no rule, it names no version
+        "ort-cuda-provider-not-loaded",
+        re.compile(
+            r'LoadLibrary failed with error 12[67] "[^"\n]{0,100}" when trying to load '
+            r'"[^"\n]{0,300}?onnxruntime_providers_cuda\.dll'
+        ),
+    ),
+    (
         # CUDA error 804 (cudaErrorCompatNotSupportedOnDevice): the CUDA runtime is newer than the kernel
         # driver and the forward-compatibility libcuda it tried (a CUDA image's compat package) serves
         # data-centre GPUs only: on this GPU the driver is simply too old for the program's CUDA.
@@ -377,7 +398,9 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
         "illegal seek for gpu arch",
     ),
     "nvml-mismatch": ("version mismatch", "api mismatch"),
-    "driver-insufficient": ("is insufficient",),
+    "driver-insufficient": ("is insufficient", "cuda error(35)"),
+    "jax-cuda-backend-failed": ("cuda backend failed to initialize",),
+    "ort-cuda-provider-not-loaded": ("onnxruntime_providers_cuda",),
     "driver-forward-compat": ("forward compatibility was attempted",),
     "rocm-gfx-not-in-library": ("is not supported by", "supported types:["),
     "ptx-unsupported-toolchain": (
