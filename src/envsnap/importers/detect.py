@@ -79,6 +79,13 @@ _SHELL_ENV = re.compile(
     re.MULTILINE,
 )
 """``export VAR=value`` (or Windows ``set``) lines for the variables the rules read; nothing else."""
+_ECHO_ENV = re.compile(
+    r"(?:\A|(?<=[\s>$]))echo[ \t]+\$\{?"
+    r"(?P<key>CUDA_VISIBLE_DEVICES|HIP_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES)\}?"
+    r"[ \t]*\r?\n(?P<value>[\w,.:-]{1,4096})[ \t]*(?:\r?\n|\Z)"
+)
+"""``echo $CUDA_VISIBLE_DEVICES`` and the value the shell printed on the next line, for the visibility
+variables only: a device list (indices, GPU-/MIG- UUIDs) and nothing else; the ``export`` form wins."""
 _ADVICE_BEFORE = re.compile(
     r"\b(?:use|try|run|add|you (?:can|could|should|need to|must|may)|please|consider|recommend)\s+"
     r"(?:setting\s+|using\s+|running\s+|adding\s+)?[`'\"]?\$?\s*$",
@@ -261,6 +268,8 @@ def detect(text: str, name: str, *, captured_at: str, json_text: str | None = No
         for m in _SHELL_ENV.finditer(text)
         if not _is_advice(text, m.start())
     }
+    for m in _ECHO_ENV.finditer(text):
+        variables.setdefault(m.group("key"), m.group("value"))
     if variables:
         found.append(
             Found(

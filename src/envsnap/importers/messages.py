@@ -94,6 +94,27 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(r"CUDA driver version is insufficient for CUDA runtime version", re.I),
     ),
     (
+        # PaddlePaddle's "Cuda error(35)": CUDA runtime error 35 is cudaErrorInsufficientDriver (the same
+        # cause, when a title or summary keeps only the code)
+        "driver-insufficient",
+        re.compile(r"\bCuda error\(35\)", re.I),
+    ),
+    (
+        # JAX's warning that its CUDA backend did not start (it falls back to the CPU): evidence of a GPU
+        # stack problem, judged by no rule (the reason after the colon varies: a missing CUDA, a cuInit error)
+        "jax-cuda-backend-failed",
+        re.compile(r"CUDA backend failed to initialize: [^\n]{3,200}"),
+    ),
+    (
+        # ONNX Runtime's CUDA execution provider DLL that Windows could not load (error 126: a DLL it needs,
+        # CUDA's or cuDNN's, is missing): the session runs on the CPU; judged by no rule, it names no version
+        "ort-cuda-provider-not-loaded",
+        re.compile(
+            r'LoadLibrary failed with error 12[67] "[^"\n]{0,100}" when trying to load '
+            r'"[^"\n]{0,300}?onnxruntime_providers_cuda\.dll'
+        ),
+    ),
+    (
         # CUDA error 804 (cudaErrorCompatNotSupportedOnDevice): the CUDA runtime is newer than the kernel
         # driver and the forward-compatibility libcuda it tried (a CUDA image's compat package) serves
         # data-centre GPUs only: on this GPU the driver is simply too old for the program's CUDA.
@@ -281,6 +302,18 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"for the MPS device"
         ),
     ),
+    (
+        # TensorFlow's own refusal of a GPU below its build's minimum compute capability ("Ignoring
+        # visible gpu device (device: 0, name: GeForce 820M, ..., compute capability: 2.1) with Cuda
+        # compute capability 2.1. The minimum required Cuda capability is 3.0."): the build has no kernels
+        # for it. Its twin about the multiprocessor count ("The minimum required count is 8") is a tunable
+        # threshold, not the build.
+        "tf-gpu-below-minimum",
+        re.compile(
+            r"Ignoring visible gpu device \([^()\n]{0,200}\) with Cuda compute capability \d{1,2}\.\d{1,2}\. "
+            r"The minimum required Cuda capability is \d{1,2}\.\d{1,2}\b"
+        ),
+    ),
     ("xpu-not-linked", re.compile(r"PyTorch is not linked with support for xpu devices")),
     # kept as evidence, judged by no rule: IPEX's runtime (DPC++/SYCL) sees no Intel GPU at all (no
     # Level-Zero/compute-runtime driver, or the user lacks the render group); no Intel driver check exists
@@ -365,7 +398,9 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
         "illegal seek for gpu arch",
     ),
     "nvml-mismatch": ("version mismatch", "api mismatch"),
-    "driver-insufficient": ("is insufficient",),
+    "driver-insufficient": ("is insufficient", "cuda error(35)"),
+    "jax-cuda-backend-failed": ("cuda backend failed to initialize",),
+    "ort-cuda-provider-not-loaded": ("onnxruntime_providers_cuda",),
     "driver-forward-compat": ("forward compatibility was attempted",),
     "rocm-gfx-not-in-library": ("is not supported by", "supported types:["),
     "ptx-unsupported-toolchain": (
@@ -405,6 +440,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "mps-op-not-implemented": ("implemented for the mps device",),
     "torch-dll-load": ("winerror 12",),
     "xpu-not-linked": ("support for xpu",),
+    "tf-gpu-below-minimum": ("minimum required cuda capability",),
     "xpu-no-devices": ("device count is zero",),
     "nvidia-smi-no-devices": ("no devices were found",),
     "nccl-debug": ("nccl info", "nccl warn", " warn "),
@@ -576,6 +612,9 @@ def scan(text: str) -> Found:
             # evidence, judged by no rule
             kind = "xformers-extensions-not-loaded"
         line = _line_at(text, in_text.start()) if in_text else hit.group(0)
+        if kind == "tf-gpu-below-minimum":
+            # TensorFlow's log prefix (time, source path) would crowd out the GPU and the minimum
+            line = hit.group(0)
         if kind == "no-kernel-image" and in_text:
             component = _component(text, in_text.start())
             line = f"raised in {component}: {line.strip()}" if component else line

@@ -87,6 +87,19 @@ PRINTED = (
         contradicted=lambda snapshot, line: _hip_line_on_nvidia_host(snapshot, line),
     ),
     Printed(
+        # TensorFlow's own line that it ignores a GPU below the build's minimum compute capability: the same
+        # cause as torch's lines above, worded by another framework (judged only when torch said nothing)
+        ("tf-gpu-below-minimum",),
+        "arch-not-in-build",
+        "error",
+        "The build has no code for this GPU: TensorFlow said so",
+        "TensorFlow ignores a GPU whose compute capability is below its build's minimum: use a GPU at or "
+        "above that capability, or a TensorFlow release (or a source build) that still targets it.",
+        "https://www.tensorflow.org/install/pip#hardware_requirements",
+        (arch.cuda_arch,),
+        unless=("arch-not-compatible", "gpu-too-old", "no-kernel-image", "hip-invalid-device-function"),
+    ),
+    Printed(
         # HIP's own "no code object for the devices" / "invalid device function", printed by a ROCm build of
         # torch (or of another framework) on a host whose report shows only NVIDIA GPUs: the process loaded
         # the ROCm runtime, which finds no AMD GPU to run on. Installing the CUDA build is the fix.
