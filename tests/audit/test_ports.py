@@ -73,6 +73,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-denoising-diffusion-pytorch", "mps"),
         ("real-coqui-tts", "mps"),
         ("real-iopaint", "mps"),
+        ("real-braintaichi", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -114,7 +115,12 @@ moves sub-models with ``.cuda()`` (a method nothing in the package calls), and `
 cosine branch moves a float64 schedule to the device (IOPaint's LDM asks for the linear one). Which method
 runs and which schedule is chosen, nothing in one file says. (torch_geometric's XPU cell, a near-miss from
 round 10, is right since round 15: IPEX imported by a project that has an XPU path is that path's
-dependency.)"""
+dependency.)
+braintaichi (blind round 22): its GPU operators are Taichi kernels AOT-compiled with ``arch=ti.cuda`` behind a
+CUDA-built XLA custom-call library (``gpu_ops``, whose source the wheel does not ship). envsnap rates the
+custom call a HIP rebuild on ROCm (moderate), as for any compiled custom call; the expectation calls it a
+rewrite (higher), because Taichi's C API has no AMDGPU AOT path to feed a HIP custom call. Nothing in the
+Python says the AOT path, not the custom call, is the blocker."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

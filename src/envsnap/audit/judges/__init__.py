@@ -33,6 +33,7 @@ from envsnap.audit.judges.compiled import (
     judge_ort_provider,
     judge_ptx,
     judge_warp,
+    judge_xla_custom_call,
 )
 from envsnap.audit.judges.device import (
     judge_agnostic,
@@ -82,6 +83,7 @@ JUDGES: Mapping[str, Judge] = {
     "cuda-source": judge_compiled,
     "cuda-library": judge_library,
     "cupy-kernel": judge_cupy_kernel,
+    "xla-custom-call": judge_xla_custom_call,
     "cuda-kernel-string": judge_kernel_string,
     "ort-provider": judge_ort_provider,
     "inline-ptx": judge_ptx,

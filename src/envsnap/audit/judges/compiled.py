@@ -546,6 +546,43 @@ def judge_cupy_kernel(signal: Signal, target: Target, ctx: Context) -> Finding |
     )
 
 
+XLA_CUSTOM_CALL_SOURCE = "https://docs.jax.dev/en/latest/ffi.html"
+
+
+def judge_xla_custom_call(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    """``register_custom_call_target(name, fn, platform="gpu")`` / ``jax.ffi.register_ffi_target(...,
+    platform="CUDA")``: a native GPU kernel library handed to XLA (braintaichi 0.0.5's Taichi AOT kernels
+    behind a CUDA-built ``gpu_ops``, #22 blind round 22). JAX's own ops follow its plugins, this library
+    does not: on ROCm it must be rebuilt as HIP and registered for the ROCM platform; Intel's OpenXLA plugin
+    and jax-metal run no CUDA custom call, so there the kernels are rewritten for the target (or the CPU
+    custom calls are used). A registration inside ``try: ... except ImportError`` is still the GPU path
+    (the library is optional, not replaced), so the guard does not lower it.
+    """
+    if target.kind in ("cuda", "cpu"):
+        return None
+    if target.kind == "rocm":
+        return make_finding(
+            signal,
+            "xla-custom-call",
+            "A compiled XLA custom call for the CUDA GPU platform: JAX's ROCm plugin runs it only once the "
+            "kernel library is rebuilt as HIP and registered for ROCM.",
+            "medium",
+            "moderate",
+            "rebuild the custom-call library with HIP (hipify its CUDA source) for platform='ROCM'",
+            XLA_CUSTOM_CALL_SOURCE,
+        )
+    return make_finding(
+        signal,
+        "xla-custom-call",
+        "A compiled XLA custom call for the CUDA GPU platform: JAX on "
+        f"{NAMES.get(target.kind, target.kind)} has no way to run a CUDA kernel library.",
+        "high",
+        "higher",
+        "rewrite the custom call's kernels for the target (or use the CPU custom calls)",
+        XLA_CUSTOM_CALL_SOURCE,
+    )
+
+
 NVRTC_SOURCE = "https://docs.nvidia.com/cuda/nvrtc/index.html"
 HIPRTC_SOURCE = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_rtc.html"
 

@@ -812,6 +812,11 @@ class _Visitor(ast.NodeVisitor):
             self.emit("cupy-kernel", node, name)
         if name in EXTENSION_CALLS:
             self._extension(node, name)
+        if name is not None and name.rsplit(".", 1)[-1] in XLA_CUSTOM_CALL_REGISTRARS:
+            platform = _custom_call_platform(node)
+            if platform is not None and platform.lower() in ("gpu", "cuda"):
+                # A compiled GPU custom call handed to XLA: device code built against CUDA, outside JAX's ops.
+                self.emit("xla-custom-call", node, platform)
         op = generic_op(name, node)
         if op is not None:
             # A device-generic implementation of a custom op (across_files._jit_only reads it).
@@ -1116,6 +1121,21 @@ class _Visitor(ast.NodeVisitor):
 
 
 _REQUIREMENT_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+
+
+XLA_CUSTOM_CALL_REGISTRARS = frozenset({"register_custom_call_target", "register_ffi_target"})
+"""JAX/XLA calls that register a compiled custom call (a native kernel library) for a platform."""
+
+
+def _custom_call_platform(node: ast.Call) -> str | None:
+    """The platform a custom-call registration names (``platform="gpu"``, or the third argument)."""
+    for keyword in node.keywords:
+        if keyword.arg == "platform":
+            value = keyword.value
+            return value.value if isinstance(value, ast.Constant) and isinstance(value.value, str) else None
+    if len(node.args) >= 3 and isinstance(node.args[2], ast.Constant) and isinstance(node.args[2].value, str):
+        return node.args[2].value
+    return None
 
 
 def _requirement(visitor: _Visitor, node: ast.Constant, *, optional: bool = False) -> None:
