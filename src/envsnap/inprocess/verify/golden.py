@@ -293,9 +293,7 @@ def _stable(first: Kept, again: Kept | None, gold: Kept) -> bool:
     shapes = {tuple(t.shape) for t in (first, again, gold) if isinstance(t, torch.Tensor)}
     if len(shapes) > 1:
         return False
-    rmse, max_abs = _distance(first, again)
-    rounding_rmse, rounding_max = _distance(first, gold)
-    return rmse <= STABLE_SHARE * rounding_rmse and max_abs <= STABLE_SHARE * rounding_max
+    return _within(_distance(first, again), _distance(first, gold), STABLE_SHARE, 0.0)
 
 
 def _stash_inputs(
@@ -402,9 +400,9 @@ def _local_failure(
 ) -> str | None:
     """Why the module call run alone shows a change the model-wide distances hid (None: it doesn't)."""
     if inputs_matched:
-        own_rmse, own_max = _distance(local.own, golden)
-        apart_rmse, apart_max = _distance(target, reference)
-        if apart_rmse > 2 * k * own_rmse + slack or apart_max > 2 * k * own_max + 10 * slack:
+        own = own_rmse, own_max = _distance(local.own, golden)
+        apart = apart_rmse, apart_max = _distance(target, reference)
+        if not _within(apart, own, 2 * k, slack):
             return (
                 f"its inputs matched the reference, and the target is at RMSE {apart_rmse:.3g} (max "
                 f"{apart_max:.3g}) from it, past 2×{k:g}× this module's own float32 rounding (RMSE "
@@ -412,12 +410,9 @@ def _local_failure(
             )
     if local.on_reference is not None:
         gold, rounding = local.on_reference
-        off_rmse, off_max = _distance(reference, gold)
-        own_rmse, own_max = _distance(rounding, gold)
-        if (
-            off_rmse > REFERENCE_FACTOR * own_rmse + slack
-            or off_max > REFERENCE_FACTOR * own_max + 10 * slack
-        ):
+        off = off_rmse, off_max = _distance(reference, gold)
+        own = own_rmse, own_max = _distance(rounding, gold)
+        if not _within(off, own, REFERENCE_FACTOR, slack):
             return (
                 f"the target's module run in float64 on the reference's own input is at RMSE "
                 f"{off_rmse:.3g} (max {off_max:.3g}) from the reference, past {REFERENCE_FACTOR:g}× its "
@@ -426,7 +421,17 @@ def _local_failure(
     return None
 
 
-def _distance(first: Kept, second: Kept) -> tuple[float, float]:
+Distance = tuple[float, float]
+"""(RMSE, max-abs) between two values."""
+
+
+def _within(distance: Distance, bound: Distance, factor: float, slack: float) -> bool:
+    """Whether ``distance`` is within ``factor``× ``bound`` in RMS and in the worst element (plus
+    ``slack`` on the RMS, ten times it on the worst element: atol-sized room near zero)."""
+    return distance[0] <= factor * bound[0] + slack and distance[1] <= factor * bound[1] + 10 * slack
+
+
+def _distance(first: Kept, second: Kept) -> Distance:
     """(RMSE, max-abs) between two kept values (both full, else on the sketch)."""
     if isinstance(first, torch.Tensor) and isinstance(second, torch.Tensor):
         metrics = tensor_metrics(first, second, 0.0, 0.0)
@@ -435,6 +440,10 @@ def _distance(first: Kept, second: Kept) -> tuple[float, float]:
         two = sketch_of(second) if isinstance(second, torch.Tensor) else second
         metrics = sketch_metrics(one, two, 0.0, 0.0)
     return metrics.rmse, metrics.max_abs
+
+
+def _wider(first: Distance, second: Distance) -> Distance:
+    return max(first[0], second[0]), max(first[1], second[1])
 
 
 def passes_model_wide(check: ValueCheck, target: Kept, reference: Kept, golden: Kept, float32: Kept) -> bool:
@@ -459,26 +468,18 @@ def rejudge(
     its run on the reference's input bounds the reference. ``own_code``: the module whose own code
     made the value from values that all matched (its children's included), which no run alone
     bounds: the model-wide distances carry the children's shared rounding, so it stays failed."""
-    target_rmse, target_max = _distance(target, golden)
-    reference_rmse, reference_max = _distance(reference, golden)
-    rounding_rmse, rounding_max = _distance(float32, golden)
+    target_far = target_rmse, _ = _distance(target, golden)
+    reference_far = reference_rmse, _ = _distance(reference, golden)
+    rounding = rounding_rmse, _ = _distance(float32, golden)
     k = golden_factor(check.dtype)
     slack = check.atol / 10
-    target_ok = (
-        target_rmse <= k * max(reference_rmse, rounding_rmse) + slack
-        and target_max <= k * max(reference_max, rounding_max) + 10 * slack
-    )
-    reference_ok = (
-        reference_rmse <= REFERENCE_FACTOR * max(target_rmse, rounding_rmse) + slack
-        and reference_max <= REFERENCE_FACTOR * max(target_max, rounding_max) + 10 * slack
-    )
+    target_ok = _within(target_far, _wider(reference_far, rounding), k, slack)
+    reference_ok = _within(reference_far, _wider(target_far, rounding), REFERENCE_FACTOR, slack)
     # Each side within k× or 4× of the *other* holds when both are equally far from the float64 run,
     # however far: a replay that is not what either side ran (state or settings the block changed
     # after the call) would pass anything. One of them must look like float32 rounding itself.
-    rounding_ok = (
-        min(target_rmse, reference_rmse) <= RUN_FACTOR * rounding_rmse + slack
-        and min(target_max, reference_max) <= RUN_FACTOR * rounding_max + 10 * slack
-    )
+    closer = (min(target_far[0], reference_far[0]), min(target_far[1], reference_far[1]))
+    rounding_ok = _within(closer, rounding, RUN_FACTOR, slack)
     ratio = target_rmse / reference_rmse if reference_rmse else (0.0 if not target_rmse else float("inf"))
     distances = (
         f"a float64 run of this model ({GOLDEN_HERE}) is at RMSE {target_rmse:.3g} from the target, "
