@@ -409,9 +409,14 @@ class _Visitor(ast.NodeVisitor):
         values = test.values if isinstance(test, ast.BoolOp) else [test]
         if not all(isinstance(value, ast.Name) for value in values):
             return False
+        switches = self._switches()
+        return all(value.id in switches for value in values)  # type: ignore[attr-defined]
+
+    def _switches(self) -> frozenset[str]:
+        """Module-level flags set to False, read from the module's lines the first time they are asked for."""
         if self.switches is None:
             self.switches = module_switches(self.lines)
-        return all(value.id in self.switches for value in values)  # type: ignore[attr-defined]
+        return self.switches
 
     def _visit_block(self, statements: list[ast.stmt]) -> None:
         """A block's statements in order; a guard clause guards the rest of the block.
@@ -537,13 +542,9 @@ class _Visitor(ast.NodeVisitor):
             name = self.dotted(annotation) if annotation is not None else None
             if name is None or name.split(".")[-1] != "constexpr":
                 continue
-            if isinstance(default, ast.Constant) and default.value is False:
+            off = isinstance(default, ast.Constant) and default.value is False
+            if off or (isinstance(default, ast.Name) and default.id in self._switches()):
                 found.add(arg.arg)
-            elif isinstance(default, ast.Name):
-                if self.switches is None:
-                    self.switches = module_switches(self.lines)
-                if default.id in self.switches:
-                    found.add(arg.arg)
         return found
 
     def _kernel_reach(self) -> tuple[str, ...]:
