@@ -8,15 +8,18 @@ here compares against the plain reading: the whole file parsed and visited.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
 
 from envsnap.audit.scanners import python_chunks as chunks
+from envsnap.audit.scanners import python_trigger
 from envsnap.audit.scanners.native_trigger import TRIGGER as NATIVE_TRIGGER
 from envsnap.audit.scanners.native_trigger import native_triggered
 from envsnap.audit.scanners.python import scan_python
 from envsnap.audit.scanners.python_trigger import trigger_lines
+from tests.audit.conftest import PROJECTS
 
 Found = list[tuple[str, int | None, str, bool]]
 
@@ -65,6 +68,98 @@ def test_trigger_lines_count_lines_as_the_tokenizer_does() -> None:
 
 def test_triton_inline_assembly_is_a_trigger_on_its_own() -> None:
     assert trigger_lines(b'y = tl.inline_asm_elementwise("mov.b32 $0, $1;", "=r,r", [x])\n') == [1]
+
+
+def test_a_token_inside_a_triple_quoted_string_is_prose() -> None:
+    """transformers 5.24.0's configs say "custom CUDA and CPU kernels" in docstrings: no parse for that."""
+    text = (
+        b'"""Helpers for the CUDA kernels."""\n'  # 1: a docstring
+        b"import torch\n"  # 2
+        b"def f(x, disable_custom_kernels=False):\n"  # 3
+        b'    """\n'  # 4
+        b"    disable_custom_kernels: Disable the use of custom CUDA and CPU kernels.\n"  # 5
+        b'    """\n'  # 6
+        b'    message = f"""running on {x.device} with torch.compile"""; y = x.cuda()\n'  # 7: code after it
+        b"    return y\n"  # 8
+    )
+    assert trigger_lines(text) == [7]
+
+
+def test_kernel_source_in_a_string_stays_hot() -> None:
+    """CUDA C++ compiled at run time (CuPy's RawKernel, KeOps) is written in a triple-quoted string."""
+    text = b'import math\nsrc = r"""\nextern "C" __global__ void k(float* x) { x[0] = 1; }\n"""\n'
+    assert trigger_lines(text) == [3]
+
+
+@pytest.mark.parametrize(
+    "misleading",
+    [
+        b'    # write docs with """ quotes\n',  # a triple quote in a comment
+        b'    q = \'"""\'\n',  # a triple quote in a one-line string
+        b'    q = "\\"""\n',  # an escaped quote
+    ],
+)
+def test_a_triple_quote_that_may_not_open_a_string_makes_every_token_code(misleading: bytes) -> None:
+    """Paired wrongly, the quotes would call code a string: where pairing is unsure, nothing is dropped."""
+    text = (
+        b"import torch\ndef f(x):\n" + misleading + b'    y = x.cuda()\n    z = """\n    """\n    return y\n'
+    )
+    assert trigger_lines(text) == [4]
+
+
+def test_a_file_whose_only_token_is_from_numpy_is_not_parsed() -> None:
+    """``from_numpy`` only explains a ``.double()`` elsewhere in the file; alone it finds nothing."""
+    host = b"import numpy as np\nimport torch\nt = torch.from_numpy(np.zeros(3))\n"
+    assert trigger_lines(host) == []
+    assert trigger_lines(host + b"u = t.double()\n") == [3, 4]
+
+
+@pytest.mark.parametrize(
+    ("line", "hot"),
+    [
+        (b"x = np.zeros(3, dtype=np.float64)\n", False),
+        (b"ok = a.dtype is numpy.dtype(numpy.float64)\n", False),
+        (b"x = torch.zeros(3, dtype=torch.float64)\n", True),
+        (b"x = th.ones(3, dtype=th.float64)\n", True),  # torch under another name
+        (b"from torch import float64\n", True),
+        (b"x = torch.zeros(3, dtype=np.float64 if a else torch.float64)\n", True),
+    ],
+)
+def test_numpys_float64_is_no_trigger_and_torchs_is(line: bytes, hot: bool) -> None:
+    assert (trigger_lines(line) == [1]) is hot
+
+
+def every_token_line(data: bytes) -> list[int]:
+    """The hot lines without the narrowing: any token on a code line, strings and NumPy's float64 included."""
+    broad = re.compile(python_trigger.TRIGGER.pattern.replace(rb"(?<!np\.)(?<!numpy\.)", b""))
+    return [
+        number
+        for number, line in enumerate(data.split(b"\n"), 1)
+        if not line.lstrip().startswith((b"#", b">>>", b"...")) and broad.search(line)
+    ]
+
+
+def test_the_string_and_float64_rules_change_no_signal_of_the_corpus() -> None:
+    """Every corpus module scans to the same signals with the narrowed hot lines as with every token line
+    (measured on transformers 5.24.0 and torch 2.13 too: 307 -> 198 and 2,265 -> 2,196 files parsed, the
+    same signals)."""
+    compared = changed = 0
+    for path in sorted(PROJECTS.rglob("*.py")):
+        data = path.read_bytes()
+        every = every_token_line(data)
+        hot = trigger_lines(data)
+        if hot == every:
+            continue
+        try:
+            text = data.decode("utf-8")
+            plain = sorted(map(repr, scan_python(path.name, text, every)))
+        except (UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
+            continue
+        narrowed = sorted(map(repr, scan_python(path.name, text, hot))) if hot else []
+        compared += 1
+        changed += narrowed != plain
+    assert compared >= 50
+    assert changed == 0
 
 
 # ---------------------------------------------------------------------------- chunked parse = whole parse
