@@ -7,7 +7,7 @@ Measured in the same run, median of three:
 
   baseline  ``data.count(b"cuda")``-like grep work: one ``re.findall`` of a literal over the text,
             the least any scan of those bytes costs
-  envsnap   ``audit.scan.scan_file`` on the file (read, decode, parse or line scan, signals)
+  envsnap   ``audit.file_scan.scan_file`` on the file (read, decode, parse or line scan, signals)
 
 printed as seconds and as a ratio to the baseline; the 2 MB time should be ~10x the 200 KB one
 (linear), and a line is marked SLOW past 2 s. Run: ``python benchmarks/bench_audit_hostile.py``.
@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from envsnap.audit.scan import scan_file
+from envsnap.audit.file_scan import scan_file
 from envsnap.audit.walk import Entry
 
 SHAPES = {

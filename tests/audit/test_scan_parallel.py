@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -28,7 +29,7 @@ def test_pool_and_single_process_agree(tmp_path: Path, monkeypatch: pytest.Monke
             used.append(1)
             super().__init__(max_workers=max_workers, mp_context=mp_context)
 
-    monkeypatch.setattr(scan_module, "ProcessPoolExecutor", Counting)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counting)  # imported when a pool starts
     monkeypatch.setattr(scan_module, "_fork_is_safe", lambda: True)
     pooled = scan_tree(str(tmp_path), workers=4)
     assert used == [1]
@@ -62,7 +63,7 @@ def test_a_busy_two_core_machine_scans_in_one_process(
             started.append(max_workers or 0)
             super().__init__(max_workers=max_workers, mp_context=mp_context)
 
-    monkeypatch.setattr(scan_module, "ProcessPoolExecutor", Counting)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counting)  # imported when a pool starts
     monkeypatch.setattr(scan_module, "_fork_is_safe", lambda: True)
     monkeypatch.setattr(scan_module, "_usable_cpus", lambda: 2)
     monkeypatch.setattr(os, "getloadavg", lambda: (1.2, 1.0, 1.0))

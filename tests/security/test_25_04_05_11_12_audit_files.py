@@ -20,7 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from envsnap.audit.scan import FileResult, scan_file, scan_tree
+from envsnap.audit.file_scan import scan_file
+from envsnap.audit.scan import scan_tree
+from envsnap.audit.scan_cache import FileResult
 from envsnap.audit.scanners import onnx_proto
 from envsnap.audit.walk import Entry
 from tests.security.conftest import run_cli

@@ -103,7 +103,8 @@ def test_a_zip_bundle_with_200k_entries_is_refused_before_zipfile_parses_it(tmp_
 
 
 def test_an_audited_checkpoint_with_200k_entries_is_skipped_before_zipfile_parses_it(tmp_path: Path) -> None:
-    from envsnap.audit.scan import FileResult, scan_file
+    from envsnap.audit.file_scan import scan_file
+    from envsnap.audit.scan_cache import FileResult
     from envsnap.audit.walk import Entry
 
     path = tmp_path / "model.pt"

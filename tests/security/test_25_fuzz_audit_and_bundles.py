@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import envsnap
-from envsnap.audit.scan import scan_file
+from envsnap.audit.file_scan import scan_file
 from envsnap.audit.walk import Entry
 from envsnap.errors import BadInput
 from tests.audit.test_artifacts_and_hostile import onnx_model

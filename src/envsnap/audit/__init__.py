@@ -13,8 +13,7 @@ from __future__ import annotations
 import msgspec
 
 from envsnap.audit.inventory import hipify_inventory
-from envsnap.audit.judges import judge
-from envsnap.audit.layers import context, environment_findings
+from envsnap.audit.judges import Context, judge
 from envsnap.audit.model import AuditReport, Finding, ScanResult, Target
 from envsnap.audit.roles import role_of
 from envsnap.audit.rollup import roll_up
@@ -56,9 +55,14 @@ def audit(
             in the verdict (by default they are listed, not counted).
         top: rows per roll-up table.
     """
-    ctx = context(snapshot)
     findings: list[Finding] = []
+    ctx = Context()
     if snapshot is not None:
+        # The environment's layers (installed distributions, packaging's version rules): not loaded for
+        # an audit of the files alone.
+        from envsnap.audit.layers import context, environment_findings
+
+        ctx = context(snapshot)
         findings.extend(environment_findings(snapshot, target))
     proof = evidence(scan.signals, target, include_all=include_tests) if scan is not None else ()
     if scan is not None:

@@ -9,6 +9,7 @@ tables); this module reads the layout alone.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 
@@ -28,14 +29,31 @@ _FILE = {
 
 def layout_evidence(relative: str) -> list[tuple[str, str]]:
     """``(target kind, reason)`` for each backend this path's folders or file name belong to."""
-    parts = relative.split("/")
+    folder, _, name = relative.rpartition("/")
+    by_folder = _folder_evidence(folder)
+    lower = name.lower()
     found: list[tuple[str, str]] = []
+    for kind in _FOLDER:
+        if kind in by_folder:
+            found.append((kind, f"{kind} backend folder {by_folder[kind]}/"))
+        elif _FILE_WORDS.search(lower) and _FILE[kind].search(lower):
+            found.append((kind, f"{kind} backend file {name}"))
+    return found
+
+
+_FILE_WORDS = re.compile(r"hip|rocm|amd|xpu|sycl|mps|metal|\.mm$|\.dp\.")
+"""A file name none of these are in matches no ``_FILE`` pattern (one search instead of three)."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _folder_evidence(folder: str) -> dict[str, str]:
+    """Per target kind, the first folder on this path that is its backend (a tree's files share folders)."""
+    parts = folder.split("/") if folder else []
+    found: dict[str, str] = {}
     for kind, pattern in _FOLDER.items():
-        folder = next((p for p in parts[:-1] if pattern.match(p.lower())), None)
-        if folder is not None:
-            found.append((kind, f"{kind} backend folder {folder}/"))
-        elif _FILE[kind].search(parts[-1].lower()):
-            found.append((kind, f"{kind} backend file {parts[-1]}"))
+        match = next((p for p in parts if pattern.match(p.lower())), None)
+        if match is not None:
+            found[kind] = match
     return found
 
 

@@ -9,6 +9,7 @@ conventions of Python, C++ and CMake projects (``tests/``, ``test_*.py``, ``exam
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Literal
 
@@ -63,11 +64,20 @@ _TEST_FILE = re.compile(r"^(?:test_.*|.*_test|.*_tests|tests?|conftest)\.[a-z]+$
 
 def role_of(relative: str) -> Role:
     """The role of a project-relative POSIX path (the first folder that names a role wins)."""
-    parts = relative.lower().split("/")
-    for folder in parts[:-1]:
-        role = _FOLDERS.get(folder)
-        if role is not None:
-            return role
-    if _TEST_FILE.match(relative.rsplit("/", 1)[-1]):
+    folder, _, name = relative.rpartition("/")
+    role = _folder_role(folder)
+    if role is not None:
+        return role
+    if _TEST_FILE.match(name):
         return "tests"
     return "core"
+
+
+@functools.lru_cache(maxsize=4096)
+def _folder_role(folder: str) -> Role | None:
+    """The role the first role-naming folder on this path gives (a tree's files share folders)."""
+    for part in folder.lower().split("/"):
+        role = _FOLDERS.get(part)
+        if role is not None:
+            return role
+    return None

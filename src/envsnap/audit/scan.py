@@ -7,8 +7,8 @@ costs ~100× a byte search). Chunks of
 files go to a process pool (parsing is CPU-bound; threads would share one GIL) when the tree is
 big enough to pay for the pool, and only from a single-threaded process, where fork is safe.
 
-Every file is hostile: sizes are capped before reading, decoding and parse errors become
-``Skipped`` entries with the reason, and nothing a file contains can stop the scan.
+Reading and judging one file is ``file_scan``'s, imported only when a file is not in the cache: an
+audit of an unchanged tree loads no scanner.
 """
 
 from __future__ import annotations
@@ -16,30 +16,17 @@ from __future__ import annotations
 import math
 import os
 import re
-import stat
-import struct
 import sys
 import threading
-import zipfile
-import zlib
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 
 import msgspec
 
 from envsnap.audit.across_files import across_files
-from envsnap.audit.model import UNREFERENCED, ScanResult, Signal, Skipped
-from envsnap.audit.scanners.artifacts import NotRegularFile, scan_artifact
-from envsnap.audit.scanners.build import scan_build
-from envsnap.audit.scanners.native import scan_native
-from envsnap.audit.scanners.native_trigger import native_triggered
-from envsnap.audit.scanners.python import scan_python
-from envsnap.audit.scanners.python_trigger import trigger_lines
-from envsnap.audit.scanners.torch_pin import is_pin_file, torch_pins
+from envsnap.audit.model import UNREFERENCED, ScanResult, Signal
+from envsnap.audit.scan_cache import FileResult, ScanCache, Stamp
 from envsnap.audit.walk import Entry, walk
 
-MAX_TEXT_BYTES = 2 * 1024 * 1024
-"""Source files larger than this are generated or vendored, not written by hand: left out, listed."""
 PARALLEL_MIN_FILES = 400
 """Below this many files a process pool costs more than it saves."""
 PARALLEL_MIN_CPUS = 2
@@ -47,20 +34,23 @@ PARALLEL_MIN_CPUS = 2
 in one process) and loses when one is busy (0.83 s against 0.61 s): CPUs are counted idle ones."""
 CHUNK_FILES = 128
 
-FileResult = tuple[list[Signal], list[Skipped], bool]
 
-
-def scan_tree(root: str, *, workers: int | None = None, exclude: Sequence[str] = ()) -> ScanResult:
+def scan_tree(
+    root: str, *, workers: int | None = None, exclude: Sequence[str] = (), cache: bool = False
+) -> ScanResult:
     """Every signal in the project under ``root``.
 
     Args:
         root: the project directory.
         workers: processes to parse with (default: the usable CPUs; 1 scans in this process).
         exclude: glob patterns of paths (or folder names) to leave out (``--exclude``).
+        cache: reuse the results of files unchanged since the last cached scan of this tree, and
+            store this scan's (``scan_cache``; the command line's default, off with ``--no-cache``).
     """
     layout: list[tuple[str, str, str]] = []
-    entries, skipped, seen = walk(root, exclude=exclude, layout=layout)
-    results = _run(entries, workers)
+    stamps: dict[str, Stamp] | None = {} if cache else None
+    entries, skipped, seen = walk(root, exclude=exclude, layout=layout, stamps=stamps)
+    results = _run(entries, workers) if stamps is None else _run_cached(root, entries, stamps, workers)
     own = own_packages(root, entries)
     signals: list[Signal] = list(_layout_signals(layout))
     parsed = 0
@@ -98,6 +88,9 @@ def _referenced_elsewhere(signals: list[Signal], entries: Sequence[Entry]) -> li
     }
     if not marked:
         return signals
+    from envsnap.audit.file_scan import read_capped
+    from envsnap.audit.scanners.artifacts import NotRegularFile
+
     named: set[str] = set()
     patterns = {name: re.compile(rb"\b" + re.escape(name.encode()) + rb"\b") for name in marked}
     for entry in entries:
@@ -107,7 +100,7 @@ def _referenced_elsewhere(signals: list[Signal], entries: Sequence[Entry]) -> li
         if not others:
             continue
         try:
-            data = _read_capped(entry)
+            data = read_capped(entry)
         except (OSError, NotRegularFile):
             continue  # the scan itself listed this file as skipped
         if data is None:
@@ -170,10 +163,15 @@ def _layout_signals(layout: Sequence[tuple[str, str, str]]) -> list[Signal]:
 
 
 def _run(entries: Sequence[Entry], workers: int | None) -> list[FileResult]:
+    if not entries:
+        return []
+    from envsnap.audit.file_scan import scan_file
+
     count = workers or _idle_cpus()
     if count < PARALLEL_MIN_CPUS or len(entries) < PARALLEL_MIN_FILES or not _fork_is_safe():
         return [scan_file(entry) for entry in entries]
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
     chunks = [list(entries[i : i + CHUNK_FILES]) for i in range(0, len(entries), CHUNK_FILES)]
     context = multiprocessing.get_context("fork")
@@ -181,7 +179,30 @@ def _run(entries: Sequence[Entry], workers: int | None) -> list[FileResult]:
         return [result for chunk in pool.map(_scan_chunk, chunks) for result in chunk]
 
 
+def _run_cached(
+    root: str, entries: Sequence[Entry], stamps: dict[str, Stamp], workers: int | None
+) -> list[FileResult]:
+    """``_run`` for the files the cache does not hold; their results are stored for next time."""
+    cache = ScanCache(root)
+    results: list[FileResult | None] = [None] * len(entries)
+    missed: list[int] = []
+    for index, entry in enumerate(entries):
+        stamp = stamps.get(entry.relative)
+        results[index] = None if stamp is None else cache.lookup(entry.relative, stamp)
+        if results[index] is None:
+            missed.append(index)
+    for index, result in zip(missed, _run([entries[i] for i in missed], workers), strict=True):
+        results[index] = result
+        stamp = stamps.get(entries[index].relative)
+        if stamp is not None:
+            cache.keep(entries[index].relative, stamp, result)
+    cache.save()
+    return [result for result in results if result is not None]
+
+
 def _scan_chunk(chunk: list[Entry]) -> list[FileResult]:
+    from envsnap.audit.file_scan import scan_file
+
     return [scan_file(entry) for entry in chunk]
 
 
@@ -211,104 +232,3 @@ def _idle_cpus() -> int:
 def _fork_is_safe() -> bool:
     """Fork only a single-threaded process on a platform that forks (a forked lock can deadlock)."""
     return sys.platform.startswith("linux") and threading.active_count() == 1
-
-
-def scan_file(entry: Entry) -> FileResult:
-    """The signals of one file, what could not be read, and whether its content was parsed."""
-    try:
-        if entry.kind == "artifact":
-            signal = scan_artifact(entry.path, entry.relative)
-            return ([signal] if signal else []), [], signal is not None
-        data = _read_capped(entry)
-        if data is None:
-            return (
-                [],
-                [
-                    Skipped(
-                        file=entry.relative,
-                        reason=f"larger than {MAX_TEXT_BYTES // 1024 // 1024} MB, not scanned",
-                    )
-                ],
-                False,
-            )
-        pins: list[Signal] = []
-        if is_pin_file(entry.relative) and b"torch" in data and b"\x00" not in data:
-            pins = list(torch_pins(entry.relative, data.decode("utf-8", errors="replace")))
-        hot: list[int] = []
-        if entry.kind == "python" and not (hot := trigger_lines(data)):
-            return pins, [], bool(pins)
-        if entry.kind == "native" and not native_triggered(data):
-            return [], [], False
-        if b"\x00" in data:
-            return [], [Skipped(file=entry.relative, reason="binary data, not text")], False
-        text = data.decode("utf-8", errors="strict")
-        if entry.kind == "python":
-            return [*pins, *scan_python(entry.relative, text, hot)], [], True
-        if entry.kind == "native":
-            return list(scan_native(entry.relative, text)), [], True
-        return [*pins, *scan_build(entry.relative, text, entry.kind)], [], True
-    except UnicodeDecodeError as err:
-        return [], [Skipped(file=entry.relative, reason=f"not UTF-8 text (byte {err.start})")], False
-    except SyntaxError as err:
-        return (
-            [],
-            [Skipped(file=entry.relative, reason=f"not parseable Python: {err.msg} (line {err.lineno})")],
-            False,
-        )
-    except RecursionError:
-        return [], [Skipped(file=entry.relative, reason="nested too deeply to parse")], False
-    except NotRegularFile:
-        return [], [Skipped(file=entry.relative, reason="not a regular file")], False
-    except OSError as err:
-        return [], [Skipped(file=entry.relative, reason=f"cannot read: {err.strerror or err}")], False
-    except (ValueError, struct.error, KeyError, IndexError, EOFError) as err:
-        return [], [Skipped(file=entry.relative, reason=f"malformed: {_one_line(err)}")], False
-    except UNREADABLE as err:
-        return [], [Skipped(file=entry.relative, reason=f"unreadable: {_one_line(err)}")], False
-
-
-UNREADABLE = (
-    zipfile.BadZipFile,
-    zipfile.LargeZipFile,
-    zlib.error,
-    NotImplementedError,
-    RuntimeError,
-    MemoryError,
-)
-"""What a hostile file makes the readers raise besides ValueError: a corrupt, encrypted (RuntimeError),
-unsupported-method or future-version (NotImplementedError) zip member, or a parser that runs out of
-memory (10,000 unary minus signs). The file is listed as unreadable and the audit goes on."""
-
-
-def _one_line(err: BaseException) -> str:
-    text = " ".join(str(err).split()) or type(err).__name__
-    return text[:120]
-
-
-def _read_capped(entry: Entry) -> bytes | None:
-    """The file's bytes, or None past the cap; ``os.read`` skips the io layer (a third of the cost).
-
-    O_NOFOLLOW: a file swapped for a link after the walk is refused, not followed; O_NONBLOCK: a
-    file swapped for a FIFO does not hang the scan.
-    """
-    flags = (
-        os.O_RDONLY
-        | getattr(os, "O_NOFOLLOW", 0)
-        | getattr(os, "O_NONBLOCK", 0)
-        | getattr(os, "O_CLOEXEC", 0)
-    )
-    fd = os.open(entry.path, flags)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise NotRegularFile("not a regular file")
-        chunks = []
-        size = 0
-        while size <= MAX_TEXT_BYTES:
-            chunk = os.read(fd, MAX_TEXT_BYTES + 1 - size if size else 65536)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    finally:
-        os.close(fd)
-    return None if size > MAX_TEXT_BYTES else b"".join(chunks)

@@ -8,6 +8,7 @@ Files are classified by name only here; content is read by the scanners, with si
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import os
 from collections.abc import Iterator, Sequence
@@ -17,6 +18,7 @@ from typing import Literal
 from envsnap.audit.model import Skipped
 from envsnap.audit.ports import layout_evidence
 from envsnap.audit.roles import role_of
+from envsnap.audit.scan_cache import Stamp, stamp_of
 
 FileKind = Literal["python", "native", "build", "make", "docker", "requirements", "shell", "artifact"]
 
@@ -89,6 +91,7 @@ def walk(
     *,
     exclude: Sequence[str] = (),
     layout: list[tuple[str, str, str]] | None = None,
+    stamps: dict[str, Stamp] | None = None,
 ) -> tuple[list[Entry], list[Skipped], int]:
     """Every scannable file under ``root``, the files left out (with why), and how many were seen.
 
@@ -100,18 +103,23 @@ def walk(
         layout: when given, receives ``(relative path, target kind, reason)`` for every core file that
             sits in a backend folder for another target (``hip/``, ``xpu/``, ``metal/``) or is a
             backend source (``.hip``, ``.metal``): evidence the project is already ported.
+        stamps: when given, receives each scanned file's ``lstat`` stamp (for the scan cache); a file
+            that cannot be stat'ed gets none and is scanned.
     """
     entries: list[Entry] = []
     skipped: list[Skipped] = []
     seen = 0
-    for relative, name in _iterate(root, skipped, tuple(exclude)):
+    for relative, item in _iterate(root, skipped, tuple(exclude)):
         seen += 1
         if seen > MAX_FILES:
             skipped.append(Skipped(file=relative, reason=f"listing stopped after {MAX_FILES} files"))
             break
-        kind = classify(name)
+        kind = classify(item.name)
         if kind is not None:
             entries.append(Entry(os.path.join(root, relative), relative, kind))
+            if stamps is not None:
+                with contextlib.suppress(OSError):
+                    stamps[relative] = stamp_of(item.stat(follow_symlinks=False))
         if layout is not None and role_of(relative) == "core":
             layout.extend((relative, target, reason) for target, reason in layout_evidence(relative))
     return entries, skipped, min(seen, MAX_FILES)
@@ -129,8 +137,10 @@ def excluded(relative: str, patterns: tuple[str, ...]) -> bool:
     )
 
 
-def _iterate(root: str, skipped: list[Skipped], exclude: tuple[str, ...] = ()) -> Iterator[tuple[str, str]]:
-    """(relative path, name) of every regular file, depth first, in sorted order.
+def _iterate(
+    root: str, skipped: list[Skipped], exclude: tuple[str, ...] = ()
+) -> Iterator[tuple[str, os.DirEntry[str]]]:
+    """(relative path, directory entry) of every regular file, depth first, in sorted order.
 
     File types come from the directory listing (``d_type``), so a file costs no ``stat`` call;
     the ``follow_symlinks=False`` checks mean a link is seen as a link, never as its target.
@@ -163,7 +173,7 @@ def _iterate(root: str, skipped: list[Skipped], exclude: tuple[str, ...] = ()) -
                 skipped.append(Skipped(file=relative, reason=f"cannot stat: {err.strerror or err}"))
                 continue
             if regular:
-                yield relative, item.name
+                yield relative, item
         stack.extend(reversed(subfolders))
 
 

@@ -77,6 +77,12 @@ FAIL_ON = {
     help="Leave out paths matching GLOB (a path or folder name; repeatable), e.g. --exclude 'third_party'.",
 )
 @click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Parse every file again, ignoring and not updating the per-file results kept from the last "
+    "audit of this tree (they are reused only while a file and envsnap are unchanged).",
+)
+@click.option(
     "--include-tests",
     is_flag=True,
     help="Count tests, examples, benchmarks, docs, scratch and vendored code in the verdict "
@@ -95,6 +101,7 @@ def audit_command(
     show_fine: bool,
     top: int,
     excludes: tuple[str, ...],
+    no_cache: bool,
     include_tests: bool,
 ) -> int:
     """Before you migrate: audit a project and its environment for another accelerator.
@@ -113,7 +120,6 @@ def audit_command(
       envsnap audit --target cuda:sm_120@12.8 --format markdown > MIGRATION.md
       envsnap audit --target-snapshot mi300x-node.yaml --json | jq .verdict
     """
-    from envsnap import api
     from envsnap.audit import audit, parse_target, scan_tree, target_from_snapshot
 
     if (target_spec is None) == (target_snapshot is None):
@@ -125,6 +131,8 @@ def audit_command(
     if no_env and (snapshot_path or python_path):
         raise click.UsageError("--no-env audits the files only: drop --snapshot/--python")
     if python_path is not None:
+        from envsnap import api  # the environment's reader: not loaded for a files-only audit
+
         api.check_interpreter(python_path)
     target = parse_target(target_spec) if target_spec is not None else None
     if target is None:
@@ -133,7 +141,7 @@ def audit_command(
     if not os.path.isdir(project_dir):
         raise BadInput(f"{project_dir}: not a directory (give the project's folder)")
     # The scan runs before any probe thread starts: the parsing pool forks a single-threaded process.
-    scan = scan_tree(project_dir, exclude=excludes)
+    scan = scan_tree(project_dir, exclude=excludes, cache=not no_cache)
     snapshot, label = _environment(snapshot_path, python_path, no_frameworks, no_env)
     report = audit(scan, snapshot, target, environment_label=label, include_tests=include_tests, top=top)
     _print_report(report, fmt, show_fine, top)

@@ -9,25 +9,10 @@ as checking that machine. A rule that crashes on an unexpected snapshot becomes 
 
 from __future__ import annotations
 
-# Importing a rule module registers its rules; the order here is the order findings of equal
-# severity and id are produced in.
-from envsnap.rules import (  # noqa: F401
-    arch,
-    build,
-    driver,
-    env_vars,
-    health,
-    jax,
-    libraries,
-    observed,
-    onnxruntime,
-    packages,
-    reported,
-    rocm,
-    toolkit,
-    wheels,
-)
-from envsnap.rules.base import REGISTRY, Rule, finding
+import importlib
+
+from envsnap.rules import base
+from envsnap.rules.base import Rule, finding
 from envsnap.snapshot.model import Finding, Snapshot
 from envsnap.snapshot.normalize import finding_key
 
@@ -35,18 +20,51 @@ __all__ = ["RULE_IDS", "evaluate", "rules"]
 
 CRASH_ID = "rule-crashed"
 
+RULE_MODULES = (
+    "arch",
+    "build",
+    "driver",
+    "env_vars",
+    "health",
+    "jax",
+    "libraries",
+    "observed",
+    "onnxruntime",
+    "packages",
+    "reported",
+    "rocm",
+    "toolkit",
+    "wheels",
+)
+"""Importing a rule module registers its rules; this order is the order findings of equal severity and
+id are produced in. They are imported on first use, not with the package: ``envsnap audit`` and the
+report readers use the knowledge tables (``compat``, ``facts``) alone, and the fourteen modules' patterns
+cost more to compile than the audit of a cached tree."""
+
+REGISTRY = base.REGISTRY
+
+
+def _register() -> None:
+    for name in RULE_MODULES:
+        importlib.import_module(f"envsnap.rules.{name}")
+
 
 def rules() -> tuple[Rule, ...]:
-    """Every registered rule."""
+    _register()
     return tuple(REGISTRY)
 
 
-RULE_IDS: tuple[str, ...] = tuple(dict.fromkeys(i for r in REGISTRY for i in r.ids))
-"""Every finding id the rules can emit (besides ``rule-crashed``), in registration order."""
+def __getattr__(name: str) -> tuple[str, ...]:
+    if name == "RULE_IDS":
+        _register()
+        # Every finding id the rules can emit (besides ``rule-crashed``), in registration order.
+        return tuple(dict.fromkeys(i for r in base.REGISTRY for i in r.ids))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def evaluate(snapshot: Snapshot) -> tuple[Finding, ...]:
     """Run every rule on ``snapshot``; findings sorted errors first, then by id."""
+    _register()
     findings: list[Finding] = []
     for registered in REGISTRY:
         try:
@@ -63,4 +81,6 @@ def evaluate(snapshot: Snapshot) -> tuple[Finding, ...]:
                     None,
                 )
             )
+    from envsnap.rules import observed
+
     return tuple(sorted(observed.gate(snapshot, findings), key=finding_key))
