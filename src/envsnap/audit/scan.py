@@ -22,12 +22,13 @@ import sys
 import threading
 import zipfile
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 import msgspec
 
 from envsnap.audit.across_files import across_files
+from envsnap.audit.cli_switches import mark_opt_in, off_options, switch_names
 from envsnap.audit.model import UNREFERENCED, ScanResult, Signal, Skipped
 from envsnap.audit.scanners.artifacts import NotRegularFile, scan_artifact
 from envsnap.audit.scanners.build import scan_build
@@ -71,6 +72,7 @@ def scan_tree(root: str, *, workers: int | None = None, exclude: Sequence[str] =
         parsed += was_parsed
     # Backend files walk does not scan (an mps/ folder's .mm sources) still name the ops a port covers.
     paths = {entry.relative for entry in entries} | {relative for relative, _, _ in layout}
+    signals = _cli_switches(signals, entries)
     signals = across_files(signals, paths)
     signals = _referenced_elsewhere(signals, entries)
     signals.sort(key=lambda s: (s.file or "", s.line or 0, s.kind, s.subject))
@@ -126,6 +128,29 @@ def _referenced_elsewhere(signals: list[Signal], entries: Sequence[Entry]) -> li
         else s
         for s in signals
     ]
+
+
+def _cli_switches(signals: list[Signal], entries: Sequence[Entry]) -> list[Signal]:
+    """Imports behind a command-line option that is off by default become opt-in (cli_switches).
+
+    Only a tree with such imports reads its Python files again, as _referenced_elsewhere does.
+    """
+    names = switch_names(signals)
+    if not names:
+        return signals
+    return mark_opt_in(signals, off_options(names, _python_texts(entries)))
+
+
+def _python_texts(entries: Sequence[Entry]) -> Iterator[bytes]:
+    for entry in entries:
+        if entry.kind != "python":
+            continue
+        try:
+            data = _read_capped(entry)
+        except (OSError, NotRegularFile):
+            continue  # the scan itself listed this file as skipped
+        if data is not None:
+            yield data
 
 
 def own_packages(root: str, entries: Sequence[Entry]) -> frozenset[str]:
