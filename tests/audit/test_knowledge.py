@@ -87,5 +87,17 @@ def test_every_signal_kind_the_scanners_emit_has_a_judge() -> None:
     assert "declared" in emitted  # distributions a project names (across_files._undeclared_guarded_imports)
     assert "generic-op" in emitted  # device-generic custom-op implementations (across_files._jit_only)
     assert "ort-choice" in emitted  # other accelerators' ONNX Runtime providers (across_files._ort_choices)
-    facts = {"package", "port", "jit-build", "extra-file", "declared", "generic-op", "ort-choice"}
+    assert (
+        "optional-module" in emitted
+    )  # modules imported in an import guard (across_files._optional_modules)
+    facts = {
+        "package",
+        "port",
+        "jit-build",
+        "extra-file",
+        "declared",
+        "generic-op",
+        "ort-choice",
+        "optional-module",
+    }
     assert emitted - facts <= set(JUDGES), emitted - set(JUDGES)

@@ -37,6 +37,10 @@ parameter off by default (scanners.python _Visitor._constexpr_switches)."""
 TRITON_ASM = "triton inline_asm_elementwise"
 """Subject of an ``inline-ptx`` signal from Triton's ``tl.inline_asm_elementwise`` (compiled per kernel by
 Triton for the device it launches on; nothing hipifies it)."""
+CLI_SWITCH = "cli-switch="
+"""Signal detail prefix: an import inside ``if args.<name>:`` (or ``is not None``); scan._cli_switches makes
+it OPT_IN where the project's argparse option of that name is off by default (no default, None,
+store_true)."""
 UNREFERENCED = "unreferenced="
 """Signal detail prefix: Triton inline asm in a ``@triton.jit`` function (named after the ``=``) that no line
 of its module names but the ``def``; scan._referenced_elsewhere drops it where another file names it."""

@@ -18,11 +18,12 @@ import os
 import re
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import msgspec
 
 from envsnap.audit.across_files import across_files
+from envsnap.audit.cli_switches import mark_opt_in, off_options, switch_names
 from envsnap.audit.model import UNREFERENCED, ScanResult, Signal
 from envsnap.audit.scan_cache import FileResult, ScanCache, Stamp
 from envsnap.audit.walk import Entry, walk
@@ -61,6 +62,7 @@ def scan_tree(
         parsed += was_parsed
     # Backend files walk does not scan (an mps/ folder's .mm sources) still name the ops a port covers.
     paths = {entry.relative for entry in entries} | {relative for relative, _, _ in layout}
+    signals = _cli_switches(signals, entries)
     signals = across_files(signals, paths)
     signals = _referenced_elsewhere(signals, entries)
     signals.sort(key=lambda s: (s.file or "", s.line or 0, s.kind, s.subject))
@@ -119,6 +121,32 @@ def _referenced_elsewhere(signals: list[Signal], entries: Sequence[Entry]) -> li
         else s
         for s in signals
     ]
+
+
+def _cli_switches(signals: list[Signal], entries: Sequence[Entry]) -> list[Signal]:
+    """Imports behind a command-line option that is off by default become opt-in (cli_switches).
+
+    Only a tree with such imports reads its Python files again, as _referenced_elsewhere does.
+    """
+    names = switch_names(signals)
+    if not names:
+        return signals
+    return mark_opt_in(signals, off_options(names, _python_texts(entries)))
+
+
+def _python_texts(entries: Sequence[Entry]) -> Iterator[bytes]:
+    from envsnap.audit.file_scan import read_capped
+    from envsnap.audit.scanners.artifacts import NotRegularFile
+
+    for entry in entries:
+        if entry.kind != "python":
+            continue
+        try:
+            data = read_capped(entry)
+        except (OSError, NotRegularFile):
+            continue  # the scan itself listed this file as skipped
+        if data is not None:
+            yield data
 
 
 def own_packages(root: str, entries: Sequence[Entry]) -> frozenset[str]:

@@ -6,7 +6,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import Version
 
 from envsnap.audit import knowledge
-from envsnap.audit.across_files import IMPORTS_GUARDED, UNDECLARED
+from envsnap.audit.across_files import IMPORTS_GUARDED, OPTIONAL_MODULE, UNDECLARED
 from envsnap.audit.judges.base import (
     BACKEND_NAMES,
     LOWER_RISK,
@@ -85,6 +85,11 @@ def package_finding(
         risk = LOWER_RISK[risk]
         if OPT_IN in signal.detail:
             meaning += " Imported behind a switch that is off by default: the code has a path without it."
+        elif OPTIONAL_MODULE in signal.detail:
+            meaning += (
+                " Its module is one the project imports only in a guard (try/except ImportError):"
+                " an optional path, the code runs without it."
+            )
         else:
             meaning += " The import is guarded (try/except): the code has a path without it."
         if UNDECLARED in signal.detail:

@@ -20,6 +20,7 @@ import msgspec
 
 from envsnap.audit import knowledge
 from envsnap.audit.model import (
+    CLI_SWITCH,
     DATA_PARALLEL,
     LEGACY_FALLBACK,
     MULTI_PROCESS,
@@ -51,20 +52,24 @@ from envsnap.audit.scanners.python_shapes import (
     backend_argument,
     calls_collective,
     catches_import_error,
+    flag_attribute,
     generic_op,
     guards_rest,
+    imported_module,
     is_arch_list,
     is_device_menu,
     is_device_string,
     is_main_check,
     legacy_fallback,
     lookup_fallback,
+    module_assignment,
     module_switches,
     mps_test,
     names_backend,
     off_by_default,
     port_attribute,
     ptx_detail,
+    requirement_strings,
     requires_cuda,
     returns_selection,
     selection_chain,
@@ -216,6 +221,8 @@ class _Visitor(ast.NodeVisitor):
         self.jit_names: list[str | None] = []
         self.kernel_opt_in = 0
         self.switches: frozenset[str] | None = None
+        self.flags: list[str] = []
+        """Options the enclosing branches test (``if args.use_bnb_linear:``), innermost last."""
         """Module-level flags set to False (python_shapes.module_switches), read when first needed."""
         self.device_args: set[int] = set()
         self.pending: dict[str, ast.Constant] = {}
@@ -235,6 +242,7 @@ class _Visitor(ast.NodeVisitor):
             and not self.pending
             and not self.guard
             and not isinstance(node, (ast.Import, ast.ImportFrom))
+            and not _import_guard(node)
         ):
             first = getattr(node, "lineno", None)
             decorators = getattr(node, "decorator_list", None)
@@ -306,8 +314,15 @@ class _Visitor(ast.NodeVisitor):
                 alias.name if alias.asname else alias.name.split(".")[0]
             )
             self._import(node, alias.name)
+            self._optional_module(node, alias.name)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if self.import_guard:
+            base = imported_module(self.relative, node.module, node.level)
+            if base is not None:
+                self._optional_module(node, base)
+                for alias in node.names:
+                    self._optional_module(node, f"{base}.{alias.name}")
         if node.level or not node.module:
             return
         for alias in node.names:
@@ -333,8 +348,20 @@ class _Visitor(ast.NodeVisitor):
         # A module-level import that nothing guards: the module cannot be imported without the package.
         nested = guarded or self.functions or self.classes or self.conditional
         top = () if nested else ("module-level=1",)
-        self.emit("import", node, module, guarded=guarded, detail=(f"package={row.key}", *script, *top))
+        flags = () if guarded else tuple(CLI_SWITCH + flag for flag in self.flags)
+        self.emit(
+            "import", node, module, guarded=guarded, detail=(f"package={row.key}", *script, *top, *flags)
+        )
         return True
+
+    def _optional_module(self, node: ast.AST, module: str) -> None:
+        """A module imported inside ``try: ... except ImportError``: the importer runs without it.
+
+        across_files reads these to guard that module's own unguarded imports when it is the project's
+        (AutoAWQ 0.2.9 imports its Triton GEMM module so, #22 blind round 23).
+        """
+        if self.import_guard:
+            self.emit("optional-module", node, module, guarded=True)
 
     # ------------------------------------------------------------------ guards
 
@@ -385,6 +412,9 @@ class _Visitor(ast.NodeVisitor):
             and node.test.id in self.off_switches[-1]
         )
         self.opt_in += opt_in
+        flag = flag_attribute(node.test)
+        if flag is not None:
+            self.flags.append(flag)
         kernel = (
             isinstance(node.test, ast.Name)
             and bool(self.kernel_switches)
@@ -393,6 +423,8 @@ class _Visitor(ast.NodeVisitor):
         self.kernel_opt_in += kernel
         self._visit_block(node.body)
         self.kernel_opt_in -= kernel
+        if flag is not None:
+            self.flags.pop()
         self.opt_in -= opt_in
         self.no_rocm -= rocm is False
         self.no_rocm += rocm is True and bool(node.orelse)
@@ -960,6 +992,12 @@ class _Visitor(ast.NodeVisitor):
             for sub in ast.walk(node.value):
                 if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
                     _requirement(self, sub, optional=node.arg == "extras_require")
+            if isinstance(node.value, ast.Name):
+                # `install_requires=requirements` with `requirements = [...]` above (AutoAWQ 0.2.9's
+                # setup.py, #22 blind round 23): the list is the project's core requirements.
+                value = module_assignment(self.trees, node.value.id)
+                for sub in requirement_strings(value) if value is not None else []:
+                    _requirement(self, sub, optional=node.arg == "extras_require")
         self.generic_visit(node)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
@@ -1137,6 +1175,11 @@ def _custom_call_platform(node: ast.Call) -> str | None:
     if len(node.args) >= 3 and isinstance(node.args[2], ast.Constant) and isinstance(node.args[2].value, str):
         return node.args[2].value
     return None
+
+
+def _import_guard(node: ast.AST) -> bool:
+    """A ``try`` that catches ImportError: its imports are visited even on lines with no trigger token."""
+    return isinstance(node, ast.Try) and any(catches_import_error(h) for h in node.handlers)
 
 
 def _requirement(visitor: _Visitor, node: ast.Constant, *, optional: bool = False) -> None:

@@ -40,7 +40,9 @@ def parse_hot(text: str, lines: list[str], relative: str, hot: list[int]) -> ast
     strings = _StringLines(lines)
     bounds = _statement_bounds(lines, strings)
     for number, (first, end) in enumerate(bounds):
-        if _holds(hot, first, end) or lines[first - 1].startswith(("import ", "from ")):
+        # A top-level `try:` is most often an import guard (`try: from .triton import gemm except
+        # ImportError`): kept, so the optional modules it names are seen (scanners.python._optional_module).
+        if _holds(hot, first, end) or lines[first - 1].startswith(("import ", "from ", "try:")):
             if not run:
                 run_first = first
             run.append(_class_source(lines, first, end, hot, strings))

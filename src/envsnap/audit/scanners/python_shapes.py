@@ -508,3 +508,62 @@ def generic_op(name: str | None, node: ast.Call) -> str | None:
     if texts & GENERIC_KEYS and isinstance(op, ast.Constant) and isinstance(op.value, str):
         return op.value
     return None
+
+
+def module_assignment(trees: list[ast.Module], name: str) -> ast.expr | None:
+    """The value a module's top level last binds to ``name`` (``requirements = [...]``), or None."""
+    value: ast.expr | None = None
+    for tree in trees:
+        for statement in tree.body:
+            if (
+                isinstance(statement, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == name for t in statement.targets)
+            ) or (
+                isinstance(statement, ast.AnnAssign)
+                and isinstance(statement.target, ast.Name)
+                and statement.target.id == name
+            ):
+                value = statement.value
+    return value
+
+
+def requirement_strings(value: ast.expr) -> list[ast.Constant]:
+    """The string literals of a requirements list (``[...]``, ``(...)``, ``a + [...]``, an extras dict).
+
+    Only literal shapes: a list built by a call (``read("requirements.txt")``) names files, not
+    requirements, and is left alone.
+    """
+    if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+        return [e for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+        return requirement_strings(value.left) + requirement_strings(value.right)
+    if isinstance(value, ast.Dict):
+        return [c for v in value.values for c in requirement_strings(v)]
+    return []
+
+
+def flag_attribute(test: ast.expr) -> str | None:
+    """The option a branch tests (``if args.use_bnb_linear:``, ``if args.x is not None:``), or None."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        other = test.comparators[0]
+        if not (
+            isinstance(test.ops[0], ast.IsNot) and isinstance(other, ast.Constant) and other.value is None
+        ):
+            return None
+        test = test.left
+    if isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name):
+        return test.attr
+    return None
+
+
+def imported_module(relative: str, module: str | None, level: int) -> str | None:
+    """The dotted name a ``from`` import names, relative ones resolved against the file's package."""
+    if not level:
+        return module
+    parts = relative.removesuffix(".py").split("/")[:-1]
+    if parts and parts[0] == "src":
+        parts = parts[1:]
+    if level - 1 > len(parts):
+        return None
+    base = parts[: len(parts) - (level - 1)]
+    return ".".join([*base, module] if module else base) or None
