@@ -67,17 +67,18 @@ def test_target_tables() -> None:
 def test_every_signal_kind_the_scanners_emit_has_a_judge() -> None:
     import inspect
 
-    from envsnap.audit.scanners import artifacts
+    from envsnap.audit.scanners import artifacts, python_local
     from envsnap.audit.scanners import build as build_scan
     from envsnap.audit.scanners import native as native_scan
     from envsnap.audit.scanners import python as python_scan
 
     emitted = set()
-    for module in (python_scan, native_scan, build_scan, artifacts):
+    for module in (python_scan, native_scan, build_scan, artifacts, python_local):
         emitted |= set(
             re.findall(r'(?:emit|make|signal|Signal)\(\s*(?:kind=)?"([a-z0-9-]+)"', inspect.getsource(module))
         )
     emitted |= set(re.findall(r'kind="([a-z0-9-]+)"', inspect.getsource(artifacts)))
+    emitted |= set(re.findall(r'kind="([a-z0-9-]+)"', inspect.getsource(python_local)))
     assert emitted
     # `port` signals are evidence for support.py (already supported on a target), not findings;
     # `jit-build` is a build fact across_files.py reads (sources compiled only just in time).
@@ -87,5 +88,15 @@ def test_every_signal_kind_the_scanners_emit_has_a_judge() -> None:
     assert "declared" in emitted  # distributions a project names (across_files._undeclared_guarded_imports)
     assert "generic-op" in emitted  # device-generic custom-op implementations (across_files._jit_only)
     assert "ort-choice" in emitted  # other accelerators' ONNX Runtime providers (across_files._ort_choices)
-    facts = {"package", "port", "jit-build", "extra-file", "declared", "generic-op", "ort-choice"}
+    assert "local-import" in emitted  # the project's own modules (across_files._feature_modules)
+    facts = {
+        "package",
+        "port",
+        "jit-build",
+        "extra-file",
+        "declared",
+        "generic-op",
+        "ort-choice",
+        "local-import",
+    }
     assert emitted - facts <= set(JUDGES), emitted - set(JUDGES)

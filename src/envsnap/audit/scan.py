@@ -34,6 +34,7 @@ from envsnap.audit.scanners.build import scan_build
 from envsnap.audit.scanners.native import scan_native
 from envsnap.audit.scanners.native_trigger import native_triggered
 from envsnap.audit.scanners.python import scan_python
+from envsnap.audit.scanners.python_local import local_imports
 from envsnap.audit.scanners.python_trigger import trigger_lines
 from envsnap.audit.scanners.torch_pin import is_pin_file, torch_pins
 from envsnap.audit.walk import Entry, walk
@@ -235,8 +236,10 @@ def scan_file(entry: Entry) -> FileResult:
         if is_pin_file(entry.relative) and b"torch" in data and b"\x00" not in data:
             pins = list(torch_pins(entry.relative, data.decode("utf-8", errors="replace")))
         hot: list[int] = []
+        if entry.kind == "python" and b"\x00" not in data:
+            pins = [*pins, *local_imports(entry.relative, data)]
         if entry.kind == "python" and not (hot := trigger_lines(data)):
-            return pins, [], bool(pins)
+            return pins, [], any(s.kind != "local-import" for s in pins)
         if entry.kind == "native" and not native_triggered(data):
             return [], [], False
         if b"\x00" in data:
