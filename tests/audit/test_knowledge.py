@@ -67,17 +67,18 @@ def test_target_tables() -> None:
 def test_every_signal_kind_the_scanners_emit_has_a_judge() -> None:
     import inspect
 
-    from envsnap.audit.scanners import artifacts
+    from envsnap.audit.scanners import artifacts, python_local
     from envsnap.audit.scanners import build as build_scan
     from envsnap.audit.scanners import native as native_scan
     from envsnap.audit.scanners import python as python_scan
 
     emitted = set()
-    for module in (python_scan, native_scan, build_scan, artifacts):
+    for module in (python_scan, native_scan, build_scan, artifacts, python_local):
         emitted |= set(
             re.findall(r'(?:emit|make|signal|Signal)\(\s*(?:kind=)?"([a-z0-9-]+)"', inspect.getsource(module))
         )
     emitted |= set(re.findall(r'kind="([a-z0-9-]+)"', inspect.getsource(artifacts)))
+    emitted |= set(re.findall(r'kind="([a-z0-9-]+)"', inspect.getsource(python_local)))
     assert emitted
     # `port` signals are evidence for support.py (already supported on a target), not findings;
     # `jit-build` is a build fact across_files.py reads (sources compiled only just in time).
@@ -90,6 +91,7 @@ def test_every_signal_kind_the_scanners_emit_has_a_judge() -> None:
     assert (
         "optional-module" in emitted
     )  # modules imported in an import guard (across_files._optional_modules)
+    assert "local-import" in emitted  # the project's own modules (across_files._feature_modules)
     facts = {
         "package",
         "port",
@@ -99,5 +101,6 @@ def test_every_signal_kind_the_scanners_emit_has_a_judge() -> None:
         "generic-op",
         "ort-choice",
         "optional-module",
+        "local-import",
     }
     assert emitted - facts <= set(JUDGES), emitted - set(JUDGES)

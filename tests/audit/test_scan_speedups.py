@@ -142,7 +142,13 @@ def every_token_line(data: bytes) -> list[int]:
 def test_the_string_and_float64_rules_change_no_signal_of_the_corpus() -> None:
     """Every corpus module scans to the same signals with the narrowed hot lines as with every token line
     (measured on transformers 5.24.0 and torch 2.13 too: 307 -> 198 and 2,265 -> 2,196 files parsed, the
-    same signals)."""
+    same signals).
+
+    Left out: ``optional-module``, which the scanner emits for every ``try: import`` of a file it parses
+    (round 23): a file parsed only for a docstring's "CUDA" named its optional imports, one that is not
+    parsed names none. No such import of this corpus is of the project's own modules, the only ones
+    across_files._optional_modules acts on.
+    """
     compared = changed = 0
     for path in sorted(PROJECTS.rglob("*.py")):
         data = path.read_bytes()
@@ -152,10 +158,13 @@ def test_the_string_and_float64_rules_change_no_signal_of_the_corpus() -> None:
             continue
         try:
             text = data.decode("utf-8")
-            plain = sorted(map(repr, scan_python(path.name, text, every)))
+            plain = sorted(
+                repr(s) for s in scan_python(path.name, text, every) if s.kind != "optional-module"
+            )
         except (UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
             continue
-        narrowed = sorted(map(repr, scan_python(path.name, text, hot))) if hot else []
+        found = scan_python(path.name, text, hot) if hot else []  # no hot line: the scan never parses it
+        narrowed = sorted(repr(s) for s in found if s.kind != "optional-module")
         compared += 1
         changed += narrowed != plain
     assert compared >= 50

@@ -56,6 +56,20 @@ MULTI_PROCESS = "multi-process=1"
 """Signal detail: the line sits in a function that calls a torch.distributed collective unconditionally, which
 raises without a process group: only multi-process runs call it (python_shapes.calls_collective)."""
 
+LAZY = "lazy=1"
+"""Signal detail: an import inside a function body; the module loads without the package, only the function
+that imports it needs it."""
+USES = "uses="
+"""Signal detail prefix: the line sits in a function that imports this package (its knowledge row's key)
+inside its body: the package's code path (across_files marks it when the project does not install it)."""
+
+SWALLOWED = "swallowed=1"
+"""Signal detail: a just-in-time extension build inside a ``try`` whose handlers swallow its failure."""
+
+OPT_IN_PATH = "opt-in-path="
+"""Signal detail prefix: the line sits in a function that imports this package, which the project never
+installs (across_files._opt_in_paths): judges.judge lowers what it finds there."""
+
 LAYERS: tuple[Layer, ...] = ("framework", "packages", "extensions", "source", "artifacts")
 
 

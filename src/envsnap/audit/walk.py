@@ -20,7 +20,9 @@ from envsnap.audit.ports import layout_evidence
 from envsnap.audit.roles import role_of
 from envsnap.audit.scan_cache import Stamp, stamp_of
 
-FileKind = Literal["python", "native", "build", "make", "docker", "requirements", "shell", "artifact"]
+FileKind = Literal[
+    "python", "native", "build", "make", "docker", "requirements", "metadata", "shell", "artifact"
+]
 
 PRUNED_DIRS = frozenset(
     {
@@ -54,6 +56,12 @@ ARTIFACT_SUFFIXES = frozenset(
 )
 
 
+CORE_METADATA = frozenset({"PKG-INFO", "METADATA"})
+"""A wheel's ``*.dist-info/METADATA`` and an sdist's ``PKG-INFO``: the released package's core metadata, whose
+``Requires-Dist`` headers are its requirements (https://packaging.python.org/en/latest/specifications/
+core-metadata/#requires-dist-multiple-use). Case matters: the names are fixed by the specification."""
+
+
 @dataclass(frozen=True)
 class Entry:
     """A file to scan: its path, its path relative to the root (POSIX), and its kind."""
@@ -79,6 +87,8 @@ def classify(name: str) -> FileKind | None:
         return "docker"
     if suffix in (".txt", ".in") and lower.startswith(("requirements", "constraints")):
         return "requirements"
+    if name in CORE_METADATA:
+        return "metadata"
     if suffix in (".sh", ".bash"):
         return "shell"
     if suffix in ARTIFACT_SUFFIXES:

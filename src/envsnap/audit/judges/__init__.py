@@ -58,7 +58,7 @@ from envsnap.audit.judges.packages import (
     judge_torch_pin,
     package_finding,
 )
-from envsnap.audit.model import Finding, Signal, Target
+from envsnap.audit.model import OPT_IN_PATH, Finding, Signal, Target
 
 __all__ = ["JUDGES", "NAMES", "Context", "cuda_api_works", "judge", "package_finding", "where"]
 
@@ -113,6 +113,32 @@ def judge(signal: Signal, target: Target, ctx: Context | None = None) -> Finding
         return None  # a branch the ROCm build leaves out (#ifndef USE_ROCM ... #endif)
     handler = JUDGES.get(signal.kind)
     found = handler(signal, target, ctx or Context()) if handler else None
+    opt_in = next((d.removeprefix(OPT_IN_PATH) for d in signal.detail if d.startswith(OPT_IN_PATH)), None)
+    if found is not None and opt_in is not None and found.risk != "lower" and target.kind != "cuda":
+        # In the function that imports a package the project never installs (across_files._opt_in_paths):
+        # only a user who installed it reaches this line.
+        return msgspec.structs.replace(
+            found,
+            meaning=f"{found.meaning} It runs only in the function that imports {opt_in}, an opt-in the "
+            "project does not install.",
+            risk="lower",
+        )
+    if (
+        found is not None
+        and "guarded-load=1" in signal.detail
+        and found.risk != "lower"
+        and target.kind != "cuda"
+    ):
+        # Built just in time inside a `try` whose handler swallows the failure (across_files._jit_only):
+        # where it does not compile, the project runs its PyTorch path instead.
+        return msgspec.structs.replace(
+            found,
+            meaning="Compiled just in time inside a try whose handler swallows a failed build: where it does "
+            f"not compile, the project takes its PyTorch path. {found.meaning}",
+            effort="none",
+            risk="lower",
+            replacement="nothing to port (the PyTorch path is slower); port the kernel for speed",
+        )
     fallback = "torch-fallback=1" in signal.detail and target.kind != "cuda"
     if found is not None and fallback and found.risk != "lower":
         # A JIT-built kernel of a project whose ops have a torch implementation for every device

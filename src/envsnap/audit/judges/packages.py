@@ -96,6 +96,14 @@ def package_finding(
             # Nor does the project install it (across_files._undeclared_guarded_imports): an opt-in.
             risk = LOWER_RISK[risk]
             meaning += " The project's requirements do not name it: an opt-in the user installs."
+    elif signal.kind == "import" and UNDECLARED in signal.detail:
+        # Imported inside the function that uses it, and installed by nothing the project declares
+        # (across_files._undeclared_guarded_imports): the module loads without it, an opt-in as if guarded.
+        risk = LOWER_RISK[LOWER_RISK[risk]]
+        meaning += (
+            " Imported only inside the function that uses it, and the project's requirements do not name it:"
+            " an opt-in the user installs."
+        )
     elif IMPORTS_GUARDED in signal.detail and signal.kind == "requirement":
         risk = LOWER_RISK[risk]
         meaning += " Every import of it is guarded (try/except): the project runs without it."

@@ -217,8 +217,42 @@ def _pinned(requirement: Requirement) -> tuple[str, ...]:
     return (f"pinned={exact[0]}",) if len(exact) == 1 and "*" not in exact[0] else ()
 
 
+_REQUIRES_DIST = re.compile(r"Requires-Dist:[ \t]*")
+_EXTRA_MARKER = re.compile(r"\bextra\b")
+MAX_HEADER = 2000
+"""The longest ``Requires-Dist`` header read: a real one is a name, a specifier and a marker."""
+
+
+def scan_metadata(relative: str, text: str) -> Iterator[Signal]:
+    """Requirements of a released package's core metadata (a wheel's METADATA, an sdist's PKG-INFO).
+
+    The headers end at the first blank line; the README follows as the body and says nothing here. A
+    ``Requires-Dist`` whose marker names an ``extra`` is that extra's, installed only on request; unless
+    every requirement is an extra's: then the extras are the install's flavours, one of which is always
+    chosen (ipex-llm 2.2 is installed as ``ipex-llm[xpu]`` or ``ipex-llm[all]``, #22 blind round 15).
+    """
+    found: list[tuple[Signal, bool]] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            break
+        header = _REQUIRES_DIST.match(raw)
+        if header is None or len(raw) > MAX_HEADER:
+            continue
+        value = raw[header.end() :].strip()
+        signal = requirement_signal(value, relative, number, shown_code(raw.strip()))
+        if signal is not None:
+            marker = value.split(";", 1)[1] if ";" in value else ""
+            found.append((signal, _EXTRA_MARKER.search(marker) is not None))
+    flavours = all(extra for _, extra in found)
+    for signal, extra in found:
+        yield _optional(signal) if extra and not flavours else signal
+
+
 def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
     """Signals of one requirements/pyproject/CMake/Docker/shell file (``kind`` from walk.classify)."""
+    if kind == "metadata":
+        yield from scan_metadata(relative, text)
+        return
     optional = dynamic_extras = False
     depth = 0  # open brackets of a dependency list (`dependencies = [` ... `]`)
     for number, raw in enumerate(text.splitlines(), 1):

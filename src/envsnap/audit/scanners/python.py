@@ -22,12 +22,15 @@ from envsnap.audit import knowledge
 from envsnap.audit.model import (
     CLI_SWITCH,
     DATA_PARALLEL,
+    LAZY,
     LEGACY_FALLBACK,
     MULTI_PROCESS,
     OFF_MPS,
     OPT_IN,
+    SWALLOWED,
     TRITON_ASM,
     UNREFERENCED,
+    USES,
     Signal,
 )
 from envsnap.audit.ports import class_backends, module_backend_classes, portable_api
@@ -160,6 +163,25 @@ EXTENSION_CALLS = frozenset(
 )
 
 
+def lazy_packages(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+    """Knowledge keys of the CUDA-only packages a function imports in its own body (``import tensorrt``
+    inside ``load_model``): the lines around the import are that package's path."""
+    keys: dict[str, None] = {}
+    for sub in ast.walk(node):
+        names = (
+            [alias.name for alias in sub.names]
+            if isinstance(sub, ast.Import)
+            else [sub.module]
+            if isinstance(sub, ast.ImportFrom) and sub.module and not sub.level
+            else []
+        )
+        for name in names:
+            row = knowledge.alternative_for_import(name)
+            if row is not None:
+                keys[row.key] = None
+    return tuple(keys)
+
+
 class _Visitor(ast.NodeVisitor):
     """Collects signals from one module; ``guard`` counts the enclosing guarded blocks."""
 
@@ -215,16 +237,25 @@ class _Visitor(ast.NodeVisitor):
         # Per function: its parameters that default to False (opt-in switches); depth inside `if <one>:`.
         self.off_switches: list[set[str]] = []
         self.opt_in = 0
+        self.on_switches: list[set[str]] = []
+        self.default_on = 0
+        """Depth inside ``if <parameter on by default>:``: an import there is the default path, not LAZY."""
         # Per function: its `tl.constexpr` parameters off by default, and its name if it is a @triton.jit
         # function; depth inside `if <constexpr switch>:` (Triton compiles only the branch a constexpr takes).
         self.kernel_switches: list[set[str]] = []
         self.jit_names: list[str | None] = []
         self.kernel_opt_in = 0
         self.switches: frozenset[str] | None = None
+        """Module-level flags set to False (python_shapes.module_switches), read when first needed."""
         self.flags: list[str] = []
         """Options the enclosing branches test (``if args.use_bnb_linear:``), innermost last."""
-        """Module-level flags set to False (python_shapes.module_switches), read when first needed."""
         self.device_args: set[int] = set()
+        self.swallowed = 0
+        """Enclosing ``try`` blocks whose handlers swallow every failure (none re-raises)."""
+        self.uses: list[tuple[str, ...]] = []
+        """Per function: the knowledge keys of the packages its body imports (model.USES)."""
+        self.device_flags: list[frozenset[str]] = []
+        """Per function: local names bound to a device test (``use_ids = ... get_backend() == "nccl"``)."""
         self.pending: dict[str, ast.Constant] = {}
         """Function-local names bound to a device literal, until a device argument uses them."""
 
@@ -274,6 +305,11 @@ class _Visitor(ast.NodeVisitor):
             detail = (*detail, MULTI_PROCESS)
         if self.data_parallel:
             detail = (*detail, DATA_PARALLEL)
+        if self.uses:
+            detail = (
+                *detail,
+                *(f"{USES}{key}" for key in dict.fromkeys(k for keys in self.uses for k in keys)),
+            )
         if self.legacy:
             # Only an older torch, without the device-generic API tried first, runs this.
             is_guarded = True
@@ -345,6 +381,7 @@ class _Visitor(ast.NodeVisitor):
         guarded = self.import_guard > 0 or self.guard > 0 or self.opt_in > 0
         script: tuple[str, ...] = ("script=1",) if self.script else ()
         script += (OPT_IN,) if self.opt_in else ()
+        script += (LAZY,) if self.functions and not self.default_on else ()
         # A module-level import that nothing guards: the module cannot be imported without the package.
         nested = guarded or self.functions or self.classes or self.conditional
         top = () if nested else ("module-level=1",)
@@ -378,8 +415,10 @@ class _Visitor(ast.NodeVisitor):
         if catches:
             self.import_guard += 1
         self.guard += swallows
+        self.swallowed += swallows
         self._visit_block(node.body)
         self.guard -= swallows
+        self.swallowed -= swallows
         if catches:
             self.import_guard -= 1
         legacy = legacy_fallback(node, self.dotted)
@@ -415,6 +454,13 @@ class _Visitor(ast.NodeVisitor):
         flag = flag_attribute(node.test)
         if flag is not None:
             self.flags.append(flag)
+        # The same switch on by default (`use_deepspeed=True`): the body is the function's default path.
+        default_on = (
+            isinstance(node.test, ast.Name)
+            and bool(self.on_switches)
+            and node.test.id in self.on_switches[-1]
+        )
+        self.default_on += default_on
         kernel = (
             isinstance(node.test, ast.Name)
             and bool(self.kernel_switches)
@@ -425,6 +471,7 @@ class _Visitor(ast.NodeVisitor):
         self.kernel_opt_in -= kernel
         if flag is not None:
             self.flags.pop()
+        self.default_on -= default_on
         self.opt_in -= opt_in
         self.no_rocm -= rocm is False
         self.no_rocm += rocm is True and bool(node.orelse)
@@ -518,10 +565,13 @@ class _Visitor(ast.NodeVisitor):
         self.functions += 1
         self.params.append({a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)})
         self.off_switches.append(off_by_default(node.args))
+        self.on_switches.append(off_by_default(node.args, value=True))
         self.kernel_switches.append(self._constexpr_switches(node.args))
         self.jit_names.append(node.name if self._is_triton_jit(node) else None)
         self.host_names.append(set())
         self.function_names.append(node.name)
+        self.uses.append(lazy_packages(node))
+        self.device_flags.append(self._device_flags(node))
         saved = self.pending
         self.pending = {}
         # Annotations (`-> torch.cuda.CUDAGraph | None`) name types, they run nothing (#22 item 2).
@@ -542,10 +592,13 @@ class _Visitor(ast.NodeVisitor):
         self.pending = saved
         self.params.pop()
         self.off_switches.pop()
+        self.on_switches.pop()
         self.kernel_switches.pop()
         self.jit_names.pop()
         self.host_names.pop()
         self.function_names.pop()
+        self.uses.pop()
+        self.device_flags.pop()
         self.functions -= 1
         if top:
             self.top_function = None
@@ -633,7 +686,14 @@ class _Visitor(ast.NodeVisitor):
         # names into torch dtypes (optimum-intel's OV_TO_PT_TYPE, #22 blind round 19) makes no tensor; the
         # entry looked up follows the data's own type. Three or more distinct torch dtypes among its values:
         # a table sending every dtype to float64 (`{torch.float16: torch.float64, ...}`) is an upcast, kept.
-        dtypes = [value for value in node.values if self._is_torch_dtype(value)]
+        # A value may pair the torch dtype with another library's (`"tensor(double)": (torch.float64,
+        # np.float64)`, ultralytics 8.4's ONNX Runtime output table, #22 blind round 24): the same table.
+        entries = [
+            item
+            for value in node.values
+            for item in (value.elts if isinstance(value, (ast.Tuple, ast.List)) else [value])
+        ]
+        dtypes = [value for value in entries if self._is_torch_dtype(value)]
         if len({self.dotted(value) for value in dtypes}) >= DTYPE_TABLE_MIN:
             self.compared.update(id(value) for value in dtypes)
         self.generic_visit(node)
@@ -698,7 +758,10 @@ class _Visitor(ast.NodeVisitor):
             ):
                 return True
             if isinstance(sub, ast.Name) and (
-                _GUARD_WORDS.search(sub.id) or _AVAILABILITY.match(sub.id) or names_backend(sub.id)
+                _GUARD_WORDS.search(sub.id)
+                or _AVAILABILITY.match(sub.id)
+                or names_backend(sub.id)
+                or (self.device_flags and sub.id in self.device_flags[-1])
             ):
                 return True
             # `if self._should_stream(x):` where that returns False unless x is on CUDA.
@@ -721,6 +784,23 @@ class _Visitor(ast.NodeVisitor):
             ):
                 return True
         return False
+
+    def _device_flags(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+        """Local names bound to a yes/no device test: ``bf16 = device == "cuda" and TORCH_1_13`` or
+        ``use_ids = initialized and dist.get_backend() == "nccl"`` (ultralytics 8.4 torch_utils.py, #22 blind
+        round 24): ``if bf16:`` tests the device as the comparison itself would. A name bound to a device
+        choice (``d = "cuda" if ok else "cpu"``) is a value, not a test, and is left out."""
+        flags: set[str] = set()
+        for sub in ast.walk(node):
+            if (
+                isinstance(sub, ast.Assign)
+                and len(sub.targets) == 1
+                and isinstance(sub.targets[0], ast.Name)
+                and isinstance(sub.value, (ast.Compare, ast.BoolOp, ast.UnaryOp))
+                and self._is_guard(sub.value)
+            ):
+                flags.add(sub.targets[0].id)
+        return frozenset(flags)
 
     def visit_Compare(self, node: ast.Compare) -> None:
         # `device.type == "cuda"` branches on the device: device-agnostic, not a hard-coded device.
@@ -898,7 +978,10 @@ class _Visitor(ast.NodeVisitor):
             return
         # An extension built only off ROCm (AutoGPTQ's `if not ROCM_VERSION and COMPILE_MARLIN:`) is left
         # out of the ROCm build, like code under `#ifndef USE_ROCM`; scan.py extends that to its sources.
-        branch = ("branch=not-rocm",) if self.no_rocm else ()
+        branch: tuple[str, ...] = ("branch=not-rocm",) if self.no_rocm else ()
+        # A JIT build whose failure a handler swallows (peft 0.21's BOFT: `except Exception: fbd_cuda = None`,
+        # then a PyTorch path): across_files.JIT_ONLY reads it as a kernel with a fallback.
+        branch += (SWALLOWED,) if self.swallowed and short != "CUDAExtension" else ()
         self.emit("cuda-extension", node, short, detail=(*(f"source={f}" for f in cuda_files[:8]), *branch))
         self._extension_libraries(node, keywords)
         inline = keywords.get("cuda_sources")

@@ -123,12 +123,13 @@ def lookup_fallback(node: ast.Call) -> ast.AST | None:
     return None
 
 
-def off_by_default(args: ast.arguments) -> set[str]:
-    """The parameters whose default is ``False``: switches the caller turns on (``use_deepspeed=False``)."""
+def off_by_default(args: ast.arguments, value: bool = False) -> set[str]:
+    """The parameters whose default is ``False``: switches the caller turns on (``use_deepspeed=False``);
+    with ``value=True``, those on by default, which the caller turns off."""
     positional = [*args.posonlyargs, *args.args]
     pairs = [*zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True)]
     pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None]
-    return {a.arg for a, d in pairs if isinstance(d, ast.Constant) and d.value is False}
+    return {a.arg for a, d in pairs if isinstance(d, ast.Constant) and d.value is value}
 
 
 _MODULE_ASSIGN = re.compile(r"^([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)\s*(.*?)\s*(?:#.*)?$")
