@@ -79,6 +79,18 @@ _SHELL_ENV = re.compile(
     re.MULTILINE,
 )
 """``export VAR=value`` (or Windows ``set``) lines for the variables the rules read; nothing else."""
+_PROMPT_ENV = re.compile(
+    r"(?:^\$|[\w.-]{1,64}@[\w.-]{1,64}:[^\s#$]{0,200}[#$])[ \t]{1,8}"
+    r"(?P<key>HSA_OVERRIDE_GFX_VERSION|PYTORCH_ENABLE_MPS_FALLBACK)=(?P<value>[\w.,:+/-]{1,200})"
+    r"[ \t]{1,8}[\w./-]",
+    re.MULTILINE,
+)
+"""``VAR=value command`` typed after a shell prompt (``$ `` or ``user@host:path# ``): the variable is set for
+that command, as a session shows it run (``root@c0ffee:/w# HSA_OVERRIDE_GFX_VERSION=9.0.0 python3``). Only
+after a prompt: the same words in a sentence or a script may be a suggestion or commented out. The value is
+a gfx version or a flag: any other character (a quote, an escape) ends the match. Not the visibility
+variables: a session runs each command with its own list (``CUDA_VISIBLE_DEVICES=2 llama-bench``, then
+``=1``), and the GPUs it shows come from another command, so no one value is the paste's environment."""
 _ECHO_ENV = re.compile(
     r"(?:\A|(?<=[\s>$]))echo[ \t]+\$\{?"
     r"(?P<key>CUDA_VISIBLE_DEVICES|HIP_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES)\}?"
@@ -93,6 +105,14 @@ _ADVICE_BEFORE = re.compile(
 )
 """An ``export`` that a sentence tells someone to run ("use `export HSA_OVERRIDE_GFX_VERSION=11.0.0`",
 typically a maintainer's reply quoted with the report) is advice, not the reporter's environment."""
+
+
+def _prompt_variables(text: str) -> dict[str, str]:
+    """The variables typed before a command after a prompt; one set to several values in the paste is none."""
+    seen: dict[str, set[str]] = {}
+    for m in _PROMPT_ENV.finditer(text) if "=" in text else ():
+        seen.setdefault(m.group("key"), set()).add(m.group("value"))
+    return {key: values.pop() for key, values in seen.items() if len(values) == 1}
 
 
 def _is_advice(text: str, start: int) -> bool:
@@ -268,6 +288,7 @@ def detect(text: str, name: str, *, captured_at: str, json_text: str | None = No
         for m in _SHELL_ENV.finditer(text)
         if not _is_advice(text, m.start())
     }
+    variables.update((k, v) for k, v in _prompt_variables(text).items() if k not in variables)
     for m in _ECHO_ENV.finditer(text):
         variables.setdefault(m.group("key"), m.group("value"))
     if variables:

@@ -314,6 +314,17 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"The minimum required Cuda capability is \d{1,2}\.\d{1,2}\b"
         ),
     ),
+    (
+        # candle's own refusal (the Rust ML library under text-embeddings-inference): the GPU's compute
+        # capability ("Runtime compute cap 70") is not one its kernels were compiled for ("compile time
+        # compute cap 80"), so the image has no code for this GPU. With equal numbers the line is the
+        # check's own bug (an early TEI release on a T4), not a missing arch: scan() drops those.
+        "compute-cap-not-compiled",
+        re.compile(
+            r"Runtime compute cap (?P<run>\d{2,3}) is not compatible with compile time compute cap "
+            r"(?P<built>\d{2,3})\b"
+        ),
+    ),
     ("xpu-not-linked", re.compile(r"PyTorch is not linked with support for xpu devices")),
     # kept as evidence, judged by no rule: IPEX's runtime (DPC++/SYCL) sees no Intel GPU at all (no
     # Level-Zero/compute-runtime driver, or the user lacks the render group); no Intel driver check exists
@@ -441,6 +452,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "torch-dll-load": ("winerror 12",),
     "xpu-not-linked": ("support for xpu",),
     "tf-gpu-below-minimum": ("minimum required cuda capability",),
+    "compute-cap-not-compiled": ("compile time compute cap",),
     "xpu-no-devices": ("device count is zero",),
     "nvidia-smi-no-devices": ("no devices were found",),
     "nccl-debug": ("nccl info", "nccl warn", " warn "),
@@ -615,6 +627,10 @@ def scan(text: str) -> Found:
         if kind == "tf-gpu-below-minimum":
             # TensorFlow's log prefix (time, source path) would crowd out the GPU and the minimum
             line = hit.group(0)
+        if kind == "compute-cap-not-compiled":
+            if hit.group("run") == hit.group("built"):
+                continue
+            line = hit.group(0)  # the log prefix and "Could not start backend:" repeat nothing of use
         if kind == "no-kernel-image" and in_text:
             component = _component(text, in_text.start())
             line = f"raised in {component}: {line.strip()}" if component else line

@@ -100,6 +100,21 @@ PRINTED = (
         unless=("arch-not-compatible", "gpu-too-old", "no-kernel-image", "hip-invalid-device-function"),
     ),
     Printed(
+        # candle's line (text-embeddings-inference's images are each compiled for one compute capability):
+        # the GPU's capability is not the image's, the same cause worded by a Rust server
+        ("compute-cap-not-compiled",),
+        "arch-not-in-build",
+        "error",
+        "The build has no code for this GPU: the server said its kernels were compiled for another compute "
+        "capability",
+        "Use the image or build compiled for this GPU's compute capability (text-embeddings-inference "
+        "publishes one per architecture: turing-, 86-, 89-, hopper- tags; or build with CUDA_COMPUTE_CAP "
+        "set to it).",
+        "https://github.com/huggingface/text-embeddings-inference#docker-images",
+        (arch.cuda_arch,),
+        unless=("arch-not-compatible", "gpu-too-old", "no-kernel-image", "hip-invalid-device-function"),
+    ),
+    Printed(
         # HIP's own "no code object for the devices" / "invalid device function", printed by a ROCm build of
         # torch (or of another framework) on a host whose report shows only NVIDIA GPUs: the process loaded
         # the ROCm runtime, which finds no AMD GPU to run on. Installing the CUDA build is the fix.
