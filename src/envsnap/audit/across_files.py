@@ -13,10 +13,9 @@ import msgspec
 from packaging.utils import canonicalize_name
 
 from envsnap.audit.model import LAZY, OPT_IN_PATH, SWALLOWED, USES, Signal
-from envsnap.audit.ports import backend_folder, is_cuda_backend
+from envsnap.audit.ports import ORT_OTHER_ACCELERATORS, ORT_TARGET_PROVIDERS, backend_folder, is_cuda_backend
 from envsnap.audit.roles import role_of
 from envsnap.audit.scanners.python_local import TOP
-from envsnap.audit.scanners.python_shapes import ORT_OTHER_ACCELERATORS, ORT_TARGET_PROVIDERS
 
 
 def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:

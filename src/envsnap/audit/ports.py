@@ -27,6 +27,26 @@ _FILE = {
 }
 
 
+ORT_CUDA_PROVIDERS = {"CUDAExecutionProvider": "CUDA", "TensorrtExecutionProvider": "TensorRT"}
+"""ONNX Runtime execution providers that exist only in its NVIDIA builds (onnxruntime-gpu)."""
+ORT_TARGET_PROVIDERS = {
+    "ROCMExecutionProvider": "rocm",
+    "MIGraphXExecutionProvider": "rocm",
+    "OpenVINOExecutionProvider": "xpu",
+    "CoreMLExecutionProvider": "mps",
+}
+"""ONNX Runtime execution providers for the other targets: a project naming one has a path there."""
+ORT_OTHER_ACCELERATORS = {
+    "DmlExecutionProvider": "DirectML",
+    "CANNExecutionProvider": "CANN",
+    "QNNExecutionProvider": "QNN",
+    "WebGpuExecutionProvider": "WebGPU",
+    "VitisAIExecutionProvider": "Vitis AI",
+}
+"""ONNX Runtime execution providers of accelerators that are none of the targets (DirectML on Windows, Ascend,
+Qualcomm, WebGPU, AMD's Vitis AI NPUs): a project naming one picks its provider per accelerator."""
+
+
 def layout_evidence(relative: str) -> list[tuple[str, str]]:
     """``(target kind, reason)`` for each backend this path's folders or file name belong to."""
     folder, _, name = relative.rpartition("/")

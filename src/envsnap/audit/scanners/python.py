@@ -33,7 +33,14 @@ from envsnap.audit.model import (
     USES,
     Signal,
 )
-from envsnap.audit.ports import class_backends, module_backend_classes, portable_api
+from envsnap.audit.ports import (
+    ORT_CUDA_PROVIDERS,
+    ORT_OTHER_ACCELERATORS,
+    ORT_TARGET_PROVIDERS,
+    class_backends,
+    module_backend_classes,
+    portable_api,
+)
 from envsnap.audit.scanners.build import shown_code
 from envsnap.audit.scanners.python_callers import (
     called_name,
@@ -47,9 +54,6 @@ from envsnap.audit.scanners.python_shapes import (
     DEVICE_STRING,
     DEVICE_TYPES,
     GPU_ONLY_BACKENDS,
-    ORT_CUDA_PROVIDERS,
-    ORT_OTHER_ACCELERATORS,
-    ORT_TARGET_PROVIDERS,
     PORT_NAMES,
     PORT_STRINGS,
     backend_argument,
