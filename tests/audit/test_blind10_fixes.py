@@ -287,6 +287,27 @@ def test_cuda_kernel_source_in_a_python_string_is_a_kernel(tmp_path: Path, targe
     assert twin.verdict.risk == "lower"
 
 
+def test_a_cuda_header_of_helpers_is_no_unported_op(tmp_path: Path) -> None:
+    """A header with no kernel, launch or API call of its own (device helpers, dispatch macros) is built
+    with the kernels that include it: it is no op the per-op backend lacks (torch 2.13's
+    ATen/cuda/ApplyGridUtils.cuh beside ATen/xpu/ counted among "27 CUDA kernels" without an XPU one)."""
+    helpers = (
+        "#pragma once\n#include <cuda_runtime.h>\n\n__device__ inline int lane() { return threadIdx.x; }\n"
+    )
+    files = {**mmcv_tree(MMCV_OPS), "ops/csrc/pytorch/cuda/grid_utils.cuh": helpers}
+    result = audit_files(tmp_path, files, "mps")
+    assert not [f for f in result.findings if f.rule == UNPORTED_OP]
+    assert result.verdict.risk == "lower"
+    # Twin: a header that holds a kernel of its own is an op, and the Metal folder lacks it.
+    kernel = helpers + "__global__ void grid_fill(float* x) { x[lane()] = 0; }\n"
+    twin = audit_files(
+        tmp_path / "twin", {**mmcv_tree(MMCV_OPS), "ops/csrc/pytorch/cuda/grid_utils.cuh": kernel}, "mps"
+    )
+    assert [f.location for f in twin.findings if f.rule == UNPORTED_OP] == [
+        "ops/csrc/pytorch/cuda/grid_utils.cuh:1"
+    ]
+
+
 def test_a_per_op_mps_folder_covers_only_its_ops(tmp_path: Path) -> None:
     result = audit_files(tmp_path, mmcv_tree(("bbox_overlaps",)), "mps")
     unported = sorted(f.location.split("/")[-1] for f in result.findings if f.rule == UNPORTED_OP)

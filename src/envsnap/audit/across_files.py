@@ -291,7 +291,7 @@ def _unported_ops(signals: list[Signal], files: set[str]) -> list[Signal]:
     marked: list[Signal] = []
     for s in signals:
         parts = (s.file or "").split("/")
-        if s.kind == "cuda-source" and len(parts) > 1 and parts[-2] == "cuda":
+        if s.kind == "cuda-source" and len(parts) > 1 and parts[-2] == "cuda" and not _helpers_only(s):
             parent = "/".join(parts[:-2])
             op = _OP_SUFFIX.sub("", parts[-1].split(".")[0].lower())
             unported = [
@@ -344,6 +344,16 @@ def module_name(path: str) -> str | None:
     if parts[-1] == "__init__":
         parts = parts[:-1]
     return ".".join(parts) or None
+
+
+def _helpers_only(signal: Signal) -> bool:
+    """A CUDA file with no kernel, launch or API call of its own (device helpers, dispatch macros): it is
+    built with the kernels that include it and is no op of its own (torch 2.13's ATen/cuda/ApplyGridUtils.cuh
+    beside ATen/xpu/ counted as one of "27 CUDA kernels" with no XPU kernel)."""
+    facts = signal.facts()
+    return "kernels" in facts and all(
+        facts.get(key, "0") == "0" for key in ("kernels", "launches", "runtime_calls")
+    )
 
 
 IMPORTS_GUARDED = "imports-guarded=1"
