@@ -256,10 +256,12 @@ class _Visitor(ast.NodeVisitor):
         self.device_args: set[int] = set()
         self.swallowed = 0
         """Enclosing ``try`` blocks whose handlers swallow every failure (none re-raises)."""
-        self.uses: list[tuple[str, ...]] = []
-        """Per function: the knowledge keys of the packages its body imports (model.USES)."""
-        self.device_flags: list[frozenset[str]] = []
-        """Per function: local names bound to a device test (``use_ids = ... get_backend() == "nccl"``)."""
+        self.function_nodes: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+        """The enclosing functions, innermost last (``_uses_of``, ``_flags_of`` walk one when first asked)."""
+        self._uses: dict[int, tuple[str, ...]] = {}
+        """Per function (by id): the knowledge keys of the packages its body imports (model.USES)."""
+        self._flags: dict[int, frozenset[str]] = {}
+        """Per function (by id): local names bound to a device test (``_device_flags``)."""
         self.pending: dict[str, ast.Constant] = {}
         """Function-local names bound to a device literal, until a device argument uses them."""
 
@@ -309,11 +311,9 @@ class _Visitor(ast.NodeVisitor):
             detail = (*detail, MULTI_PROCESS)
         if self.data_parallel:
             detail = (*detail, DATA_PARALLEL)
-        if self.uses:
-            detail = (
-                *detail,
-                *(f"{USES}{key}" for key in dict.fromkeys(k for keys in self.uses for k in keys)),
-            )
+        uses = dict.fromkeys(key for function in self.function_nodes for key in self._uses_of(function))
+        if uses:
+            detail = (*detail, *(f"{USES}{key}" for key in uses))
         if self.legacy:
             # Only an older torch, without the device-generic API tried first, runs this.
             is_guarded = True
@@ -574,8 +574,7 @@ class _Visitor(ast.NodeVisitor):
         self.jit_names.append(node.name if self._is_triton_jit(node) else None)
         self.host_names.append(set())
         self.function_names.append(node.name)
-        self.uses.append(lazy_packages(node))
-        self.device_flags.append(self._device_flags(node))
+        self.function_nodes.append(node)
         saved = self.pending
         self.pending = {}
         # Annotations (`-> torch.cuda.CUDAGraph | None`) name types, they run nothing (#22 item 2).
@@ -601,8 +600,7 @@ class _Visitor(ast.NodeVisitor):
         self.jit_names.pop()
         self.host_names.pop()
         self.function_names.pop()
-        self.uses.pop()
-        self.device_flags.pop()
+        self.function_nodes.pop()
         self.functions -= 1
         if top:
             self.top_function = None
@@ -765,7 +763,7 @@ class _Visitor(ast.NodeVisitor):
                 _GUARD_WORDS.search(sub.id)
                 or _AVAILABILITY.match(sub.id)
                 or names_backend(sub.id)
-                or (self.device_flags and sub.id in self.device_flags[-1])
+                or (self.function_nodes and sub.id in self._flags_of(self.function_nodes[-1]))
             ):
                 return True
             # `if self._should_stream(x):` where that returns False unless x is on CUDA.
@@ -788,6 +786,21 @@ class _Visitor(ast.NodeVisitor):
             ):
                 return True
         return False
+
+    def _uses_of(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+        """``lazy_packages`` of an enclosing function, walked once and only when a signal is emitted in it
+        (a walk per function entered doubled the scan of transformers)."""
+        found = self._uses.get(id(node))
+        if found is None:
+            found = self._uses[id(node)] = lazy_packages(node)
+        return found
+
+    def _flags_of(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+        found = self._flags.get(id(node))
+        if found is None:
+            self._flags[id(node)] = frozenset()  # _device_flags asks _is_guard, which asks this again
+            found = self._flags[id(node)] = self._device_flags(node)
+        return found
 
     def _device_flags(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
         """Local names bound to a yes/no device test: ``bf16 = device == "cuda" and TORCH_1_13`` or
