@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import posixpath
 import re
 from collections.abc import Iterator
 
@@ -20,6 +21,7 @@ import msgspec
 
 from envsnap.audit import knowledge
 from envsnap.audit.model import (
+    ADAPTER,
     CLI_SWITCH,
     DATA_PARALLEL,
     LAZY,
@@ -52,16 +54,23 @@ from envsnap.audit.scanners.python_shapes import (
     ORT_TARGET_PROVIDERS,
     PORT_NAMES,
     PORT_STRINGS,
+    accelerator_query,
     backend_argument,
+    backend_menu,
     calls_collective,
     catches_import_error,
+    compared_strings,
+    cpu_by_default,
+    feature_switch,
     flag_attribute,
     generic_op,
     guards_rest,
     imported_module,
+    init_switches,
     is_arch_list,
     is_device_menu,
     is_device_string,
+    is_feature_flag,
     is_main_check,
     legacy_fallback,
     lookup_fallback,
@@ -69,6 +78,7 @@ from envsnap.audit.scanners.python_shapes import (
     module_switches,
     mps_test,
     names_backend,
+    names_cuda_provider,
     off_by_default,
     port_attribute,
     ptx_detail,
@@ -76,9 +86,11 @@ from envsnap.audit.scanners.python_shapes import (
     requires_cuda,
     returns_selection,
     selection_chain,
+    skips_cuda,
     swallows_errors,
+    switch_word,
 )
-from envsnap.audit.scanners.python_trigger import trigger_lines
+from envsnap.audit.scanners.python_trigger import trigger_lines, with_companions
 
 _GUARD_WORDS = re.compile(r"cuda|gpu|device|accelerator|world_size", re.IGNORECASE)
 """``world_size``: ``if world_size == 1: return x`` leaves the rest to multi-process runs, which need
@@ -86,6 +98,14 @@ _GUARD_WORDS = re.compile(r"cuda|gpu|device|accelerator|world_size", re.IGNORECA
 reaches the collective buffers pinned to 'cuda' behind it (demucs distrib.py, #22 blind round 8)."""
 _AVAILABILITY = re.compile(r"^is_\w+_available$")
 """``is_nccl_available()``, ``is_npu_available()``: a capability check; what it guards has a way around it."""
+_HUB_KERNEL_LOAD = re.compile(r"\b(?:get_kernel|lazy_load_kernel|get_locked_kernel|get_local_kernel)\(")
+"""The Hugging Face ``kernels`` package's loaders (https://huggingface.co/docs/kernels): a compiled kernel
+fetched from the Hub for the running torch build and backend, used when a caller picks that implementation
+(transformers 5.24 integrations/deepgemm.py ``lazy_load_kernel("deep-gemm")``, msa_attention.py)."""
+_KERNEL_PLUMBING = frozenset({"cuda-api", "device-hardcode"})
+HUB_KERNEL = "hub-kernel=1"
+_CUDA_METHOD_ARGS = frozenset({"device", "non_blocking", "memory_format"})
+"""The keywords of torch's ``Tensor.cuda`` and ``Module.cuda`` (``Module.cuda`` takes ``device`` only)."""
 _EXTENSION_LIBRARIES = {
     "cublas": "cuBLAS",
     "cublasLt": "cuBLASLt",
@@ -120,9 +140,34 @@ SAFE_CUDA_CALLS = frozenset(
 ``torch.cuda.OutOfMemoryError`` is ``torch._C.OutOfMemoryError`` (torch/cuda/__init__.py) on every
 build, the same class as ``torch.OutOfMemoryError`` that the XPU and MPS allocators raise too: an
 ``except torch.cuda.OutOfMemoryError:`` catches the target's out-of-memory error (#22 blind round 8)."""
-GUARD_CALLS = frozenset({"is_available", "device_count"})
+GUARD_CALLS = frozenset({"is_available", "device_count", "default_generators"})
+"""``default_generators`` too: an empty tuple until CUDA initialises devices (torch/cuda/__init__.py), so
+``if len(torch.cuda.default_generators) > 0:`` is a device count (transformers 5.24 modeling_reformer.py)."""
 AGNOSTIC_ROOTS = ("torch.accelerator", "torch.xpu", "torch.mps", "torch.amp", "torch.get_default_device")
 FLOAT64_NAMES = frozenset({"torch.float64", "torch.double"})
+TORCH_FACTORIES = frozenset(
+    f"torch.{name}"
+    for name in (
+        "tensor",
+        "as_tensor",
+        "zeros",
+        "ones",
+        "empty",
+        "full",
+        "arange",
+        "linspace",
+        "logspace",
+        "rand",
+        "randn",
+        "eye",
+        "hann_window",
+        "hamming_window",
+        "blackman_window",
+        "kaiser_window",
+        "bartlett_window",
+    )
+)
+"""torch functions that make a new tensor on ``device=`` (the default device, the CPU, when none is given)."""
 TORCH_DTYPES = frozenset(
     {
         "bool",
@@ -236,6 +281,19 @@ class _Visitor(ast.NodeVisitor):
         self.legacy = 0
         # Per function: its parameters that default to False (opt-in switches); depth inside `if <one>:`.
         self.off_switches: list[set[str]] = []
+        self.class_switches: list[set[str]] = []
+        self.hub_kernel: bool | None = None
+        self.host_dtypes: set[int] = set()
+        """Ids of float64 dtypes given to a factory that makes the tensor on the host (``_host_dtype``)."""
+        self.cpu_params: list[set[str]] = []
+        """Per function: parameters whose default is the "cpu" device."""
+        self.feature_flags: list[set[str]] = [set()]  # the module's, for a function parsed in parts
+        """Per function: local names bound to a feature switch (``needs = is_deepspeed_zero3_enabled() and
+        ...``) or to an attribute read with a False default (``getattr(self, "is_loaded_in_4bit",
+        False)``)."""
+        self.choice_strings: list[set[str]] = []
+        """Per enclosing ``if``: the strings its test compares against (``"bitsandbytes" in str(cls)``)."""
+        """Per enclosing class: attributes its ``__init__`` sets from an off-by-default parameter."""
         self.opt_in = 0
         self.on_switches: list[set[str]] = []
         self.default_on = 0
@@ -301,6 +359,11 @@ class _Visitor(ast.NodeVisitor):
         detail: tuple[str, ...] = (),
     ) -> None:
         is_guarded = self.guard > 0 if guarded is None else guarded
+        if kind in _KERNEL_PLUMBING and self._hub_kernel():
+            # The module runs a compiled kernel it loads from the Hub (kernels' get_kernel): an
+            # implementation picked on request, whose CUDA plumbing runs only where that kernel was chosen.
+            is_guarded = True
+            detail = (*detail, HUB_KERNEL)
         if self.multi_process:
             detail = (*detail, MULTI_PROCESS)
         if self.data_parallel:
@@ -378,9 +441,12 @@ class _Visitor(ast.NodeVisitor):
         row = knowledge.alternative_for_import(module)
         if row is None:
             return False
-        guarded = self.import_guard > 0 or self.guard > 0 or self.opt_in > 0
+        adapter = self.functions > 0 and self._adapter_for(module, node)
+        opt_in = self.opt_in > 0 or self._chosen_by_name(module)
+        guarded = self.import_guard > 0 or self.guard > 0 or opt_in or adapter
         script: tuple[str, ...] = ("script=1",) if self.script else ()
-        script += (OPT_IN,) if self.opt_in else ()
+        script += (OPT_IN,) if opt_in else ()
+        script += (ADAPTER,) if adapter and not opt_in else ()
         script += (LAZY,) if self.functions and not self.default_on else ()
         # A module-level import that nothing guards: the module cannot be imported without the package.
         nested = guarded or self.functions or self.classes or self.conditional
@@ -399,6 +465,24 @@ class _Visitor(ast.NodeVisitor):
         """
         if self.import_guard:
             self.emit("optional-module", node, module, guarded=True)
+
+    def _adapter_for(self, module: str, node: ast.AST) -> bool:
+        """The module is the project's own adapter for the package: its file is named after it, or after
+        the name it is imported as (``integrations/deepspeed.py`` importing ``deepspeed`` in its functions,
+        ``quantizers/quantizer_bnb_4bit.py`` importing ``bitsandbytes as bnb``; transformers 5.24). Its
+        functions run only for users of that integration."""
+        stem = posixpath.basename(self.relative).rsplit(".", 1)[0].lower()
+        pieces = {stem, *stem.split("_")}
+        names = {module.split(".")[0].lower()}
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names |= {alias.asname.lower() for alias in node.names if alias.asname}
+        return bool(names & pieces)
+
+    def _chosen_by_name(self, module: str) -> bool:
+        """``if "bitsandbytes" in str(optimizer_cls): import bitsandbytes`` (transformers 5.24 trainer.py):
+        the enclosing test compares against a string naming the package, a choice the user made."""
+        root = module.split(".")[0].lower()
+        return any(root in text.lower() for texts in self.choice_strings for text in texts)
 
     # ------------------------------------------------------------------ guards
 
@@ -436,7 +520,15 @@ class _Visitor(ast.NodeVisitor):
         self._selection(node)
         self.visit(node.test)
         # `if __name__ == "__main__":` is a demo entry point: what it hard-codes is the caller's choice.
-        switch = self._module_switch(node.test)
+        switch = (
+            self._module_switch(node.test)
+            or self._class_switch(node.test)
+            or (
+                isinstance(node.test, ast.Name)
+                and bool(self.feature_flags)
+                and node.test.id in self.feature_flags[-1]
+            )
+        )
         guarded = self._is_guard(node.test) or is_main_check(node.test) or switch
         self.guard += guarded
         self.conditional += 1
@@ -445,10 +537,14 @@ class _Visitor(ast.NodeVisitor):
         # `def init(..., use_deepspeed=False): if use_deepspeed: import deepspeed` (coqui-tts 0.26
         # xtts/gpt.py, #22 blind round 13): the body runs only when the caller turns on a switch that is
         # off by default.
-        opt_in = switch or (
-            isinstance(node.test, ast.Name)
-            and bool(self.off_switches)
-            and node.test.id in self.off_switches[-1]
+        opt_in = (
+            switch
+            or feature_switch(node.test)
+            or (
+                isinstance(node.test, ast.Name)
+                and bool(self.off_switches)
+                and node.test.id in self.off_switches[-1]
+            )
         )
         self.opt_in += opt_in
         flag = flag_attribute(node.test)
@@ -467,7 +563,9 @@ class _Visitor(ast.NodeVisitor):
             and node.test.id in self.kernel_switches[-1]
         )
         self.kernel_opt_in += kernel
+        self.choice_strings.append(compared_strings(node.test))
         self._visit_block(node.body)
+        self.choice_strings.pop()
         self.kernel_opt_in -= kernel
         if flag is not None:
             self.flags.pop()
@@ -490,6 +588,24 @@ class _Visitor(ast.NodeVisitor):
             return False
         switches = self._switches()
         return all(value.id in switches for value in values)  # type: ignore[attr-defined]
+
+    def _class_switch(self, test: ast.expr) -> bool:
+        """``if self.offloading:`` where the class's ``__init__`` sets ``self.offloading`` from a parameter
+        that is False by default (transformers 5.24 cache_utils.py, ``Cache(offloading=False)``): the body
+        is a feature the caller turns on, like the body of ``if offloading:`` in that ``__init__``."""
+        return (
+            isinstance(test, ast.Attribute)
+            and isinstance(test.value, ast.Name)
+            and test.value.id == "self"
+            and bool(self.class_switches)
+            and test.attr in self.class_switches[-1]
+        )
+
+    def _hub_kernel(self) -> bool:
+        """Whether the module loads a kernel from the Hub (read from its lines the first time it is asked)."""
+        if self.hub_kernel is None:
+            self.hub_kernel = any(_HUB_KERNEL_LOAD.search(line) for line in self.lines)
+        return self.hub_kernel
 
     def _switches(self) -> frozenset[str]:
         """Module-level flags set to False, read from the module's lines the first time they are asked for."""
@@ -569,6 +685,8 @@ class _Visitor(ast.NodeVisitor):
         self.kernel_switches.append(self._constexpr_switches(node.args))
         self.jit_names.append(node.name if self._is_triton_jit(node) else None)
         self.host_names.append(set())
+        self.feature_flags.append(set())
+        self.cpu_params.append(cpu_by_default(node.args))
         self.function_names.append(node.name)
         self.uses.append(lazy_packages(node))
         self.device_flags.append(self._device_flags(node))
@@ -596,6 +714,8 @@ class _Visitor(ast.NodeVisitor):
         self.kernel_switches.pop()
         self.jit_names.pop()
         self.host_names.pop()
+        self.feature_flags.pop()
+        self.cpu_params.pop()
         self.function_names.pop()
         self.uses.pop()
         self.device_flags.pop()
@@ -654,7 +774,9 @@ class _Visitor(ast.NodeVisitor):
         wrapper = self._data_parallel_wrapper(node)
         self.guard += wrapper
         self.data_parallel += wrapper
+        self.class_switches.append(init_switches(node))
         self.generic_visit(node)
+        self.class_switches.pop()
         self.guard -= wrapper
         self.data_parallel -= wrapper
         self.class_names.pop()
@@ -682,6 +804,10 @@ class _Visitor(ast.NodeVisitor):
         for key, value in zip(node.keys, node.values, strict=True):
             if isinstance(key, ast.Constant) and isinstance(key.value, str):
                 self._nccl_setting(value)
+                # `"choices": ["nccl", "gloo", "mpi", "xccl", ...]` (transformers 5.24 training_args.py
+                # ddp_backend): a menu of backends the user picks from, one of them the target's.
+                for item in backend_menu(value):
+                    self._nccl_setting(item)
         # `{"f32": torch.float32, "f64": torch.float64, ...}`: a table translating another runtime's type
         # names into torch dtypes (optimum-intel's OV_TO_PT_TYPE, #22 blind round 19) makes no tensor; the
         # entry looked up follows the data's own type. Three or more distinct torch dtypes among its values:
@@ -696,6 +822,10 @@ class _Visitor(ast.NodeVisitor):
         dtypes = [value for value in entries if self._is_torch_dtype(value)]
         if len({self.dotted(value) for value in dtypes}) >= DTYPE_TABLE_MIN:
             self.compared.update(id(value) for value in dtypes)
+        # A key is only looked up, by the data's own dtype: a table from torch dtypes to another runtime's
+        # (transformers 5.24 exporters/exporter_onnx.py _TORCH_DTYPE_TO_ONNX), or to the devices lacking
+        # one (diffusers 0.42 utils/torch_utils.py `{torch.float64: _FP64_UNSUPPORTED_DEVICES}`).
+        self.compared.update(id(key) for key in node.keys if key is not None and self._is_torch_dtype(key))
         self.generic_visit(node)
 
     def _is_torch_dtype(self, node: ast.AST) -> bool:
@@ -740,9 +870,18 @@ class _Visitor(ast.NodeVisitor):
         if isinstance(node.op, ast.Or):
             # `args.device or ("cuda" if ... else "mps" if ... else "cpu")`: the user's value comes first.
             self.chained.update(id(value) for value in node.values[1:] if isinstance(value, ast.IfExp))
+        if isinstance(node.op, ast.Or) and accelerator_query(node.values[0]):
+            # `(get_current_accelerator() or torch.device("cuda")).type` (transformers 5.24 bark): the
+            # machine's accelerator first (xpu, mps); 'cuda' only where there is none.
+            self.compared.update(id(sub) for value in node.values[1:] for sub in ast.walk(value))
         for value in node.values:
             self.visit(value)
-            if isinstance(node.op, ast.And) and not raised and self._is_guard(value):
+            if not raised and (
+                (isinstance(node.op, ast.And) and self._is_guard(value))
+                or (isinstance(node.op, ast.Or) and skips_cuda(value))
+            ):
+                # `q.device.type != "cuda" or torch.cuda.get_device_capability(q.device)[0] != 10`
+                # (transformers 5.24 msa_attention.py): what follows runs only when the test failed, on CUDA.
                 raised = 1
                 self.guard += 1
         self.guard -= raised
@@ -764,6 +903,8 @@ class _Visitor(ast.NodeVisitor):
                 or (self.device_flags and sub.id in self.device_flags[-1])
             ):
                 return True
+            if isinstance(sub, ast.Name | ast.Attribute) and switch_word(sub):
+                return True
             # `if self._should_stream(x):` where that returns False unless x is on CUDA.
             if isinstance(sub, ast.Call) and (callee := called_name(sub)) is not None:
                 if self.predicates is None:
@@ -776,6 +917,8 @@ class _Visitor(ast.NodeVisitor):
                 isinstance(part, ast.Constant) and part.value in DEVICE_TYPES | GPU_ONLY_BACKENDS
                 for part in (sub.left, *sub.comparators)
             ):
+                return True
+            if isinstance(sub, ast.Compare) and names_cuda_provider(sub):
                 return True
             if (
                 isinstance(sub, ast.Constant)
@@ -877,6 +1020,7 @@ class _Visitor(ast.NodeVisitor):
         func = node.func
         name = self.dotted(func)
         self._device_arguments(node, name)
+        self._host_dtype(node, name)
         fallback = lookup_fallback(node)
         literal = self._device_literal(fallback) if fallback is not None else None
         if literal is not None and id(literal) not in self.compared:
@@ -940,14 +1084,43 @@ class _Visitor(ast.NodeVisitor):
                 self.emit("nccl-backend", node, backend)
         self.generic_visit(node)
 
+    def _host_dtype(self, node: ast.Call, name: str | None) -> None:
+        """``torch.linspace(a, b, n, dtype=torch.float64)`` with no ``device=`` makes a CPU tensor
+        (transformers 5.24 processing_inkling.py); so does ``device=device`` where that parameter defaults to
+        "cpu" (feature_extraction_lasr.py ``_torch_extract_fbank_features(self, waveform, device="cpu")``):
+        the float64 stays on the host unless a caller picks the device."""
+        dtype = next((kw.value for kw in node.keywords if kw.arg == "dtype"), None)
+        if dtype is None or self.dotted(dtype) not in FLOAT64_NAMES or name not in TORCH_FACTORIES:
+            return
+        device = next((kw.value for kw in node.keywords if kw.arg == "device"), None)
+        on_host = device is None or (
+            isinstance(device, ast.Name) and bool(self.cpu_params) and device.id in self.cpu_params[-1]
+        )
+        if on_host:
+            self.host_dtypes.add(id(dtype))
+
     def _forwards_cuda(self, node: ast.Call, func: ast.Attribute) -> bool:
         """``def cuda(self, device=None): return super().cuda(device)``: a module's override of
         ``nn.Module.cuda`` runs only when a caller asks for CUDA, so it forwards that choice rather than
         making one (sentence-transformers 6.2 base/model.py, #22 blind round 9). So does a container's
         ``cuda(self, device=None)`` that moves each member with that parameter
         (``self.apply(lambda x: x.cuda(device))``, PyG 2.6 data/storage.py, #22 blind round 10)."""
-        if not self.function_names or self.function_names[-1] != "cuda":
+        if node.keywords and any(kw.arg not in _CUDA_METHOD_ARGS for kw in node.keywords):
+            # `self.quantizer.cuda(qtensor, meta=meta, device=...)` (transformers 5.24 cache_utils.py, HQQ's
+            # Quantizer.cuda): arguments torch's Tensor.cuda/Module.cuda do not take: another API's method.
+            return True
+        caller = self.function_names[-1] if self.function_names else None
+        if caller in ("to", "cuda") and node.args and isinstance(node.args[0], ast.Name):
+            # `def to(self, *args, **kwargs): ... device = args[0] ...; module.cuda(device)`
+            # (transformers 5.24 modeling_utils.py moves HQQLinear layers so, in its cuda() and to()): the
+            # caller's device.
+            return True
+        if caller != "cuda":
             return False
+        if not node.args and not node.keywords:
+            # `def cuda(self): return Rigid(self._rots.cuda(), ...)` (transformers 5.24 esm rigid_utils.py):
+            # a container's cuda() moving its members to the caller's default CUDA device.
+            return True
         inner = func.value
         if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "super":
             return True
@@ -1103,7 +1276,14 @@ class _Visitor(ast.NodeVisitor):
                 self.emit("cuda-api", node, f"torch.cuda.{member}")
         elif name in FLOAT64_NAMES:
             if id(node) not in self.compared:
-                self.emit("float64", node, name, detail=(OFF_MPS,) if id(node) in self.off_mps else ())
+                detail = (
+                    (OFF_MPS,)
+                    if id(node) in self.off_mps
+                    else ("host=1",)
+                    if id(node) in self.host_dtypes
+                    else ()
+                )
+                self.emit("float64", node, name, detail=detail)
         elif name.startswith(AGNOSTIC_ROOTS):
             self.emit("device-agnostic", node, ".".join(name.split(".")[:2]), guarded=True)
         # A resolved chain is one hit; its inner attributes are not visited again.
@@ -1178,6 +1358,14 @@ class _Visitor(ast.NodeVisitor):
         func = node.func if isinstance(node, ast.Call) else None
         if isinstance(func, ast.Attribute) and func.attr in HOST_CASTS:
             return self._host_tensor(func.value)  # `.double()` of a host tensor stays on the host
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(func, ast.Attribute)
+            and func.attr == "cpu"
+            and not node.args
+        ):
+            # `matrix.cpu().double().numpy()` (transformers 5.24 generation_whisper.py): on the host first.
+            return True
         if isinstance(node, ast.Call):
             return self.dotted(node.func) == "torch.from_numpy"
         return isinstance(node, ast.Name) and bool(self.host_names) and node.id in self.host_names[-1]
@@ -1186,6 +1374,9 @@ class _Visitor(ast.NodeVisitor):
         # The value is read before the name is rebound: `w = w.double()` reads the old `w`.
         host = self._host_tensor(node.value)
         self._visit_assign(node)
+        if self.feature_flags and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            flags = self.feature_flags[-1]
+            (flags.add if is_feature_flag(node.value) else flags.discard)(node.targets[0].id)
         if self.host_names and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             if host:
                 self.host_names[-1].add(node.targets[0].id)
@@ -1314,8 +1505,8 @@ def scan_python(relative: str, text: str, hot: list[int] | None = None) -> Itera
     Raises:
         SyntaxError, ValueError, RecursionError: the file is not parseable Python.
     """
-    if hot is None:
-        hot = trigger_lines(text.encode("utf-8", "surrogatepass"))
+    data = text.encode("utf-8", "surrogatepass")
+    hot = with_companions(data, trigger_lines(data) if hot is None else hot)
     # Split at "\n" only, as the tokenizer counts lines (splitlines also splits at a form feed).
     lines = [line + "\n" for line in text.split("\n")]
     tree = parse_hot(text, lines, relative, hot)
