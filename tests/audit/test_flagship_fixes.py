@@ -380,7 +380,8 @@ _TORCH_DTYPE_TO_ONNX = {
 
 def test_a_table_keyed_by_torch_dtypes_makes_no_tensor() -> None:
     assert signals(DTYPE_TABLE, "float64") == []
-    twin = "import torch\n\nUPCAST = {torch.float64: 1}\n"
+    # Twin: a float64 value is what the table hands out (an upcast).
+    twin = "import torch\n\nUPCAST = {torch.float16: torch.float64}\n"
     assert signals(twin, "float64") == [(3, False)]
 
 
@@ -471,3 +472,95 @@ def test_hostile_source_is_redacted_and_scanned() -> None:
     shown = [s.code for s in scan_python("pkg/m.py", text)]
     assert shown
     assert all("ghp_" + "a" * 36 not in code for code in shown)
+
+
+# Found on the two sibling libraries checked for generality (accelerate 1.15.0, diffusers 0.42.1, Apache-2.0,
+# https://github.com/huggingface/accelerate, https://github.com/huggingface/diffusers; excerpts trimmed).
+
+# accelerate 1.15.0 accelerate/accelerator.py (Accelerator._prepare_deepspeed and get_state_dict, trimmed).
+ACCEL_DS = """\
+class Accelerator:
+    def _prepare_deepspeed(self, *args):
+        import deepspeed
+
+        return deepspeed.initialize(*args)
+
+    def get_state_dict(self, model):
+        if self.distributed_type == DistributedType.DEEPSPEED:
+            from deepspeed.checkpoint.utils import clone_tensors_for_torch_save
+
+            return clone_tensors_for_torch_save(model.state_dict())
+"""
+
+
+def test_an_import_in_a_function_named_for_the_package_or_under_its_enum_member() -> None:
+    assert [guarded for _, guarded in signals(ACCEL_DS, "import")] == [True, True]
+    # Twin: the same imports in a function named for something else, under another member, are the path.
+    twin = ACCEL_DS.replace("_prepare_deepspeed", "_prepare_engine").replace(".DEEPSPEED", ".FSDP")
+    assert [guarded for _, guarded in signals(twin, "import")] == [False, False]
+
+
+# accelerate 1.15.0 accelerate/utils/megatron_lm.py (the guarded imports and one step, trimmed).
+MEGATRON = """\
+import torch
+
+from .imports import is_megatron_lm_available
+from .operations import send_to_device
+
+if is_megatron_lm_available():
+    from megatron.core import mpu, tensor_parallel
+
+
+class MegatronLMTrainStep:
+    def get_batch(self, data_iterator):
+        data = send_to_device(data, torch.cuda.current_device())
+        return data
+"""
+
+
+def test_cuda_calls_of_the_projects_module_for_an_optional_package(tmp_path: Path) -> None:
+    for target in ("xpu", "mps"):
+        result = audit_files(tmp_path, {"accelerate/utils/megatron_lm.py": MEGATRON}, target)
+        assert raised(result) == set(), target
+    # Twin: the same code in a module named for something else is the main path.
+    other = audit_files(tmp_path / "t", {"accelerate/utils/operations.py": MEGATRON}, "xpu")
+    assert "torch-cuda-api" in raised(other)
+
+
+# diffusers 0.42.1 guiders/adaptive_projected_guidance.py, models/controlnets/controlnet.py,
+# utils/torch_utils.py, models/embeddings.py and models/controlnets/controlnet_z_image.py (trimmed).
+DIFFUSERS = """\
+import torch
+
+_DTYPE_DOWNCAST = {torch.float64: torch.float32, torch.int64: torch.int32}
+
+
+def normalized_guidance(diff, pred_cond):
+    if diff.device.type in {"mps", "npu"}:
+        v0, v1 = diff.cpu().double(), pred_cond.cpu().double()
+    else:
+        v0, v1 = diff.double(), pred_cond.double()
+    return v0, v1
+
+
+def time_embed(timestep, sample):
+    dtype = maybe_adjust_dtype_for_device(
+        torch.float64 if isinstance(timestep, float) else torch.int64, sample.device
+    )
+    grid = torch.from_numpy(make_grid()).to(torch.float64)
+    freqs = 1.0 / (10000 ** (torch.arange(0, 8, 2, dtype=torch.float64, device="cpu") / 8))
+    return dtype, grid, freqs
+"""
+
+
+def test_diffusers_float64_that_never_reaches_mps(tmp_path: Path) -> None:
+    result = audit_files(tmp_path, {"pkg/m.py": DIFFUSERS}, "mps")
+    assert raised(result) == set()
+    twin = (
+        DIFFUSERS.replace('{"mps", "npu"}', '{"cuda", "npu"}')
+        .replace("maybe_adjust_dtype_for_device(", "pick_dtype(")
+        .replace('device="cpu"', "device=sample.device")
+    )
+    moved = audit_files(tmp_path / "t", {"pkg/m.py": twin}, "mps")
+    found = {f.location for f in moved.findings if f.rule == "float64-on-mps"}
+    assert found == {"pkg/m.py:10", "pkg/m.py:16", "pkg/m.py:19"}

@@ -80,6 +80,7 @@ from envsnap.audit.scanners.python_shapes import (
     names_backend,
     names_cuda_provider,
     off_by_default,
+    optional_imports,
     port_attribute,
     ptx_detail,
     requirement_strings,
@@ -103,6 +104,8 @@ _HUB_KERNEL_LOAD = re.compile(r"\b(?:get_kernel|lazy_load_kernel|get_locked_kern
 fetched from the Hub for the running torch build and backend, used when a caller picks that implementation
 (transformers 5.24 integrations/deepgemm.py ``lazy_load_kernel("deep-gemm")``, msa_attention.py)."""
 _KERNEL_PLUMBING = frozenset({"cuda-api", "device-hardcode"})
+ADAPTER_NAME_MIN = 5
+"""A package name shorter than this (``jax``, ``apex``) is found inside too many unrelated names."""
 HUB_KERNEL = "hub-kernel=1"
 _CUDA_METHOD_ARGS = frozenset({"device", "non_blocking", "memory_format"})
 """The keywords of torch's ``Tensor.cuda`` and ``Module.cuda`` (``Module.cuda`` takes ``device`` only)."""
@@ -283,6 +286,7 @@ class _Visitor(ast.NodeVisitor):
         self.off_switches: list[set[str]] = []
         self.class_switches: list[set[str]] = []
         self.hub_kernel: bool | None = None
+        self.optional_adapter: bool | None = None
         self.host_dtypes: set[int] = set()
         """Ids of float64 dtypes given to a factory that makes the tensor on the host (``_host_dtype``)."""
         self.cpu_params: list[set[str]] = []
@@ -364,6 +368,9 @@ class _Visitor(ast.NodeVisitor):
             # implementation picked on request, whose CUDA plumbing runs only where that kernel was chosen.
             is_guarded = True
             detail = (*detail, HUB_KERNEL)
+        elif kind in _KERNEL_PLUMBING and self._optional_adapter():
+            is_guarded = True
+            detail = (*detail, ADAPTER)
         if self.multi_process:
             detail = (*detail, MULTI_PROCESS)
         if self.data_parallel:
@@ -466,17 +473,33 @@ class _Visitor(ast.NodeVisitor):
         if self.import_guard:
             self.emit("optional-module", node, module, guarded=True)
 
+    def _optional_adapter(self) -> bool:
+        """The module is the project's integration of an optional package: named after a package it imports
+        only under a module-level availability check (accelerate 1.15 utils/megatron_lm.py: ``if
+        is_megatron_lm_available(): from megatron.core import mpu, ...``). Its code serves that package's
+        users, so its CUDA calls run only where they chose it. Read from the lines (a big module is parsed in
+        parts)."""
+        if self.optional_adapter is None:
+            self.optional_adapter = bool(optional_imports(self.lines) & self._stem_pieces())
+        return self.optional_adapter
+
+    def _stem_pieces(self) -> set[str]:
+        stem = posixpath.basename(self.relative).rsplit(".", 1)[0].lower()
+        return {stem, *stem.split("_")}
+
     def _adapter_for(self, module: str, node: ast.AST) -> bool:
         """The module is the project's own adapter for the package: its file is named after it, or after
         the name it is imported as (``integrations/deepspeed.py`` importing ``deepspeed`` in its functions,
         ``quantizers/quantizer_bnb_4bit.py`` importing ``bitsandbytes as bnb``; transformers 5.24). Its
-        functions run only for users of that integration."""
-        stem = posixpath.basename(self.relative).rsplit(".", 1)[0].lower()
-        pieces = {stem, *stem.split("_")}
+        functions run only for users of that integration. So does a function or class named after it
+        (accelerate 1.15 ``Accelerator._prepare_deepspeed``, ``DeepSpeedPlugin``)."""
         names = {module.split(".")[0].lower()}
         if isinstance(node, ast.Import | ast.ImportFrom):
             names |= {alias.asname.lower() for alias in node.names if alias.asname}
-        return bool(names & pieces)
+        if names & self._stem_pieces():
+            return True
+        enclosing = [name.lower() for name in (*self.function_names, *self.class_names)]
+        return any(len(name) >= ADAPTER_NAME_MIN and name in owner for name in names for owner in enclosing)
 
     def _chosen_by_name(self, module: str) -> bool:
         """``if "bitsandbytes" in str(optimizer_cls): import bitsandbytes`` (transformers 5.24 trainer.py):
@@ -852,6 +875,12 @@ class _Visitor(ast.NodeVisitor):
             for sub in ast.walk(branch):
                 if isinstance(sub, ast.Attribute) and self.dotted(sub) in FLOAT64_NAMES:
                     self.off_mps.add(id(sub))
+                elif (
+                    isinstance(sub, ast.Call)
+                    and isinstance(sub.func, ast.Attribute)
+                    and sub.func.attr == "double"
+                ):
+                    self.off_mps.add(id(sub))  # `x.double()` (diffusers 0.42 adaptive_projected_guidance.py)
 
     def visit_IfExp(self, node: ast.IfExp) -> None:
         self._mark_off_mps(node.test, [node.body], [node.orelse])
@@ -1063,7 +1092,8 @@ class _Visitor(ast.NodeVisitor):
             # `torch.from_numpy(a).double()` is a host tensor (pytorch-tabnet 4.1's sampler weights,
             # #22 blind round 12): float64 stays on the CPU unless moved, which the move's line shows.
             host = self._host_tensor(func.value)
-            self.emit("float64", node, ".double()", detail=("host=1",) if host else ())
+            detail = ("host=1",) if host else (OFF_MPS,) if id(node) in self.off_mps else ()
+            self.emit("float64", node, ".double()", detail=detail)
         if name in CUPY_KERNELS:
             # CUDA C++ source that CuPy compiles at run time (NVRTC): kernels, not array code.
             self.emit("cupy-kernel", node, name)
@@ -1089,12 +1119,27 @@ class _Visitor(ast.NodeVisitor):
         (transformers 5.24 processing_inkling.py); so does ``device=device`` where that parameter defaults to
         "cpu" (feature_extraction_lasr.py ``_torch_extract_fbank_features(self, waveform, device="cpu")``):
         the float64 stays on the host unless a caller picks the device."""
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "to" and node.args and not node.keywords:
+            # `torch.from_numpy(grid).to(torch.float64)` (diffusers 0.42 embeddings.py): a host tensor's cast.
+            if self.dotted(node.args[0]) in FLOAT64_NAMES and self._host_tensor(func.value):
+                self.host_dtypes.add(id(node.args[0]))
+            return
+        short = name.rsplit(".", 1)[-1].lower() if name else ""
+        if "dtype" in short and "device" in short:
+            # `maybe_adjust_dtype_for_device(torch.float64, x.device)` (diffusers 0.42 utils/torch_utils.py):
+            # the callee picks the dtype the device has; float64 is only what it is asked for.
+            for arg in node.args:
+                self.compared.update(id(sub) for sub in ast.walk(arg) if self.dotted(sub) in FLOAT64_NAMES)
+            return
         dtype = next((kw.value for kw in node.keywords if kw.arg == "dtype"), None)
         if dtype is None or self.dotted(dtype) not in FLOAT64_NAMES or name not in TORCH_FACTORIES:
             return
         device = next((kw.value for kw in node.keywords if kw.arg == "device"), None)
-        on_host = device is None or (
-            isinstance(device, ast.Name) and bool(self.cpu_params) and device.id in self.cpu_params[-1]
+        on_host = (
+            device is None
+            or (isinstance(device, ast.Constant) and device.value == "cpu")
+            or (isinstance(device, ast.Name) and bool(self.cpu_params) and device.id in self.cpu_params[-1])
         )
         if on_host:
             self.host_dtypes.add(id(dtype))

@@ -123,6 +123,23 @@ def lookup_fallback(node: ast.Call) -> ast.AST | None:
     return None
 
 
+_AVAILABLE_TEST = re.compile(r"^if[ \t][^#\n]{0,200}\bis_\w+_available\(")
+_INDENTED_IMPORT = re.compile(r"^[ \t]+(?:from|import)[ \t]+([A-Za-z_]\w*)")
+
+
+def optional_imports(lines: list[str]) -> set[str]:
+    """Top-level names of the packages a module imports only under a module-level ``if is_x_available():``."""
+    names: set[str] = set()
+    inside = False
+    for line in lines:
+        if line[:1].isalpha() or line[:1] == "_":
+            inside = bool(_AVAILABLE_TEST.match(line))
+            continue
+        if inside and (match := _INDENTED_IMPORT.match(line)) is not None:
+            names.add(match.group(1).lower())
+    return names
+
+
 def cpu_by_default(args: ast.arguments) -> set[str]:
     """The parameters whose default is the "cpu" device (``device="cpu"``): the caller may pick another."""
     positional = [*args.posonlyargs, *args.args]
@@ -218,15 +235,19 @@ def is_feature_flag(value: ast.expr) -> bool:
 
 
 def compared_strings(test: ast.expr) -> set[str]:
-    """The string literals a test compares against (``"bitsandbytes" in str(optimizer_cls)``): the operands
+    """The string literals and enum members a test compares against (``"bitsandbytes" in str(optimizer_cls)``,
+    ``self.distributed_type == DistributedType.DEEPSPEED`` in accelerate 1.15 accelerator.py): the operands
     themselves, not strings inside them (an environment variable's name in ``os.environ.get(...)``)."""
-    return {
-        part.value
-        for node in ast.walk(test)
-        if isinstance(node, ast.Compare)
-        for part in (node.left, *node.comparators)
-        if isinstance(part, ast.Constant) and isinstance(part.value, str) and len(part.value) > 2
-    }
+    names: set[str] = set()
+    for node in ast.walk(test):
+        if not isinstance(node, ast.Compare):
+            continue
+        for part in (node.left, *node.comparators):
+            if isinstance(part, ast.Constant) and isinstance(part.value, str) and len(part.value) > 2:
+                names.add(part.value)
+            elif isinstance(part, ast.Attribute) and part.attr.isupper():
+                names.add(part.attr)
+    return names
 
 
 def names_cuda_provider(node: ast.Compare) -> bool:
@@ -307,6 +328,13 @@ def mps_test(test: ast.expr) -> bool | None:
         return None if inner is None else not inner
     if isinstance(test, ast.BoolOp):
         return _mps_bool(test)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.In | ast.NotIn):
+        # `x.device.type in {"mps", "npu"}` (diffusers 0.42 guiders/adaptive_projected_guidance.py)
+        group = test.comparators[0]
+        items = group.elts if isinstance(group, ast.Set | ast.Tuple | ast.List) else []
+        if any(isinstance(item, ast.Constant) and item.value == "mps" for item in items):
+            return isinstance(test.ops[0], ast.In)
+        return None
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         parts = (test.left, test.comparators[0])
         if any(isinstance(p, ast.Constant) and p.value == "mps" for p in parts):
