@@ -491,14 +491,18 @@ class _Visitor(ast.NodeVisitor):
         """The module is the project's own adapter for the package: its file is named after it, or after
         the name it is imported as (``integrations/deepspeed.py`` importing ``deepspeed`` in its functions,
         ``quantizers/quantizer_bnb_4bit.py`` importing ``bitsandbytes as bnb``; transformers 5.24). Its
-        functions run only for users of that integration. So does a function or class named after it
+        functions run only for users of that integration. So does a method or class named after it
         (accelerate 1.15 ``Accelerator._prepare_deepspeed``, ``DeepSpeedPlugin``)."""
         names = {module.split(".")[0].lower()}
         if isinstance(node, ast.Import | ast.ImportFrom):
             names |= {alias.asname.lower() for alias in node.names if alias.asname}
         if names & self._stem_pieces():
             return True
-        enclosing = [name.lower() for name in (*self.function_names, *self.class_names)]
+        # A method or class only: a top-level helper named for the package (ultralytics' get_tensorrt_logger,
+        # #22 blind round 24) is called from anywhere, while a class's part for one integration
+        # (Accelerator._prepare_deepspeed) is dispatched to when that integration was picked.
+        methods = self.function_names if self.class_names else []
+        enclosing = [name.lower() for name in (*methods, *self.class_names)]
         return any(len(name) >= ADAPTER_NAME_MIN and name in owner for name in names for owner in enclosing)
 
     def _chosen_by_name(self, module: str) -> bool:
