@@ -74,6 +74,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-coqui-tts", "mps"),
         ("real-iopaint", "mps"),
         ("real-braintaichi", "rocm:gfx942"),
+        ("real-transformers", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -120,7 +121,12 @@ braintaichi (blind round 22): its GPU operators are Taichi kernels AOT-compiled 
 CUDA-built XLA custom-call library (``gpu_ops``, whose source the wheel does not ship). envsnap rates the
 custom call a HIP rebuild on ROCm (moderate), as for any compiled custom call; the expectation calls it a
 rewrite (higher), because Taichi's C API has no AMDGPU AOT path to feed a HIP custom call. Nothing in the
-Python says the AOT path, not the custom call, is the blocker."""
+Python says the AOT path, not the custom call, is the blocker.
+transformers (auditflagship): its docs say the Trainer runs on MPS with no change (lower), and every
+library-wide finding is now read as the opt-in or device-aware code it is; what stays is I-BERT's integer-only
+quantization (models/ibert/quant_modules.py), which computes its rescaling in float64 on the model's device: a
+real MPS failure for that one model (moderate). Nothing in the source says one model of a zoo does not speak
+for the library."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

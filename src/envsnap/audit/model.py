@@ -34,6 +34,9 @@ OPT_IN = "opt-in=1"
 """Signal detail: an import inside ``if <switch>:`` where the switch is a parameter that defaults to False,
 or a module-level flag set to False (python_shapes.module_switches); on Triton inline asm, a ``tl.constexpr``
 parameter off by default (scanners.python _Visitor._constexpr_switches)."""
+ADAPTER = "adapter=1"
+"""Signal detail: an import inside a function of the project's own module for that package
+(integrations/deepspeed.py), or in a function or class named after it (python _Visitor._adapter_for)."""
 TRITON_ASM = "triton inline_asm_elementwise"
 """Subject of an ``inline-ptx`` signal from Triton's ``tl.inline_asm_elementwise`` (compiled per kernel by
 Triton for the device it launches on; nothing hipifies it)."""

@@ -14,7 +14,7 @@ from envsnap.audit.judges.base import (
     Context,
     make_finding,
 )
-from envsnap.audit.model import OPT_IN, Finding, Signal, Target
+from envsnap.audit.model import ADAPTER, OPT_IN, Finding, Signal, Target
 from envsnap.rules import knowledge as rules_knowledge
 
 # ---------------------------------------------------------------------------- packages
@@ -89,6 +89,11 @@ def package_finding(
             meaning += (
                 " Its module is one the project imports only in a guard (try/except ImportError):"
                 " an optional path, the code runs without it."
+            )
+        elif ADAPTER in signal.detail:
+            meaning += (
+                " Imported in the project's own module for that integration (named after it): it runs only"
+                " for users of the integration."
             )
         else:
             meaning += " The import is guarded (try/except): the code has a path without it."

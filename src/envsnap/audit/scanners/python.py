@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import posixpath
 import re
 from collections.abc import Iterator
 
@@ -20,6 +21,7 @@ import msgspec
 
 from envsnap.audit import knowledge
 from envsnap.audit.model import (
+    ADAPTER,
     CLI_SWITCH,
     DATA_PARALLEL,
     LAZY,
@@ -56,16 +58,23 @@ from envsnap.audit.scanners.python_shapes import (
     GPU_ONLY_BACKENDS,
     PORT_NAMES,
     PORT_STRINGS,
+    accelerator_query,
     backend_argument,
+    backend_menu,
     calls_collective,
     catches_import_error,
+    compared_strings,
+    cpu_by_default,
+    feature_switch,
     flag_attribute,
     generic_op,
     guards_rest,
     imported_module,
+    init_switches,
     is_arch_list,
     is_device_menu,
     is_device_string,
+    is_feature_flag,
     is_main_check,
     legacy_fallback,
     lookup_fallback,
@@ -73,16 +82,20 @@ from envsnap.audit.scanners.python_shapes import (
     module_switches,
     mps_test,
     names_backend,
+    names_cuda_provider,
     off_by_default,
+    optional_imports,
     port_attribute,
     ptx_detail,
     requirement_strings,
     requires_cuda,
     returns_selection,
     selection_chain,
+    skips_cuda,
     swallows_errors,
+    switch_word,
 )
-from envsnap.audit.scanners.python_trigger import trigger_lines
+from envsnap.audit.scanners.python_trigger import trigger_lines, with_companions
 
 _GUARD_WORDS = re.compile(r"cuda|gpu|device|accelerator|world_size", re.IGNORECASE)
 """``world_size``: ``if world_size == 1: return x`` leaves the rest to multi-process runs, which need
@@ -90,6 +103,16 @@ _GUARD_WORDS = re.compile(r"cuda|gpu|device|accelerator|world_size", re.IGNORECA
 reaches the collective buffers pinned to 'cuda' behind it (demucs distrib.py, #22 blind round 8)."""
 _AVAILABILITY = re.compile(r"^is_\w+_available$")
 """``is_nccl_available()``, ``is_npu_available()``: a capability check; what it guards has a way around it."""
+_HUB_KERNEL_LOAD = re.compile(r"\b(?:get_kernel|lazy_load_kernel|get_locked_kernel|get_local_kernel)\(")
+"""The Hugging Face ``kernels`` package's loaders (https://huggingface.co/docs/kernels): a compiled kernel
+fetched from the Hub for the running torch build and backend, used when a caller picks that implementation
+(transformers 5.24 integrations/deepgemm.py ``lazy_load_kernel("deep-gemm")``, msa_attention.py)."""
+_KERNEL_PLUMBING = frozenset({"cuda-api", "device-hardcode"})
+ADAPTER_NAME_MIN = 5
+"""A package name shorter than this (``jax``, ``apex``) is found inside too many unrelated names."""
+HUB_KERNEL = "hub-kernel=1"
+_CUDA_METHOD_ARGS = frozenset({"device", "non_blocking", "memory_format"})
+"""The keywords of torch's ``Tensor.cuda`` and ``Module.cuda`` (``Module.cuda`` takes ``device`` only)."""
 _EXTENSION_LIBRARIES = {
     "cublas": "cuBLAS",
     "cublasLt": "cuBLASLt",
@@ -124,9 +147,34 @@ SAFE_CUDA_CALLS = frozenset(
 ``torch.cuda.OutOfMemoryError`` is ``torch._C.OutOfMemoryError`` (torch/cuda/__init__.py) on every
 build, the same class as ``torch.OutOfMemoryError`` that the XPU and MPS allocators raise too: an
 ``except torch.cuda.OutOfMemoryError:`` catches the target's out-of-memory error (#22 blind round 8)."""
-GUARD_CALLS = frozenset({"is_available", "device_count"})
+GUARD_CALLS = frozenset({"is_available", "device_count", "default_generators"})
+"""``default_generators`` too: an empty tuple until CUDA initialises devices (torch/cuda/__init__.py), so
+``if len(torch.cuda.default_generators) > 0:`` is a device count (transformers 5.24 modeling_reformer.py)."""
 AGNOSTIC_ROOTS = ("torch.accelerator", "torch.xpu", "torch.mps", "torch.amp", "torch.get_default_device")
 FLOAT64_NAMES = frozenset({"torch.float64", "torch.double"})
+TORCH_FACTORIES = frozenset(
+    f"torch.{name}"
+    for name in (
+        "tensor",
+        "as_tensor",
+        "zeros",
+        "ones",
+        "empty",
+        "full",
+        "arange",
+        "linspace",
+        "logspace",
+        "rand",
+        "randn",
+        "eye",
+        "hann_window",
+        "hamming_window",
+        "blackman_window",
+        "kaiser_window",
+        "bartlett_window",
+    )
+)
+"""torch functions that make a new tensor on ``device=`` (the default device, the CPU, when none is given)."""
 TORCH_DTYPES = frozenset(
     {
         "bool",
@@ -240,6 +288,20 @@ class _Visitor(ast.NodeVisitor):
         self.legacy = 0
         # Per function: its parameters that default to False (opt-in switches); depth inside `if <one>:`.
         self.off_switches: list[set[str]] = []
+        self.class_switches: list[set[str]] = []
+        self.hub_kernel: bool | None = None
+        self.optional_adapter: bool | None = None
+        self.host_dtypes: set[int] = set()
+        """Ids of float64 dtypes given to a factory that makes the tensor on the host (``_host_dtype``)."""
+        self.cpu_params: list[set[str]] = []
+        """Per function: parameters whose default is the "cpu" device."""
+        self.feature_flags: list[set[str]] = [set()]  # the module's, for a function parsed in parts
+        """Per function: local names bound to a feature switch (``needs = is_deepspeed_zero3_enabled() and
+        ...``) or to an attribute read with a False default (``getattr(self, "is_loaded_in_4bit",
+        False)``)."""
+        self.choice_strings: list[set[str]] = []
+        """Per enclosing ``if``: the strings its test compares against (``"bitsandbytes" in str(cls)``)."""
+        """Per enclosing class: attributes its ``__init__`` sets from an off-by-default parameter."""
         self.opt_in = 0
         self.on_switches: list[set[str]] = []
         self.default_on = 0
@@ -307,6 +369,14 @@ class _Visitor(ast.NodeVisitor):
         detail: tuple[str, ...] = (),
     ) -> None:
         is_guarded = self.guard > 0 if guarded is None else guarded
+        if kind in _KERNEL_PLUMBING and self._hub_kernel():
+            # The module runs a compiled kernel it loads from the Hub (kernels' get_kernel): an
+            # implementation picked on request, whose CUDA plumbing runs only where that kernel was chosen.
+            is_guarded = True
+            detail = (*detail, HUB_KERNEL)
+        elif kind in _KERNEL_PLUMBING and self._optional_adapter():
+            is_guarded = True
+            detail = (*detail, ADAPTER)
         if self.multi_process:
             detail = (*detail, MULTI_PROCESS)
         if self.data_parallel:
@@ -382,9 +452,12 @@ class _Visitor(ast.NodeVisitor):
         row = knowledge.alternative_for_import(module)
         if row is None:
             return False
-        guarded = self.import_guard > 0 or self.guard > 0 or self.opt_in > 0
+        adapter = self.functions > 0 and self._adapter_for(module, node)
+        opt_in = self.opt_in > 0 or self._chosen_by_name(module)
+        guarded = self.import_guard > 0 or self.guard > 0 or opt_in or adapter
         script: tuple[str, ...] = ("script=1",) if self.script else ()
-        script += (OPT_IN,) if self.opt_in else ()
+        script += (OPT_IN,) if opt_in else ()
+        script += (ADAPTER,) if adapter and not opt_in else ()
         script += (LAZY,) if self.functions and not self.default_on else ()
         # A module-level import that nothing guards: the module cannot be imported without the package.
         nested = guarded or self.functions or self.classes or self.conditional
@@ -403,6 +476,44 @@ class _Visitor(ast.NodeVisitor):
         """
         if self.import_guard:
             self.emit("optional-module", node, module, guarded=True)
+
+    def _optional_adapter(self) -> bool:
+        """The module is the project's integration of an optional package: named after a package it imports
+        only under a module-level availability check (accelerate 1.15 utils/megatron_lm.py: ``if
+        is_megatron_lm_available(): from megatron.core import mpu, ...``). Its code serves that package's
+        users, so its CUDA calls run only where they chose it. Read from the lines (a big module is parsed in
+        parts)."""
+        if self.optional_adapter is None:
+            self.optional_adapter = bool(optional_imports(self.lines) & self._stem_pieces())
+        return self.optional_adapter
+
+    def _stem_pieces(self) -> set[str]:
+        stem = posixpath.basename(self.relative).rsplit(".", 1)[0].lower()
+        return {stem, *stem.split("_")}
+
+    def _adapter_for(self, module: str, node: ast.AST) -> bool:
+        """The module is the project's own adapter for the package: its file is named after it, or after
+        the name it is imported as (``integrations/deepspeed.py`` importing ``deepspeed`` in its functions,
+        ``quantizers/quantizer_bnb_4bit.py`` importing ``bitsandbytes as bnb``; transformers 5.24). Its
+        functions run only for users of that integration. So does a method or class named after it
+        (accelerate 1.15 ``Accelerator._prepare_deepspeed``, ``DeepSpeedPlugin``)."""
+        names = {module.split(".")[0].lower()}
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names |= {alias.asname.lower() for alias in node.names if alias.asname}
+        if names & self._stem_pieces():
+            return True
+        # A method or class only: a top-level helper named for the package (ultralytics' get_tensorrt_logger,
+        # #22 blind round 24) is called from anywhere, while a class's part for one integration
+        # (Accelerator._prepare_deepspeed) is dispatched to when that integration was picked.
+        methods = self.function_names if self.class_names else []
+        enclosing = [name.lower() for name in (*methods, *self.class_names)]
+        return any(len(name) >= ADAPTER_NAME_MIN and name in owner for name in names for owner in enclosing)
+
+    def _chosen_by_name(self, module: str) -> bool:
+        """``if "bitsandbytes" in str(optimizer_cls): import bitsandbytes`` (transformers 5.24 trainer.py):
+        the enclosing test compares against a string naming the package, a choice the user made."""
+        root = module.split(".")[0].lower()
+        return any(root in text.lower() for texts in self.choice_strings for text in texts)
 
     # ------------------------------------------------------------------ guards
 
@@ -440,7 +551,15 @@ class _Visitor(ast.NodeVisitor):
         self._selection(node)
         self.visit(node.test)
         # `if __name__ == "__main__":` is a demo entry point: what it hard-codes is the caller's choice.
-        switch = self._module_switch(node.test)
+        switch = (
+            self._module_switch(node.test)
+            or self._class_switch(node.test)
+            or (
+                isinstance(node.test, ast.Name)
+                and bool(self.feature_flags)
+                and node.test.id in self.feature_flags[-1]
+            )
+        )
         guarded = self._is_guard(node.test) or is_main_check(node.test) or switch
         self.guard += guarded
         self.conditional += 1
@@ -449,10 +568,14 @@ class _Visitor(ast.NodeVisitor):
         # `def init(..., use_deepspeed=False): if use_deepspeed: import deepspeed` (coqui-tts 0.26
         # xtts/gpt.py, #22 blind round 13): the body runs only when the caller turns on a switch that is
         # off by default.
-        opt_in = switch or (
-            isinstance(node.test, ast.Name)
-            and bool(self.off_switches)
-            and node.test.id in self.off_switches[-1]
+        opt_in = (
+            switch
+            or feature_switch(node.test)
+            or (
+                isinstance(node.test, ast.Name)
+                and bool(self.off_switches)
+                and node.test.id in self.off_switches[-1]
+            )
         )
         self.opt_in += opt_in
         flag = flag_attribute(node.test)
@@ -471,7 +594,9 @@ class _Visitor(ast.NodeVisitor):
             and node.test.id in self.kernel_switches[-1]
         )
         self.kernel_opt_in += kernel
+        self.choice_strings.append(compared_strings(node.test))
         self._visit_block(node.body)
+        self.choice_strings.pop()
         self.kernel_opt_in -= kernel
         if flag is not None:
             self.flags.pop()
@@ -494,6 +619,24 @@ class _Visitor(ast.NodeVisitor):
             return False
         switches = self._switches()
         return all(value.id in switches for value in values)  # type: ignore[attr-defined]
+
+    def _class_switch(self, test: ast.expr) -> bool:
+        """``if self.offloading:`` where the class's ``__init__`` sets ``self.offloading`` from a parameter
+        that is False by default (transformers 5.24 cache_utils.py, ``Cache(offloading=False)``): the body
+        is a feature the caller turns on, like the body of ``if offloading:`` in that ``__init__``."""
+        return (
+            isinstance(test, ast.Attribute)
+            and isinstance(test.value, ast.Name)
+            and test.value.id == "self"
+            and bool(self.class_switches)
+            and test.attr in self.class_switches[-1]
+        )
+
+    def _hub_kernel(self) -> bool:
+        """Whether the module loads a kernel from the Hub (read from its lines the first time it is asked)."""
+        if self.hub_kernel is None:
+            self.hub_kernel = any(_HUB_KERNEL_LOAD.search(line) for line in self.lines)
+        return self.hub_kernel
 
     def _switches(self) -> frozenset[str]:
         """Module-level flags set to False, read from the module's lines the first time they are asked for."""
@@ -573,6 +716,8 @@ class _Visitor(ast.NodeVisitor):
         self.kernel_switches.append(self._constexpr_switches(node.args))
         self.jit_names.append(node.name if self._is_triton_jit(node) else None)
         self.host_names.append(set())
+        self.feature_flags.append(set())
+        self.cpu_params.append(cpu_by_default(node.args))
         self.function_names.append(node.name)
         self.function_nodes.append(node)
         saved = self.pending
@@ -599,6 +744,8 @@ class _Visitor(ast.NodeVisitor):
         self.kernel_switches.pop()
         self.jit_names.pop()
         self.host_names.pop()
+        self.feature_flags.pop()
+        self.cpu_params.pop()
         self.function_names.pop()
         self.function_nodes.pop()
         self.functions -= 1
@@ -656,7 +803,9 @@ class _Visitor(ast.NodeVisitor):
         wrapper = self._data_parallel_wrapper(node)
         self.guard += wrapper
         self.data_parallel += wrapper
+        self.class_switches.append(init_switches(node))
         self.generic_visit(node)
+        self.class_switches.pop()
         self.guard -= wrapper
         self.data_parallel -= wrapper
         self.class_names.pop()
@@ -684,6 +833,10 @@ class _Visitor(ast.NodeVisitor):
         for key, value in zip(node.keys, node.values, strict=True):
             if isinstance(key, ast.Constant) and isinstance(key.value, str):
                 self._nccl_setting(value)
+                # `"choices": ["nccl", "gloo", "mpi", "xccl", ...]` (transformers 5.24 training_args.py
+                # ddp_backend): a menu of backends the user picks from, one of them the target's.
+                for item in backend_menu(value):
+                    self._nccl_setting(item)
         # `{"f32": torch.float32, "f64": torch.float64, ...}`: a table translating another runtime's type
         # names into torch dtypes (optimum-intel's OV_TO_PT_TYPE, #22 blind round 19) makes no tensor; the
         # entry looked up follows the data's own type. Three or more distinct torch dtypes among its values:
@@ -698,6 +851,10 @@ class _Visitor(ast.NodeVisitor):
         dtypes = [value for value in entries if self._is_torch_dtype(value)]
         if len({self.dotted(value) for value in dtypes}) >= DTYPE_TABLE_MIN:
             self.compared.update(id(value) for value in dtypes)
+        # A key is only looked up, by the data's own dtype: a table from torch dtypes to another runtime's
+        # (transformers 5.24 exporters/exporter_onnx.py _TORCH_DTYPE_TO_ONNX), or to the devices lacking
+        # one (diffusers 0.42 utils/torch_utils.py `{torch.float64: _FP64_UNSUPPORTED_DEVICES}`).
+        self.compared.update(id(key) for key in node.keys if key is not None and self._is_torch_dtype(key))
         self.generic_visit(node)
 
     def _is_torch_dtype(self, node: ast.AST) -> bool:
@@ -724,6 +881,12 @@ class _Visitor(ast.NodeVisitor):
             for sub in ast.walk(branch):
                 if isinstance(sub, ast.Attribute) and self.dotted(sub) in FLOAT64_NAMES:
                     self.off_mps.add(id(sub))
+                elif (
+                    isinstance(sub, ast.Call)
+                    and isinstance(sub.func, ast.Attribute)
+                    and sub.func.attr == "double"
+                ):
+                    self.off_mps.add(id(sub))  # `x.double()` (diffusers 0.42 adaptive_projected_guidance.py)
 
     def visit_IfExp(self, node: ast.IfExp) -> None:
         self._mark_off_mps(node.test, [node.body], [node.orelse])
@@ -742,9 +905,18 @@ class _Visitor(ast.NodeVisitor):
         if isinstance(node.op, ast.Or):
             # `args.device or ("cuda" if ... else "mps" if ... else "cpu")`: the user's value comes first.
             self.chained.update(id(value) for value in node.values[1:] if isinstance(value, ast.IfExp))
+        if isinstance(node.op, ast.Or) and accelerator_query(node.values[0]):
+            # `(get_current_accelerator() or torch.device("cuda")).type` (transformers 5.24 bark): the
+            # machine's accelerator first (xpu, mps); 'cuda' only where there is none.
+            self.compared.update(id(sub) for value in node.values[1:] for sub in ast.walk(value))
         for value in node.values:
             self.visit(value)
-            if isinstance(node.op, ast.And) and not raised and self._is_guard(value):
+            if not raised and (
+                (isinstance(node.op, ast.And) and self._is_guard(value))
+                or (isinstance(node.op, ast.Or) and skips_cuda(value))
+            ):
+                # `q.device.type != "cuda" or torch.cuda.get_device_capability(q.device)[0] != 10`
+                # (transformers 5.24 msa_attention.py): what follows runs only when the test failed, on CUDA.
                 raised = 1
                 self.guard += 1
         self.guard -= raised
@@ -766,6 +938,8 @@ class _Visitor(ast.NodeVisitor):
                 or (self.function_nodes and sub.id in self._flags_of(self.function_nodes[-1]))
             ):
                 return True
+            if isinstance(sub, ast.Name | ast.Attribute) and switch_word(sub):
+                return True
             # `if self._should_stream(x):` where that returns False unless x is on CUDA.
             if isinstance(sub, ast.Call) and (callee := called_name(sub)) is not None:
                 if self.predicates is None:
@@ -778,6 +952,8 @@ class _Visitor(ast.NodeVisitor):
                 isinstance(part, ast.Constant) and part.value in DEVICE_TYPES | GPU_ONLY_BACKENDS
                 for part in (sub.left, *sub.comparators)
             ):
+                return True
+            if isinstance(sub, ast.Compare) and names_cuda_provider(sub):
                 return True
             if (
                 isinstance(sub, ast.Constant)
@@ -894,6 +1070,7 @@ class _Visitor(ast.NodeVisitor):
         func = node.func
         name = self.dotted(func)
         self._device_arguments(node, name)
+        self._host_dtype(node, name)
         fallback = lookup_fallback(node)
         literal = self._device_literal(fallback) if fallback is not None else None
         if literal is not None and id(literal) not in self.compared:
@@ -936,7 +1113,8 @@ class _Visitor(ast.NodeVisitor):
             # `torch.from_numpy(a).double()` is a host tensor (pytorch-tabnet 4.1's sampler weights,
             # #22 blind round 12): float64 stays on the CPU unless moved, which the move's line shows.
             host = self._host_tensor(func.value)
-            self.emit("float64", node, ".double()", detail=("host=1",) if host else ())
+            detail = ("host=1",) if host else (OFF_MPS,) if id(node) in self.off_mps else ()
+            self.emit("float64", node, ".double()", detail=detail)
         if name in CUPY_KERNELS:
             # CUDA C++ source that CuPy compiles at run time (NVRTC): kernels, not array code.
             self.emit("cupy-kernel", node, name)
@@ -957,14 +1135,58 @@ class _Visitor(ast.NodeVisitor):
                 self.emit("nccl-backend", node, backend)
         self.generic_visit(node)
 
+    def _host_dtype(self, node: ast.Call, name: str | None) -> None:
+        """``torch.linspace(a, b, n, dtype=torch.float64)`` with no ``device=`` makes a CPU tensor
+        (transformers 5.24 processing_inkling.py); so does ``device=device`` where that parameter defaults to
+        "cpu" (feature_extraction_lasr.py ``_torch_extract_fbank_features(self, waveform, device="cpu")``):
+        the float64 stays on the host unless a caller picks the device."""
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "to" and node.args and not node.keywords:
+            # `torch.from_numpy(grid).to(torch.float64)` (diffusers 0.42 embeddings.py): a host tensor's cast.
+            if self.dotted(node.args[0]) in FLOAT64_NAMES and self._host_tensor(func.value):
+                self.host_dtypes.add(id(node.args[0]))
+            return
+        short = name.rsplit(".", 1)[-1].lower() if name else ""
+        if "dtype" in short and "device" in short:
+            # `maybe_adjust_dtype_for_device(torch.float64, x.device)` (diffusers 0.42 utils/torch_utils.py):
+            # the callee picks the dtype the device has; float64 is only what it is asked for.
+            for arg in node.args:
+                self.compared.update(id(sub) for sub in ast.walk(arg) if self.dotted(sub) in FLOAT64_NAMES)
+            return
+        dtype = next((kw.value for kw in node.keywords if kw.arg == "dtype"), None)
+        if dtype is None or self.dotted(dtype) not in FLOAT64_NAMES or name not in TORCH_FACTORIES:
+            return
+        device = next((kw.value for kw in node.keywords if kw.arg == "device"), None)
+        on_host = (
+            device is None
+            or (isinstance(device, ast.Constant) and device.value == "cpu")
+            or (isinstance(device, ast.Name) and bool(self.cpu_params) and device.id in self.cpu_params[-1])
+        )
+        if on_host:
+            self.host_dtypes.add(id(dtype))
+
     def _forwards_cuda(self, node: ast.Call, func: ast.Attribute) -> bool:
         """``def cuda(self, device=None): return super().cuda(device)``: a module's override of
         ``nn.Module.cuda`` runs only when a caller asks for CUDA, so it forwards that choice rather than
         making one (sentence-transformers 6.2 base/model.py, #22 blind round 9). So does a container's
         ``cuda(self, device=None)`` that moves each member with that parameter
         (``self.apply(lambda x: x.cuda(device))``, PyG 2.6 data/storage.py, #22 blind round 10)."""
-        if not self.function_names or self.function_names[-1] != "cuda":
+        if node.keywords and any(kw.arg not in _CUDA_METHOD_ARGS for kw in node.keywords):
+            # `self.quantizer.cuda(qtensor, meta=meta, device=...)` (transformers 5.24 cache_utils.py, HQQ's
+            # Quantizer.cuda): arguments torch's Tensor.cuda/Module.cuda do not take: another API's method.
+            return True
+        caller = self.function_names[-1] if self.function_names else None
+        if caller in ("to", "cuda") and node.args and isinstance(node.args[0], ast.Name):
+            # `def to(self, *args, **kwargs): ... device = args[0] ...; module.cuda(device)`
+            # (transformers 5.24 modeling_utils.py moves HQQLinear layers so, in its cuda() and to()): the
+            # caller's device.
+            return True
+        if caller != "cuda":
             return False
+        if not node.args and not node.keywords:
+            # `def cuda(self): return Rigid(self._rots.cuda(), ...)` (transformers 5.24 esm rigid_utils.py):
+            # a container's cuda() moving its members to the caller's default CUDA device.
+            return True
         inner = func.value
         if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "super":
             return True
@@ -1120,7 +1342,14 @@ class _Visitor(ast.NodeVisitor):
                 self.emit("cuda-api", node, f"torch.cuda.{member}")
         elif name in FLOAT64_NAMES:
             if id(node) not in self.compared:
-                self.emit("float64", node, name, detail=(OFF_MPS,) if id(node) in self.off_mps else ())
+                detail = (
+                    (OFF_MPS,)
+                    if id(node) in self.off_mps
+                    else ("host=1",)
+                    if id(node) in self.host_dtypes
+                    else ()
+                )
+                self.emit("float64", node, name, detail=detail)
         elif name.startswith(AGNOSTIC_ROOTS):
             self.emit("device-agnostic", node, ".".join(name.split(".")[:2]), guarded=True)
         # A resolved chain is one hit; its inner attributes are not visited again.
@@ -1195,6 +1424,14 @@ class _Visitor(ast.NodeVisitor):
         func = node.func if isinstance(node, ast.Call) else None
         if isinstance(func, ast.Attribute) and func.attr in HOST_CASTS:
             return self._host_tensor(func.value)  # `.double()` of a host tensor stays on the host
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(func, ast.Attribute)
+            and func.attr == "cpu"
+            and not node.args
+        ):
+            # `matrix.cpu().double().numpy()` (transformers 5.24 generation_whisper.py): on the host first.
+            return True
         if isinstance(node, ast.Call):
             return self.dotted(node.func) == "torch.from_numpy"
         return isinstance(node, ast.Name) and bool(self.host_names) and node.id in self.host_names[-1]
@@ -1203,6 +1440,9 @@ class _Visitor(ast.NodeVisitor):
         # The value is read before the name is rebound: `w = w.double()` reads the old `w`.
         host = self._host_tensor(node.value)
         self._visit_assign(node)
+        if self.feature_flags and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            flags = self.feature_flags[-1]
+            (flags.add if is_feature_flag(node.value) else flags.discard)(node.targets[0].id)
         if self.host_names and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             if host:
                 self.host_names[-1].add(node.targets[0].id)
@@ -1331,8 +1571,8 @@ def scan_python(relative: str, text: str, hot: list[int] | None = None) -> Itera
     Raises:
         SyntaxError, ValueError, RecursionError: the file is not parseable Python.
     """
-    if hot is None:
-        hot = trigger_lines(text.encode("utf-8", "surrogatepass"))
+    data = text.encode("utf-8", "surrogatepass")
+    hot = with_companions(data, trigger_lines(data) if hot is None else hot)
     # Split at "\n" only, as the tokenizer counts lines (splitlines also splits at a form feed).
     lines = [line + "\n" for line in text.split("\n")]
     tree = parse_hot(text, lines, relative, hot)

@@ -105,6 +105,50 @@ def lookup_fallback(node: ast.Call) -> ast.AST | None:
     return None
 
 
+_AVAILABLE_TEST = re.compile(r"^if[ \t][^#\n]{0,200}\bis_\w+_available\(")
+_INDENTED_IMPORT = re.compile(r"^[ \t]+(?:from|import)[ \t]+([A-Za-z_]\w*)")
+
+
+def optional_imports(lines: list[str]) -> set[str]:
+    """Top-level names of the packages a module imports only under a module-level ``if is_x_available():``."""
+    names: set[str] = set()
+    inside = False
+    for line in lines:
+        if line[:1].isalpha() or line[:1] == "_":
+            inside = bool(_AVAILABLE_TEST.match(line))
+            continue
+        if inside and (match := _INDENTED_IMPORT.match(line)) is not None:
+            names.add(match.group(1).lower())
+    return names
+
+
+def cpu_by_default(args: ast.arguments) -> set[str]:
+    """The parameters whose default is the "cpu" device (``device="cpu"``): the caller may pick another."""
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [*zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True)]
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None]
+    return {a.arg for a, d in pairs if isinstance(d, ast.Constant) and d.value == "cpu"}
+
+
+def init_switches(node: ast.ClassDef) -> set[str]:
+    """``self.X = x`` in the class's ``__init__`` where the parameter ``x`` defaults to False."""
+    for member in node.body:
+        if isinstance(member, ast.FunctionDef) and member.name == "__init__":
+            off = off_by_default(member.args)
+            return {
+                target.attr
+                for statement in member.body
+                if isinstance(statement, ast.Assign)
+                and isinstance(statement.value, ast.Name)
+                and statement.value.id in off
+                for target in statement.targets
+                if isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == "self"
+            }
+    return set()
+
+
 def off_by_default(args: ast.arguments, value: bool = False) -> set[str]:
     """The parameters whose default is ``False``: switches the caller turns on (``use_deepspeed=False``);
     with ``value=True``, those on by default, which the caller turns off."""
@@ -131,6 +175,130 @@ def module_switches(lines: list[str]) -> frozenset[str]:
     return frozenset(off - other)
 
 
+_ENABLED = re.compile(r"^_?is_\w+_enabled$")
+"""``is_deepspeed_zero3_enabled()``, ``is_sagemaker_mp_enabled()``: whether the user turned a feature on
+(transformers 5.24 modeling_wav2vec2.py, training_args.py): what it guards is that feature's path, taken
+only on request, like the body of an off-by-default switch."""
+_TORCH_VERSION_TEST = re.compile(r"^_?is_torch_(?:greater|newer|at_least)")
+"""``torch.Stream() if _is_torch_greater_or_equal_than_2_7 else torch.cuda.Stream()`` (transformers 5.24
+cache_utils.py): the CUDA branch is an older torch's; a torch with the generic API takes the other."""
+
+
+def switch_word(node: ast.Name | ast.Attribute) -> bool:
+    """A name that tests a feature the user turns on, or the torch version: a branch, not the main path."""
+    word = node.id if isinstance(node, ast.Name) else node.attr
+    return bool(_ENABLED.match(word) or _TORCH_VERSION_TEST.match(word))
+
+
+def feature_switch(test: ast.expr) -> bool:
+    """``if is_deepspeed_zero3_enabled():``: the body is an opt-in feature's (see _ENABLED)."""
+    node = test.func if isinstance(test, ast.Call) else test
+    word = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+    return bool(_ENABLED.match(word))
+
+
+def is_feature_flag(value: ast.expr) -> bool:
+    """A value that is a feature switch: ``is_deepspeed_zero3_enabled() and not quantized``, or an attribute
+    read with a False default (``getattr(self, "is_loaded_in_4bit", False)``, transformers 5.24)."""
+    parts = value.values if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.And) else [value]
+    for part in parts:
+        if isinstance(part, ast.Call) and feature_switch(part):
+            return True
+        if (
+            isinstance(part, ast.Call)
+            and isinstance(part.func, ast.Name)
+            and part.func.id == "getattr"
+            and len(part.args) == 3
+            and isinstance(part.args[2], ast.Constant)
+            and part.args[2].value is False
+        ):
+            return True
+    return False
+
+
+def compared_strings(test: ast.expr) -> set[str]:
+    """The string literals and enum members a test compares against (``"bitsandbytes" in str(optimizer_cls)``,
+    ``self.distributed_type == DistributedType.DEEPSPEED`` in accelerate 1.15 accelerator.py): the operands
+    themselves, not strings inside them (an environment variable's name in ``os.environ.get(...)``)."""
+    names: set[str] = set()
+    for node in ast.walk(test):
+        if not isinstance(node, ast.Compare):
+            continue
+        for part in (node.left, *node.comparators):
+            if isinstance(part, ast.Constant) and isinstance(part.value, str) and len(part.value) > 2:
+                names.add(part.value)
+            elif isinstance(part, ast.Attribute) and part.attr.isupper():
+                names.add(part.attr)
+    return names
+
+
+def names_cuda_provider(node: ast.Compare) -> bool:
+    """``provider in ("CUDAExecutionProvider", ...)`` (transformers 5.24 exporters/runners/runner_onnx.py):
+    a branch on the ONNX Runtime session's device, taken only where that NVIDIA provider runs."""
+    return any(
+        isinstance(sub, ast.Constant) and sub.value in ORT_CUDA_PROVIDERS
+        for part in (node.left, *node.comparators)
+        for sub in ast.walk(part)
+    )
+
+
+def skips_cuda(value: ast.expr) -> bool:
+    """An ``or`` operand that is false only on CUDA (``x.device.type != "cuda"``): the operands after it
+    run only there."""
+    if not (isinstance(value, ast.Compare) and len(value.ops) == 1):
+        return False
+    if not isinstance(value.ops[0], ast.NotEq | ast.IsNot):
+        return False
+    return any(isinstance(p, ast.Constant) and p.value == "cuda" for p in (value.left, value.comparators[0]))
+
+
+def accelerator_query(value: ast.expr) -> bool:
+    """``get_current_accelerator()``, ``torch.accelerator.current_accelerator()``: the machine's device."""
+    if not isinstance(value, ast.Call):
+        return False
+    func = value.func
+    word = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    return "accelerator" in word.lower()
+
+
+_OTHER_BACKENDS = frozenset({"gloo", "mpi", "xccl", "ccl", "hccl"})
+
+
+def backend_menu(value: ast.AST) -> list[ast.Constant]:
+    """The items of a literal list of torch.distributed backends naming NCCL and another (``["nccl",
+    "gloo", "xccl"]``): a menu to choose from, none of them chosen here. Empty for anything else."""
+    items = value.elts if isinstance(value, ast.List | ast.Tuple | ast.Set) else []
+    names = {i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)}
+    if "nccl" not in names or not names & _OTHER_BACKENDS:
+        return []
+    return [i for i in items if isinstance(i, ast.Constant)]
+
+
+def _no_device(test: ast.expr) -> bool:
+    """``device is None``: no device given, the default (CPU) one."""
+    return (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Is)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    )
+
+
+def _mps_bool(test: ast.BoolOp) -> bool | None:
+    """``device is None or device.type != "mps"`` (transformers 5.24's compute_dtype in vit_mae, rt_detr):
+    false on MPS when every part is; ``device is None`` is false there too, given another part tests MPS."""
+    parts = [mps_test(value) for value in test.values]
+    if all(part is None for part in parts):
+        return None
+    parts = [
+        False if part is None and _no_device(v) else part for part, v in zip(parts, test.values, strict=True)
+    ]
+    if isinstance(test.op, ast.Or):
+        return True if True in parts else False if all(p is False for p in parts) else None
+    return False if False in parts else True if all(parts) else None
+
+
 def mps_test(test: ast.expr) -> bool | None:
     """Whether a branch test holds on Apple's MPS device (True), fails there (False), or says nothing (None).
 
@@ -140,6 +308,15 @@ def mps_test(test: ast.expr) -> bool | None:
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         inner = mps_test(test.operand)
         return None if inner is None else not inner
+    if isinstance(test, ast.BoolOp):
+        return _mps_bool(test)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.In | ast.NotIn):
+        # `x.device.type in {"mps", "npu"}` (diffusers 0.42 guiders/adaptive_projected_guidance.py)
+        group = test.comparators[0]
+        items = group.elts if isinstance(group, ast.Set | ast.Tuple | ast.List) else []
+        if any(isinstance(item, ast.Constant) and item.value == "mps" for item in items):
+            return isinstance(test.ops[0], ast.In)
+        return None
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         parts = (test.left, test.comparators[0])
         if any(isinstance(p, ast.Constant) and p.value == "mps" for p in parts):

@@ -233,6 +233,20 @@ _SINGLE = b"'''"
 _BACKSLASH = 0x5C
 
 
+_COMPANION = re.compile(rb"\bis_\w+_enabled\b|\bgetattr\([^)\n]{0,200},[ \t]*False\)")
+"""Lines that signal nothing themselves but bind a local a later guard tests (``needs = is_x_enabled()``,
+``flag = getattr(self, "is_loaded_in_4bit", False)``: python_shapes.is_feature_flag). Read only in a file
+some trigger already makes worth a syntax tree, so they never make one parsed."""
+
+
+def with_companions(data: bytes, hot: list[int]) -> list[int]:
+    """``hot`` plus the companion lines of a triggered file, in order."""
+    if not hot or (b"_enabled" not in data and b"False)" not in data):
+        return hot
+    extra = {data.count(b"\n", 0, match.start()) + 1 for match in _COMPANION.finditer(data)}
+    return sorted(extra.union(hot)) if extra else hot
+
+
 def triggered(data: bytes) -> bool:
     """Whether a file's bytes hold any trigger token on a code line (then it is worth a syntax tree)."""
     return bool(trigger_lines(data))
