@@ -10,6 +10,8 @@ import ast
 import re
 from collections.abc import Callable
 
+from envsnap.audit.ports import ORT_CUDA_PROVIDERS
+
 DEVICE_STRING = re.compile(r"^cuda(:\d+)?$")
 _BACKEND_WORDS = frozenset(
     {"xpu", "mps", "npu", "mlu", "hip", "rocm", "amd", "nvidia", "intel", "metal", "nccl"}
