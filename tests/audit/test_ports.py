@@ -74,6 +74,11 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-coqui-tts", "mps"),
         ("real-iopaint", "mps"),
         ("real-braintaichi", "rocm:gfx942"),
+        ("real-torchao", "xpu"),
+        ("real-torchtune", "xpu"),
+        ("real-natten", "rocm:gfx942"),
+        ("real-natten", "xpu"),
+        ("real-natten", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -120,7 +125,22 @@ braintaichi (blind round 22): its GPU operators are Taichi kernels AOT-compiled 
 CUDA-built XLA custom-call library (``gpu_ops``, whose source the wheel does not ship). envsnap rates the
 custom call a HIP rebuild on ROCm (moderate), as for any compiled custom call; the expectation calls it a
 rewrite (higher), because Taichi's C API has no AMDGPU AOT path to feed a HIP custom call. Nothing in the
-Python says the AOT path, not the custom call, is the blocker."""
+Python says the AOT path, not the custom call, is the blocker.
+torchao (blind round 25): its README installs an XPU build (``--index-url .../whl/xpu``, ``USE_XPU=1``) and
+int4 has an XPU packing format, but XPU support is per workflow: the preshuffled and tile-packed int4 formats,
+the Triton int-mm autotuner and the sparse CUTLASS ops call torch.cuda or ``.cuda()`` by design, and envsnap
+counts them (moderate) where the docs call XPU an install target (lower). Nothing in a file says which format
+a user picks.
+torchtune (blind round 25): its activation offloading (``OffloadActivations``: CUDA streams, ``.to("cuda")``)
+is an option off by default (``cfg.get("enable_activation_offloading", False)``) that the recipes refuse off
+CUDA; the class is built only under that switch, two calls from the config value, so envsnap counts it
+(moderate) where XPU is a supported device (lower).
+NATTEN (blind round 25, kept aside): without libnatten its only backend is Flex Attention, whose device check
+admits CUDA, ROCm and CPU tensors. On ROCm envsnap sees plain PyTorch beside ``is_rocm()`` (lower), while the
+expectation counts setup.py's ``assert torch.version.cuda`` when a GPU is visible and the unverified ROCm
+Flex path (moderate); on XPU and MPS envsnap counts the CUDA kernels as the port (higher), where the
+expectation sees a device-check edit that lets PyTorch's flex_attention run (moderate). Which backend carries
+the library off CUDA is a run-time choice (``choose_backend``) no one file shows."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
