@@ -92,6 +92,7 @@ def test_every_signal_kind_the_scanners_emit_has_a_judge() -> None:
         "optional-module" in emitted
     )  # modules imported in an import guard (across_files._optional_modules)
     assert "local-import" in emitted  # the project's own modules (across_files._feature_modules)
+    assert "device-flag" in emitted  # module-level device tests (across_files._imported_device_flags)
     facts = {
         "package",
         "port",
@@ -102,5 +103,6 @@ def test_every_signal_kind_the_scanners_emit_has_a_judge() -> None:
         "ort-choice",
         "optional-module",
         "local-import",
+        "device-flag",
     }
     assert emitted - facts <= set(JUDGES), emitted - set(JUDGES)

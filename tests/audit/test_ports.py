@@ -75,6 +75,11 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-iopaint", "mps"),
         ("real-braintaichi", "rocm:gfx942"),
         ("real-transformers", "mps"),
+        ("real-torchao", "xpu"),
+        ("real-torchtune", "xpu"),
+        ("real-natten", "rocm:gfx942"),
+        ("real-natten", "xpu"),
+        ("real-natten", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -126,7 +131,22 @@ transformers (auditflagship): its docs say the Trainer runs on MPS with no chang
 library-wide finding is now read as the opt-in or device-aware code it is; what stays is I-BERT's integer-only
 quantization (models/ibert/quant_modules.py), which computes its rescaling in float64 on the model's device: a
 real MPS failure for that one model (moderate). Nothing in the source says one model of a zoo does not speak
-for the library."""
+for the library.
+torchao (blind round 25): its README installs an XPU build (``--index-url .../whl/xpu``, ``USE_XPU=1``) and
+int4 has an XPU packing format, but XPU support is per workflow: the preshuffled and tile-packed int4 formats,
+the Triton int-mm autotuner and the sparse CUTLASS ops call torch.cuda or ``.cuda()`` by design, and envsnap
+counts them (moderate) where the docs call XPU an install target (lower). Nothing in a file says which format
+a user picks.
+torchtune (blind round 25): its activation offloading (``OffloadActivations``: CUDA streams, ``.to("cuda")``)
+is an option off by default (``cfg.get("enable_activation_offloading", False)``) that the recipes refuse off
+CUDA; the class is built only under that switch, two calls from the config value, so envsnap counts it
+(moderate) where XPU is a supported device (lower).
+NATTEN (blind round 25, kept aside): without libnatten its only backend is Flex Attention, whose device check
+admits CUDA, ROCm and CPU tensors. On ROCm envsnap sees plain PyTorch beside ``is_rocm()`` (lower), while the
+expectation counts setup.py's ``assert torch.version.cuda`` when a GPU is visible and the unverified ROCm
+Flex path (moderate); on XPU and MPS envsnap counts the CUDA kernels as the port (higher), where the
+expectation sees a device-check edit that lets PyTorch's flex_attention run (moderate). Which backend carries
+the library off CUDA is a run-time choice (``choose_backend``) no one file shows."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

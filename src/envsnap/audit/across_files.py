@@ -12,7 +12,7 @@ import re
 import msgspec
 from packaging.utils import canonicalize_name
 
-from envsnap.audit.model import LAZY, OPT_IN_PATH, SWALLOWED, USES, Signal
+from envsnap.audit.model import IF_FLAG, LAZY, OPT_IN_PATH, SWALLOWED, USES, Signal
 from envsnap.audit.ports import ORT_OTHER_ACCELERATORS, ORT_TARGET_PROVIDERS, backend_folder, is_cuda_backend
 from envsnap.audit.roles import role_of
 from envsnap.audit.scanners.python_local import TOP
@@ -31,7 +31,31 @@ def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:
     signals = _feature_modules(signals)
     signals = _undeclared_guarded_imports(signals)
     signals = _ort_choices(signals)
+    signals = _imported_device_flags(signals)
     return _imported_only_guarded(signals)
+
+
+IMPORTED_FLAG = "device-flag=1"
+
+
+def _imported_device_flags(signals: list[Signal]) -> list[Signal]:
+    """Guard what sits under ``if NAME:`` when NAME is a module-level device test of the project.
+
+    torchtune 0.6 binds ``_SUPPORTS_FLEX_ATTENTION = torch.cuda.is_available() and
+    torch.cuda.get_device_capability() >= (7, 5)`` in utils/_import_guard.py, and modules/attention_utils.py
+    pins the flex-attention block mask to 'cuda' only under ``if _SUPPORTS_FLEX_ATTENTION:`` (#22 blind
+    round 25): off CUDA the flag is False and the code takes its other branch, as under the test itself.
+    A name with no such binding anywhere in the tree (a plain option) guards nothing.
+    """
+    flags = {s.subject for s in signals if s.kind == "device-flag"}
+    if not flags:
+        return signals
+    return [
+        msgspec.structs.replace(s, guarded=True, detail=(*s.detail, IMPORTED_FLAG))
+        if not s.guarded and any(d.startswith(IF_FLAG) and d.removeprefix(IF_FLAG) in flags for d in s.detail)
+        else s
+        for s in signals
+    ]
 
 
 RUN_TIME = "run-time=1"
@@ -391,11 +415,7 @@ def _feature_modules(signals: list[Signal]) -> list[Signal]:
     bitsandbytes feature, loaded when that package is there, as if its import sat in a function. A module
     that some file imports at module level, or that nothing in the tree imports, keeps its imports as is.
     """
-    eager: dict[str, bool] = {}
-    for s in signals:
-        if s.kind == "local-import":
-            eager[s.subject] = eager.get(s.subject, False) or TOP in s.detail
-    deferred = {f"{path}.py" for path, top in eager.items() if not top}
+    deferred = {f"{path}.py" for path in _deferred_modules(signals)}
     if not deferred:
         return signals
     return [
@@ -404,6 +424,31 @@ def _feature_modules(signals: list[Signal]) -> list[Signal]:
         else s
         for s in signals
     ]
+
+
+def _deferred_modules(signals: list[Signal]) -> set[str]:
+    """Modules (paths without ``.py``) loaded only lazily: every importer imports them indented, or at
+    the top of a module that is itself loaded only lazily.
+
+    torchao 0.18 imports ``kernel/intmm_triton.py`` only in ``try: from torchao.kernel import
+    intmm_triton``, and ``intmm_triton`` imports ``kernel/autotuner.py`` at its top (#22 blind round 25):
+    both load with the optional Triton path, not with the package.
+    """
+    top_importers: dict[str, set[str]] = {}
+    for s in signals:
+        if s.kind == "local-import" and s.subject:
+            importers = top_importers.setdefault(s.subject, set())
+            if TOP in s.detail:
+                importers.add((s.file or "").removesuffix(".py"))
+    deferred = {path for path, importers in top_importers.items() if not importers}
+    changed = bool(deferred)
+    while changed:
+        changed = False
+        for path, importers in top_importers.items():
+            if path not in deferred and importers <= deferred:
+                deferred.add(path)
+                changed = True
+    return deferred
 
 
 UNDECLARED = "undeclared=1"

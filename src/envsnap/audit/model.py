@@ -68,6 +68,9 @@ inside its body: the package's code path (across_files marks it when the project
 
 SWALLOWED = "swallowed=1"
 """Signal detail: a just-in-time extension build inside a ``try`` whose handlers swallow its failure."""
+IF_FLAG = "if-flag="
+"""Signal detail prefix: the line sits in ``if NAME:`` where NAME is imported from another module;
+across_files guards it when that name is a module-level device test there (``device-flag``)."""
 
 OPT_IN_PATH = "opt-in-path="
 """Signal detail prefix: the line sits in a function that imports this package, which the project never

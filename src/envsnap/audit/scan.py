@@ -157,7 +157,7 @@ def _own_module_imports(signals: list[Signal], entries: Sequence[Entry]) -> list
         signal
         for relative, data in _python_texts(entries)
         if any(name in data for name in names) and b"\x00" not in data
-        for signal in local_imports(relative, data)
+        for signal in local_imports(relative, data, submodules=True)
         if signal.subject in wanted
     ]
     return [*signals, *found]

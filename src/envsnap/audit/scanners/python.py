@@ -24,6 +24,7 @@ from envsnap.audit.model import (
     ADAPTER,
     CLI_SWITCH,
     DATA_PARALLEL,
+    IF_FLAG,
     LAZY,
     LEGACY_FALLBACK,
     MULTI_PROCESS,
@@ -324,6 +325,13 @@ class _Visitor(ast.NodeVisitor):
         """Per function (by id): the knowledge keys of the packages its body imports (model.USES)."""
         self._flags: dict[int, frozenset[str]] = {}
         """Per function (by id): local names bound to a device test (``_device_flags``)."""
+        self._looked_up: dict[int, frozenset[str]] = {}
+        """Per function (by id): local names (re)bound from a subscript (``backend = table[device_type]``)."""
+        self.from_names: set[str] = set()
+        """Names bound by ``from X import name``: possibly another module's flag (across_files reads it)."""
+        self.flag_tests: list[str] = []
+        """Imported names the enclosing ``if`` statements test (``if _SUPPORTS_FLEX_ATTENTION:``), innermost
+        last."""
         self.pending: dict[str, ast.Constant] = {}
         """Function-local names bound to a device literal, until a device argument uses them."""
 
@@ -384,6 +392,8 @@ class _Visitor(ast.NodeVisitor):
         uses = dict.fromkeys(key for function in self.function_nodes for key in self._uses_of(function))
         if uses:
             detail = (*detail, *(f"{USES}{key}" for key in uses))
+        if self.flag_tests and not is_guarded:
+            detail = (*detail, f"{IF_FLAG}{self.flag_tests[-1]}")
         if self.legacy:
             # Only an older torch, without the device-generic API tried first, runs this.
             is_guarded = True
@@ -427,6 +437,7 @@ class _Visitor(ast.NodeVisitor):
             self._optional_module(node, alias.name)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        self.from_names.update(alias.asname or alias.name for alias in node.names)
         if self.import_guard:
             base = imported_module(self.relative, node.module, node.level)
             if base is not None:
@@ -563,6 +574,9 @@ class _Visitor(ast.NodeVisitor):
         guarded = self._is_guard(node.test) or is_main_check(node.test) or switch
         self.guard += guarded
         self.conditional += 1
+        tested = self._imported_flag(node.test)
+        if tested is not None:
+            self.flag_tests.append(tested)
         rocm = rocm_test(node.test)
         self.no_rocm += rocm is False
         # `def init(..., use_deepspeed=False): if use_deepspeed: import deepspeed` (coqui-tts 0.26
@@ -604,10 +618,21 @@ class _Visitor(ast.NodeVisitor):
         self.opt_in -= opt_in
         self.no_rocm -= rocm is False
         self.no_rocm += rocm is True and bool(node.orelse)
+        if tested is not None:
+            self.flag_tests.pop()
         self._visit_block(node.orelse)
         self.no_rocm -= rocm is True and bool(node.orelse)
         self.conditional -= 1
         self.guard -= guarded
+
+    def _imported_flag(self, test: ast.expr) -> str | None:
+        """``if _SUPPORTS_FLEX_ATTENTION:`` (or ``if a and FLAG:``) where the name was imported from another
+        module: what that module binds it to is read across files (across_files._imported_device_flags)."""
+        values = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+        for value in values:
+            if isinstance(value, ast.Name) and value.id in self.from_names:
+                return value.id
+        return None
 
     def _module_switch(self, test: ast.expr) -> bool:
         """``if _USE_VLLM:`` (or ``_USE_A or _USE_B``) where every name is a module-level flag set to False
@@ -860,6 +885,25 @@ class _Visitor(ast.NodeVisitor):
     def _is_torch_dtype(self, node: ast.AST) -> bool:
         name = self.dotted(node) if isinstance(node, ast.Attribute) else None
         return name is not None and name.startswith("torch.") and name.split(".", 1)[1] in TORCH_DTYPES
+
+    def _replaced_by_lookup(self, target: ast.expr) -> bool:
+        if not isinstance(target, ast.Name) or not self.function_nodes:
+            return False
+        function = self.function_nodes[-1]
+        found = self._looked_up.get(id(function))
+        if found is None:
+            found = self._looked_up[id(function)] = _looked_up_names(function)  # walked when first asked
+        return target.id in found
+
+    def _table_row(self, value: ast.AST) -> None:
+        """``CUDA = ("cuda", "GPU", "nccl")`` beside ``XPU = ("xpu", "XPU", "ccl")`` (torchtune 0.6's
+        DeviceSupport enum, #22 blind round 25): a module or class constant pairing a device with its
+        backend is a row of a device table, like ``{"cuda": "nccl"}``; the backend follows the device."""
+        if isinstance(value, (ast.Tuple, ast.List)) and any(
+            isinstance(item, ast.Constant) and item.value in DEVICE_TYPES for item in value.elts
+        ):
+            for item in value.elts:
+                self._nccl_setting(item)
 
     def _nccl_setting(self, value: ast.AST) -> None:
         """``"nccl"`` as a default (a parameter, an argparse option, a module or class setting, a table of
@@ -1449,12 +1493,31 @@ class _Visitor(ast.NodeVisitor):
             else:
                 self.host_names[-1].discard(node.targets[0].id)
 
+    def _module_device_flag(self, node: ast.Assign) -> None:
+        """``_SUPPORTS_FLEX_ATTENTION = torch.cuda.is_available() and ...`` at module level: a yes/no device
+        test other modules import and branch on (torchtune 0.6 utils/_import_guard.py, #22 blind round 25)."""
+        if (
+            self.functions == 0
+            and self.classes == 0
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, (ast.Compare, ast.BoolOp, ast.UnaryOp))
+            and self._is_guard(node.value)
+        ):
+            self.emit("device-flag", node, node.targets[0].id, guarded=True)
+
     def _visit_assign(self, node: ast.Assign) -> None:
+        self._module_device_flag(node)
         # `device = <selection>` where `device` is a parameter: the caller's value comes first.
         if isinstance(node.value, ast.IfExp) and self._overridable(node.targets[0]):
             self.chained.add(id(node.value))
         if self.functions == 0 or isinstance(node.targets[0], ast.Attribute):
             self._nccl_setting(node.value)  # `backend = "nccl"` at module level, `cfg.backend = "nccl"`
+            self._table_row(node.value)
+        elif self._replaced_by_lookup(node.targets[0]):
+            # `backend = "nccl"` then `if device_type in backend_map: backend = backend_map[device_type]`
+            # (torchtune 0.6 training/_distributed.py, #22 blind round 25): a default the lookup replaces.
+            self._nccl_setting(node.value)
         if is_device_string(node.value):
             target = node.targets[0]
             if self.functions == 0 or isinstance(target, ast.Attribute):
@@ -1594,3 +1657,14 @@ def scan_python(relative: str, text: str, hot: list[int] | None = None) -> Itera
         if key not in seen:
             seen.add(key)
             yield signal
+
+
+def _looked_up_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    """Local names a function binds from a subscript (``backend = default_device_backend_map[device]``)."""
+    return frozenset(
+        target.id
+        for sub in ast.walk(node)
+        if isinstance(sub, ast.Assign) and isinstance(sub.value, ast.Subscript)
+        for target in sub.targets
+        if isinstance(target, ast.Name)
+    )
