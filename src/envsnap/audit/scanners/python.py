@@ -93,6 +93,7 @@ from envsnap.audit.scanners.python_shapes import (
     returns_selection,
     selection_chain,
     skips_cuda,
+    statements,
     swallows_errors,
     switch_word,
 )
@@ -220,7 +221,7 @@ def lazy_packages(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ..
     """Knowledge keys of the CUDA-only packages a function imports in its own body (``import tensorrt``
     inside ``load_model``): the lines around the import are that package's path."""
     keys: dict[str, None] = {}
-    for sub in ast.walk(node):
+    for sub in statements(node):
         names = (
             [alias.name for alias in sub.names]
             if isinstance(sub, ast.Import)
@@ -1028,7 +1029,7 @@ class _Visitor(ast.NodeVisitor):
         round 24): ``if bf16:`` tests the device as the comparison itself would. A name bound to a device
         choice (``d = "cuda" if ok else "cpu"``) is a value, not a test, and is left out."""
         flags: set[str] = set()
-        for sub in ast.walk(node):
+        for sub in statements(node):
             if (
                 isinstance(sub, ast.Assign)
                 and len(sub.targets) == 1
@@ -1663,7 +1664,7 @@ def _looked_up_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[
     """Local names a function binds from a subscript (``backend = default_device_backend_map[device]``)."""
     return frozenset(
         target.id
-        for sub in ast.walk(node)
+        for sub in statements(node)
         if isinstance(sub, ast.Assign) and isinstance(sub.value, ast.Subscript)
         for target in sub.targets
         if isinstance(target, ast.Name)

@@ -8,9 +8,27 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
 
 from envsnap.audit.ports import ORT_CUDA_PROVIDERS
+
+_BLOCK_ITEMS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def statements(node: ast.AST) -> Iterator[ast.AST]:
+    """Every statement under ``node`` (and the except handlers and match cases holding them), breadth first
+    as ``ast.walk`` finds them, but never an expression: what a search for imports or assignments needs,
+    at a fraction of the nodes (a function's expressions are most of its tree)."""
+    queue = deque([node])
+    while queue:
+        current = queue.popleft()
+        yield current
+        for field in current._fields:
+            block = getattr(current, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], _BLOCK_ITEMS):
+                queue.extend(block)
+
 
 DEVICE_STRING = re.compile(r"^cuda(:\d+)?$")
 _BACKEND_WORDS = frozenset(

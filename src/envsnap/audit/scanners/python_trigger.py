@@ -233,18 +233,39 @@ _SINGLE = b"'''"
 _BACKSLASH = 0x5C
 
 
-_COMPANION = re.compile(rb"\bis_\w+_enabled\b|\bgetattr\([^)\n]{0,200},[ \t]*False\)")
+_COMPANIONS = (
+    re.compile(rb"is_\w+_enabled\b"),
+    re.compile(rb"getattr\([^)\n]{0,200},[ \t]*False\)"),
+)
 """Lines that signal nothing themselves but bind a local a later guard tests (``needs = is_x_enabled()``,
 ``flag = getattr(self, "is_loaded_in_4bit", False)``: python_shapes.is_feature_flag). Read only in a file
-some trigger already makes worth a syntax tree, so they never make one parsed."""
+some trigger already makes worth a syntax tree, so they never make one parsed. Two patterns that start
+with a literal, which the regex engine finds at C speed (one alternation starting with ``\b`` tried every
+offset: 0.12 s of transformers' scan)."""
 
 
 def with_companions(data: bytes, hot: list[int]) -> list[int]:
     """``hot`` plus the companion lines of a triggered file, in order."""
     if not hot or (b"_enabled" not in data and b"False)" not in data):
         return hot
-    extra = {data.count(b"\n", 0, match.start()) + 1 for match in _COMPANION.finditer(data)}
+    starts = sorted(
+        match.start()
+        for pattern in _COMPANIONS
+        for match in pattern.finditer(data)
+        if not match.start() or not _is_word_byte(data[match.start() - 1])
+    )
+    extra: set[int] = set()
+    line, counted = 1, 0
+    for start in starts:
+        line += data.count(b"\n", counted, start)  # from the last match on: linear in the file
+        counted = start
+        extra.add(line)
     return sorted(extra.union(hot)) if extra else hot
+
+
+def _is_word_byte(byte: int) -> bool:
+    """What ``\b`` tests before a match: a letter, digit or underscore (ASCII, as bytes patterns do)."""
+    return byte == 0x5F or 0x30 <= byte <= 0x39 or 0x41 <= byte <= 0x5A or 0x61 <= byte <= 0x7A
 
 
 def triggered(data: bytes) -> bool:
