@@ -12,7 +12,8 @@ import torch
 
 from envsnap.audit import audit, parse_target, scan_tree
 from envsnap.audit.scanners.onnx_proto import read_header
-from envsnap.render.audit import audit_json, audit_markdown, render_audit
+from envsnap.render.audit import audit_markdown, render_audit
+from envsnap.render.audit_json import audit_json
 from envsnap.render.console import print_out
 
 

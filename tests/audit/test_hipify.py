@@ -15,7 +15,8 @@ import pytest
 import yaml
 
 from envsnap.audit import audit, hipify, parse_target, scan_tree
-from envsnap.render.audit import audit_json, audit_markdown, render_audit
+from envsnap.render.audit import audit_markdown, render_audit
+from envsnap.render.audit_json import audit_json
 from envsnap.render.console import print_out
 from tests.repo_scripts import load_script
 from tests.security.test_25_08_markdown import assert_inert

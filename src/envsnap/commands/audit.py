@@ -176,7 +176,7 @@ def _environment(
 
 def _print_report(report: Any, output_format: str, show_fine: bool, top: int) -> None:
     if output_format == "json":
-        from envsnap.render.audit import audit_json
+        from envsnap.render.audit_json import audit_json
 
         click.echo(audit_json(report))
     elif output_format == "markdown":

@@ -9,11 +9,8 @@ API, documented in docs/usage/audit.md.
 
 from __future__ import annotations
 
-import json
 import re
-from typing import Any
 
-import msgspec
 from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.text import Text
@@ -31,18 +28,6 @@ HEADINGS = {
     "artifacts": "Artifacts",
 }
 _CODE = re.compile(r"`([^`]+)`")
-
-
-def audit_data(report: AuditReport) -> dict[str, Any]:
-    """The ``--json`` document as plain data."""
-    data = msgspec.to_builtins(report)
-    assert isinstance(data, dict)
-    return data
-
-
-def audit_json(report: AuditReport) -> str:
-    """``audit_data`` as pretty JSON (ASCII: no raw control or bidi characters reach a terminal)."""
-    return json.dumps(audit_data(report), indent=2)
 
 
 def _with_code(text: str) -> Text:
