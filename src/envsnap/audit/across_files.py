@@ -12,9 +12,10 @@ import re
 import msgspec
 from packaging.utils import canonicalize_name
 
-from envsnap.audit.model import IF_FLAG, LAZY, OPT_IN_PATH, SWALLOWED, USES, Signal
+from envsnap.audit.model import IF_FLAG, LAZY, OPT_IN_PATH, SWALLOWED, TRITON_ASM, USES, Signal
 from envsnap.audit.ports import ORT_OTHER_ACCELERATORS, ORT_TARGET_PROVIDERS, backend_folder, is_cuda_backend
 from envsnap.audit.roles import role_of
+from envsnap.audit.scanners.python import BUILT_MODULE
 from envsnap.audit.scanners.python_local import TOP
 
 
@@ -28,7 +29,9 @@ def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:
     signals = _unported_ops(signals, files)
     signals = _extra_only_imports(signals)
     signals = _optional_modules(signals)
+    signals = _optional_extensions(signals)
     signals = _feature_modules(signals)
+    signals = _unloaded_modules(signals, files)
     signals = _undeclared_guarded_imports(signals)
     signals = _ort_choices(signals)
     signals = _imported_device_flags(signals)
@@ -347,14 +350,69 @@ def _optional_modules(signals: list[Signal]) -> list[Signal]:
     if not optional:
         return signals
     return [
-        msgspec.structs.replace(s, guarded=True, detail=(*s.detail, OPTIONAL_MODULE))
-        if s.kind == "import"
-        and not s.guarded
-        and "module-level=1" in s.detail
-        and s.file
-        and module_name(s.file) in optional
+        msgspec.structs.replace(
+            s, guarded=s.guarded or s.kind == "import", detail=(*s.detail, OPTIONAL_MODULE)
+        )
+        if _in_optional_module(s) and s.file and module_name(s.file) in optional
         else s
         for s in signals
+    ]
+
+
+def _in_optional_module(signal: Signal) -> bool:
+    """A signal _optional_modules marks: an unguarded module-level import, or Triton inline asm.
+
+    auto-round 0.16's ``auto_round_extension/triton/neuqi_sweep.py`` rounds with inline PTX in a Triton
+    kernel, and its only importer (data_type/neuqi.py) loads it in ``try: ... except Exception`` and uses
+    the torch.compile sweeps without it (#22 blind round 28): an optional fast path, judged one step down.
+    """
+    if signal.kind == "import":
+        return not signal.guarded and "module-level=1" in signal.detail
+    return (
+        signal.kind == "inline-ptx" and signal.subject == TRITON_ASM and OPTIONAL_MODULE not in signal.detail
+    )
+
+
+OPTIONAL_EXTENSION = "optional-extension=1"
+"""Signal detail: a setup-time CUDA extension (and its sources) whose module the project imports only in a
+guard that falls back without it (judges.judge)."""
+
+
+def _optional_extensions(signals: list[Signal]) -> list[Signal]:
+    """Mark a CUDA extension whose built module the project imports only in ``try``, and its sources.
+
+    hqq 0.2.8 builds ``hqq_aten`` (``CUDAExtension("hqq_aten", [..., "hqq_aten_cuda_kernel.cu"])`` in
+    hqq/kernels/setup_cuda.py, run by setup.py through ``os.system`` unless DISABLE_CUDA=1) and imports it
+    only in ``try: import hqq_aten ... except Exception: hqq_aten_is_available = False``; its default
+    backend is PyTorch (#22 blind round 28). Where the extension does not build, the project runs without
+    it. An extension whose module is imported unguarded anywhere, or not at all, is not marked: the
+    scanner reports guarded imports only, so one unguarded importer is assumed absent, as for
+    _optional_modules.
+    """
+    optional = {s.subject for s in signals if s.kind == "optional-module"}
+    if not optional:
+        return signals
+    marked: set[int] = set()
+    sources: set[str] = set()
+    for index, s in enumerate(signals):
+        built = next((d.removeprefix(BUILT_MODULE) for d in s.detail if d.startswith(BUILT_MODULE)), None)
+        if s.kind != "cuda-extension" or built is None or built not in optional:
+            continue
+        marked.add(index)
+        folder = posixpath.dirname(s.file or "")
+        sources |= {
+            posixpath.normpath(posixpath.join(folder, d.removeprefix("source=")))
+            for d in s.detail
+            if d.startswith("source=")
+        }
+    if not marked:
+        return signals
+    return [
+        msgspec.structs.replace(s, detail=(*s.detail, OPTIONAL_EXTENSION))
+        if OPTIONAL_EXTENSION not in s.detail
+        and (index in marked or (s.kind in NATIVE_KINDS and (s.file or "") in sources))
+        else s
+        for index, s in enumerate(signals)
     ]
 
 
@@ -449,6 +507,63 @@ def _deferred_modules(signals: list[Signal]) -> set[str]:
                 deferred.add(path)
                 changed = True
     return deferred
+
+
+def _unloaded_modules(signals: list[Signal], files: set[str]) -> list[Signal]:
+    """Mark the top-level imports of an undeclared package in a package module nothing in the tree loads.
+
+    auto-round 0.16's ``auto_round_extension/triton/triton_utils/kernels.py`` imports triton (which
+    auto-round does not require) at its top, and no module imports it; ``custom_autotune.py`` beside it is
+    imported only by kernels.py; hqq 0.2.8's ``hqq/utils/vllm.py``, its vLLM integration, imports vllm so
+    (#22 blind round 28): neither loads unless a user imports it and installs
+    triton, an opt-in, as an import of it inside a function would be. A script (no ``__init__.py`` beside
+    it), a package's ``__init__``/``__main__``, a module some loaded file imports, or a package the project
+    requires keeps its imports as they are; so does a project that declares no requirements.
+    """
+    declared = {s.subject for s in signals if s.kind in ("declared", "requirement")}
+    if not declared:
+        return signals
+    keys = {s.facts().get("package", "") for s in signals if s.kind == "requirement"}
+    unloaded = _unloaded_paths(signals, files)
+    return [
+        msgspec.structs.replace(s, guarded=True, detail=(*(d for d in s.detail if d != TOP), LAZY))
+        if s.kind == "import"
+        and TOP in s.detail
+        and not s.guarded
+        and (s.file or "").removesuffix(".py") in unloaded
+        and s.facts().get("package", "") not in keys
+        and canonicalize_name((s.subject or "").split(".")[0]) not in declared
+        else s
+        for s in signals
+    ]
+
+
+def _unloaded_paths(signals: list[Signal], files: set[str]) -> set[str]:
+    """Package modules (paths without ``.py``) with top-level imports that no file imports, or that only
+    such modules import at their top (scan._own_module_imports reads the importers of exactly these)."""
+    importers: dict[str, set[str]] = {}
+    for s in signals:
+        if s.kind == "import" and TOP in s.detail and s.file and s.file.endswith(".py"):
+            name = posixpath.basename(s.file)
+            package = posixpath.join(posixpath.dirname(s.file), "__init__.py")
+            if name not in ("__init__.py", "__main__.py") and package in files:
+                importers.setdefault(s.file.removesuffix(".py"), set())
+    loaded_anywhere: set[str] = set()
+    for s in signals:
+        if s.kind == "local-import" and s.subject in importers:
+            if TOP in s.detail:
+                importers[s.subject].add((s.file or "").removesuffix(".py"))
+            else:
+                loaded_anywhere.add(s.subject)  # an indented import: some code path loads it
+    unloaded = {path for path, by in importers.items() if not by and path not in loaded_anywhere}
+    changed = bool(unloaded)
+    while changed:
+        changed = False
+        for path, by in importers.items():
+            if path not in unloaded and path not in loaded_anywhere and by and by <= unloaded:
+                unloaded.add(path)
+                changed = True
+    return unloaded
 
 
 UNDECLARED = "undeclared=1"

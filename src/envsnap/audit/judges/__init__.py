@@ -139,6 +139,22 @@ def judge(signal: Signal, target: Target, ctx: Context | None = None) -> Finding
             risk="lower",
             replacement="nothing to port (the PyTorch path is slower); port the kernel for speed",
         )
+    if (
+        found is not None
+        and "optional-extension=1" in signal.detail
+        and found.risk != "lower"
+        and target.kind != "cuda"
+    ):
+        # A setup-time extension the project imports only in a guard that falls back without it
+        # (across_files._optional_extensions): where it does not build, the project runs its other path.
+        return msgspec.structs.replace(
+            found,
+            meaning=f"An optional extension: the project imports its module only in a try that falls back "
+            f"without it, so where it does not build the project runs its other path. {found.meaning}",
+            effort="none",
+            risk="lower",
+            replacement="nothing to port (the fallback is slower); port the kernel for speed",
+        )
     fallback = "torch-fallback=1" in signal.detail and target.kind != "cuda"
     if found is not None and fallback and found.risk != "lower":
         # A JIT-built kernel of a project whose ops have a torch implementation for every device

@@ -9,6 +9,7 @@ import msgspec
 from packaging.version import Version
 
 from envsnap.audit import knowledge
+from envsnap.audit.across_files import OPTIONAL_MODULE
 from envsnap.audit.judges.base import (
     DOCKER_SOURCE,
     DPCT_SOURCE,
@@ -226,6 +227,20 @@ def judge_ptx(signal: Signal, target: Target, ctx: Context) -> Finding | None:
             "none",
             "lower",
             "nothing unless it is turned on (then a portable Triton path for the target)",
+            TRITON_JIT_SOURCE,
+        )
+    if signal.subject == TRITON_ASM and OPTIONAL_MODULE in signal.detail:
+        # Its module is imported only in a guard with a fallback (across_files._optional_modules): an
+        # optional fast path; the launch fails on the target, so the caller's fallback must catch that too.
+        return make_finding(
+            signal,
+            "inline-ptx",
+            f"Inline PTX in a Triton kernel of an optional module (the project imports it only in a try "
+            f"with a fallback): Triton fails to compile it for {NAMES[target.kind]} at launch, so that fast "
+            "path is lost and the fallback must also catch the failed launch.",
+            "medium",
+            "moderate",
+            "a portable Triton rounding (tl.extra libdevice rint) or the project's torch path on the target",
             TRITON_JIT_SOURCE,
         )
     return make_finding(

@@ -1074,7 +1074,7 @@ class _Visitor(ast.NodeVisitor):
         if name in ("torch.device", "torch.set_default_device", "torch.cuda.device") and node.args:
             self._device_position(node.args[0])
         for keyword in node.keywords:
-            if keyword.arg in ("device", "map_location", "device_map"):
+            if keyword.arg in ("device", "map_location", "device_map") and not _device_list(keyword.value):
                 self._device_position(keyword.value)
         if (
             name is not None
@@ -1266,6 +1266,7 @@ class _Visitor(ast.NodeVisitor):
         # A JIT build whose failure a handler swallows (peft 0.21's BOFT: `except Exception: fbd_cuda = None`,
         # then a PyTorch path): across_files.JIT_ONLY reads it as a kernel with a fallback.
         branch += (SWALLOWED,) if self.swallowed and short != "CUDAExtension" else ()
+        branch += _built_module(node, keywords) if short == "CUDAExtension" else ()
         self.emit("cuda-extension", node, short, detail=(*(f"source={f}" for f in cuda_files[:8]), *branch))
         self._extension_libraries(node, keywords)
         inline = keywords.get("cuda_sources")
@@ -1584,6 +1585,26 @@ def _custom_call_platform(node: ast.Call) -> str | None:
 def _import_guard(node: ast.AST) -> bool:
     """A ``try`` that catches ImportError: its imports are visited even on lines with no trigger token."""
     return isinstance(node, ast.Try) and any(catches_import_error(h) for h in node.handlers)
+
+
+def _device_list(value: ast.expr) -> bool:
+    """``device=["cuda", "xpu"]``: a list of device types is a table of the devices something supports
+    (auto-round 0.16 inference/backend.py ``BackendInfo(device=["cuda"], ...)``, one row per kernel backend,
+    with ``device=["cpu", "mps"]`` for MLX; #22 blind round 28). torch's ``device=`` takes one device."""
+    return isinstance(value, ast.List | ast.Tuple | ast.Set) and bool(value.elts)
+
+
+BUILT_MODULE = "module="
+"""Signal detail prefix of a ``cuda-extension``: the module it builds (``CUDAExtension("name", ...)``)."""
+
+
+def _built_module(node: ast.Call, keywords: dict[str, ast.expr]) -> tuple[str, ...]:
+    """The module a setup-time extension builds, as a detail: its first argument or ``name=``, when a
+    plain string (across_files._optional_extensions matches it against the project's guarded imports)."""
+    named = node.args[0] if node.args else keywords.get("name")
+    if isinstance(named, ast.Constant) and isinstance(named.value, str) and len(named.value) <= 200:
+        return (BUILT_MODULE + named.value,)
+    return ()
 
 
 def _requirement(visitor: _Visitor, node: ast.Constant, *, optional: bool = False) -> None:

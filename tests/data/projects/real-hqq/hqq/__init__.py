@@ -1,0 +1,3 @@
+__version__ = "0.2.8.post1"
+__author__  = 'Dr. Hicham Badri'
+__credits__ = 'Mobius Labs GmbH'

@@ -1,0 +1,4 @@
+# ruff: noqa
+
+from .base import *
+from .utils import *

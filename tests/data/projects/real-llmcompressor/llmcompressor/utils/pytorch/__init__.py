@@ -1,0 +1,3 @@
+# ruff: noqa
+
+from .module import *
