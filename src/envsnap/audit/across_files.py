@@ -12,16 +12,22 @@ import re
 import msgspec
 from packaging.utils import canonicalize_name
 
-from envsnap.audit.model import IF_FLAG, LAZY, OPT_IN_PATH, SWALLOWED, TRITON_ASM, USES, Signal
-from envsnap.audit.ports import ORT_OTHER_ACCELERATORS, ORT_TARGET_PROVIDERS, backend_folder, is_cuda_backend
+from envsnap.audit.model import BUILT_MODULE, IF_FLAG, LAZY, OPT_IN_PATH, SWALLOWED, TRITON_ASM, USES, Signal
+from envsnap.audit.ports import (
+    ORT_OTHER_ACCELERATORS,
+    ORT_TARGET_PROVIDERS,
+    backend_folder,
+    gpu_member_siblings,
+    is_cuda_backend,
+)
 from envsnap.audit.roles import role_of
-from envsnap.audit.scanners.python import BUILT_MODULE
 from envsnap.audit.scanners.python_local import TOP
 
 
 def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:
     """``signals`` with what the other files of the tree say about each (``files``: every scanned path)."""
     signals = _extra_files(signals)
+    signals = _gpu_members(signals, files)
     signals = _left_out_of_rocm(signals)
     signals = _cpu_twins(signals, files)
     signals = _jit_only(signals)
@@ -35,6 +41,7 @@ def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:
     signals = _undeclared_guarded_imports(signals)
     signals = _ort_choices(signals)
     signals = _imported_device_flags(signals)
+    signals = _ort_builds(signals)
     return _imported_only_guarded(signals)
 
 
@@ -59,6 +66,27 @@ def _imported_device_flags(signals: list[Signal]) -> list[Signal]:
         else s
         for s in signals
     ]
+
+
+GPU_MEMBER = "gpu-member"
+"""Signal detail: the file is the ``gpu`` member of a per-device layout, beside these targets' members."""
+CUDA_BACKEND_KINDS = frozenset({"cuda-api", "cuda-amp", "cudnn-flag", "device-hardcode", "nccl-backend"})
+"""Python device-code kinds a per-device layout confines to its CUDA member (support.covered)."""
+
+
+def _gpu_members(signals: list[Signal], files: set[str]) -> list[Signal]:
+    """Mark the device code of a ``gpu`` member of a per-device layout (``ports.gpu_member_siblings``):
+    support.covered confines it to CUDA where the target's sibling member replaces it."""
+    siblings: dict[str, str] = {}
+    marked: list[Signal] = []
+    for s in signals:
+        if s.file and s.kind in CUDA_BACKEND_KINDS:
+            if s.file not in siblings:
+                siblings[s.file] = ",".join(sorted(gpu_member_siblings(s.file, files)))
+            if siblings[s.file]:
+                s = msgspec.structs.replace(s, detail=(*s.detail, f"{GPU_MEMBER}={siblings[s.file]}"))
+        marked.append(s)
+    return marked
 
 
 RUN_TIME = "run-time=1"
@@ -148,7 +176,7 @@ def _jit_only(signals: list[Signal]) -> list[Signal]:
 
 
 LOADER_KINDS = frozenset({"cuda-api", "cuda-amp", "cudnn-flag", "device-hardcode"})
-"""Python device-code kinds of a CUDA member's loader module (support.CUDA_BACKEND_KINDS less NCCL)."""
+"""Python device-code kinds of a CUDA member's loader module (CUDA_BACKEND_KINDS less NCCL)."""
 
 
 def _holds(folder: str, kernel_dirs: set[str]) -> bool:
@@ -656,5 +684,49 @@ def _ort_choices(signals: list[Signal]) -> list[Signal]:
         msgspec.structs.replace(s, detail=(*s.detail, *marks))
         if s.kind == "ort-provider" and s.guarded
         else s
+        for s in signals
+    ]
+
+
+ORT_BUILD = "ort-build"
+"""Signal detail on a CUDA execution provider: the ONNX Runtime builds the project installs, none with it."""
+ORT_WITHOUT_CUDA = frozenset(
+    {
+        "onnxruntime",
+        "onnxruntime-openvino",
+        "onnxruntime-directml",
+        "onnxruntime-qnn",
+        "onnxruntime-migraphx",
+        "onnxruntime-rocm",
+        "onnxruntime-silicon",
+    }
+)
+"""ONNX Runtime distributions without the CUDA execution provider: the CUDA EP ships in onnxruntime-gpu
+(https://onnxruntime.ai/docs/install/: CPU "pip install onnxruntime", CUDA "pip install onnxruntime-gpu";
+https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#install); the others are the
+OpenVINO, DirectML, QNN, MIGraphX, ROCm and Apple-silicon builds (the execution providers' pages)."""
+
+
+def _ort_builds(signals: list[Signal]) -> list[Signal]:
+    """Mark the CUDA execution providers of a project that installs only ONNX Runtime builds without one.
+
+    torchmetrics 1.9 declares ``onnxruntime`` (its audio extra) and picks ``CUDAExecutionProvider`` when
+    ``get_available_providers()`` lists it (#22 blind round 26): with what the project installs that branch
+    is never taken, on NVIDIA machines either, so the target runs the session exactly as the source does.
+    A project that declares onnxruntime-gpu anywhere, or no ONNX Runtime at all, keeps its findings.
+    """
+    if not any(s.kind == "ort-provider" for s in signals):
+        return signals
+    builds = {
+        canonicalize_name(s.subject)
+        for s in signals
+        if s.kind in ("declared", "requirement")
+        and canonicalize_name(s.subject).startswith(("onnxruntime", "ort-"))
+    }
+    if not builds or not builds <= ORT_WITHOUT_CUDA:
+        return signals
+    mark = f"{ORT_BUILD}={','.join(sorted(builds))}"
+    return [
+        msgspec.structs.replace(s, detail=(*s.detail, mark)) if s.kind == "ort-provider" else s
         for s in signals
     ]

@@ -44,6 +44,8 @@ CLI_SWITCH = "cli-switch="
 """Signal detail prefix: an import inside ``if args.<name>:`` (or ``is not None``); scan._cli_switches makes
 it OPT_IN where the project's argparse option of that name is off by default (no default, None,
 store_true)."""
+BUILT_MODULE = "module="
+"""Signal detail prefix of a ``cuda-extension``: the module it builds (``CUDAExtension("name", ...)``)."""
 UNREFERENCED = "unreferenced="
 """Signal detail prefix: Triton inline asm in a ``@triton.jit`` function (named after the ``=``) that no line
 of its module names but the ``def``; scan._referenced_elsewhere drops it where another file names it."""

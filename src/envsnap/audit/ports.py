@@ -95,6 +95,40 @@ def is_cuda_backend(relative: str) -> bool:
     )
 
 
+_GPU_WORD = re.compile(r"(?:^|[_-])(gpu)(?=[_.-])")
+_DEVICE_WORDS = {
+    "hip": "rocm",
+    "rocm": "rocm",
+    "amd": "rocm",
+    "xpu": "xpu",
+    "sycl": "xpu",
+    "mps": "mps",
+    "metal": "mps",
+}
+
+
+def gpu_member_siblings(relative: str, files: set[str]) -> frozenset[str]:
+    """The targets whose member of a per-device layout sits beside this ``gpu`` member, or nothing.
+
+    composer 0.32's ``devices/device_gpu.py`` beside ``device_mps.py`` (#22 blind round 26): where the
+    layout has a member per device and names one of them for the target, the generic ``gpu`` member is
+    the CUDA one (torch.cuda, so also ROCm's), like ``cuda_accelerator.py`` beside ``mps_accelerator.py``.
+    Only a sibling named exactly as this file with the device word in place of ``gpu`` counts.
+    """
+    folder, _, name = relative.rpartition("/")
+    match = _GPU_WORD.search(name.lower())
+    if match is None:
+        return frozenset()
+    start, end = match.span(1)
+    prefix, suffix = name[:start], name[end:]
+    kinds = {
+        kind
+        for word, kind in _DEVICE_WORDS.items()
+        if (f"{folder}/" if folder else "") + prefix + word + suffix in files
+    }
+    return frozenset(kinds)
+
+
 def other_backend(relative: str, target_kind: str) -> str | None:
     """The other device whose member of a per-device layout this path is, or None.
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 import msgspec
 
 from envsnap.audit import knowledge
-from envsnap.audit.across_files import EXTRA_ONLY, JIT_ONLY, UNPORTED
+from envsnap.audit.across_files import CUDA_BACKEND_KINDS, EXTRA_ONLY, GPU_MEMBER, JIT_ONLY, UNPORTED
 from envsnap.audit.judges.base import NAMES, where
 from envsnap.audit.model import TRITON_ASM, Finding, Signal, Target
 from envsnap.audit.ports import is_cuda_backend, other_backend
@@ -42,8 +42,6 @@ COVERED = frozenset(
 STAYS_CUDA = frozenset({"inline-ptx", "labeled-partition"})
 """Signal kinds that no port covers unless a branch excludes them: NVIDIA's ISA, and CUDA cooperative-group
 calls HIP does not provide (the code does not compile for AMD GPUs as written)."""
-CUDA_BACKEND_KINDS = frozenset({"cuda-api", "cuda-amp", "cudnn-flag", "device-hardcode", "nccl-backend"})
-"""Python device-code kinds a per-device layout confines to its CUDA member (``is_cuda_backend``)."""
 BREAKS_BUILD = "breaks-rocm-build"
 UNPORTED_OP = "op-not-ported"
 """A CUDA kernel whose op the project's per-op backend folder for the target lacks (across_files)."""
@@ -139,7 +137,7 @@ def covered(finding: Finding, signal: Signal, target: Target, proof: tuple[str, 
             f"this path is missing or disabled there.",
             risk="moderate",
         )
-    member = _member_of(signal.file or "", target)
+    member = _member_of(signal, target)
     if (
         signal.kind in CUDA_BACKEND_KINDS
         and finding.risk != "lower"
@@ -203,9 +201,10 @@ def _backend_of(signal: Signal) -> str | None:
     return next((row.device_backend for row in knowledge.alternatives() if row.key == key), None)
 
 
-def _member_of(path: str, target: Target) -> str | None:
-    """The device (in words) whose member of a per-device layout ``path`` is, when not the target's."""
-    if is_cuda_backend(path):
+def _member_of(signal: Signal, target: Target) -> str | None:
+    """The device (in words) whose per-device layout member the signal's file is, when not the target's."""
+    path = signal.file or ""
+    if is_cuda_backend(path) or target.kind in signal.facts().get(GPU_MEMBER, "").split(","):
         return "CUDA"
     other = other_backend(path, target.kind)
     return NAMES[other] if other is not None else None

@@ -480,6 +480,19 @@ def judge_ort_provider(signal: Signal, target: Target, ctx: Context) -> Finding 
     if target.kind == "cuda":
         return None
     facts = signal.facts()
+    if "ort-build" in facts:
+        # across_files._ort_builds: the project installs no ONNX Runtime with this provider.
+        return make_finding(
+            signal,
+            "ort-cuda-provider",
+            f"ONNX Runtime's {signal.subject} ships only in onnxruntime-gpu, and the project installs "
+            f"{facts['ort-build']}: as installed its sessions take another provider on NVIDIA machines too, "
+            f"so {NAMES[target.kind]} runs them as the source does.",
+            "low",
+            "lower",
+            _ORT_SWAPS[target.kind],
+            ORT_PROVIDERS_SOURCE,
+        )
     chosen = signal.guarded and "ep-choices" in facts and target.kind != "cpu"
     if chosen and target.kind not in facts.get("ep-targets", "").split(","):
         # A provider chosen per accelerator (across_files._ort_choices): a closed set, like a device

@@ -22,6 +22,7 @@ import msgspec
 from envsnap.audit import knowledge
 from envsnap.audit.model import (
     ADAPTER,
+    BUILT_MODULE,
     CLI_SWITCH,
     DATA_PARALLEL,
     IF_FLAG,
@@ -70,6 +71,7 @@ from envsnap.audit.scanners.python_shapes import (
     flag_attribute,
     generic_op,
     guards_rest,
+    import_flags,
     imported_module,
     init_switches,
     is_arch_list,
@@ -284,6 +286,7 @@ class _Visitor(ast.NodeVisitor):
         """Ids of the elif / else-if links seen from the head of their chain (a chain is judged once)."""
         """Plain-name calls (``_helper(x)``) made inside a guard, by callee name."""
         self.compared: set[int] = set()
+        self.flags_of_imports: frozenset[str] | None = None
         self.off_mps: set[int] = set()
         """Ids of float64 dtype nodes in a branch that runs only off MPS (``_mark_off_mps``)."""
         # Inside the handler of an older torch's fallback (python_shapes.legacy_fallback).
@@ -664,6 +667,12 @@ class _Visitor(ast.NodeVisitor):
             self.hub_kernel = any(_HUB_KERNEL_LOAD.search(line) for line in self.lines)
         return self.hub_kernel
 
+    def _import_flags(self) -> frozenset[str]:
+        """Module-level flags recording whether an optional import worked, read from the lines once."""
+        if self.flags_of_imports is None:
+            self.flags_of_imports = import_flags(self.lines)
+        return self.flags_of_imports
+
     def _switches(self) -> frozenset[str]:
         """Module-level flags set to False, read from the module's lines the first time they are asked for."""
         if self.switches is None:
@@ -981,6 +990,7 @@ class _Visitor(ast.NodeVisitor):
                 or _AVAILABILITY.match(sub.id)
                 or names_backend(sub.id)
                 or (self.function_nodes and sub.id in self._flags_of(self.function_nodes[-1]))
+                or sub.id in self._import_flags()
             ):
                 return True
             if isinstance(sub, ast.Name | ast.Attribute) and switch_word(sub):
@@ -1130,6 +1140,7 @@ class _Visitor(ast.NodeVisitor):
             and func.value.id in ("self", "cls")
         ):
             self.call_sites.append((func.attr, self.method or self.top_function, self.guard > 0))
+        self._queries(node, name)
         if name is not None and name.endswith("inline_asm_elementwise"):
             # Triton's escape hatch to inline assembly: PTX on NVIDIA, which no other backend runs.
             self.emit("inline-ptx", node, TRITON_ASM, detail=self._kernel_reach())
@@ -1209,6 +1220,21 @@ class _Visitor(ast.NodeVisitor):
         )
         if on_host:
             self.host_dtypes.add(id(dtype))
+
+    def _queries(self, node: ast.Call, name: str | None) -> None:
+        """Arguments that are asked about, not made: ``isinstance(x, torch.cuda.FloatTensor)`` tests a
+        tensor's type as ``x.is_cuda`` does (nothing raises off CUDA; composer 0.32 trainer/_scaler.py), and
+        ``torch.finfo(torch.float64).eps`` is a Python float, no float64 tensor (torchmetrics 1.9
+        detection/_mean_ap.py; #22 blind round 26). visit_Attribute skips what is marked here."""
+        if name in ("isinstance", "issubclass") and len(node.args) == 2:
+            queried: ast.AST = node.args[1]
+        elif name in ("torch.finfo", "torch.iinfo") and node.args:
+            queried = node.args[0]
+        else:
+            return
+        for sub in ast.walk(queried):
+            if isinstance(sub, ast.Attribute):
+                self.compared.add(id(sub))
 
     def _forwards_cuda(self, node: ast.Call, func: ast.Attribute) -> bool:
         """``def cuda(self, device=None): return super().cuda(device)``: a module's override of
@@ -1384,7 +1410,7 @@ class _Visitor(ast.NodeVisitor):
             member = name.split(".")[2]
             if member in GUARD_CALLS:
                 self.emit("cuda-guard", node, f"torch.cuda.{member}()", guarded=True)
-            elif member not in SAFE_CUDA_CALLS and member not in ("nvtx",):
+            elif member not in SAFE_CUDA_CALLS and member not in ("nvtx",) and id(node) not in self.compared:
                 self.emit("cuda-api", node, f"torch.cuda.{member}")
         elif name in FLOAT64_NAMES:
             if id(node) not in self.compared:
@@ -1592,10 +1618,6 @@ def _device_list(value: ast.expr) -> bool:
     (auto-round 0.16 inference/backend.py ``BackendInfo(device=["cuda"], ...)``, one row per kernel backend,
     with ``device=["cpu", "mps"]`` for MLX; #22 blind round 28). torch's ``device=`` takes one device."""
     return isinstance(value, ast.List | ast.Tuple | ast.Set) and bool(value.elts)
-
-
-BUILT_MODULE = "module="
-"""Signal detail prefix of a ``cuda-extension``: the module it builds (``CUDAExtension("name", ...)``)."""
 
 
 def _built_module(node: ast.Call, keywords: dict[str, ast.expr]) -> tuple[str, ...]:

@@ -319,6 +319,41 @@ def _mps_bool(test: ast.BoolOp) -> bool | None:
     return False if False in parts else True if all(parts) else None
 
 
+_TRY_LINE = re.compile(r"try[ \t]*:")
+_IMPORT_HANDLER = re.compile(r"except[ \t(][^:]*\b(?:ImportError|ModuleNotFoundError)\b")
+_BODY_IMPORT = re.compile(r"[ \t]+(?:import|from)[ \t]+\w")
+_BODY_FLAG = re.compile(r"[ \t]+([A-Za-z_]\w*)[ \t]*=[ \t]*(True|False)[ \t]*(?:#.*)?$")
+
+
+def import_flags(lines: list[str]) -> frozenset[str]:
+    """Module-level names that record whether an optional import worked: set to True in a top-level
+    ``try:`` that imports something, and to False in its ``except ImportError:`` (``te_installed`` beside
+    ``import transformer_engine.pytorch as te``, composer 0.32 core/precision.py, #22 blind round 26).
+    ``if te_installed and ...`` is an availability check like ``is_te_available()``. Read from the text,
+    column-0 ``try``/``except`` lines only, so a long module parsed in parts still shows them."""
+    set_true: set[str] = set()
+    set_false: set[str] = set()
+    block = ""  # "try" (a try body that imports), "try?" (one that has not imported yet), "except", ""
+    pending: set[str] = set()
+    for line in lines:
+        if not line.strip() or line[0] in " \t#":
+            if block and (flag := _BODY_FLAG.match(line)) is not None:
+                wanted = "True" if block.startswith("try") else "False"
+                if flag.group(2) == wanted:
+                    (pending if block.startswith("try") else set_false).add(flag.group(1))
+            elif block == "try?" and _BODY_IMPORT.match(line):
+                block = "try"
+            continue
+        if _TRY_LINE.match(line):
+            block, pending = "try?", set()
+        elif block == "try" and _IMPORT_HANDLER.match(line):
+            set_true |= pending
+            block = "except"
+        else:
+            block = ""
+    return frozenset(set_true & set_false)
+
+
 def mps_test(test: ast.expr) -> bool | None:
     """Whether a branch test holds on Apple's MPS device (True), fails there (False), or says nothing (None).
 
