@@ -80,6 +80,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-natten", "rocm:gfx942"),
         ("real-natten", "xpu"),
         ("real-natten", "mps"),
+        ("real-trl", "xpu"),
+        ("real-trl", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -146,7 +148,13 @@ admits CUDA, ROCm and CPU tensors. On ROCm envsnap sees plain PyTorch beside ``i
 expectation counts setup.py's ``assert torch.version.cuda`` when a GPU is visible and the unverified ROCm
 Flex path (moderate); on XPU and MPS envsnap counts the CUDA kernels as the port (higher), where the
 expectation sees a device-check edit that lets PyTorch's flex_attention run (moderate). Which backend carries
-the library off CUDA is a run-time choice (``choose_backend``) no one file shows."""
+the library off CUDA is a run-time choice (``choose_backend``) no one file shows.
+TRL (blind round 27, kept aside): its trainers run on XPU and MPS through transformers' Trainer, and TRL
+handles both itself (device names, empty_cache, the Triton log-prob kernel on "cuda"/"xpu", no
+device_map="auto" on MPS), but ``get_peak_flops_per_device`` (trainer/utils.py, the MFU metric helper) reads
+``torch.cuda.get_device_name(accelerator.device)`` with no device test, and no caller in the kept subset
+shows under which condition it runs: envsnap counts a CUDA-only call (moderate) where the trainers run as
+shipped (lower). Not tuned: the draw kept TRL aside."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
