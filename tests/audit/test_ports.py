@@ -87,6 +87,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-auto-round", "mps"),
         ("real-llmcompressor", "mps"),
         ("real-torchmetrics", "mps"),
+        ("real-trl", "xpu"),
+        ("real-trl", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -170,7 +172,13 @@ torchmetrics (blind round 26): the expectation, from its release notes' MPS fixe
 envsnap rates it moderate for float64 metric states (FID's ``torch.zeros(n).double()`` sums, DNSMOS's
 ``dtype=torch.float64``) that ``Metric._apply`` moves with the metric, which PyTorch refuses on MPS
 (pytorch#122602: 'expected behavior and known limitation'). Those metrics fail there as written; the others,
-the bulk of the library, do not. Which metrics a user computes, nothing in the source says."""
+the bulk of the library, do not. Which metrics a user computes, nothing in the source says.
+TRL (blind round 27, kept aside): its trainers run on XPU and MPS through transformers' Trainer, and TRL
+handles both itself (device names, empty_cache, the Triton log-prob kernel on "cuda"/"xpu", no
+device_map="auto" on MPS), but ``get_peak_flops_per_device`` (trainer/utils.py, the MFU metric helper) reads
+``torch.cuda.get_device_name(accelerator.device)`` with no device test, and no caller in the kept subset
+shows under which condition it runs: envsnap counts a CUDA-only call (moderate) where the trainers run as
+shipped (lower). Not tuned: the draw kept TRL aside."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

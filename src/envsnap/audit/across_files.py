@@ -12,7 +12,18 @@ import re
 import msgspec
 from packaging.utils import canonicalize_name
 
-from envsnap.audit.model import BUILT_MODULE, IF_FLAG, LAZY, OPT_IN_PATH, SWALLOWED, TRITON_ASM, USES, Signal
+from envsnap.audit.model import (
+    BUILT_MODULE,
+    IF_FLAG,
+    LAZY,
+    OPT_IN_PATH,
+    OPTIONAL_BUILD,
+    SWALLOWED,
+    TOLERATED,
+    TRITON_ASM,
+    USES,
+    Signal,
+)
 from envsnap.audit.ports import (
     ORT_OTHER_ACCELERATORS,
     ORT_TARGET_PROVIDERS,
@@ -31,9 +42,11 @@ def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:
     signals = _left_out_of_rocm(signals)
     signals = _cpu_twins(signals, files)
     signals = _jit_only(signals)
+    signals = _optional_build(signals)
     signals = _run_time_compiled(signals)
     signals = _unported_ops(signals, files)
     signals = _extra_only_imports(signals)
+    signals = _optional_run_time_compiler(signals)
     signals = _optional_modules(signals)
     signals = _optional_extensions(signals)
     signals = _feature_modules(signals)
@@ -179,6 +192,27 @@ LOADER_KINDS = frozenset({"cuda-api", "cuda-amp", "cudnn-flag", "device-hardcode
 """Python device-code kinds of a CUDA member's loader module (CUDA_BACKEND_KINDS less NCCL)."""
 
 
+def _optional_build(signals: list[Signal]) -> list[Signal]:
+    """Mark the native CUDA sources of a project whose every install-time CUDA extension is optional.
+
+    When each setup.py ``CUDAExtension`` sits in a ``try`` whose handler lets the install go on without it
+    (scanner detail TOLERATED) and no CMake build compiles CUDA, the package installs and imports where
+    the kernels do not build: sam2 1.1.0's connected-components kernel ("If you see a message like `Failed
+    to build the SAM 2 CUDA extension` ... you can ignore it and still use SAM 2", #22 blind round 27).
+    """
+    builds = [s for s in signals if s.kind == "cuda-extension" and s.subject == "CUDAExtension"]
+    if not builds or not all(TOLERATED in s.detail for s in builds):
+        return signals
+    if any(s.kind == "cmake-cuda" for s in signals):
+        return signals
+    return [
+        msgspec.structs.replace(s, detail=(*s.detail, OPTIONAL_BUILD))
+        if (s.kind in NATIVE_KINDS or s in builds) and OPTIONAL_BUILD not in s.detail
+        else s
+        for s in signals
+    ]
+
+
 def _holds(folder: str, kernel_dirs: set[str]) -> bool:
     """Whether ``folder`` is, or is above, a folder of the JIT-built kernels."""
     return any(d == folder or d.startswith(folder + "/") for d in kernel_dirs)
@@ -270,6 +304,31 @@ def _extra_only_imports(signals: list[Signal]) -> list[Signal]:
             s = msgspec.structs.replace(s, guarded=True, detail=(*s.detail, "extra-module=1"))
         marked.append(s)
     return marked
+
+
+OPTIONAL_RUN_TIME = "optional-run-time=1"
+"""Signal detail: CUDA C++ that CuPy compiles at run time, in a project installing CuPy only with an extra."""
+
+
+def _optional_run_time_compiler(signals: list[Signal]) -> list[Signal]:
+    """Mark the run-time-compiled kernels of a project whose CuPy is an optional extra.
+
+    thinc 9.1 declares CuPy only in its ``cuda*`` extras and imports it under ``try/except ImportError``
+    (#22 blind round 27): its CuPy kernels (``_custom_kernels.cu`` through ``cupy.RawModule``) are the GPU
+    backend of users who installed CuPy; everyone else runs the NumPy ops. Where no CuPy build exists the
+    kernels are a missing fast path, not code the project cannot run without. A project that requires
+    CuPy (cuCIM) keeps them as they are.
+    """
+    imports = [s for s in signals if s.kind == "import" and s.facts().get("package", "") == "cupy"]
+    if not imports or not all(EXTRA_ONLY in s.detail for s in imports):
+        return signals
+    return [
+        msgspec.structs.replace(s, detail=(*s.detail, OPTIONAL_RUN_TIME))
+        if (s.kind == "cupy-kernel" or (s.kind == "cuda-source" and RUN_TIME in s.detail))
+        and OPTIONAL_RUN_TIME not in s.detail
+        else s
+        for s in signals
+    ]
 
 
 CPU_TWIN = "cpu-twin=1"

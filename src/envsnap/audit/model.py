@@ -70,6 +70,12 @@ inside its body: the package's code path (across_files marks it when the project
 
 SWALLOWED = "swallowed=1"
 """Signal detail: a just-in-time extension build inside a ``try`` whose handlers swallow its failure."""
+TOLERATED = "tolerated=1"
+"""Signal detail: a setup.py CUDA extension declared inside a ``try`` whose broad handler lets the install go
+on without it (a path through the handler that does not raise)."""
+OPTIONAL_BUILD = "optional-build=1"
+"""Signal detail: every install-time CUDA extension of the project is TOLERATED (across_files):
+its extensions and native sources are optional."""
 IF_FLAG = "if-flag="
 """Signal detail prefix: the line sits in ``if NAME:`` where NAME is imported from another module;
 across_files guards it when that name is a module-level device test there (``device-flag``)."""

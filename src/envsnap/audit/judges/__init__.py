@@ -19,6 +19,7 @@ from collections.abc import Mapping
 
 import msgspec
 
+from envsnap.audit.across_files import OPTIONAL_RUN_TIME
 from envsnap.audit.judges.artifacts import judge_artifact
 from envsnap.audit.judges.base import NAMES, Context, Judge, cuda_api_works, where
 from envsnap.audit.judges.compiled import (
@@ -58,7 +59,7 @@ from envsnap.audit.judges.packages import (
     judge_torch_pin,
     package_finding,
 )
-from envsnap.audit.model import OPT_IN_PATH, Finding, Signal, Target
+from envsnap.audit.model import OPT_IN_PATH, OPTIONAL_BUILD, Finding, Signal, Target
 
 __all__ = ["JUDGES", "NAMES", "Context", "cuda_api_works", "judge", "package_finding", "where"]
 
@@ -154,6 +155,31 @@ def judge(signal: Signal, target: Target, ctx: Context | None = None) -> Finding
             effort="none",
             risk="lower",
             replacement="nothing to port (the fallback is slower); port the kernel for speed",
+        )
+    if (
+        found is not None
+        and OPTIONAL_BUILD in signal.detail
+        and found.risk != "lower"
+        and target.kind != "cuda"
+    ):
+        # Every install-time CUDA extension is optional (across_files._optional_build): where it does not
+        # build, the install goes on and the package runs without it.
+        return msgspec.structs.replace(
+            found,
+            meaning="Built at install inside a try whose handler lets the install go on without it: where it "
+            f"does not build, the package runs without this kernel. {found.meaning}",
+            effort="none",
+            risk="lower",
+            replacement="nothing to port to run; port the kernel to get its feature on the target",
+        )
+    if found is not None and OPTIONAL_RUN_TIME in signal.detail and found.risk == "higher":
+        # CuPy kernels of a project that installs CuPy only with an extra (across_files): without CuPy the
+        # project runs its CPU ops; on a target with no CuPy build the kernels are a missing fast path.
+        return msgspec.structs.replace(
+            found,
+            meaning=f"{found.meaning} CuPy is an optional extra here: without it the project runs its "
+            f"CPU (NumPy) path, so on {NAMES[target.kind]} this GPU path is missing, not the project.",
+            risk="moderate",
         )
     fallback = "torch-fallback=1" in signal.detail and target.kind != "cuda"
     if found is not None and fallback and found.risk != "lower":

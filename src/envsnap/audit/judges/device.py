@@ -24,6 +24,7 @@ from envsnap.audit.model import (
     LEGACY_FALLBACK,
     MULTI_PROCESS,
     OFF_MPS,
+    OPT_IN,
     Finding,
     Risk,
     Signal,
@@ -393,6 +394,19 @@ def judge_float64(signal: Signal, target: Target, ctx: Context) -> Finding | Non
             "none",
             "lower",
             "nothing to change",
+            MPS_SOURCE,
+        )
+    if target.kind == "mps" and OPT_IN in signal.detail:
+        # thinc 9.1's PyTorchGradScaler.unscale (#22 blind round 27): past `if not self._enabled: return`,
+        # with the scaler off by default, only a caller who enables the feature reaches the float64.
+        return make_finding(
+            signal,
+            "float64-opt-in-mps",
+            "float64 in a feature that is off by default: only a caller who turns it on reaches it, and it "
+            "fails there if the tensor lives on the MPS device.",
+            "low",
+            "lower",
+            "float32 on the device before turning the feature on there",
             MPS_SOURCE,
         )
     if target.kind == "mps":

@@ -32,6 +32,7 @@ from envsnap.audit.model import (
     OFF_MPS,
     OPT_IN,
     SWALLOWED,
+    TOLERATED,
     TRITON_ASM,
     UNREFERENCED,
     USES,
@@ -62,6 +63,7 @@ from envsnap.audit.scanners.python_shapes import (
     PORT_STRINGS,
     accelerator_query,
     backend_argument,
+    backend_class_test,
     backend_menu,
     calls_collective,
     catches_import_error,
@@ -98,6 +100,7 @@ from envsnap.audit.scanners.python_shapes import (
     statements,
     swallows_errors,
     switch_word,
+    tolerates_failure,
 )
 from envsnap.audit.scanners.python_trigger import trigger_lines, with_companions
 
@@ -323,6 +326,8 @@ class _Visitor(ast.NodeVisitor):
         self.device_args: set[int] = set()
         self.swallowed = 0
         """Enclosing ``try`` blocks whose handlers swallow every failure (none re-raises)."""
+        self.tolerated = 0
+        """Enclosing ``try`` blocks whose broad handler can end without raising (``tolerates_failure``)."""
         self.function_nodes: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
         """The enclosing functions, innermost last (``_uses_of``, ``_flags_of`` walk one when first asked)."""
         self._uses: dict[int, tuple[str, ...]] = {}
@@ -389,6 +394,10 @@ class _Visitor(ast.NodeVisitor):
         elif kind in _KERNEL_PLUMBING and self._optional_adapter():
             is_guarded = True
             detail = (*detail, ADAPTER)
+        if kind == "float64" and self.opt_in and OPT_IN not in detail:
+            # In a feature the caller turns on (`if not self._enabled: return` with `enabled=False` by
+            # default): float64 there fails on MPS only for a caller who asked for that feature.
+            detail = (*detail, OPT_IN)
         if self.multi_process:
             detail = (*detail, MULTI_PROCESS)
         if self.data_parallel:
@@ -542,13 +551,16 @@ class _Visitor(ast.NodeVisitor):
         swallows = any(swallows_errors(handler) for handler in node.handlers) and not any(
             isinstance(sub, ast.Raise) for handler in node.handlers for sub in ast.walk(handler)
         )
+        tolerates = any(tolerates_failure(handler) for handler in node.handlers)
         if catches:
             self.import_guard += 1
         self.guard += swallows
         self.swallowed += swallows
+        self.tolerated += tolerates
         self._visit_block(node.body)
         self.guard -= swallows
         self.swallowed -= swallows
+        self.tolerated -= tolerates
         if catches:
             self.import_guard -= 1
         legacy = legacy_fallback(node, self.dotted)
@@ -687,6 +699,7 @@ class _Visitor(ast.NodeVisitor):
         in a function body and in any nested block alike.
         """
         clauses = 0
+        switched = 0
         for statement in statements:
             self.visit(statement)
             if (
@@ -696,7 +709,24 @@ class _Visitor(ast.NodeVisitor):
             ):
                 clauses += 1
                 self.guard += 1
-        self.guard -= clauses
+            elif self._switched_off_return(statement):
+                switched += 1
+                self.guard += 1
+                self.opt_in += 1
+        self.guard -= clauses + switched
+        self.opt_in -= switched
+
+    def _switched_off_return(self, statement: ast.stmt) -> bool:
+        """``if not self._enabled: return False`` where ``__init__`` sets ``self._enabled`` from a parameter
+        that is False by default (thinc 9.1 PyTorchGradScaler, #22 blind round 27): what follows runs only
+        for a caller who turned the feature on, like the body of ``if self._enabled:``."""
+        return (
+            isinstance(statement, ast.If)
+            and guards_rest(statement)
+            and isinstance(statement.test, ast.UnaryOp)
+            and isinstance(statement.test.op, ast.Not)
+            and self._class_switch(statement.test.operand)
+        )
 
     def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
         self.visit(node.target)
@@ -1002,6 +1032,8 @@ class _Visitor(ast.NodeVisitor):
                     self.predicates = frozenset().union(*(device_predicates(self, t) for t in self.trees))
                 if callee in self.predicates:
                     return True
+            if backend_class_test(sub):
+                return True
             # `dev.type == "mps"`: a comparison against a device type branches on the device.
             if isinstance(sub, ast.Compare) and any(
                 isinstance(part, ast.Constant) and part.value in DEVICE_TYPES | GPU_ONLY_BACKENDS
@@ -1293,6 +1325,10 @@ class _Visitor(ast.NodeVisitor):
         # then a PyTorch path): across_files.JIT_ONLY reads it as a kernel with a fallback.
         branch += (SWALLOWED,) if self.swallowed and short != "CUDAExtension" else ()
         branch += _built_module(node, keywords) if short == "CUDAExtension" else ()
+        # An install-time extension whose failure the setup script lets pass (sam2 1.1.0: `except Exception:
+        # if BUILD_ALLOW_ERRORS: ext_modules = []`, on by default; README "you can ignore it and still use
+        # SAM 2"): across_files._optional_build reads the package as working without it.
+        branch += (TOLERATED,) if self.tolerated and short == "CUDAExtension" else ()
         self.emit("cuda-extension", node, short, detail=(*(f"source={f}" for f in cuda_files[:8]), *branch))
         self._extension_libraries(node, keywords)
         inline = keywords.get("cuda_sources")

@@ -447,6 +447,26 @@ def is_arch_list(value: str) -> bool:
     )
 
 
+_CAMEL_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_ARRAY_BACKEND_WORDS = _BACKEND_WORDS | {"cuda", "cupy", "gpu"}
+"""Class-name parts of a device backend: CuPy runs only on CUDA or ROCm GPUs."""
+
+
+def backend_class_test(node: ast.AST) -> bool:
+    """``isinstance(ops, CupyOps)`` (thinc 9.1 util.py): a test against a class named for a device backend
+    branches per device, like ``ops.device_type == "gpu"``. Class names are read by CamelCase parts."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance"):
+        return False
+    if len(node.args) != 2:
+        return False
+    classes = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+    for cls in classes:
+        name = cls.id if isinstance(cls, ast.Name) else cls.attr if isinstance(cls, ast.Attribute) else ""
+        if any(part.lower() in _ARRAY_BACKEND_WORDS for part in _CAMEL_PART.findall(name[:200])):
+            return True
+    return False
+
+
 def names_backend(identifier: str) -> bool:
     """``is_intel_xpu``, ``MPS``, ``hip``: an identifier with a device backend as one of its parts."""
     return any(part.lower() in _BACKEND_WORDS for part in identifier.split("_"))
@@ -551,6 +571,30 @@ def swallows_errors(handler: ast.ExceptHandler) -> bool:
         isinstance(handler.type, ast.Name) and handler.type.id in ("Exception", "BaseException")
     )
     return broad and not any(isinstance(sub, ast.Raise) for sub in ast.walk(handler))
+
+
+def tolerates_failure(handler: ast.ExceptHandler) -> bool:
+    """A broad handler with a way out that does not raise: ``except Exception as e: if ALLOW_ERRORS:
+    print(e); ext_modules = [] else: raise e`` (sam2 1.1.0 setup.py) lets the install continue."""
+    broad = handler.type is None or (
+        isinstance(handler.type, ast.Name) and handler.type.id in ("Exception", "BaseException")
+    )
+    return broad and not _always_raises(handler.body)
+
+
+def _always_raises(block: list[ast.stmt]) -> bool:
+    """Every path through ``block`` ends in a ``raise`` (a top-level raise, or both arms of an ``if``)."""
+    for stmt in block:
+        if isinstance(stmt, ast.Raise):
+            return True
+        if (
+            isinstance(stmt, ast.If)
+            and stmt.orelse
+            and _always_raises(stmt.body)
+            and _always_raises(stmt.orelse)
+        ):
+            return True
+    return False
 
 
 def catches_import_error(handler: ast.ExceptHandler) -> bool:

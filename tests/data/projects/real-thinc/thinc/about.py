@@ -1,0 +1,2 @@
+__version__ = "9.1.1"
+__release__ = True
