@@ -23,7 +23,7 @@ import msgspec
 
 from envsnap.errors import BadInput
 from envsnap.importers.base import ImportedSections
-from envsnap.importers.package_lists import torch_of_wheel
+from envsnap.importers.package_lists import hip_of_app_log, torch_of_wheel
 from envsnap.snapshot.model import (
     Accelerators,
     AmdDevice,
@@ -261,7 +261,7 @@ def parse_with_gaps(text: str, name: str = "<collect_env>") -> tuple[ImportedSec
         missing = ("PyTorch version",)  # the paste starts in the middle of the report
     if "Versions of relevant libraries" not in report.values:
         missing += tuple(label for label in EXPECTED if label not in report.values)
-    return _sections(report, name), missing
+    return _sections(report, name, text), missing
 
 
 MIN_LABELS_WITHOUT_HEAD = 4
@@ -282,7 +282,7 @@ def labels(text: str) -> set[str]:
     return set(_split(text).order)
 
 
-def _sections(report: _Report, name: str) -> ImportedSections:
+def _sections(report: _Report, name: str, text: str = "") -> ImportedSections:
     return ImportedSections(
         host=_host(report),
         python=_python(report),
@@ -290,7 +290,7 @@ def _sections(report: _Report, name: str) -> ImportedSections:
         environment=_environment(report),
         accelerators=_accelerators(report),
         toolkits=_toolkits(report),
-        frameworks=_frameworks(report),
+        frameworks=_frameworks(report, text),
     )
 
 
@@ -515,7 +515,10 @@ def _build_version(value: str | None) -> str | None:
     return match.group(0) if match else None
 
 
-def _frameworks(report: _Report) -> Frameworks | None:
+_BUILD_LABELS = frozenset({"CUDA used to build PyTorch", "ROCM used to build PyTorch", "HIP runtime version"})
+
+
+def _frameworks(report: _Report, text: str = "") -> Frameworks | None:
     version = _value(report, "PyTorch version")
     if "PyTorch version" not in report.values:
         return None  # cut off above the first line: unknown, not "not installed"
@@ -534,6 +537,9 @@ def _frameworks(report: _Report) -> Frameworks | None:
         # no build lines (an app log printing only the version): the wheel's tag states the build
         tagged = torch_of_wheel(version)
         cuda, hip = (tagged.cuda, tagged.hip) if tagged is not None else (None, None)
+        if tagged is None and not _BUILD_LABELS & report.values.keys():
+            # an untagged source build ("2.8.0a0+gitfc14c65") in an app log: its ROCm line states the build
+            hip = hip_of_app_log(text)
     return Frameworks(
         torch=TorchInfo(
             status="ok",

@@ -80,13 +80,16 @@ _SHELL_ENV = re.compile(
 )
 """``export VAR=value`` (or Windows ``set``) lines for the variables the rules read; nothing else."""
 _PROMPT_ENV = re.compile(
-    r"(?:^\$|[\w.-]{1,64}@[\w.-]{1,64}:[^\s#$]{0,200}[#$])[ \t]{1,8}"
+    r"(?:^\$|[\w.-]{1,64}@[\w.-]{1,64}:[^\s#$]{0,200}[#$]"
+    # Fedora/Arch bash's "[user@host dir]$ ", after a virtualenv's "(venv) " when one is active
+    r"|^(?:\([\w.-]{1,64}\)[ \t]{1,4})?\[[\w.-]{1,64}@[\w.-]{1,64}(?:[ \t][^\]\n]{1,200})?\][#$])[ \t]{1,8}"
     r"(?P<key>HSA_OVERRIDE_GFX_VERSION|PYTORCH_ENABLE_MPS_FALLBACK)=(?P<value>[\w.,:+/-]{1,200})"
     r"[ \t]{1,8}[\w./-]",
     re.MULTILINE,
 )
-"""``VAR=value command`` typed after a shell prompt (``$ `` or ``user@host:path# ``): the variable is set for
-that command, as a session shows it run (``root@c0ffee:/w# HSA_OVERRIDE_GFX_VERSION=9.0.0 python3``). Only
+"""``VAR=value command`` typed after a shell prompt (``$ ``, ``user@host:path# ``, ``[user@host dir]$ ``): the
+variable is set for that command, as a session shows it run (``root@c0ffee:/w# HSA_OVERRIDE_GFX_VERSION=9.0.0
+python3``). Only
 after a prompt: the same words in a sentence or a script may be a suggestion or commented out. The value is
 a gfx version or a flag: any other character (a quote, an escape) ends the match. Not the visibility
 variables: a session runs each command with its own list (``CUDA_VISIBLE_DEVICES=2 llama-bench``, then

@@ -227,6 +227,18 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
     # torch::autograd::Node::name): both are torch's ABI.
     ("torch-abi-mismatch", re.compile(r"undefined symbol: _ZNK?(?:3c10|2at|5torch)\w*")),
     (
+        # DeepSpeed's op_builder raises this when its prebuilt ops were built with another torch (or CUDA)
+        # than the one importing them; only the whole message with both versions, not a guide quoting its
+        # first words.
+        "deepspeed-ops-other-torch",
+        re.compile(
+            r"DeepSpeed ops were compiled and installed with a different version than what is being used at "
+            r"runtime\.[^\n]{0,200}?(?:Install (?:torch|CUDA) version=[\w.+]{1,20}, Runtime (?:torch|CUDA) "
+            r"version=[\w.+]{1,20}|DeepSpeed install versions: torch=[\w.+]{1,20}, cuda=[\w.+]{1,20}, "
+            r"runtime versions: ?torch=[\w.+]{1,20})"
+        ),
+    ),
+    (
         "onnxruntime-cuda-libs",
         # Only a CUDA library's soname number is a CUDA major (libcublasLt.so.11 = CUDA 11); a missing
         # libcudnn*.so.9 is cuDNN 9 not installed, whatever CUDA major onnxruntime was built for.
@@ -266,6 +278,10 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
         "cuda-out-of-memory",
         re.compile(r"\b(?:CUDA|HIP) out of memory\. Tried to allocate \d{1,6}(?:\.\d{1,3})? [KMGT]?i?B\b"),
     ),
+    # a kernel read or wrote outside its memory (cudaErrorIllegalAddress, hipErrorIllegalAddress): a bug in
+    # the kernel or its inputs, which the CUDA runtime reports on a working stack; torch and ggml print the
+    # runtime's own string. Kept as evidence, as the out-of-memory line is: the paste is read, no cause named.
+    ("cuda-illegal-address", re.compile(r"\b(?:CUDA|HIP) error: an illegal memory access was encountered\b")),
     # NCCL could not run a CUDA call (NCCL_DEBUG=INFO names it): a device, driver or topology state at run
     # time ("Cuda failure 999 'unknown error'"), not a version of the stack; torch's c10d words it "NCCL
     # error in: <file>:<line>, unhandled cuda error, NCCL version 2.7.8", vLLM's pynccl "NCCL error:
@@ -441,12 +457,14 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "xformers-built-for": ("xformers was built",),
     "nvcc-mismatch": ("detected cuda version",),
     "torch-abi-mismatch": ("undefined symbol",),
+    "deepspeed-ops-other-torch": ("deepspeed ops were compiled",),
     "onnxruntime-cuda-libs": ("onnxruntime_providers_cuda",),
     "onnxruntime-cudnn-missing": ("onnxruntime_providers_cuda",),
     "tensorflow-cuda-library-missing": ("could not load dynamic library",),
     "mps-out-of-memory": ("mps backend out of memory",),
     "cuda-out-of-memory": ("out of memory. tried to allocate",),
     "nccl-cuda-error": ("unhandled cuda error", "ncclunhandledcudaerror"),
+    "cuda-illegal-address": ("illegal memory access",),
     "mps-op-fallback": ("mps backend and will fall back",),
     "mps-op-not-implemented": ("implemented for the mps device",),
     "torch-dll-load": ("winerror 12",),

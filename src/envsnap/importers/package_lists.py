@@ -63,13 +63,27 @@ def torch_of_wheel(version: str) -> TorchInfo | None:
     if cuda:
         digits = cuda.group("digits")
         return TorchInfo(status="ok", version=version, cuda=f"{digits[:-1]}.{digits[-1]}")
-    # TheRock's nightlies tag a pre-release ROCm: "+rocm7.10.0a20251120"
-    rocm = re.fullmatch(r"rocm(?P<rocm>\d+\.\d+(?:\.\d+)?)(?:(?:a|b|rc|dev)\d{0,10})?", local)
+    # TheRock's nightlies tag a pre-release ROCm: "+rocm7.10.0a20251120"; AMD's own wheels
+    # (repo.radeon.com) add the source commit: "+rocm6.4.1.git1ded221d"
+    rocm = re.fullmatch(
+        r"rocm(?P<rocm>\d+\.\d+(?:\.\d+)?)(?:(?:a|b|rc|dev)\d{0,10})?(?:\.git[0-9a-f]{7,40})?", local
+    )
     if rocm:
         return TorchInfo(status="ok", version=version, hip=rocm.group("rocm"))
     if local == "cpu":
         return TorchInfo(status="ok", version=version)
     return None
+
+
+_APP_LOG_ROCM = re.compile(r"\bROCm version: ?\((?P<major>\d{1,2}), ?(?P<minor>\d{1,2})\)", re.IGNORECASE)
+"""ComfyUI's start-up line, printed only when ``torch.version.hip`` is set (``is_amd()``), as the tuple of
+its first two numbers: ``ROCm version: (6, 4)`` (``(6, -1)`` when it could not parse them, not read)."""
+
+
+def hip_of_app_log(text: str) -> str | None:
+    """The ROCm a torch was built with, as an app's start-up log states it (ComfyUI), else None."""
+    match = _APP_LOG_ROCM.search(text) if "rocm" in text.lower() else None
+    return f"{match.group('major')}.{match.group('minor')}" if match else None
 
 
 def parse_conda_list(lines: list[str]) -> ImportedSections | None:

@@ -141,7 +141,13 @@ PRINTED = (
         (libraries.shadowed_libraries,),
     ),
     Printed(
-        ("xformers-built-for", "torch-abi-mismatch", "pip-conflict", "extension-other-cuda"),
+        (
+            "xformers-built-for",
+            "torch-abi-mismatch",
+            "pip-conflict",
+            "extension-other-cuda",
+            "deepspeed-ops-other-torch",
+        ),
         "companion-version-mismatch",
         "error",
         "An extension was built for another torch build than the installed one",
