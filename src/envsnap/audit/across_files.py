@@ -682,7 +682,24 @@ def _undeclared_guarded_imports(signals: list[Signal]) -> list[Signal]:
                 s = msgspec.structs.replace(s, detail=(*s.detail, UNDECLARED))
                 opt_in.add(package)
         marked.append(s)
-    return _opt_in_paths(marked, opt_in)
+    return _opt_in_paths(marked, opt_in | _extra_only_lazy(marked))
+
+
+def _extra_only_lazy(signals: list[Signal]) -> set[str]:
+    """Packages imported inside a function and required only by the project's extras (every requirement
+    line is ``optional``): the default install lacks them, so that function runs only for a user who asked
+    for the extra. lightning 2.6 imports bitsandbytes in ``_import_bitsandbytes`` (extras only) and its
+    8-bit layer defined there defaults to ``torch.device("cuda")`` (#22 blind round 29)."""
+    optional: dict[str, bool] = {}
+    for s in signals:
+        if s.kind == "requirement":
+            key = s.facts().get("package", "")
+            optional[key] = optional.get(key, True) and "optional=1" in s.detail
+    return {
+        package
+        for s in signals
+        if s.kind == "import" and LAZY in s.detail and optional.get(package := s.facts().get("package", ""))
+    }
 
 
 def _opt_in_paths(signals: list[Signal], packages: set[str]) -> list[Signal]:
@@ -691,7 +708,8 @@ def _opt_in_paths(signals: list[Signal], packages: set[str]) -> list[Signal]:
     ultralytics 8.4's ``TensorRTBackend.load_model`` imports tensorrt and then opens the engine under
     ``torch.cuda.device`` and captures it in a CUDA graph: those calls run only when a user loads a TensorRT
     engine, with a TensorRT they installed themselves (#22 blind round 24). An import the project declares
-    marks nothing: that package is installed with the project and its function may be the main path.
+    marks nothing: that package is installed with the project and its function may be the main path;
+    one declared only by extras does (``_extra_only_lazy``).
     """
     if not packages:
         return signals

@@ -116,12 +116,12 @@ def judge(signal: Signal, target: Target, ctx: Context | None = None) -> Finding
     found = handler(signal, target, ctx or Context()) if handler else None
     opt_in = next((d.removeprefix(OPT_IN_PATH) for d in signal.detail if d.startswith(OPT_IN_PATH)), None)
     if found is not None and opt_in is not None and found.risk != "lower" and target.kind != "cuda":
-        # In the function that imports a package the project never installs (across_files._opt_in_paths):
+        # In the function that imports a package the default install lacks (across_files._opt_in_paths):
         # only a user who installed it reaches this line.
         return msgspec.structs.replace(
             found,
             meaning=f"{found.meaning} It runs only in the function that imports {opt_in}, an opt-in the "
-            "project does not install.",
+            "project does not install by default.",
             risk="lower",
         )
     if (

@@ -199,9 +199,11 @@ _ENABLED = re.compile(r"^_?is_\w+_enabled$")
 """``is_deepspeed_zero3_enabled()``, ``is_sagemaker_mp_enabled()``: whether the user turned a feature on
 (transformers 5.24 modeling_wav2vec2.py, training_args.py): what it guards is that feature's path, taken
 only on request, like the body of an off-by-default switch."""
-_TORCH_VERSION_TEST = re.compile(r"^_?is_torch_(?:greater|newer|at_least)")
+_TORCH_VERSION_TEST = re.compile(r"^_?(?:is_torch_(?:greater|newer|at_least)|TORCH_GREATER_EQUAL_\d)")
 """``torch.Stream() if _is_torch_greater_or_equal_than_2_7 else torch.cuda.Stream()`` (transformers 5.24
-cache_utils.py): the CUDA branch is an older torch's; a torch with the generic API takes the other."""
+cache_utils.py): the CUDA branch is an older torch's; a torch with the generic API takes the other.
+Lightning spells the flag as a constant: ``torch.amp.GradScaler(device=device) if _TORCH_GREATER_EQUAL_2_4
+else torch.cuda.amp.GradScaler()`` (lightning 2.6 plugins/precision/amp.py, #22 blind round 29)."""
 
 
 def switch_word(node: ast.Name | ast.Attribute) -> bool:
