@@ -106,6 +106,32 @@ JUDGES: Mapping[str, Judge] = {
 """Every signal kind the scanners emit, and its judge."""
 
 
+_RUNS_WITHOUT: tuple[tuple[str, str, str], ...] = (
+    (
+        "guarded-load=1",
+        "Compiled just in time inside a try whose handler swallows a failed build: where it does not "
+        "compile, the project takes its PyTorch path.",
+        "nothing to port (the PyTorch path is slower); port the kernel for speed",
+    ),
+    (
+        "optional-extension=1",
+        "An optional extension: the project imports its module only in a try that falls back without it, so "
+        "where it does not build the project runs its other path.",
+        "nothing to port (the fallback is slower); port the kernel for speed",
+    ),
+    (
+        OPTIONAL_BUILD,
+        "Built at install inside a try whose handler lets the install go on without it: where it does not "
+        "build, the package runs without this kernel.",
+        "nothing to port to run; port the kernel to get its feature on the target",
+    ),
+)
+"""Compiled code the project runs without, by its across_files marker: a JIT build in a ``try`` that swallows
+the failure (``_jit_only``), a setup-time extension imported only in a guard that falls back
+(``_optional_extensions``), every install-time extension built in a ``try`` the install survives
+(``_optional_build``). Off CUDA, where it does not build, another path runs: nothing to port to run."""
+
+
 def judge(signal: Signal, target: Target, ctx: Context | None = None) -> Finding | None:
     """The finding a signal makes on ``target``, or None when it means nothing there."""
     if "branch=rocm-only" in signal.detail:
@@ -124,54 +150,16 @@ def judge(signal: Signal, target: Target, ctx: Context | None = None) -> Finding
             "project does not install by default.",
             risk="lower",
         )
-    if (
-        found is not None
-        and "guarded-load=1" in signal.detail
-        and found.risk != "lower"
-        and target.kind != "cuda"
-    ):
-        # Built just in time inside a `try` whose handler swallows the failure (across_files._jit_only):
-        # where it does not compile, the project runs its PyTorch path instead.
-        return msgspec.structs.replace(
-            found,
-            meaning="Compiled just in time inside a try whose handler swallows a failed build: where it does "
-            f"not compile, the project takes its PyTorch path. {found.meaning}",
-            effort="none",
-            risk="lower",
-            replacement="nothing to port (the PyTorch path is slower); port the kernel for speed",
-        )
-    if (
-        found is not None
-        and "optional-extension=1" in signal.detail
-        and found.risk != "lower"
-        and target.kind != "cuda"
-    ):
-        # A setup-time extension the project imports only in a guard that falls back without it
-        # (across_files._optional_extensions): where it does not build, the project runs its other path.
-        return msgspec.structs.replace(
-            found,
-            meaning=f"An optional extension: the project imports its module only in a try that falls back "
-            f"without it, so where it does not build the project runs its other path. {found.meaning}",
-            effort="none",
-            risk="lower",
-            replacement="nothing to port (the fallback is slower); port the kernel for speed",
-        )
-    if (
-        found is not None
-        and OPTIONAL_BUILD in signal.detail
-        and found.risk != "lower"
-        and target.kind != "cuda"
-    ):
-        # Every install-time CUDA extension is optional (across_files._optional_build): where it does not
-        # build, the install goes on and the package runs without it.
-        return msgspec.structs.replace(
-            found,
-            meaning="Built at install inside a try whose handler lets the install go on without it: where it "
-            f"does not build, the package runs without this kernel. {found.meaning}",
-            effort="none",
-            risk="lower",
-            replacement="nothing to port to run; port the kernel to get its feature on the target",
-        )
+    if found is not None and found.risk != "lower" and target.kind != "cuda":
+        for marker, why, replacement in _RUNS_WITHOUT:
+            if marker in signal.detail:
+                return msgspec.structs.replace(
+                    found,
+                    meaning=f"{why} {found.meaning}",
+                    effort="none",
+                    risk="lower",
+                    replacement=replacement,
+                )
     if found is not None and OPTIONAL_RUN_TIME in signal.detail and found.risk == "higher":
         # CuPy kernels of a project that installs CuPy only with an extra (across_files): without CuPy the
         # project runs its CPU ops; on a target with no CuPy build the kernels are a missing fast path.
