@@ -91,6 +91,10 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-trl", "mps"),
         ("real-pyannote-audio", "xpu"),
         ("real-optimum", "mps"),
+        ("real-torch-harmonics", "rocm:gfx942"),
+        ("real-torch-harmonics", "xpu"),
+        ("real-torch-harmonics", "mps"),
+        ("real-nerfstudio", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -190,7 +194,18 @@ optimum (blind round 30, kept aside): its pipelines document device "mps" and th
 PyTorch (lower), but the automatic-parallelization API (fx/parallelization/api.py, a multi-GPU tensor
 parallel feature) ends in ``torch.compile(model, fullgraph=True, backend=backend)``, which envsnap counts
 as Inductor's prototype Metal backend (moderate). Nothing in the file says a user on one Apple GPU never
-calls it. Not tuned: the draw kept optimum aside."""
+calls it. Not tuned: the draw kept optimum aside.
+torch-harmonics (blind round 32, kept aside): its DISCO and attention layers ship CUDA kernels (inline PTX,
+sm90/sm100 wgmma files) that envsnap counts as a port (higher), but every such layer takes
+``optimized_kernel=False`` and then runs pure-PyTorch reference kernels (kernels_torch/), and the spherical
+harmonic transforms are torch.fft: moderate (float64 buffers on MPS, a flag on each layer). That the
+kernels are optional is a constructor default one function away, not a guard at the import. Not tuned: the
+draw kept torch-harmonics aside.
+nerfstudio (blind round 32) on ROCm: nerfacto is plain PyTorch, so envsnap sees deprecated torch.cuda.amp
+only (lower); splatfacto's pinned gsplat has no upstream ROCm build (gsplat#635) and needs AMD's own wheel
+(moderate). envsnap has no gsplat row; an honest one rates gsplat higher on XPU/MPS (CUDA kernels only),
+which would turn nerfstudio's right XPU/MPS cells (moderate: nerfacto runs there, splatfacto is one
+method of several) into misses, so the row was not added."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
