@@ -91,6 +91,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-trl", "mps"),
         ("real-pyannote-audio", "xpu"),
         ("real-optimum", "mps"),
+        ("real-pytorch-metric-learning", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -190,7 +191,12 @@ optimum (blind round 30, kept aside): its pipelines document device "mps" and th
 PyTorch (lower), but the automatic-parallelization API (fx/parallelization/api.py, a multi-GPU tensor
 parallel feature) ends in ``torch.compile(model, fullgraph=True, backend=backend)``, which envsnap counts
 as Inductor's prototype Metal backend (moderate). Nothing in the file says a user on one Apple GPU never
-calls it. Not tuned: the draw kept optimum aside."""
+calls it. Not tuned: the draw kept optimum aside.
+pytorch-metric-learning (blind round 31, kept aside): its losses and miners follow the embeddings' device and
+the AccuracyCalculator defaults to ``use_cuda_if_available()``, CPU on a Mac, so the expectation is lower;
+but that calculator casts its per-sample scores with ``.type(torch.float64)`` on ``self.device``, and envsnap
+counts float64 on MPS (moderate). Only a caller passing ``device=mps`` hits it, and no line says none does.
+Not tuned: the draw kept pytorch-metric-learning aside."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
