@@ -1,0 +1,4 @@
+from .fixed_set_of_triplets import FixedSetOfTriplets
+from .hierarchical_sampler import HierarchicalSampler
+from .m_per_class_sampler import MPerClassSampler
+from .tuples_to_weights_sampler import TuplesToWeightsSampler

@@ -1,0 +1,4 @@
+from .base_tester import BaseTester
+from .global_embedding_space import GlobalEmbeddingSpaceTester
+from .global_twostream_embedding_space import GlobalTwoStreamEmbeddingSpaceTester
+from .with_same_parent_label import WithSameParentLabelTester

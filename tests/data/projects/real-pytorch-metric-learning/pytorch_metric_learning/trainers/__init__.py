@@ -1,0 +1,6 @@
+from .base_trainer import BaseTrainer
+from .cascaded_embeddings import CascadedEmbeddings
+from .deep_adversarial_metric_learning import DeepAdversarialMetricLearning
+from .metric_loss_only import MetricLossOnly
+from .train_with_classifier import TrainWithClassifier
+from .twostream_metric_loss import TwoStreamMetricLoss

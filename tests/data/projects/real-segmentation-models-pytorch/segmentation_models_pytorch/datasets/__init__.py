@@ -1,0 +1,3 @@
+from .oxford_pet import OxfordPetDataset, SimpleOxfordPetDataset
+
+__all__ = ["OxfordPetDataset", "SimpleOxfordPetDataset"]

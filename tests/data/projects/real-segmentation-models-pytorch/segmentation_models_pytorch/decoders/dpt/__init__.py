@@ -1,0 +1,3 @@
+from .model import DPT
+
+__all__ = ["DPT"]

@@ -1,0 +1,3 @@
+from .model import FPN
+
+__all__ = ["FPN"]

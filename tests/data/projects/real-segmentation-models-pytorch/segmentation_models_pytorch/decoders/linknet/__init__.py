@@ -1,0 +1,3 @@
+from .model import Linknet
+
+__all__ = ["Linknet"]

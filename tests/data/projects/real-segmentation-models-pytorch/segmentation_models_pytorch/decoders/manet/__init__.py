@@ -1,0 +1,3 @@
+from .model import MAnet
+
+__all__ = ["MAnet"]

@@ -1,0 +1,3 @@
+from .model import PAN
+
+__all__ = ["PAN"]

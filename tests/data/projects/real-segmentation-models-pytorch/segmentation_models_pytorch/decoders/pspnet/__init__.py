@@ -1,0 +1,3 @@
+from .model import PSPNet
+
+__all__ = ["PSPNet"]

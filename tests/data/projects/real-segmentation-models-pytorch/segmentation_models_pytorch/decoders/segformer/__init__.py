@@ -1,0 +1,3 @@
+from .model import Segformer
+
+__all__ = ["Segformer"]

@@ -1,0 +1,3 @@
+from .model import Unet
+
+__all__ = ["Unet"]

@@ -1,0 +1,3 @@
+from .model import UnetPlusPlus
+
+__all__ = ["UnetPlusPlus"]

@@ -1,0 +1,3 @@
+from .model import UPerNet
+
+__all__ = ["UPerNet"]
