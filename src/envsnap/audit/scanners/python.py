@@ -253,7 +253,11 @@ class _Visitor(ast.NodeVisitor):
         self.signals: list[Signal] = []
         self.guard = 0
         self.no_rocm = 0
-        self.script = bool(lines) and _MAIN_BLOCK.search("".join(lines)) is not None
+        self.text = "".join(lines)
+        """The module's text, joined once: what the module-wide searches below read."""
+        # Every match holds "__main__": the substring test spares the regex most modules (it is tried at
+        # every offset, a tenth of the scan of transformers before).
+        self.script = "__main__" in self.text and _MAIN_BLOCK.search(self.text) is not None
         """Whether the module is a script (a top-level ``if __name__ == "__main__":``)."""
         """Enclosing blocks that run only off ROCm (``if not ROCM_VERSION:``): a build's CUDA-only part."""
         self.import_guard = 0
@@ -676,13 +680,16 @@ class _Visitor(ast.NodeVisitor):
     def _hub_kernel(self) -> bool:
         """Whether the module loads a kernel from the Hub (read from its lines the first time it is asked)."""
         if self.hub_kernel is None:
-            self.hub_kernel = any(_HUB_KERNEL_LOAD.search(line) for line in self.lines)
+            # One search of the text, not one per line: the pattern holds no newline, so the same matches.
+            self.hub_kernel = "kernel(" in self.text and _HUB_KERNEL_LOAD.search(self.text) is not None
         return self.hub_kernel
 
     def _import_flags(self) -> frozenset[str]:
         """Module-level flags recording whether an optional import worked, read from the lines once."""
         if self.flags_of_imports is None:
-            self.flags_of_imports = import_flags(self.lines)
+            # Only a column-0 `try:` can start one: a module without such a line has none to read.
+            has_try = self.text.startswith("try") or "\ntry" in self.text
+            self.flags_of_imports = import_flags(self.lines) if has_try else frozenset()
         return self.flags_of_imports
 
     def _switches(self) -> frozenset[str]:
