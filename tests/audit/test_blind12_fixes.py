@@ -82,11 +82,14 @@ def test_a_rocm_build_switch_in_setup_py_builds_the_plain_kernels(tmp_path: Path
     assert "cuda-source" not in raised(result)
     assert result.verdict.risk == "lower"
     # Twin: without the `if torch.version.hip:` branch only the path filter names HIP (weak evidence):
-    # the kernels are a hipify build nobody documented, as before.
+    # the kernels are a hipify build nobody documented, a finding again; the path named for HIP still
+    # sets the verdict (verdict.decide, measured), the kernels listed to check.
     bare = NERFACC_SETUP.replace("if torch.version.hip:", "if False:")
     alone = audit_files(tmp_path / "bare", {**files, "setup.py": bare}, "rocm:gfx942")
     assert "cuda-source" in raised(alone)
-    assert alone.verdict.risk == "moderate"
+    assert alone.verdict.reasons[0].startswith("has a code path on ROCm")
+    assert any(line.startswith("to check on ROCm: cuda-source") for line in alone.verdict.reasons)
+    assert alone.verdict.risk == "lower"
 
 
 # optimum-quanto 0.2.7: library/unpack.py (trimmed), library/extensions/__init__.py, extension.py's load

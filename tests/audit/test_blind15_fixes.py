@@ -237,7 +237,10 @@ def test_float64_only_off_mps_is_no_mps_failure(tmp_path: Path, text: str) -> No
     ).replace('A.device.type == "mps"', 'A.device.type != "mps"')
     twin = audit_files(tmp_path / "swapped", {"model/brushnet.py": swapped}, "mps")
     assert "float64-on-mps" in raised(twin)
-    assert twin.verdict.risk == "moderate"
+    # The device test names MPS (a code path for it): the place is named to check, the verdict is lower
+    # (verdict.decide, measured on the blind rounds).
+    assert twin.verdict.risk == "lower"
+    assert any("float64-on-mps" in line and "to check on Apple MPS" in line for line in twin.verdict.reasons)
     # On XPU the float64 branch is the one that runs: judged as before.
     xpu = audit_files(tmp_path / "xpu", {"model/brushnet.py": text}, "xpu")
     assert [f.rule for f in xpu.findings if "float64" in f.rule] == ["float64-on-xpu"]

@@ -193,15 +193,19 @@ def test_a_build_switch_over_sources_hip_cannot_compile_is_higher_not_supported(
 
 def test_a_source_level_rocm_port_still_covers_it_as_stays_cuda_only(tmp_path: Path) -> None:
     # The same kernel in a file that also carries a ROCm branch: the port is in the sources, so the
-    # partition is the part that stays CUDA-only (moderate), as inline PTX is.
+    # partition is the part that stays CUDA-only, as inline PTX is: named, to check, and the verdict is
+    # the port's (lower; verdict.decide, measured on the blind rounds).
     ported = GSPLAT_CU.replace(
         "namespace cg = cooperative_groups;\n",
         "namespace cg = cooperative_groups;\n#ifdef USE_ROCM\n#include <hip/hip_runtime.h>\n#endif\n",
     )
     report = audit(scan_tree(str(tree(tmp_path, ported))), None, parse_target("rocm:gfx942"))
-    assert report.verdict.risk == "moderate"
+    assert report.verdict.risk == "lower"
     assert report.verdict.reasons[0].startswith("already supported on ROCm")
     assert [f.rule for f in report.findings if f.risk != "lower"] == ["stays-cuda-only"]
+    assert report.verdict.cuda_only
+    assert "labeled_partition" in report.verdict.cuda_only[0]
+    assert any(line.startswith("to check on ROCm") for line in report.verdict.reasons)
 
 
 def test_a_build_switch_over_sources_that_compile_stays_supported(tmp_path: Path) -> None:
