@@ -12,19 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.audit.conftest import audit_files, raised
+from tests.audit.test_blind6_fixes import RETURNS_DEVICE
 
-# The shape of torchtune's training/memory.py and trainer code: a device picked with MPS in the list, and one
-# helper that still calls the CUDA memory API and moves a buffer to "cuda".
-DEVICE_AWARE = """import torch
-
-
-def get_device():
-    if torch.cuda.is_available():
-        return torch.device("cuda")
-    if torch.backends.mps.is_available():
-        return torch.device("mps")
-    return torch.device("cpu")
-"""
+# A device picked with MPS in the list (blind round 6's early-return helper), and one helper that still calls
+# the CUDA memory API and moves a buffer to "cuda" (the shape of torchtune's training/memory.py).
+DEVICE_AWARE = RETURNS_DEVICE
 CUDA_HELPER = """import torch
 
 
