@@ -98,6 +98,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-autoawq", "mps"),
         ("real-torchtune", "mps"),
         ("real-nerfstudio", "mps"),
+        ("real-torchgeo", "mps"),
+        ("real-torchrl", "rocm:gfx942"),
+        ("real-torchrl", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -191,7 +194,21 @@ dequantize, but the README sends Mac users to MLX-LM and setup.py requires Trito
 (a device a config can set, but activation offloading raises off CUDA and Apple support is 'under
 development', #1215: moderate); nerfstudio on MPS (nerfacto runs, splatfacto's gsplat does not: moderate).
 Each is a project with a path for the target and parts that do not run there; which part a user needs, no
-file says."""
+file says.
+torchgeo (blind round 34, held out) on MPS: its trainers and models are plain PyTorch on Lightning, whose MPS
+accelerator 'auto' picks (lower); one model of ~20, Copernicus-FM, does its Fourier expansion in float64 on
+the input's device (``x = x.double()``, cast back with ``.float()``), which envsnap counts as an MPS failure
+(moderate). Only a user of that model hits it; nothing in the file says which model a user trains. Not
+tuned: held out.
+torchrl (blind round 34) on ROCm: its C++ extension registers the CUDA segment tree only under ``#ifdef
+WITH_CUDA`` beside a CPU tree it always builds, and the README calls the CUDA wheels optional ("keep using
+pip install torchrl"), so plain PyTorch/TensorDict on 'cuda' is the path (lower); envsnap counts
+``csrc/cuda_segment_tree.cu`` as a hipify build (moderate). (PrioritizedSampler does pick a CUDA tree for
+storage on 'cuda', so ROCm users with GPU storage pass ``device="cpu"`` to the sampler.) On XPU: envsnap
+reads ``getattr(torch, "xpu", None)`` in the checkpoint's RNG-state save as the project's path for XPU
+(lower), but the collectors' ``_get_sync_fn`` raises "Non supported device" for anything not CUDA, MPS, NPU
+or CPU, and ``get_available_device`` never picks 'xpu' (envsnap names that selection): an edit (moderate).
+Dropping the RNG-state evidence would leave the .cu counted as a SYCL port (higher, two off), so it stays."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

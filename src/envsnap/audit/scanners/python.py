@@ -91,6 +91,8 @@ from envsnap.audit.scanners.python_shapes import (
     off_by_default,
     optional_imports,
     port_attribute,
+    presence_flag_for,
+    presence_names,
     ptx_detail,
     requirement_strings,
     requires_cuda,
@@ -118,6 +120,8 @@ _KERNEL_PLUMBING = frozenset({"cuda-api", "device-hardcode"})
 ADAPTER_NAME_MIN = 5
 """A package name shorter than this (``jax``, ``apex``) is found inside too many unrelated names."""
 HUB_KERNEL = "hub-kernel=1"
+PRESENCE_FLAG = "presence-flag="
+"""Import detail: the enclosing ``if`` reads this flag saying the package is present (``_has_triton``)."""
 _CUDA_METHOD_ARGS = frozenset({"device", "non_blocking", "memory_format"})
 """The keywords of torch's ``Tensor.cuda`` and ``Module.cuda`` (``Module.cuda`` takes ``device`` only)."""
 _EXTENSION_LIBRARIES = {
@@ -311,6 +315,8 @@ class _Visitor(ast.NodeVisitor):
         """Per function: local names bound to a feature switch (``needs = is_deepspeed_zero3_enabled() and
         ...``) or to an attribute read with a False default (``getattr(self, "is_loaded_in_4bit",
         False)``)."""
+        self.presence_tests: list[set[str]] = []
+        """Per enclosing ``if``: the package-presence flags its test reads (``if _has_triton:``)."""
         self.choice_strings: list[set[str]] = []
         """Per enclosing ``if``: the strings its test compares against (``"bitsandbytes" in str(cls)``)."""
         """Per enclosing class: attributes its ``__init__`` sets from an off-by-default parameter."""
@@ -482,8 +488,11 @@ class _Visitor(ast.NodeVisitor):
             return False
         adapter = self.functions > 0 and self._adapter_for(module, node)
         opt_in = self.opt_in > 0 or self._chosen_by_name(module)
-        guarded = self.import_guard > 0 or self.guard > 0 or opt_in or adapter
+        # `if _has_triton: import triton`: a flag that found the package guards its import.
+        present = presence_flag_for(module, self.presence_tests)
+        guarded = self.import_guard > 0 or self.guard > 0 or opt_in or adapter or present is not None
         script: tuple[str, ...] = ("script=1",) if self.script else ()
+        script += (f"{PRESENCE_FLAG}{present}",) if present is not None and not self.guard else ()
         script += (OPT_IN,) if opt_in else ()
         script += (ADAPTER,) if adapter and not opt_in else ()
         script += (LAZY,) if self.functions and not self.default_on else ()
@@ -629,7 +638,9 @@ class _Visitor(ast.NodeVisitor):
         )
         self.kernel_opt_in += kernel
         self.choice_strings.append(compared_strings(node.test))
+        self.presence_tests.append(presence_names(node.test))
         self._visit_block(node.body)
+        self.presence_tests.pop()
         self.choice_strings.pop()
         self.kernel_opt_in -= kernel
         if flag is not None:

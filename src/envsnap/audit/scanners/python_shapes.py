@@ -254,6 +254,41 @@ def compared_strings(test: ast.expr) -> set[str]:
     return names
 
 
+_PRESENCE_WORD = re.compile(r"(?:^|_)(?:has|have|available|installed|importable)(?:_|$)")
+PRESENCE_NAME_MIN = 4
+"""A package name shorter than this (``jax``, ``te``) is found inside too many unrelated names."""
+
+
+def presence_names(test: ast.expr) -> set[str]:
+    """The names a test reads that say a package is present (``_has_triton``, ``HAS_FLASH_ATTN``,
+    ``TRITON_AVAILABLE``), lowercased: a flag word (has/available/installed/importable) among their parts."""
+    names: set[str] = set()
+    for node in ast.walk(test):
+        name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+        lowered = name.lower()
+        if lowered and _PRESENCE_WORD.search(lowered):
+            names.add(lowered)
+    return names
+
+
+def presence_flag_for(module: str, names: list[set[str]]) -> str | None:
+    """The enclosing test's flag that says ``module``'s package is present, or None.
+
+    ``_has_triton = _triton_version_at_least("2.2")`` then ``if _has_triton: import triton`` (torchrl 0.14
+    modules/tensordict_module/_rnn_triton.py, #22 blind round 34): the import runs only where the flag found
+    the package, as under ``is_triton_available()``. The flag must name the package (``triton`` inside
+    ``_has_triton``): ``if has_bias:`` says nothing about an import under it.
+    """
+    root = module.split(".")[0].lower().strip("_")
+    if len(root) < PRESENCE_NAME_MIN:
+        return None
+    for group in names:
+        for name in group:
+            if root in name:
+                return name
+    return None
+
+
 def names_cuda_provider(node: ast.Compare) -> bool:
     """``provider in ("CUDAExecutionProvider", ...)`` (transformers 5.24 exporters/runners/runner_onnx.py):
     a branch on the ONNX Runtime session's device, taken only where that NVIDIA provider runs."""
