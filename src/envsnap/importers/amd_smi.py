@@ -78,6 +78,44 @@ def parse_rocm_smi_json(data: dict[str, Any]) -> ImportedSections | None:
     return _info(devices, _text(system.get("Driver version")), _text(system.get("ROCm version")))
 
 
+_JSON_CARD = re.compile(r'^\s*"(?P<card>card\d{1,3})"\s*:\s*\{\s*$')
+_JSON_FIELD = re.compile(r'^\s*"(?P<key>[^"\n]{1,80})"\s*:\s*"(?P<value>[^"\n]{0,300})"\s*,?\s*$')
+_JSON_NAMING = ("card series", "device name", "gfx version")
+
+
+def parse_rocm_smi_json_lines(lines: list[str]) -> ImportedSections | None:
+    """``rocm-smi --json`` cut short (a paste that stops inside the object, so no JSON parser reads it):
+    the pretty-printed ``"cardN": {`` openings and the ``"key": "value",`` lines under them, read line by
+    line into the same fields :func:`parse_rocm_smi_json` reads. Only a card that names its GPU (series,
+    device name or gfx version) counts; a bare ``card0`` key is no device."""
+    data: dict[str, dict[str, str]] = {}
+    card: dict[str, str] | None = None
+    for line in lines:
+        opening = _JSON_CARD.match(line)
+        if opening:
+            card = data.setdefault(opening.group("card"), {})
+            continue
+        field = _JSON_FIELD.match(line)
+        if field and card is not None:
+            card.setdefault(field.group("key"), field.group("value"))
+        elif line.strip().startswith("}"):
+            card = None
+    named = {
+        key: fields
+        for key, fields in data.items()
+        if any(k.lower() in _JSON_NAMING and _text(v) for k, v in fields.items())
+    }
+    return parse_rocm_smi_json(dict(named)) if named else None
+
+
+AMD_SMI_METRIC_SECTION = re.compile(
+    r"^[ \t]+(?:USAGE|POWER|CLOCK|TEMPERATURE|PCIE|ECC|ECC_BLOCKS|MEM_USAGE|ENERGY|THROTTLE|FAN"
+    r"|VOLTAGE_CURVE):[ \t]*$",
+    re.MULTILINE,
+)
+"""A section heading of ``amd-smi metric`` text (under ``GPU: 0``): the GPU's index, no name or gfx target."""
+
+
 def parse_amd_smi_json(data: Any) -> ImportedSections | None:
     """``amd-smi static --json`` (or ``metric``): a list of ``{gpu, asic, bus, ...}`` objects."""
     entries = data.get("gpu_data") if isinstance(data, dict) else data

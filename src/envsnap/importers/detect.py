@@ -257,8 +257,14 @@ def detect(text: str, name: str, *, captured_at: str, json_text: str | None = No
     amd_smi_gpu = any([amd_smi.AMD_SMI_GPU.match(line.strip()) for line in lines])  # noqa: C419
     if amd_smi_gpu and re.search(r"^[ \t]+ASIC:[ \t]*$", text, re.M):
         attempt("amd-smi", lambda: amd_smi.parse_amd_smi_text(lines))
+    elif amd_smi_gpu and len(set(amd_smi.AMD_SMI_METRIC_SECTION.findall(text))) >= 2:
+        # ``amd-smi metric`` text: two of its section headings under ``GPU: N`` (the index alone)
+        attempt("amd-smi metric", lambda: amd_smi.parse_amd_smi_text(lines))
     whole = json_text if json_text is not None else text
     found.extend(_json_sections(whole, whole.split("\n") if json_text is not None else lines))
+    if not any(f.format.startswith("rocm-smi --json") for f in found) and '"card' in whole:
+        # a rocm-smi --json paste cut short: no parser reads it whole, its lines still name the GPUs
+        attempt("rocm-smi --json (cut short)", lambda: amd_smi.parse_rocm_smi_json_lines(lines))
     conda = next(
         (pos for pos, line in enumerate(lines) if package_lists.CONDA_HEADER.match(line.strip())), None
     )

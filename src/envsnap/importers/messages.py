@@ -67,6 +67,15 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("no-kernel-image", re.compile(r"no kernel image is available for execution on the device", re.I)),
     ("no-kernel-image", re.compile(r"cudaErrorNoKernelImageForDevice")),
     (
+        # ggml's NO_DEVICE_CODE trap (llama.cpp, whisper.cpp, ollama, koboldcpp): "ERROR: CUDA kernel
+        # mul_mat_vec has no device code compatible with CUDA arch 520. ggml-cuda.cu was compiled for: ...";
+        # the HIP build words it "HIP kernel ... HIP arch 1300". The kernel the GPU needs is not in the build.
+        "no-kernel-image",
+        re.compile(
+            r"\b(?:CUDA|HIP) kernel \w{1,100} has no device code compatible with (?:CUDA|HIP) arch \d{2,4}\b"
+        ),
+    ),
+    (
         "hip-invalid-device-function",
         re.compile(
             r"HIP error: invalid device function|hipErrorInvalidDeviceFunction|hipErrorNoBinaryForGpu|"
@@ -416,7 +425,7 @@ _SIMPLE: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 
 _KEYWORDS: dict[str, tuple[str, ...]] = {
-    "no-kernel-image": ("kernel image", "nokernelimage"),
+    "no-kernel-image": ("kernel image", "nokernelimage", "no device code compatible"),
     "hip-invalid-device-function": (
         "invalid device function",
         "invaliddevicefunction",

@@ -294,6 +294,10 @@ def _variant_problem(companion: Package, torch_dist: Package) -> tuple[Severity,
     if mine_cuda and their_cuda:
         severity: Severity = "error" if mine_cuda.split(".")[0] != their_cuda.split(".")[0] else "warning"
         what = f"CUDA {mine_cuda}, torch for CUDA {their_cuda}"
+    elif (mine_cuda and theirs.startswith("rocm")) or (their_cuda and mine.startswith("rocm")):
+        # the other GPU vendor's build: its ops link the HIP runtime where torch loads CUDA's (or the
+        # reverse), so they cannot load at all, as with another CUDA major
+        severity, what = "error", f"+{mine} (the other GPU vendor's runtime), torch is +{theirs}"
     else:
         severity, what = "warning", f"+{mine}, torch is +{theirs}"
     return (
