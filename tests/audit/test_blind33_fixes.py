@@ -202,3 +202,27 @@ def test_stand_in_reader_on_hostile_text() -> None:
     )
     found = [s for s in scan_python("stubs.py", registered) if s.kind == "stand-in"]
     assert [(s.subject, s.line) for s in found] == [("triton", 3)]
+
+
+# transformers 5.24.0 integrations/integration_utils.py (lines 167-172 and 418-423, trimmed).
+AZUREML_PROBE = """\
+import importlib.util
+import sys
+
+
+def is_azureml_available():
+    if importlib.util.find_spec("azureml") is None:
+        return False
+    if importlib.util.find_spec("azureml.core") is None:
+        return False
+    return importlib.util.find_spec("azureml.core.run") is not None
+
+
+def _register(spec, datasets_modules):
+    sys.modules[spec.name] = datasets_modules
+"""
+
+
+def test_availability_probe_beside_an_unrelated_registration_is_no_stand_in() -> None:
+    # Twin: the name appears only in its probes; the sys.modules write is for another module.
+    assert not [s for s in scan_python("integration_utils.py", AZUREML_PROBE) if s.kind == "stand-in"]

@@ -1761,8 +1761,8 @@ def _stand_ins(relative: str, text: str) -> Iterator[Signal]:
     ``if "triton" not in sys.modules and importlib.util.find_spec("triton") is None:`` it registers a mock
     ``triton`` (``sys.modules[name] = mod``) whose ``@triton.jit`` passes kernels through uncompiled, so the
     module-level ``import triton`` elsewhere succeeds on MPS and the MPS path never calls a kernel (#22 blind
-    round 33). A file that only asks ``find_spec(...) is None`` (a feature check) and never writes
-    ``sys.modules`` installs nothing: no signal.
+    round 33). A file that only asks ``find_spec(...) is None`` (a feature check), never writes
+    ``sys.modules``, or names the package nowhere but in its probes installs nothing: no signal.
     """
     if "find_spec(" not in text or "sys.modules[" not in text:
         return  # most files: two substring searches, no per-line work
@@ -1772,6 +1772,8 @@ def _stand_ins(relative: str, text: str) -> Iterator[Signal]:
         return
     for number, line in code:
         for match in _MISSING_PACKAGE.finditer(line):
+            if not _named_elsewhere(match.group(1), code):
+                continue
             yield Signal(
                 kind="stand-in",
                 layer="source",
@@ -1781,6 +1783,17 @@ def _stand_ins(relative: str, text: str) -> Iterator[Signal]:
                 subject=match.group(1),
                 guarded=True,
             )
+
+
+def _named_elsewhere(package: str, code: list[tuple[int, str]]) -> bool:
+    """The package's name as a string on a line that does not probe for it (sglang: ``_make_mock("triton")``).
+
+    transformers 5.24's ``integration_utils.py`` asks ``find_spec("azureml") is None`` (an availability check)
+    and writes ``sys.modules[spec.name]`` for an unrelated module: the name appears only in its probes, so
+    nothing stands in for it.
+    """
+    quoted = (f'"{package}"', f"'{package}'")
+    return any("find_spec(" not in line and any(q in line for q in quoted) for _, line in code)
 
 
 def _looked_up_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
