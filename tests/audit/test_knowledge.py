@@ -93,6 +93,7 @@ def test_every_signal_kind_the_scanners_emit_has_a_judge() -> None:
     )  # modules imported in an import guard (across_files._optional_modules)
     assert "local-import" in emitted  # the project's own modules (across_files._feature_modules)
     assert "device-flag" in emitted  # module-level device tests (across_files._imported_device_flags)
+    assert "stand-in" in emitted  # modules installed for a missing package (across_files._stood_in)
     facts = {
         "package",
         "port",
@@ -104,5 +105,6 @@ def test_every_signal_kind_the_scanners_emit_has_a_judge() -> None:
         "optional-module",
         "local-import",
         "device-flag",
+        "stand-in",
     }
     assert emitted - facts <= set(JUDGES), emitted - set(JUDGES)

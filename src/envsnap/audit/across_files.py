@@ -48,6 +48,7 @@ def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:
     signals = _extra_only_imports(signals)
     signals = _optional_run_time_compiler(signals)
     signals = _optional_modules(signals)
+    signals = _stood_in(signals)
     signals = _optional_extensions(signals)
     signals = _feature_modules(signals)
     signals = _unloaded_modules(signals, files)
@@ -441,6 +442,29 @@ def _optional_modules(signals: list[Signal]) -> list[Signal]:
             s, guarded=s.guarded or s.kind == "import", detail=(*s.detail, OPTIONAL_MODULE)
         )
         if _in_optional_module(s) and s.file and module_name(s.file) in optional
+        else s
+        for s in signals
+    ]
+
+
+STAND_IN = "stand-in=1"
+
+
+def _stood_in(signals: list[Signal]) -> list[Signal]:
+    """Guard the imports of a package the project replaces with a module of its own when it is missing.
+
+    sglang 0.5.23 imports triton at the top of ``srt/utils/common.py``; on Apple Silicon its
+    ``_platform_stubs.py`` registers a mock ``triton`` in ``sys.modules`` first (the scanner's ``stand-in``
+    signal), so the import succeeds there and the MPS path runs without Triton (#22 blind round 33). Where the
+    package exists the real one is imported; where it does not, the project's stand-in is: the import is as
+    guarded as one in ``try: ... except ImportError``.
+    """
+    stood_in = {s.subject for s in signals if s.kind == "stand-in"}
+    if not stood_in:
+        return signals
+    return [
+        msgspec.structs.replace(s, guarded=True, detail=(*s.detail, STAND_IN))
+        if s.kind == "import" and s.subject.split(".")[0] in stood_in and STAND_IN not in s.detail
         else s
         for s in signals
     ]

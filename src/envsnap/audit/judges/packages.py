@@ -6,7 +6,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import Version
 
 from envsnap.audit import knowledge
-from envsnap.audit.across_files import IMPORTS_GUARDED, OPTIONAL_MODULE, UNDECLARED
+from envsnap.audit.across_files import IMPORTS_GUARDED, OPTIONAL_MODULE, STAND_IN, UNDECLARED
 from envsnap.audit.judges.base import (
     BACKEND_NAMES,
     LOWER_RISK,
@@ -14,7 +14,7 @@ from envsnap.audit.judges.base import (
     Context,
     make_finding,
 )
-from envsnap.audit.model import ADAPTER, OPT_IN, Finding, Signal, Target
+from envsnap.audit.model import ADAPTER, LAZY, OPT_IN, Finding, Signal, Target
 from envsnap.rules import knowledge as rules_knowledge
 
 # ---------------------------------------------------------------------------- packages
@@ -90,6 +90,11 @@ def package_finding(
                 " Its module is one the project imports only in a guard (try/except ImportError):"
                 " an optional path, the code runs without it."
             )
+        elif STAND_IN in signal.detail:
+            meaning += (
+                " The project registers a module of its own under this name when the package is missing"
+                " (sys.modules): the import succeeds without it."
+            )
         elif ADAPTER in signal.detail:
             meaning += (
                 " Imported in the project's own module for that integration (named after it): it runs only"
@@ -121,7 +126,18 @@ def package_finding(
             )
         else:
             meaning += " An optional extra: the project installs and runs without it."
+    # In a function body only (LAZY): a module-level `if flag: import x` runs at import time (#22 round 34).
+    if risk == "higher" and signal.kind == "import" and LAZY in signal.detail:
+        meaning += INSIDE_FUNCTION
     return make_finding(signal, rule, meaning, effort, risk, replacement, swap.source)
+
+
+INSIDE_FUNCTION = (
+    " Imported inside a function: the module loads without it; only the code calling that function needs it."
+)
+"""Said of an unguarded import with no build for the target that sits in a function body (sglang 0.5.23's
+``check_cuda_result`` imports ``cuda.bindings.runtime``, #22 blind round 33): the module imports there, so the
+project's own path for the target is not cut off by it (verdict.decide's ``unimportable`` is module-level)."""
 
 
 def _other_device_path(signal: Signal, row: knowledge.Alternative, target: Target) -> bool:

@@ -1743,7 +1743,7 @@ def scan_python(relative: str, text: str, hot: list[int] | None = None) -> Itera
     guard_by_callers(visitor, tree)
     guard_methods_by_callers(visitor, tree, text)
     seen: set[tuple[str, int | str | None, str]] = set()
-    for signal in visitor.signals:
+    for signal in (*visitor.signals, *_stand_ins(relative, text)):
         # One port signal per target and reason per file is evidence enough; the rest are the same fact.
         # Per reason: nerfacc 0.5.3's setup.py filters paths on "hip" before `if torch.version.hip:`,
         # and keeping the first alone hid the build switch behind a device name (#22 blind round 12).
@@ -1755,6 +1755,56 @@ def scan_python(relative: str, text: str, hot: list[int] | None = None) -> Itera
         if key not in seen:
             seen.add(key)
             yield signal
+
+
+_MISSING_PACKAGE = re.compile(
+    r"""\bfind_spec\(\s*["']([A-Za-z_]\w*)(?:\.\w+)*["']\s*\)\s+is\s+None\b""", re.ASCII
+)
+"""``importlib.util.find_spec("triton") is None``: the code asks whether a package is missing."""
+_REGISTERS_MODULE = re.compile(r"\bsys\.modules\[[^\[\]\n]{1,200}\]\s*=(?!=)")
+"""``sys.modules[name] = mod``: the code puts a module of its own under an import name."""
+
+
+def _stand_ins(relative: str, text: str) -> Iterator[Signal]:
+    """A module the file installs in place of a package that is missing (``stand-in``, subject: its name).
+
+    sglang 0.5.23's ``_platform_stubs.py`` runs on Apple Silicon before anything imports Triton:
+    ``if "triton" not in sys.modules and importlib.util.find_spec("triton") is None:`` it registers a mock
+    ``triton`` (``sys.modules[name] = mod``) whose ``@triton.jit`` passes kernels through uncompiled, so the
+    module-level ``import triton`` elsewhere succeeds on MPS and the MPS path never calls a kernel (#22 blind
+    round 33). A file that only asks ``find_spec(...) is None`` (a feature check), never writes
+    ``sys.modules``, or names the package nowhere but in its probes installs nothing: no signal.
+    """
+    if "find_spec(" not in text or "sys.modules[" not in text:
+        return  # most files: two substring searches, no per-line work
+    # The code before any "#": a comment (whole-line or trailing) registers and asks nothing.
+    code = [(number, line.split("#", 1)[0]) for number, line in enumerate(text.split("\n"), 1)]
+    if not any(_REGISTERS_MODULE.search(line) for _, line in code):
+        return
+    for number, line in code:
+        for match in _MISSING_PACKAGE.finditer(line):
+            if not _named_elsewhere(match.group(1), code):
+                continue
+            yield Signal(
+                kind="stand-in",
+                layer="source",
+                file=relative,
+                line=number,
+                code=shown_code(line.strip()),
+                subject=match.group(1),
+                guarded=True,
+            )
+
+
+def _named_elsewhere(package: str, code: list[tuple[int, str]]) -> bool:
+    """The package's name as a string on a line that does not probe for it (sglang: ``_make_mock("triton")``).
+
+    transformers 5.24's ``integration_utils.py`` asks ``find_spec("azureml") is None`` (an availability check)
+    and writes ``sys.modules[spec.name]`` for an unrelated module: the name appears only in its probes, so
+    nothing stands in for it.
+    """
+    quoted = (f'"{package}"', f"'{package}'")
+    return any("find_spec(" not in line and any(q in line for q in quoted) for _, line in code)
 
 
 def _looked_up_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:

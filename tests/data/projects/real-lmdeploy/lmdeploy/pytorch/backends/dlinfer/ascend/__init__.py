@@ -1,0 +1,2 @@
+# Copyright (c) OpenMMLab. All rights reserved.
+from .op_backend import AscendOpsBackend, SocVersion  # noqa: F401

@@ -1,0 +1,1 @@
+"""Apple MPS SRT Providers"""

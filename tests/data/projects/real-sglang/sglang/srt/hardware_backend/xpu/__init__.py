@@ -1,0 +1,1 @@
+# XPU (Intel GPU) hardware backend
