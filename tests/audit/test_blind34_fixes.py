@@ -85,7 +85,11 @@ def test_a_flag_that_does_not_name_the_package_guards_nothing(tmp_path: Path) ->
     rnn = RNN_TRITON.replace("_has_triton", "has_bias")
     assert _imports(rnn) == [("triton", False), ("triton.language", False)]
     result = audit_files(tmp_path, _torchrl(rnn), "mps")
-    assert result.verdict.risk == "higher"
+    assert "higher" in {f.risk for f in result.findings if f.code == "import triton"}
+    # The project's MPS path still sets the verdict (a CUDA package binds no module to a device:
+    # packages.BINDS_MODULE); the import is named first to check.
+    assert result.verdict.risk == "lower"
+    assert "import" in result.verdict.reasons[1]
 
 
 @pytest.mark.parametrize(

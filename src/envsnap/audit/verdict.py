@@ -17,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from envsnap.audit.judges.base import NAMES
-from envsnap.audit.judges.packages import INSIDE_FUNCTION
+from envsnap.audit.judges.packages import BINDS_MODULE
 from envsnap.audit.model import EFFORTS, RISKS, Finding, Risk, Target, Verdict
 from envsnap.audit.support import BREAKS_BUILD, UNPORTED_OP, WEAK_REASONS
 
@@ -73,15 +73,10 @@ def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[s
     # round 10) is a start, not a path: those kernels are still to be written.
     unported = sum(1 for f in findings if f.rule == UNPORTED_OP and f.risk == "higher")
     partial = unported >= SEVERAL_KERNELS
-    # A package with no build for the target, imported where nothing guards it or lowers it (another
-    # vendor's runtime: optimum-habana's `import habana_frameworks.torch.core`, #22 blind round 14): the
-    # module does not import there, so a `torch.version.hip` branch elsewhere is no path for the target.
-    # An import inside a function body (packages.INSIDE_FUNCTION) leaves the module importable: only what
-    # calls that function needs the package (sglang's check_cuda_result, #22 blind round 33).
-    unimportable = any(
-        f.rule == "cuda-only-import" and f.risk == "higher" and INSIDE_FUNCTION not in f.meaning
-        for f in findings
-    )
+    # Another accelerator's runtime imported when a module loads (packages.BINDS_MODULE: optimum-habana's
+    # `import habana_frameworks.torch.core`, #22 blind round 14): that module does not import on the target,
+    # so a `torch.version.hip` branch elsewhere is no path for it.
+    unimportable = any(f.rule == "cuda-only-import" and BINDS_MODULE in f.meaning for f in findings)
     if supported:
         # The project has a path for the target: what is left is finishing or checking it, not a port;
         # unless that path is a build switch over sources that do not compile there (support.covered).

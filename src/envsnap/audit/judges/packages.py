@@ -126,9 +126,12 @@ def package_finding(
             )
         else:
             meaning += " An optional extra: the project installs and runs without it."
-    # In a function body only (LAZY): a module-level `if flag: import x` runs at import time (#22 round 34).
-    if risk == "higher" and signal.kind == "import" and LAZY in signal.detail:
-        meaning += INSIDE_FUNCTION
+    if risk == "higher" and signal.kind == "import":
+        # In a function body only (LAZY): a module-level `if flag: import x` runs at import (#22 round 34).
+        if LAZY in signal.detail:
+            meaning += INSIDE_FUNCTION
+        elif row.device_backend not in (None, target.kind):
+            meaning += f"{BINDS_MODULE}the {BACKEND_NAMES[row.device_backend or '']} device."
     return make_finding(signal, rule, meaning, effort, risk, replacement, swap.source)
 
 
@@ -136,8 +139,15 @@ INSIDE_FUNCTION = (
     " Imported inside a function: the module loads without it; only the code calling that function needs it."
 )
 """Said of an unguarded import with no build for the target that sits in a function body (sglang 0.5.23's
-``check_cuda_result`` imports ``cuda.bindings.runtime``, #22 blind round 33): the module imports there, so the
-project's own path for the target is not cut off by it (verdict.decide's ``unimportable`` is module-level)."""
+``check_cuda_result`` imports ``cuda.bindings.runtime``, #22 blind round 33): the module imports there."""
+
+BINDS_MODULE = " Loaded with the module, it binds that module to "
+"""Said of another accelerator's runtime imported when a module loads (optimum-habana 1.17's
+``import habana_frameworks.torch.core``, #22 blind round 14): that module never imports on the target, so a
+path for the target elsewhere in the project does not reach it (verdict.decide's ``unimportable``). A CUDA
+ecosystem package imported so (Triton, TensorRT, cuda-python) does not bind the module to a device: in the
+blind rounds such imports sat beside the project's own handling (a platform marker, a stand-in module, a
+presence flag) in all seven cells where they cut a documented path."""
 
 
 def _other_device_path(signal: Signal, row: knowledge.Alternative, target: Target) -> bool:
