@@ -104,6 +104,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torchrl", "rocm:gfx942"),
         ("real-torchrl", "xpu"),
         ("real-monai", "xpu"),
+        ("real-axolotl", "xpu"),
+        ("real-colossalai", "rocm:gfx942"),
+        ("real-colossalai", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -218,7 +221,20 @@ Gaussian-mixture CUDA extension (_extensions/gmm, a CPU twin: one layer), the en
 GradScaler (disables itself off CUDA), bundle verify's fp16 branch ``net.to("cuda")``, the TensorRT
 conversion helpers (NVIDIA-only by nature) and a ``torch.cuda.current_stream()`` under a flag set from
 ``torch.cuda.is_available()`` in a tuple assignment (moderate). Each is a feature a user may or may not call;
-no file says the main path avoids them. The draw did not keep MONAI aside, but no fix was general enough."""
+no file says the main path avoids them. The draw did not keep MONAI aside, but no fix was general enough.
+axolotl (blind round 35) on XPU: its trainer mixins and telemetry name 'xpu' (streams, memory, empty_cache),
+so envsnap reads a code path (lower); but the device selection itself (utils/config ``choose_device``,
+utils/distributed ``get_device_type``) picks cuda, mps or npu and otherwise 'cpu', with a multi-GPU
+``device_map = {"": "cpu"}``, and Intel GPUs are undocumented: moderate. The if-chain is no closed set
+envsnap reads (no ``Literal``/``choices``), and a project's own device names elsewhere already set the
+verdict there.
+colossalai (blind round 35, kept aside) on ROCm and XPU: its kernels are CUDA C++ (inline PTX and fp8
+intrinsics in the inference kernels, 32-lane warps and masks), which envsnap counts as a port (higher); the
+expectation sees edits (moderate): the inference engine runs its Triton kernels by default
+(``use_cuda_kernel=False``), the Apex-style training kernels are JIT-built through torch's cpp_extension,
+which hipifies on ROCm (the loader's CUDA_HOME check and the masks to edit), and on XPU plain-torch
+optimizers and an XPU accelerator replace them. That the kernels are JIT-built on first use behind a loader,
+and optional, no guard at an import says. Not tuned: the draw kept colossalai aside."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -46,6 +46,7 @@ def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:
     signals = _run_time_compiled(signals)
     signals = _unported_ops(signals, files)
     signals = _extra_only_imports(signals)
+    signals = _left_out_imports(signals)
     signals = _optional_run_time_compiler(signals)
     signals = _optional_modules(signals)
     signals = _stood_in(signals)
@@ -305,6 +306,54 @@ def _extra_only_imports(signals: list[Signal]) -> list[Signal]:
             s = msgspec.structs.replace(s, guarded=True, detail=(*s.detail, "extra-module=1"))
         marked.append(s)
     return marked
+
+
+LEFT_OUT = "not-on="
+"""Signal detail prefix (scanners.build._left_out): an environment marker leaves a requirement out there."""
+PLATFORMS = ("linux", "macos")
+"""The platforms scanners.build._left_out evaluates markers on (Apple GPUs on macOS, the others on Linux)."""
+
+
+def _left_out_imports(signals: list[Signal]) -> list[Signal]:
+    """Mark imports of a package that every requirement naming it leaves out on a platform (its marker).
+
+    axolotl 0.19 requires ``triton>=3.4.0; sys_platform != "darwin"`` and documents its Mac support, yet
+    ``axolotl/kernels/*.py`` import triton at module level, unguarded (#22 blind round 35): the project's
+    own install has no triton on a Mac, so those modules sit on paths its Mac install does not take (LoRA
+    kernels behind ``lora_*_kernel`` switches). The import carries the requirement's ``not-on=`` marks; a
+    package some requirement installs everywhere, or that nothing declares, keeps its imports as they are.
+    A requirement left out on every platform is an extra's (its marker names ``extra``; ipex-llm's
+    ``bigdl-core-xe-21; extra == 'xpu'``), not a platform's: it marks nothing. Nor is an import in a
+    package's root ``__init__.py`` marked: that module loads wherever the project is imported (unsloth 2026.3
+    imports triton there and leaves triton out on macOS: it does not run on a Mac at all).
+    """
+    left: dict[str, set[str]] = {}
+    for s in signals:
+        if s.kind == "requirement":
+            key = s.facts().get("package", "")
+            marks = {d for d in s.detail if d.startswith(LEFT_OUT)}
+            if len(marks) == len(PLATFORMS):
+                marks = set()
+            left[key] = left[key] & marks if key in left else marks
+    if not any(left.values()):
+        return signals
+    marked: list[Signal] = []
+    for s in signals:
+        root = _root_init(s.file)
+        marks = left.get(s.facts().get("package", ""), set()) if s.kind == "import" and not root else set()
+        new = sorted(marks - set(s.detail))
+        marked.append(msgspec.structs.replace(s, detail=(*s.detail, *new)) if new else s)
+    return marked
+
+
+def _root_init(path: str | None) -> bool:
+    """Whether ``path`` is a package's root ``__init__.py`` (``pkg/__init__.py``, ``src/pkg/__init__.py``)."""
+    if path is None:
+        return False
+    parts = path.split("/")
+    if parts[0] == "src":
+        parts = parts[1:]
+    return len(parts) <= 2 and parts[-1] == "__init__.py"
 
 
 OPTIONAL_RUN_TIME = "optional-run-time=1"

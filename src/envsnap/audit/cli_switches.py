@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from collections.abc import Iterable
 
 import msgspec
@@ -87,7 +88,9 @@ def _call_at(data: bytes, start: int) -> ast.Call | None:
     while end != -1 and tried < MAX_CLOSERS:
         tried += 1
         try:
-            tree = ast.parse(window[: end + 1].decode("utf-8", "replace"), mode="eval")
+            with warnings.catch_warnings():  # the file's invalid escapes are not envsnap's to print
+                warnings.simplefilter("ignore")
+                tree = ast.parse(window[: end + 1].decode("utf-8", "replace"), mode="eval")
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             end = window.find(b")", end + 1)
             continue

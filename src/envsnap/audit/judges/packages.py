@@ -69,7 +69,14 @@ def package_finding(
         risk = "lower"
         meaning += " A requirement alone installs there: the imports that drive the Trainer decide."
     platform = "macos" if target.kind == "mps" else "linux"
-    if f"not-on={platform}" in signal.detail:
+    if f"not-on={platform}" in signal.detail and signal.kind == "import":
+        # across_files._left_out_imports: the project's own install there runs without the package.
+        risk = LOWER_RISK[risk]
+        meaning += (
+            f" The project's requirements leave it out on {platform} (an environment marker): its install"
+            f" there runs without it, so this import sits on a path {NAMES[target.kind]} does not take."
+        )
+    elif f"not-on={platform}" in signal.detail:
         risk = "lower"
         meaning = (
             f"{row.what}: its environment marker leaves it out where {NAMES[target.kind]} runs ({platform})."

@@ -232,8 +232,11 @@ def scan_metadata(relative: str, text: str) -> Iterator[Signal]:
     chosen (ipex-llm 2.2 is installed as ``ipex-llm[xpu]`` or ``ipex-llm[all]``, #22 blind round 15).
     """
     found: list[tuple[Signal, bool]] = []
-    for number, raw in enumerate(text.splitlines(), 1):
+    lines = text.splitlines()
+    body = len(lines)
+    for number, raw in enumerate(lines, 1):
         if not raw.strip():
+            body = number
             break
         header = _REQUIRES_DIST.match(raw)
         if header is None or len(raw) > MAX_HEADER:
@@ -246,6 +249,45 @@ def scan_metadata(relative: str, text: str) -> Iterator[Signal]:
     flavours = all(extra for _, extra in found)
     for signal, extra in found:
         yield _optional(signal) if extra and not flavours else signal
+    yield from _documented_ort_builds(relative, lines, body)
+
+
+_ORT_BUILD_NAME = re.compile(r"onnxruntime(?:[-_.][a-z]+)?", re.IGNORECASE)
+_PROJECT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+MAX_BODY_LINE = 2000
+"""The longest README line read for an install command: a real ``pip install`` line is a few packages."""
+
+
+def _documented_ort_builds(relative: str, lines: list[str], start: int) -> Iterator[Signal]:
+    """``declared`` facts for the ONNX Runtime builds the README's install commands name.
+
+    insightface 2.1 requires ``onnxruntime`` (the CPU build) and its README tells NVIDIA users to replace
+    it: ``python -m pip install onnxruntime-gpu`` (#22 blind round 35): the documented install has the
+    CUDA execution provider, so its CUDA branch is taken on NVIDIA machines and not on the target.
+    Only ONNX Runtime builds are read (across_files._ort_builds decides with them), only from ``pip install``
+    lines, and each distinct name once; the README makes no requirement and no finding.
+    """
+    seen: set[str] = set()
+    for number in range(start + 1, len(lines) + 1):
+        raw = lines[number - 1]
+        if len(raw) > MAX_BODY_LINE or "install" not in raw:
+            continue
+        for word in _pip_arguments(raw)[:MAX_REQUIREMENTS_PER_LINE]:
+            project = _PROJECT_NAME.match(word)  # "onnxruntime-gpu>=1.17" names onnxruntime-gpu
+            if project is None or _ORT_BUILD_NAME.fullmatch(project.group()) is None:
+                continue
+            name = canonicalize_name(project.group())
+            if name not in seen:
+                seen.add(name)
+                yield Signal(
+                    kind="declared",
+                    layer="source",
+                    file=relative,
+                    line=number,
+                    code=shown_code(raw.strip()),
+                    subject=name,
+                    detail=("documented=1",),
+                )
 
 
 def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:

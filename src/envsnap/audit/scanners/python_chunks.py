@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import bisect
 import re
+import warnings
 
 _CONTINUES = ("else", "elif ", "except", "finally", ")", "]", "}", "#")
 _TRIPLE = re.compile(r"\"\"\"|'''")
@@ -23,6 +24,15 @@ _INDENTED = frozenset(("", " ", "\t", "\n", "\r", "\x0b", "\x0c"))
 """First characters of a line that is blank or indented (``str.isspace`` of the first character)."""
 
 
+def parse_quietly(source: str, relative: str) -> ast.Module:
+    """``ast.parse`` with the compiler's warnings about the file (``"\\:"``, an invalid escape: a
+    SyntaxWarning from Python 3.12, a DeprecationWarning before) kept out of envsnap's output: the
+    file is the user's, the warning is not envsnap's to print."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(source, filename=relative)
+
+
 def parse_hot(text: str, lines: list[str], relative: str, hot: list[int]) -> ast.Module:
     """The syntax tree of the top-level statements that hold a trigger token, plus the imports.
 
@@ -33,7 +43,7 @@ def parse_hot(text: str, lines: list[str], relative: str, hot: list[int]) -> ast
     Whatever does not split cleanly (a string literal spanning column-0 lines) is parsed whole.
     """
     if len(lines) < CHUNK_MIN_LINES:
-        return ast.parse(text, filename=relative)
+        return parse_quietly(text, relative)
     body: list[ast.stmt] = []
     run: list[str] = []
     run_first = 0
@@ -51,9 +61,9 @@ def parse_hot(text: str, lines: list[str], relative: str, hot: list[int]) -> ast
         if run:
             try:
                 # Newlines in front keep the line numbers (cheaper than ast.increment_lineno's walk).
-                body.extend(ast.parse("\n" * (run_first - 1) + "".join(run), filename=relative).body)
+                body.extend(parse_quietly("\n" * (run_first - 1) + "".join(run), relative).body)
             except SyntaxError:
-                return ast.parse(text, filename=relative)
+                return parse_quietly(text, relative)
             run = []
     return ast.Module(body=body, type_ignores=[])
 

@@ -1,0 +1,3 @@
+from .accelerator import Accelerator
+from .booster import Booster
+from .plugin import Plugin

@@ -1,0 +1,3 @@
+from .moe_cuda import MoeCudaExtension
+
+__all__ = ["MoeCudaExtension"]

@@ -1,0 +1,3 @@
+from .fused_optimizer_cuda import FusedOptimizerCudaExtension
+
+__all__ = ["FusedOptimizerCudaExtension"]

@@ -1,0 +1,3 @@
+
+DEFAULT_MP_NAME = 'buffalo_l'
+
