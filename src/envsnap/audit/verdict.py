@@ -86,7 +86,6 @@ def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[s
         # JIT or a fast path with a fallback, as the rounds found one by one). So the path sets the verdict
         # and the findings are named as places to check, unless they show the path cannot work, or its
         # own per-op backend lacks an op (a port to finish: moderate).
-        weak = supported[0].startswith(WEAK_REASONS)
         if unported and not partial and risk == "higher":
             risk = "moderate"
         elif risk != "lower" and not (broken or partial or unimportable or unported):
@@ -95,7 +94,7 @@ def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[s
         if partial:
             reasons.insert(0, f"{unported} CUDA kernels have no {NAMES[target.kind]} kernel in its backend")
         name = NAMES[target.kind]
-        strong = not weak
+        strong = not supported[0].startswith(WEAK_REASONS)
         said = (
             "a ROCm build switch, but its sources do not build"
             if broken
