@@ -143,10 +143,12 @@ def package_finding(
 
 
 INSIDE_FUNCTION = (
-    " Imported inside a function: the module loads without it; only the code calling that function needs it."
+    " Imported inside a function, or in a module the project loads only from one: the importing module loads"
+    " without it; only the code that calls in needs it."
 )
-"""Said of an unguarded import with no build for the target that sits in a function body (sglang 0.5.23's
-``check_cuda_result`` imports ``cuda.bindings.runtime``, #22 blind round 33): the module imports there."""
+"""Said of an unguarded import with no build for the target that runs only when called (LAZY: in a function
+body, sglang 0.5.23's ``check_cuda_result`` importing ``cuda.bindings.runtime``, #22 blind round 33; or at the
+top of a module the project imports only lazily, across_files): the module imports there."""
 
 BINDS_MODULE = " Loaded with the module, it binds that module to "
 """Said of another accelerator's runtime imported when a module loads (optimum-habana 1.17's
