@@ -1,5 +1,0 @@
-"""
-This file contained some thoughts on indexing.
-
-These ideas were developed further in eindex (separate package).
-"""
