@@ -1,0 +1,1 @@
+from .backbone import build_backbone
