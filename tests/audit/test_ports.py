@@ -107,6 +107,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-axolotl", "xpu"),
         ("real-colossalai", "rocm:gfx942"),
         ("real-colossalai", "xpu"),
+        ("real-segment-anything", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -234,7 +235,15 @@ expectation sees edits (moderate): the inference engine runs its Triton kernels 
 (``use_cuda_kernel=False``), the Apex-style training kernels are JIT-built through torch's cpp_extension,
 which hipifies on ROCm (the loader's CUDA_HOME check and the masks to edit), and on XPU plain-torch
 optimizers and an XPU accelerator replace them. That the kernels are JIT-built on first use behind a loader,
-and optional, no guard at an import says. Not tuned: the draw kept colossalai aside."""
+and optional, no guard at an import says. Not tuned: the draw kept colossalai aside.
+segment-anything (blind round 36) on MPS: plain PyTorch with no custom kernels, so envsnap finds nothing to
+port (lower); but SamAutomaticMaskGenerator fails on 'mps' ("Cannot convert a MPS Tensor to float64",
+facebookresearch/segment-anything#94 and #408, the fix unmerged in #122): utils/transforms ``apply_coords``
+returns ``coords.astype(float)`` (a numpy float64 array) and automatic_mask_generator ``_process_batch``
+moves it with ``torch.as_tensor(transformed_points, device=self.predictor.device)`` and no dtype: a dtype
+edit (moderate). The float64 is implicit, numpy's default carried across two files into a device tensor;
+envsnap's float64 signals are the explicit dtypes, and following a numpy array's dtype across calls is
+dataflow no reader does. Not tuned (measurement round; one level off)."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
