@@ -109,6 +109,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-colossalai", "xpu"),
         ("real-groundingdino-py", "xpu"),
         ("real-groundingdino-py", "mps"),
+        ("real-segment-anything", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -244,7 +245,15 @@ util/misc.py, DETR's training helpers, hard-codes 'cuda' (``SmoothedValue.synchr
 builds a float64 tensor on "cuda", ``all_gather`` moves to "cuda", ``init_distributed_mode`` calls
 ``torch.cuda.set_device``), and envsnap counts those (moderate; float64 on MPS too). The package ships no
 training script that calls them; that inference never reaches them, no line in misc.py says. Round 37 made no
-fixes on one-level cells."""
+fixes on one-level cells.
+segment-anything (blind round 36) on MPS: plain PyTorch with no custom kernels, so envsnap finds nothing to
+port (lower); but SamAutomaticMaskGenerator fails on 'mps' ("Cannot convert a MPS Tensor to float64",
+facebookresearch/segment-anything#94 and #408, the fix unmerged in #122): utils/transforms ``apply_coords``
+returns ``coords.astype(float)`` (a numpy float64 array) and automatic_mask_generator ``_process_batch``
+moves it with ``torch.as_tensor(transformed_points, device=self.predictor.device)`` and no dtype: a dtype
+edit (moderate). The float64 is implicit, numpy's default carried across two files into a device tensor;
+envsnap's float64 signals are the explicit dtypes, and following a numpy array's dtype across calls is
+dataflow no reader does. Not tuned (measurement round; one level off)."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
