@@ -107,6 +107,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-axolotl", "xpu"),
         ("real-colossalai", "rocm:gfx942"),
         ("real-colossalai", "xpu"),
+        ("real-spconv", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -234,7 +235,14 @@ expectation sees edits (moderate): the inference engine runs its Triton kernels 
 (``use_cuda_kernel=False``), the Apex-style training kernels are JIT-built through torch's cpp_extension,
 which hipifies on ROCm (the loader's CUDA_HOME check and the masks to edit), and on XPU plain-torch
 optimizers and an XPU accelerator replace them. That the kernels are JIT-built on first use behind a loader,
-and optional, no guard at an import says. Not tuned: the draw kept colossalai aside."""
+and optional, no guard at an import says. Not tuned: the draw kept colossalai aside.
+spconv (blind round 38, kept aside) on ROCm: the kernels envsnap sees are the CUDA C++ strings its pccm
+generators carry (csrc/sparse/all.py: thrust sorts and small ``__global__`` helpers), which hiprtc/hipcc
+compile as the same dialect, so it rates a port of the compile path (moderate); the expectation calls it a
+missing backend (higher): the convolution GEMMs come from the required package cumm, whose tensor-core
+templates are picked per NVIDIA architecture (core.py: Volta ``TensorOp((8, 8, 4))``, Turing, Ampere) and
+which has no HIP backend (spconv#780, TheRock#5711). The kernels are in a dependency the tree does not hold
+and envsnap has no row for cumm. Not tuned: a measurement round, and the draw kept spconv aside."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
