@@ -1,0 +1,6 @@
+#ifndef INCLUDE_GUARD_CUDA_CUPY_CUDA_H
+#define INCLUDE_GUARD_CUDA_CUPY_CUDA_H
+
+#include <cuda.h>  // for CUDA_VERSION
+
+#endif // #ifndef INCLUDE_GUARD_CUDA_CUPY_CUDA_H
