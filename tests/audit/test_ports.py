@@ -111,6 +111,11 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-groundingdino-py", "mps"),
         ("real-segment-anything", "mps"),
         ("real-spconv", "rocm:gfx942"),
+        ("real-torchaudio", "xpu"),
+        ("real-torchaudio", "mps"),
+        ("real-fairseq", "rocm:gfx942"),
+        ("real-fairseq", "xpu"),
+        ("real-fairseq", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -261,7 +266,24 @@ compile as the same dialect, so it rates a port of the compile path (moderate); 
 missing backend (higher): the convolution GEMMs come from the required package cumm, whose tensor-core
 templates are picked per NVIDIA architecture (core.py: Volta ``TensorOp((8, 8, 4))``, Turing, Ampere) and
 which has no HIP backend (spconv#780, TheRock#5711). The kernels are in a dependency the tree does not hold
-and envsnap has no row for cumm. Not tuned: a measurement round, and the draw kept spconv aside."""
+and envsnap has no row for cumm. Not tuned: a measurement round, and the draw kept spconv aside.
+torchaudio (blind round 39, kept aside) on XPU and MPS: the project builds XPU wheels (audio#3814) and ships
+macOS wheels, and its transforms, models and pipelines are plain torch, so the expectation is lower. envsnap
+counts ``models/decoder/_cuda_ctc_decoder.py:77`` (``torch.device("cuda")`` in CUCTCDecoder, the CUDA beam
+search that is CUDA by name and not on any default path) as a hard-coded device on both, and on MPS also
+the float64 in ``functional/filtering.py:45-50`` (``_generate_wave_table``, the phaser's helper) and
+``functional.py:1374`` (the sinc resample kernel's float64 when no dtype is passed; ``resample`` passes the
+waveform's dtype): moderate. That the module is an opt-in CUDA-only feature, its name says and no guard does.
+Not tuned: a measurement round, and the draw kept torchaudio aside.
+fairseq (blind round 39) on all three targets, one level up each (ROCm moderate for lower, XPU and MPS
+higher for moderate): the level is set by ``cuda-extension`` on ``modules/dynamicconv_layer/setup.py:14``
+and ``modules/lightconv_layer/setup.py:14``, two nested setup.py files that build optional layers by hand
+(their .cu sources are not even shipped: ``cuda_function_gen.py`` writes them). The package imports them
+only under ``if torch.cuda.is_available(): try: ... except ImportError`` (``dynamic_convolution.py:29``,
+``lightweight_convolution.py:24``) with a pure-PyTorch fallback, and the top-level setup.py never builds them.
+Without them the trainer's hard-coded 'cuda' (``trainer.py:992``, ``utils.py:108`` ...) gives moderate on
+XPU/MPS, as expected, and nothing on ROCm. Tying a nested setup.py's extension to the guarded import of its
+module is a cross-file link envsnap does not make. Not tuned: a measurement round, no cell two off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
