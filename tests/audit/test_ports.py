@@ -40,9 +40,10 @@ def test_the_corpus_is_big_enough_and_a_third_is_held_out() -> None:
     held = [row for row in INDEX["projects"] if row["held_out"]]
     assert len(names) >= 12
     assert len(set(names)) == len(names)
-    # At most half: since round 31 the draws' misses stay held out (no tuning on them), so the part grows
-    # with every round; the bound keeps the built-against part, the one the 90% bar holds, the larger.
-    assert 0.25 <= len(held) / len(names) <= 0.5
+    # At most two thirds: since round 31 the draws' misses stay held out, and rounds 36-41 only measured (no
+    # tuning), so the part grows with every round; the bound keeps a third built against, the part the 90%
+    # bar holds.
+    assert 0.25 <= len(held) / len(names) <= 2 / 3
     for name in names:
         assert (PROJECTS / name / "SOURCE.md").is_file() or name.startswith("real-")
         assert any((PROJECTS / name).rglob("*.*"))
@@ -116,6 +117,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-fairseq", "rocm:gfx942"),
         ("real-fairseq", "xpu"),
         ("real-fairseq", "mps"),
+        ("real-dm-haiku", "xpu"),
+        ("real-dm-haiku", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -283,7 +286,16 @@ only under ``if torch.cuda.is_available(): try: ... except ImportError`` (``dyna
 ``lightweight_convolution.py:24``) with a pure-PyTorch fallback, and the top-level setup.py never builds them.
 Without them the trainer's hard-coded 'cuda' (``trainer.py:992``, ``utils.py:108`` ...) gives moderate on
 XPU/MPS, as expected, and nothing on ROCm. Tying a nested setup.py's extension to the guarded import of its
-module is a cross-file link envsnap does not make. Not tuned: a measurement round, no cell two off."""
+module is a cross-file link envsnap does not make. Not tuned: a measurement round, no cell two off.
+dm-haiku (blind round 40, kept aside) on XPU and MPS: pure JAX, which reaches Intel and Apple GPUs only
+through experimental plugins (the expectation: moderate, as for Flax, optax and equinox); but Haiku does not
+list JAX as a dependency ("Because JAX installation is different depending on your CUDA version"), only in
+an extra (``Requires-Dist: jax>=0.11.0; extra == "jax"``), so envsnap reads every ``import jax`` as an
+optional feature's ("Declared only in an optional extra", one level down) and the requirement as left out
+by an environment marker (the ``extra == "jax"`` marker evaluates false with no extra set, so build.py
+``_left_out`` marks it not-on both platforms): lower. The framework the whole package imports at module
+level is the project, not a feature; nothing in the extra says so. Not tuned: a measurement round, and the
+draw kept dm-haiku aside."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
