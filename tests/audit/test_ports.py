@@ -111,6 +111,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-groundingdino-py", "mps"),
         ("real-segment-anything", "mps"),
         ("real-spconv", "rocm:gfx942"),
+        ("real-gfpgan", "xpu"),
+        ("real-gfpgan", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -261,7 +263,15 @@ compile as the same dialect, so it rates a port of the compile path (moderate); 
 missing backend (higher): the convolution GEMMs come from the required package cumm, whose tensor-core
 templates are picked per NVIDIA architecture (core.py: Volta ``TensorOp((8, 8, 4))``, Turing, Ampere) and
 which has no HIP backend (spconv#780, TheRock#5711). The kernels are in a dependency the tree does not hold
-and envsnap has no row for cumm. Not tuned: a measurement round, and the draw kept spconv aside."""
+and envsnap has no row for cumm. Not tuned: a measurement round, and the draw kept spconv aside.
+gfpgan (blind round 41, kept aside) on XPU and MPS: the package's own device code is one line, utils.py
+``torch.device('cuda' if torch.cuda.is_available() else 'cpu') if device is None else device``, which
+envsnap reads as a guarded choice that only idles the accelerator (lower). The expectation sees edits
+(moderate): Apple support was asked for (TencentARC/GFPGAN#203) and patched in PRs #405/#408, both closed
+unmerged; the training model runs on BasicSR's BaseModel, which picks 'cuda' or 'cpu'; and the paper model
+(gfpganv1_arch, stylegan2_bilinear_arch) imports ``basicsr.ops.fused_act``, an op that needs BasicSR's CUDA
+extension. Both live in the dependency basicsr, which the tree does not hold, behind a guarded import.
+Not tuned: a measurement round, one level off, and the draw kept gfpgan aside."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
