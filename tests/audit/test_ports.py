@@ -119,6 +119,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-fairseq", "mps"),
         ("real-dm-haiku", "xpu"),
         ("real-dm-haiku", "mps"),
+        ("real-gfpgan", "xpu"),
+        ("real-gfpgan", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -295,7 +297,15 @@ optional feature's ("Declared only in an optional extra", one level down) and th
 by an environment marker (the ``extra == "jax"`` marker evaluates false with no extra set, so build.py
 ``_left_out`` marks it not-on both platforms): lower. The framework the whole package imports at module
 level is the project, not a feature; nothing in the extra says so. Not tuned: a measurement round, and the
-draw kept dm-haiku aside."""
+draw kept dm-haiku aside.
+gfpgan (blind round 41, kept aside) on XPU and MPS: the package's own device code is one line, utils.py
+``torch.device('cuda' if torch.cuda.is_available() else 'cpu') if device is None else device``, which
+envsnap reads as a guarded choice that only idles the accelerator (lower). The expectation sees edits
+(moderate): Apple support was asked for (TencentARC/GFPGAN#203) and patched in PRs #405/#408, both closed
+unmerged; the training model runs on BasicSR's BaseModel, which picks 'cuda' or 'cpu'; and the paper model
+(gfpganv1_arch, stylegan2_bilinear_arch) imports ``basicsr.ops.fused_act``, an op that needs BasicSR's CUDA
+extension. Both live in the dependency basicsr, which the tree does not hold, behind a guarded import.
+Not tuned: a measurement round, one level off, and the draw kept gfpgan aside."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
