@@ -377,6 +377,50 @@ def test_a_requirement_its_marker_leaves_off_the_targets_platform(tmp_path: Path
     assert "environment marker" not in on_linux[0].meaning
 
 
+# dm-haiku 0.0.17 METADATA (trimmed): JAX named only through an extra, no platform clause (#22 round 40).
+HAIKU_METADATA = """\
+Metadata-Version: 2.1
+Name: dm-haiku
+Version: 0.0.17
+Requires-Dist: absl-py>=0.7.1
+Provides-Extra: jax
+Requires-Dist: jax>=0.11.0; extra == "jax"
+Requires-Dist: jaxlib>=0.11.0; extra == "jax"
+"""
+
+
+@pytest.mark.parametrize("target", ["xpu", "mps"])
+def test_an_extras_marker_leaves_nothing_out_on_a_platform(tmp_path: Path, target: str) -> None:
+    # `extra == "jax"` says which install asks for JAX, not where pip installs it: no platform leaves it out.
+    result = audit_files(tmp_path, {"dm_haiku-0.0.17.dist-info/METADATA": HAIKU_METADATA}, target)
+    jax = [f for f in result.findings if f.code.startswith("Requires-Dist: jax>=")]
+    assert jax
+    assert all("environment marker leaves it out" not in f.meaning for f in jax)
+    # Twin: a platform clause beside the extra's still leaves it out on the Mac (only there).
+    marked = HAIKU_METADATA.replace(
+        'jax>=0.11.0; extra == "jax"', 'jax>=0.11.0; sys_platform != "darwin" and extra == "jax"'
+    )
+    twin = audit_files(tmp_path / "m", {"dm_haiku-0.0.17.dist-info/METADATA": marked}, target)
+    left = [f for f in twin.findings if f.code.startswith("Requires-Dist: jax>=")]
+    assert left
+    assert any("environment marker leaves it out" in f.meaning for f in left) == (target == "mps")
+
+
+def test_an_extras_marker_reader_on_hostile_text(tmp_path: Path) -> None:
+    # A marker naming a huge or odd extra, or many of them: read in linear time, never a crash.
+    odd = "\n".join(
+        [
+            "Metadata-Version: 2.1",
+            "Name: odd",
+            'Requires-Dist: jax; extra == "' + "x" * 5000 + '"',
+            "Requires-Dist: jaxlib; " + " or ".join(f'extra == "e{n}"' for n in range(300)),
+            'Requires-Dist: cupy; extra == "\x1b[2J"',
+        ]
+    )
+    result = audit_files(tmp_path, {"odd-1.0.dist-info/METADATA": odd}, "mps")
+    assert all("\x1b" not in f.code for f in result.findings)
+
+
 # unsloth 2026.3.4: pyproject.toml (dependencies, trimmed; the marker line as shipped) and the guarded
 # xformers import of models/_utils.py.
 UNSLOTH_MARKER = (

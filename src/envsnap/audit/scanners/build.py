@@ -200,15 +200,21 @@ def _left_out(requirement: Requirement) -> tuple[str, ...]:
     """
     if requirement.marker is None:
         return ()
+    # An extra's clause (`extra == "jax"`, dm-haiku 0.0.17, #22 round 40) says which install asks for it,
+    # not where it installs: the marker is read with that extra chosen, so only platform clauses leave out.
+    extras = _EXTRA_NAME.findall(str(requirement.marker)) or [""]
     left_out = []
     for platform, values in _PLATFORMS.items():
         environment = {key: str(value) for key, value in default_environment().items()} | values
         try:
-            if not requirement.marker.evaluate(environment):
+            if not any(requirement.marker.evaluate({**environment, "extra": extra}) for extra in extras):
                 left_out.append(f"not-on={platform}")
         except (InvalidMarker, UndefinedComparison, UndefinedEnvironmentName):
             continue
     return tuple(left_out)
+
+
+_EXTRA_NAME = re.compile(r"""\bextra\s*==\s*["']([^"']{1,100})["']""")
 
 
 def _pinned(requirement: Requirement) -> tuple[str, ...]:
