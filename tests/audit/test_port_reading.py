@@ -337,3 +337,38 @@ def test_cuda_api_inventory_by_family() -> None:
     text = "void f() { cudaMalloc(&p, n); cudaFree(p); cublasSgemm(h); cudnnCreate(&d); }\n"
     source = next(s for s in scan_native("f.cpp", text) if s.kind == "cuda-source")
     assert source.facts()["api"] == "cuda:2,cublas:1,cudnn:1"
+
+
+# torchvision 0.29.2 models/_meta.py (trimmed): the ImageNet categories hold "hip", the rose hip.
+IMAGENET_CATEGORIES = """_IMAGENET_CATEGORIES = [
+    "acorn",
+    "lakeside",
+    "hip",
+    "buckeye",
+    "coral fungus",
+    "agaric",
+    "gyromitra",
+    "stinkhorn",
+    "earthstar",
+    "hen-of-the-woods",
+]
+"""
+
+
+def test_a_word_list_that_holds_a_device_name_is_no_device_table() -> None:
+    ports = [s for s in scan_python("torchvision/models/_meta.py", IMAGENET_CATEGORIES) if s.kind == "port"]
+    assert ports == []
+    # Twins: a table of device names, and a short list, still name the target.
+    table = 'BACKENDS = ["cuda", "xpu", "mps", "cpu", "hip", "npu", "mlu", "hpu", "meta"]\n'
+    found = sorted(s.subject for s in scan_python("backends.py", table) if s.kind == "port")
+    assert found == ["mps", "rocm", "xpu"]
+    pair = [s.subject for s in scan_python("pair.py", 'PAIR = ("cuda", "hip")\n') if s.kind == "port"]
+    assert pair == ["rocm"]
+
+
+def test_a_huge_word_list_and_nested_lists() -> None:
+    # A 200,000-word list with one device word is a vocabulary; a short list nested in lists keeps its word.
+    words = ", ".join(f'"w{n}"' for n in range(200_000))
+    text = f'BIG = [{words}, "hip"]\nNESTED = [[[[["hip"] * 1] * 1] * 1] * 1]\n'
+    ports = [s for s in scan_python("big.py", text) if s.kind == "port"]
+    assert [s.line for s in ports] == [2]

@@ -103,6 +103,7 @@ from envsnap.audit.scanners.python_shapes import (
     swallows_errors,
     switch_word,
     tolerates_failure,
+    vocabulary_list,
 )
 from envsnap.audit.scanners.python_trigger import trigger_lines, with_companions
 
@@ -321,6 +322,8 @@ class _Visitor(ast.NodeVisitor):
         """Per enclosing ``if``: the strings its test compares against (``"bitsandbytes" in str(cls)``)."""
         """Per enclosing class: attributes its ``__init__`` sets from an off-by-default parameter."""
         self.opt_in = 0
+        self.vocabulary = 0
+        """Depth inside a long literal list of words that is no device table (``vocabulary_list``)."""
         self.on_switches: list[set[str]] = []
         self.default_on = 0
         """Depth inside ``if <parameter on by default>:``: an import there is the default path, not LAZY."""
@@ -1499,6 +1502,16 @@ class _Visitor(ast.NodeVisitor):
         others = module_backend_classes("".join(self.lines)) - {"cuda"}
         return ("member=cuda", f"siblings={','.join(sorted(others))}")
 
+    def visit_List(self, node: ast.List | ast.Tuple | ast.Set) -> None:
+        if not vocabulary_list(node):
+            self.generic_visit(node)
+            return
+        self.vocabulary += 1
+        self.generic_visit(node)
+        self.vocabulary -= 1
+
+    visit_Tuple = visit_Set = visit_List
+
     def visit_Constant(self, node: ast.Constant) -> None:
         value = node.value
         if not isinstance(value, str):
@@ -1507,7 +1520,7 @@ class _Visitor(ast.NodeVisitor):
             # CUDA C++ the project generates and compiles at run time (KeOps' f-string kernels).
             self.emit("cuda-kernel-string", node, "CUDA C++ kernel source", detail=self._backend_member())
             return
-        if value in PORT_STRINGS:
+        if value in PORT_STRINGS and not self.vocabulary:
             # A device table, a dispatch key or a comparison that names the target: the code has a path.
             self.emit(
                 "port",

@@ -45,6 +45,21 @@ _ARCH = re.compile(r"\d+\.\d+(\+PTX)?")
 _ARCH_SEPARATORS = re.compile(r"([;\s]+)")
 
 PORT_STRINGS = {"xpu": "xpu", "mps": "mps", "hip": "rocm", "rocm": "rocm"}
+DEVICE_WORDS = frozenset({*PORT_STRINGS, "cuda", "cpu", "gpu", "npu", "hpu", "mlu", "xla", "tpu", "meta"})
+VOCABULARY_MIN = 8
+"""A literal list this long whose words are mostly not device names is a vocabulary, not a device table."""
+
+
+def vocabulary_list(node: ast.List | ast.Tuple | ast.Set) -> bool:
+    """A long literal list of words that is no device table: torchvision 0.29's ImageNet categories
+    (models/_meta.py) hold "hip" (the rose hip) among a thousand class names (#22 round 39's report). A
+    table that names devices (``["cuda", "xpu", "mps"]``, ``("cpu", "cuda", "hip")``) keeps them."""
+    words = [e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+    if len(words) < VOCABULARY_MIN:
+        return False
+    return sum(word.lower() in DEVICE_WORDS for word in words) * 2 < len(words)
+
+
 PORT_NAMES = {
     "is_rocm_pytorch": "rocm",
     "IS_ROCM": "rocm",
