@@ -322,8 +322,9 @@ def _left_out_imports(signals: list[Signal]) -> list[Signal]:
     own install has no triton on a Mac, so those modules sit on paths its Mac install does not take (LoRA
     kernels behind ``lora_*_kernel`` switches). The import carries the requirement's ``not-on=`` marks; a
     package some requirement installs everywhere, or that nothing declares, keeps its imports as they are.
-    A requirement left out on every platform is an extra's (its marker names ``extra``; ipex-llm's
-    ``bigdl-core-xe-21; extra == 'xpu'``), not a platform's: it marks nothing. Nor is an import in a
+    A requirement left out on every platform the targets run on (``sys_platform == 'win32'``) says nothing
+    of one of them: it marks nothing (an extra's clause alone leaves out nowhere: scanners.build._left_out
+    reads it with the extra chosen). Nor is an import in a
     package's root ``__init__.py`` marked: that module loads wherever the project is imported (unsloth 2026.3
     imports triton there and leaves triton out on macOS: it does not run on a Mac at all).
     """
