@@ -121,6 +121,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-dm-haiku", "mps"),
         ("real-gfpgan", "xpu"),
         ("real-gfpgan", "mps"),
+        ("real-pykeen", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -305,7 +306,15 @@ envsnap reads as a guarded choice that only idles the accelerator (lower). The e
 unmerged; the training model runs on BasicSR's BaseModel, which picks 'cuda' or 'cpu'; and the paper model
 (gfpganv1_arch, stylegan2_bilinear_arch) imports ``basicsr.ops.fused_act``, an op that needs BasicSR's CUDA
 extension. Both live in the dependency basicsr, which the tree does not hold, behind a guarded import.
-Not tuned: a measurement round, one level off, and the draw kept gfpgan aside."""
+Not tuned: a measurement round, one level off, and the draw kept gfpgan aside.
+pykeen (blind round 44) on MPS: the package's device code is utils.py ``resolve_device``, which maps
+None/'gpu' to 'cuda' and falls back with ``if not torch.cuda.is_available() and device.type == "cuda":``
+to the CPU; envsnap reads that check and the guarded ``torch.cuda.get_rng_state()``/``set_rng_state``
+in training_loop.py as choices that only idle the accelerator (lower). The expectation sees edits
+(moderate): 1.11.1 has "zero MPS awareness" (pykeen/pykeen#1600, merged after the release) and the MPS
+attempt (pykeen/pykeen#975, open since 2022) hit crashes that needed PYTORCH_ENABLE_MPS_FALLBACK=1 and device
+fixes in the evaluator: MPS op coverage, not a line envsnap can read. Not tuned: a measurement round, one
+level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

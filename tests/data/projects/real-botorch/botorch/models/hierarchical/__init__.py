@@ -1,0 +1,18 @@
+#!/usr/bin/env python3
+# Copyright (c) Meta Platforms, Inc. and affiliates.
+#
+# This source code is licensed under the MIT license found in the
+# LICENSE file in the root directory of this source tree.
+
+from botorch.models.hierarchical.conditional_kernel_gp import (
+    HierarchicalConditionalKernel,
+    HierarchicalConditionalKernelGP,
+    HierarchicalConditionalKernelMultiTaskGP,
+)
+
+
+__all__ = [
+    "HierarchicalConditionalKernel",
+    "HierarchicalConditionalKernelGP",
+    "HierarchicalConditionalKernelMultiTaskGP",
+]
