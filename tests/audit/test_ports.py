@@ -122,6 +122,10 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-gfpgan", "xpu"),
         ("real-gfpgan", "mps"),
         ("real-pykeen", "mps"),
+        ("real-pycuda", "rocm:gfx942"),
+        ("real-fairscale", "rocm:gfx942"),
+        ("real-fairscale", "xpu"),
+        ("real-fairscale", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -314,7 +318,25 @@ in training_loop.py as choices that only idle the accelerator (lower). The expec
 (moderate): 1.11.1 has "zero MPS awareness" (pykeen/pykeen#1600, merged after the release) and the MPS
 attempt (pykeen/pykeen#975, open since 2022) hit crashes that needed PYTORCH_ENABLE_MPS_FALLBACK=1 and device
 fixes in the evaluator: MPS op coverage, not a line envsnap can read. Not tuned: a measurement round, one
-level off."""
+level off.
+pycuda (blind round 43, kept aside) on ROCm: the library is a binding of the CUDA driver API (README: "access
+Nvidia's CUDA parallel computation API"; no HIP build, AMD users go to the separate PyOpenCL), so the
+expectation is a missing backend (higher). envsnap rates its parts one by one: the CUDA C strings that
+gpuarray/elementwise/curandom generate (``cuda-kernel-string``, e.g. ``curandom.py:282``) as a port of the
+compile path to hiprtc (moderate), and the C++ wrapper (``src/cpp/cuda.hpp``,
+``src/wrapper/wrap_cudadrv.cpp``) as hipify-mappable ``cuda-source`` (lower, every cuXxx call it sees has a
+HIP twin). That the driver API is the whole project, so mapping it is writing the HIP backend, no single line
+says. (The ``cuda-only-requirement`` on ``pyproject.toml:57`` is ruff's isort ``known-local-folder =
+["pycuda"]``, the project naming itself, not a requirement.) Not tuned: a measurement round, and the draw kept
+pycuda aside.
+fairscale (blind round 43) on all three targets, one level up each (ROCm moderate for lower, XPU and MPS
+higher for moderate): the level is set by ``cuda-source`` on
+``fairscale/clib/fused_adam_cuda/multi_tensor_apply.cuh:1``, a header of the fused Adam extension that
+setup.py builds only under ``BUILD_CUDA_EXTENSIONS=1`` (the .cpp/.cu sources are not even in the sdist) and
+whose Adam class optim/adam.py defines only inside ``try: from fairscale import fused_adam_cuda``. Without it
+the torch.cuda streams and hard-coded 'cuda' of FSDP/OSS give moderate on XPU/MPS, as expected, and lower on
+ROCm. An extension gated by an environment switch that defaults off, with its import guarded, is the fairseq
+shape again. Not tuned: a measurement round, no cell two off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

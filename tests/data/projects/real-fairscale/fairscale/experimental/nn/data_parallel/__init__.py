@@ -1,0 +1,6 @@
+# Copyright (c) Facebook, Inc. and its affiliates. All rights reserved.
+#
+# This source code is licensed under the BSD license found in the
+# LICENSE file in the root directory of this source tree.
+
+from .gossip import SlowMoBaseAlgorithm, SlowMoDistributedDataParallel  # noqa

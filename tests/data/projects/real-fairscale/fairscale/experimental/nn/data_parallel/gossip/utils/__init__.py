@@ -1,0 +1,14 @@
+# Copyright (c) Facebook, Inc. and its affiliates. All rights reserved.
+#
+# This source code is licensed under the BSD license found in the
+# LICENSE file in the root directory of this source tree.
+
+from .helpers import (
+    MultiProcessAdapter,
+    communicate,
+    create_process_group,
+    flatten_tensors,
+    group_by_dtype,
+    make_logger,
+    unflatten_tensors,
+)

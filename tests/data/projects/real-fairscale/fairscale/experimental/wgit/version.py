@@ -1,0 +1,1 @@
+__version_tuple__ = (0, 0, 1)

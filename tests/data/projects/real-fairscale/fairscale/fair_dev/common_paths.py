@@ -1,0 +1,7 @@
+# Copyright (c) Facebook, Inc. and its affiliates. All rights reserved.
+#
+# This source code is licensed under the BSD license found in the
+# LICENSE file in the root directory of this source tree.
+
+"Common cache root for torchvision.datasets and others."
+DATASET_CACHE_ROOT = "cached_datasets"

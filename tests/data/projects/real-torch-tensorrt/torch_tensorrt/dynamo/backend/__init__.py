@@ -1,0 +1,1 @@
+from .backends import torch_tensorrt_backend  # noqa: F401
