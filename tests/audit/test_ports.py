@@ -121,6 +121,10 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-dm-haiku", "mps"),
         ("real-gfpgan", "xpu"),
         ("real-gfpgan", "mps"),
+        ("real-basicsr", "rocm:gfx942"),
+        ("real-basicsr", "xpu"),
+        ("real-basicsr", "mps"),
+        ("real-clip-interrogator", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -305,7 +309,26 @@ envsnap reads as a guarded choice that only idles the accelerator (lower). The e
 unmerged; the training model runs on BasicSR's BaseModel, which picks 'cuda' or 'cpu'; and the paper model
 (gfpganv1_arch, stylegan2_bilinear_arch) imports ``basicsr.ops.fused_act``, an op that needs BasicSR's CUDA
 extension. Both live in the dependency basicsr, which the tree does not hold, behind a guarded import.
-Not tuned: a measurement round, one level off, and the draw kept gfpgan aside."""
+Not tuned: a measurement round, one level off, and the draw kept gfpgan aside.
+basicsr (blind round 42) on all three: its three CUDA ops (``ops/dcn``, ``ops/fused_act``, ``ops/upfirdn2d``,
+.cu sources shipped in the sdist) are built only when the installer sets ``BASICSR_EXT=True`` (setup.py ``if
+cuda_ext == 'True'``, otherwise ``ext_modules = []``) or JIT-loaded under ``BASICSR_JIT=True``
+(``deform_conv.py:14``); by default the import is ``try: from . import deform_conv_ext except ImportError:
+pass``, ``DCNv2Pack`` calls ``torchvision.ops.deform_conv2d``; only stylegan2_arch/basicvsrpp_arch need them.
+envsnap reads the .cu files and the ``load(`` as the project's extension: moderate on ROCm (hipify at build)
+where the expectation is lower (plain PyTorch on 'cuda', the ops optional and hipified by CUDAExtension), and
+higher on XPU/MPS ("no CUDA compiler") where the expectation is moderate (the cuda-or-cpu BaseModel, .cuda()
+calls, NCCL and CUDA streams are edits; the main SR archs need no op). An extension gated by an opt-in
+environment variable in setup.py is an optional feature; envsnap does not tie the env-var gate to the
+extension list. Not tuned: a measurement round, one level off.
+clip-interrogator (blind round 42) on MPS: ``Config.device`` picks 'mps' first (``clip_interrogator.py:52``),
+which envsnap reads as a code path on Apple, and its six ``torch.cuda.amp.autocast()`` as deprecated but
+working: lower. The expectation is moderate: on MPS that autocast does nothing while the label embeddings are
+stored float16 and cast to float32 only ``if self.device == 'cpu'`` (``clip_interrogator.py:338``), so
+``_rank`` multiplies float32 image features by float16 embeddings outside CUDA autocast; the tracker has the
+failure and an open fix (pharmapsychotic/clip-interrogator PR #84 "it fails to use MPS ... amp.autocast call,
+which is hardcoded to CUDA", #83, #25). A dtype mismatch between two tensors made in different functions is
+data flow envsnap does not follow. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
