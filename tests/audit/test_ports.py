@@ -123,9 +123,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-gfpgan", "mps"),
         ("real-pykeen", "mps"),
         ("real-pycuda", "rocm:gfx942"),
-        ("real-fairscale", "rocm:gfx942"),
-        ("real-fairscale", "xpu"),
-        ("real-fairscale", "mps"),
+        ("real-clip-interrogator", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -329,14 +327,17 @@ HIP twin). That the driver API is the whole project, so mapping it is writing th
 says. (The ``cuda-only-requirement`` on ``pyproject.toml:57`` is ruff's isort ``known-local-folder =
 ["pycuda"]``, the project naming itself, not a requirement.) Not tuned: a measurement round, and the draw kept
 pycuda aside.
-fairscale (blind round 43) on all three targets, one level up each (ROCm moderate for lower, XPU and MPS
-higher for moderate): the level is set by ``cuda-source`` on
-``fairscale/clib/fused_adam_cuda/multi_tensor_apply.cuh:1``, a header of the fused Adam extension that
-setup.py builds only under ``BUILD_CUDA_EXTENSIONS=1`` (the .cpp/.cu sources are not even in the sdist) and
-whose Adam class optim/adam.py defines only inside ``try: from fairscale import fused_adam_cuda``. Without it
-the torch.cuda streams and hard-coded 'cuda' of FSDP/OSS give moderate on XPU/MPS, as expected, and lower on
-ROCm. An extension gated by an environment switch that defaults off, with its import guarded, is the fairseq
-shape again. Not tuned: a measurement round, no cell two off."""
+(fairscale, round 43, and basicsr, round 42, were one level off on every target for CUDA extensions built only
+when the user sets an environment variable; right since that switch makes the build optional, and both moved
+to the built-against part.)
+clip-interrogator (blind round 42) on MPS: ``Config.device`` picks 'mps' first (``clip_interrogator.py:52``),
+which envsnap reads as a code path on Apple, and its six ``torch.cuda.amp.autocast()`` as deprecated but
+working: lower. The expectation is moderate: on MPS that autocast does nothing while the label embeddings are
+stored float16 and cast to float32 only ``if self.device == 'cpu'`` (``clip_interrogator.py:338``), so
+``_rank`` multiplies float32 image features by float16 embeddings outside CUDA autocast; the tracker has the
+failure and an open fix (pharmapsychotic/clip-interrogator PR #84 "it fails to use MPS ... amp.autocast call,
+which is hardcoded to CUDA", #83, #25). A dtype mismatch between two tensors made in different functions is
+data flow envsnap does not follow. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -69,6 +69,8 @@ from envsnap.audit.scanners.python_shapes import (
     catches_import_error,
     compared_strings,
     cpu_by_default,
+    env_switch,
+    env_switches,
     feature_switch,
     flag_attribute,
     generic_op,
@@ -332,6 +334,10 @@ class _Visitor(ast.NodeVisitor):
         self.kernel_switches: list[set[str]] = []
         self.jit_names: list[str | None] = []
         self.kernel_opt_in = 0
+        self.env_flags: frozenset[str] | None = None
+        """Module-level names bound to an environment variable read off by default (``env_switches``)."""
+        self.env_opt_in = 0
+        """Depth inside ``if <environment variable> == "1":``: built or run only when the user sets it."""
         self.switches: frozenset[str] | None = None
         """Module-level flags set to False (python_shapes.module_switches), read when first needed."""
         self.flags: list[str] = []
@@ -614,6 +620,10 @@ class _Visitor(ast.NodeVisitor):
         # `def init(..., use_deepspeed=False): if use_deepspeed: import deepspeed` (coqui-tts 0.26
         # xtts/gpt.py, #22 blind round 13): the body runs only when the caller turns on a switch that is
         # off by default.
+        if self.env_flags is None:
+            self.env_flags = env_switches(self.lines)
+        by_env = env_switch(node.test, self.env_flags)
+        self.env_opt_in += by_env
         opt_in = (
             switch
             or feature_switch(node.test)
@@ -650,6 +660,7 @@ class _Visitor(ast.NodeVisitor):
             self.flags.pop()
         self.default_on -= default_on
         self.opt_in -= opt_in
+        self.env_opt_in -= by_env
         self.no_rocm -= rocm is False
         self.no_rocm += rocm is True and bool(node.orelse)
         if tested is not None:
@@ -1344,12 +1355,17 @@ class _Visitor(ast.NodeVisitor):
         branch: tuple[str, ...] = ("branch=not-rocm",) if self.no_rocm else ()
         # A JIT build whose failure a handler swallows (peft 0.21's BOFT: `except Exception: fbd_cuda = None`,
         # then a PyTorch path): across_files.JIT_ONLY reads it as a kernel with a fallback.
-        branch += (SWALLOWED,) if self.swallowed and short != "CUDAExtension" else ()
+        # Built only when the user sets an environment variable (basicsr 1.4.2's `if BASICSR_JIT == 'True':
+        # load(...)`, else a prebuilt module in a try; fairscale 0.4.13's `if os.getenv(
+        # "BUILD_CUDA_EXTENSIONS", "0") == "1":` around its CUDAExtension): off on a fresh install, the
+        # project runs without it, as when a handler swallows or tolerates the build.
+        optional = self.swallowed or self.env_opt_in
+        branch += (SWALLOWED,) if optional and short != "CUDAExtension" else ()
         branch += _built_module(node, keywords) if short == "CUDAExtension" else ()
         # An install-time extension whose failure the setup script lets pass (sam2 1.1.0: `except Exception:
         # if BUILD_ALLOW_ERRORS: ext_modules = []`, on by default; README "you can ignore it and still use
         # SAM 2"): across_files._optional_build reads the package as working without it.
-        branch += (TOLERATED,) if self.tolerated and short == "CUDAExtension" else ()
+        branch += (TOLERATED,) if (self.tolerated or self.env_opt_in) and short == "CUDAExtension" else ()
         self.emit("cuda-extension", node, short, detail=(*(f"source={f}" for f in cuda_files[:8]), *branch))
         self._extension_libraries(node, keywords)
         inline = keywords.get("cuda_sources")

@@ -210,6 +210,46 @@ def module_switches(lines: list[str]) -> frozenset[str]:
     return frozenset(off - other)
 
 
+_ENV_READ = re.compile(
+    r"""^os\.(?:getenv|environ\.get)\(\s*["'][A-Za-z_][A-Za-z0-9_]{0,100}["']\s*"""
+    r"""(?:,\s*(?:None|["'](?:0|false|False|FALSE|no|off)?["']))?\s*\)$"""
+)
+"""``os.getenv("BASICSR_JIT")``, ``os.environ.get("X", "0")``: an environment variable read with no default or
+an off one: unset, as on a fresh install, it turns nothing on."""
+_ON_VALUES = frozenset({"1", "true", "True", "TRUE", "yes", "on", "ON"})
+
+
+def env_switches(lines: list[str]) -> frozenset[str]:
+    """Names a module binds at its top level to an environment variable read off by default
+    (``BASICSR_JIT = os.getenv('BASICSR_JIT')``, basicsr 1.4.2 ops/dcn/deform_conv.py). Read from the text."""
+    names: set[str] = set()
+    for line in lines:
+        if not line or not (line[0].isalpha() or line[0] == "_"):
+            continue
+        match = _MODULE_ASSIGN.match(line)
+        if match is not None and _ENV_READ.match(match.group(2)):
+            names.add(match.group(1))
+    return frozenset(names)
+
+
+def env_switch(test: ast.expr, switches: frozenset[str]) -> bool:
+    """``if BASICSR_JIT == 'True':`` (a name from ``env_switches``) or ``if os.getenv("BUILD_CUDA_EXTENSIONS",
+    "0") == "1":`` (fairscale 0.4.13 setup.py): a branch taken only when the user sets the variable, an opt-in
+    (#22 rounds 42 and 43: both projects' CUDA extensions are built only so)."""
+    if not (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Eq)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value in _ON_VALUES
+    ):
+        return False
+    left = test.left
+    if isinstance(left, ast.Name):
+        return left.id in switches
+    return isinstance(left, ast.Call) and _ENV_READ.match(ast.unparse(left)) is not None
+
+
 _ENABLED = re.compile(r"^_?is_\w+_enabled$")
 """``is_deepspeed_zero3_enabled()``, ``is_sagemaker_mp_enabled()``: whether the user turned a feature on
 (transformers 5.24 modeling_wav2vec2.py, training_args.py): what it guards is that feature's path, taken

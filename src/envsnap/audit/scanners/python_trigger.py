@@ -112,6 +112,7 @@ def _anchors() -> tuple[bytes, ...]:
         b"elementwisekernel",
         b"reductionkernel",
         b"__global__",
+        b".cu",  # `\.cuh?\b`: a CUDA source named in a load() (basicsr's ops, #22 round 42's report)
         b"find_spec(",
         b"custom_call_target",
         b"ffi_target",
