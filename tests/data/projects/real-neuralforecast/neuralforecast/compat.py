@@ -1,0 +1,11 @@
+
+
+
+__all__ = []
+
+
+try:
+    from pyspark.sql import DataFrame as SparkDataFrame
+except ImportError:
+
+    class SparkDataFrame: ...

@@ -1,0 +1,1 @@
+"""Tests for data modules and dataloaders in pytorch_forecasting.data package."""

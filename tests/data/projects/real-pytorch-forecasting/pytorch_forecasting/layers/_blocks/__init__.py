@@ -1,0 +1,3 @@
+from pytorch_forecasting.layers._blocks._residual_block_dsipts import ResidualBlock
+
+__all__ = ["ResidualBlock"]

@@ -1,0 +1,5 @@
+"""Tuning utilities for PyTorch Forecasting."""
+
+from pytorch_forecasting.tuning.tuner import Tuner
+
+__all__ = ["Tuner"]
