@@ -124,6 +124,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-pykeen", "mps"),
         ("real-pycuda", "rocm:gfx942"),
         ("real-clip-interrogator", "mps"),
+        ("real-darts", "xpu"),
+        ("real-pytorch-forecasting", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -337,7 +339,25 @@ stored float16 and cast to float32 only ``if self.device == 'cpu'`` (``clip_inte
 ``_rank`` multiplies float32 image features by float16 embeddings outside CUDA autocast; the tracker has the
 failure and an open fix (pharmapsychotic/clip-interrogator PR #84 "it fails to use MPS ... amp.autocast call,
 which is hardcoded to CUDA", #83, #25). A dtype mismatch between two tensors made in different functions is
-data flow envsnap does not follow. Not tuned: a measurement round, one level off."""
+data flow envsnap does not follow. Not tuned: a measurement round, one level off.
+darts (blind round 46) on XPU: every ``import pytorch_lightning`` (``pl_forecasting_module.py:14``,
+``torch_forecasting_model.py:33`` ...) and the requirement (``METADATA:51``, ``Requires-Dist:
+pytorch-lightning>=2.6.6; extra == "torch"``) carry the Lightning-has-no-XPU finding, but Lightning (and
+torch) is declared only in the ``torch`` extra, so envsnap reads them as an optional feature's and rates them
+one level down: lower. The expectation is moderate, as for the other Lightning projects: the torch extra is
+the half of Darts that touches a GPU at all (unit8co/darts#2252: "Darts delegates GPU detection/management
+entirely to Pytorch/Lightning"), so moving it to Intel needs a custom Accelerator/Strategy. Same shape as
+dm-haiku (round 40): the framework the device code imports at module level sits in an extra. Not tuned: a
+measurement round.
+pytorch-forecasting (blind round 46, kept aside) on MPS: the tree names 'mps'
+(``metrics/distributions.py:115``, ``temporal_fusion_transformer/sub_modules.py:53``,
+``models/base/_base_model.py:958``, ``utils/_utils.py:551``), which envsnap reads as a code path on Apple and
+nothing else marks: lower. The first of them is ``assert x.device.type != "mps", ("MPS accelerator has a bug"
+... "use cpu or gpu")``, a refusal, and the others are workarounds (interpolate on the CPU,
+``loss.requires_grad_(True)``). The expectation is moderate: the flagship TFT does not train on MPS as shipped
+(sktime/pytorch-forecasting#1768, #1721, #1309 open; the merged fix #1725 still diverges and a contributor
+advises disabling MPS). Open tracker bugs are not in the source, and a device named to be refused reads like
+one supported. Not tuned: a measurement round, and the draw kept pytorch-forecasting aside."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
