@@ -124,6 +124,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-pykeen", "mps"),
         ("real-pycuda", "rocm:gfx942"),
         ("real-clip-interrogator", "mps"),
+        ("real-e3nn", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -337,7 +338,18 @@ stored float16 and cast to float32 only ``if self.device == 'cpu'`` (``clip_inte
 ``_rank`` multiplies float32 image features by float16 embeddings outside CUDA autocast; the tracker has the
 failure and an open fix (pharmapsychotic/clip-interrogator PR #84 "it fails to use MPS ... amp.autocast call,
 which is hardcoded to CUDA", #83, #25). A dtype mismatch between two tensors made in different functions is
-data flow envsnap does not follow. Not tuned: a measurement round, one level off."""
+data flow envsnap does not follow. Not tuned: a measurement round, one level off.
+e3nn (blind round 45) on MPS: envsnap counts eight ``float64-on-mps`` lines (moderate), e.g.
+``math/_normalize_activation.py:17`` (``torch.randn(..., dtype=torch.float64, device=device)`` in
+``moment()``), ``o3/_wigner.py:152-154`` (``change_basis_real_to_complex(l, dtype=torch.float64)``),
+``o3/_reduce.py:176,180`` and ``o3/_spherical_harmonics_generator.py:13`` (``torch.set_default_dtype``). The
+expectation is lower: every one builds a constant on the CPU (no device argument, or the default device /
+``_get_device`` of an activation that has no parameters, "cpu"), and ``wigner_3j`` returns it through
+``C.to(dtype=dtype, device=device, copy=True)``, so a float32 model moved to 'mps' holds no float64 tensor;
+the generator line is in a ``# pragma: no cover`` code generator nothing imports. Downstream MACE needed MPS
+fixes only in its own float64 casts (ACEsuit/mace PR #1505, mace-foundations#14). Whether a float64 tensor
+made without a device ever reaches the accelerator is data flow envsnap does not follow. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
