@@ -126,6 +126,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-clip-interrogator", "mps"),
         ("real-darts", "xpu"),
         ("real-pytorch-forecasting", "mps"),
+        ("real-e3nn", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -357,7 +358,18 @@ nothing else marks: lower. The first of them is ``assert x.device.type != "mps",
 ``loss.requires_grad_(True)``). The expectation is moderate: the flagship TFT does not train on MPS as shipped
 (sktime/pytorch-forecasting#1768, #1721, #1309 open; the merged fix #1725 still diverges and a contributor
 advises disabling MPS). Open tracker bugs are not in the source, and a device named to be refused reads like
-one supported. Not tuned: a measurement round, and the draw kept pytorch-forecasting aside."""
+one supported. Not tuned: a measurement round, and the draw kept pytorch-forecasting aside.
+e3nn (blind round 45) on MPS: envsnap counts eight ``float64-on-mps`` lines (moderate), e.g.
+``math/_normalize_activation.py:17`` (``torch.randn(..., dtype=torch.float64, device=device)`` in
+``moment()``), ``o3/_wigner.py:152-154`` (``change_basis_real_to_complex(l, dtype=torch.float64)``),
+``o3/_reduce.py:176,180`` and ``o3/_spherical_harmonics_generator.py:13`` (``torch.set_default_dtype``). The
+expectation is lower: every one builds a constant on the CPU (no device argument, or the default device /
+``_get_device`` of an activation that has no parameters, "cpu"), and ``wigner_3j`` returns it through
+``C.to(dtype=dtype, device=device, copy=True)``, so a float32 model moved to 'mps' holds no float64 tensor;
+the generator line is in a ``# pragma: no cover`` code generator nothing imports. Downstream MACE needed MPS
+fixes only in its own float64 casts (ACEsuit/mace PR #1505, mace-foundations#14). Whether a float64 tensor
+made without a device ever reaches the accelerator is data flow envsnap does not follow. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

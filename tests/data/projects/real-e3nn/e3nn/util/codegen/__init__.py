@@ -1,0 +1,6 @@
+from ._mixin import CodeGenMixin
+
+
+__all__ = [
+    "CodeGenMixin",
+]
