@@ -127,6 +127,10 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-darts", "xpu"),
         ("real-pytorch-forecasting", "mps"),
         ("real-e3nn", "mps"),
+        ("real-keras-hub", "mps"),
+        ("real-tensorflow-probability", "xpu"),
+        ("real-tensorflow-probability", "mps"),
+        ("real-tf-keras", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -369,7 +373,27 @@ expectation is lower: every one builds a constant on the CPU (no device argument
 the generator line is in a ``# pragma: no cover`` code generator nothing imports. Downstream MACE needed MPS
 fixes only in its own float64 casts (ACEsuit/mace PR #1505, mace-foundations#14). Whether a float64 tensor
 made without a device ever reaches the accelerator is data flow envsnap does not follow. Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+keras-hub (blind round 47) on MPS: the tree requires no GPU framework itself (keras>=3.15, tensorflow-text);
+its TensorFlow/JAX imports are guarded or behind ``keras.config.backend()`` switches, and
+``running_on_gpu()`` (``keras_utils.py:124``) is a ``torch.cuda.is_available()`` check that only keeps the
+plain attention path: lower. The expectation is moderate: the Apple path is Keras 3's, in the dependency the
+tree does not hold: the torch backend defaults to 'mps' and crashes on float64 numpy inputs
+(keras-team/keras#23700), and TF/JAX reach Apple GPUs only through the tensorflow-metal / experimental
+jax-metal plugins (keras-team/keras#18436). Not tuned: a measurement round, one level off.
+tensorflow-probability (blind round 47) on XPU and MPS: TensorFlow and JAX are the ``tf`` and ``jax`` extras
+(``METADATA:36,39``), so envsnap reads every plugin finding as an opt-in the project runs without (lower).
+But the third substrate is NumPy on the CPU: a GPU run needs one of the extras, and on Intel that is Intel
+Extension for TensorFlow (released for TF 2.15, "Not support" for 2.17) while ``python/__init__.py`` refuses
+TF < 2.18, or the OpenXLA plugin pinned to jax 0.4.38; on Apple the tensorflow-metal / jax-metal plugins
+without float64 (tensorflow/probability#1277, #1644): version pins, moderate. That an optional extra is the
+only way onto the GPU nothing in the tree says. Not tuned: a measurement round, one level off.
+tf-keras (blind round 47, kept aside) on ROCm: ``Requires-Dist: tensorflow<2.22,>=2.21`` names the stock
+distribution, which envsnap reads as a package swap to tensorflow-rocm (moderate, as for spleeter). The
+expectation is lower: AMD's own TensorFlow install docs name the step, "A manual install of the tf-keras
+package is required ... pip install tf-keras --no-deps" on top of tensorflow-rocm, so the swap is the
+documented path, not an edit; nothing in the tree says so. Not tuned: a measurement round, one level off,
+and the draw kept tf-keras aside."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
