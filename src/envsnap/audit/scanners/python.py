@@ -620,9 +620,7 @@ class _Visitor(ast.NodeVisitor):
         # `def init(..., use_deepspeed=False): if use_deepspeed: import deepspeed` (coqui-tts 0.26
         # xtts/gpt.py, #22 blind round 13): the body runs only when the caller turns on a switch that is
         # off by default.
-        if self.env_flags is None:
-            self.env_flags = env_switches(self.lines)
-        by_env = env_switch(node.test, self.env_flags)
+        by_env = env_switch(node.test, self._env_switches())
         self.env_opt_in += by_env
         opt_in = (
             switch
@@ -716,6 +714,12 @@ class _Visitor(ast.NodeVisitor):
             has_try = self.text.startswith("try") or "\ntry" in self.text
             self.flags_of_imports = import_flags(self.lines) if has_try else frozenset()
         return self.flags_of_imports
+
+    def _env_switches(self) -> frozenset[str]:
+        """Module-level names bound to an environment variable read off by default, read when first asked."""
+        if self.env_flags is None:
+            self.env_flags = env_switches(self.lines)
+        return self.env_flags
 
     def _switches(self) -> frozenset[str]:
         """Module-level flags set to False, read from the module's lines the first time they are asked for."""
