@@ -117,8 +117,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-fairseq", "rocm:gfx942"),
         ("real-fairseq", "xpu"),
         ("real-fairseq", "mps"),
-        ("real-dm-haiku", "xpu"),
-        ("real-dm-haiku", "mps"),
         ("real-gfpgan", "xpu"),
         ("real-gfpgan", "mps"),
         ("real-pykeen", "mps"),
@@ -128,9 +126,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-pytorch-forecasting", "mps"),
         ("real-e3nn", "mps"),
         ("real-keras-hub", "mps"),
-        ("real-tensorflow-probability", "xpu"),
-        ("real-tensorflow-probability", "mps"),
-        ("real-tf-keras", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -299,15 +294,6 @@ only under ``if torch.cuda.is_available(): try: ... except ImportError`` (``dyna
 Without them the trainer's hard-coded 'cuda' (``trainer.py:992``, ``utils.py:108`` ...) gives moderate on
 XPU/MPS, as expected, and nothing on ROCm. Tying a nested setup.py's extension to the guarded import of its
 module is a cross-file link envsnap does not make. Not tuned: a measurement round, no cell two off.
-dm-haiku (blind round 40, kept aside) on XPU and MPS: pure JAX, which reaches Intel and Apple GPUs only
-through experimental plugins (the expectation: moderate, as for Flax, optax and equinox); but Haiku does not
-list JAX as a dependency ("Because JAX installation is different depending on your CUDA version"), only in
-an extra (``Requires-Dist: jax>=0.11.0; extra == "jax"``), so envsnap reads every ``import jax`` as an
-optional feature's ("Declared only in an optional extra", one level down) and the requirement as left out
-by an environment marker (the ``extra == "jax"`` marker evaluates false with no extra set, so build.py
-``_left_out`` marks it not-on both platforms): lower. The framework the whole package imports at module
-level is the project, not a feature; nothing in the extra says so. Not tuned: a measurement round, and the
-draw kept dm-haiku aside.
 gfpgan (blind round 41, kept aside) on XPU and MPS: the package's own device code is one line, utils.py
 ``torch.device('cuda' if torch.cuda.is_available() else 'cpu') if device is None else device``, which
 envsnap reads as a guarded choice that only idles the accelerator (lower). The expectation sees edits
@@ -352,7 +338,8 @@ torch) is declared only in the ``torch`` extra, so envsnap reads them as an opti
 one level down: lower. The expectation is moderate, as for the other Lightning projects: the torch extra is
 the half of Darts that touches a GPU at all (unit8co/darts#2252: "Darts delegates GPU detection/management
 entirely to Pytorch/Lightning"), so moving it to Intel needs a custom Accelerator/Strategy. Same shape as
-dm-haiku (round 40): the framework the device code imports at module level sits in an extra. Not tuned: a
+dm-haiku (round 40), fixed after measurement for frameworks only (across_files._built_on): Lightning is
+built on PyTorch, not a framework row, and six modules of the subset import it. Not tuned: a
 measurement round.
 pytorch-forecasting (blind round 46, kept aside) on MPS: the tree names 'mps'
 (``metrics/distributions.py:115``, ``temporal_fusion_transformer/sub_modules.py:53``,
@@ -380,20 +367,7 @@ its TensorFlow/JAX imports are guarded or behind ``keras.config.backend()`` swit
 plain attention path: lower. The expectation is moderate: the Apple path is Keras 3's, in the dependency the
 tree does not hold: the torch backend defaults to 'mps' and crashes on float64 numpy inputs
 (keras-team/keras#23700), and TF/JAX reach Apple GPUs only through the tensorflow-metal / experimental
-jax-metal plugins (keras-team/keras#18436). Not tuned: a measurement round, one level off.
-tensorflow-probability (blind round 47) on XPU and MPS: TensorFlow and JAX are the ``tf`` and ``jax`` extras
-(``METADATA:36,39``), so envsnap reads every plugin finding as an opt-in the project runs without (lower).
-But the third substrate is NumPy on the CPU: a GPU run needs one of the extras, and on Intel that is Intel
-Extension for TensorFlow (released for TF 2.15, "Not support" for 2.17) while ``python/__init__.py`` refuses
-TF < 2.18, or the OpenXLA plugin pinned to jax 0.4.38; on Apple the tensorflow-metal / jax-metal plugins
-without float64 (tensorflow/probability#1277, #1644): version pins, moderate. That an optional extra is the
-only way onto the GPU nothing in the tree says. Not tuned: a measurement round, one level off.
-tf-keras (blind round 47, kept aside) on ROCm: ``Requires-Dist: tensorflow<2.22,>=2.21`` names the stock
-distribution, which envsnap reads as a package swap to tensorflow-rocm (moderate, as for spleeter). The
-expectation is lower: AMD's own TensorFlow install docs name the step, "A manual install of the tf-keras
-package is required ... pip install tf-keras --no-deps" on top of tensorflow-rocm, so the swap is the
-documented path, not an edit; nothing in the tree says so. Not tuned: a measurement round, one level off,
-and the draw kept tf-keras aside."""
+jax-metal plugins (keras-team/keras#18436). Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -36,6 +36,9 @@ class Swap(_Row, frozen=True, kw_only=True):
     meaning: str | None = None
     """What using the package means on the target, where "CUDA-only as used here" is not it (a framework
     that runs there through an experimental plugin)."""
+    pinned_risk: Risk | None = None
+    """The risk where the project pins the package exactly: the target's build is another distribution
+    released at its vendor's versions only (tensorflow-rocm), so the pin is matched or lifted by hand."""
 
 
 class Alternative(_Row, frozen=True, kw_only=True):
@@ -104,6 +107,11 @@ def alternative_for_import(module: str) -> Alternative | None:
             if module == name or module.startswith(name + "."):
                 return row
     return None
+
+
+def alternative_by_key(key: str) -> Alternative | None:
+    """The package row of a knowledge key (a signal's ``package=`` fact)."""
+    return next((row for row in alternatives() if row.key == key), None)
 
 
 def alternative_for_distribution(name: str) -> Alternative | None:

@@ -245,14 +245,22 @@ def beside_torch(finding: Finding, signal: Signal | None = None) -> Finding:
 
 
 def compute_frameworks(signals: Iterable[Signal], *, include_all: bool = False) -> frozenset[str]:
-    """Keys of the compute frameworks (JAX) the project's own code imports; input-pipeline ones left out."""
-    keys = {row.key for row in knowledge.alternatives() if row.framework and not row.data_pipeline}
+    """Keys of the compute frameworks (JAX) the project's own code imports; input-pipeline ones left out.
+
+    One counts only where at least as many of the project's modules import it as import an input-pipeline
+    framework: big_vision imports JAX throughout and tf.data in its input code, while TensorFlow
+    Probability 0.25 imports ``tensorflow.compat.v2`` in its distributions and JAX in one module (#22 blind
+    round 47): there TensorFlow is the compute, not JAX's data feed.
+    """
+    rows = {row.key: row for row in knowledge.alternatives() if row.framework}
+    modules: dict[str, set[str]] = {}
+    for s in signals:
+        key = s.facts().get("package", "") if s.kind == "import" else ""
+        if key in rows and (include_all or role_of(s.file or "") == "core"):
+            modules.setdefault(key, set()).add(s.file or "")
+    pipeline = max((len(files) for key, files in modules.items() if rows[key].data_pipeline), default=0)
     return frozenset(
-        key
-        for s in signals
-        if s.kind == "import"
-        and (key := s.facts().get("package", "")) in keys
-        and (include_all or role_of(s.file or "") == "core")
+        key for key, files in modules.items() if not rows[key].data_pipeline and len(files) >= pipeline
     )
 
 

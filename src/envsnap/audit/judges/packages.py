@@ -63,6 +63,13 @@ def package_finding(
     elif swap.risk == "lower":
         # Not a blocker: the target has its own build of the package (a swap at install time).
         meaning = f"{row.what}: the CUDA build is swapped for the {NAMES[target.kind]} one; the code stays."
+    if swap.pinned_risk and signal.kind == "requirement" and signal.facts().get("pinned"):
+        # spleeter 2.4 pins tensorflow 2.12.1 (Poetry): AMD's tensorflow-rocm must exist at that version,
+        # and pip reads it as another distribution, so the pin is matched or lifted by hand.
+        risk = swap.pinned_risk
+        meaning += (
+            f" The project pins {signal.subject}=={signal.facts()['pinned']}: the pin is matched or lifted."
+        )
     if row.torch_based and rule.endswith("-requirement") and risk != "lower":
         # Lightning installs on every target; what needs the missing accelerator is code that trains
         # with it (InvokeAI lists pytorch-lightning without a Trainer in its device path).

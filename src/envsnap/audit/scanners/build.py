@@ -302,14 +302,22 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
         yield from scan_metadata(relative, text)
         return
     optional = dynamic_extras = False
+    poetry: str | None = None  # "main" or "dev" inside Poetry's dependency tables
     depth = 0  # open brackets of a dependency list (`dependencies = [` ... `]`)
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if line.startswith("[") and kind == "build" and depth == 0:
             optional = bool(_OPTIONAL_SECTION.match(line))
             dynamic_extras = bool(_DYNAMIC_EXTRAS.match(line))
+            table = _POETRY_TABLE.match(line)
+            poetry = None if table is None else "main" if table.group(1) is None else "dev"
         if not line or line.startswith("#"):
             continue
+        if poetry is not None and raw[:1] not in (" ", "\t"):
+            signal = _poetry_requirement(line, relative, number, poetry)
+            if signal is not None:
+                yield signal
+                continue
         in_list = depth > 0 or optional or _DEPENDENCY_LIST.search(line) is not None
         if kind == "build" and (depth > 0 or _DEPENDENCY_LIST.search(line) is not None):
             bare = _STRING.sub("", line)
@@ -389,6 +397,32 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
                 # from a dependency list (a version or a linter's rule code is no requirement).
                 if signal is not None and (signal.kind != "declared" or kind != "build" or in_list):
                     yield _optional(signal) if optional else signal
+
+
+_POETRY_TABLE = re.compile(r"^\[tool\.poetry\.(?:(dev-|group\.[\w.-]{1,100}\.)?dependencies)\]")
+_POETRY_ENTRY = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]{0,100})\s*=\s*(.*)$")
+_POETRY_EXACT = re.compile(r"""^["']=?=?\s*(\d+(?:\.\d+)*)["']""")
+_POETRY_OPTIONAL = re.compile(r"\boptional\s*=\s*true\b")
+
+
+def _poetry_requirement(line: str, relative: str, number: int, table: str) -> Signal | None:
+    """A requirement of Poetry's ``[tool.poetry.dependencies]`` (``tensorflow = "2.12.1"``, spleeter 2.4).
+
+    Poetry names the distribution as the key and writes the constraint in its own syntax: a bare version
+    is an exact pin, ``^``/``~`` ranges are read as unpinned. ``optional = true`` (installed through
+    ``[tool.poetry.extras]``) and the development groups are optional, as an extra is.
+    """
+    entry = _POETRY_ENTRY.match(line)
+    if entry is None or entry.group(1).lower() == "python":
+        return None
+    name, value = entry.groups()
+    exact = _POETRY_EXACT.match(value)
+    signal = requirement_signal(
+        f"{name}=={exact.group(1)}" if exact else name, relative, number, shown_code(line)
+    )
+    if signal is not None and (table == "dev" or _POETRY_OPTIONAL.search(value)):
+        return _optional(signal)
+    return signal
 
 
 def _extra_files(relative: str, line: str, make: Callable[..., Signal]) -> Iterator[Signal]:
