@@ -108,8 +108,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-axolotl", "xpu"),
         ("real-colossalai", "rocm:gfx942"),
         ("real-colossalai", "xpu"),
-        ("real-groundingdino-py", "xpu"),
-        ("real-groundingdino-py", "mps"),
         ("real-segment-anything", "mps"),
         ("real-spconv", "rocm:gfx942"),
         ("real-torchaudio", "xpu"),
@@ -254,14 +252,6 @@ expectation sees edits (moderate): the inference engine runs its Triton kernels 
 which hipifies on ROCm (the loader's CUDA_HOME check and the masks to edit), and on XPU plain-torch
 optimizers and an XPU accelerator replace them. That the kernels are JIT-built on first use behind a loader,
 and optional, no guard at an import says. Not tuned: the draw kept colossalai aside.
-groundingdino-py (blind round 37) on XPU and MPS: the packaging fork comments the CUDA extension out of
-setup.py and runs deformable attention as pure-PyTorch ``grid_sample``; ``load_model``/``predict``/``Model``
-take ``device=`` (default 'cuda', which envsnap reads as a setting: lower), so the expectation is lower. But
-util/misc.py, DETR's training helpers, hard-codes 'cuda' (``SmoothedValue.synchronize_between_processes``
-builds a float64 tensor on "cuda", ``all_gather`` moves to "cuda", ``init_distributed_mode`` calls
-``torch.cuda.set_device``), and envsnap counts those (moderate; float64 on MPS too). The package ships no
-training script that calls them; that inference never reaches them, no line in misc.py says. Round 37 made no
-fixes on one-level cells.
 segment-anything (blind round 36) on MPS: plain PyTorch with no custom kernels, so envsnap finds nothing to
 port (lower); but SamAutomaticMaskGenerator fails on 'mps' ("Cannot convert a MPS Tensor to float64",
 facebookresearch/segment-anything#94 and #408, the fix unmerged in #122): utils/transforms ``apply_coords``

@@ -396,6 +396,20 @@ def judge_float64(signal: Signal, target: Target, ctx: Context) -> Finding | Non
             "nothing to change",
             MPS_SOURCE,
         )
+    if target.kind == "mps" and MULTI_PROCESS in signal.detail and signal.guarded:
+        # DETR's SmoothedValue.synchronize_between_processes (GroundingDINO 0.4, #22 blind round 37) packs its
+        # counters in float64 for an all-reduce: only multi-process runs get there, which Apple GPUs do not
+        # make (no NCCL; gloo reduces CPU tensors).
+        return make_finding(
+            signal,
+            "float64-multi-process",
+            "float64 in a function that calls a torch.distributed collective: only multi-process runs reach "
+            "it, and a run on one Apple GPU is a single process.",
+            "none",
+            "lower",
+            "nothing for a single-device run; float32 or the CPU for the reduction in a multi-process run",
+            MPS_SOURCE,
+        )
     if target.kind == "mps" and OPT_IN in signal.detail:
         # thinc 9.1's PyTorchGradScaler.unscale (#22 blind round 27): past `if not self._enabled: return`,
         # with the scaler off by default, only a caller who enables the feature reaches the float64.

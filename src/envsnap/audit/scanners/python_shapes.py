@@ -599,10 +599,41 @@ def calls_collective(body: list[ast.stmt], dotted: Callable[[ast.AST], str | Non
         if isinstance(value, ast.Call):
             name = dotted(value.func) or ""
             module, _, function = name.rpartition(".")
-            if module == "torch.distributed" and function in COLLECTIVES:
-                # Only then are the statements before it walked (most functions have no collective).
-                return not any(_leaves(before) for before in body[:index])
+            if module != "torch.distributed" or function not in (*COLLECTIVES, "init_process_group"):
+                continue
+            # Only then are the statements before it walked (most functions have no collective).
+            before = body[:index]
+            if any(_leaves(statement) and not _single_process_exit(statement) for statement in before):
+                return False
+            # A process group's set-up is the program's own start (a training main that calls it first runs
+            # multi-process every time), unless a single-process branch has left before it (DETR).
+            return function != "init_process_group" or any(map(_leaves, before))
     return False
+
+
+_SINGLE_PROCESS_TEST = re.compile(
+    r"is_initialized|is_dist|dist_avail|world_size|is_distributed|WORLD_SIZE|SLURM_PROCID|LOCAL_RANK",
+    re.ASCII,
+)
+"""What a test asks when it lets a single-process run out of a collective's function (DETR's util/misc.py,
+copied into GroundingDINO and its kin: ``if not is_dist_avail_and_initialized(): return``)."""
+
+
+def _single_process_exit(statement: ast.stmt) -> bool:
+    """``if not is_dist_avail_and_initialized(): return``, ``if world_size < 2: return x``, or DETR's
+    ``init_distributed_mode`` chain (``if "WORLD_SIZE" in os.environ: ... elif "SLURM_PROCID" in
+    os.environ: ... else: ...; return``): an exit that only a single-process run takes, so the collective
+    (or the process group's set-up) after it still makes the rest multi-process only.
+
+    GroundingDINO 0.4's ``SmoothedValue.synchronize_between_processes`` returns so and then builds its
+    buffer with ``device="cuda"`` and all-reduces it; its ``init_distributed_mode`` calls
+    ``torch.cuda.set_device`` before ``init_process_group`` (#22 blind round 37): a single-device run
+    reaches neither. An exit on any other test (``if isinstance(x, dict): return``), or one that raises,
+    stays an exit.
+    """
+    if not isinstance(statement, ast.If) or _SINGLE_PROCESS_TEST.search(ast.unparse(statement.test)) is None:
+        return False
+    return not any(isinstance(node, ast.Raise) for node in ast.walk(statement))
 
 
 def _leaves(statement: ast.stmt) -> bool:
