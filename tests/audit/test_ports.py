@@ -124,6 +124,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-pytorch-forecasting", "mps"),
         ("real-e3nn", "mps"),
         ("real-keras-hub", "mps"),
+        ("real-resemble-enhance", "rocm:gfx942"),
+        ("real-voicefixer", "xpu"),
+        ("real-voicefixer", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -357,7 +360,27 @@ its TensorFlow/JAX imports are guarded or behind ``keras.config.backend()`` swit
 plain attention path: lower. The expectation is moderate: the Apple path is Keras 3's, in the dependency the
 tree does not hold: the torch backend defaults to 'mps' and crashes on float64 numpy inputs
 (keras-team/keras#23700), and TF/JAX reach Apple GPUs only through the tensorflow-metal / experimental
-jax-metal plugins (keras-team/keras#18436). Not tuned: a measurement round, one level off."""
+jax-metal plugins (keras-team/keras#18436). Not tuned: a measurement round, one level off.
+resemble-enhance (blind round 48) on ROCm: ``cuda-only-requirement`` at ``METADATA:12``
+(``Requires-Dist: deepspeed ==0.12.4``) and ``cuda-only-import`` at ``denoiser/train.py:8``,
+``enhancer/train.py:8``, ``utils/engine.py:6`` and ``utils/distributed.py:6`` call DeepSpeed "CUDA-only as
+used here" (moderate), while the hint beside them says its op builders hipify the CUDA ops on ROCm. The
+expectation is lower: the project uses no DeepSpeed op, only ``DeepSpeedConfig``, the engine wrapper and
+``init_distributed`` for training (inference imports them through ``.train`` and never calls them), DeepSpeed
+installs on ROCm, the exact ``torch==2.1.1`` pin is met by AMD's ROCm 6.x build of PyTorch 2.1.1, and the
+default ``--device cuda`` is the AMD GPU there. Which DeepSpeed features a project touches (config and engine
+vs fused ops) is not a line envsnap weighs. Not tuned: a measurement round, one level off.
+voicefixer (blind round 48, kept aside) on XPU and MPS: the only device switch is a boolean ``cuda`` flag,
+``tools/pytorch_util.py:7,12-13`` (``check_cuda_availability`` raises "You set cuda=True but no cuda device
+found", ``try_tensor_cuda`` returns ``tensor.cuda()``) and ``__main__.py:103`` (``if
+torch.cuda.is_available() and not args.disable_cuda``), which envsnap reads as ``cuda-availability-check`` and
+``hardcoded-cuda-device`` behind a CUDA check ("falls through to the CPU"), plus ``default-cuda-device`` at
+``tools/base.py:59,103`` (``device=torch.device("cuda")`` parameters): all lower, "runs". The expectation is
+moderate: running falls back to the CPU, but using the Intel or Apple GPU needs edits replacing the flag's
+``.cuda()`` with ``.to(device)`` in the helpers, ``base.py`` and ``vocoder/base.py``: the public API
+(``restore(..., cuda=False)``) has no device to pass. A boolean named cuda is not a device setting, and
+envsnap rates a CPU fallback as the port working. Not tuned: a measurement round, one level off, and the draw
+kept voicefixer aside."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

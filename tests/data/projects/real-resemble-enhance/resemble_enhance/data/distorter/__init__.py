@@ -1,0 +1,1 @@
+from .distorter import Distorter

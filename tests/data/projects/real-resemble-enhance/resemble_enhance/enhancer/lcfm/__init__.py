@@ -1,0 +1,2 @@
+from .irmae import IRMAE
+from .lcfm import CFM, LCFM

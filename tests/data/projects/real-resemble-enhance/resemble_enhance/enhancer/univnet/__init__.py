@@ -1,0 +1,1 @@
+from .univnet import UnivNet

@@ -1,0 +1,11 @@
+#!/usr/bin/env python
+# -*- encoding: utf-8 -*-
+"""
+@File    :   __init__.py.py    
+@Contact :   haoheliu@gmail.com
+@License :   (C)Copyright 2020-2100
+
+@Modify Time      @Author    @Version    @Desciption
+------------      -------    --------    -----------
+9/14/21 12:29 AM   Haohe Liu      1.0         None
+"""
