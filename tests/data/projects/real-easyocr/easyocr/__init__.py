@@ -1,3 +1,0 @@
-from .easyocr import Reader
-
-__version__ = '1.7.2'
