@@ -1,0 +1,4 @@
+from .differentiable_binarization import *
+from .linknet import *
+from .fast import *
+from .zoo import *

@@ -1,0 +1,2 @@
+from .base import *
+from .pytorch import *

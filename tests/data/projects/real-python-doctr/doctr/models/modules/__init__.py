@@ -1,0 +1,3 @@
+from .layers import *
+from .transformer import *
+from .vision_transformer import *

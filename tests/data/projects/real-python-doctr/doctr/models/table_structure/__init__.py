@@ -1,0 +1,2 @@
+from .zoo import *
+from .tablecenternet import *
