@@ -126,6 +126,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-pytorch-forecasting", "mps"),
         ("real-e3nn", "mps"),
         ("real-keras-hub", "mps"),
+        ("real-torchtitan", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -367,7 +368,19 @@ its TensorFlow/JAX imports are guarded or behind ``keras.config.backend()`` swit
 plain attention path: lower. The expectation is moderate: the Apple path is Keras 3's, in the dependency the
 tree does not hold: the torch backend defaults to 'mps' and crashes on float64 numpy inputs
 (keras-team/keras#23700), and TF/JAX reach Apple GPUs only through the tensorflow-metal / experimental
-jax-metal plugins (keras-team/keras#18436). Not tuned: a measurement round, one level off."""
+jax-metal plugins (keras-team/keras#18436). Not tuned: a measurement round, one level off.
+torchtitan (blind round 50, kept aside by its draw) on MPS: three module-level ``import triton`` lines set the
+verdict, ``distributed/minimal_async_ep/kernels.py:10``, ``overrides/fused_mla.py:67`` and
+``overrides/fused_swiglu.py:59`` (Triton GPU kernels, no MPS build: higher); the CUDA-graph calls of
+``distributed/cudagraph.py``, the "nccl" default of ``distributed/utils.py:513`` and the ``torch.compile`` of
+flex attention (``models/common/attention.py:277``) are moderate beside them. The expectation is moderate: the
+Triton kernels serve opt-in paths, the 'minimal_async_ep' MoE expert-parallel backend and two example fused
+overrides, not the default dense training (Llama 3 runs on plain torch ops and SDPA/flex attention); the one
+catch is that ``trainer.py`` reaches kernels.py eagerly through ``models/common/token_dispatcher.py`` and
+``minimal_async_ep/api.py``, so a Mac without Triton needs that import guarded, an edit like the
+process-group (gloo lists no MPS capability) and compile settings, no kernel to rewrite. Whether a
+Triton module is on the path a target takes is what envsnap does not judge. Not tuned: a measurement
+round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
