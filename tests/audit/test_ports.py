@@ -132,6 +132,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-python-doctr", "mps"),
         ("real-rtmlib", "xpu"),
         ("real-torchtitan", "mps"),
+        ("real-mace-torch", "mps"),
+        ("real-nequip", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -417,7 +419,27 @@ catch is that ``trainer.py`` reaches kernels.py eagerly through ``models/common/
 ``minimal_async_ep/api.py``, so a Mac without Triton needs that import guarded, an edit like the
 process-group (gloo lists no MPS capability) and compile settings, no kernel to rewrite. Whether a
 Triton module is on the path a target takes is what envsnap does not judge. Not tuned: a measurement
-round, one level off."""
+round, one level off.
+mace-torch (blind round 51) on MPS: envsnap counts seventeen ``float64-on-mps`` lines, among them
+``modules/models.py:581`` (``node_energy = node_e0.clone().double() + node_inter_es.clone().double()``),
+``calculators/mace.py:317`` (``model.double()``) and ``calculators/foundations_models.py:314``, but the tree
+names the device (``tools/arg_parser.py:68``, ``choices=["cpu", "cuda", "mps", "xpu"]``;
+``tools/torch_tools.py:64``, ``torch.backends.mps.is_available()``), which envsnap reads as a code path on
+Apple and turns every finding into "to check": lower. The expectation is moderate: the ``.double()`` at
+``models.py:581`` sits in ScaleShiftMACE's forward, the class of the foundation models, so float32 training
+and inference on 'mps' crash in this release (ACEsuit/mace#1271 open on 0.3.14; fixed after 0.3.16 by PR
+#1505), and the foundation models are float64 (mace-foundations#14: load on CPU, ``model.float()``, save). A
+device option whose own forward pass casts to float64 is data flow envsnap does not follow. Not tuned: a
+measurement round, one level off.
+nequip (blind round 51) on MPS: envsnap counts six ``float64-on-mps`` lines, e.g.
+``utils/global_dtype.py:5`` (``_GLOBAL_DTYPE = torch.float64``) and ``integrations/torchsim.py:61``, and one
+``torch-compile-mps`` (``nn/compile.py:263``), but reads ``utils/xpu/xpu.py:280``
+(``self._accelerator_flag in ("cuda", "gpu", "mps", "xpu")``, a strategy helper copied from Lightning into the
+project's XPU accelerator) as a code path on Apple: lower, with the float64 lines to check. The expectation is
+moderate: ``utils/global_state.py:103`` sets torch's default dtype to that float64 for the whole run and the
+data, edge lengths and per-atom outputs stay float64 ("the dtype of the data, which is always float64"), which
+Lightning's MPS accelerator cannot hold: an edit of the global dtype, no kernel. A device name inside copied
+accelerator plumbing says nothing about the model path. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,3 @@
+from .lmdb_dataset_tools import AseDBDataset
+
+__all__ = ["AseDBDataset"]
