@@ -103,6 +103,7 @@ def test_every_signal_kind_the_scanners_emit_has_a_judge() -> None:
         "generic-op",
         "ort-choice",
         "optional-module",
+        "optional-library",
         "local-import",
         "device-flag",
         "stand-in",

@@ -166,7 +166,10 @@ def _jit_only(signals: list[Signal]) -> list[Signal]:
     # it does not compile the project takes its PyTorch path (peft 0.21's BOFT falls back to torch ops when
     # `load()` fails, #22 blind round 24). The sources and the build both carry the mark.
     loads = [s for s in signals if s.kind == "cuda-extension" and s.subject in ("load", "load_inline")]
-    swallowed = bool(loads) and all(SWALLOWED in s.detail for s in loads)
+    # Or each library they build is loaded only in such a `try` (torchani 2.9 JIT-builds cuAEV in its
+    # `ani build-extensions` command and loads it with torch.ops.load_library under `except Exception`).
+    libraries = {s.subject for s in signals if s.kind == "optional-library"}
+    swallowed = bool(loads) and all(SWALLOWED in s.detail or _built(s) in libraries for s in loads)
     marks = (JIT_ONLY, TORCH_FALLBACK) if fallback else (JIT_ONLY, GUARDED_LOAD) if swallowed else (JIT_ONLY,)
     signals = [
         msgspec.structs.replace(s, detail=(*s.detail, *marks))
@@ -189,6 +192,11 @@ def _jit_only(signals: list[Signal]) -> list[Signal]:
         else s
         for s in signals
     ]
+
+
+def _built(signal: Signal) -> str | None:
+    """The module or library an extension signal builds (its BUILT_MODULE detail)."""
+    return next((d.removeprefix(BUILT_MODULE) for d in signal.detail if d.startswith(BUILT_MODULE)), None)
 
 
 LOADER_KINDS = frozenset({"cuda-api", "cuda-amp", "cudnn-flag", "device-hardcode"})
@@ -591,8 +599,15 @@ def _optional_extensions(signals: list[Signal]) -> list[Signal]:
     marked: set[int] = set()
     sources: set[str] = set()
     for index, s in enumerate(signals):
-        built = next((d.removeprefix(BUILT_MODULE) for d in s.detail if d.startswith(BUILT_MODULE)), None)
-        if s.kind != "cuda-extension" or built is None or built not in optional:
+        built = _built(s)
+        # A nested setup.py names its module relative to its own package: EasyOCR 1.7's
+        # DBNet/assets/ops/dcn/setup.py builds 'deform_conv_cuda', imported in a try as
+        # `from .. import deform_conv_cuda` (easyocr.DBNet.assets.ops.dcn.deform_conv_cuda; #22 round 49).
+        if (
+            s.kind != "cuda-extension"
+            or built is None
+            or not any(name == built or name.endswith("." + built) for name in optional)
+        ):
             continue
         marked.add(index)
         folder = posixpath.dirname(s.file or "")

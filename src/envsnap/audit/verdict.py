@@ -42,7 +42,7 @@ def _is_kernel(finding: Finding, hipified: bool) -> bool:
     CUDA source that a torch extension hipifies at build on ROCm (``hipified``)."""
     if finding.rule not in KERNEL_RULES or finding.risk != "moderate":
         return False
-    if hipified and finding.rule == "cuda-source":
+    if hipified and finding.rule in ("cuda-source", TORCH_EXTENSION):
         return False
     return not (finding.rule == "cuda-source" and finding.effort == "low")
 

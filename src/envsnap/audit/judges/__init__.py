@@ -109,8 +109,8 @@ JUDGES: Mapping[str, Judge] = {
 _RUNS_WITHOUT: tuple[tuple[str, str, str], ...] = (
     (
         "guarded-load=1",
-        "Compiled just in time inside a try whose handler swallows a failed build: where it does not "
-        "compile, the project takes its PyTorch path.",
+        "Compiled just in time, and built or loaded inside a try whose handler swallows the failure: where "
+        "it does not compile, the project takes its PyTorch path.",
         "nothing to port (the PyTorch path is slower); port the kernel for speed",
     ),
     (

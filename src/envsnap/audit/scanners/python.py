@@ -1214,6 +1214,13 @@ class _Visitor(ast.NodeVisitor):
             self.emit("inline-ptx", node, TRITON_ASM, detail=self._kernel_reach())
         if name == "torch.compile":
             self.emit("torch-compile", node, "torch.compile", guarded=self.conditional > 0 or self.guard > 0)
+        if name == "torch.ops.load_library" and (self.swallowed or self.tolerated) and node.args:
+            # torchani 2.9 loads the cuAEV library its `ani build-extensions` command JIT-builds only in
+            # `try: torch.ops.load_library(...) except Exception: CUAEV_IS_INSTALLED = False` (#22 round 51):
+            # where it was never built the project runs its PyTorch path (across_files._jit_only).
+            library = _library_name(node.args[0])
+            if library:
+                self.emit("optional-library", node, library, guarded=True)
         if name is not None and name.endswith("add_argument"):
             for keyword in node.keywords:
                 if keyword.arg == "default" and is_device_string(keyword.value):
@@ -1336,7 +1343,8 @@ class _Visitor(ast.NodeVisitor):
         keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg}
         short = name.rsplit(".", 1)[1]
         texts = [s.value for s in ast.walk(node) if isinstance(s, ast.Constant) and isinstance(s.value, str)]
-        cuda_files = [text for text in texts if text.endswith((".cu", ".cuh"))]
+        # f"{this_dir}/csrc/aev.cu" (torchani 2.9): the literal after the folder is relative to it.
+        cuda_files = [text.lstrip("/") for text in texts if text.endswith((".cu", ".cuh"))]
         named = [text for text in texts if text.endswith((".cpp", ".cc", ".cxx", ".c", ".cu", ".cuh"))]
         if short != "CUDAExtension" and (cuda_files or not named):
             # Built just in time, when the code that calls it runs (across_files.JIT_ONLY): no judge. A
@@ -1365,7 +1373,7 @@ class _Visitor(ast.NodeVisitor):
         # project runs without it, as when a handler swallows or tolerates the build.
         optional = self.swallowed or self.env_opt_in
         branch += (SWALLOWED,) if optional and short != "CUDAExtension" else ()
-        branch += _built_module(node, keywords) if short == "CUDAExtension" else ()
+        branch += _built_module(node, keywords) if short in ("CUDAExtension", "load") else ()
         # An install-time extension whose failure the setup script lets pass (sam2 1.1.0: `except Exception:
         # if BUILD_ALLOW_ERRORS: ext_modules = []`, on by default; README "you can ignore it and still use
         # SAM 2"): across_files._optional_build reads the package as working without it.
@@ -1705,6 +1713,18 @@ def _device_list(value: ast.expr) -> bool:
     (auto-round 0.16 inference/backend.py ``BackendInfo(device=["cuda"], ...)``, one row per kernel backend,
     with ``device=["cpu", "mps"]`` for MLX; #22 blind round 28). torch's ``device=`` takes one device."""
     return isinstance(value, ast.List | ast.Tuple | ast.Set) and bool(value.elts)
+
+
+def _library_name(path: ast.expr) -> str | None:
+    """The library a path names: ``internal_path / f"cuaev{suffix}"`` -> ``cuaev``, ``"lib/libmnp.so"`` ->
+    ``mnp`` (the first literal naming a file, its folder, extension and ``lib`` prefix cut)."""
+    for node in ast.walk(path):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip("./"):
+            stem = posixpath.basename(node.value[:200]).split(".", 1)[0]
+            stem = stem.removeprefix("lib") if stem.startswith("lib") and len(stem) > 3 else stem
+            if stem:
+                return stem
+    return None
 
 
 def _built_module(node: ast.Call, keywords: dict[str, ast.expr]) -> tuple[str, ...]:

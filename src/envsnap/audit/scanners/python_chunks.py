@@ -117,6 +117,20 @@ def _holds(hot: list[int], first: int, end: int) -> bool:
     return index < len(hot) and hot[index] < end
 
 
+def _defines_class(lines: list[str], first: int, end: int) -> bool:
+    """Whether the statement at ``first`` is a class, its decorators passed over.
+
+    A decorated function is no class: splitting its body into "members" blanked the statements without a
+    trigger, its own imports among them (torchani 2.9's ``@main.command(...) def _build_extensions``
+    imports ``load`` from torch.utils.cpp_extension, then JIT-builds CUDA sources with it; #22 round 51).
+    """
+    for number in range(first, end):
+        line = lines[number - 1]
+        if line[:1] not in _INDENTED and not line.startswith(("@", ")", "#")):
+            return line.startswith("class ")
+    return False
+
+
 def _class_source(lines: list[str], first: int, end: int, hot: list[int], strings: _StringLines) -> str:
     """Lines ``first``..``end`` - 1; of a long class, the members without a trigger left blank.
 
@@ -124,7 +138,7 @@ def _class_source(lines: list[str], first: int, end: int, hot: list[int], string
     docstring); the class header and the members holding a trigger are kept.
     """
     whole = "".join(lines[first - 1 : end - 1])
-    if end - first < CLASS_SPLIT_LINES or not lines[first - 1].startswith(("class ", "@")):
+    if end - first < CLASS_SPLIT_LINES or not _defines_class(lines, first, end):
         return whole
     header_end = next(
         (

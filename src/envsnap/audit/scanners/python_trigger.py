@@ -38,6 +38,7 @@ _TRIGGER_TOKENS = (
     rb"\b(?:RawKernel|RawModule|ElementwiseKernel|ReductionKernel)\b",  # CuPy's CUDA C++ kernels
     rb"\blibrary\.(?:impl|custom_op)\b",  # torch.library: a custom op's device-generic implementation
     rb"__global__",  # CUDA C++ kernel source in a string, compiled at run time (KeOps)
+    rb"\bload_library\b",  # torch.ops.load_library in a try: a native library the project runs without
     rb"\bfind_spec\(\s*[\"']",  # a package asked for by name: a stand-in may be installed (python._stand_ins)
     rb"\bregister_(?:custom_call|ffi)_target\b",  # a compiled XLA custom call (JAX), per platform
     # ONNX Runtime's providers (DirectML, CANN, QNN, WebGPU, Vitis AI: across_files._ort_choices)
@@ -118,6 +119,7 @@ def _anchors() -> tuple[bytes, ...]:
         b"ffi_target",
         b"library.impl",
         b"library.custom_op",
+        b"load_library",
     )
     common = {"flash_attn", "triton", "apex", "numba", "jax", "lightning"}
     modules = _modules()
