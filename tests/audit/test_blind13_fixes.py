@@ -149,5 +149,9 @@ def test_an_import_behind_a_switch_that_is_off_by_default(tmp_path: Path, target
     on_by_default = COQUI_GPT.replace("use_deepspeed=False", "use_deepspeed=True")
     on = {**files, "TTS/tts/layers/xtts/gpt.py": on_by_default}
     other = audit_files(tmp_path / "on", on, target)
-    assert "cuda-only-import" in raised(other)
-    assert other.verdict.risk == "moderate"
+    if target == "rocm:gfx942":
+        # DeepSpeed runs on a ROCm torch as installed (blind round 48): the switch changes nothing there.
+        assert other.verdict.risk == "lower"
+    else:
+        assert "cuda-only-import" in raised(other)
+        assert other.verdict.risk == "moderate"

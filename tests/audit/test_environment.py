@@ -125,8 +125,9 @@ def test_compiled_extensions_with_fatbin_archs() -> None:
 
 def test_several_cuda_only_kernel_packages_make_it_higher() -> None:
     base = store.load(DEVBOX)
-    # deepspeed, not xformers: since blind round 30, xformers on ROCm installs from the ROCm index (lower).
-    extra = tuple(Package(name=n, version="1.0") for n in ("flash-attn", "deepspeed", "vllm"))
+    # ctranslate2, not xformers or deepspeed: xformers on ROCm installs from the ROCm index (blind round 30),
+    # DeepSpeed runs on a ROCm torch as installed (blind round 48): both lower.
+    extra = tuple(Package(name=n, version="4.7.0") for n in ("flash-attn", "ctranslate2", "vllm"))
     snapshot = msgspec.structs.replace(base, packages=(*(base.packages or ()), *extra))
     result = audit(None, snapshot, parse_target("rocm"))
     assert result.verdict.risk == "higher"

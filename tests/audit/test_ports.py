@@ -124,7 +124,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-pytorch-forecasting", "mps"),
         ("real-e3nn", "mps"),
         ("real-keras-hub", "mps"),
-        ("real-resemble-enhance", "rocm:gfx942"),
         ("real-voicefixer", "xpu"),
         ("real-voicefixer", "mps"),
         ("real-python-doctr", "rocm:gfx942"),
@@ -370,15 +369,6 @@ plain attention path: lower. The expectation is moderate: the Apple path is Kera
 tree does not hold: the torch backend defaults to 'mps' and crashes on float64 numpy inputs
 (keras-team/keras#23700), and TF/JAX reach Apple GPUs only through the tensorflow-metal / experimental
 jax-metal plugins (keras-team/keras#18436). Not tuned: a measurement round, one level off.
-resemble-enhance (blind round 48) on ROCm: ``cuda-only-requirement`` at ``METADATA:12``
-(``Requires-Dist: deepspeed ==0.12.4``) and ``cuda-only-import`` at ``denoiser/train.py:8``,
-``enhancer/train.py:8``, ``utils/engine.py:6`` and ``utils/distributed.py:6`` call DeepSpeed "CUDA-only as
-used here" (moderate), while the hint beside them says its op builders hipify the CUDA ops on ROCm. The
-expectation is lower: the project uses no DeepSpeed op, only ``DeepSpeedConfig``, the engine wrapper and
-``init_distributed`` for training (inference imports them through ``.train`` and never calls them), DeepSpeed
-installs on ROCm, the exact ``torch==2.1.1`` pin is met by AMD's ROCm 6.x build of PyTorch 2.1.1, and the
-default ``--device cuda`` is the AMD GPU there. Which DeepSpeed features a project touches (config and engine
-vs fused ops) is not a line envsnap weighs. Not tuned: a measurement round, one level off.
 voicefixer (blind round 48, kept aside) on XPU and MPS: the only device switch is a boolean ``cuda`` flag,
 ``tools/pytorch_util.py:7,12-13`` (``check_cuda_availability`` raises "You set cuda=True but no cuda device
 found", ``try_tensor_cuda`` returns ``tensor.cuda()``) and ``__main__.py:103`` (``if
