@@ -129,7 +129,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-python-doctr", "rocm:gfx942"),
         ("real-python-doctr", "xpu"),
         ("real-python-doctr", "mps"),
-        ("real-rtmlib", "xpu"),
         ("real-torchani", "xpu"),
         ("real-torchani", "mps"),
         ("real-torchtitan", "mps"),
@@ -392,14 +391,6 @@ convolution is re-implemented in torch), and the project's Performance page move
 ("Predictors are PyTorch modules: move them to a device like any model"). That the ONNX provider list
 belongs to an optional extra's feature, and that 'mps' is named in the docs and a CLI help string rather
 than a device literal, no rule reads. Not tuned: a measurement round, and the draw kept python-doctr aside.
-rtmlib (blind round 49) on XPU: its backend x device table (``tools/base.py``) names CUDA, ROCm and CoreML
-providers for ONNX Runtime (``:31`` ``'CUDAExecutionProvider'``, ``:81`` the ``'cuda:N'`` device id), so
-envsnap rates the provider choice an edit on Intel (moderate: "picks ONNX Runtime's provider among CUDA,
-CoreML, ROCM and the CPU"). The expectation is lower: the README documents the OpenVINO backend (``pip
-install openvino``), and the same table maps ``device='gpu'`` to OpenVINO's 'GPU' plugin
-(``core.compile_model(..., device_name=ov_device)``), Intel's GPU. envsnap reads OpenVINO as an Intel path
-only through ONNX Runtime's OpenVINOExecutionProvider, not through OpenVINO's own runtime and its device
-names. Not tuned: a measurement round, one level off.
 torchtitan (blind round 50, kept aside by its draw) on MPS: three module-level ``import triton`` lines set the
 verdict, ``distributed/minimal_async_ep/kernels.py:10``, ``overrides/fused_mla.py:67`` and
 ``overrides/fused_swiglu.py:59`` (Triton GPU kernels, no MPS build: higher); the CUDA-graph calls of

@@ -168,6 +168,9 @@ _CLASS_BACKENDS: dict[str, tuple[str, ...]] = {
 # the same set as the OpenCL class words above. Weak evidence (a device path, not a port of compiled code).
 PORTABLE_GPU_APIS: dict[str, tuple[str, tuple[str, ...]]] = {
     "pyopencl": ("PyOpenCL", _CLASS_BACKENDS["opencl"]),
+    # OpenVINO's own runtime compiles models for Intel GPUs (its "GPU" device plugin): rtmlib 0.0.16 maps
+    # device='gpu' to it (#22 blind round 49). https://docs.openvino.ai/2025/openvino-workflow/running-inference/inference-devices-and-modes/gpu-device.html
+    "openvino": ("OpenVINO", ("xpu",)),
 }
 
 
