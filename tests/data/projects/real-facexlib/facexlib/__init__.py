@@ -1,0 +1,8 @@
+# flake8: noqa
+from .alignment import *
+from .detection import *
+from .recognition import *
+from .tracking import *
+from .utils import *
+from .version import __gitsha__, __version__
+from .visualization import *
