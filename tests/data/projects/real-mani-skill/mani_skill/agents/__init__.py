@@ -1,3 +1,0 @@
-from .base_agent import BaseAgent
-from .multi_agent import MultiAgent
-from .registration import REGISTERED_AGENTS, register_agent

@@ -1,2 +1,0 @@
-from .scenes import *
-from .tasks import *

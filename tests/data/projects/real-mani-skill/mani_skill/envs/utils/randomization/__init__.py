@@ -1,4 +1,0 @@
-from . import camera
-from .common import *
-from .pose import *
-from .samplers import *

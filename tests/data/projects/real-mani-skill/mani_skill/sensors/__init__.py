@@ -1,2 +1,0 @@
-from .base_sensor import BaseSensor, BaseSensorConfig
-from .camera import Camera, CameraConfig
