@@ -1,0 +1,4 @@
+from .config import DenoisingAutoEncoderConfig
+from .dae import DenoisingAutoEncoderModel
+
+__all__ = ["DenoisingAutoEncoderModel", "DenoisingAutoEncoderConfig"]
