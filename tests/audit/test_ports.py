@@ -136,6 +136,10 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-nequip", "mps"),
         ("real-torchrec", "xpu"),
         ("real-torchrec", "mps"),
+        ("real-colbert-ai", "rocm:gfx942"),
+        ("real-colbert-ai", "xpu"),
+        ("real-colbert-ai", "mps"),
+        ("real-litserve", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -443,7 +447,34 @@ in ``sparse/jagged_tensor.py``), built for CUDA, ROCm and the CPU only: no XPU v
 (intel/torch-xpu-ops#719: torchbench's torchrec_dlrm fails on XPU in fbgemm), no macOS build
 (meta-pytorch/torchrec#224: "TorchRec only works on linux"). envsnap has no entry for fbgemm-gpu as a
 required kernel package without an Intel or Apple build, so the import weighs nothing. Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+colbert-ai (blind round 54) on ROCm: one ``warp-size-32`` line sets the verdict,
+``colbert/indexing/codecs/packbits.cu:8`` (``#define FULL_MASK 0xffffffff``, higher); the two ``.cu`` files
+and their ``cpp_extension.load`` at ``indexing/codecs/residual.py:103`` and ``:118`` are moderate (hipified at
+build). The expectation is moderate: ``packbits_kernel`` runs 32-thread blocks (``assert(blockDim.x == 32)``,
+``:17``), so on a 64-lane wavefront its ``__ballot_sync`` (``:27``) covers the block's 32 active lanes in the
+low half of the mask; what fails is the build, HIP's warp-sync builtins taking a 64-bit mask: an edit of the
+mask type, not a rewrite. That a 32-lane ballot sits in a kernel launched with exactly 32 threads is what
+envsnap does not weigh (nor does it see the CUDA-only faiss-gpu extra behind ``faiss.Kmeans(gpu=True)``, a
+moderate swap in the truth). Not tuned: a measurement round, one level off.
+colbert-ai (blind round 54) on XPU and MPS: ``cuda-source`` at ``indexing/codecs/decompress_residuals.cu:1``
+and ``packbits.cu:1`` and ``cuda-extension`` at ``indexing/codecs/residual.py:103`` and ``:118`` ("there is no
+CUDA compiler for Intel GPUs" / "nothing compiles CUDA for Apple GPUs") set higher. The expectation is
+moderate: the two CUDA kernels are loaded only ``if use_gpu`` (``residual.py:99``, ``use_gpu`` from
+``torch.cuda.device_count()``, ``infra/config/settings.py:30``), and the same functions carry plain
+numpy/torch branches for the CPU (``residual.py:198`` ``np.packbits``, ``:262`` the torch decompression), so
+on Intel or Apple it runs as shipped on the CPU and a GPU port replaces the hard-coded ``.cuda()`` calls with
+a device and uses those branches, as the open MPS PRs stanford-futuredata/ColBERT#325 and #386 do: edits, no
+kernel to write. That a CUDA extension has a non-extension twin in the else branch no rule reads. Not tuned:
+a measurement round, one level off.
+litserve (blind round 54) on XPU: envsnap finds nothing (5 of 47 files parsed): "standard ops, no custom
+CUDA", lower. The expectation is moderate: the server accepts only the accelerators
+``["auto", "cpu", "mps", "cuda", "gpu", None]`` (``litserve/connector.py:65``, else ``ValueError``) and
+``check_devices_and_accelerators`` only cuda/mps/cpu (``:50``), and 'auto' looks for CUDA with ``nvidia-smi``
+and for MPS, so serving on an Intel GPU means running as 'cpu' and moving the model to 'xpu' in one's own
+``setup()`` or editing the connector for per-device workers. A serving layer that never calls a device API
+itself but validates device names against a list without the target is a shape envsnap has no rule for. Not
+tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

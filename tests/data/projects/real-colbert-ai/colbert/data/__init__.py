@@ -1,0 +1,5 @@
+from .collection import *
+from .queries import *
+
+from .ranking import *
+from .examples import *

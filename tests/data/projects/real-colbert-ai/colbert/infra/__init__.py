@@ -1,0 +1,2 @@
+from .run import *
+from .config import *
