@@ -1,0 +1,2 @@
+from .scenes import *
+from .tasks import *

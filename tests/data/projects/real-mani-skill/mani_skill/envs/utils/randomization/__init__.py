@@ -1,0 +1,4 @@
+from . import camera
+from .common import *
+from .pose import *
+from .samplers import *

@@ -1,0 +1,2 @@
+from .base_sensor import BaseSensor, BaseSensorConfig
+from .camera import Camera, CameraConfig
