@@ -18,12 +18,12 @@ from pathlib import Path
 import pytest
 
 from envsnap.audit import audit, parse_target, scan_tree
-from envsnap.audit.model import AuditReport
 from envsnap.audit.scanners.build import scan_build
 from envsnap.render.audit import audit_markdown, render_audit
 from envsnap.render.audit_json import audit_json
 from envsnap.render.console import print_out
 from tests.audit.conftest import audit_files
+from tests.audit.test_blind9_fixes import SPLEETER_PYPROJECT as SPLEETER_POETRY
 
 # dm-haiku 0.0.16 METADATA (the Requires-Dist lines).
 HAIKU_METADATA = """\
@@ -60,13 +60,9 @@ def _haiku(modules: int) -> dict[str, str]:
     return files
 
 
-def _verdict(tmp_path: Path, files: dict[str, str], target: str) -> AuditReport:
-    return audit_files(tmp_path, files, target)
-
-
 @pytest.mark.parametrize("target", ["xpu", "mps"])
 def test_a_library_importing_its_extra_framework_everywhere_is_built_on(tmp_path: Path, target: str) -> None:
-    report = _verdict(tmp_path, _haiku(12), target)
+    report = audit_files(tmp_path, _haiku(12), target)
     assert report.verdict.risk == "moderate"
     imports = [f for f in report.findings if f.rule == "framework-import"]
     assert imports
@@ -76,7 +72,7 @@ def test_a_library_importing_its_extra_framework_everywhere_is_built_on(tmp_path
 
 @pytest.mark.parametrize("target", ["xpu", "mps"])
 def test_twin_a_few_feature_modules_keep_the_extra_optional(tmp_path: Path, target: str) -> None:
-    report = _verdict(tmp_path, _haiku(2), target)
+    report = audit_files(tmp_path, _haiku(2), target)
     assert report.verdict.risk == "lower"
     imports = [f for f in report.findings if f.rule == "framework-import"]
     assert imports
@@ -84,7 +80,7 @@ def test_twin_a_few_feature_modules_keep_the_extra_optional(tmp_path: Path, targ
 
 
 def test_rocm_reads_the_built_on_framework_as_its_supported_plugin(tmp_path: Path) -> None:
-    assert _verdict(tmp_path, _haiku(12), "rocm:gfx942").verdict.risk == "lower"
+    assert audit_files(tmp_path, _haiku(12), "rocm:gfx942").verdict.risk == "lower"
 
 
 # TensorFlow Probability 0.25: python/distributions/gamma.py (imports) and substrates/jax/__init__.py.
@@ -116,7 +112,7 @@ def _tfp(tf_modules: int, jax_modules: int) -> dict[str, str]:
 
 @pytest.mark.parametrize("target", ["xpu", "mps"])
 def test_tensorflow_computes_where_it_is_imported_more_than_jax(tmp_path: Path, target: str) -> None:
-    report = _verdict(tmp_path, _tfp(12, 1), target)
+    report = audit_files(tmp_path, _tfp(12, 1), target)
     assert report.verdict.risk == "moderate"
     tf_imports = [f for f in report.findings if f.rule == "framework-import" and "TensorFlow" in f.meaning]
     assert tf_imports
@@ -124,32 +120,24 @@ def test_tensorflow_computes_where_it_is_imported_more_than_jax(tmp_path: Path, 
 
 
 def test_twin_jax_everywhere_keeps_tensorflow_as_its_input_pipeline(tmp_path: Path) -> None:
-    report = _verdict(tmp_path, _tfp(2, 12), "mps")
+    report = audit_files(tmp_path, _tfp(2, 12), "mps")
     tf_imports = [f for f in report.findings if f.rule == "framework-import" and "TensorFlow" in f.meaning]
     assert tf_imports
     assert all("feeds it data" in f.meaning and f.risk == "lower" for f in tf_imports)
 
 
-# spleeter 2.4.2 pyproject.toml (trimmed).
-SPLEETER_PYPROJECT = """\
-[tool.poetry]
-name = "spleeter"
-version = "2.4.2"
-
-[tool.poetry.dependencies]
-python = ">=3.8,<3.12"
-ffmpeg-python = "^0.2.0"
-httpx = {extras = ["http2"], version = "^0.19.0"}
-musdb = {version = "^0.4.0", optional = true}
-tensorflow = "2.12.1"
-numpy = "<2.0.0"
-
-[tool.poetry.dev-dependencies]
-pytest = "^6.2.1"
-
-[tool.poetry.extras]
-evaluation = ["musdb", "museval"]
-"""
+# spleeter 2.4.2 pyproject.toml (test_blind9_fixes' trimmed copy, with its optional, development and extras
+# entries put back).
+SPLEETER_PYPROJECT = (
+    SPLEETER_POETRY.replace(
+        'tensorflow = "2.12.1"\n',
+        'httpx = {extras = ["http2"], version = "^0.19.0"}\n'
+        'musdb = {version = "^0.4.0", optional = true}\n'
+        'tensorflow = "2.12.1"\n',
+    )
+    + '\n[tool.poetry.dev-dependencies]\npytest = "^6.2.1"\n'
+    + '\n[tool.poetry.extras]\nevaluation = ["musdb", "museval"]\n'
+)
 SPLEETER_MODULE = "import tensorflow as tf\n\n\ndef separate(x):\n    return tf.signal.stft(x, 4096, 1024)\n"
 
 
@@ -194,7 +182,7 @@ def test_tensorflow_on_rocm_is_the_documented_swap_unless_pinned_exactly(
         "pyproject.toml": SPLEETER_PYPROJECT.replace('tensorflow = "2.12.1"', f"tensorflow = {pin}"),
         "spleeter/separator.py": SPLEETER_MODULE,
     }
-    report = _verdict(tmp_path, files, "rocm:gfx942")
+    report = audit_files(tmp_path, files, "rocm:gfx942")
     requirement = [f for f in report.findings if f.rule == "framework-requirement"]
     assert [f.risk for f in requirement] == [risk]
     assert report.verdict.risk == risk
