@@ -140,6 +140,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-colbert-ai", "xpu"),
         ("real-colbert-ai", "mps"),
         ("real-litserve", "xpu"),
+        ("real-cellpose", "xpu"),
+        ("real-boltz", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -474,7 +476,30 @@ CUDA", lower. The expectation is moderate: the server accepts only the accelerat
 and for MPS, so serving on an Intel GPU means running as 'cpu' and moving the model to 'xpu' in one's own
 ``setup()`` or editing the connector for per-device workers. A serving layer that never calls a device API
 itself but validates device names against a list without the target is a shape envsnap has no rule for. Not
-tuned: a measurement round, one level off."""
+tuned: a measurement round, one level off.
+cellpose (blind round 56) on XPU: the device code is a CUDA > MPS > CPU choice, ``cellpose/core.py:82``
+``if torch.cuda.is_available():`` in ``assign_device``, ``models.py:130`` and ``dynamics.py:118``/``:183``
+(``torch.device('cuda') if torch.cuda.is_available() else torch.device('mps') if ... else
+torch.device('cpu')``), which envsnap reads as guarded choices that only idle the accelerator, plus
+``float64-on-xpu`` at ``dynamics.py:38`` rated lower (Arc lacks fp64, Max has it): lower. The expectation is
+moderate: no Intel path anywhere (``assign_device`` sends any device string but 'mps' through ``int()``,
+``core.py:79``; the CLI's ``--gpu_device`` is an integer or 'mps'), the API's ``device=torch.device("xpu")``
+is a maintainer's untested suggestion (MouseLand/cellpose#1075, closed without a report), and the mask QC
+step simulates flows in float64 on every device but MPS (``dynamics.py:38``), which Arc client GPUs lack:
+device plumbing and a float32 edit. The same shape as gfpgan and pykeen above: a guarded choice without the
+target is read as idling, not as a missing path. Not tuned: a measurement round, one level off.
+boltz (blind round 56, kept aside by its draw) on MPS: envsnap finds only lower findings, ``cuda-amp`` on
+``model/loss/confidencev2.py:149`` (``torch.cuda.amp.autocast(enabled=False)``), ``torch-compile-mps`` on the
+opt-in ``torch.compile(`` wrappers (``model/models/boltz2.py:224`` ...) and guarded ``torch.cuda`` checks
+(``boltz2.py:363``): lower; Lightning has an MPS accelerator, so the ``framework-import`` that sets XPU to
+moderate weighs nothing here. The expectation is moderate: the project has no Apple path (``--accelerator``
+``click.Choice(["gpu", "cpu", "tpu"])``, ``main.py:848``; Lightning's 'gpu' does pick MPS), Boltz-1 was
+reported to run only with ``PYTORCH_ENABLE_MPS_FALLBACK=1`` (a third-party note on jwohlwend/boltz#231), and
+the MPS PRs (#231, #527, #652) stay unmerged, patching the hard-coded ``torch.autocast("cuda", ...)``, the
+Boltz-2 ``precision="bf16-mixed"`` (``main.py:1262``) and unsupported ops (``aten::linalg_svd`` on the CPU).
+Op coverage and a precision string handed to the Trainer are not lines envsnap weighs. The truth is a
+judgement (an env fallback and open PRs, no maintainer word). Not tuned: a measurement round, one level
+off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
