@@ -140,6 +140,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-colbert-ai", "xpu"),
         ("real-colbert-ai", "mps"),
         ("real-litserve", "xpu"),
+        ("real-chatterbox-tts", "xpu"),
+        ("real-whisperspeech", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -474,7 +476,26 @@ CUDA", lower. The expectation is moderate: the server accepts only the accelerat
 and for MPS, so serving on an Intel GPU means running as 'cpu' and moving the model to 'xpu' in one's own
 ``setup()`` or editing the connector for per-device workers. A serving layer that never calls a device API
 itself but validates device names against a list without the target is a shape envsnap has no rule for. Not
-tuned: a measurement round, one level off."""
+tuned: a measurement round, one level off.
+chatterbox-tts (blind round 57) on XPU: envsnap finds nothing (6 of 58 files parsed): "standard ops, no custom
+CUDA", lower. The expectation is moderate: ``from_local`` loads the checkpoints to the CPU only ``if device in
+["cpu", "mps"]`` and with ``map_location = None`` for any other device (``chatterbox/tts.py:133``-``136``, the
+same at ``mtl_tts.py:167``, ``tts_turbo.py:137``, ``vc.py:43``; "Always load to CPU first for non-CUDA devices
+to handle CUDA-saved models"), so ``device='xpu'`` deserialises ``conds.pt`` onto CUDA and fails on an Intel
+host ("Attempting to deserialize object on a CUDA device", the error reported on Macs before the 'mps' entry,
+diodiogod/TTS-Audio-Suite#252); adding 'xpu' to that list is the edit, and resemble-ai/chatterbox#190 asking
+for XPU is open. A device membership test that routes every unlisted device to a CUDA load is a shape no rule
+reads (the 'mps' entry is what envsnap sees, as a code path on MPS). Not tuned: a measurement round, one level
+off.
+whisperspeech (blind round 57, held out) on XPU: ``device-choices`` at ``whisperspeech/inference.py:15``
+(``get_default_compute_device`` picks cuda, mps or cpu, never 'xpu') and ``cuda-grad-scaler`` at
+``train.py:183`` set moderate. The expectation is lower: the picker is only the default of
+``Pipeline(..., device=None)`` (``pipeline.py:45``-``46``), and an explicit ``device='xpu'`` goes to every
+``load_model`` (``torch.load(map_location=device)``) and ``.to(device)``, with no CUDA call on the inference
+path (``inference_context`` is a ``nullcontext`` off CUDA, ``inference.py:42``) and the GradScaler only in the
+training script; the truth calls it borderline against moderate. That a device picker feeds only a default
+which the public constructor overrides is what envsnap does not weigh. Not tuned: a measurement round, one
+level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
