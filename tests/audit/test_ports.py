@@ -142,6 +142,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-litserve", "xpu"),
         ("real-cellpose", "xpu"),
         ("real-boltz", "mps"),
+        ("real-chatterbox-tts", "xpu"),
+        ("real-whisperspeech", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -500,6 +502,25 @@ Boltz-2 ``precision="bf16-mixed"`` (``main.py:1262``) and unsupported ops (``ate
 Op coverage and a precision string handed to the Trainer are not lines envsnap weighs. The truth is a
 judgement (an env fallback and open PRs, no maintainer word). Not tuned: a measurement round, one level
 off."""
+chatterbox-tts (blind round 57) on XPU: envsnap finds nothing (6 of 58 files parsed): "standard ops, no custom
+CUDA", lower. The expectation is moderate: ``from_local`` loads the checkpoints to the CPU only ``if device in
+["cpu", "mps"]`` and with ``map_location = None`` for any other device (``chatterbox/tts.py:133``-``136``, the
+same at ``mtl_tts.py:167``, ``tts_turbo.py:137``, ``vc.py:43``; "Always load to CPU first for non-CUDA devices
+to handle CUDA-saved models"), so ``device='xpu'`` deserialises ``conds.pt`` onto CUDA and fails on an Intel
+host ("Attempting to deserialize object on a CUDA device", the error reported on Macs before the 'mps' entry,
+diodiogod/TTS-Audio-Suite#252); adding 'xpu' to that list is the edit, and resemble-ai/chatterbox#190 asking
+for XPU is open. A device membership test that routes every unlisted device to a CUDA load is a shape no rule
+reads (the 'mps' entry is what envsnap sees, as a code path on MPS). Not tuned: a measurement round, one level
+off.
+whisperspeech (blind round 57, held out) on XPU: ``device-choices`` at ``whisperspeech/inference.py:15``
+(``get_default_compute_device`` picks cuda, mps or cpu, never 'xpu') and ``cuda-grad-scaler`` at
+``train.py:183`` set moderate. The expectation is lower: the picker is only the default of
+``Pipeline(..., device=None)`` (``pipeline.py:45``-``46``), and an explicit ``device='xpu'`` goes to every
+``load_model`` (``torch.load(map_location=device)``) and ``.to(device)``, with no CUDA call on the inference
+path (``inference_context`` is a ``nullcontext`` off CUDA, ``inference.py:42``) and the GradScaler only in the
+training script; the truth calls it borderline against moderate. That a device picker feeds only a default
+which the public constructor overrides is what envsnap does not weigh. Not tuned: a measurement round, one
+level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,1 @@
+from .t3 import T3

@@ -1,0 +1,1 @@
+from .voice_encoder import VoiceEncoder, VoiceEncConfig

@@ -1,0 +1,2 @@
+from .models.factory import create_model_from_config, create_model_from_config_path
+from .models.pretrained import get_pretrained_model

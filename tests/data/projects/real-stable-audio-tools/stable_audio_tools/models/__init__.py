@@ -1,0 +1,1 @@
+from .factory import create_model_from_config, create_model_from_config_path

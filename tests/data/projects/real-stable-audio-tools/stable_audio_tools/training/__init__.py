@@ -1,0 +1,1 @@
+from .factory import create_training_wrapper_from_config, create_demo_callback_from_config

@@ -1,0 +1,4 @@
+from .losses import *
+from .metrics import *
+from .semantic import *
+from .utils import *
