@@ -1,0 +1,3 @@
+from .function import *
+from .algorithms import *
+from . import importance

@@ -1,0 +1,3 @@
+from .utils import *
+from .op_counter import count_ops_and_params
+from . import benchmark
