@@ -146,6 +146,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-whisperspeech", "xpu"),
         ("real-torch-pruning", "xpu"),
         ("real-torch-pruning", "mps"),
+        ("real-mmpretrain", "xpu"),
+        ("real-open-flamingo", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -532,6 +534,25 @@ the dependency graph traces the model with example inputs on their own device an
 parameters with plain torch ops, so structural pruning runs on XPU or Apple as shipped. That unguarded CUDA
 calls confined to an optional benchmarking utility are not on the library's path is what envsnap does not
 weigh. Not tuned: a measurement round, one level off."""
+mmpretrain (blind round 59) on XPU: every finding is lower: seven ``cuda-availability-check`` lines
+(e.g. ``mmpretrain/.mim/tools/torchserve/mmpretrain_handler.py:19``,
+``models/multimodal/ram/openset_utils.py:183``), three guarded ``.cuda()`` calls (``openset_utils.py:200``),
+two guarded ``torch-cuda-api`` calls (``models/backbones/revvit.py:191``) and one ``cuda-amp``
+(``models/selfsup/beit.py:88``): "standard ops, no custom CUDA". The expectation is moderate: training goes
+through MMEngine (``from mmengine.runner import Runner``, ``.mim/tools/train.py:9``; ``get_device`` at
+``engine/hooks/swav_hook.py:6`` and ``models/heads/itpn_clip_head.py:6``), whose ``get_device()`` knows
+npu/cuda/mlu/mps/dipu/musa and falls back to the CPU (open-mmlab/mmengine#1583, 'Support for XPU devices',
+open), so on an Intel GPU the Runner trains on the CPU until MMEngine's device, autocast and backend branches
+are edited. The device choice lives in a dependency (``Requires-Dist: mmengine`` only under the 'mim' extra,
+METADATA:47) that envsnap has no entry for. Not tuned: a measurement round, one level off.
+open-flamingo (blind round 59, held out) on ROCm: only four ``cuda-amp`` lines
+(``open_flamingo/eval/utils.py:119`` and ``:122``, ``train/train_utils.py:36`` and ``:39``, "deprecated but
+works"): lower. The expectation is moderate: the wheel pins ``Requires-Dist: torch ==2.0.1``
+(``open_flamingo-2.0.1.dist-info/METADATA:17``), whose ROCm builds (ROCm 5.4) carry no gfx942 code objects, so
+the pin has to be relaxed (open PRs mlfoundations/open_flamingo#309 and #310). The ``torch-pin`` rule would
+say so (the same line in a requirements.txt beside the tree gives moderate, with "publishes ROCm 5.4 wheels
+without code objects for gfx942"), but its scanner reads requirements files, setup.py/setup.cfg and
+pyproject.toml, not a wheel's ``*.dist-info/METADATA``. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

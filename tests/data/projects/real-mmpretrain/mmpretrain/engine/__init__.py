@@ -1,0 +1,5 @@
+# Copyright (c) OpenMMLab. All rights reserved.
+from .hooks import *  # noqa: F401, F403
+from .optimizers import *  # noqa: F401, F403
+from .runners import *  # noqa: F401, F403
+from .schedulers import *  # noqa: F401, F403

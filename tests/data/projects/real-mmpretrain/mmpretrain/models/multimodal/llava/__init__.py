@@ -1,0 +1,5 @@
+# Copyright (c) OpenMMLab. All rights reserved.
+from .llava import Llava
+from .modules import LlavaLlamaForCausalLM
+
+__all__ = ['Llava', 'LlavaLlamaForCausalLM']

@@ -1,0 +1,14 @@
+"""
+ Copyright (c) 2022, salesforce.com, inc.
+ All rights reserved.
+ SPDX-License-Identifier: BSD-3-Clause
+ For full license text, see the LICENSE file in the repo root or https://opensource.org/licenses/BSD-3-Clause
+
+ Based on https://github.com/mlfoundations/open_clip
+"""
+
+""" OpenAI pretrained model functions
+Adapted from https://github.com/mlfoundations/open_clip and https://github.com/openai/CLIP.
+
+Originally MIT License, Copyright (c) 2021 OpenAI.
+"""
