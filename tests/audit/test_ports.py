@@ -505,7 +505,7 @@ the MPS PRs (#231, #527, #652) stay unmerged, patching the hard-coded ``torch.au
 Boltz-2 ``precision="bf16-mixed"`` (``main.py:1262``) and unsupported ops (``aten::linalg_svd`` on the CPU).
 Op coverage and a precision string handed to the Trainer are not lines envsnap weighs. The truth is a
 judgement (an env fallback and open PRs, no maintainer word). Not tuned: a measurement round, one level
-off."""
+off.
 chatterbox-tts (blind round 57) on XPU: envsnap finds nothing (6 of 58 files parsed): "standard ops, no custom
 CUDA", lower. The expectation is moderate: ``from_local`` loads the checkpoints to the CPU only ``if device in
 ["cpu", "mps"]`` and with ``map_location = None`` for any other device (``chatterbox/tts.py:133``-``136``, the
@@ -524,7 +524,7 @@ whisperspeech (blind round 57, held out) on XPU: ``device-choices`` at ``whisper
 path (``inference_context`` is a ``nullcontext`` off CUDA, ``inference.py:42``) and the GradScaler only in the
 training script; the truth calls it borderline against moderate. That a device picker feeds only a default
 which the public constructor overrides is what envsnap does not weigh. Not tuned: a measurement round, one
-level off."""
+level off.
 torch-pruning (blind round 58, the draw) on XPU and MPS: five ``torch-cuda-api`` findings in one file set
 moderate, ``torch_pruning/utils/benchmark.py:31`` and ``:32`` (``torch.cuda.Event(enable_timing=True)``),
 ``:39`` (``torch.cuda.synchronize()``), ``:59`` (``torch.cuda.reset_peak_memory_stats()``) and ``:65``
@@ -533,7 +533,7 @@ those are the optional latency and memory helpers (``measure_latency``, ``measur
 the dependency graph traces the model with example inputs on their own device and the pruners slice
 parameters with plain torch ops, so structural pruning runs on XPU or Apple as shipped. That unguarded CUDA
 calls confined to an optional benchmarking utility are not on the library's path is what envsnap does not
-weigh. Not tuned: a measurement round, one level off."""
+weigh. Not tuned: a measurement round, one level off.
 mmpretrain (blind round 59) on XPU: every finding is lower: seven ``cuda-availability-check`` lines
 (e.g. ``mmpretrain/.mim/tools/torchserve/mmpretrain_handler.py:19``,
 ``models/multimodal/ram/openset_utils.py:183``), three guarded ``.cuda()`` calls (``openset_utils.py:200``),
