@@ -104,6 +104,7 @@ def test_every_signal_kind_the_scanners_emit_has_a_judge() -> None:
         "ort-choice",
         "optional-module",
         "optional-library",
+        "cuda-branch-import",
         "local-import",
         "device-flag",
         "stand-in",

@@ -58,7 +58,70 @@ def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:
     signals = _ort_choices(signals)
     signals = _imported_device_flags(signals)
     signals = _ort_builds(signals)
+    signals = _cuda_branch_modules(signals)
     return _imported_only_guarded(signals)
+
+
+CUDA_BRANCH = "cuda-branch=1"
+"""Signal detail: in a module the project imports only where its own device test picked CUDA."""
+
+
+def _cuda_branch_modules(signals: list[Signal]) -> list[Signal]:
+    """Mark what sits in a module the project imports only in ``if <device> == "cuda":`` bodies.
+
+    aqlm 1.1.7's kernel selector imports ``inference_kernels/cuda_kernel.py`` (a ``load()`` of its CUDA
+    sources at module level) only in branches whose test names the device 'cuda', and falls back to a
+    plain-PyTorch ``dequantize_gemm`` on any other device (#22 blind round 58: *higher* on XPU and MPS, two
+    levels off). Off CUDA (a ROCm torch's device is 'cuda' too) that module is never imported. A module some
+    file imports anywhere else, at module level or in another branch, keeps its signals as they are; so do
+    the imports that only the text scan sees (scan._own_module_imports reads every file's imports of it).
+    """
+    branch = {(s.file, s.line, s.subject) for s in signals if s.kind == "cuda-branch-import"}
+    if not branch:
+        return signals
+    imports: dict[str, set[tuple[str | None, int | None]]] = {}
+    for s in signals:
+        if s.kind == "local-import" and s.subject in {subject for _, _, subject in branch}:
+            imports.setdefault(s.subject, set()).add((s.file, s.line))
+    modules = {
+        f"{module}.py"
+        for module, places in imports.items()
+        if places and all((file, line, module) in branch for file, line in places)
+    }
+    if not modules:
+        return signals
+    folders = {file: posixpath.dirname(file) for file in modules}
+    sources = {
+        posixpath.normpath(posixpath.join(folders[s.file], d.removeprefix("source=")))
+        for s in signals
+        if s.file in modules and s.kind == "cuda-extension"
+        for d in s.detail
+        if d.startswith("source=")
+    }
+    skip = ("port", "requirement", "declared", "local-import", "cuda-branch-import")
+    marked = [
+        msgspec.structs.replace(s, guarded=True, detail=(*s.detail, CUDA_BRANCH))
+        if s.kind not in skip
+        and CUDA_BRANCH not in s.detail
+        and (s.file in modules or (s.kind in NATIVE_KINDS and s.file in sources))
+        else s
+        for s in signals
+    ]
+    # A package imported only in such modules (aqlm's Triton kernels, its `gpu` extra) serves that path only.
+    only: dict[str, bool] = {}
+    for s in marked:
+        if s.kind == "import":
+            key = s.facts().get("package", "")
+            only[key] = only.get(key, True) and CUDA_BRANCH in s.detail
+    packages = {key for key, all_marked in only.items() if all_marked}
+    return [
+        msgspec.structs.replace(s, detail=(*s.detail, CUDA_BRANCH))
+        if s.kind == "requirement"
+        and s.facts().get("package", "") in packages
+        and CUDA_BRANCH not in s.detail
+        else s
+        for s in marked
+    ]
 
 
 IMPORTED_FLAG = "device-flag=1"

@@ -149,7 +149,7 @@ def _own_module_imports(signals: list[Signal], entries: Sequence[Entry]) -> list
         s.file[: -len(".py")]
         for s in signals
         if s.kind == "import" and TOP in s.detail and s.file and s.file.endswith(".py")
-    }
+    } | {s.subject for s in signals if s.kind == "cuda-branch-import"}
     if not wanted:
         return signals
     names = {path.rsplit("/", 1)[-1].encode() for path in wanted}

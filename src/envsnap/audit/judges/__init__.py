@@ -19,7 +19,7 @@ from collections.abc import Mapping
 
 import msgspec
 
-from envsnap.audit.across_files import OPTIONAL_RUN_TIME
+from envsnap.audit.across_files import CUDA_BRANCH, OPTIONAL_RUN_TIME
 from envsnap.audit.judges.artifacts import judge_artifact
 from envsnap.audit.judges.base import NAMES, Context, Judge, cuda_api_works, where
 from envsnap.audit.judges.compiled import (
@@ -149,6 +149,26 @@ def judge(signal: Signal, target: Target, ctx: Context | None = None) -> Finding
             meaning=f"{found.meaning} It runs only in the function that imports {opt_in}, an opt-in the "
             "project does not install by default.",
             risk="lower",
+        )
+    if (
+        found is not None
+        and CUDA_BRANCH in signal.detail
+        and found.risk != "lower"
+        and target.kind
+        not in (
+            "cuda",
+            "rocm",
+        )
+    ):
+        # Imported only where the project's own device test picks CUDA (across_files._cuda_branch_modules);
+        # a ROCm torch's device is 'cuda' too, so there the branch is taken.
+        return msgspec.structs.replace(
+            found,
+            meaning=f"In a module the project imports only where its device test picks CUDA: on "
+            f"{NAMES[target.kind]} it takes its other path. {found.meaning}",
+            effort="none",
+            risk="lower",
+            replacement="nothing to port to run; port it for this fast path on the target",
         )
     if found is not None and found.risk != "lower" and target.kind != "cuda":
         for marker, why, replacement in _RUNS_WITHOUT:

@@ -54,6 +54,7 @@ from envsnap.audit.scanners.python_callers import (
     guard_methods_by_callers,
 )
 from envsnap.audit.scanners.python_chunks import parse_hot
+from envsnap.audit.scanners.python_local import local_module
 from envsnap.audit.scanners.python_shapes import (
     CUPY_KERNELS,
     DEVICE_STRING,
@@ -69,6 +70,7 @@ from envsnap.audit.scanners.python_shapes import (
     catches_import_error,
     compared_strings,
     cpu_by_default,
+    cuda_branch_test,
     env_switch,
     env_switches,
     feature_switch,
@@ -269,6 +271,8 @@ class _Visitor(ast.NodeVisitor):
         """Enclosing blocks that run only off ROCm (``if not ROCM_VERSION:``): a build's CUDA-only part."""
         self.import_guard = 0
         self.multi_process = 0
+        self.cuda_branch = 0
+        """Depth inside ``if device.type == "cuda":`` bodies (python_shapes.cuda_branch_test)."""
         self.data_parallel = 0
         self.conditional = 0
         self.functions = 0
@@ -470,6 +474,12 @@ class _Visitor(ast.NodeVisitor):
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         self.from_names.update(alias.asname or alias.name for alias in node.names)
+        if self.cuda_branch and node.level:
+            # The project's own module, imported where its device test picked CUDA
+            # (across_files._cuda_branch_modules reads whether every import of it is so).
+            module = local_module(self.relative, node.level, node.module or "")
+            if module is not None:
+                self.emit("cuda-branch-import", node, module, guarded=True)
         if self.import_guard:
             base = imported_module(self.relative, node.module, node.level)
             if base is not None:
@@ -650,7 +660,10 @@ class _Visitor(ast.NodeVisitor):
         self.kernel_opt_in += kernel
         self.choice_strings.append(compared_strings(node.test))
         self.presence_tests.append(presence_names(node.test))
+        cuda = cuda_branch_test(node.test)
+        self.cuda_branch += cuda
         self._visit_block(node.body)
+        self.cuda_branch -= cuda
         self.presence_tests.pop()
         self.choice_strings.pop()
         self.kernel_opt_in -= kernel

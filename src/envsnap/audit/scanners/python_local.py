@@ -58,6 +58,11 @@ def local_imports(relative: str, data: bytes, *, submodules: bool = False) -> It
             )
 
 
+def local_module(relative: str, dots: int, name: str) -> str | None:
+    """The path (no suffix) of the project module ``from <dots><name> import ...`` in ``relative`` names."""
+    return _resolve(relative.split("/")[:-1], dots, name)
+
+
 def _submodules(folders: list[str], dots: int, name: str, names: bytes) -> list[str]:
     """The imported names as modules under the imported path (``from . import x`` too)."""
     base = _resolve(folders, dots, f"{name}._") if name or dots else None

@@ -309,6 +309,26 @@ def compared_strings(test: ast.expr) -> set[str]:
     return names
 
 
+def cuda_branch_test(test: ast.expr) -> bool:
+    """``device.type == "cuda"``, or a tuple of settings with the device among them compared to one naming
+    'cuda' (aqlm 1.1.7's kernel selector: ``(optimize_for_training, codebooks.device.type, ...) == (False,
+    "cuda", ...)``), alone or in an ``and``: the body runs only where the device is CUDA (ROCm's too)."""
+    values = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    for value in values:
+        if not (isinstance(value, ast.Compare) and len(value.ops) == 1 and isinstance(value.ops[0], ast.Eq)):
+            continue
+        for part in (value.left, *value.comparators):
+            items = part.elts if isinstance(part, ast.Tuple) else [part]
+            if any(
+                isinstance(item, ast.Constant)
+                and isinstance(item.value, str)
+                and DEVICE_STRING.match(item.value)
+                for item in items
+            ):
+                return True
+    return False
+
+
 _PRESENCE_WORD = re.compile(r"(?:^|_)(?:has|have|available|installed|importable)(?:_|$)")
 PRESENCE_NAME_MIN = 4
 """A package name shorter than this (``jax``, ``te``) is found inside too many unrelated names."""

@@ -1,0 +1,3 @@
+import aqlm.inference_kernels
+from aqlm.inference import QuantizedLinear
+from aqlm.inference_kernels import optimize_for_training
