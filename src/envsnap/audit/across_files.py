@@ -79,9 +79,10 @@ def _cuda_branch_modules(signals: list[Signal]) -> list[Signal]:
     branch = {(s.file, s.line, s.subject) for s in signals if s.kind == "cuda-branch-import"}
     if not branch:
         return signals
+    subjects = {subject for _, _, subject in branch}
     imports: dict[str, set[tuple[str | None, int | None]]] = {}
     for s in signals:
-        if s.kind == "local-import" and s.subject in {subject for _, _, subject in branch}:
+        if s.kind == "local-import" and s.subject in subjects:
             imports.setdefault(s.subject, set()).add((s.file, s.line))
     modules = {
         f"{module}.py"

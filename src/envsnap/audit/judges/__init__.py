@@ -150,18 +150,10 @@ def judge(signal: Signal, target: Target, ctx: Context | None = None) -> Finding
             "project does not install by default.",
             risk="lower",
         )
-    if (
-        found is not None
-        and CUDA_BRANCH in signal.detail
-        and found.risk != "lower"
-        and target.kind
-        not in (
-            "cuda",
-            "rocm",
-        )
-    ):
-        # Imported only where the project's own device test picks CUDA (across_files._cuda_branch_modules);
-        # a ROCm torch's device is 'cuda' too, so there the branch is taken.
+    # Imported only where the project's own device test picks CUDA (across_files._cuda_branch_modules); a
+    # ROCm torch's device is 'cuda' too, so there the branch is taken.
+    cuda_device = target.kind in ("cuda", "rocm")
+    if found is not None and CUDA_BRANCH in signal.detail and found.risk != "lower" and not cuda_device:
         return msgspec.structs.replace(
             found,
             meaning=f"In a module the project imports only where its device test picks CUDA: on "
