@@ -148,6 +148,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torch-pruning", "mps"),
         ("real-mmpretrain", "xpu"),
         ("real-open-flamingo", "rocm:gfx942"),
+        ("real-stable-ts", "mps"),
+        ("real-insanely-fast-whisper", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -552,7 +554,27 @@ works"): lower. The expectation is moderate: the wheel pins ``Requires-Dist: tor
 the pin has to be relaxed (open PRs mlfoundations/open_flamingo#309 and #310). The ``torch-pin`` rule would
 say so (the same line in a requirements.txt beside the tree gives moderate, with "publishes ROCm 5.4 wheels
 without code objects for gfx942"), but its scanner reads requirements files, setup.py/setup.cfg and
-pyproject.toml, not a wheel's ``*.dist-info/METADATA``. Not tuned: a measurement round, one level off."""
+pyproject.toml, not a wheel's ``*.dist-info/METADATA``. Not tuned: a measurement round, one level off.
+stable-ts (blind round 60) on MPS: the 'mps' name in ``whisper_word_level/hf_whisper.py:59`` (get_device:
+cuda:0, else mps, else cpu) sets lower ("has a code path on Apple MPS"); every other finding is a low-effort
+availability check or default device (``audio/demucs.py:186``, ``whisper_word_level/original_whisper.py:923``,
+``:932``) and optional MLX imports. The expectation is moderate: the default loader (``load_model``,
+``original_whisper.py:883``) loads openai-whisper (``setup.py:31``, ``openai-whisper>=20230314,<=20250625``)
+on the CPU and then calls ``model.to(device)``, which fails on MPS on whisper's sparse COO ``alignment_heads``
+buffer (pytorch#141711; the same cell is moderate for real-whisper), and the HF loader registers its own
+sparse buffer (``final_heads.to_sparse()``, ``hf_whisper.py:361``) and moves it to the pipeline's device; the
+maintainer's advice, load the model with ``device=torch.device("mps")`` (jianfch/stable-ts#263), meets that
+failure, and the Apple-native way round is switching the code to ``load_mlx_whisper`` (extra [mlx], not in the
+README). The sparse buffer is behaviour of a dependency and of ``Tensor.to_sparse`` on MPS, which no rule
+reads. Not tuned: a measurement round, one level off.
+insanely-fast-whisper (blind round 60, held out) on XPU: the only finding is ``torch.mps.empty_cache()``
+(``insanely_fast_whisper/cli.py:139``, device-agnostic): "standard ops, no custom CUDA", lower. The
+expectation is moderate: the CLI builds its device as ``device="mps" if args.device_id == "mps" else
+f"cuda:{args.device_id}"`` (``cli.py:134``) for the transformers pipeline and as ``torch.device("mps" if
+args.device_id == "mps" else f"cuda:{args.device_id}")`` for the pyannote diarizer
+(``utils/diarization_pipeline.py:15``), so an Intel GPU needs the device string edited (README: "only works on
+NVIDIA GPUs & Mac"). The ``hardcoded-cuda-device`` rule reads a literal ``"cuda:0"`` (moderate on XPU) but not
+an f-string ``f"cuda:{i}"``, so neither line is a finding. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,3 @@
+from .whisper_word_level.cli import cli
+
+cli()
