@@ -150,6 +150,11 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-open-flamingo", "rocm:gfx942"),
         ("real-stable-ts", "mps"),
         ("real-insanely-fast-whisper", "xpu"),
+        ("real-d3rlpy", "xpu"),
+        ("real-d3rlpy", "mps"),
+        ("real-sample-factory", "xpu"),
+        ("real-sample-factory", "mps"),
+        ("real-skrl", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -575,6 +580,37 @@ args.device_id == "mps" else f"cuda:{args.device_id}")`` for the pyannote diariz
 (``utils/diarization_pipeline.py:15``), so an Intel GPU needs the device string edited (README: "only works on
 NVIDIA GPUs & Mac"). The ``hardcoded-cuda-device`` rule reads a literal ``"cuda:0"`` (moderate on XPU) but not
 an f-string ``f"cuda:{i}"``, so neither line is a finding. Not tuned: a measurement round, one level off."""
+d3rlpy (blind round 61) on XPU and MPS: six ``torch-cuda-api`` findings in ``CudaGraphWrapper`` set moderate,
+``d3rlpy/torch_utility.py:571`` (``torch.cuda.Stream()``), ``:575``, ``:576``, ``:578`` (stream waits),
+``:580`` (``torch.cuda.CUDAGraph()``) and ``:582`` (``torch.cuda.graph``) ("CUDA graph capture raises"), and
+on MPS also ``torch-compile-mps`` at ``:565``. The expectation is lower: the wrapper is built only ``if
+compiled`` (``algos/qlearning/torch/ddpg_impl.py:90``-``91``), and ``compiled`` is ``compile_graph and "cuda"
+in self._device`` (``base.py:371``), so off CUDA the plain eager functions run; ``create(device="mps")`` is
+the maintainer's documented path (takuseno/d3rlpy#293) and an XPU device string goes to torch the same way.
+That CUDA calls are reachable only through a flag the project itself ANDs with a 'cuda' device is what envsnap
+does not follow. Not tuned: a measurement round, one level off.
+sample-factory (blind round 61, the draw) on XPU and MPS: every finding is lower: three
+``hardcoded-cuda-device`` lines read as "Behind a CUDA check: runs, but falls through to the CPU"
+(``sample_factory/algo/sampling/sampling_utils.py:59``, ``algo/utils/shared_buffers.py:32``,
+``enjoy.py:118``), two ``cuda-availability-check`` (``utils/get_available_gpus.py:35``), guarded
+``torch-cuda-api`` (``algo/utils/misc.py:40``), a cuDNN flag: "standard ops, no custom CUDA". The expectation
+is moderate: ``--device`` takes only gpu/cpu (``cfg/cfg.py:34``-``37``) and 'gpu' is wired to
+``torch.device("cuda", ...)``; ``shared_buffers.py:32`` and ``enjoy.py:118`` branch on ``cfg.device ==
+"cpu"``, a config string, not on CUDA being there, so on an Intel or Apple GPU the default run does not fall
+back to the CPU (``gpus_for_process(...)[0]`` of an empty list) and using the GPU means editing the device
+wiring; on MPS the default observation normalizer also keeps float64 buffers
+(``algo/utils/running_mean_std.py:44``-``46``, created on the CPU and moved with the model, so no
+``float64-on-mps`` finding). Not tuned: a measurement round, one level off.
+skrl (blind round 61) on XPU: three ``cuda-grad-scaler`` findings set moderate
+(``skrl/agents/torch/ppo/ppo.py:125``, ``agents/torch/sac/sac.py:89``,
+``multi_agents/torch/mappo/mappo.py:130``, ``torch.cuda.amp.GradScaler(enabled=self.cfg.mixed_precision)``).
+The expectation is lower: mixed precision is off by default, so the scaler is disabled, autocast takes
+``device_type=self._device_type``, and ``config.torch.parse_device`` accepts an 'xpu' device as is
+(``skrl/__init__.py:74``-``105``), so a single-device run on XPU PyTorch works as shipped; the truth calls it
+borderline against moderate. That a CUDA GradScaler is constructed with a default-off flag is what envsnap
+does not weigh. (On MPS the same findings plus ``float64-on-mps`` in
+``resources/preprocessors/torch/running_standard_scaler.py:46`` give moderate, which is the expectation, for
+the float64 reason.) Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

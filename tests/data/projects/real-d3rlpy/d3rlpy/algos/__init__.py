@@ -1,0 +1,3 @@
+from .qlearning import *
+from .transformer import *
+from .utility import *

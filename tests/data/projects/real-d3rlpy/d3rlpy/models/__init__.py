@@ -1,0 +1,3 @@
+from .builders import *
+from .encoders import *
+from .q_functions import *

@@ -1,0 +1,1 @@
+from skrl.agents.torch.base import Agent, AgentCfg, ExperimentCfg

@@ -1,0 +1,1 @@
+from skrl.agents.warp.base import Agent, AgentCfg, ExperimentCfg

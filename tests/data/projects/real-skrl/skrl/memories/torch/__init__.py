@@ -1,0 +1,3 @@
+from skrl.memories.torch.base import Memory  # isort:skip
+
+from skrl.memories.torch.random import RandomMemory

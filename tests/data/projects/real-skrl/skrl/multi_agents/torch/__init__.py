@@ -1,0 +1,1 @@
+from skrl.multi_agents.torch.base import ExperimentCfg, MultiAgent, MultiAgentCfg

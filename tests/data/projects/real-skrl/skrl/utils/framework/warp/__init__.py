@@ -1,0 +1,2 @@
+from .math import *
+from .ops import *
