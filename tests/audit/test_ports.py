@@ -148,6 +148,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torch-pruning", "mps"),
         ("real-mmpretrain", "xpu"),
         ("real-open-flamingo", "rocm:gfx942"),
+        ("real-neuraloperator", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -552,7 +553,19 @@ works"): lower. The expectation is moderate: the wheel pins ``Requires-Dist: tor
 the pin has to be relaxed (open PRs mlfoundations/open_flamingo#309 and #310). The ``torch-pin`` rule would
 say so (the same line in a requirements.txt beside the tree gives moderate, with "publishes ROCm 5.4 wheels
 without code objects for gfx942"), but its scanner reads requirements files, setup.py/setup.cfg and
-pyproject.toml, not a wheel's ``*.dist-info/METADATA``. Not tuned: a measurement round, one level off."""
+pyproject.toml, not a wheel's ``*.dist-info/METADATA``. Not tuned: a measurement round, one level off.
+neuraloperator (blind round 62) on MPS: every counted finding is a guarded CUDA branch of the training setup
+(``cuda-availability-check`` at ``neuralop/training/torch_setup.py:56`` and ``:62``, the ``cuda:0`` choice
+at ``:57``, ``torch.cuda.set_device`` at ``:63``, the cuDNN flag at ``:73``, the ``"cuda"`` autocast default
+at ``training/trainer.py:89``, NCCL in ``mpu/comm.py:117``), all lower; the one ``float64-on-mps`` line is
+in a test (``layers/tests/test_spectral_projection.py:8``, not counted): "standard ops, no custom CUDA". The
+expectation is moderate: the FNO family runs ``torch.fft.rfftn``/``irfftn``
+(``layers/spectral_convolution.py:428`` and ``:521``) and contracts the spectrum with ``torch.cfloat``
+weights (``:345``, ``:353``) through ``tl.einsum`` (``:46``), and on MPS the complex contraction fails
+(neuraloperator#289, open: "MPS device does not support bmm for non-float inputs", and the half-precision
+route "Unsupported dtype Half"; the maintainer calls it PyTorch's MPS support). envsnap reads float64 as an
+MPS dtype gap but has no rule for complex dtypes or FFTs on MPS. Not tuned: a measurement round, one level
+off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
