@@ -155,6 +155,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-sample-factory", "xpu"),
         ("real-sample-factory", "mps"),
         ("real-skrl", "xpu"),
+        ("real-neuraloperator", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -611,6 +612,18 @@ borderline against moderate. That a CUDA GradScaler is constructed with a defaul
 does not weigh. (On MPS the same findings plus ``float64-on-mps`` in
 ``resources/preprocessors/torch/running_standard_scaler.py:46`` give moderate, which is the expectation, for
 the float64 reason.) Not tuned: a measurement round, one level off."""
+neuraloperator (blind round 62) on MPS: every counted finding is a guarded CUDA branch of the training setup
+(``cuda-availability-check`` at ``neuralop/training/torch_setup.py:56`` and ``:62``, the ``cuda:0`` choice
+at ``:57``, ``torch.cuda.set_device`` at ``:63``, the cuDNN flag at ``:73``, the ``"cuda"`` autocast default
+at ``training/trainer.py:89``, NCCL in ``mpu/comm.py:117``), all lower; the one ``float64-on-mps`` line is
+in a test (``layers/tests/test_spectral_projection.py:8``, not counted): "standard ops, no custom CUDA". The
+expectation is moderate: the FNO family runs ``torch.fft.rfftn``/``irfftn``
+(``layers/spectral_convolution.py:428`` and ``:521``) and contracts the spectrum with ``torch.cfloat``
+weights (``:345``, ``:353``) through ``tl.einsum`` (``:46``), and on MPS the complex contraction fails
+(neuraloperator#289, open: "MPS device does not support bmm for non-float inputs", and the half-precision
+route "Unsupported dtype Half"; the maintainer calls it PyTorch's MPS support). envsnap reads float64 as an
+MPS dtype gap but has no rule for complex dtypes or FFTs on MPS. Not tuned: a measurement round, one level
+off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,6 @@
+from . import conditionals, sample_conditionals
+
+__all__ = [
+    "conditionals",
+    "sample_conditionals",
+]

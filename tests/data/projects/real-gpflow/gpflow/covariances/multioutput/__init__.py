@@ -1,0 +1,6 @@
+from . import kufs, kuus
+
+__all__ = [
+    "kufs",
+    "kuus",
+]

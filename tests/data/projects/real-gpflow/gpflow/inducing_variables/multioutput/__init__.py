@@ -1,0 +1,16 @@
+from .inducing_variables import (
+    FallbackSeparateIndependentInducingVariables,
+    FallbackSharedIndependentInducingVariables,
+    MultioutputInducingVariables,
+    SeparateIndependentInducingVariables,
+    SharedIndependentInducingVariables,
+)
+
+__all__ = [
+    "FallbackSeparateIndependentInducingVariables",
+    "FallbackSharedIndependentInducingVariables",
+    "MultioutputInducingVariables",
+    "SeparateIndependentInducingVariables",
+    "SharedIndependentInducingVariables",
+    "inducing_variables",
+]

@@ -1,0 +1,16 @@
+from .kernels import (
+    IndependentLatent,
+    LinearCoregionalization,
+    MultioutputKernel,
+    SeparateIndependent,
+    SharedIndependent,
+)
+
+__all__ = [
+    "IndependentLatent",
+    "LinearCoregionalization",
+    "MultioutputKernel",
+    "SeparateIndependent",
+    "SharedIndependent",
+    "kernels",
+]

@@ -1,0 +1,52 @@
+from .bijectors import positive, triangular, triangular_size
+from .misc import is_variable, set_trainable, to_default_float, to_default_int, training_loop
+from .model_utils import add_likelihood_noise_cov, add_noise_cov, assert_params_false
+from .multipledispatch import Dispatcher
+from .traversal import (
+    deepcopy,
+    freeze,
+    freeze_as_float32,
+    leaf_components,
+    multiple_assign,
+    parameter_dict,
+    print_summary,
+    read_values,
+    reset_cache_bijectors,
+    select_dict_parameters_with_prior,
+    tabulate_module_summary,
+    traverse_module,
+)
+
+__all__ = [
+    "Dispatcher",
+    "add_likelihood_noise_cov",
+    "add_noise_cov",
+    "assert_params_false",
+    "bijectors",
+    "deepcopy",
+    "freeze",
+    "freeze_as_float32",
+    "is_variable",
+    "leaf_components",
+    "misc",
+    "model_utils",
+    "multiple_assign",
+    "multipledispatch",
+    "ops",
+    "parameter_dict",
+    "parameter_or_function",
+    "positive",
+    "print_summary",
+    "read_values",
+    "reset_cache_bijectors",
+    "select_dict_parameters_with_prior",
+    "set_trainable",
+    "tabulate_module_summary",
+    "to_default_float",
+    "to_default_int",
+    "training_loop",
+    "traversal",
+    "traverse_module",
+    "triangular",
+    "triangular_size",
+]
