@@ -156,6 +156,11 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-sample-factory", "mps"),
         ("real-skrl", "xpu"),
         ("real-neuraloperator", "mps"),
+        ("real-torch-cluster", "xpu"),
+        ("real-torch-cluster", "mps"),
+        ("real-torchdrug", "rocm:gfx942"),
+        ("real-torchdrug", "xpu"),
+        ("real-torchdrug", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -624,6 +629,40 @@ weights (``:345``, ``:353``) through ``tl.einsum`` (``:46``), and on MPS the com
 route "Unsupported dtype Half"; the maintainer calls it PyTorch's MPS support). envsnap reads float64 as an
 MPS dtype gap but has no rule for complex dtypes or FFTs on MPS. Not tuned: a measurement round, one level
 off."""
+torch-cluster (blind round 63) on XPU and MPS: eight ``cuda-source`` findings set higher, one per file of
+``csrc/cuda/`` (e.g. ``csrc/cuda/fps_cuda.cu:1``, ``graclus_cuda.cu:1``, ``knn_cuda.cu:1``, "there is no CUDA
+compiler for Intel GPUs" / "nothing compiles CUDA for Apple GPUs"). The expectation is moderate, as for
+torch-scatter: every op is registered for the CPU too and takes its CPU kernel for any non-CUDA tensor, so on
+an Intel or Apple GPU the calls move their inputs to the CPU (or knn/radius become torch ops), no kernel to
+write; fps on MPS tensors fails today (rusty1s/pytorch_cluster#172, open). The ``cuda-kernel-cpu-twin`` rule
+that says so for torch-scatter marks a ``cuda/`` folder only when every ``.cu`` file in it has a
+``cpu/x_cpu.cpp`` twin, and ``csrc/cuda/nearest_cuda.cu`` has none: ``nearest``'s CPU path is Python
+(``torch_cluster/nearest.py:53`` sends CUDA tensors to the op and everything else to
+``scipy.cluster.vq.vq`` at ``:123``). One op with a Python CPU path instead of a C++ one unmarks the folder.
+Not tuned: a measurement round, one level off.
+torchdrug (blind round 63, the draw) on ROCm: five ``cuda-source`` findings, all moderate
+(``torchdrug/layers/functional/extension/embedding.cu:1``, ``rspmm.cu:1``, ``spmm.cu:1``, and the headers
+``operator.cuh:1``, ``util.cuh:1``: "torch.utils.cpp_extension hipifies it at build"), and the three kernel
+files reach SEVERAL_KERNELS, so higher ("3 CUDA-only kernels or compiled packages to port and validate").
+The expectation is moderate: torchdrug JIT-builds them with ``cpp_extension.load`` (``utils/torch.py:30``,
+inside its ``LazyExtensionLoader``), one hipified build on a ROCm torch, and the real ROCm blocker, the
+kernels' hard-coded 32-thread warp (``dim_per_block = 32; // warpSize`` at ``spmm.cu:214``,
+``rspmm.cu:241``, with ``assert(blockDim.x == warpSize)``), is a launch-configuration edit that envsnap does
+not flag. The hipify exemption needs a ``cuda-extension`` finding, and the ``load()`` call passes
+``self.sources``, a variable: the ``.cu`` names are literals in the callers of the project's wrapper
+``utils.load_extension`` (``layers/functional/spmm.py:12``, ``embedding.py:11``), so the scanner reads it as a
+C++-only JIT build. Not tuned: a measurement round, one level off.
+torchdrug (blind round 63, the draw) on XPU and MPS: the same five ``cuda-source`` findings, higher ("there
+is no CUDA compiler for Intel GPUs" / "nothing compiles CUDA for Apple GPUs"). The expectation is moderate:
+every custom op has its CPU kernel in the same folder under the same name (``spmm.cpp`` beside ``spmm.cu``,
+``rspmm.cpp``, ``embedding.cpp``; ``spmm.py:21`` picks ``*_cuda`` for 'cuda' tensors and ``*_cpu``
+otherwise), and ``load_extension`` builds only the C++ sources without CUDA (``utils/torch.py:54``-``62``), so
+off NVIDIA the work is the engine's device choice (``core/engine.py:70``-``78``), routing the ops to CPU
+copies or torch.sparse/scatter message passing and, on MPS, the int64 gaps the project's own Apple Silicon
+notes name (DeepGraphLearning/torchdrug#176): edits, no kernel to write. ``_has_cpu_twin`` knows
+``cuda/x_cuda.cu`` -> ``cpu/x_cpu.cpp`` and ``x.cu`` -> ``x_cpu.cpp``, not ``x.cu`` beside ``x.cpp`` (a layout
+where the ``.cpp`` is often only the binding, so a fix would have to read it for CPU kernels). Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

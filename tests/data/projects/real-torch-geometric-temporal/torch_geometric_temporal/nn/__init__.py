@@ -1,0 +1,3 @@
+from .recurrent import *
+from .attention import *
+from .hetero import *

@@ -1,0 +1,1 @@
+from .heterogclstm import HeteroGCLSTM

@@ -1,0 +1,9 @@
+from .graph import GraphConstruction, SpatialLineGraph
+from .function import BondEdge, KNNEdge, SpatialEdge, SequentialEdge, AlphaCarbonNode, \
+    IdentityNode, RandomEdgeMask, SubsequenceNode, SubspaceNode
+
+__all__ = [
+    "GraphConstruction", "SpatialLineGraph",
+    "BondEdge", "KNNEdge", "SpatialEdge", "SequentialEdge", "AlphaCarbonNode",
+    "IdentityNode", "RandomEdgeMask", "SubsequenceNode", "SubspaceNode"
+]
