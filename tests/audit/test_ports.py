@@ -585,7 +585,7 @@ f"cuda:{args.device_id}"`` (``cli.py:134``) for the transformers pipeline and as
 args.device_id == "mps" else f"cuda:{args.device_id}")`` for the pyannote diarizer
 (``utils/diarization_pipeline.py:15``), so an Intel GPU needs the device string edited (README: "only works on
 NVIDIA GPUs & Mac"). The ``hardcoded-cuda-device`` rule reads a literal ``"cuda:0"`` (moderate on XPU) but not
-an f-string ``f"cuda:{i}"``, so neither line is a finding. Not tuned: a measurement round, one level off."""
+an f-string ``f"cuda:{i}"``, so neither line is a finding. Not tuned: a measurement round, one level off.
 d3rlpy (blind round 61) on XPU and MPS: six ``torch-cuda-api`` findings in ``CudaGraphWrapper`` set moderate,
 ``d3rlpy/torch_utility.py:571`` (``torch.cuda.Stream()``), ``:575``, ``:576``, ``:578`` (stream waits),
 ``:580`` (``torch.cuda.CUDAGraph()``) and ``:582`` (``torch.cuda.graph``) ("CUDA graph capture raises"), and
@@ -616,7 +616,7 @@ The expectation is lower: mixed precision is off by default, so the scaler is di
 borderline against moderate. That a CUDA GradScaler is constructed with a default-off flag is what envsnap
 does not weigh. (On MPS the same findings plus ``float64-on-mps`` in
 ``resources/preprocessors/torch/running_standard_scaler.py:46`` give moderate, which is the expectation, for
-the float64 reason.) Not tuned: a measurement round, one level off."""
+the float64 reason.) Not tuned: a measurement round, one level off.
 neuraloperator (blind round 62) on MPS: every counted finding is a guarded CUDA branch of the training setup
 (``cuda-availability-check`` at ``neuralop/training/torch_setup.py:56`` and ``:62``, the ``cuda:0`` choice
 at ``:57``, ``torch.cuda.set_device`` at ``:63``, the cuDNN flag at ``:73``, the ``"cuda"`` autocast default
@@ -628,7 +628,7 @@ weights (``:345``, ``:353``) through ``tl.einsum`` (``:46``), and on MPS the com
 (neuraloperator#289, open: "MPS device does not support bmm for non-float inputs", and the half-precision
 route "Unsupported dtype Half"; the maintainer calls it PyTorch's MPS support). envsnap reads float64 as an
 MPS dtype gap but has no rule for complex dtypes or FFTs on MPS. Not tuned: a measurement round, one level
-off."""
+off.
 torch-cluster (blind round 63) on XPU and MPS: eight ``cuda-source`` findings set higher, one per file of
 ``csrc/cuda/`` (e.g. ``csrc/cuda/fps_cuda.cu:1``, ``graclus_cuda.cu:1``, ``knn_cuda.cu:1``, "there is no CUDA
 compiler for Intel GPUs" / "nothing compiles CUDA for Apple GPUs"). The expectation is moderate, as for
