@@ -154,7 +154,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-d3rlpy", "mps"),
         ("real-sample-factory", "xpu"),
         ("real-sample-factory", "mps"),
-        ("real-skrl", "xpu"),
         ("real-neuraloperator", "mps"),
         ("real-torch-cluster", "xpu"),
         ("real-torch-cluster", "mps"),
@@ -607,16 +606,6 @@ back to the CPU (``gpus_for_process(...)[0]`` of an empty list) and using the GP
 wiring; on MPS the default observation normalizer also keeps float64 buffers
 (``algo/utils/running_mean_std.py:44``-``46``, created on the CPU and moved with the model, so no
 ``float64-on-mps`` finding). Not tuned: a measurement round, one level off.
-skrl (blind round 61) on XPU: three ``cuda-grad-scaler`` findings set moderate
-(``skrl/agents/torch/ppo/ppo.py:125``, ``agents/torch/sac/sac.py:89``,
-``multi_agents/torch/mappo/mappo.py:130``, ``torch.cuda.amp.GradScaler(enabled=self.cfg.mixed_precision)``).
-The expectation is lower: mixed precision is off by default, so the scaler is disabled, autocast takes
-``device_type=self._device_type``, and ``config.torch.parse_device`` accepts an 'xpu' device as is
-(``skrl/__init__.py:74``-``105``), so a single-device run on XPU PyTorch works as shipped; the truth calls it
-borderline against moderate. That a CUDA GradScaler is constructed with a default-off flag is what envsnap
-does not weigh. (On MPS the same findings plus ``float64-on-mps`` in
-``resources/preprocessors/torch/running_standard_scaler.py:46`` give moderate, which is the expectation, for
-the float64 reason.) Not tuned: a measurement round, one level off.
 neuraloperator (blind round 62) on MPS: every counted finding is a guarded CUDA branch of the training setup
 (``cuda-availability-check`` at ``neuralop/training/torch_setup.py:56`` and ``:62``, the ``cuda:0`` choice
 at ``:57``, ``torch.cuda.set_device`` at ``:63``, the cuDNN flag at ``:73``, the ``"cuda"`` autocast default

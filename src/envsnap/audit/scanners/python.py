@@ -85,6 +85,7 @@ from envsnap.audit.scanners.python_shapes import (
     is_device_string,
     is_feature_flag,
     is_main_check,
+    legacy_branch,
     legacy_fallback,
     lookup_fallback,
     module_assignment,
@@ -676,7 +677,10 @@ class _Visitor(ast.NodeVisitor):
         self.no_rocm += rocm is True and bool(node.orelse)
         if tested is not None:
             self.flag_tests.pop()
+        legacy = legacy_branch(node, self.dotted)
+        self.legacy += legacy
         self._visit_block(node.orelse)
+        self.legacy -= legacy
         self.no_rocm -= rocm is True and bool(node.orelse)
         self.conditional -= 1
         self.guard -= guarded

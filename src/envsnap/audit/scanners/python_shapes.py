@@ -537,6 +537,28 @@ GENERIC_DEVICE_APIS = ("torch.amp.", "torch.autocast", "torch.accelerator.")
 """torch's device-generic entry points: the device is an argument (``torch.amp.GradScaler("xpu")``)."""
 
 
+_TORCH_VERSION = re.compile(
+    r"__version__|TORCH_VERSION|torch_version|is_torch_(?:version|greater)", re.IGNORECASE
+)
+
+
+def legacy_branch(node: ast.If, dotted: Callable[[ast.AST], str | None]) -> bool:
+    """``if <torch is new enough>: torch.amp.GradScaler(device=d, ...) else: torch.cuda.amp.GradScaler(...)``.
+
+    The body calls torch's device-generic API under a test of torch's version; the ``else`` is what an older
+    torch runs, and every torch build for a non-CUDA target has that API (skrl 2.1's agents:
+    ``if version.parse(torch.__version__) >= version.parse("2.4"):``, #22 blind round 61). The same reading
+    as legacy_fallback's ``try``/``except AttributeError``.
+    """
+    if not node.orelse or _TORCH_VERSION.search(ast.unparse(node.test)) is None:
+        return False
+    return any(
+        isinstance(sub, ast.Call) and (dotted(sub.func) or "").startswith(GENERIC_DEVICE_APIS)
+        for stmt in node.body
+        for sub in ast.walk(stmt)
+    )
+
+
 def is_main_check(test: ast.AST) -> bool:
     return (
         isinstance(test, ast.Compare)
