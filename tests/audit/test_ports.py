@@ -160,6 +160,10 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torchdrug", "rocm:gfx942"),
         ("real-torchdrug", "xpu"),
         ("real-torchdrug", "mps"),
+        ("real-adapters", "xpu"),
+        ("real-adapters", "mps"),
+        ("real-llamafactory", "rocm:gfx942"),
+        ("real-openrlhf", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -651,7 +655,39 @@ copies or torch.sparse/scatter message passing and, on MPS, the int64 gaps the p
 notes name (DeepGraphLearning/torchdrug#176): edits, no kernel to write. ``_has_cpu_twin`` knows
 ``cuda/x_cuda.cu`` -> ``cpu/x_cpu.cpp`` and ``x.cu`` -> ``x_cpu.cpp``, not ``x.cu`` beside ``x.cpp`` (a layout
 where the ``.cpp`` is often only the binding, so a fix would have to read it for CPU kernels). Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+adapters (blind round 64, the draw) on XPU and MPS: two ``torch-cuda-api`` findings set moderate, both
+``torch.cuda.set_device`` in the T5 stack (``adapters/models/t5/modeling_t5.py:278`` and ``:406``, "A
+CUDA-only call: it raises on XPU/MPS"); everything else is lower (the guarded bitsandbytes imports at
+``methods/lora.py:28``, the guarded seeding at ``methods/utils.py:27``, the dependency-parsing head's
+cuda-or-cpu padding at ``heads/dependency_parsing.py:158``). The expectation is lower: both calls sit under
+``if self.model_parallel:``, a flag only transformers' deprecated ``T5Stack.parallelize()`` sets, so a model
+moved with ``.to("xpu")`` / ``.to("mps")`` never reaches them; the adapter methods are device-generic modules
+on transformers. envsnap does not read a branch on a model-parallel attribute as an off-by-default path.
+Not tuned: a measurement round, one level off.
+llamafactory (blind round 64) on ROCm: one ``cuda-only-import`` sets moderate, ``from vllm import
+AsyncLLMEngine`` at ``llamafactory/chat/base_engine.py:23`` ("vLLM serving engine (CUDA kernels): CUDA-only as
+used here"), while the other vLLM imports are discounted to lower (guarded, or in the project's own
+``chat/vllm_engine.py``, and vLLM is in no Requires-Dist). The expectation is lower: that import sits under
+``if TYPE_CHECKING:`` (``base_engine.py:21``), a type annotation that never runs, vLLM is an opt-in inference
+engine with a ROCm build, and the README links AMD's LLaMA-Factory notebook and ships ``docker/docker-rocm``.
+On XPU and MPS the verdict is lower because the project names those devices (``extras/misc.py:163``,
+``:167``); on ROCm 'cuda' is the AMD device, so no such path lifts it, and the type-only import is counted.
+Not tuned: a measurement round, one level off.
+openrlhf (blind round 64) on MPS: moderate from ``cuda-only-requirement`` (``deepspeed==0.19.6`` and
+``flash-attn==2.8.3`` in ``METADATA:19``, ``:21``), ``cuda-only-import`` (``import deepspeed`` at
+``openrlhf/models/model.py:3``, ``flash_attn.bert_padding`` at ``models/ring_attn_utils.py:3``),
+``torch-cuda-api`` (``torch.cuda.set_device`` at ``utils/deepspeed/deepspeed.py:97``,
+``torch.cuda.current_stream()`` at ``trainer/ray/vllm_worker_wrap.py:46``) and ``nccl-backend``
+(``trainer/ray/ppo_actor.py:100``), each moderate; the vLLM imports are discounted to lower ("Declared
+only in an optional extra: this module is that feature's", ``trainer/ray/vllm_engine.py:7``,
+``trainer/ppo_utils/samples_generator.py:7``). The expectation is higher: the PPO/GRPO trainer imports the
+vLLM engine module at its top (``trainer/ppo_trainer.py:18``) and rolls out through vLLM engines, which have
+no Apple GPU backend, Ray places every actor with ``@ray.remote(num_gpus=1)``
+(``trainer/ray/launcher.py:104``), a resource Ray never sees on a Mac, and flash-attn has no macOS build: the
+rollout engine would have to be replaced. envsnap takes the ``vllm`` extra as a side feature although the
+package's main trainer needs it, and does not add up a stack of moderate blockers with no Apple counterpart
+into higher. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
