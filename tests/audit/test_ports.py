@@ -164,6 +164,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-adapters", "mps"),
         ("real-llamafactory", "rocm:gfx942"),
         ("real-openrlhf", "mps"),
+        ("real-face-alignment", "xpu"),
+        ("real-facenet-pytorch", "xpu"),
+        ("real-stable-diffusion-videos", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -688,6 +691,35 @@ no Apple GPU backend, Ray places every actor with ``@ray.remote(num_gpus=1)``
 rollout engine would have to be replaced. envsnap takes the ``vllm`` extra as a side feature although the
 package's main trainer needs it, and does not add up a stack of moderate blockers with no Apple counterpart
 into higher. Not tuned: a measurement round, one level off."""
+face-alignment (blind round 66, the draw) on XPU: every finding is lower: ``default-cuda-device``
+(``face_alignment/api.py:86``, ``device='cuda'``, and the blazeface helpers
+``detection/blazeface/detect.py:9``, ``:27``: "pass 'xpu' ... the code takes the device from it"), two cuDNN
+flags (``api.py:98``, ``detection/sfd/detect.py:27``) and the ONNX Runtime provider list of the SCRFD detector
+(``detection/scrfd/scrfd_detector.py:52``): "standard ops, no custom CUDA". The expectation is moderate: the
+device is not taken as given, the ``FaceDetector`` base class every detector derives from raises
+``ValueError`` unless ``'cpu'``, ``'cuda'`` or ``'mps'`` is in the device string
+(``detection/core.py:51``-``54``), so ``device='xpu'`` fails at construction, and Intel's own PEFT engineers
+run face_alignment on the CPU "before face_alignment xpu support enabled" (huggingface/peft#2674, #2713).
+envsnap has no rule for a device-name allow-list that raises. Not tuned: a measurement round, one level off.
+facenet-pytorch (blind round 66) on XPU: one ``framework-import`` sets moderate, ``import tensorflow as tf``
+at ``facenet_pytorch/models/utils/tensorflow2pytorch.py:1`` ("TensorFlow reaches Intel GPUs only through
+Intel's plugin"). The expectation is lower: that module is a one-off converter of the original TensorFlow
+weights (TensorFlow is not in Requires-Dist and nothing else imports it), and the package is PyTorch:
+``MTCNN`` and ``InceptionResnetV1`` take any ``torch.device`` and ``.to()`` it
+(``models/mtcnn.py:218``-``221``), the detection path is plain torch plus torchvision ``batched_nms``; the
+torch<2.3 pin is an install matter (``--no-deps``, facenet-pytorch#237). The MPS cell is right (moderate), set
+by the same import: the real MPS blocker, MTCNN's ``interpolate(..., mode="area")`` at arbitrary pyramid
+scales (``models/utils/detect_face.py:305``, "Adaptive pool MPS: ... divisible", pytorch#143864 traced to this
+function), is not flagged. Not tuned: a measurement round, one level off.
+stable-diffusion-videos (blind round 66) on XPU: one unguarded ``torch-cuda-api`` sets moderate,
+``.type(torch.cuda.HalfTensor)`` at ``stable_diffusion_videos/image_generation.py:101`` ("A CUDA-only call: it
+raises on XPU"); the rest (guarded ``get_device_name``, ``.cuda()`` behind ``torch.cuda.is_available()``, the
+optional JAX path) is lower. The expectation is lower: that cast is in ``generate_images``, the helper behind
+the Gradio Interface's Images tab (``app.py:123``), while the package's purpose,
+``StableDiffusionWalkPipeline.walk``, runs on whatever device the diffusers pipeline is moved to
+(``stable_diffusion_pipeline.py`` keeps everything on ``self.device``). On MPS the same finding is softened to
+lower by the project's own ``'mps'`` branch (``image_generation.py:92``), which is right there; XPU has no
+such branch to read. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

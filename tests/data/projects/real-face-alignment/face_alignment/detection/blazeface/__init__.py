@@ -1,0 +1,1 @@
+from .blazeface_detector import BlazeFaceDetector as FaceDetector

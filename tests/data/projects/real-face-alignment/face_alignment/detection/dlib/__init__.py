@@ -1,0 +1,1 @@
+from .dlib_detector import DlibDetector as FaceDetector

@@ -1,0 +1,1 @@
+from .folder_detector import FolderDetector as FaceDetector

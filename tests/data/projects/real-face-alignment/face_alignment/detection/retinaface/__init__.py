@@ -1,0 +1,1 @@
+from .retinaface_detector import RetinaFaceDetector as FaceDetector

@@ -1,0 +1,1 @@
+from .scrfd_detector import SCRFDDetector as FaceDetector

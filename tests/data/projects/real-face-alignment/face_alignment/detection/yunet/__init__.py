@@ -1,0 +1,1 @@
+from .yunet_detector import YuNetDetector as FaceDetector
