@@ -167,6 +167,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-face-alignment", "xpu"),
         ("real-facenet-pytorch", "xpu"),
         ("real-stable-diffusion-videos", "xpu"),
+        ("real-zeus", "xpu"),
+        ("real-zeus", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -720,6 +722,25 @@ the Gradio Interface's Images tab (``app.py:123``), while the package's purpose,
 (``stable_diffusion_pipeline.py`` keeps everything on ``self.device``). On MPS the same finding is softened to
 lower by the project's own ``'mps'`` branch (``image_generation.py:92``), which is right there; XPU has no
 such branch to read. Not tuned: a measurement round, one level off."""
+Zeus (blind round 67) on XPU: two ``torch-cuda-api`` findings set moderate, ``torch.cuda.set_device`` at
+``zeus/optimizer/pipeline_frequency/optimizer.py:82`` and ``torch.cuda.synchronize`` at
+``zeus/utils/framework.py:106`` ("A CUDA-only call: it raises on XPU"); the NVML requirement
+(``zeus-0.16.0.dist-info/METADATA:23``) and ``import pynvml`` (``zeus/device/gpu/nvidia.py:13``, ``:26``)
+are lower ("the CUDA build is swapped for the Intel XPU one; the code stays"). The expectation is higher: Zeus
+is an energy monitor whose GPU layer is NVML or AMD SMI and nothing else (``get_gpus()`` at
+``zeus/device/gpu/__init__.py:113``-``117``), so on an Intel GPU ``ZeusMonitor`` falls back to ``EmptyGPUs``
+(``zeus/monitor/energy.py:193``) and measures CPU/DRAM only; measuring an XPU means a new
+``zeus.device.gpu`` backend over Level Zero Sysman or xpu-smi, and there is no Intel build of the NVML
+bindings to swap in. envsnap rates the NVML bindings as a swap on every target and has no notion of a project
+whose purpose is the vendor management library. Not tuned: a measurement round, one level off.
+Zeus (blind round 67) on MPS: the same two ``torch-cuda-api`` findings set moderate ("it raises on MPS"). The
+expectation is lower: Apple Silicon is a documented platform (the ``apple`` extra pulls zeus-apple-silicon,
+``get_soc()`` picks it at ``zeus/device/soc/__init__.py:38``, README "Zeus now supports CPU, DRAM, AMD GPU,
+Apple Silicon, and NVIDIA Jetson platform energy measurement"), and neither call is reached on a Mac:
+``sync_execution`` runs only when there are GPU indices (``zeus/monitor/energy.py:294``, ``:362``), which are
+empty without NVML/AMD SMI, and the pipeline-frequency optimizer is for NVIDIA/AMD training clusters. envsnap
+does not credit a platform path that lives in an optional extra's SoC backend. Not tuned: a measurement round,
+one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

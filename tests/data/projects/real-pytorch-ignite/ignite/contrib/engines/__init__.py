@@ -1,0 +1,1 @@
+from ignite.contrib.engines.tbptt import create_supervised_tbptt_trainer, Tbptt_Events

@@ -1,0 +1,7 @@
+__all__ = ["NotComputableError"]
+
+
+class NotComputableError(RuntimeError):
+    """
+    Exception class to raise if Metric cannot be computed.
+    """

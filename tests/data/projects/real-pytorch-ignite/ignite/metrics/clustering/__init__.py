@@ -1,0 +1,3 @@
+from ignite.metrics.clustering.calinski_harabasz_score import CalinskiHarabaszScore
+from ignite.metrics.clustering.davies_bouldin_score import DaviesBouldinScore
+from ignite.metrics.clustering.silhouette_score import SilhouetteScore

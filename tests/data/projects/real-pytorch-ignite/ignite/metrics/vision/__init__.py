@@ -1,0 +1,3 @@
+from ignite.metrics.vision.object_detection_average_precision_recall import ObjectDetectionAvgPrecisionRecall
+
+__all__ = ["ObjectDetectionAvgPrecisionRecall"]

@@ -1,0 +1,1 @@
+"""Zeus energy optimizers."""

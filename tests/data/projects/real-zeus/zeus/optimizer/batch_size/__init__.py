@@ -1,0 +1,4 @@
+"""Batch size optimizer server and client."""
+
+from zeus.optimizer.batch_size.client import BatchSizeOptimizer
+from zeus.optimizer.batch_size.common import JobSpec

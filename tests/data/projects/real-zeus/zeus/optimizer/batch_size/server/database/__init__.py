@@ -1,0 +1,1 @@
+"""Manage database connection and define schema."""

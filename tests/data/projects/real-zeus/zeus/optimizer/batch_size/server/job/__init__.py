@@ -1,0 +1,1 @@
+"""Models, commands, and repository for job states."""

@@ -1,0 +1,1 @@
+"""Service layer on top of repository layer. Provides core methods to interact with database."""

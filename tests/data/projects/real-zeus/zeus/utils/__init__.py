@@ -1,0 +1,1 @@
+"""Utility functions and classes."""
