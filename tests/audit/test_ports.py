@@ -692,7 +692,7 @@ no Apple GPU backend, Ray places every actor with ``@ray.remote(num_gpus=1)``
 (``trainer/ray/launcher.py:104``), a resource Ray never sees on a Mac, and flash-attn has no macOS build: the
 rollout engine would have to be replaced. envsnap takes the ``vllm`` extra as a side feature although the
 package's main trainer needs it, and does not add up a stack of moderate blockers with no Apple counterpart
-into higher. Not tuned: a measurement round, one level off."""
+into higher. Not tuned: a measurement round, one level off.
 face-alignment (blind round 66, the draw) on XPU: every finding is lower: ``default-cuda-device``
 (``face_alignment/api.py:86``, ``device='cuda'``, and the blazeface helpers
 ``detection/blazeface/detect.py:9``, ``:27``: "pass 'xpu' ... the code takes the device from it"), two cuDNN
@@ -721,7 +721,7 @@ the Gradio Interface's Images tab (``app.py:123``), while the package's purpose,
 ``StableDiffusionWalkPipeline.walk``, runs on whatever device the diffusers pipeline is moved to
 (``stable_diffusion_pipeline.py`` keeps everything on ``self.device``). On MPS the same finding is softened to
 lower by the project's own ``'mps'`` branch (``image_generation.py:92``), which is right there; XPU has no
-such branch to read. Not tuned: a measurement round, one level off."""
+such branch to read. Not tuned: a measurement round, one level off.
 Zeus (blind round 67) on XPU: two ``torch-cuda-api`` findings set moderate, ``torch.cuda.set_device`` at
 ``zeus/optimizer/pipeline_frequency/optimizer.py:82`` and ``torch.cuda.synchronize`` at
 ``zeus/utils/framework.py:106`` ("A CUDA-only call: it raises on XPU"); the NVML requirement
