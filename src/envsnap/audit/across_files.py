@@ -772,7 +772,8 @@ def _deferred_modules(signals: list[Signal]) -> set[str]:
         if s.kind == "local-import" and s.subject:
             importers = top_importers.setdefault(s.subject, set())
             if TOP in s.detail:
-                importers.add((s.file or "").removesuffix(".py"))
+                # A package's __init__ is imported as the package (`from .tensorrt import X`).
+                importers.add((s.file or "").removesuffix(".py").removesuffix("/__init__"))
     deferred = {path for path, importers in top_importers.items() if not importers}
     changed = bool(deferred)
     while changed:

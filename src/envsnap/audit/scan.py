@@ -152,6 +152,9 @@ def _own_module_imports(signals: list[Signal], entries: Sequence[Entry]) -> list
     } | {s.subject for s in signals if s.kind == "cuda-branch-import"}
     if not wanted:
         return signals
+    # A module of a subpackage loads with the package: `from .tensorrt import TRTInferSession` imports
+    # inference_engine/tensorrt/__init__.py, which imports main.py (rapidocr 3.10, #22 blind round 65).
+    wanted |= {path.rsplit("/", 1)[0] for path in wanted if "/" in path}
     names = {path.rsplit("/", 1)[-1].encode() for path in wanted}
     found = [
         signal

@@ -500,6 +500,10 @@ class _Visitor(ast.NodeVisitor):
     def _import(self, node: ast.AST, module: str) -> bool:
         portable = portable_api(module)
         if portable is not None:
+            if portable[0] == "OpenVINO" and '"GPU"' not in self.text and "'GPU'" not in self.text:
+                # OpenVINO runs on the CPU unless its "GPU" device is named: rapidocr 3.10 compiles with
+                # device_name="CPU" only (#22 blind round 65); rtmlib maps device='gpu' to "GPU".
+                return True
             for target in portable[1]:
                 self.emit("port", node, target, guarded=True, detail=(f"reason=imports {portable[0]}",))
             return True
@@ -607,6 +611,11 @@ class _Visitor(ast.NodeVisitor):
     visit_TryStar = visit_Try
 
     def visit_If(self, node: ast.If) -> None:
+        if _type_checking(node.test):
+            # `if TYPE_CHECKING: from vllm import AsyncLLMEngine` (llamafactory 0.9.5 chat/base_engine.py,
+            # #22 blind round 64): read by type checkers only, never run.
+            self._visit_block(node.orelse)
+            return
         self._mark_off_mps(node.test, list(node.body), list(node.orelse))
         self._selection(node)
         self.visit(node.test)
@@ -1718,6 +1727,13 @@ def _custom_call_platform(node: ast.Call) -> str | None:
     if len(node.args) >= 3 and isinstance(node.args[2], ast.Constant) and isinstance(node.args[2].value, str):
         return node.args[2].value
     return None
+
+
+def _type_checking(test: ast.expr) -> bool:
+    """``TYPE_CHECKING`` or ``typing.TYPE_CHECKING``: true for a type checker, false at run time."""
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _import_guard(node: ast.AST) -> bool:
