@@ -1,0 +1,1 @@
+"""Utilities for SAHI object detection and image processing."""
