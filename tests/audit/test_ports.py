@@ -170,6 +170,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-rapidocr", "rocm:gfx942"),
         ("real-rapidocr", "xpu"),
         ("real-zeus", "mps"),
+        ("real-sahi", "xpu"),
+        ("real-lightly", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -738,7 +740,25 @@ feature it is (a subpackage the dispatcher imports in a function), ROCm reads *m
 CUDA provider in ``inference_engine/onnxruntime/provider_config.py:15`` (the documented PyTorch engine runs on
 the AMD GPU: *lower*), and XPU reads *lower* for an unused ``XPU = "xpu"`` member of a device enum
 (``utils/typings.py:11``) where no engine reaches an Intel GPU (its OpenVINO engine compiles for "CPU" only:
-*moderate*). One level off each, after the fixes: no blind measure."""
+*moderate*). One level off each, after the fixes: no blind measure.
+SAHI (blind round 68) on XPU: every finding is lower: three ``cuda-availability-check`` findings,
+``sahi/utils/torch_utils.py:102`` and ``:120`` in ``select_device`` and ``sahi/postprocess/backends.py:81``
+("Returns False on Intel XPU: the code takes its CPU branch"): "standard ops, no custom CUDA". The expectation
+is moderate: ``select_device`` is the only way a device reaches a model (``DetectionModel.set_device`` at
+``sahi/models/base.py:130``), and it knows only cuda/mps/cpu, so an explicit ``device='xpu'`` is silently
+turned into the CPU (``torch_utils.py:124``-``125``, after writing ``'xpu'`` into ``CUDA_VISIBLE_DEVICES``
+at ``:115``): the Intel GPU is never used without editing the selector. envsnap reads the CUDA check as a CPU
+fall-back of auto-detection and has no rule for a device selector that discards a device string it does not
+know. Not tuned: a measurement round, one level off.
+LightlySSL (blind round 68) on XPU: nine ``framework-import`` findings set moderate, the Lightning imports of
+``lightly/embedding/_base.py:9``-``10``, ``lightly/embedding/callbacks.py:5`` and
+``lightly/utils/benchmarking/*.py`` ("Lightning has no XPU accelerator: accelerator='xpu' is an invalid name
+and 'auto' trains on the CPU"). The expectation is lower (a borderline call): the library is building blocks
+(losses, heads, transforms) used in the user's own PyTorch loop, the README's first example, and they follow
+their inputs' device, ``'xpu'`` included; the Lightning modules are the CLI's ``SelfSupervisedEmbedding``
+(``lightly/cli/train_cli.py:30``, ``lightly/cli/_helpers.py:13``) and the benchmarking helpers, convenience
+paths beside the library. envsnap weighs a required framework's imports by where they are, not by whether the
+package's own purpose goes through them. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
