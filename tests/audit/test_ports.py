@@ -172,6 +172,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-zeus", "mps"),
         ("real-sahi", "xpu"),
         ("real-lightly", "xpu"),
+        ("real-airllm", "xpu"),
+        ("real-airllm", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -759,6 +761,21 @@ their inputs' device, ``'xpu'`` included; the Lightning modules are the CLI's ``
 (``lightly/cli/train_cli.py:30``, ``lightly/cli/_helpers.py:13``) and the benchmarking helpers, convenience
 paths beside the library. envsnap weighs a required framework's imports by where they are, not by whether the
 package's own purpose goes through them. Not tuned: a measurement round, one level off."""
+AirLLM (blind round 69, held out by the draw) on XPU and MPS: seven ``hardcoded-cuda-device`` findings set
+moderate, all in the bitsandbytes block-wise "compression" helpers of ``airllm/utils.py``:
+``QuantState.from_dict(..., device="cuda")`` and ``dequantize_nf4(v.cuda(), ...)`` at ``:95``/``:97``,
+``dequantize_blockwise(v.cuda(), QuantState(absmax=absmax.cuda(), code=code.cuda()...`` at ``:108``-``:110``,
+``quantize_nf4(v.cuda(), ...)`` / ``quantize_blockwise(v.cuda(), ...)`` at ``:475``/``:482`` ("Fails at this
+line ... a one-line edit"). The expectation is lower on both: compression is opt-in (``compression='4bit'`` /
+``'8bit'``, README "make sure you have bitsandbytes installed"; ``import bitsandbytes`` is guarded at
+``airllm/airllm_base.py:24``, and these helpers run only when a compression is asked for or a checkpoint's
+keys carry '4bit'/'8bit'), while the streaming path the package is for takes its device as a string
+(``AirLLMBaseModel(device="cuda:0")`` at ``airllm/airllm_base.py:84``, every layer moved with
+``set_module_tensor_to_device(self.running_device)``), its pinning is behind ``torch.cuda.is_available()``
+(``:442``); on a Mac the documented backend is MLX (``AirLLMLlamaMlx``, picked by ``sys.platform == "darwin"``
+in ``airllm/__init__.py:5`` and ``auto_model.py:7``). envsnap does not tell a ``.cuda()`` inside an opt-in
+feature's helpers (guarded import, reached only behind an argument) from one on the main path. Not tuned: a
+measurement round, one level off each."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,1 @@
+from .model_persister import ModelPersister

@@ -1,0 +1,9 @@
+from typing import Protocol, TypeVar
+
+
+C = TypeVar("C")
+
+
+class CompressionRecipe(Protocol[C]):
+    @property
+    def config(self) -> C: ...
