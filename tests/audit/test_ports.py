@@ -174,6 +174,11 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-lightly", "xpu"),
         ("real-airllm", "xpu"),
         ("real-airllm", "mps"),
+        ("real-basic-pitch", "xpu"),
+        ("real-beat-this", "xpu"),
+        ("real-beat-this", "mps"),
+        ("real-panns-inference", "xpu"),
+        ("real-panns-inference", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -776,6 +781,36 @@ keys carry '4bit'/'8bit'), while the streaming path the package is for takes its
 in ``airllm/__init__.py:5`` and ``auto_model.py:7``). envsnap does not tell a ``.cuda()`` inside an opt-in
 feature's helpers (guarded import, reached only behind an argument) from one on the main path. Not tuned: a
 measurement round, one level off each."""
+basic-pitch (blind round 70, held out) on XPU: the TensorFlow requirement
+(``basic_pitch-0.4.0.dist-info/METADATA:27``) and the ``import tensorflow`` lines
+(``basic_pitch/callbacks.py:22`` and 13 more) set moderate ("TensorFlow reaches Intel GPUs only through
+Intel's plugin ...: add it and check the ops"). The expectation is lower: nothing in the project places ops by
+hand (``basic_pitch/inference.py`` loads the SavedModel with ``tf.saved_model.load``, no ``tf.config`` device
+code), so Intel's PluggableDevice plugin (intel-extension-for-tensorflow[xpu], released for TensorFlow
+2.14/2.15, inside the ``<2.15.1`` pin) is an install beside it, and the TFLite/ONNX runtimes run on the CPU
+unchanged; the same shape reads lower on ROCm ("a package swap at a version AMD released"). No Intel report
+either way: a borderline call. Not tuned: a measurement round, one level off.
+beat-this (blind round 70) on XPU: ``import pytorch_lightning as pl`` at ``beat_this/dataset/dataset.py:9``
+sets moderate ("Lightning has no XPU accelerator"). The expectation is lower: that module is the training data
+module (``BeatDataModule``), Lightning is not in Requires-Dist and nothing on the inference path imports it;
+the documented Python API takes any device (``File2Beats(device=...)``,
+``beat_this/inference.py:295``-``306``, the model, the torchaudio mel front-end and autocast all follow
+``self.device``), and only the CLI's ``--gpu`` switch (``beat_this/cli.py:128``) knows CUDA alone. (The
+``pytorch_lightning`` import at ``beat_this/model/pl_module.py:12``, just as unguarded, is called "guarded
+(try/except)" there.) Not tuned: a measurement round, one level off.
+beat-this (blind round 70) on MPS: ``beat.double().sigmoid()`` and ``downbeat.double().sigmoid()`` at
+``beat_this/model/postprocessor.py:139``-``140`` set moderate ("MPS has no float64"). They would fail on an
+MPS tensor, but they sit in ``postp_dbn``, the optional DBN post-processing that needs madmom installed from
+git (``--dbn``, ``dbn=False`` by default); the default "minimal" post-processing has no float64, and the
+Python API runs on ``device='mps'`` as shipped. Not tuned: a measurement round, one level off.
+panns-inference (blind round 70) on XPU and MPS: every finding is lower: ``device='cuda'`` defaults
+(``panns_inference/inference.py:27``, ``:80``) read as "pass 'xpu'/'mps' ...; the code takes the device from
+it", and ``if device == 'cuda' and torch.cuda.is_available()`` (``:39``, ``:97``) as "the code takes its CPU
+branch". The expectation is moderate: the code does not take the device from the argument, it replaces any
+device other than 'cuda' with 'cpu' (``:39``-``42``, ``:97``-``100``) and moves the model only when 'cuda' is
+in the device string (``:59``), so an Intel or Apple GPU is never used without editing those checks; the open
+PR #18 ("Feature: support apple silicon") is that edit. envsnap has no rule for a device argument that is
+compared to 'cuda' and otherwise discarded. Not tuned: a measurement round, one level off each."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,1 @@
+from beat_this.dataset.dataset import BeatDataModule
