@@ -179,6 +179,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-beat-this", "mps"),
         ("real-panns-inference", "xpu"),
         ("real-panns-inference", "mps"),
+        ("real-segment-geospatial", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -742,6 +743,17 @@ Apple Silicon, and NVIDIA Jetson platform energy measurement"), and neither call
 empty without NVML/AMD SMI, and the pipeline-frequency optimizer is for NVIDIA/AMD training clusters. envsnap
 does not credit a platform path that lives in an optional extra's SoC backend. Not tuned: a measurement round,
 one level off.
+segment-geospatial (blind round 71, the draw) on XPU: two ``device-choices`` findings set moderate,
+``samgeo/common.py:3566`` (``choose_device``: cuda, else mps, else cpu) and ``:4211`` (``get_device``: the
+same order), "never 'xpu': on Intel XPU it falls back to the CPU"; the cuda-or-cpu defaults and guarded
+``torch.cuda`` calls are lower. The expectation is lower, borderline against moderate: both pickers only fill
+``device=None`` (``samgeo/samgeo2.py:137``-``138``, ``samgeo/samgeo3.py:211``-``212``;
+``samgeo/samgeo.py:99``-``100`` has its own cuda-or-cpu default), and an explicit
+``SamGeo``/``SamGeo2``/``SamGeo3(device='xpu')`` goes straight to ``.to(device)`` (the maintainer's answer in
+segment-geospatial#177: "The device argument is already in the SamGeo constructor"); only LangSAM
+(``samgeo/text_sam.py:137``) has no device argument and stays on the CPU. No Intel thread either way. The
+shape of whisperspeech's XPU cell (round 57): a picker that feeds only a default the public constructor
+overrides. Not tuned: a measurement round, one level off.
 rapidocr (blind round 65, fixed on in stop 17) on ROCm and XPU: with its TensorRT engine read as the lazy
 feature it is (a subpackage the dispatcher imports in a function), ROCm reads *moderate* for the ONNX Runtime
 CUDA provider in ``inference_engine/onnxruntime/provider_config.py:15`` (the documented PyTorch engine runs on

@@ -1,0 +1,1 @@
+"""Copyright (c) Microsoft Corporation. Licensed under the MIT license."""

@@ -1,0 +1,6 @@
+# Copyright contributors to the Terratorch project
+
+from .single import (
+    RandomMultiSampler,
+    SequentialMultiSampler,
+)
