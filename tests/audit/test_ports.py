@@ -777,7 +777,7 @@ and 'auto' trains on the CPU"). The expectation is lower (a borderline call): th
 their inputs' device, ``'xpu'`` included; the Lightning modules are the CLI's ``SelfSupervisedEmbedding``
 (``lightly/cli/train_cli.py:30``, ``lightly/cli/_helpers.py:13``) and the benchmarking helpers, convenience
 paths beside the library. envsnap weighs a required framework's imports by where they are, not by whether the
-package's own purpose goes through them. Not tuned: a measurement round, one level off."""
+package's own purpose goes through them. Not tuned: a measurement round, one level off.
 AirLLM (blind round 69, held out by the draw) on XPU and MPS: seven ``hardcoded-cuda-device`` findings set
 moderate, all in the bitsandbytes block-wise "compression" helpers of ``airllm/utils.py``:
 ``QuantState.from_dict(..., device="cuda")`` and ``dequantize_nf4(v.cuda(), ...)`` at ``:95``/``:97``,
@@ -792,7 +792,7 @@ keys carry '4bit'/'8bit'), while the streaming path the package is for takes its
 (``:442``); on a Mac the documented backend is MLX (``AirLLMLlamaMlx``, picked by ``sys.platform == "darwin"``
 in ``airllm/__init__.py:5`` and ``auto_model.py:7``). envsnap does not tell a ``.cuda()`` inside an opt-in
 feature's helpers (guarded import, reached only behind an argument) from one on the main path. Not tuned: a
-measurement round, one level off each."""
+measurement round, one level off each.
 basic-pitch (blind round 70, held out) on XPU: the TensorFlow requirement
 (``basic_pitch-0.4.0.dist-info/METADATA:27``) and the ``import tensorflow`` lines
 (``basic_pitch/callbacks.py:22`` and 13 more) set moderate ("TensorFlow reaches Intel GPUs only through
