@@ -134,3 +134,27 @@ def test_openvino_compiled_for_the_cpu_is_no_intel_gpu_path(tmp_path: Path) -> N
     gpu = OPENVINO_CPU.replace('device_name="CPU"', 'device_name="GPU"')
     twin = audit_files(tmp_path / "gpu", {"pkg/openvino/main.py": gpu}, "xpu")
     assert any("OpenVINO" in line for line in twin.verdict.supported)
+
+
+# segment-geospatial 1.4.2 samgeo/common.py (round 71): today's autocast API, not the deprecated spelling.
+AUTOCAST = """\
+import torch
+
+
+def choose_device(x):
+    with torch.autocast("cuda", dtype=torch.bfloat16):
+        return x
+
+
+def legacy(x):
+    with torch.cuda.amp.autocast():
+        return x
+"""
+
+
+def test_on_rocm_only_the_torch_cuda_amp_spelling_is_deprecated(tmp_path: Path) -> None:
+    report = audit_files(tmp_path, {"samgeo/common.py": AUTOCAST}, "rocm:gfx942")
+    meanings = {f.location: f.meaning for f in report.findings if f.rule == "cuda-amp"}
+    assert "Deprecated" not in meanings["samgeo/common.py:5"]
+    assert "AMD GPU" in meanings["samgeo/common.py:5"]
+    assert "Deprecated" in meanings["samgeo/common.py:10"]

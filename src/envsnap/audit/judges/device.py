@@ -298,6 +298,18 @@ def judge_cuda_amp(signal: Signal, target: Target, ctx: Context) -> Finding | No
     rule = "cuda-amp"
     if "GradScaler" in signal.subject:
         return _grad_scaler(signal, target)
+    if cuda_api_works(target) and not signal.subject.startswith("torch.cuda.amp"):
+        # `torch.autocast("cuda", ...)` is today's API (segment-geospatial 1.4, #22 blind round 71): only
+        # the torch.cuda.amp spelling is deprecated.
+        return make_finding(
+            signal,
+            rule,
+            "Autocast on the 'cuda' device type: on a ROCm torch that is the AMD GPU, so it runs as written.",
+            "none",
+            "lower",
+            "",
+            AMP_SOURCE,
+        )
     if cuda_api_works(target):
         return make_finding(
             signal,
