@@ -1,0 +1,5 @@
+from .random_transform import RandomTransform
+
+__all__ = [
+    'RandomTransform',
+]

@@ -1,0 +1,5 @@
+from .normalization_transform import NormalizationTransform
+
+__all__ = [
+    'NormalizationTransform',
+]

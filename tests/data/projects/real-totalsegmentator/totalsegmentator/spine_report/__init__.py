@@ -1,0 +1,1 @@
+"""Spine report helpers."""
