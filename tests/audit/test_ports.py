@@ -180,6 +180,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-panns-inference", "xpu"),
         ("real-panns-inference", "mps"),
         ("real-segment-geospatial", "xpu"),
+        ("real-torchio", "mps"),
+        ("real-braindecode", "mps"),
+        ("real-totalsegmentator", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -822,7 +825,31 @@ branch". The expectation is moderate: the code does not take the device from the
 device other than 'cuda' with 'cpu' (``:39``-``42``, ``:97``-``100``) and moves the model only when 'cuda' is
 in the device string (``:59``), so an Intel or Apple GPU is never used without editing those checks; the open
 PR #18 ("Feature: support apple silicon") is that edit. envsnap has no rule for a device argument that is
-compared to 'cuda' and otherwise discarded. Not tuned: a measurement round, one level off each."""
+compared to 'cuda' and otherwise discarded. Not tuned: a measurement round, one level off each.
+torchio (blind round 72) on MPS: one ``float64-on-mps`` finding sets moderate: ``torch.as_tensor(affine,
+dtype=torch.float64, device=tensor.device)`` at ``torchio/transforms/monai_adapter.py:202``. The expectation
+is lower: that line is in ``_to_meta_tensor`` of the optional MONAI adapter (the ``monai`` extra), and
+torchio's transforms run on CPU tensors in the DataLoader workers (SimpleITK/NumPy, #388 "Add GPU support"
+closed); nothing in the library places data on a GPU, so the tensor there is a CPU tensor on the documented
+path. Not tuned: a measurement round, one level off.
+braindecode (blind round 72, the draw) on MPS: five ``float64-on-mps`` findings set moderate:
+``fft(X.double(), dim=-1)`` at ``braindecode/augmentation/functional.py:180`` (the FTSurrogate augmentation),
+``c.double()`` at ``:717`` and the IIR filtering at ``braindecode/modules/filter.py:408``-``410``
+(``FilterBankLayer``, the FBCNet family). The expectation is lower: ``EEGClassifier(device='mps')`` (skorch's
+device argument) runs the common models (ShallowFBCSPNet, EEGNet, Deep4Net, the transformers) as shipped, and
+the float64 casts sit in a few models and augmentations a user opts into; the ground truth weighed the
+filter-bank models only and called the cell borderline against moderate. Not tuned: a measurement round, one
+level off.
+TotalSegmentator (blind round 72) on XPU: every finding is lower: ``torch.cuda.is_available()`` checks
+(``totalsegmentator/cnn.py:469``, ``:472``, ``totalsegmentator/bin/crop_to_body.py:51``) read as "the code
+takes its CPU branch" and the ``cuda:0`` choice behind them as "falls through to the CPU", and the lazy
+``import cupy`` (``totalsegmentator/resampling.py:69``) is an opt-in. The expectation is moderate: the device
+validators accept only gpu/cpu/mps/gpu:X (``totalsegmentator/python_api.py:26``-``39``,
+``bin/TotalSegmentator.py``), ``select_device`` maps 'gpu' to cuda and otherwise to the CPU
+(``python_api.py:57``-``75``), and the nnU-Net v2 predictor under it asserts cpu/cuda/mps
+(``totalsegmentator/nnunet.py:231``) and needs its own XPU edits (nnUNet PR #3067), so an Intel GPU is never
+used without editing the device choice. envsnap reads a closed list of accepted device names as a CPU
+fallback, not as a device gate. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
