@@ -1,0 +1,2 @@
+from .abc.inference import *
+from .inference import *

@@ -1,0 +1,7 @@
+from .AbsEmbedder import AbsEmbedder
+from .AbsReranker import AbsReranker
+
+__all__ = [
+    'AbsEmbedder',
+    'AbsReranker'
+]

@@ -1,0 +1,5 @@
+from .base import BaseReranker as FlagReranker
+
+__all__ = [
+    "FlagReranker",
+]
