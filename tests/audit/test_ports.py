@@ -180,6 +180,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-panns-inference", "xpu"),
         ("real-panns-inference", "mps"),
         ("real-segment-geospatial", "xpu"),
+        ("real-torch-fidelity", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -822,7 +823,19 @@ branch". The expectation is moderate: the code does not take the device from the
 device other than 'cuda' with 'cpu' (``:39``-``42``, ``:97``-``100``) and moves the model only when 'cuda' is
 in the device string (``:59``), so an Intel or Apple GPU is never used without editing those checks; the open
 PR #18 ("Feature: support apple silicon") is that edit. envsnap has no rule for a device argument that is
-compared to 'cuda' and otherwise discarded. Not tuned: a measurement round, one level off each."""
+compared to 'cuda' and otherwise discarded. Not tuned: a measurement round, one level off each.
+torch-fidelity (blind round 74) on XPU: every finding is lower: the twelve ``.cuda()`` calls
+(``torch_fidelity/utils.py:88``, ``:105``, ``:148``, ``:181``, ``metric_ppl.py:47``, ``:101``,
+``generative_model_modulewrapper.py:48``, ...) read as "Behind a CUDA check: runs, but falls through to the
+CPU ... the accelerator sits idle" (lower), ``torch.cuda.is_available()`` at ``fidelity.py:328`` as "takes its
+CPU branch", and ``feature.double()`` at ``metric_isc.py:22`` as the Arc fp64 note. The expectation is
+moderate: the "CUDA check" is the library's only device switch, a boolean ``cuda`` (``defaults.py:4``
+``"cuda": True``, the CLI's ``fidelity.py:326`` keyed on ``CUDA_VISIBLE_DEVICES``), so there is no way to ask
+for an Intel GPU without replacing the ``.cuda()`` calls with a device; an idle accelerator on every path is
+an edit, not "install and go". envsnap does not tell a project-wide boolean CUDA switch (no device argument
+anywhere) from a guard around one optional placement. (On MPS the level is right, moderate, but for the wrong
+reason: the ``double()`` it cites runs on features already moved ``.cpu()`` at ``utils.py:152``.) Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
