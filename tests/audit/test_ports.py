@@ -183,6 +183,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torchio", "mps"),
         ("real-braindecode", "mps"),
         ("real-totalsegmentator", "xpu"),
+        ("real-torch-fidelity", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -850,6 +851,18 @@ validators accept only gpu/cpu/mps/gpu:X (``totalsegmentator/python_api.py:26``-
 (``totalsegmentator/nnunet.py:231``) and needs its own XPU edits (nnUNet PR #3067), so an Intel GPU is never
 used without editing the device choice. envsnap reads a closed list of accepted device names as a CPU
 fallback, not as a device gate. Not tuned: a measurement round, one level off."""
+torch-fidelity (blind round 74) on XPU: every finding is lower: the twelve ``.cuda()`` calls
+(``torch_fidelity/utils.py:88``, ``:105``, ``:148``, ``:181``, ``metric_ppl.py:47``, ``:101``,
+``generative_model_modulewrapper.py:48``, ...) read as "Behind a CUDA check: runs, but falls through to the
+CPU ... the accelerator sits idle" (lower), ``torch.cuda.is_available()`` at ``fidelity.py:328`` as "takes its
+CPU branch", and ``feature.double()`` at ``metric_isc.py:22`` as the Arc fp64 note. The expectation is
+moderate: the "CUDA check" is the library's only device switch, a boolean ``cuda`` (``defaults.py:4``
+``"cuda": True``, the CLI's ``fidelity.py:326`` keyed on ``CUDA_VISIBLE_DEVICES``), so there is no way to ask
+for an Intel GPU without replacing the ``.cuda()`` calls with a device; an idle accelerator on every path is
+an edit, not "install and go". envsnap does not tell a project-wide boolean CUDA switch (no device argument
+anywhere) from a guard around one optional placement. (On MPS the level is right, moderate, but for the wrong
+reason: the ``double()`` it cites runs on features already moved ``.cpu()`` at ``utils.py:152``.) Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

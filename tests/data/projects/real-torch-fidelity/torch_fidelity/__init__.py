@@ -1,0 +1,24 @@
+from torch_fidelity.feature_extractor_base import FeatureExtractorBase
+from torch_fidelity.feature_extractor_inceptionv3 import FeatureExtractorInceptionV3
+from torch_fidelity.feature_extractor_clip import FeatureExtractorCLIP
+from torch_fidelity.feature_extractor_vgg16 import FeatureExtractorVGG16
+from torch_fidelity.feature_extractor_dinov2 import FeatureExtractorDinoV2
+from torch_fidelity.generative_model_base import GenerativeModelBase
+from torch_fidelity.generative_model_modulewrapper import GenerativeModelModuleWrapper
+from torch_fidelity.generative_model_onnx import GenerativeModelONNX
+from torch_fidelity.metric_fid import KEY_METRIC_FID
+from torch_fidelity.metric_isc import KEY_METRIC_ISC_MEAN, KEY_METRIC_ISC_STD
+from torch_fidelity.metric_kid import KEY_METRIC_KID_MEAN, KEY_METRIC_KID_STD
+from torch_fidelity.metric_ppl import KEY_METRIC_PPL_MEAN, KEY_METRIC_PPL_STD, KEY_METRIC_PPL_RAW
+from torch_fidelity.metric_prc import KEY_METRIC_PRECISION, KEY_METRIC_RECALL, KEY_METRIC_F_SCORE
+from torch_fidelity.metrics import calculate_metrics
+from torch_fidelity.registry import (
+    register_dataset,
+    register_feature_extractor,
+    register_sample_similarity,
+    register_noise_source,
+    register_interpolation,
+)
+from torch_fidelity.sample_similarity_base import SampleSimilarityBase
+from torch_fidelity.sample_similarity_lpips import SampleSimilarityLPIPS
+from torch_fidelity.version import __version__
