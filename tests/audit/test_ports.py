@@ -180,6 +180,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-panns-inference", "xpu"),
         ("real-panns-inference", "mps"),
         ("real-segment-geospatial", "xpu"),
+        ("real-pyod", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -822,7 +823,17 @@ branch". The expectation is moderate: the code does not take the device from the
 device other than 'cuda' with 'cpu' (``:39``-``42``, ``:97``-``100``) and moves the model only when 'cuda' is
 in the device string (``:59``), so an Intel or Apple GPU is never used without editing those checks; the open
 PR #18 ("Feature: support apple silicon") is that edit. envsnap has no rule for a device argument that is
-compared to 'cuda' and otherwise discarded. Not tuned: a measurement round, one level off each."""
+compared to 'cuda' and otherwise discarded. Not tuned: a measurement round, one level off each.
+pyod (blind round 75) on XPU: the one moderate finding is device-choices at
+``pyod/utils/encoders/huggingface.py:60`` ("picks among cuda, mps, cpu and never 'xpu'"); every other finding
+(cuda-or-cpu defaults in ``pyod/models/base_dl.py:162``, ``ae1svm.py:253``, ``lunar.py:246``, ...) is lower.
+The expectation is lower: that cuda/mps/cpu ladder runs only when ``device is None`` (``huggingface.py:59``);
+the ``else`` branch takes any given device (``torch.device(self.device)``, ``:66``-``67``), and the deep
+detectors take ``device=`` the same way (``BaseDeepLearningDetector``, ALAD, DevNet, DIF, AnomalyTransformer),
+so ``device='xpu'`` runs on an Intel GPU; the encoder is an optional extra (``huggingface``), and the
+detectors that hard-code cuda-or-cpu still run on the CPU. envsnap reads an automatic choice as the only path
+even when an explicit device argument bypasses it. No Intel report: a borderline call. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
