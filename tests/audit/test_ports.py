@@ -184,6 +184,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-braindecode", "mps"),
         ("real-totalsegmentator", "xpu"),
         ("real-torch-fidelity", "xpu"),
+        ("real-pyod", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -862,6 +863,15 @@ for an Intel GPU without replacing the ``.cuda()`` calls with a device; an idle 
 an edit, not "install and go". envsnap does not tell a project-wide boolean CUDA switch (no device argument
 anywhere) from a guard around one optional placement. (On MPS the level is right, moderate, but for the wrong
 reason: the ``double()`` it cites runs on features already moved ``.cpu()`` at ``utils.py:152``.) Not tuned: a
+pyod (blind round 75) on XPU: the one moderate finding is device-choices at
+``pyod/utils/encoders/huggingface.py:60`` ("picks among cuda, mps, cpu and never 'xpu'"); every other finding
+(cuda-or-cpu defaults in ``pyod/models/base_dl.py:162``, ``ae1svm.py:253``, ``lunar.py:246``, ...) is lower.
+The expectation is lower: that cuda/mps/cpu ladder runs only when ``device is None`` (``huggingface.py:59``);
+the ``else`` branch takes any given device (``torch.device(self.device)``, ``:66``-``67``), and the deep
+detectors take ``device=`` the same way (``BaseDeepLearningDetector``, ALAD, DevNet, DIF, AnomalyTransformer),
+so ``device='xpu'`` runs on an Intel GPU; the encoder is an optional extra (``huggingface``), and the
+detectors that hard-code cuda-or-cpu still run on the CPU. envsnap reads an automatic choice as the only path
+even when an explicit device argument bypasses it. No Intel report: a borderline call. Not tuned: a
 measurement round, one level off."""
 
 

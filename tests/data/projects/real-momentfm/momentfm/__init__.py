@@ -1,0 +1,1 @@
+from .models.moment import MOMENT, MOMENTPipeline

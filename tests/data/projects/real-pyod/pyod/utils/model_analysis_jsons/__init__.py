@@ -1,0 +1,1 @@
+"""Per-model analysis JSON payloads packaged as a data subpackage."""
