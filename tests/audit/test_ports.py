@@ -851,7 +851,7 @@ validators accept only gpu/cpu/mps/gpu:X (``totalsegmentator/python_api.py:26``-
 (``python_api.py:57``-``75``), and the nnU-Net v2 predictor under it asserts cpu/cuda/mps
 (``totalsegmentator/nnunet.py:231``) and needs its own XPU edits (nnUNet PR #3067), so an Intel GPU is never
 used without editing the device choice. envsnap reads a closed list of accepted device names as a CPU
-fallback, not as a device gate. Not tuned: a measurement round, one level off."""
+fallback, not as a device gate. Not tuned: a measurement round, one level off.
 torch-fidelity (blind round 74) on XPU: every finding is lower: the twelve ``.cuda()`` calls
 (``torch_fidelity/utils.py:88``, ``:105``, ``:148``, ``:181``, ``metric_ppl.py:47``, ``:101``,
 ``generative_model_modulewrapper.py:48``, ...) read as "Behind a CUDA check: runs, but falls through to the
