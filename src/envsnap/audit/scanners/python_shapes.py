@@ -526,15 +526,20 @@ def legacy_fallback(node: ast.Try, dotted: Callable[[ast.AST], str | None]) -> b
         names = [n.id for n in ast.walk(handler.type) if isinstance(n, ast.Name)]
         if not names or not set(names) <= LEGACY_API_ERRORS:
             return False
-    return any(
-        isinstance(sub, ast.Call) and (dotted(sub.func) or "").startswith(GENERIC_DEVICE_APIS)
-        for stmt in node.body
-        for sub in ast.walk(stmt)
-    )
+    return calls_generic_api(node.body, dotted)
 
 
 GENERIC_DEVICE_APIS = ("torch.amp.", "torch.autocast", "torch.accelerator.")
 """torch's device-generic entry points: the device is an argument (``torch.amp.GradScaler("xpu")``)."""
+
+
+def calls_generic_api(body: list[ast.stmt], dotted: Callable[[ast.AST], str | None]) -> bool:
+    """Whether the statements call one of torch's device-generic entry points (GENERIC_DEVICE_APIS)."""
+    return any(
+        isinstance(sub, ast.Call) and (dotted(sub.func) or "").startswith(GENERIC_DEVICE_APIS)
+        for stmt in body
+        for sub in ast.walk(stmt)
+    )
 
 
 _TORCH_VERSION = re.compile(
@@ -552,11 +557,7 @@ def legacy_branch(node: ast.If, dotted: Callable[[ast.AST], str | None]) -> bool
     """
     if not node.orelse or _TORCH_VERSION.search(ast.unparse(node.test)) is None:
         return False
-    return any(
-        isinstance(sub, ast.Call) and (dotted(sub.func) or "").startswith(GENERIC_DEVICE_APIS)
-        for stmt in node.body
-        for sub in ast.walk(stmt)
-    )
+    return calls_generic_api(node.body, dotted)
 
 
 def is_main_check(test: ast.AST) -> bool:
