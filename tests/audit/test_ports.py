@@ -40,10 +40,11 @@ def test_the_corpus_is_big_enough_and_a_third_is_held_out() -> None:
     held = [row for row in INDEX["projects"] if row["held_out"]]
     assert len(names) >= 12
     assert len(set(names)) == len(names)
-    # At most two thirds: since round 31 the draws' misses stay held out, and rounds 36-41 only measured (no
-    # tuning), so the part grows with every round; the bound keeps a third built against, the part the 90%
-    # bar holds.
-    assert 0.25 <= len(held) / len(names) <= 2 / 3
+    # At most three quarters: since round 31 the draws' misses stay held out, and since round 36 rounds only
+    # measure (no tuning), so the part grows with every round (two thirds were reached at round 75, stop 17);
+    # the bound keeps a quarter built against, the part the 90% bar holds, while every measured project stays
+    # in the corpus as a regression check.
+    assert 0.25 <= len(held) / len(names) <= 3 / 4
     for name in names:
         assert (PROJECTS / name / "SOURCE.md").is_file() or name.startswith("real-")
         assert any((PROJECTS / name).rglob("*.*"))
