@@ -94,6 +94,7 @@ def test_every_signal_kind_the_scanners_emit_has_a_judge() -> None:
     assert "local-import" in emitted  # the project's own modules (across_files._feature_modules)
     assert "device-flag" in emitted  # module-level device tests (across_files._imported_device_flags)
     assert "stand-in" in emitted  # modules installed for a missing package (across_files._stood_in)
+    assert "device-call" in emitted  # calls of a device ladder's function (across_files._default_pickers)
     facts = {
         "package",
         "port",
@@ -108,5 +109,6 @@ def test_every_signal_kind_the_scanners_emit_has_a_judge() -> None:
         "local-import",
         "device-flag",
         "stand-in",
+        "device-call",
     }
     assert emitted - facts <= set(JUDGES), emitted - set(JUDGES)

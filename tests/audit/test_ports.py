@@ -140,7 +140,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-colbert-ai", "rocm:gfx942"),
         ("real-colbert-ai", "xpu"),
         ("real-colbert-ai", "mps"),
-        ("real-litserve", "xpu"),
         ("real-cellpose", "xpu"),
         ("real-boltz", "mps"),
         ("real-chatterbox-tts", "xpu"),
@@ -164,7 +163,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-adapters", "xpu"),
         ("real-adapters", "mps"),
         ("real-openrlhf", "mps"),
-        ("real-face-alignment", "xpu"),
         ("real-facenet-pytorch", "xpu"),
         ("real-stable-diffusion-videos", "xpu"),
         ("real-zeus", "xpu"),
@@ -178,14 +176,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-basic-pitch", "xpu"),
         ("real-beat-this", "xpu"),
         ("real-beat-this", "mps"),
-        ("real-panns-inference", "xpu"),
-        ("real-panns-inference", "mps"),
-        ("real-segment-geospatial", "xpu"),
         ("real-torchio", "mps"),
         ("real-braindecode", "mps"),
-        ("real-totalsegmentator", "xpu"),
         ("real-torch-fidelity", "xpu"),
-        ("real-pyod", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -513,14 +506,6 @@ on Intel or Apple it runs as shipped on the CPU and a GPU port replaces the hard
 a device and uses those branches, as the open MPS PRs stanford-futuredata/ColBERT#325 and #386 do: edits, no
 kernel to write. That a CUDA extension has a non-extension twin in the else branch no rule reads. Not tuned:
 a measurement round, one level off.
-litserve (blind round 54) on XPU: envsnap finds nothing (5 of 47 files parsed): "standard ops, no custom
-CUDA", lower. The expectation is moderate: the server accepts only the accelerators
-``["auto", "cpu", "mps", "cuda", "gpu", None]`` (``litserve/connector.py:65``, else ``ValueError``) and
-``check_devices_and_accelerators`` only cuda/mps/cpu (``:50``), and 'auto' looks for CUDA with ``nvidia-smi``
-and for MPS, so serving on an Intel GPU means running as 'cpu' and moving the model to 'xpu' in one's own
-``setup()`` or editing the connector for per-device workers. A serving layer that never calls a device API
-itself but validates device names against a list without the target is a shape envsnap has no rule for. Not
-tuned: a measurement round, one level off.
 cellpose (blind round 56) on XPU: the device code is a CUDA > MPS > CPU choice, ``cellpose/core.py:82``
 ``if torch.cuda.is_available():`` in ``assign_device``, ``models.py:130`` and ``dynamics.py:118``/``:183``
 (``torch.device('cuda') if torch.cuda.is_available() else torch.device('mps') if ... else
@@ -701,16 +686,6 @@ no Apple GPU backend, Ray places every actor with ``@ray.remote(num_gpus=1)``
 rollout engine would have to be replaced. envsnap takes the ``vllm`` extra as a side feature although the
 package's main trainer needs it, and does not add up a stack of moderate blockers with no Apple counterpart
 into higher. Not tuned: a measurement round, one level off.
-face-alignment (blind round 66, the draw) on XPU: every finding is lower: ``default-cuda-device``
-(``face_alignment/api.py:86``, ``device='cuda'``, and the blazeface helpers
-``detection/blazeface/detect.py:9``, ``:27``: "pass 'xpu' ... the code takes the device from it"), two cuDNN
-flags (``api.py:98``, ``detection/sfd/detect.py:27``) and the ONNX Runtime provider list of the SCRFD detector
-(``detection/scrfd/scrfd_detector.py:52``): "standard ops, no custom CUDA". The expectation is moderate: the
-device is not taken as given, the ``FaceDetector`` base class every detector derives from raises
-``ValueError`` unless ``'cpu'``, ``'cuda'`` or ``'mps'`` is in the device string
-(``detection/core.py:51``-``54``), so ``device='xpu'`` fails at construction, and Intel's own PEFT engineers
-run face_alignment on the CPU "before face_alignment xpu support enabled" (huggingface/peft#2674, #2713).
-envsnap has no rule for a device-name allow-list that raises. Not tuned: a measurement round, one level off.
 facenet-pytorch (blind round 66) on XPU: one ``framework-import`` sets moderate, ``import tensorflow as tf``
 at ``facenet_pytorch/models/utils/tensorflow2pytorch.py:1`` ("TensorFlow reaches Intel GPUs only through
 Intel's plugin"). The expectation is lower: that module is a one-off converter of the original TensorFlow
@@ -749,17 +724,6 @@ Apple Silicon, and NVIDIA Jetson platform energy measurement"), and neither call
 empty without NVML/AMD SMI, and the pipeline-frequency optimizer is for NVIDIA/AMD training clusters. envsnap
 does not credit a platform path that lives in an optional extra's SoC backend. Not tuned: a measurement round,
 one level off.
-segment-geospatial (blind round 71, the draw) on XPU: two ``device-choices`` findings set moderate,
-``samgeo/common.py:3566`` (``choose_device``: cuda, else mps, else cpu) and ``:4211`` (``get_device``: the
-same order), "never 'xpu': on Intel XPU it falls back to the CPU"; the cuda-or-cpu defaults and guarded
-``torch.cuda`` calls are lower. The expectation is lower, borderline against moderate: both pickers only fill
-``device=None`` (``samgeo/samgeo2.py:137``-``138``, ``samgeo/samgeo3.py:211``-``212``;
-``samgeo/samgeo.py:99``-``100`` has its own cuda-or-cpu default), and an explicit
-``SamGeo``/``SamGeo2``/``SamGeo3(device='xpu')`` goes straight to ``.to(device)`` (the maintainer's answer in
-segment-geospatial#177: "The device argument is already in the SamGeo constructor"); only LangSAM
-(``samgeo/text_sam.py:137``) has no device argument and stays on the CPU. No Intel thread either way. The
-shape of whisperspeech's XPU cell (round 57): a picker that feeds only a default the public constructor
-overrides. Not tuned: a measurement round, one level off.
 rapidocr (blind round 65, fixed on in stop 17) on ROCm and XPU: with its TensorRT engine read as the lazy
 feature it is (a subpackage the dispatcher imports in a function), ROCm reads *moderate* for the ONNX Runtime
 CUDA provider in ``inference_engine/onnxruntime/provider_config.py:15`` (the documented PyTorch engine runs on
@@ -821,14 +785,6 @@ beat-this (blind round 70) on MPS: ``beat.double().sigmoid()`` and ``downbeat.do
 MPS tensor, but they sit in ``postp_dbn``, the optional DBN post-processing that needs madmom installed from
 git (``--dbn``, ``dbn=False`` by default); the default "minimal" post-processing has no float64, and the
 Python API runs on ``device='mps'`` as shipped. Not tuned: a measurement round, one level off.
-panns-inference (blind round 70) on XPU and MPS: every finding is lower: ``device='cuda'`` defaults
-(``panns_inference/inference.py:27``, ``:80``) read as "pass 'xpu'/'mps' ...; the code takes the device from
-it", and ``if device == 'cuda' and torch.cuda.is_available()`` (``:39``, ``:97``) as "the code takes its CPU
-branch". The expectation is moderate: the code does not take the device from the argument, it replaces any
-device other than 'cuda' with 'cpu' (``:39``-``42``, ``:97``-``100``) and moves the model only when 'cuda' is
-in the device string (``:59``), so an Intel or Apple GPU is never used without editing those checks; the open
-PR #18 ("Feature: support apple silicon") is that edit. envsnap has no rule for a device argument that is
-compared to 'cuda' and otherwise discarded. Not tuned: a measurement round, one level off each.
 torchio (blind round 72) on MPS: one ``float64-on-mps`` finding sets moderate: ``torch.as_tensor(affine,
 dtype=torch.float64, device=tensor.device)`` at ``torchio/transforms/monai_adapter.py:202``. The expectation
 is lower: that line is in ``_to_meta_tensor`` of the optional MONAI adapter (the ``monai`` extra), and
@@ -843,16 +799,6 @@ device argument) runs the common models (ShallowFBCSPNet, EEGNet, Deep4Net, the 
 the float64 casts sit in a few models and augmentations a user opts into; the ground truth weighed the
 filter-bank models only and called the cell borderline against moderate. Not tuned: a measurement round, one
 level off.
-TotalSegmentator (blind round 72) on XPU: every finding is lower: ``torch.cuda.is_available()`` checks
-(``totalsegmentator/cnn.py:469``, ``:472``, ``totalsegmentator/bin/crop_to_body.py:51``) read as "the code
-takes its CPU branch" and the ``cuda:0`` choice behind them as "falls through to the CPU", and the lazy
-``import cupy`` (``totalsegmentator/resampling.py:69``) is an opt-in. The expectation is moderate: the device
-validators accept only gpu/cpu/mps/gpu:X (``totalsegmentator/python_api.py:26``-``39``,
-``bin/TotalSegmentator.py``), ``select_device`` maps 'gpu' to cuda and otherwise to the CPU
-(``python_api.py:57``-``75``), and the nnU-Net v2 predictor under it asserts cpu/cuda/mps
-(``totalsegmentator/nnunet.py:231``) and needs its own XPU edits (nnUNet PR #3067), so an Intel GPU is never
-used without editing the device choice. envsnap reads a closed list of accepted device names as a CPU
-fallback, not as a device gate. Not tuned: a measurement round, one level off.
 torch-fidelity (blind round 74) on XPU: every finding is lower: the twelve ``.cuda()`` calls
 (``torch_fidelity/utils.py:88``, ``:105``, ``:148``, ``:181``, ``metric_ppl.py:47``, ``:101``,
 ``generative_model_modulewrapper.py:48``, ...) read as "Behind a CUDA check: runs, but falls through to the
@@ -864,15 +810,6 @@ for an Intel GPU without replacing the ``.cuda()`` calls with a device; an idle 
 an edit, not "install and go". envsnap does not tell a project-wide boolean CUDA switch (no device argument
 anywhere) from a guard around one optional placement. (On MPS the level is right, moderate, but for the wrong
 reason: the ``double()`` it cites runs on features already moved ``.cpu()`` at ``utils.py:152``.) Not tuned: a
-pyod (blind round 75) on XPU: the one moderate finding is device-choices at
-``pyod/utils/encoders/huggingface.py:60`` ("picks among cuda, mps, cpu and never 'xpu'"); every other finding
-(cuda-or-cpu defaults in ``pyod/models/base_dl.py:162``, ``ae1svm.py:253``, ``lunar.py:246``, ...) is lower.
-The expectation is lower: that cuda/mps/cpu ladder runs only when ``device is None`` (``huggingface.py:59``);
-the ``else`` branch takes any given device (``torch.device(self.device)``, ``:66``-``67``), and the deep
-detectors take ``device=`` the same way (``BaseDeepLearningDetector``, ALAD, DevNet, DIF, AnomalyTransformer),
-so ``device='xpu'`` runs on an Intel GPU; the encoder is an optional extra (``huggingface``), and the
-detectors that hard-code cuda-or-cpu still run on the CPU. envsnap reads an automatic choice as the only path
-even when an explicit device argument bypasses it. No Intel report: a borderline call. Not tuned: a
 measurement round, one level off."""
 
 

@@ -139,6 +139,9 @@ def every_token_line(data: bytes) -> list[int]:
     ]
 
 
+_LEFT_OUT = ("optional-module", "device-call")
+
+
 def test_the_string_and_float64_rules_change_no_signal_of_the_corpus() -> None:
     """Every corpus module scans to the same signals with the narrowed hot lines as with every token line
     (measured on transformers 5.24.0 and torch 2.13 too: 307 -> 198 and 2,265 -> 2,196 files parsed, the
@@ -147,7 +150,8 @@ def test_the_string_and_float64_rules_change_no_signal_of_the_corpus() -> None:
     Left out: ``optional-module``, which the scanner emits for every ``try: import`` of a file it parses
     (round 23): a file parsed only for a docstring's "CUDA" named its optional imports, one that is not
     parsed names none. No such import of this corpus is of the project's own modules, the only ones
-    across_files._optional_modules acts on.
+    across_files._optional_modules acts on. Nor ``device-call``, emitted for the calls of a possible device
+    ladder that the visitor happens to walk: scan._unseen_picker_calls counts the rest from the text.
     """
     compared = changed = 0
     for path in sorted(PROJECTS.rglob("*.py")):
@@ -158,13 +162,11 @@ def test_the_string_and_float64_rules_change_no_signal_of_the_corpus() -> None:
             continue
         try:
             text = data.decode("utf-8")
-            plain = sorted(
-                repr(s) for s in scan_python(path.name, text, every) if s.kind != "optional-module"
-            )
+            plain = sorted(repr(s) for s in scan_python(path.name, text, every) if s.kind not in _LEFT_OUT)
         except (UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
             continue
         found = scan_python(path.name, text, hot) if hot else []  # no hot line: the scan never parses it
-        narrowed = sorted(repr(s) for s in found if s.kind != "optional-module")
+        narrowed = sorted(repr(s) for s in found if s.kind not in _LEFT_OUT)
         compared += 1
         changed += narrowed != plain
     assert compared >= 50

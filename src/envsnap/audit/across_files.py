@@ -15,6 +15,7 @@ from packaging.utils import canonicalize_name
 from envsnap.audit import knowledge
 from envsnap.audit.model import (
     BUILT_MODULE,
+    DEFAULT_ONLY,
     IF_FLAG,
     LAZY,
     OPT_IN_PATH,
@@ -59,7 +60,32 @@ def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:
     signals = _imported_device_flags(signals)
     signals = _ort_builds(signals)
     signals = _cuda_branch_modules(signals)
+    signals = _default_pickers(signals)
     return _imported_only_guarded(signals)
+
+
+def _default_pickers(signals: list[Signal]) -> list[Signal]:
+    """A device ladder in a function that every call the scan saw makes only without the caller's device.
+
+    segment-geospatial's ``common.choose_device()`` (cuda, else mps, else cpu) is called only in ``if device
+    is None:`` blocks of ``SamGeo2``/``SamGeo3`` (#22 blind round 71), WhisperSpeech's
+    ``get_default_compute_device()`` only ``if preferred_device is None`` (round 57): an explicit
+    ``device='xpu'`` passes through, so the ladder is a default, not the project's only device path. A
+    ladder with no call seen, or with one call that does not sit in such a place, keeps its reading.
+    """
+    calls: dict[str, list[bool]] = {}
+    for s in signals:
+        if s.kind == "device-call":
+            calls.setdefault(s.subject, []).append(DEFAULT_ONLY in s.detail)
+    if not calls:
+        return signals
+    defaults = {name for name, unset in calls.items() if all(unset)}
+    return [
+        msgspec.structs.replace(s, detail=(*s.detail, DEFAULT_ONLY))
+        if s.kind == "device-choices" and DEFAULT_ONLY not in s.detail and s.facts().get("picker") in defaults
+        else s
+        for s in signals
+    ]
 
 
 CUDA_BRANCH = "cuda-branch=1"

@@ -30,6 +30,10 @@ RISKS: tuple[Risk, ...] = ("lower", "moderate", "higher")
 LEGACY_FALLBACK = "legacy-fallback=1"
 """Signal detail: the line sits in the handler of an older torch's fallback (a ``try`` of torch's
 device-generic API whose handlers catch only AttributeError/TypeError; python_shapes.legacy_fallback)."""
+DEFAULT_ONLY = "default-only=1"
+"""Signal detail: a device ladder that runs only where the caller gave no device (``if device is None:``, or
+a function called only there; scanners.device_gates, across_files._default_pickers); on a ``device-call``,
+that call of a possible ladder sits in such a place."""
 OPT_IN = "opt-in=1"
 """Signal detail: an import inside ``if <switch>:`` where the switch is a parameter that defaults to False,
 or a module-level flag set to False (python_shapes.module_switches); on Triton inline asm, a ``tl.constexpr``

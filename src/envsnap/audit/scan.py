@@ -24,7 +24,7 @@ import msgspec
 
 from envsnap.audit.across_files import across_files
 from envsnap.audit.cli_switches import mark_opt_in, off_options, switch_names
-from envsnap.audit.model import UNREFERENCED, ScanResult, Signal
+from envsnap.audit.model import DEFAULT_ONLY, UNREFERENCED, ScanResult, Signal
 from envsnap.audit.scan_cache import FileResult, ScanCache, Stamp
 from envsnap.audit.walk import Entry, walk
 
@@ -64,6 +64,7 @@ def scan_tree(
     paths = {entry.relative for entry in entries} | {relative for relative, _, _ in layout}
     signals = _cli_switches(signals, entries)
     signals = _own_module_imports(signals, entries)
+    signals = _unseen_picker_calls(signals, entries)
     signals = across_files(signals, paths)
     signals = _referenced_elsewhere(signals, entries)
     signals.sort(key=lambda s: (s.file or "", s.line or 0, s.kind, s.subject))
@@ -164,6 +165,54 @@ def _own_module_imports(signals: list[Signal], entries: Sequence[Entry]) -> list
         if signal.subject in wanted
     ]
     return [*signals, *found]
+
+
+_FILLS_UNSET = re.compile(rb"device\w*(?:\s+is\s+not\s+None)?\s+else\s+$|device\w*\s+or\s+$")
+"""The text before a call that only fills a missing device: ``device if device else <call>``,
+``device or <call>``."""
+
+
+def _unseen_picker_calls(signals: list[Signal], entries: Sequence[Entry]) -> list[Signal]:
+    """A ``device-call`` for each call of a device ladder's function that the per-file scan did not see.
+
+    Whether a ladder only fills a missing device (across_files._default_pickers) needs every call of its
+    function; the scan sees only the lines with a trigger token, and ``device = get_device()`` has none.
+    Read here, only for the functions whose every seen call fills a missing device (a few trees): each
+    ``name(`` in the project's Python beyond the seen calls and the ``def`` counts as an unconditional call.
+    """
+    seen: dict[str, list[Signal]] = {}
+    for s in signals:
+        if s.kind == "device-call":
+            seen.setdefault(s.subject, []).append(s)
+    pickers = {s.facts().get("picker", "") for s in signals if s.kind == "device-choices"}
+    wanted = {
+        name
+        for name in pickers & seen.keys()
+        if name.isidentifier() and all(DEFAULT_ONLY in s.detail for s in seen[name])
+    }
+    if not wanted:
+        return signals
+    calls = {name: re.compile(rb"(?<![\w.])(?:[\w.]+\.)?" + name.encode() + rb"\(") for name in wanted}
+    counts = dict.fromkeys(wanted, 0)
+    first: dict[str, str] = {}
+    for relative, data in _python_texts(entries):
+        for name, pattern in calls.items():
+            if name.encode() not in data:
+                continue
+            for match in pattern.finditer(data):
+                before = data[data.rfind(b"\n", 0, match.start()) + 1 : match.start()]
+                if before.lstrip().startswith(b"def ") or _FILLS_UNSET.search(before):
+                    continue  # the definition, or `device if device else get_device()`
+                counts[name] += 1
+                first.setdefault(name, relative)
+    return [
+        *signals,
+        *(
+            Signal(kind="device-call", layer="source", file=first[name], subject=name)
+            for name in sorted(wanted)
+            if counts[name] > len(seen[name])
+        ),
+    ]
 
 
 def _python_texts(entries: Sequence[Entry]) -> Iterator[tuple[str, bytes]]:

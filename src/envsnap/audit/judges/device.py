@@ -21,6 +21,7 @@ from envsnap.audit.judges.base import (
 )
 from envsnap.audit.model import (
     DATA_PARALLEL,
+    DEFAULT_ONLY,
     LEGACY_FALLBACK,
     MULTI_PROCESS,
     OFF_MPS,
@@ -534,7 +535,29 @@ def judge_device_choices(signal: Signal, target: Target, ctx: Context) -> Findin
     allowed = [name for name in signal.facts().get("devices", "").split(",") if name]
     if target.kind in {name.split(":")[0] for name in allowed}:
         return None
-    if "shape=selection" in signal.detail:
+    if DEFAULT_ONLY in signal.detail:
+        return make_finding(
+            signal,
+            "device-choices",
+            f"The device selection picks among {', '.join(allowed)} only where the caller gave no device: "
+            f"an explicit '{target.kind}' passes through to {NAMES[target.kind]}.",
+            "low",
+            "lower",
+            f"pass the device explicitly (device='{target.kind}'), or add '{target.kind}' to the default "
+            "selection",
+            ACCEL_SOURCE,
+        )
+    if "shape=gate" in signal.detail:
+        meaning = (
+            f"A check admits only the devices {', '.join(allowed)} and raises on any other: "
+            f"'{target.kind}' is refused before any device code runs, until the check is edited."
+        )
+    elif "shape=discard" in signal.detail:
+        meaning = (
+            f"The caller's device is kept only when it is CUDA; any other, '{target.kind}' included, is "
+            f"replaced by the CPU: {NAMES[target.kind]} sits idle until the check is edited."
+        )
+    elif "shape=selection" in signal.detail:
         meaning = (
             f"The device selection picks among {', '.join(allowed)} and never '{target.kind}': on "
             f"{NAMES[target.kind]} it falls back to the CPU until the selection is edited."

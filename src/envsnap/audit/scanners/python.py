@@ -25,6 +25,7 @@ from envsnap.audit.model import (
     BUILT_MODULE,
     CLI_SWITCH,
     DATA_PARALLEL,
+    DEFAULT_ONLY,
     IF_FLAG,
     LAZY,
     LEGACY_FALLBACK,
@@ -47,6 +48,13 @@ from envsnap.audit.ports import (
     portable_api,
 )
 from envsnap.audit.scanners.build import shown_code
+from envsnap.audit.scanners.device_gates import (
+    discarded_devices,
+    gate_devices,
+    is_default_call,
+    returned_gate,
+    unset_test,
+)
 from envsnap.audit.scanners.python_callers import (
     called_name,
     device_predicates,
@@ -310,6 +318,11 @@ class _Visitor(ast.NodeVisitor):
         """Ids of float64 dtype nodes in a branch that runs only off MPS (``_mark_off_mps``)."""
         # Inside the handler of an older torch's fallback (python_shapes.legacy_fallback).
         self.legacy = 0
+        # Depth inside blocks that run only where the caller gave no device (`if device is None:`): a
+        # device ladder there is a default (device_gates.unset_test).
+        self.unset_device = 0
+        self.default_calls: set[int] = set()
+        """Ids of calls that run only where the caller gave no device (``device or get_device()``)."""
         # Per function: its parameters that default to False (opt-in switches); depth inside `if <one>:`.
         self.off_switches: list[set[str]] = []
         self.class_switches: list[set[str]] = []
@@ -381,6 +394,8 @@ class _Visitor(ast.NodeVisitor):
             hot is not None
             and not self.pending
             and not self.guard
+            and not self.unset_device
+            and not (isinstance(node, ast.If) and any(unset_test(node.test)))
             and not isinstance(node, (ast.Import, ast.ImportFrom))
             and not _import_guard(node)
         ):
@@ -618,6 +633,7 @@ class _Visitor(ast.NodeVisitor):
             return
         self._mark_off_mps(node.test, list(node.body), list(node.orelse))
         self._selection(node)
+        self._device_gate(node)
         self.visit(node.test)
         # `if __name__ == "__main__":` is a demo entry point: what it hard-codes is the caller's choice.
         switch = (
@@ -672,7 +688,10 @@ class _Visitor(ast.NodeVisitor):
         self.presence_tests.append(presence_names(node.test))
         cuda = cuda_branch_test(node.test)
         self.cuda_branch += cuda
+        unset_body, unset_else = unset_test(node.test)
+        self.unset_device += unset_body
         self._visit_block(node.body)
+        self.unset_device -= unset_body
         self.cuda_branch -= cuda
         self.presence_tests.pop()
         self.choice_strings.pop()
@@ -688,7 +707,9 @@ class _Visitor(ast.NodeVisitor):
             self.flag_tests.pop()
         legacy = legacy_branch(node, self.dotted)
         self.legacy += legacy
+        self.unset_device += unset_else
         self._visit_block(node.orelse)
+        self.unset_device -= unset_else
         self.legacy -= legacy
         self.no_rocm -= rocm is True and bool(node.orelse)
         self.conditional -= 1
@@ -854,6 +875,9 @@ class _Visitor(ast.NodeVisitor):
             if part is not None:
                 self.visit(part)
         self._returned_selection(node.body)
+        gate = returned_gate(node, self._bound_literal)
+        if gate is not None:
+            self._emit_gate(gate[0], gate[1])
         # A function that all-reduces (any torch.distributed collective) runs only in multi-process runs:
         # its buffers pinned to 'cuda' are NCCL's, never reached by a single-device run.
         collective = calls_collective(node.body, self.dotted)
@@ -1035,6 +1059,11 @@ class _Visitor(ast.NodeVisitor):
                     self.off_mps.add(id(sub))  # `x.double()` (diffusers 0.42 adaptive_projected_guidance.py)
 
     def visit_IfExp(self, node: ast.IfExp) -> None:
+        unset_body, unset_else = unset_test(node.test)
+        # `device if device else get_device()`: the call fills a missing device only.
+        self.default_calls.update(
+            id(part) for part, unset in ((node.body, unset_body), (node.orelse, unset_else)) if unset
+        )
         self._mark_off_mps(node.test, [node.body], [node.orelse])
         self._selection(node)
         self.visit(node.test)
@@ -1051,6 +1080,8 @@ class _Visitor(ast.NodeVisitor):
         if isinstance(node.op, ast.Or):
             # `args.device or ("cuda" if ... else "mps" if ... else "cpu")`: the user's value comes first.
             self.chained.update(id(value) for value in node.values[1:] if isinstance(value, ast.IfExp))
+            if is_default_call(node):
+                self.default_calls.update(id(value) for value in node.values[1:])
         if isinstance(node.op, ast.Or) and accelerator_query(node.values[0]):
             # `(get_current_accelerator() or torch.device("cuda")).type` (transformers 5.24 bark): the
             # machine's accelerator first (xpu, mps); 'cuda' only where there is none.
@@ -1218,6 +1249,17 @@ class _Visitor(ast.NodeVisitor):
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
         name = self.dotted(func)
+        callee = called_name(node) or (func.attr if isinstance(func, ast.Attribute) else None)
+        if (
+            callee is not None
+            and "device" in callee.lower()
+            and not node.args
+            and not (name or "").startswith(("torch.", "jax.", "tensorflow."))
+        ):
+            # `device = choose_device()`: whether this call of a possible device ladder only fills a
+            # missing device (across_files._default_pickers).
+            unset = self.unset_device > 0 or id(node) in self.default_calls
+            self.emit("device-call", node, callee, guarded=False, detail=(DEFAULT_ONLY,) if unset else ())
         self._device_arguments(node, name)
         self._host_dtype(node, name)
         fallback = lookup_fallback(node)
@@ -1473,8 +1515,50 @@ class _Visitor(ast.NodeVisitor):
         found = selection_chain(node)
         if found is None or not all(self._is_guard(test) for test in found[0]):
             return
-        devices = (f"devices={','.join(found[1])}", "shape=selection")
+        devices = (f"devices={','.join(found[1])}", "shape=selection", *self._picker())
         self.emit("device-choices", node, ", ".join(found[1]), guarded=False, detail=devices)
+
+    def _picker(self) -> tuple[str, ...]:
+        """Where a device ladder sits: in a block that runs only without the caller's device (a default),
+        else the function holding it, whose callers across_files._default_pickers reads."""
+        if self.unset_device:
+            return (DEFAULT_ONLY,)
+        return (f"picker={self.function_names[-1]}",) if self.function_names else ()
+
+    def _device_gate(self, node: ast.If) -> None:
+        """A gate (``if device not in MENU: raise``) or a discard (``if device == 'cuda': ... else:
+        x = 'cpu'``): device names the project takes, the rest refused or replaced by the CPU."""
+        names = gate_devices(node, self._bound_literal)
+        if names is not None:
+            self._emit_gate(node, names)
+            return
+        kept = discarded_devices(node)
+        if kept is not None:
+            devices = (f"devices={','.join(kept)}", "shape=discard")
+            self.emit("device-choices", node, ", ".join(kept), guarded=False, detail=devices)
+
+    def _emit_gate(self, node: ast.AST, names: list[str]) -> None:
+        devices = (f"devices={','.join(names)}", "shape=gate")
+        self.emit("device-choices", node, ", ".join(names), guarded=False, detail=devices)
+
+    def visit_Assert(self, node: ast.Assert) -> None:
+        names = gate_devices(node, self._bound_literal)
+        if names is not None:
+            self._emit_gate(node, names)
+        self.generic_visit(node)
+
+    def _bound_literal(self, name: str) -> ast.expr | None:
+        """What ``name`` is bound to at the top of the enclosing function, else at module level."""
+        if self.function_nodes:
+            for statement in self.function_nodes[-1].body:
+                if (
+                    isinstance(statement, ast.Assign)
+                    and len(statement.targets) == 1
+                    and isinstance(statement.targets[0], ast.Name)
+                    and statement.targets[0].id == name
+                ):
+                    return statement.value
+        return module_assignment(self.trees, name)
 
     def _overridable(self, target: ast.expr) -> bool:
         """Whether an assignment target is a parameter of the enclosing function (a caller's setting)."""
@@ -1487,7 +1571,7 @@ class _Visitor(ast.NodeVisitor):
             return
         for statement in found[0]:
             self.chained.add(id(statement))
-        devices = (f"devices={','.join(found[2])}", "shape=selection")
+        devices = (f"devices={','.join(found[2])}", "shape=selection", *self._picker())
         self.emit("device-choices", found[0][0], ", ".join(found[2]), guarded=False, detail=devices)
 
     def visit_keyword(self, node: ast.keyword) -> None:

@@ -39,6 +39,7 @@ _TRIGGER_TOKENS = (
     rb"\blibrary\.(?:impl|custom_op)\b",  # torch.library: a custom op's device-generic implementation
     rb"__global__",  # CUDA C++ kernel source in a string, compiled at run time (KeOps)
     rb"\bload_library\b",  # torch.ops.load_library in a try: a native library the project runs without
+    rb"device is None:",  # `if device is None: device = choose_device()` (only where _UNSET_FILL follows)
     rb"\bfind_spec\(\s*[\"']",  # a package asked for by name: a stand-in may be installed (python._stand_ins)
     rb"\bregister_(?:custom_call|ffi)_target\b",  # a compiled XLA custom call (JAX), per platform
     # ONNX Runtime's providers (DirectML, CANN, QNN, WebGPU, Vitis AI: across_files._ort_choices)
@@ -120,6 +121,7 @@ def _anchors() -> tuple[bytes, ...]:
         b"library.impl",
         b"library.custom_op",
         b"load_library",
+        b"device is none:",
     )
     common = {"flash_attn", "triton", "apex", "numba", "jax", "lightning"}
     modules = _modules()
@@ -168,6 +170,10 @@ def trigger_lines(data: bytes) -> list[int]:
         found = False
         for match in TRIGGER.finditer(data, begin, line_end):
             token = match.group()
+            if token == _UNSET and not (
+                _UNSET_FILL.match(data, match.end(), line_end) or _UNSET_FILL.match(data, line_end + 1)
+            ):
+                continue
             if token not in _KERNEL_SOURCE:
                 if strings is None:
                     strings = _Spans(data)
@@ -182,6 +188,10 @@ def trigger_lines(data: bytes) -> list[int]:
     return hot if signal_token else []
 
 
+_UNSET = b"device is None:"
+_UNSET_FILL = re.compile(rb"[ \t]*[\w.]+[ \t]*=[ \t]*[\w.]*device\w*\(")
+"""``if device is None:`` counts only when the next line fills the device from a function (a default
+device ladder elsewhere: across_files._default_pickers); most such tests have nothing to say."""
 _KERNEL_SOURCE = frozenset({b"__global__"})
 """Tokens that mean code even inside a triple-quoted string: CUDA C++ kernel source compiled at run
 time (CuPy's RawKernel, KeOps) is written in one."""

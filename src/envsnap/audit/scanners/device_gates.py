@@ -1,0 +1,246 @@
+"""Closed sets of device names that decide where a project can run, read from one statement.
+
+Three shapes a device selection takes besides an availability ladder (``selection_chain``):
+
+- a **gate** admits a list of device names and raises on any other: face-alignment's
+  ``if 'cpu' not in device and 'cuda' not in device and 'mps' not in device: raise ValueError``,
+  LitServe's ``if accelerator not in ["auto", "cpu", "mps", "cuda", "gpu", None]: raise``, nnU-Net's
+  ``assert device in ['cpu', 'cuda', 'mps']`` (#22 blind rounds 54, 66, 72): a device left out is
+  refused before any device code runs;
+- a **discard** keeps the caller's device only when it is CUDA and replaces any other with the CPU:
+  panns-inference's ``if device == 'cuda' and torch.cuda.is_available(): self.device = 'cuda'
+  else: self.device = 'cpu'`` (round 70): an explicit ``device='xpu'`` silently runs on the CPU;
+- a **default**: a ladder that runs only where the caller gave no device (``if self.device is None:``),
+  PyOD's Hugging Face encoder, segment-geospatial's ``choose_device()``, WhisperSpeech's
+  ``get_default_compute_device()`` (rounds 57, 71, 75): an explicit ``device='xpu'`` passes through,
+  so the ladder's missing entry costs an argument, not an edit.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from envsnap.audit.scanners.python_shapes import DEVICE_WORDS
+
+Lookup = Callable[[str], ast.expr | None]
+"""The literal a name is bound to (a module-level ``VALID = [...]``), or None."""
+
+
+def _device_named(node: ast.AST) -> bool:
+    """``device``, ``self.device``, ``preferred_device``, ``accelerator``, ``dev``: a device setting."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "str" and node.args:
+        node = node.args[0]  # `str(device)`
+    if isinstance(node, ast.Attribute) and node.attr == "type":
+        node = node.value  # `device.type`
+    name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+    name = name.lower().lstrip("_")
+    return "device" in name or "accelerator" in name or name == "dev"
+
+
+def _menu(node: ast.AST, lookup: Lookup) -> list[str] | None:
+    """The device names of a literal list, tuple or set (or a name bound to one); None inside it is
+    the unset value, not a device."""
+    if isinstance(node, ast.Name):
+        bound = lookup(node.id)
+        node = bound if bound is not None else node
+    if not isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return None
+    names: list[str] = []
+    for item in node.elts:
+        if not isinstance(item, ast.Constant):
+            return None
+        if item.value is None:
+            continue
+        if not isinstance(item.value, str):
+            return None
+        names.append(item.value)
+    return names if is_gate_menu(names) else None
+
+
+def is_gate_menu(names: list[str]) -> bool:
+    """Device names only, the CPU and a GPU among them (``gpu`` is the CUDA device in TotalSegmentator's
+    and Lightning's vocabularies)."""
+    words = {name.split(":")[0] for name in names}
+    return len(words) >= 2 and "cpu" in words and bool(words & {"cuda", "gpu"}) and words <= DEVICE_WORDS
+
+
+def _raises(body: list[ast.stmt]) -> bool:
+    return bool(body) and isinstance(body[-1], ast.Raise)
+
+
+def _admitted(test: ast.expr, lookup: Lookup, *, any_name: bool = False) -> list[str] | None:
+    """``device in MENU`` (or ``device.type in``, ``... or isinstance(device, torch.device)``); with
+    ``any_name``, whatever the tested name (a device validator's ``value``)."""
+    for part in test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) else [test]:
+        if (
+            isinstance(part, ast.Compare)
+            and len(part.ops) == 1
+            and isinstance(part.ops[0], ast.In)
+            and (any_name or _device_named(part.left))
+        ):
+            return _menu(part.comparators[0], lookup)
+    return None
+
+
+def _refused(test: ast.expr, lookup: Lookup) -> list[str] | None:
+    """The names a raising ``if`` lets through: ``device not in MENU``, or ``'cpu' not in device and
+    'cuda' not in device and ...`` (each a substring test of the device string)."""
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.NotIn)
+        and _device_named(test.left)
+    ):
+        return _menu(test.comparators[0], lookup)
+    if not (isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And)):
+        return None
+    names: list[str] = []
+    for part in test.values:
+        if not (
+            isinstance(part, ast.Compare)
+            and len(part.ops) == 1
+            and isinstance(part.ops[0], ast.NotIn)
+            and isinstance(part.left, ast.Constant)
+            and isinstance(part.left.value, str)
+            and _device_named(part.comparators[0])
+        ):
+            return None
+        names.append(part.left.value)
+    return names if is_gate_menu(names) else None
+
+
+def _chain_gate(node: ast.If) -> list[str] | None:
+    """``if device in ("cuda", "mps"): ... elif device != "cpu": raise``: an ``if``/``elif`` chain over
+    one device setting whose last branch raises on what the others did not name."""
+    names: list[str] = []
+    current = node
+    while True:
+        test = current.test
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and _device_named(test.left)):
+            return None
+        value = test.comparators[0]
+        literals = value.elts if isinstance(value, (ast.List, ast.Tuple, ast.Set)) else [value]
+        strings = [v.value for v in literals if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+        if len(strings) != len(literals):
+            return None
+        names += strings
+        negated = isinstance(test.ops[0], (ast.NotEq, ast.NotIn))
+        if negated and current is not node and _raises(current.body) and not current.orelse:
+            return names if is_gate_menu(names) else None
+        if negated or not isinstance(test.ops[0], (ast.Eq, ast.In)):
+            return None
+        if len(current.orelse) == 1 and isinstance(current.orelse[0], ast.If):
+            current = current.orelse[0]
+            continue
+        return names if _raises(current.orelse) and is_gate_menu(names) else None
+
+
+def gate_devices(node: ast.If | ast.Assert, lookup: Lookup) -> list[str] | None:
+    """The device names a gate admits (every other one raises), or None when ``node`` is no gate."""
+    if isinstance(node, ast.Assert):
+        return _admitted(node.test, lookup)
+    if _raises(node.body):
+        refused = _refused(node.test, lookup)
+        if refused is not None:
+            return refused
+    return _chain_gate(node)
+
+
+def returned_gate(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, lookup: Lookup
+) -> tuple[ast.If, list[str]] | None:
+    """``if value in VALID: return value`` ... ``raise ValueError(...)``: a device validator's gate
+    (TotalSegmentator's ``validate_device_type_api``), its ``if`` and the names it admits."""
+    body = function.body
+    if "device" not in function.name.lower() or not _raises(body):
+        return None
+    for statement in body[:-1]:
+        if (
+            isinstance(statement, ast.If)
+            and statement.body
+            and isinstance(statement.body[-1], ast.Return)
+            and (names := _admitted(statement.test, lookup, any_name=True)) is not None
+        ):
+            return statement, names
+    return None
+
+
+def _assigned_constant(body: list[ast.stmt]) -> tuple[str, str] | None:
+    """A one-statement branch ``target = "<device>"`` (or ``torch.device("<device>")``): its target's
+    source text and the device."""
+    if len(body) != 1 or not isinstance(body[0], ast.Assign) or len(body[0].targets) != 1:
+        return None
+    value = body[0].value
+    if isinstance(value, ast.Call) and value.args and not value.keywords:
+        value = value.args[0]  # torch.device("cpu")
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        return ast.unparse(body[0].targets[0]), value.value
+    return None
+
+
+def discarded_devices(node: ast.If) -> list[str] | None:
+    """``if device == 'cuda' [and ...]: x = 'cuda' else: x = 'cpu'``: the caller's device survives only
+    when it is CUDA, any other becomes the CPU; the names it keeps, or None."""
+    parts = (
+        node.test.values if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.And) else []
+    )
+    compared = [
+        part
+        for part in (parts or [node.test])
+        if isinstance(part, ast.Compare)
+        and len(part.ops) == 1
+        and isinstance(part.ops[0], ast.Eq)
+        and _device_named(part.left)
+        and isinstance(part.comparators[0], ast.Constant)
+        and part.comparators[0].value == "cuda"
+    ]
+    if not compared:
+        return None
+    fallback = _assigned_constant(node.orelse)
+    if fallback is None or fallback[1] != "cpu":
+        return None
+    kept = _assigned_constant(node.body)
+    if kept is None:
+        # `x = device`: the CUDA value the caller gave, kept as it is.
+        statement = node.body[0] if len(node.body) == 1 else None
+        if not (isinstance(statement, ast.Assign) and _device_named(statement.value)):
+            return None
+        kept = (ast.unparse(statement.targets[0]), "cuda")
+    if kept[1].split(":")[0] != "cuda" or kept[0] != fallback[0]:
+        return None
+    return ["cuda", "cpu"]
+
+
+def unset_test(test: ast.expr) -> tuple[bool, bool]:
+    """Whether the body, and whether the ``else``, of ``if <test>:`` runs only where the caller gave
+    no device: ``device is None``, ``not device`` (and the negations for the ``else``).
+
+    ``device == "auto"`` is not one: an "auto" setting comes with its own closed list of the other values
+    (infinity-emb's ``Device`` enum: cpu, cuda, mps, ...), which the auto ladder mirrors (#22 round 17).
+    """
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and _device_named(test.operand):
+        return True, False
+    if _device_named(test) and not isinstance(test, ast.Call):
+        return False, True
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and _device_named(test.left)):
+        return False, False
+    value = test.comparators[0]
+    unset = isinstance(value, ast.Constant) and value.value is None
+    if not unset:
+        return False, False
+    op = test.ops[0]
+    if isinstance(op, (ast.Is, ast.Eq)):
+        return True, False
+    if isinstance(op, (ast.IsNot, ast.NotEq)):
+        return False, True
+    return False, False
+
+
+def is_default_call(node: ast.BoolOp) -> bool:
+    """``device or get_device()``: what follows the caller's device runs only where it is unset."""
+    return (
+        isinstance(node.op, ast.Or)
+        and _device_named(node.values[0])
+        and not isinstance(node.values[0], ast.Call)
+    )
