@@ -1,1 +1,0 @@
-../../../../shap/cext/tree_shap.h

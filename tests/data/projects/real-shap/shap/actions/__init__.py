@@ -1,3 +1,0 @@
-from ._action import Action
-
-__all__ = ["Action"]
