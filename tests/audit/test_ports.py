@@ -179,6 +179,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torchio", "mps"),
         ("real-braindecode", "mps"),
         ("real-torch-fidelity", "xpu"),
+        ("real-captum", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -810,7 +811,17 @@ for an Intel GPU without replacing the ``.cuda()`` calls with a device; an idle 
 an edit, not "install and go". envsnap does not tell a project-wide boolean CUDA switch (no device argument
 anywhere) from a guard around one optional placement. (On MPS the level is right, moderate, but for the wrong
 reason: the ``double()`` it cites runs on features already moved ``.cpu()`` at ``utils.py:152``.) Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+captum (blind round 76) on MPS: the two moderate findings are float64-on-mps at
+``captum/attr/_utils/stat.py:139`` (``x.double()`` in ``Mean.update``) and ``stat.py:225``
+(``mse.to(torch.float64)`` in ``Var.get``); nothing else in the tree is above lower. The expectation is lower:
+both lines are in the statistics of the ``Summarizer`` aggregator, a side utility, not in the attribution
+methods, and the first runs only for an integer tensor (a floating one is cloned); the attribution code never
+picks a device and creates its tensors on the inputs'/outputs' device, and the one reported MPS failure
+(#1240, float64 step sizes in Integrated Gradients) is fixed in 0.9.0 by ``.float()`` before
+``.to(grad.device)`` (``integrated_gradients.py:377``). envsnap weighs a float64 cast in an optional helper as
+much as one on the main path, and does not see that ``double()`` sits behind ``is_floating_point()``. The
+maintainers say MPS is untested: a borderline call. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
