@@ -180,6 +180,11 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-braindecode", "mps"),
         ("real-torch-fidelity", "xpu"),
         ("real-captum", "mps"),
+        ("real-codeformer-pip", "rocm:gfx942"),
+        ("real-codeformer-pip", "xpu"),
+        ("real-codeformer-pip", "mps"),
+        ("real-aura-sr", "xpu"),
+        ("real-aura-sr", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -821,7 +826,33 @@ picks a device and creates its tensors on the inputs'/outputs' device, and the o
 (#1240, float64 step sizes in Integrated Gradients) is fixed in 0.9.0 by ``.float()`` before
 ``.to(grad.device)`` (``integrated_gradients.py:377``). envsnap weighs a float64 cast in an optional helper as
 much as one on the main path, and does not see that ``double()`` sits behind ``is_floating_point()``. The
-maintainers say MPS is untested: a borderline call. Not tuned: a measurement round, one level off."""
+maintainers say MPS is untested: a borderline call. Not tuned: a measurement round, one level off.
+codeformer-pip (blind round 77, the draw) on ROCm and XPU: the deciding findings are cuda-extension at
+``codeformer/basicsr/ops/dcn/deform_conv.py:20`` and ``codeformer/basicsr/ops/fused_act/fused_act.py:17``
+(``load(...)`` of ``.cu`` sources): moderate on ROCm ("hipifies it at build"), higher on XPU ("no CUDA compiler
+for Intel GPUs"). The expectation is lower on ROCm and moderate on XPU: those loads run only when the user sets
+``BASICSR_JIT == "True"``, the sdist ships no ``.cu``/``.cpp`` under ``ops/*/src`` at all, and CodeFormer never
+uses DCN or the StyleGAN2 ops; the shape is basicsr's env-gated JIT turned inside out, ``try: from . import
+deform_conv_ext`` / ``except ImportError: BASICSR_JIT = os.getenv("BASICSR_JIT"); if BASICSR_JIT == "True":
+load(...)``, and the env-switch rule that makes basicsr 1.4.2's module-level form optional does not see the
+read and the test nested in the ``except`` block. On XPU the rest is edits: ``get_device()``
+(``codeformer/basicsr/utils/misc.py:28``-``41``) knows mps/cuda/cpu and ``codeformer/app.py:71`` is cuda-or-cpu.
+On MPS envsnap says lower from the MPS code path at ``misc.py:23``/``:38`` (``torch.backends.mps.is_available()``
+-> ``torch.device("mps")``). The expectation is moderate: the README's entry, ``codeformer.app.inference_app``,
+builds the CodeFormer net on ``torch.device("cuda" if torch.cuda.is_available() else "cpu")`` (``app.py:71``)
+while ``FaceRestoreHelper`` takes ``get_device()`` (``facelib/utils/face_restoration_helper.py:129``), so on a
+Mac the face crops are on mps and the weights on the CPU: "Input type (MPSFloatType) and weight type
+(torch.FloatTensor) should be the same" (kadirnar/codeformer-pip#3, fixed by editing app.py's device line).
+envsnap credits one module's mps choice to the whole project and does not see a second module's cuda-or-cpu
+choice meeting it. Not tuned: a measurement round, one level off.
+aura-sr (blind round 77) on XPU and MPS: the one finding is default-cuda-device at ``aura_sr.py:772``
+(``def __init__(self, config, device: str = "cuda")``: "pass 'xpu'/'mps' ... the code takes the device from it",
+lower). The expectation is moderate: the documented way in, ``AuraSR.from_pretrained()`` (``aura_sr.py:777``),
+has no device parameter and calls ``cls(config)`` (``:810``), so the model is always built with
+``.to("cuda")`` and raises on an XPU or MPS build ("it doesn't work" on MPS, fal-ai/aura-sr#7, unanswered);
+reaching another device means editing from_pretrained or re-implementing its loading. envsnap reads a
+parameter's 'cuda' default as a user setting without checking that the public factory forwards it. Not tuned:
+a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,3 @@
+from .fused_act import FusedLeakyReLU, fused_leaky_relu
+
+__all__ = ["FusedLeakyReLU", "fused_leaky_relu"]

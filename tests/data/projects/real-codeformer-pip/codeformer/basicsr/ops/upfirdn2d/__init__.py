@@ -1,0 +1,3 @@
+from .upfirdn2d import upfirdn2d
+
+__all__ = ["upfirdn2d"]

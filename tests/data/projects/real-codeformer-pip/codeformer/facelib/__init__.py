@@ -1,0 +1,1 @@
+from codeformer.facelib.utils import *
