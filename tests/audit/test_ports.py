@@ -186,6 +186,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-totalsegmentator", "xpu"),
         ("real-torch-fidelity", "xpu"),
         ("real-pyod", "xpu"),
+        ("real-torch-points3d", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -873,6 +874,19 @@ detectors take ``device=`` the same way (``BaseDeepLearningDetector``, ALAD, Dev
 so ``device='xpu'`` runs on an Intel GPU; the encoder is an optional extra (``huggingface``), and the
 detectors that hard-code cuda-or-cpu still run on the CPU. envsnap reads an automatic choice as the only path
 even when an explicit device argument bypasses it. No Intel report: a borderline call. Not tuned: a
+measurement round, one level off.
+
+torch-points3d (blind round 78) on ROCm: lower, "standard ops, no custom CUDA"; its only findings are the
+guarded ``import pycuda.driver`` at ``torch_points3d/datasets/registration/fusion.py:10`` (cuda-only-import,
+"an opt-in the user installs") and the pycuda ``SourceModule`` kernel string at ``fusion.py:65`` (lower on
+ROCm: hiprtc). The expectation is moderate: the framework is Python over CUDA extension packages that its
+METADATA pins (``torch>=1.7.0,<2.0.0``, ``torch-points-kernels<0.7``, ``torch-sparse<0.7``, torch-cluster,
+torch-scatter) and imports at module level (``import torch_points_kernels as tp`` in the PointNet++/RSConv/KPConv
+modules, ``import MinkowskiEngine as ME`` / ``import torchsparse`` in ``modules/SparseConv3d``); no torch 1.x
+ROCm wheel supports gfx942, so the pins must be relaxed, and torch-points-kernels hipifies only through an
+undocumented FORCE_CUDA build (this index's real-torch-points-kernels: moderate). envsnap weighs neither a
+``Requires-Dist`` upper pin on torch that excludes the target's wheels nor the CUDA-extension packages a
+pure-Python framework is built on (MinkowskiEngine and torchsparse are not flagged at all). Not tuned: a
 measurement round, one level off."""
 
 

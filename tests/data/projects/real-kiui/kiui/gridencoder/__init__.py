@@ -1,1 +1,0 @@
-from .grid import GridEncoder
