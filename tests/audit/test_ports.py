@@ -185,6 +185,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-codeformer-pip", "mps"),
         ("real-aura-sr", "xpu"),
         ("real-aura-sr", "mps"),
+        ("real-torch-points3d", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -852,7 +853,19 @@ has no device parameter and calls ``cls(config)`` (``:810``), so the model is al
 ``.to("cuda")`` and raises on an XPU or MPS build ("it doesn't work" on MPS, fal-ai/aura-sr#7, unanswered);
 reaching another device means editing from_pretrained or re-implementing its loading. envsnap reads a
 parameter's 'cuda' default as a user setting without checking that the public factory forwards it. Not tuned:
-a measurement round, one level off."""
+a measurement round, one level off.
+torch-points3d (blind round 78) on ROCm: lower, "standard ops, no custom CUDA"; its only findings are the
+guarded ``import pycuda.driver`` at ``torch_points3d/datasets/registration/fusion.py:10`` (cuda-only-import,
+"an opt-in the user installs") and the pycuda ``SourceModule`` kernel string at ``fusion.py:65`` (lower on
+ROCm: hiprtc). The expectation is moderate: the framework is Python over CUDA extension packages that its
+METADATA pins (``torch>=1.7.0,<2.0.0``, ``torch-points-kernels<0.7``, ``torch-sparse<0.7``, torch-cluster,
+torch-scatter) and imports at module level (``import torch_points_kernels as tp`` in the PointNet++/RSConv/KPConv
+modules, ``import MinkowskiEngine as ME`` / ``import torchsparse`` in ``modules/SparseConv3d``); no torch 1.x
+ROCm wheel supports gfx942, so the pins must be relaxed, and torch-points-kernels hipifies only through an
+undocumented FORCE_CUDA build (this index's real-torch-points-kernels: moderate). envsnap weighs neither a
+``Requires-Dist`` upper pin on torch that excludes the target's wheels nor the CUDA-extension packages a
+pure-Python framework is built on (MinkowskiEngine and torchsparse are not flagged at all). Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,2 @@
+from .base_modules import *
+from .spatial_transform import *

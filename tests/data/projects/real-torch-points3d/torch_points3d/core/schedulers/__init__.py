@@ -1,0 +1,2 @@
+from .lr_schedulers import *
+from .bn_schedulers import *

@@ -1,0 +1,6 @@
+from .colors import *
+from .config import *
+from .enums import *
+from .running_stats import *
+from .timer import *
+from .transform_utils import *
