@@ -186,6 +186,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-totalsegmentator", "xpu"),
         ("real-torch-fidelity", "xpu"),
         ("real-pyod", "xpu"),
+        ("real-lion-pytorch", "mps"),
+        ("real-pytorch-optimizer", "xpu"),
+        ("real-pytorch-optimizer", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -873,6 +876,34 @@ detectors take ``device=`` the same way (``BaseDeepLearningDetector``, ALAD, Dev
 so ``device='xpu'`` runs on an Intel GPU; the encoder is an optional extra (``huggingface``), and the
 detectors that hard-code cuda-or-cpu still run on the CPU. envsnap reads an automatic choice as the only path
 even when an explicit device argument bypasses it. No Intel report: a borderline call. Not tuned: a
+measurement round, one level off.
+
+lion-pytorch (blind round 79) on MPS: the one moderate finding is cuda-only-import at
+``lion_pytorch/triton.py:4`` ("Triton GPU kernels: no build for Apple MPS exists", noted as guarded). The
+expectation is lower: that module is imported only when the user passes ``use_triton=True``
+(``lion_pytorch/lion_pytorch.py:56``-``57``, off by default, the README's opt-in "fused kernel"); the default
+update is a few elementwise torch ops (lerp, sign, mul) that follow the parameters to ``mps``. envsnap weighs an
+opt-in Triton module reached only behind a constructor flag like a kernel on the main path. Not tuned: a
+measurement round, one level off.
+
+pytorch-optimizer (blind round 79) on XPU: the moderate findings are torch-cuda-api at
+``pytorch_optimizer/optimizer/utils/offload.py:47``, ``:107`` and ``:112`` (``torch.cuda.Stream()``,
+``torch.cuda.stream``, ``current_stream().wait_stream``). The expectation is lower: they all sit in
+``CPUOffloadOptimizer``, an optional wrapper (ported from torchao's cpu_offload) that no optimizer uses; the 100+
+optimizers are device-agnostic torch code that follow the parameters to ``xpu`` (the foreach fast path only
+defaults off for non-CUDA grads, ``base/optimizer.py:503``-``504``), and the bitsandbytes/torchao loaders are
+gated extras. envsnap lets one optional helper module's CUDA streams set the level of a whole library. Not
+tuned: a measurement round, one level off.
+
+pytorch-optimizer (blind round 79) on MPS: the same ``offload.py:47``/``:107``/``:112`` CUDA streams, plus
+float64-on-mps at ``pytorch_optimizer/base/optimizer.py:450`` and 18 more (``dtype = torch.float64 if p.dtype
+== torch.float64 else torch.float32``, ``dtypes=(torch.float32, torch.float64)`` in the foreach checks of
+``sam.py:113``, ...) and torch-compile-mps at ``optimizer/utils/foreach.py:85``. The expectation is lower:
+float64 is used only when the parameter itself is float64 (which cannot live on MPS), the foreach ``dtypes``
+tuples are allow-lists, ``torch.compile`` is the opt-in ``compile=True`` of ``create_optimizer``, and the
+offload wrapper is optional; the eigh/qr preconditioners need ``PYTORCH_ENABLE_MPS_FALLBACK=1``, a documented
+switch. (``rose.py:44`` ``compute_dtype=torch.float64`` is a real default for that one optimizer.) envsnap
+counts float64 named in a dtype test or an allow-list as float64 placed on the device. Not tuned: a
 measurement round, one level off."""
 
 
