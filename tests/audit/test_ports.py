@@ -186,6 +186,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-aura-sr", "xpu"),
         ("real-aura-sr", "mps"),
         ("real-torch-points3d", "rocm:gfx942"),
+        ("real-lion-pytorch", "mps"),
+        ("real-pytorch-optimizer", "xpu"),
+        ("real-pytorch-optimizer", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
