@@ -833,24 +833,25 @@ much as one on the main path, and does not see that ``double()`` sits behind ``i
 maintainers say MPS is untested: a borderline call. Not tuned: a measurement round, one level off.
 codeformer-pip (blind round 77, the draw) on ROCm and XPU: the deciding findings are cuda-extension at
 ``codeformer/basicsr/ops/dcn/deform_conv.py:20`` and ``codeformer/basicsr/ops/fused_act/fused_act.py:17``
-(``load(...)`` of ``.cu`` sources): moderate on ROCm ("hipifies it at build"), higher on XPU ("no CUDA compiler
-for Intel GPUs"). The expectation is lower on ROCm and moderate on XPU: those loads run only when the user sets
-``BASICSR_JIT == "True"``, the sdist ships no ``.cu``/``.cpp`` under ``ops/*/src`` at all, and CodeFormer never
-uses DCN or the StyleGAN2 ops; the shape is basicsr's env-gated JIT turned inside out, ``try: from . import
-deform_conv_ext`` / ``except ImportError: BASICSR_JIT = os.getenv("BASICSR_JIT"); if BASICSR_JIT == "True":
-load(...)``, and the env-switch rule that makes basicsr 1.4.2's module-level form optional does not see the
-read and the test nested in the ``except`` block. On XPU the rest is edits: ``get_device()``
-(``codeformer/basicsr/utils/misc.py:28``-``41``) knows mps/cuda/cpu and ``codeformer/app.py:71`` is cuda-or-cpu.
-On MPS envsnap says lower from the MPS code path at ``misc.py:23``/``:38`` (``torch.backends.mps.is_available()``
--> ``torch.device("mps")``). The expectation is moderate: the README's entry, ``codeformer.app.inference_app``,
-builds the CodeFormer net on ``torch.device("cuda" if torch.cuda.is_available() else "cpu")`` (``app.py:71``)
-while ``FaceRestoreHelper`` takes ``get_device()`` (``facelib/utils/face_restoration_helper.py:129``), so on a
-Mac the face crops are on mps and the weights on the CPU: "Input type (MPSFloatType) and weight type
-(torch.FloatTensor) should be the same" (kadirnar/codeformer-pip#3, fixed by editing app.py's device line).
-envsnap credits one module's mps choice to the whole project and does not see a second module's cuda-or-cpu
-choice meeting it. Not tuned: a measurement round, one level off.
-aura-sr (blind round 77) on XPU and MPS: the one finding is default-cuda-device at ``aura_sr.py:772``
-(``def __init__(self, config, device: str = "cuda")``: "pass 'xpu'/'mps' ... the code takes the device from it",
+(``load(...)`` of ``.cu`` sources): moderate on ROCm ("hipifies it at build"), higher on XPU ("no CUDA
+compiler for Intel GPUs"). The expectation is lower on ROCm and moderate on XPU: those loads run only when the
+user sets ``BASICSR_JIT == "True"``, the sdist ships no ``.cu``/``.cpp`` under ``ops/*/src`` at all, and
+CodeFormer never uses DCN or the StyleGAN2 ops; the shape is basicsr's env-gated JIT turned inside out, ``try:
+from . import deform_conv_ext`` / ``except ImportError: BASICSR_JIT = os.getenv("BASICSR_JIT"); if BASICSR_JIT
+== "True": load(...)``, and the env-switch rule that makes basicsr 1.4.2's module-level form optional does not
+see the read and the test nested in the ``except`` block. On XPU the rest is edits: ``get_device()``
+(``codeformer/basicsr/utils/misc.py:28``-``41``) knows mps/cuda/cpu and ``codeformer/app.py:71`` is
+cuda-or-cpu. On MPS envsnap says lower from the MPS code path at ``misc.py:23``/``:38``
+(``torch.backends.mps.is_available()`` -> ``torch.device("mps")``). The expectation is moderate: the README's
+entry, ``codeformer.app.inference_app``, builds the CodeFormer net on ``torch.device("cuda" if
+torch.cuda.is_available() else "cpu")`` (``app.py:71``) while ``FaceRestoreHelper`` takes ``get_device()``
+(``facelib/utils/face_restoration_helper.py:129``), so on a Mac the face crops are on mps and the weights on
+the CPU: "Input type (MPSFloatType) and weight type (torch.FloatTensor) should be the same"
+(kadirnar/codeformer-pip#3, fixed by editing app.py's device line). envsnap credits one module's mps choice to
+the whole project and does not see a second module's cuda-or-cpu choice meeting it. Not tuned: a measurement
+round, one level off.
+aura-sr (blind round 77) on XPU and MPS: the one finding is default-cuda-device at ``aura_sr.py:772`` (``def
+__init__(self, config, device: str = "cuda")``: "pass 'xpu'/'mps' ... the code takes the device from it",
 lower). The expectation is moderate: the documented way in, ``AuraSR.from_pretrained()`` (``aura_sr.py:777``),
 has no device parameter and calls ``cls(config)`` (``:810``), so the model is always built with
 ``.to("cuda")`` and raises on an XPU or MPS build ("it doesn't work" on MPS, fal-ai/aura-sr#7, unanswered);
@@ -862,13 +863,41 @@ guarded ``import pycuda.driver`` at ``torch_points3d/datasets/registration/fusio
 "an opt-in the user installs") and the pycuda ``SourceModule`` kernel string at ``fusion.py:65`` (lower on
 ROCm: hiprtc). The expectation is moderate: the framework is Python over CUDA extension packages that its
 METADATA pins (``torch>=1.7.0,<2.0.0``, ``torch-points-kernels<0.7``, ``torch-sparse<0.7``, torch-cluster,
-torch-scatter) and imports at module level (``import torch_points_kernels as tp`` in the PointNet++/RSConv/KPConv
-modules, ``import MinkowskiEngine as ME`` / ``import torchsparse`` in ``modules/SparseConv3d``); no torch 1.x
-ROCm wheel supports gfx942, so the pins must be relaxed, and torch-points-kernels hipifies only through an
-undocumented FORCE_CUDA build (this index's real-torch-points-kernels: moderate). envsnap weighs neither a
-``Requires-Dist`` upper pin on torch that excludes the target's wheels nor the CUDA-extension packages a
-pure-Python framework is built on (MinkowskiEngine and torchsparse are not flagged at all). Not tuned: a
-measurement round, one level off."""
+torch-scatter) and imports at module level (``import torch_points_kernels as tp`` in the
+PointNet++/RSConv/KPConv modules, ``import MinkowskiEngine as ME`` / ``import torchsparse`` in
+``modules/SparseConv3d``); no torch 1.x ROCm wheel supports gfx942, so the pins must be relaxed, and
+torch-points-kernels hipifies only through an undocumented FORCE_CUDA build (this index's
+real-torch-points-kernels: moderate). envsnap weighs neither a ``Requires-Dist`` upper pin on torch that
+excludes the target's wheels nor the CUDA-extension packages a pure-Python framework is built on
+(MinkowskiEngine and torchsparse are not flagged at all). Not tuned: a measurement round, one level off.
+lion-pytorch (blind round 79) on MPS: the one moderate finding is cuda-only-import at
+``lion_pytorch/triton.py:4`` ("Triton GPU kernels: no build for Apple MPS exists", noted as guarded). The
+expectation is lower: that module is imported only when the user passes ``use_triton=True``
+(``lion_pytorch/lion_pytorch.py:56``-``57``, off by default, the README's opt-in "fused kernel"); the default
+update is a few elementwise torch ops (lerp, sign, mul) that follow the parameters to ``mps``. envsnap weighs
+an opt-in Triton module reached only behind a constructor flag like a kernel on the main path. Not tuned: a
+measurement round, one level off.
+
+pytorch-optimizer (blind round 79) on XPU: the moderate findings are torch-cuda-api at
+``pytorch_optimizer/optimizer/utils/offload.py:47``, ``:107`` and ``:112`` (``torch.cuda.Stream()``,
+``torch.cuda.stream``, ``current_stream().wait_stream``). The expectation is lower: they all sit in
+``CPUOffloadOptimizer``, an optional wrapper (ported from torchao's cpu_offload) that no optimizer uses; the
+100+ optimizers are device-agnostic torch code that follow the parameters to ``xpu`` (the foreach fast path
+only defaults off for non-CUDA grads, ``base/optimizer.py:503``-``504``), and the bitsandbytes/torchao loaders
+are gated extras. envsnap lets one optional helper module's CUDA streams set the level of a whole library. Not
+tuned: a measurement round, one level off.
+
+pytorch-optimizer (blind round 79) on MPS: the same ``offload.py:47``/``:107``/``:112`` CUDA streams, plus
+float64-on-mps at ``pytorch_optimizer/base/optimizer.py:450`` and 18 more (``dtype = torch.float64 if p.dtype
+== torch.float64 else torch.float32``, ``dtypes=(torch.float32, torch.float64)`` in the foreach checks of
+``sam.py:113``, ...) and torch-compile-mps at ``optimizer/utils/foreach.py:85``. The expectation is lower:
+float64 is used only when the parameter itself is float64 (which cannot live on MPS), the foreach ``dtypes``
+tuples are allow-lists, ``torch.compile`` is the opt-in ``compile=True`` of ``create_optimizer``, and the
+offload wrapper is optional; the eigh/qr preconditioners need ``PYTORCH_ENABLE_MPS_FALLBACK=1``, a documented
+switch. (``rose.py:44`` ``compute_dtype=torch.float64`` is a real default for that one optimizer.) envsnap
+counted float64 named in a dtype test or an allow-list as float64 placed on the device (fixed in stop 18:
+the level is still set by the offload streams, ``torch.compile`` and the real casts of scion and SOAP,
+opt-in optimizers). Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -20,6 +20,7 @@ from envsnap.audit.model import (
     LAZY,
     OPT_IN_PATH,
     OPTIONAL_BUILD,
+    OPTIONAL_DISTRIBUTION,
     SWALLOWED,
     TOLERATED,
     TRITON_ASM,
@@ -61,7 +62,44 @@ def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:
     signals = _ort_builds(signals)
     signals = _cuda_branch_modules(signals)
     signals = _default_pickers(signals)
+    signals = _optional_distributions(signals, files)
     return _imported_only_guarded(signals)
+
+
+_PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
+
+
+def _optional_distributions(signals: list[Signal], files: set[str]) -> list[Signal]:
+    """Mark what sits in a folder that is a distribution of its own, installed only with an extra.
+
+    shap 0.54's sdist holds ``backends/shap-cuda/`` (its own pyproject.toml and CMake build of the GPU
+    TreeSHAP kernels, inline PTX included), a uv workspace member the root project names only in its
+    ``cuda`` extra (``cuda = ["shap-cuda==0.54.1"]``); ``pip install shap`` never builds it and the CPU
+    TreeExplainer runs everywhere (#22 blind round 76: *higher* for *lower* on XPU and MPS, two levels off).
+    The folder is matched by name to an optional distribution of the root project's own build files.
+    """
+    declared = [s for s in signals if s.kind == "declared" and s.file in _PROJECT_FILES]
+    required = {canonicalize_name(s.subject) for s in declared if "optional=1" not in s.detail}
+    optional = {canonicalize_name(s.subject) for s in declared if "optional=1" in s.detail} - required
+    if not optional:
+        return signals
+    folders = {
+        folder
+        for path in files
+        if "/" in path
+        and posixpath.basename(path) in _PROJECT_FILES
+        and canonicalize_name(posixpath.basename(folder := posixpath.dirname(path))) in optional
+    }
+    if not folders:
+        return signals
+    return [
+        msgspec.structs.replace(s, detail=(*s.detail, OPTIONAL_DISTRIBUTION))
+        if s.file
+        and any(s.file.startswith(folder + "/") for folder in folders)
+        and OPTIONAL_DISTRIBUTION not in s.detail
+        else s
+        for s in signals
+    ]
 
 
 def _default_pickers(signals: list[Signal]) -> list[Signal]:

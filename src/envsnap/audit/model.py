@@ -34,6 +34,9 @@ DEFAULT_ONLY = "default-only=1"
 """Signal detail: a device ladder that runs only where the caller gave no device (``if device is None:``, or
 a function called only there; scanners.device_gates, across_files._default_pickers); on a ``device-call``,
 that call of a possible ladder sits in such a place."""
+OPTIONAL_DISTRIBUTION = "optional-distribution=1"
+"""Signal detail: in a folder that is its own distribution, which the project installs only with an extra
+(across_files._optional_distributions): the project runs without it."""
 OPT_IN = "opt-in=1"
 """Signal detail: an import inside ``if <switch>:`` where the switch is a parameter that defaults to False,
 or a module-level flag set to False (python_shapes.module_switches); on Triton inline asm, a ``tl.constexpr``

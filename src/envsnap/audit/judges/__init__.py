@@ -59,7 +59,7 @@ from envsnap.audit.judges.packages import (
     judge_torch_pin,
     package_finding,
 )
-from envsnap.audit.model import OPT_IN_PATH, OPTIONAL_BUILD, Finding, Signal, Target
+from envsnap.audit.model import OPT_IN_PATH, OPTIONAL_BUILD, OPTIONAL_DISTRIBUTION, Finding, Signal, Target
 
 __all__ = ["JUDGES", "NAMES", "Context", "cuda_api_works", "judge", "package_finding", "where"]
 
@@ -124,6 +124,12 @@ _RUNS_WITHOUT: tuple[tuple[str, str, str], ...] = (
         "Built at install inside a try whose handler lets the install go on without it: where it does not "
         "build, the package runs without this kernel.",
         "nothing to port to run; port the kernel to get its feature on the target",
+    ),
+    (
+        OPTIONAL_DISTRIBUTION,
+        "In a distribution of its own that the project installs only with an extra: the default install "
+        "never builds it, and the project runs without it.",
+        "nothing to port to run; port it to offer that extra on the target",
     ),
 )
 """Compiled code the project runs without, by its across_files marker: a JIT build in a ``try`` that swallows

@@ -1059,6 +1059,7 @@ class _Visitor(ast.NodeVisitor):
                     self.off_mps.add(id(sub))  # `x.double()` (diffusers 0.42 adaptive_projected_guidance.py)
 
     def visit_IfExp(self, node: ast.IfExp) -> None:
+        self._kept_dtype(node)
         unset_body, unset_else = unset_test(node.test)
         # `device if device else get_device()`: the call fills a missing device only.
         self.default_calls.update(
@@ -1641,6 +1642,7 @@ class _Visitor(ast.NodeVisitor):
         return ("member=cuda", f"siblings={','.join(sorted(others))}")
 
     def visit_List(self, node: ast.List | ast.Tuple | ast.Set) -> None:
+        self._admitted_dtypes(node)
         if not vocabulary_list(node):
             self.generic_visit(node)
             return
@@ -1649,6 +1651,28 @@ class _Visitor(ast.NodeVisitor):
         self.vocabulary -= 1
 
     visit_Tuple = visit_Set = visit_List
+
+    def _admitted_dtypes(self, node: ast.List | ast.Tuple | ast.Set) -> None:
+        """``dtypes=(torch.float32, torch.float64)``: a list of the dtypes a function accepts, not a cast.
+
+        pytorch-optimizer 4.1 passes that tuple to its foreach helper in every optimizer (#22 blind round 79):
+        float64 parameters are allowed, none is made."""
+        if len(node.elts) >= 2 and all(self._is_torch_dtype(item) for item in node.elts):
+            self.compared.update(id(item) for item in node.elts)
+
+    def _kept_dtype(self, node: ast.IfExp) -> None:
+        """``torch.float64 if p.dtype == torch.float64 else torch.float32``: float64 only for a tensor that
+        already is (pytorch-optimizer 4.1's optimizers, #22 blind round 79), never a cast of a float32 one."""
+        test = node.test
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+            return
+        parts = (test.left, *test.comparators)
+        tests_dtype = any(isinstance(part, ast.Attribute) and part.attr == "dtype" for part in parts)
+        if not tests_dtype or not any(self.dotted(part) in FLOAT64_NAMES for part in parts):
+            return
+        kept = node.body if isinstance(test.ops[0], (ast.Eq, ast.Is)) else node.orelse
+        if isinstance(kept, ast.Attribute) and self.dotted(kept) in FLOAT64_NAMES:
+            self.compared.add(id(kept))
 
     def visit_Constant(self, node: ast.Constant) -> None:
         value = node.value

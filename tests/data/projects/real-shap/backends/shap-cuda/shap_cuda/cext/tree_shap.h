@@ -1,0 +1,1 @@
+../../../../shap/cext/tree_shap.h

@@ -1,0 +1,3 @@
+from ._action import Action
+
+__all__ = ["Action"]

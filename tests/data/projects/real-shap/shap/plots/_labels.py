@@ -1,0 +1,15 @@
+labels = {
+    "MAIN_EFFECT": "SHAP main effect value for\n%s",
+    "INTERACTION_VALUE": "SHAP interaction value",
+    "INTERACTION_EFFECT": "SHAP interaction value for\n%s and %s",
+    "VALUE": "SHAP value (impact on model output)",
+    "GLOBAL_VALUE": "mean(|SHAP value|) (average impact on model output magnitude)",
+    "VALUE_FOR": "SHAP value for\n%s",
+    "PLOT_FOR": "SHAP plot for %s",
+    "FEATURE": "Feature %s",
+    "FEATURE_VALUE": "Feature value",
+    "FEATURE_VALUE_LOW": "Low",
+    "FEATURE_VALUE_HIGH": "High",
+    "JOINT_VALUE": "Joint SHAP value",
+    "MODEL_OUTPUT": "Model output value",
+}
