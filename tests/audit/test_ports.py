@@ -189,6 +189,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-lion-pytorch", "mps"),
         ("real-pytorch-optimizer", "xpu"),
         ("real-pytorch-optimizer", "mps"),
+        ("real-pytorch-widedeep", "xpu"),
+        ("real-torch-rechub", "xpu"),
+        ("real-deepctr-torch", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -897,7 +900,41 @@ offload wrapper is optional; the eigh/qr preconditioners need ``PYTORCH_ENABLE_M
 switch. (``rose.py:44`` ``compute_dtype=torch.float64`` is a real default for that one optimizer.) envsnap
 counted float64 named in a dtype test or an allow-list as float64 placed on the device (fixed in stop 18:
 the level is still set by the offload streams, ``torch.compile`` and the real casts of scion and SOAP,
-opt-in optimizers). Not tuned: a measurement round, one level off."""
+opt-in optimizers). Not tuned: a measurement round, one level off.
+torch-scatter) and imports at module level (``import torch_points_kernels as tp`` in the PointNet++/RSConv/KPConv
+modules, ``import MinkowskiEngine as ME`` / ``import torchsparse`` in ``modules/SparseConv3d``); no torch 1.x
+ROCm wheel supports gfx942, so the pins must be relaxed, and torch-points-kernels hipifies only through an
+undocumented FORCE_CUDA build (this index's real-torch-points-kernels: moderate). envsnap weighs neither a
+``Requires-Dist`` upper pin on torch that excludes the target's wheels nor the CUDA-extension packages a
+pure-Python framework is built on (MinkowskiEngine and torchsparse are not flagged at all). Not tuned: a
+measurement round, one level off.
+pytorch-widedeep (blind round 80) on XPU: lower; every finding is lower: the cuda-availability checks at
+``pytorch_widedeep/losses.py:7``, ``training/_base_trainer.py:92``/``:464`` and
+``utils/general_utils.py:27`` ("takes its CPU branch") and the guarded ``torch.cuda.current_device()`` at
+``_base_trainer.py:465``. The expectation is moderate: ``setup_device()`` (``general_utils.py:7``-``13``)
+knows cuda/mps/cpu only, the Trainer documents 'cpu', 'gpu' or 'mps', and ``Trainer(device='xpu')`` moves the
+batches (``to_device``) while ``to_device_model`` (``general_utils.py:23``-``50``) calls ``model.to(device)``
+only for 'cpu', a 'cuda*' device with CUDA, or 'mps', and returns the model unmoved for anything else: a device
+mismatch until the model is moved by hand or the helper is edited. envsnap reads line 27 as a CUDA guard with a
+CPU fallback and does not see that the helper whitelists devices and silently skips the rest. Not tuned: a
+measurement round, one level off.
+torch-rechub (blind round 80) on XPU: moderate from three torch-cuda-api findings, ``torch.cuda.set_device``
+at ``torch_rechub/models/generative/tiger.py:92``, ``:100`` and ``:129`` ("raises on XPU"). The expectation is
+lower: all three sit under ``if self.model_parallel:``, the legacy Hugging Face T5 model-parallel guard, and
+``__init__`` sets ``self.model_parallel = False`` (``tiger.py:18``) with nothing in the package setting it
+True: dead code. The trainers take any device string through ``torch.device(device)``
+(``trainers/ctr_trainer.py:57``, ``match_trainer.py:61``, ``seq_trainer.py:73``), so ``device='xpu'`` runs
+as shipped. envsnap does not tell an attribute flag pinned to False from a runtime guard. (On MPS the level is
+right, moderate, partly for another reason: the trainers move float64 dense feature columns with
+``v.to(self.device)`` before any cast, which MPS refuses; envsnap cites the same tiger.py lines and the
+``d.double()`` of the opt-in sinkhorn path at ``rqvae.py:253``.) Not tuned: a measurement round, one level off.
+deepctr-torch (blind round 80, the draw) on MPS: lower, "standard ops, no custom CUDA": no finding at all. The
+expectation is moderate: ``BaseModel.fit()`` builds one array with ``np.concatenate(x, axis=-1)`` over the
+label-encoded int and float dense columns (float64) and moves each batch with
+``x_train.to(self.device).float()`` (``deepctr_torch/models/basemodel.py:239``; ``predict()`` the same at
+``:353``): the move comes before the cast, and MPS refuses float64 ("Cannot convert a MPS Tensor to float64
+dtype"). Nothing in the source names float64: the dtype comes from NumPy's promotion at run time, the
+stable-baselines3 shape, here in the library's own fit loop. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

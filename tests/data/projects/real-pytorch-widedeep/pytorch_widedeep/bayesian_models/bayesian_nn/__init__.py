@@ -1,0 +1,4 @@
+from pytorch_widedeep.bayesian_models.bayesian_nn.modules import (
+    BayesianLinear,
+    BayesianEmbedding,
+)

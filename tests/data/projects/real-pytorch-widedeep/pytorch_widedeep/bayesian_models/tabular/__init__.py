@@ -1,0 +1,2 @@
+from pytorch_widedeep.bayesian_models.tabular.bayesian_mlp import BayesianTabMlp
+from pytorch_widedeep.bayesian_models.tabular.bayesian_linear import BayesianWide

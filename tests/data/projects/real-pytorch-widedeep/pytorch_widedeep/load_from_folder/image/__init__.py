@@ -1,0 +1,1 @@
+from pytorch_widedeep.load_from_folder.image.image_from_folder import ImageFromFolder

@@ -1,0 +1,4 @@
+from pytorch_widedeep.load_from_folder.tabular.tabular_from_folder import (
+    TabFromFolder,
+    WideFromFolder,
+)

@@ -1,0 +1,1 @@
+from pytorch_widedeep.load_from_folder.text.text_from_folder import TextFromFolder

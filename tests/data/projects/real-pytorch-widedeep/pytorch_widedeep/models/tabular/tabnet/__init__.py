@@ -1,0 +1,1 @@
+from pytorch_widedeep.models.tabular.tabnet.tab_net import TabNet, TabNetDecoder

@@ -1,0 +1,5 @@
+from pytorch_widedeep.models.tabular.transformers.saint import SAINT
+from pytorch_widedeep.models.tabular.transformers.tab_perceiver import TabPerceiver
+from pytorch_widedeep.models.tabular.transformers.ft_transformer import FTTransformer
+from pytorch_widedeep.models.tabular.transformers.tab_fastformer import TabFastFormer
+from pytorch_widedeep.models.tabular.transformers.tab_transformer import TabTransformer

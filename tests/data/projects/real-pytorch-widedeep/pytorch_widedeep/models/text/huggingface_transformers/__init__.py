@@ -1,0 +1,1 @@
+from pytorch_widedeep.models.text.huggingface_transformers.hf_model import HFModel
