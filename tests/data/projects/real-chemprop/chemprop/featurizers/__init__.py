@@ -1,0 +1,56 @@
+from .atom import AtomFeatureMode, MultiHotAtomFeaturizer, get_multi_hot_atom_featurizer
+from .base import Featurizer, GraphFeaturizer, S, T, VectorFeaturizer
+from .bond import MultiHotBondFeaturizer
+from .molecule import (
+    BinaryFeaturizerMixin,
+    CountFeaturizerMixin,
+    MoleculeFeaturizerRegistry,
+    MorganBinaryFeaturizer,
+    MorganCountFeaturizer,
+    MorganFeaturizerMixin,
+    RDKit2DFeaturizer,
+    V1RDKit2DFeaturizer,
+    V1RDKit2DNormalizedFeaturizer,
+)
+from .molgraph import (
+    BatchCuikMolGraph,
+    CGRFeaturizer,
+    CondensedGraphOfReactionFeaturizer,
+    CuikmolmakerMolGraphFeaturizer,
+    MolGraphCache,
+    MolGraphCacheFacade,
+    MolGraphCacheOnTheFly,
+    RxnMode,
+    SimpleMoleculeMolGraphFeaturizer,
+)
+
+__all__ = [
+    "Featurizer",
+    "S",
+    "T",
+    "VectorFeaturizer",
+    "GraphFeaturizer",
+    "MultiHotAtomFeaturizer",
+    "AtomFeatureMode",
+    "get_multi_hot_atom_featurizer",
+    "MultiHotBondFeaturizer",
+    "MolGraphCacheFacade",
+    "MolGraphCache",
+    "MolGraphCacheOnTheFly",
+    "SimpleMoleculeMolGraphFeaturizer",
+    "BatchCuikMolGraph",
+    "CondensedGraphOfReactionFeaturizer",
+    "CuikmolmakerMolGraphFeaturizer",
+    "CGRFeaturizer",
+    "RxnMode",
+    "MoleculeFeaturizer",
+    "MorganFeaturizerMixin",
+    "BinaryFeaturizerMixin",
+    "CountFeaturizerMixin",
+    "MorganBinaryFeaturizer",
+    "MorganCountFeaturizer",
+    "RDKit2DFeaturizer",
+    "MoleculeFeaturizerRegistry",
+    "V1RDKit2DFeaturizer",
+    "V1RDKit2DNormalizedFeaturizer",
+]

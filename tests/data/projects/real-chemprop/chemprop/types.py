@@ -1,0 +1,3 @@
+from rdkit.Chem import Mol
+
+Rxn = tuple[Mol, Mol]
