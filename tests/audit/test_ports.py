@@ -197,6 +197,10 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torchmd-net", "rocm:gfx942"),
         ("real-torchmd-net", "xpu"),
         ("real-torchmd-net", "mps"),
+        ("real-boxmot", "xpu"),
+        ("real-ptlflow", "rocm:gfx942"),
+        ("real-ptlflow", "xpu"),
+        ("real-ptlflow", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -963,7 +967,30 @@ maintainers call MPS unsupported (#242). envsnap knows no ``warp`` import, ``wp.
 Two of its findings are false positives: the uv index sits under a marker that excludes macOS arm64
 (``platform_machine != 'arm64'``), and ``FloatCastDatasetWrapper``'s float64 default is never used
 (``module.py:99`` passes ``dtype_mapping[self.hparams.precision]``). Not tuned: a measurement round, one level
-off."""
+off.
+boxmot (blind round 82) on XPU: lower, "standard ops, no custom CUDA"; the findings are cuda-availability-check
+at ``boxmot/utils/torch_utils.py:52``-``82`` ("takes its CPU branch"), guarded torch-cuda-api at ``:88``/``:89``
+and the cuda-or-cpu default at ``boxmot/postprocessing/gta.py:271``, all lower. The expectation is moderate:
+``select_device`` (``torch_utils.py:70``) knows '', 'cpu', 'mps' and CUDA indices only, so ``device='xpu'``
+is taken as CUDA indices (``CUDA_VISIBLE_DEVICES='xpu'``) and ``assert_cuda_available`` raises "Invalid CUDA
+'device=xpu' requested" rather than falling to the CPU; ``canonical_torch_device`` (``:12``) maps only
+cpu/mps/cuda, the ReID runtime (``reid/core/runtime.py:36``) sends every string through select_device, and the
+OpenVINO backend is pinned to ``device_name="CPU"``. The shape: a device helper whose else-branch treats any
+unknown device string as CUDA and raises; envsnap reads its ``torch.cuda.is_available()`` calls as CPU
+fall-backs. Not tuned: a measurement round, one level off.
+ptlflow (blind round 82, the draw) on ROCm, XPU and MPS: moderate on ROCm from torch-pin at
+``ptlflow/models/rapidflow/requirements.txt:98`` (``torch==2.1.1``, "no code objects for gfx942") and
+cuda-kernel-string at ``ptlflow/models/splatflow/softsplat.py:10`` (CuPy ``RawModule`` CUDA C, "hiprtc ... must
+be ported"); higher on XPU from the same softsplat kernel strings ("nothing compiles CUDA for Intel XPU"), higher
+on MPS from them and cuda-only-requirement ``triton==2.1.0`` at ``rapidflow/requirements.txt:103``. The
+expectation is lower on ROCm and moderate on XPU/MPS: ``rapidflow/requirements.txt`` is a ``pip freeze`` of the
+environment for one model's ONNX/TensorRT export scripts, not the package's requirements (METADATA asks only
+lightning/timm/einops, no torch pin), and SplatFlow is one of 45 models; the rest are plain PyTorch with
+pure-PyTorch fall-backs for the optional CUDA extensions (``utils/correlation.py``, ``IterativeCorrBlock``), so on
+XPU/MPS the work is edits (IOAdapter's cuda-only move, MaskFlowNet's unconditional ``.cuda()``, Lightning's
+accelerator) and swaps away from the three extension-only models, not a rewrite. envsnap reads a model
+subfolder's frozen requirements file as the project's pins, and lets one optional model's CuPy kernel set the
+verdict of a model zoo. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,1 @@
+"""Built-in detector backend implementations."""

@@ -1,0 +1,1 @@
+# Mikel Broström 🔥 BoxMOT 🧾 AGPL-3.0 license

@@ -1,0 +1,1 @@
+"""ReID inference backend implementations."""

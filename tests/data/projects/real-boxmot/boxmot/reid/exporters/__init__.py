@@ -1,0 +1,1 @@
+"""Shared ReID export infrastructure and format-specific backends."""

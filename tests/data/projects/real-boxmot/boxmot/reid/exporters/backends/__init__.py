@@ -1,0 +1,1 @@
+"""Format-specific ReID model export backends."""

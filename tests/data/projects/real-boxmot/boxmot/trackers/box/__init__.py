@@ -1,0 +1,1 @@
+"""Box-state tracker implementations and shared geometry plumbing."""

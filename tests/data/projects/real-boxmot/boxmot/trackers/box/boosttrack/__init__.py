@@ -1,0 +1,1 @@
+"""BoostTrack box-tracker implementation package."""

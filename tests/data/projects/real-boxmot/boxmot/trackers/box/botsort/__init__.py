@@ -1,0 +1,1 @@
+"""BotSort box-tracker implementation package."""

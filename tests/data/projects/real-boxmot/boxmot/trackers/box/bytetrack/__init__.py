@@ -1,0 +1,1 @@
+"""ByteTrack box-tracker implementation package."""

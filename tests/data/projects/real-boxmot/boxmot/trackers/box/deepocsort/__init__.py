@@ -1,0 +1,1 @@
+"""DeepOcSort box-tracker implementation package."""

@@ -1,0 +1,1 @@
+"""HybridSort box-tracker implementation package."""

@@ -1,0 +1,1 @@
+"""OccluBoost box-tracker implementation package."""

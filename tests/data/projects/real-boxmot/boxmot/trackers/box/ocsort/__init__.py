@@ -1,0 +1,1 @@
+"""OcSort box-tracker implementation package."""

@@ -1,0 +1,1 @@
+"""SFSORT box-tracker implementation package."""

@@ -1,0 +1,1 @@
+"""StrongSort box-tracker implementation package."""

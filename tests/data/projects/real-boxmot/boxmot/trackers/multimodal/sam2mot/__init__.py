@@ -1,0 +1,1 @@
+"""Sam2Mot implementation package; import :class:`boxmot.Sam2Mot` publicly."""

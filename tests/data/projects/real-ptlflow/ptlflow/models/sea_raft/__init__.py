@@ -1,0 +1,1 @@
+from .sea_raft import *
