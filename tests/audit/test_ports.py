@@ -201,6 +201,12 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-ptlflow", "rocm:gfx942"),
         ("real-ptlflow", "xpu"),
         ("real-ptlflow", "mps"),
+        ("real-asteroid", "xpu"),
+        ("real-asteroid", "mps"),
+        ("real-deepfilternet", "xpu"),
+        ("real-deepfilternet", "mps"),
+        ("real-noisereduce", "xpu"),
+        ("real-noisereduce", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -990,7 +996,40 @@ pure-PyTorch fall-backs for the optional CUDA extensions (``utils/correlation.py
 XPU/MPS the work is edits (IOAdapter's cuda-only move, MaskFlowNet's unconditional ``.cuda()``, Lightning's
 accelerator) and swaps away from the three extension-only models, not a rewrite. envsnap reads a model
 subfolder's frozen requirements file as the project's pins, and lets one optional model's CuPy kernel set the
-verdict of a model zoo. Not tuned: a measurement round, one level off."""
+verdict of a model zoo. Not tuned: a measurement round, one level off.
+asteroid (blind round 83) on XPU and MPS: moderate. On XPU the deciding findings are framework-import at
+``asteroid/engine/schedulers.py:3``, ``engine/system.py:2``, ``models/base_models.py:156`` and
+``scripts/asteroid_versions.py:5`` (``import pytorch_lightning as pl``: "Lightning has no XPU accelerator") and
+hardcoded-cuda-device at ``asteroid/utils/torch_utils.py:21`` (``return tensors.cuda()``); on MPS float64-on-mps at
+``asteroid/dsp/beamforming.py:504``/``:505`` (a float16/32 -> float64 precision map) and the same ``.cuda()``. The
+expectation is lower on both: the library never chooses a device, ``separate()`` moves the input to the model's
+device (``separate.py:100``-``102``) and ``asteroid-infer --device`` takes any string, so ``model.to('xpu')`` /
+``'mps'`` runs the float32 conv/RNN separation models; ``to_cuda`` is an exported helper no model calls, the
+float64 map is in the optional beamforming utilities, and Lightning is only the training wrapper (the recipes are
+not in the wheel; pyannote-audio, also Lightning-based, is lower on XPU here). envsnap weighs an unused helper, an
+optional DSP module and a training-only Lightning import like the inference path. Not tuned: a measurement round,
+one level off.
+deepfilternet (blind round 83) on XPU and MPS: lower, "standard ops, no custom CUDA"; the findings at
+``df/utils.py:23``/``:24`` (cuda-availability-check / hardcoded-cuda-device "behind a CUDA check: runs, but falls
+through to the CPU ... the accelerator sits idle") are all counted lower. The expectation is moderate:
+``get_device()`` (``df/utils.py:20``-``29``) is the project's only device choice, used by ``enhance.py:179``/``:234``
+and training, and it is cuda-or-cpu unless an undocumented ``DEVICE`` key sits in the model's ``config.ini``
+``[train]`` section (no CLI flag), so on an Intel or Apple GPU the shipped tool runs on the CPU and using the GPU
+is an edit; on MPS the deep-filter op is complex-valued (``torch.view_as_complex`` and a complex
+``torch.einsum`` in ``df/multiframe.py:136``/``:170``). envsnap rates a sole, project-wide cuda-or-cpu device
+choice with no device parameter as "runs on the CPU" (lower) rather than an edit to reach the target. Not tuned: a
+measurement round, one level off.
+noisereduce (blind round 83, the draw) on XPU and MPS: lower; the findings are default-cuda-device at
+``noisereduce/noisereduce.py:35`` and ``spectralgate/streamed_torch_gate.py:34`` (``device="cuda"``: "pass
+'xpu'/'mps' ... the code takes the device from it") and cuda-availability-check at ``streamed_torch_gate.py:53``
+("takes its CPU branch"), all lower. The expectation is moderate: line 53 is ``self.device =
+torch.device(device if torch.cuda.is_available() else 'cpu')`` while the TorchGate module (``:79``) and the noise
+clip (``:59``) go ``.to(device)`` with the raw string, so ``reduce_noise(use_torch=True, device='xpu'/'mps')``
+puts the chunks on the CPU and the ``smoothing_filter`` buffer on the GPU and fails in ``conv2d``; on MPS the
+chunks are also float64 (``np.zeros`` in ``spectralgate/base.py:140``, then ``torch.from_numpy``), which the open
+PR timsainb/noisereduce#120 ("Mps support") fixes with PYTORCH_ENABLE_MPS_FALLBACK and a dtype edit. envsnap
+does not see that the passed device and the cuda-gated one diverge within one class, nor a float64 dtype born
+in numpy. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,1 @@
+from noisereduce.noisereduce import reduce_noise
