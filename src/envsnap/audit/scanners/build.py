@@ -225,6 +225,7 @@ def _pinned(requirement: Requirement) -> tuple[str, ...]:
 
 _REQUIRES_DIST = re.compile(r"Requires-Dist:[ \t]*")
 _EXTRA_MARKER = re.compile(r"\bextra\b")
+_EXTRA_NAME = re.compile(r"\bextra\s*==\s*['\"]([^'\"]{1,100})['\"]")
 MAX_HEADER = 2000
 """The longest ``Requires-Dist`` header read: a real one is a name, a specifier and a marker."""
 
@@ -234,10 +235,13 @@ def scan_metadata(relative: str, text: str) -> Iterator[Signal]:
 
     The headers end at the first blank line; the README follows as the body and says nothing here. A
     ``Requires-Dist`` whose marker names an ``extra`` is that extra's, installed only on request; unless
-    every requirement is an extra's: then the extras are the install's flavours, one of which is always
-    chosen (ipex-llm 2.2 is installed as ``ipex-llm[xpu]`` or ``ipex-llm[all]``, #22 blind round 15).
+    every requirement is one of several extras': then the extras are the install's flavours, one of which is
+    always chosen (ipex-llm 2.2 is installed as ``ipex-llm[xpu]`` or ``ipex-llm[all]``, #22 blind round 15).
+    A single extra is a feature, not a flavour: fair-esm 2.0 declares only ``esmfold`` (DeepSpeed, OpenFold's
+    stack), and ``pip install fair-esm`` is the protein language models alone (#22 blind round 81).
     """
     found: list[tuple[Signal, bool]] = []
+    extras: set[str] = set()
     lines = text.splitlines()
     body = len(lines)
     for number, raw in enumerate(lines, 1):
@@ -252,7 +256,8 @@ def scan_metadata(relative: str, text: str) -> Iterator[Signal]:
         if signal is not None:
             marker = value.split(";", 1)[1] if ";" in value else ""
             found.append((signal, _EXTRA_MARKER.search(marker) is not None))
-    flavours = all(extra for _, extra in found)
+            extras.update(_EXTRA_NAME.findall(marker))
+    flavours = all(extra for _, extra in found) and len(extras) > 1
     for signal, extra in found:
         yield _optional(signal) if extra and not flavours else signal
     yield from _documented_ort_builds(relative, lines, body)

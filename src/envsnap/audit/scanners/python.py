@@ -81,6 +81,7 @@ from envsnap.audit.scanners.python_shapes import (
     cuda_branch_test,
     env_switch,
     env_switches,
+    false_attributes,
     feature_switch,
     flag_attribute,
     generic_op,
@@ -353,6 +354,8 @@ class _Visitor(ast.NodeVisitor):
         self.jit_names: list[str | None] = []
         self.kernel_opt_in = 0
         self.env_flags: frozenset[str] | None = None
+        self.false_attributes: frozenset[str] | None = None
+        """``self.X`` the module sets to False and never to anything else (python_shapes.false_attributes)."""
         """Module-level names bound to an environment variable read off by default (``env_switches``)."""
         self.env_opt_in = 0
         """Depth inside ``if <environment variable> == "1":``: built or run only when the user sets it."""
@@ -739,13 +742,15 @@ class _Visitor(ast.NodeVisitor):
         """``if self.offloading:`` where the class's ``__init__`` sets ``self.offloading`` from a parameter
         that is False by default (transformers 5.24 cache_utils.py, ``Cache(offloading=False)``): the body
         is a feature the caller turns on, like the body of ``if offloading:`` in that ``__init__``."""
-        return (
-            isinstance(test, ast.Attribute)
-            and isinstance(test.value, ast.Name)
-            and test.value.id == "self"
-            and bool(self.class_switches)
-            and test.attr in self.class_switches[-1]
-        )
+        if not (
+            isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name) and test.value.id == "self"
+        ):
+            return False
+        if self.class_switches and test.attr in self.class_switches[-1]:
+            return True
+        if self.false_attributes is None:
+            self.false_attributes = false_attributes(self.text) if "= False" in self.text else frozenset()
+        return test.attr in self.false_attributes
 
     def _hub_kernel(self) -> bool:
         """Whether the module loads a kernel from the Hub (read from its lines the first time it is asked)."""

@@ -184,6 +184,28 @@ def init_switches(node: ast.ClassDef) -> set[str]:
     return set()
 
 
+_FALSE_ATTRIBUTE = re.compile(r"\bself\.([A-Za-z_]\w*)[ \t]*=[ \t]*False\b")
+
+
+def false_attributes(text: str) -> frozenset[str]:
+    """Attributes a module sets to ``False`` (``self.model_parallel = False``) and to nothing else: no other
+    assignment of that attribute, no keyword or parameter of that name. ``if self.model_parallel:`` is then
+    dead code: torch-rechub 0.9's TIGER keeps Hugging Face T5's legacy model-parallel branches
+    (``torch.cuda.set_device``) after ``self.model_parallel = False`` in ``__init__`` (#22 blind round 80).
+    Read from the text, so a long module parsed in parts still shows them."""
+    found: set[str] = set()
+    for name in set(_FALSE_ATTRIBUTE.findall(text)):
+        other = re.search(
+            rf"\.{name}[ \t]*(?:=(?!=)|\+=|\|=)[ \t]*+(?!False\b)"  # set to anything else
+            rf"|[(,][ \t]*{name}[ \t]*[:=]|^[ \t]*{name}[ \t]*[:=]",  # a parameter, keyword or class field
+            text,
+            re.MULTILINE,
+        )
+        if other is None:
+            found.add(name)
+    return frozenset(found)
+
+
 def off_by_default(args: ast.arguments, value: bool = False) -> set[str]:
     """The parameters whose default is ``False``: switches the caller turns on (``use_deepspeed=False``);
     with ``value=True``, those on by default, which the caller turns off."""

@@ -123,7 +123,7 @@ def _anchors() -> tuple[bytes, ...]:
         b"load_library",
         b"device is none:",
     )
-    common = {"flash_attn", "triton", "apex", "numba", "jax", "lightning"}
+    common = {"flash_attn", "triton", "apex", "numba", "jax", "lightning", "warp"}
     modules = _modules()
     names = tuple(m.lower().encode() for m in modules if m not in common)
     verbs = tuple(f"{verb} {m}".encode() for m in sorted(common) for verb in ("import", "from"))
