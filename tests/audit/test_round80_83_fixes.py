@@ -141,3 +141,28 @@ def test_twin_warp_in_an_extra_is_optional(tmp_path: Path) -> None:
     )
     files = {"pyproject.toml": extra, "torchmdnet/extensions/warp_ops/neighbors.py": guarded}
     assert audit_files(tmp_path, files, "xpu").verdict.risk != "higher"
+
+
+# Cellpose 4.0 cellpose/gui/guiparts.py (a pyqtgraph mouse handler, trimmed): noticed in round 56.
+GUI = """\
+from qtpy import QtCore
+
+
+class ImageDraw:
+    def mouseClickEvent(self, ev, is_right_click):
+        shift = ev.modifiers() & QtCore.Qt.ShiftModifier
+        if self.parent.masksOn and (is_right_click or shift and not ev.double()):
+            self.remove_cell(ev.pos())
+        if ev.button() == QtCore.Qt.LeftButton and not ev.double():
+            self.create_start(ev.pos())
+"""
+
+
+def test_a_double_click_test_is_no_float64() -> None:
+    from envsnap.audit.scanners.python import scan_python
+
+    assert [s for s in scan_python("cellpose/gui/guiparts.py", GUI, None) if s.kind == "float64"] == []
+    cast = GUI + "        weights = self.weights.double()\n"
+    assert [s.line for s in scan_python("cellpose/gui/guiparts.py", cast, None) if s.kind == "float64"] == [
+        10
+    ]

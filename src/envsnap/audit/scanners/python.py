@@ -322,6 +322,8 @@ class _Visitor(ast.NodeVisitor):
         # Depth inside blocks that run only where the caller gave no device (`if device is None:`): a
         # device ladder there is a default (device_gates.unset_test).
         self.unset_device = 0
+        self.tested: set[int] = set()
+        """Ids of method calls that are an ``if``'s condition (``_mark_tested``): predicates."""
         self.default_calls: set[int] = set()
         """Ids of calls that run only where the caller gave no device (``device or get_device()``)."""
         # Per function: its parameters that default to False (opt-in switches); depth inside `if <one>:`.
@@ -637,6 +639,7 @@ class _Visitor(ast.NodeVisitor):
         self._mark_off_mps(node.test, list(node.body), list(node.orelse))
         self._selection(node)
         self._device_gate(node)
+        self._mark_tested(node.test)
         self.visit(node.test)
         # `if __name__ == "__main__":` is a demo entry point: what it hard-codes is the caller's choice.
         switch = (
@@ -1314,6 +1317,7 @@ class _Visitor(ast.NodeVisitor):
             and func.attr == "double"
             and not node.args
             and name != "torch.double"
+            and id(node) not in self.tested
         ):
             # `torch.from_numpy(a).double()` is a host tensor (pytorch-tabnet 4.1's sampler weights,
             # #22 blind round 12): float64 stays on the CPU unless moved, which the move's line shows.
@@ -1523,6 +1527,17 @@ class _Visitor(ast.NodeVisitor):
             return
         devices = (f"devices={','.join(found[1])}", "shape=selection", *self._picker())
         self.emit("device-choices", node, ", ".join(found[1]), guarded=False, detail=devices)
+
+    def _mark_tested(self, test: ast.expr) -> None:
+        """``if ev.double():`` (a GUI event's double-click, Cellpose's Qt viewer, #22 blind round 56): a call
+        whose result is a condition is a predicate, not a tensor cast."""
+        if isinstance(test, ast.BoolOp):
+            for value in test.values:
+                self._mark_tested(value)
+        elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            self._mark_tested(test.operand)
+        elif isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute):
+            self.tested.add(id(test))
 
     def _picker(self) -> tuple[str, ...]:
         """Where a device ladder sits: in a block that runs only without the caller's device (a default),
