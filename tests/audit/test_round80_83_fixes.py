@@ -163,6 +163,5 @@ def test_a_double_click_test_is_no_float64() -> None:
 
     assert [s for s in scan_python("cellpose/gui/guiparts.py", GUI, None) if s.kind == "float64"] == []
     cast = GUI + "        weights = self.weights.double()\n"
-    assert [s.line for s in scan_python("cellpose/gui/guiparts.py", cast, None) if s.kind == "float64"] == [
-        10
-    ]
+    found = scan_python("cellpose/gui/guiparts.py", cast, None)
+    assert [s.line for s in found if s.kind == "float64"] == [11]
