@@ -202,6 +202,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-deepfilternet", "mps"),
         ("real-noisereduce", "xpu"),
         ("real-noisereduce", "mps"),
+        ("real-deepxde", "xpu"),
+        ("real-torchdyn", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -999,7 +1001,25 @@ buffer on the GPU and fails in ``conv2d``; on MPS the chunks are also float64 (`
 ``spectralgate/base.py:140``, then ``torch.from_numpy``), which the open PR timsainb/noisereduce#120 ("Mps
 support") fixes with PYTORCH_ENABLE_MPS_FALLBACK and a dtype edit. envsnap does not see that the passed device
 and the cuda-gated one diverge within one class, nor a float64 dtype born in numpy. Not tuned: a measurement
-round, one level off."""
+round, one level off.
+deepxde (blind round 84, the draw) on XPU: lower, "standard ops, no custom CUDA"; the findings are
+cuda-availability-check at ``deepxde/backend/pytorch/tensor.py:18``, hardcoded-cuda-device at ``:20``
+(``torch.set_default_device("cuda")``) and torch-cuda-api at ``:22``, all lower, plus the PaddlePaddle
+framework-imports (lower: "the project drives PyTorch devices too"). The expectation is moderate: the PyTorch
+backend's only device choice is an import-time default-device ladder, cuda, then mps (with a smoke test and a
+CPU fall-back), else nothing, so on an XPU PyTorch DeepXDE trains on the CPU as shipped; reaching the Intel GPU
+takes a ``torch.set_default_device('xpu')`` of the user's own or a one-branch edit. The shape: a global
+``set_default_device`` ladder that names cuda and mps but not xpu; envsnap reads the CUDA branch as a guard
+with a CPU fall-back, the deepfilternet shape at import time. Not tuned: a measurement round, one level off.
+torchdyn (blind round 84) on XPU: moderate; the deciding findings are framework-import at
+``torchdyn/core/neuralde.py:20`` and ``torchdyn/models/hybrid.py:19`` (``import pytorch_lightning as pl``:
+"Lightning has no XPU accelerator"). The expectation is lower: Lightning appears only as a base class
+(``class NeuralODE(ODEProblem, pl.LightningModule)``, NeuralSDE, MultipleShootingLayer, LatentNeuralSDE); the
+wheel has no ``Trainer``, no ``training_step`` and no accelerator choice, and the README never trains through
+Lightning. Every solver's ``sync_device_dtype`` moves the tableau, ``t_span`` and step-size constants to the
+state's device and dtype, so ``NeuralODE(...).to('xpu')`` runs as an ``nn.Module``. envsnap weighs a
+LightningModule base class as if the project trained through Lightning's Trainer (the asteroid shape, with no
+training code at all here). Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

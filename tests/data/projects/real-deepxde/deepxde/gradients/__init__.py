@@ -1,0 +1,3 @@
+__all__ = ["hessian", "jacobian"]
+
+from .gradients import clear, hessian, jacobian

@@ -1,0 +1,3 @@
+__all__ = ["get", "is_external_optimizer"]
+
+from .optimizers import get, is_external_optimizer
