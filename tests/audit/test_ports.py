@@ -202,6 +202,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-deepfilternet", "mps"),
         ("real-noisereduce", "xpu"),
         ("real-noisereduce", "mps"),
+        ("real-compressed-tensors", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -999,7 +1000,18 @@ buffer on the GPU and fails in ``conv2d``; on MPS the chunks are also float64 (`
 ``spectralgate/base.py:140``, then ``torch.from_numpy``), which the open PR timsainb/noisereduce#120 ("Mps
 support") fixes with PYTORCH_ENABLE_MPS_FALLBACK and a dtype edit. envsnap does not see that the passed device
 and the cuda-gated one diverge within one class, nor a float64 dtype born in numpy. Not tuned: a measurement
-round, one level off."""
+round, one level off.
+compressed-tensors (blind round 85) on MPS: lower, "has a code path on Apple MPS: names the 'mps' device
+(``compressed_tensors/offload/cache/disk.py:261``)"; the float64-on-mps findings at
+``transform/factory/hadamard.py:44`` and ``transform/factory/matrix_multiply.py:42``/``:123`` (fused rotations
+built in float64, ``torch.linalg.inv`` in float64) are demoted to "to check" by that line. The expectation is
+moderate: line 261 only drops the device index from an 'mps' device string for ``safetensors.safe_open`` in
+the disk offload cache, not an MPS path for the quantization math; the Triton kernels are skipped off
+CUDA/XPU (``utils/triton.py:101`` ``x.is_cuda or x.is_xpu``), the FP8 and NVFP4 schemes keep
+``float8_e4m3fn`` tensors that MPS does not support in most torch releases, and the offline rotations are
+float64, which MPS lacks: partial support, the int schemes run on their PyTorch fall-backs. envsnap lets one
+'mps' device-string helper outweigh float64 math, and has no finding for float8 dtypes on MPS. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
