@@ -204,6 +204,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-noisereduce", "mps"),
         ("real-deepxde", "xpu"),
         ("real-torchdyn", "xpu"),
+        ("real-compressed-tensors", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1019,7 +1020,18 @@ wheel has no ``Trainer``, no ``training_step`` and no accelerator choice, and th
 Lightning. Every solver's ``sync_device_dtype`` moves the tableau, ``t_span`` and step-size constants to the
 state's device and dtype, so ``NeuralODE(...).to('xpu')`` runs as an ``nn.Module``. envsnap weighs a
 LightningModule base class as if the project trained through Lightning's Trainer (the asteroid shape, with no
-training code at all here). Not tuned: a measurement round, one level off."""
+training code at all here). Not tuned: a measurement round, one level off.
+compressed-tensors (blind round 85) on MPS: lower, "has a code path on Apple MPS: names the 'mps' device
+(``compressed_tensors/offload/cache/disk.py:261``)"; the float64-on-mps findings at
+``transform/factory/hadamard.py:44`` and ``transform/factory/matrix_multiply.py:42``/``:123`` (fused rotations
+built in float64, ``torch.linalg.inv`` in float64) are demoted to "to check" by that line. The expectation is
+moderate: line 261 only drops the device index from an 'mps' device string for ``safetensors.safe_open`` in
+the disk offload cache, not an MPS path for the quantization math; the Triton kernels are skipped off
+CUDA/XPU (``utils/triton.py:101`` ``x.is_cuda or x.is_xpu``), the FP8 and NVFP4 schemes keep
+``float8_e4m3fn`` tensors that MPS does not support in most torch releases, and the offline rotations are
+float64, which MPS lacks: partial support, the int schemes run on their PyTorch fall-backs. envsnap lets one
+'mps' device-string helper outweigh float64 math, and has no finding for float8 dtypes on MPS. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
