@@ -1,2 +1,0 @@
-from ._index_based import clips_at_random_indices, clips_at_regular_indices
-from ._time_based import clips_at_random_timestamps, clips_at_regular_timestamps
