@@ -205,6 +205,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-deepxde", "xpu"),
         ("real-torchdyn", "xpu"),
         ("real-compressed-tensors", "mps"),
+        ("real-ffcv", "rocm:gfx942"),
+        ("real-ffcv", "xpu"),
+        ("real-ffcv", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1031,7 +1034,21 @@ CUDA/XPU (``utils/triton.py:101`` ``x.is_cuda or x.is_xpu``), the FP8 and NVFP4 
 ``float8_e4m3fn`` tensors that MPS does not support in most torch releases, and the offline rotations are
 float64, which MPS lacks: partial support, the int schemes run on their PyTorch fall-backs. envsnap lets one
 'mps' device-string helper outweigh float64 math, and has no finding for float8 dtypes on MPS. Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+ffcv (blind round 87) on ROCm, XPU and MPS: lower, "standard ops, no custom CUDA". The deciding finding is the
+cupy-kernel at ``ffcv/transforms/normalize.py:65`` (a ``cp.ElementwiseKernel``), rated lower on all three: on
+ROCm "CuPy's ROCm build compiles it with hiprtc", on XPU/MPS "It runs only in the function that imports cupy,
+an opt-in the project does not install by default"; the ``import cupy`` at ``:61`` is read as "guarded
+(try/except)" though it is a bare function-local import (the file's only try, ``:129``, catches a TypeError
+elsewhere), and the CUDA stream/event calls in ``ffcv/loader/epoch_iterator.py:49``/``:62``/``:106``/``:119``
+and ``normalize.py:76`` are all "behind a guard, skipped". The expectation is moderate: ``NormalizeImage``
+takes the CuPy path for every non-CPU state (``declare_state_and_memory``, ``normalize.py:113``-``119``: any
+device but 'cpu' sets ``mode = 'gpu'``), and the README's install steps name cupy (the conda line, the
+Windows steps), so on ROCm the kernel needs CuPy's experimental ROCm build under
+pytorch_pfn_extras' CUDA stream, and on XPU/MPS (no CuPy backend) the one-line lookup must be rewritten in torch
+or moved to the CPU, with the loader's overlap (streams/events, only under ``IS_CUDA``) losing its
+synchronisation. envsnap reads a CPU-versus-any-other-device branch as a CUDA guard and a documented optional
+package as an opt-in nobody reaches. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,3 @@
+from .loader import Loader, OrderOption
+
+__all__ = ['Loader', 'OrderOption']

@@ -1,0 +1,3 @@
+from typing import Sequence, TYPE_CHECKING
+
+BATCHES_TYPE = Sequence[Sequence[int]]

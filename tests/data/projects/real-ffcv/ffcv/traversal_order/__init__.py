@@ -1,0 +1,5 @@
+from .sequential import Sequential
+from .random import Random
+from .quasi_random import QuasiRandom
+
+__all__ = ['Sequential', 'Random', "QuasiRandom"]

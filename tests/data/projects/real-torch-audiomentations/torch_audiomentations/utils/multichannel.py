@@ -1,0 +1,2 @@
+def is_multichannel(samples) -> bool:
+    return samples.shape[1] > 1
