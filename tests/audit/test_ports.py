@@ -1011,8 +1011,8 @@ cuda-availability-check at ``deepxde/backend/pytorch/tensor.py:18``, hardcoded-c
 (``torch.set_default_device("cuda")``) and torch-cuda-api at ``:22``, all lower, plus the PaddlePaddle
 framework-imports (lower: "the project drives PyTorch devices too"). The expectation is moderate: the PyTorch
 backend's only device choice is an import-time default-device ladder, cuda, then mps (with a smoke test and a
-CPU fall-back), else nothing, so on an XPU PyTorch DeepXDE trains on the CPU as shipped; reaching the Intel GPU
-takes a ``torch.set_default_device('xpu')`` of the user's own or a one-branch edit. The shape: a global
+CPU fall-back), else nothing, so on an XPU PyTorch DeepXDE trains on the CPU as shipped; reaching the Intel
+GPU takes a ``torch.set_default_device('xpu')`` of the user's own or a one-branch edit. The shape: a global
 ``set_default_device`` ladder that names cuda and mps but not xpu; envsnap reads the CUDA branch as a guard
 with a CPU fall-back, the deepfilternet shape at import time. Not tuned: a measurement round, one level off.
 torchdyn (blind round 84) on XPU: moderate; the deciding findings are framework-import at
@@ -1043,12 +1043,12 @@ an opt-in the project does not install by default"; the ``import cupy`` at ``:61
 elsewhere), and the CUDA stream/event calls in ``ffcv/loader/epoch_iterator.py:49``/``:62``/``:106``/``:119``
 and ``normalize.py:76`` are all "behind a guard, skipped". The expectation is moderate: ``NormalizeImage``
 takes the CuPy path for every non-CPU state (``declare_state_and_memory``, ``normalize.py:113``-``119``: any
-device but 'cpu' sets ``mode = 'gpu'``), and the README's install steps name cupy (the conda line, the
-Windows steps), so on ROCm the kernel needs CuPy's experimental ROCm build under
-pytorch_pfn_extras' CUDA stream, and on XPU/MPS (no CuPy backend) the one-line lookup must be rewritten in torch
-or moved to the CPU, with the loader's overlap (streams/events, only under ``IS_CUDA``) losing its
-synchronisation. envsnap reads a CPU-versus-any-other-device branch as a CUDA guard and a documented optional
-package as an opt-in nobody reaches. Not tuned: a measurement round, one level off."""
+device but 'cpu' sets ``mode = 'gpu'``), and the README's install steps name cupy (the conda line, the Windows
+steps), so on ROCm the kernel needs CuPy's experimental ROCm build under pytorch_pfn_extras' CUDA stream, and
+on XPU/MPS (no CuPy backend) the one-line lookup must be rewritten in torch or moved to the CPU, with the
+loader's overlap (streams/events, only under ``IS_CUDA``) losing its synchronisation. envsnap reads a
+CPU-versus-any-other-device branch as a CUDA guard and a documented optional package as an opt-in nobody
+reaches. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
