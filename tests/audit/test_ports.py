@@ -152,8 +152,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-insanely-fast-whisper", "xpu"),
         ("real-d3rlpy", "xpu"),
         ("real-d3rlpy", "mps"),
-        ("real-sample-factory", "xpu"),
-        ("real-sample-factory", "mps"),
         ("real-neuraloperator", "mps"),
         ("real-torch-cluster", "xpu"),
         ("real-torch-cluster", "mps"),
@@ -634,18 +632,6 @@ in self._device`` (``base.py:371``), so off CUDA the plain eager functions run; 
 the maintainer's documented path (takuseno/d3rlpy#293) and an XPU device string goes to torch the same way.
 That CUDA calls are reachable only through a flag the project itself ANDs with a 'cuda' device is what envsnap
 does not follow. Not tuned: a measurement round, one level off.
-sample-factory (blind round 61, the draw) on XPU and MPS: every finding is lower: three
-``hardcoded-cuda-device`` lines read as "Behind a CUDA check: runs, but falls through to the CPU"
-(``sample_factory/algo/sampling/sampling_utils.py:59``, ``algo/utils/shared_buffers.py:32``,
-``enjoy.py:118``), two ``cuda-availability-check`` (``utils/get_available_gpus.py:35``), guarded
-``torch-cuda-api`` (``algo/utils/misc.py:40``), a cuDNN flag: "standard ops, no custom CUDA". The expectation
-is moderate: ``--device`` takes only gpu/cpu (``cfg/cfg.py:34``-``37``) and 'gpu' is wired to
-``torch.device("cuda", ...)``; ``shared_buffers.py:32`` and ``enjoy.py:118`` branch on ``cfg.device ==
-"cpu"``, a config string, not on CUDA being there, so on an Intel or Apple GPU the default run does not fall
-back to the CPU (``gpus_for_process(...)[0]`` of an empty list) and using the GPU means editing the device
-wiring; on MPS the default observation normalizer also keeps float64 buffers
-(``algo/utils/running_mean_std.py:44``-``46``, created on the CPU and moved with the model, so no
-``float64-on-mps`` finding). Not tuned: a measurement round, one level off.
 neuraloperator (blind round 62) on MPS: every counted finding is a guarded CUDA branch of the training setup
 (``cuda-availability-check`` at ``neuralop/training/torch_setup.py:56`` and ``:62``, the ``cuda:0`` choice
 at ``:57``, ``torch.cuda.set_device`` at ``:63``, the cuDNN flag at ``:73``, the ``"cuda"`` autocast default

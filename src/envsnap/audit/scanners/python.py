@@ -78,6 +78,7 @@ from envsnap.audit.scanners.python_shapes import (
     catches_import_error,
     compared_strings,
     cpu_by_default,
+    cpu_comparison,
     cuda_branch_test,
     env_switch,
     env_switches,
@@ -652,6 +653,10 @@ class _Visitor(ast.NodeVisitor):
             )
         )
         guarded = self._is_guard(node.test) or is_main_check(node.test) or switch
+        # `if device == "cpu": ... else: <CUDA code>`: the else is every other device's path, XPU and MPS
+        # included (ffcv's normalisation, #22 blind round 87); `!= "cpu"` guards nothing either.
+        cpu = cpu_comparison(node.test)
+        guarded = guarded and cpu != "ne"
         self.guard += guarded
         self.conditional += 1
         tested = self._imported_flag(node.test)
@@ -713,13 +718,15 @@ class _Visitor(ast.NodeVisitor):
             self.flag_tests.pop()
         legacy = legacy_branch(node, self.dotted)
         self.legacy += legacy
+        unguard = guarded and cpu == "eq"
+        self.guard -= unguard
         self.unset_device += unset_else
         self._visit_block(node.orelse)
         self.unset_device -= unset_else
         self.legacy -= legacy
         self.no_rocm -= rocm is True and bool(node.orelse)
         self.conditional -= 1
-        self.guard -= guarded
+        self.guard -= guarded and not unguard
 
     def _imported_flag(self, test: ast.expr) -> str | None:
         """``if _SUPPORTS_FLEX_ATTENTION:`` (or ``if a and FLAG:``) where the name was imported from another

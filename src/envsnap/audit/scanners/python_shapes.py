@@ -206,6 +206,25 @@ def false_attributes(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+def cpu_comparison(test: ast.expr) -> str | None:
+    """``device == "cpu"`` (``.type == "cpu"``, ``== torch.device("cpu")``): "eq"; ``!= "cpu"``: "ne"; else
+    None. Which branch a test on the CPU leaves to every accelerator, the target's included."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    for side in (test.left, test.comparators[0]):
+        value = side.args[0] if isinstance(side, ast.Call) and len(side.args) == 1 else side
+        if isinstance(value, ast.Constant) and value.value == "cpu":
+            op = test.ops[0]
+            return (
+                "eq"
+                if isinstance(op, (ast.Eq, ast.Is))
+                else "ne"
+                if isinstance(op, (ast.NotEq, ast.IsNot))
+                else None
+            )
+    return None
+
+
 def off_by_default(args: ast.arguments, value: bool = False) -> set[str]:
     """The parameters whose default is ``False``: switches the caller turns on (``use_deepspeed=False``);
     with ``value=True``, those on by default, which the caller turns off."""

@@ -1,0 +1,69 @@
+"""Fixes after measurement rounds 84-87 (#22): a test on the CPU leaves every accelerator to its other branch.
+
+``if cfg.device == "cpu": return torch.device("cpu") else: return torch.device("cuda", ...)`` and
+``if device.type != "cpu": torch.cuda.memory_allocated(device)`` (sample-factory 2.1, round 61; ffcv's
+normalisation in round 87 has the same shape): the non-CPU branch is XPU's and MPS's path too, not a CUDA
+branch they skip. A device comparison was read as a guard for both branches. Twins: ``== "cuda"`` still
+guards its body.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from envsnap.audit.scanners.python_shapes import cpu_comparison
+from tests.audit.conftest import audit_files
+
+# sample-factory 2.1.1 sample_factory/algo/utils/misc.py and shared_buffers.py (trimmed).
+MISC = """\
+import torch
+
+
+def memory_stats(process, device):
+    stats = {}
+    if device.type != "cpu":
+        gpu_mem_mb = torch.cuda.memory_allocated(device) / 1e6
+        stats.update({f"gpu_mem_{process}": gpu_mem_mb})
+    return stats
+"""
+BUFFERS = """\
+import torch
+
+
+def policy_device(cfg, policy_id):
+    if cfg.device == "cpu":
+        return torch.device("cpu")
+    else:
+        torch.cuda.set_device(policy_id)
+        return torch.device("cuda", index=policy_id)
+"""
+
+
+def _cuda_api_risks(tmp_path: Path, name: str, text: str, target: str) -> list[str]:
+    report = audit_files(tmp_path, {f"sample_factory/{name}": text}, target)
+    return [f.risk for f in report.findings if f.rule == "torch-cuda-api"]
+
+
+def test_the_non_cpu_branch_is_every_accelerators_path(tmp_path: Path) -> None:
+    assert _cuda_api_risks(tmp_path / "a", "misc.py", MISC, "xpu") == ["moderate"]
+    assert _cuda_api_risks(tmp_path / "b", "buffers.py", BUFFERS, "mps") == ["moderate"]
+
+
+def test_twin_a_cuda_test_still_guards_its_body(tmp_path: Path) -> None:
+    cuda = MISC.replace('if device.type != "cpu":', 'if device.type == "cuda":')
+    assert _cuda_api_risks(tmp_path, "misc.py", cuda, "xpu") == ["lower"]
+
+
+def test_cpu_comparisons() -> None:
+    def of(source: str) -> str | None:
+        statement = ast.parse(source).body[0]
+        assert isinstance(statement, ast.If)
+        return cpu_comparison(statement.test)
+
+    assert of("if device == 'cpu': pass") == "eq"
+    assert of("if x.device == torch.device('cpu'): pass") == "eq"
+    assert of("if 'cpu' != device.type: pass") == "ne"
+    assert of("if device == 'cuda': pass") is None
+    assert of("if device in ('cpu', 'mps'): pass") is None
+    assert of("if device == 'cpu' and x: pass") is None
