@@ -357,9 +357,9 @@ class _Visitor(ast.NodeVisitor):
         self.jit_names: list[str | None] = []
         self.kernel_opt_in = 0
         self.env_flags: frozenset[str] | None = None
+        """Module-level names bound to an environment variable read off by default (``env_switches``)."""
         self.false_attributes: frozenset[str] | None = None
         """``self.X`` the module sets to False and never to anything else (python_shapes.false_attributes)."""
-        """Module-level names bound to an environment variable read off by default (``env_switches``)."""
         self.env_opt_in = 0
         """Depth inside ``if <environment variable> == "1":``: built or run only when the user sets it."""
         self.switches: frozenset[str] | None = None
