@@ -206,6 +206,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-ffcv", "rocm:gfx942"),
         ("real-ffcv", "xpu"),
         ("real-ffcv", "mps"),
+        ("real-netcal", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1034,7 +1035,20 @@ steps), so on ROCm the kernel needs CuPy's experimental ROCm build under pytorch
 on XPU/MPS (no CuPy backend) the one-line lookup must be rewritten in torch or moved to the CPU, with the
 loader's overlap (streams/events, only under ``IS_CUDA``) losing its synchronisation. envsnap reads a
 CPU-versus-any-other-device branch as a CUDA guard and a documented optional package as an opt-in nobody
-reaches. Not tuned: a measurement round, one level off."""
+reaches. Not tuned: a measurement round, one level off.
+netcal (blind round 88) on XPU: lower, "standard ops, no custom CUDA"; the findings are torch-cuda-api at
+``netcal/regression/gp/AbstractGP.py:145``/``:242`` and ``netcal/scaling/AbstractLogisticRegression.py:164``
+(``torch.cuda.get_device_name(use_cuda)``: "A CUDA-only call: it is behind a guard, skipped on XPU"),
+cuda-availability-check and hardcoded-cuda-device at ``AbstractGP.py:148``/``:245`` and
+``AbstractLogisticRegression.py:167`` ("falls through to the CPU on Intel XPU"), float64-on-xpu at the GP
+``precision = torch.float64`` lines, all lower. The expectation is moderate: the library's only device switch is
+``use_cuda`` (str or bool, default False); a bool gives cuda-or-cpu, and a string, the only way to name a device,
+goes through ``torch.device(use_cuda); torch.cuda.get_device_name(use_cuda)`` ("this line will throw an exception
+if the cuda device does not exist"), so ``use_cuda='xpu'`` raises and an Intel GPU is never reached: the scaling
+and GP calibrators run on the CPU until the switch is edited. The guard envsnap credits is
+``isinstance(use_cuda, str)``, a type test on the user's argument, not a CUDA check; and a cuda-or-cpu default
+with no device parameter beside it is the project's whole GPU story here, not a fall-back next to a generic
+path. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,1 @@
+from bayesian_torch import quantization as quantization

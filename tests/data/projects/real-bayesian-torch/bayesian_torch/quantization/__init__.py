@@ -1,0 +1,3 @@
+from .quantize import * 
+
+# __all__ = ['prepare', 'convert']

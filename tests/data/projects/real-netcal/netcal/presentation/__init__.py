@@ -1,0 +1,27 @@
+# Copyright (C) 2019-2023 Ruhr West University of Applied Sciences, Bottrop, Germany
+# AND e:fs TechHub GmbH, Gaimersheim, Germany
+#
+# This Source Code Form is subject to the terms of the Apache License 2.0
+# If a copy of the APL2 was not distributed with this
+# file, You can obtain one at https://www.apache.org/licenses/LICENSE-2.0.txt.
+
+"""
+.. include:: /../../netcal/presentation/README.md
+   :parser: myst_parser.sphinx_
+
+Available classes
+=================
+
+.. autosummary::
+   :toctree: _autosummary_presentation
+   :template: custom_class.rst
+
+   ReliabilityDiagram
+   ReliabilityRegression
+   ReliabilityQCE
+"""
+
+
+from .ReliabilityDiagram import ReliabilityDiagram
+from .ReliabilityRegression import ReliabilityRegression
+from .ReliabilityQCE import ReliabilityQCE

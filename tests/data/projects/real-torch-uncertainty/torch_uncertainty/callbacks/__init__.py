@@ -1,0 +1,3 @@
+# ruff: noqa: F401
+from .checkpoint import TUClsCheckpoint, TURegCheckpoint, TUSegCheckpoint
+from .compound_checkpoint import CompoundCheckpoint

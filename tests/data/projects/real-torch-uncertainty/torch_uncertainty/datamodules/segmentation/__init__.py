@@ -1,0 +1,4 @@
+# ruff: noqa: F401
+from .camvid import CamVidDataModule
+from .cityscapes import CityscapesDataModule
+from .muad import MUADDataModule

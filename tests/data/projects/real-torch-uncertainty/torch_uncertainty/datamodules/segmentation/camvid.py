@@ -1,0 +1,201 @@
+import logging
+from pathlib import Path
+
+import torch
+from torch import nn
+from torch.nn.common_types import _size_2_t
+from torch.nn.modules.utils import _pair
+from torchvision import tv_tensors
+from torchvision.transforms import v2
+
+from torch_uncertainty.datamodules import TUDataModule
+from torch_uncertainty.datasets.segmentation import CamVid
+from torch_uncertainty.transforms import RandomRescale
+
+
+class CamVidDataModule(TUDataModule):
+    num_channels = 3
+    training_task = "segmentation"
+    mean = (0.485, 0.456, 0.406)
+    std = (0.229, 0.224, 0.225)
+
+    def __init__(
+        self,
+        root: str | Path,
+        batch_size: int,
+        eval_batch_size: int | None = None,
+        crop_size: _size_2_t = 640,
+        eval_size: _size_2_t = (720, 960),
+        train_transform: nn.Module | None = None,
+        test_transform: nn.Module | None = None,
+        group_classes: bool = True,
+        basic_augment: bool = True,
+        val_split: float | None = None,
+        num_workers: int = 1,
+        pin_memory: bool = True,
+        persistent_workers: bool = True,
+    ) -> None:
+        r"""DataModule for the CamVid dataset.
+
+        Args:
+            root: Root directory of the datasets.
+            batch_size: Number of samples per batch during training.
+            eval_batch_size: Number of samples per batch during evaluation (val
+                and test). Set to :attr:`batch_size` if ``None``. Defaults to ``None``.
+            crop_size: Desired input image and
+                segmentation mask sizes during training. If :attr:`crop_size` is an
+                int instead of sequence like :math:`(H, W)`, a square crop
+                :math:`(\text{size},\text{size})` is made. If provided a sequence
+                of length :math:`1`, it will be interpreted as
+                :math:`(\text{size[0]},\text{size[1]})`. Has to be provided if
+                :attr:`train_transform` is not provided. Otherwise has no effect.
+                Defaults to ``640``.
+            eval_size: Desired input image and
+                segmentation mask sizes during evaluation. If size is an int,
+                smaller edge of the images will be matched to this number, i.e.,
+                :math:`\text{height}>\text{width}`, then image will be rescaled to
+                :math:`(\text{size}\times\text{height}/\text{width},\text{size})`.
+                Has to be provided if :attr:`test_transform` is not provided.
+                Otherwise has no effect. Defaults to ``(720,960)``.
+            train_transform: Custom training transform. Defaults
+                to ``None``. If not provided, a default transform is used.
+            test_transform: Custom test transform. Defaults to
+                ``None``. If not provided, a default transform is used.
+            group_classes: Whether to group the 32 classes into
+                11 superclasses. Default: ``True``.
+            basic_augment: Whether to apply base augmentations. Defaults to
+                ``True``. Only used if ``train_transform`` is not provided.
+            val_split: Share of training samples to use for validation. Defaults to ``None``.
+            num_workers: Number of dataloaders to use. Defaults to ``1``.
+            pin_memory:  Whether to pin memory. Defaults to ``True``.
+            persistent_workers: Whether to use persistent workers. Defaults to ``True``.
+
+        Note:
+            By default this datamodule injects the following transforms into the training and
+            validation/test datasets:
+
+            .. code-block:: python
+
+                from torchvision.transforms import v2
+
+                v2.Compose(
+                    [
+                        v2.Resize(640),
+                        v2.ToDtype(
+                            dtype={
+                                tv_tensors.Image: torch.float32,
+                                tv_tensors.Mask: torch.int64,
+                                "others": None,
+                            },
+                            scale=True,
+                        ),
+                    ]
+                )
+
+            This behavior can be modified by setting up ``train_transform``
+            and ``test_transform`` at initialization.
+        """
+        if val_split is not None:  # coverage: ignore
+            logging.warning("val_split is not used for CamVidDataModule.")
+
+        super().__init__(
+            root=root,
+            batch_size=batch_size,
+            eval_batch_size=eval_batch_size,
+            val_split=val_split,
+            num_workers=num_workers,
+            pin_memory=pin_memory,
+            persistent_workers=persistent_workers,
+        )
+        if group_classes:
+            self.num_classes = 11
+        else:
+            self.num_classes = 32
+        self.dataset = CamVid
+        self.group_classes = group_classes
+        self.crop_size = _pair(crop_size)
+        self.eval_size = _pair(eval_size)
+
+        if train_transform is not None:
+            self.train_transform = train_transform
+        else:
+            if basic_augment:
+                basic_transform = v2.Compose(
+                    [
+                        RandomRescale(min_scale=0.5, max_scale=2.0, antialias=True),
+                        v2.RandomCrop(
+                            size=self.crop_size,
+                            pad_if_needed=True,
+                            fill={tv_tensors.Image: 0, tv_tensors.Mask: 255},
+                        ),
+                        v2.ColorJitter(brightness=0.5, contrast=0.5, saturation=0.5),
+                        v2.RandomHorizontalFlip(),
+                    ]
+                )
+            else:
+                basic_transform = nn.Identity()
+
+            self.train_transform = v2.Compose(
+                [
+                    v2.Resize(size=self.eval_size, antialias=True),
+                    basic_transform,
+                    v2.ToDtype(
+                        dtype={
+                            tv_tensors.Image: torch.float32,
+                            tv_tensors.Mask: torch.int64,
+                            "others": None,
+                        },
+                        scale=True,
+                    ),
+                    v2.Normalize(mean=self.mean, std=self.std),
+                ]
+            )
+
+        if test_transform is not None:
+            self.test_transform = test_transform
+        else:
+            self.test_transform = v2.Compose(
+                [
+                    v2.Resize(size=self.eval_size, antialias=True),
+                    v2.ToDtype(
+                        dtype={
+                            tv_tensors.Image: torch.float32,
+                            tv_tensors.Mask: torch.int64,
+                            "others": None,
+                        },
+                        scale=True,
+                    ),
+                    v2.Normalize(mean=self.mean, std=self.std),
+                ]
+            )
+
+    def prepare_data(self) -> None:  # coverage: ignore
+        self.dataset(root=self.root, download=True)
+
+    def setup(self, stage: str | None = None) -> None:
+        if stage == "fit" or stage is None:
+            self.train = self.dataset(
+                root=self.root,
+                split="train",
+                group_classes=self.group_classes,
+                download=False,
+                transforms=self.train_transform,
+            )
+            self.val = self.dataset(
+                root=self.root,
+                split="val",
+                group_classes=self.group_classes,
+                download=False,
+                transforms=self.test_transform,
+            )
+        if stage == "test" or stage is None:
+            self.test = self.dataset(
+                root=self.root,
+                split="test",
+                group_classes=self.group_classes,
+                download=False,
+                transforms=self.test_transform,
+            )
+
+        if stage not in ("fit", "test", None):
+            raise ValueError(f"Stage {stage} is not supported.")

@@ -1,0 +1,3 @@
+# ruff: noqa: F401
+from .camvid import CamVid
+from .cityscapes import Cityscapes

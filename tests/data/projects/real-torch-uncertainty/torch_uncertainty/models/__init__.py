@@ -1,0 +1,26 @@
+# ruff: noqa: F401
+from .classification import (
+    batched_inception_time,
+    batched_resnet,
+    batched_wideresnet28x10,
+    batchensemble_lenet,
+    bayesian_inception_time,
+    bayesian_lenet,
+    inception_time,
+    lenet,
+    lpbnn_resnet,
+    masked_resnet,
+    masked_wideresnet28x10,
+    mimo_inception_time,
+    mimo_resnet,
+    mimo_wideresnet28x10,
+    packed_inception_time,
+    packed_lenet,
+    packed_resnet,
+    packed_vgg,
+    packed_wideresnet28x10,
+    resnet,
+    vgg,
+    wideresnet28x10,
+)
+from .depth import bts_resnet

@@ -1,0 +1,3 @@
+# ruff: noqa: F401
+from .packed import packed_vgg
+from .std import vgg

@@ -1,0 +1,2 @@
+# ruff: noqa: F401
+from .bts import bts_resnet

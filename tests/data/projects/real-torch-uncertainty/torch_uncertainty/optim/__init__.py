@@ -1,0 +1,3 @@
+# ruff: noqa: F401
+from .sghmc import SGHMC
+from .sgld import SGLD
