@@ -207,6 +207,11 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-ffcv", "xpu"),
         ("real-ffcv", "mps"),
         ("real-netcal", "xpu"),
+        ("real-flair", "xpu"),
+        ("real-gliner", "rocm:gfx942"),
+        ("real-gliner", "xpu"),
+        ("real-gliner", "mps"),
+        ("real-spacy-transformers", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1048,7 +1053,37 @@ if the cuda device does not exist"), so ``use_cuda='xpu'`` raises and an Intel G
 and GP calibrators run on the CPU until the switch is edited. The guard envsnap credits is
 ``isinstance(use_cuda, str)``, a type test on the user's argument, not a CUDA check; and a cuda-or-cpu default
 with no device parameter beside it is the project's whole GPU story here, not a fall-back next to a generic
-path. Not tuned: a measurement round, one level off."""
+path. Not tuned: a measurement round, one level off.
+flair (blind round 89) on XPU: moderate; the deciding findings are torch-cuda-api at
+``flair/distributed_utils.py:52`` (``torch.cuda.set_device(flair.device)``), nccl-backend at ``:53`` and
+cuda-grad-scaler at ``flair/trainers/trainer.py:545`` and ``flair/trainers/language_model_trainer.py:222``. The
+expectation is lower: the documented device switch is the global ``flair.device`` (``flair/__init__.py:30``
+picks cuda-or-cpu, the user assigns ``torch.device('xpu')``), and every model, embedding and tensor follows it
+(``self.to(flair.device)``, ``device=flair.device``); ``_ddp_setup`` is the opt-in multi-GPU launcher
+(``launch_distributed``) and the GradScaler is ``enabled=use_amp and ...`` with ``use_amp=False`` by default.
+envsnap weighs an opt-in DDP helper and an opt-in AMP scaler as if they were on the default path of a
+project whose device is one documented global. Not tuned: a measurement round, one level off.
+gliner (blind round 89) on ROCm, XPU and MPS: moderate; the deciding finding on all three is ort-cuda-provider
+at ``gliner/runtime/onnx.py:76`` (``if "CUDAExecutionProvider" in provider_names: return torch.device("cuda")``),
+plus torch-compile-mps at ``gliner/model.py:558`` on MPS. The expectation is lower: line 76 reads the
+providers of an already-built ONNX session to report which torch device its outputs belong on, it requests
+no provider (the request at ``gliner/model.py:1944`` is rated lower), and the ONNX runtime is opt-in
+(``runtime='onnxruntime'``; the default is torch, ``from_pretrained(map_location=...)`` then
+``instance.model.to(map_location)``, any device string). ``torch.compile`` at ``:558`` is only called when
+``"cuda" in map_location`` (``model.py:1581``, ``:1897``), else a warning, so it never runs on MPS. envsnap
+reads a membership test on a provider list as a provider request, and does not see a compile call gated on a
+'cuda' device string. Not tuned: a measurement round, one level off.
+spacy-transformers (blind round 89, the draw) on ROCm: lower, "standard ops, no custom CUDA"; the findings are
+ten cuda-only-requirement lines in ``spacy_transformers-1.4.0.dist-info/METADATA`` (``:39``-``:57``, the
+``cuda80``-``cuda112`` extras naming CUDA CuPy wheels; the plain ``cuda`` extra at ``:37`` is not a finding),
+each "An optional extra: the project installs and runs without it". The expectation is moderate: the GPU is
+reached only through Thinc's ``require_gpu`` (the README: "For GPU installation ... add the version in
+brackets"), which needs CuPy off macOS, and
+``layers/hf_shim.py:122``/``layers/transformer_model.py:275`` place the model with Thinc's
+``get_torch_default_device()``, 'cuda' only under CupyOps; without the extra the project runs, but on the CPU.
+On ROCm that means CuPy's experimental ROCm build under Thinc's CUDA kernels (the real-thinc truth). envsnap
+reads a CUDA-only extra as optional when it is the only way onto the GPU, and does not follow the device
+choice into the dependency (Thinc) that makes it. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,4 @@
+from .language_model_trainer import LanguageModelTrainer, TextCorpus
+from .trainer import ModelTrainer
+
+__all__ = ["ModelTrainer", "LanguageModelTrainer", "TextCorpus"]

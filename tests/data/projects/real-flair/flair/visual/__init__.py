@@ -1,0 +1,4 @@
+from .activations import Highlighter
+from .manifold import Visualizer
+
+__all__ = ["Highlighter", "Visualizer"]

@@ -1,0 +1,5 @@
+from .summarization import GLiNERSummarizer
+from .classification import GLiNERClassifier
+from .open_extraction import GLiNEROpenExtractor
+from .question_answering import GLiNERSquadEvaluator, GLiNERQuestionAnswerer
+from .relation_extraction import GLiNERDocREDEvaluator, GLiNERRelationExtractor
