@@ -212,6 +212,10 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-gliner", "xpu"),
         ("real-gliner", "mps"),
         ("real-spacy-transformers", "rocm:gfx942"),
+        ("real-avalanche-lib", "xpu"),
+        ("real-avalanche-lib", "mps"),
+        ("real-fedlab", "xpu"),
+        ("real-fedlab", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1083,7 +1087,31 @@ brackets"), which needs CuPy off macOS, and
 ``get_torch_default_device()``, 'cuda' only under CupyOps; without the extra the project runs, but on the CPU.
 On ROCm that means CuPy's experimental ROCm build under Thinc's CUDA kernels (the real-thinc truth). envsnap
 reads a CUDA-only extra as optional when it is the only way onto the GPU, and does not follow the device
-choice into the dependency (Thinc) that makes it. Not tuned: a measurement round, one level off."""
+choice into the dependency (Thinc) that makes it. Not tuned: a measurement round, one level off.
+avalanche-lib (blind round 90) on XPU and MPS: moderate. On both the deciding findings are torch-cuda-api at
+``avalanche/training/determinism/cuda_rng.py:28`` (``torch.cuda.get_rng_state_all()``) and ``:54``
+(``torch.cuda.set_rng_state``), "A CUDA-only call: it raises"; on MPS also float64-on-mps at
+``avalanche/evaluation/metrics/confusion_matrix.py:226``/``:228``/``:230`` and ``avalanche/training/plugins/gem.py:167``.
+The expectation is lower: ``get_rng_state_all`` loops over ``torch.cuda.device_count()`` and returns ``[]``
+with no CUDA device (checked on the CPU build), and ``set_rng_state`` sits in a loop over
+``rng_state[:n_devices]`` with ``n_devices = torch.cuda.device_count()`` (``:37``), so neither runs off CUDA;
+the confusion matrix is created by ``torch.zeros(..., dtype=torch.long)`` with no device (``:179``), so its
+float64 normalisation runs on the CPU, and GEM's QP operand is ``g.cpu().contiguous().view(-1).double()``,
+already on the CPU (the line above it, ``self.G.cpu().double()``, is not flagged). Every strategy takes
+device= and moves model and batches with ``.to(device)``. The shapes: a CUDA call whose loop is bounded by
+``torch.cuda.device_count()`` (zero iterations off CUDA) read as unguarded, a float64 on a tensor created
+without a device (CPU), and ``.cpu()`` followed by other methods before ``.double()``. Not tuned: a
+measurement round, one level off.
+fedlab (blind round 90, the draw) on XPU and MPS: lower, "standard ops, no custom CUDA"; the findings are
+hardcoded-cuda-device at ``fedlab/core/model_maintainer.py:45`` (``deepcopy(model).cuda(self.device)``) and in
+every trainer (``fedlab/contrib/algorithm/basic_client.py:81``/``:157``, ``fedprox.py:49``, ``scaffold.py:68``,
+...), all "Behind a CUDA check: runs, but falls through to the CPU", plus cuda-only-import ``import pynvml`` at
+``fedlab/utils/functional.py:19`` (lower). The expectation is moderate: the checks are the framework's own
+``cuda`` flag (``if cuda:``/``if self.cuda:``), the only device choice there is, so on an Intel or Apple GPU
+FedLab trains on the CPU as shipped and reaching the accelerator takes editing ModelMaintainer's and every
+trainer's ``.cuda(...)`` moves (and get_best_gpu's NVML pick) to ``.to(device)``: the deepxde shape, a
+cuda-or-cpu switch with no third branch and no device argument, read as a guard with a harmless CPU
+fall-back. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

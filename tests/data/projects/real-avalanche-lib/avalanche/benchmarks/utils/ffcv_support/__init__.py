@@ -1,0 +1,1 @@
+from .ffcv_components import *

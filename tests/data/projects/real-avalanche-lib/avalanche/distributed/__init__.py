@@ -1,0 +1,1 @@
+from .distributed_helper import *

@@ -1,0 +1,1 @@
+from .lvis_evaluator import *

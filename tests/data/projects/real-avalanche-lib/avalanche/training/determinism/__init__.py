@@ -1,0 +1,2 @@
+from .cuda_rng import *
+from .rng_manager import *

@@ -1,0 +1,1 @@
+from avalanche.core import SupervisedPlugin

@@ -1,0 +1,1 @@
+from .calibration import DirichletCalibrator
