@@ -1,0 +1,5 @@
+import os
+
+import torch
+
+from .backends import *

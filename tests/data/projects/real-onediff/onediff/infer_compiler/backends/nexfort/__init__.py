@@ -1,0 +1,1 @@
+from . import nexfort as _nexfort_backend

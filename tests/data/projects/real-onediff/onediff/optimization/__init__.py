@@ -1,0 +1,1 @@
+from .rewrite_self_attention import rewrite_self_attention

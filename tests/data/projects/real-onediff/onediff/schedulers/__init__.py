@@ -1,0 +1,3 @@
+import diffusers
+
+EulerDiscreteScheduler = diffusers.EulerDiscreteScheduler

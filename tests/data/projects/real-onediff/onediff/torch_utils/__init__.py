@@ -1,0 +1,1 @@
+from .model_inplace_assign import TensorInplaceAssign
