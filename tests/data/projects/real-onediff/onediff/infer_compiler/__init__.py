@@ -1,5 +1,0 @@
-import os
-
-import torch
-
-from .backends import *

@@ -1,1 +1,0 @@
-from . import nexfort as _nexfort_backend

@@ -1,2 +1,0 @@
-from .quantize_pipeline import QuantPipeline
-from .quantize_utils import load_calibration_and_quantize_pipeline, setup_onediff_quant

@@ -1,3 +1,0 @@
-import diffusers
-
-EulerDiscreteScheduler = diffusers.EulerDiscreteScheduler

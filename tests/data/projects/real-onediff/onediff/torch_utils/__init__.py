@@ -1,1 +1,0 @@
-from .model_inplace_assign import TensorInplaceAssign
