@@ -216,6 +216,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-avalanche-lib", "mps"),
         ("real-fedlab", "xpu"),
         ("real-fedlab", "mps"),
+        ("real-lycoris-lora", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1111,7 +1112,19 @@ every trainer (``fedlab/contrib/algorithm/basic_client.py:81``/``:157``, ``fedpr
 FedLab trains on the CPU as shipped and reaching the accelerator takes editing ModelMaintainer's and every
 trainer's ``.cuda(...)`` moves (and get_best_gpu's NVML pick) to ``.to(device)``: the deepxde shape, a
 cuda-or-cpu switch with no third branch and no device argument, read as a guard with a harmless CPU
-fall-back. Not tuned: a measurement round, one level off."""
+fall-back. Not tuned: a measurement round, one level off.
+lycoris-lora (blind round 91) on MPS: moderate. The deciding findings are cuda-only-import at
+``lycoris/kernels/triton/boft/apply.py:15`` (+22 more ``import triton`` in ``lycoris/kernels/triton/``, "no build
+for Apple MPS exists", though the same message notes the requirement's Linux-only marker), torch-cuda-api at
+``lycoris/kernels/library.py:318`` (+9 more: ``torch.cuda.device``/``current_device`` inside custom ops
+registered with ``device_types='cuda'``), float64-on-mps at ``lycoris/modules/base.py:492`` (+4 more: the opt-in
+``precise`` merge computes in float64) and torch-compile-mps at ``lycoris/kernels/select.py:123``. The expectation
+is lower: the adapters are plain torch layers, and the fused Triton/TileLang kernels (the optional ``kernels``
+extra, Triton only on Linux) are chosen only when every operand ``is_cuda`` (``select.py:41``), so MPS tensors
+step down to eager PyTorch; ``LYCORIS_KERNEL_BACKEND=torch`` is the README's documented switch. envsnap counts
+an optional kernel package behind an is_cuda operand gate and an import probe (``dispatch.py``
+``importlib.util.find_spec``) as on the MPS path, and an opt-in float64 precision flag as device math. Not tuned:
+a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

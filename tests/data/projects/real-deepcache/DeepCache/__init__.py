@@ -1,0 +1,2 @@
+from .extension.deepcache import DeepCacheSDHelper
+

@@ -1,0 +1,3 @@
+from .add import add_scaled
+
+__all__ = ["add_scaled"]

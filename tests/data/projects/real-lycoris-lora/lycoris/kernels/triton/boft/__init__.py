@@ -1,0 +1,3 @@
+from .apply import boft_bwd, boft_fwd
+
+__all__ = ["boft_bwd", "boft_fwd"]
