@@ -1051,29 +1051,30 @@ netcal (blind round 88) on XPU: lower, "standard ops, no custom CUDA"; the findi
 (``torch.cuda.get_device_name(use_cuda)``: "A CUDA-only call: it is behind a guard, skipped on XPU"),
 cuda-availability-check and hardcoded-cuda-device at ``AbstractGP.py:148``/``:245`` and
 ``AbstractLogisticRegression.py:167`` ("falls through to the CPU on Intel XPU"), float64-on-xpu at the GP
-``precision = torch.float64`` lines, all lower. The expectation is moderate: the library's only device switch is
-``use_cuda`` (str or bool, default False); a bool gives cuda-or-cpu, and a string, the only way to name a device,
-goes through ``torch.device(use_cuda); torch.cuda.get_device_name(use_cuda)`` ("this line will throw an exception
-if the cuda device does not exist"), so ``use_cuda='xpu'`` raises and an Intel GPU is never reached: the scaling
-and GP calibrators run on the CPU until the switch is edited. The guard envsnap credits is
-``isinstance(use_cuda, str)``, a type test on the user's argument, not a CUDA check; and a cuda-or-cpu default
-with no device parameter beside it is the project's whole GPU story here, not a fall-back next to a generic
-path. Not tuned: a measurement round, one level off.
+``precision = torch.float64`` lines, all lower. The expectation is moderate: the library's only device switch
+is ``use_cuda`` (str or bool, default False); a bool gives cuda-or-cpu, and a string, the only way to name a
+device, goes through ``torch.device(use_cuda); torch.cuda.get_device_name(use_cuda)`` ("this line will throw
+an exception if the cuda device does not exist"), so ``use_cuda='xpu'`` raises and an Intel GPU is never
+reached: the scaling and GP calibrators run on the CPU until the switch is edited. The guard envsnap credits
+is ``isinstance(use_cuda, str)``, a type test on the user's argument, not a CUDA check; and a cuda-or-cpu
+default with no device parameter beside it is the project's whole GPU story here, not a fall-back next to a
+generic path. Not tuned: a measurement round, one level off.
 flair (blind round 89) on XPU: moderate; the deciding findings are torch-cuda-api at
 ``flair/distributed_utils.py:52`` (``torch.cuda.set_device(flair.device)``), nccl-backend at ``:53`` and
-cuda-grad-scaler at ``flair/trainers/trainer.py:545`` and ``flair/trainers/language_model_trainer.py:222``. The
-expectation is lower: the documented device switch is the global ``flair.device`` (``flair/__init__.py:30``
-picks cuda-or-cpu, the user assigns ``torch.device('xpu')``), and every model, embedding and tensor follows it
-(``self.to(flair.device)``, ``device=flair.device``); ``_ddp_setup`` is the opt-in multi-GPU launcher
-(``launch_distributed``) and the GradScaler is ``enabled=use_amp and ...`` with ``use_amp=False`` by default.
-envsnap weighs an opt-in DDP helper and an opt-in AMP scaler as if they were on the default path of a
-project whose device is one documented global. Not tuned: a measurement round, one level off.
+cuda-grad-scaler at ``flair/trainers/trainer.py:545`` and ``flair/trainers/language_model_trainer.py:222``.
+The expectation is lower: the documented device switch is the global ``flair.device``
+(``flair/__init__.py:30`` picks cuda-or-cpu, the user assigns ``torch.device('xpu')``), and every model,
+embedding and tensor follows it (``self.to(flair.device)``, ``device=flair.device``); ``_ddp_setup`` is the
+opt-in multi-GPU launcher (``launch_distributed``) and the GradScaler is ``enabled=use_amp and ...`` with
+``use_amp=False`` by default. envsnap weighs an opt-in DDP helper and an opt-in AMP scaler as if they were on
+the default path of a project whose device is one documented global. Not tuned: a measurement round, one level
+off.
 gliner (blind round 89) on ROCm, XPU and MPS: moderate; the deciding finding on all three is ort-cuda-provider
-at ``gliner/runtime/onnx.py:76`` (``if "CUDAExecutionProvider" in provider_names: return torch.device("cuda")``),
-plus torch-compile-mps at ``gliner/model.py:558`` on MPS. The expectation is lower: line 76 reads the
-providers of an already-built ONNX session to report which torch device its outputs belong on, it requests
-no provider (the request at ``gliner/model.py:1944`` is rated lower), and the ONNX runtime is opt-in
-(``runtime='onnxruntime'``; the default is torch, ``from_pretrained(map_location=...)`` then
+at ``gliner/runtime/onnx.py:76`` (``if "CUDAExecutionProvider" in provider_names: return
+torch.device("cuda")``), plus torch-compile-mps at ``gliner/model.py:558`` on MPS. The expectation is lower:
+line 76 reads the providers of an already-built ONNX session to report which torch device its outputs belong
+on, it requests no provider (the request at ``gliner/model.py:1944`` is rated lower), and the ONNX runtime is
+opt-in (``runtime='onnxruntime'``; the default is torch, ``from_pretrained(map_location=...)`` then
 ``instance.model.to(map_location)``, any device string). ``torch.compile`` at ``:558`` is only called when
 ``"cuda" in map_location`` (``model.py:1581``, ``:1897``), else a warning, so it never runs on MPS. envsnap
 reads a membership test on a provider list as a provider request, and does not see a compile call gated on a
@@ -1092,39 +1093,40 @@ choice into the dependency (Thinc) that makes it. Not tuned: a measurement round
 avalanche-lib (blind round 90) on XPU and MPS: moderate. On both the deciding findings are torch-cuda-api at
 ``avalanche/training/determinism/cuda_rng.py:28`` (``torch.cuda.get_rng_state_all()``) and ``:54``
 (``torch.cuda.set_rng_state``), "A CUDA-only call: it raises"; on MPS also float64-on-mps at
-``avalanche/evaluation/metrics/confusion_matrix.py:226``/``:228``/``:230`` and ``avalanche/training/plugins/gem.py:167``.
-The expectation is lower: ``get_rng_state_all`` loops over ``torch.cuda.device_count()`` and returns ``[]``
-with no CUDA device (checked on the CPU build), and ``set_rng_state`` sits in a loop over
-``rng_state[:n_devices]`` with ``n_devices = torch.cuda.device_count()`` (``:37``), so neither runs off CUDA;
-the confusion matrix is created by ``torch.zeros(..., dtype=torch.long)`` with no device (``:179``), so its
-float64 normalisation runs on the CPU, and GEM's QP operand is ``g.cpu().contiguous().view(-1).double()``,
-already on the CPU (the line above it, ``self.G.cpu().double()``, is not flagged). Every strategy takes
-device= and moves model and batches with ``.to(device)``. The shapes: a CUDA call whose loop is bounded by
-``torch.cuda.device_count()`` (zero iterations off CUDA) read as unguarded, a float64 on a tensor created
-without a device (CPU), and ``.cpu()`` followed by other methods before ``.double()``. Not tuned: a
-measurement round, one level off.
+``avalanche/evaluation/metrics/confusion_matrix.py:226``/``:228``/``:230`` and
+``avalanche/training/plugins/gem.py:167``. The expectation is lower: ``get_rng_state_all`` loops over
+``torch.cuda.device_count()`` and returns ``[]`` with no CUDA device (checked on the CPU build), and
+``set_rng_state`` sits in a loop over ``rng_state[:n_devices]`` with ``n_devices = torch.cuda.device_count()``
+(``:37``), so neither runs off CUDA; the confusion matrix is created by ``torch.zeros(..., dtype=torch.long)``
+with no device (``:179``), so its float64 normalisation runs on the CPU, and GEM's QP operand is
+``g.cpu().contiguous().view(-1).double()``, already on the CPU (the line above it, ``self.G.cpu().double()``,
+is not flagged). Every strategy takes device= and moves model and batches with ``.to(device)``. The shapes: a
+CUDA call whose loop is bounded by ``torch.cuda.device_count()`` (zero iterations off CUDA) read as unguarded,
+a float64 on a tensor created without a device (CPU), and ``.cpu()`` followed by other methods before
+``.double()``. Not tuned: a measurement round, one level off.
 fedlab (blind round 90, the draw) on XPU and MPS: lower, "standard ops, no custom CUDA"; the findings are
 hardcoded-cuda-device at ``fedlab/core/model_maintainer.py:45`` (``deepcopy(model).cuda(self.device)``) and in
-every trainer (``fedlab/contrib/algorithm/basic_client.py:81``/``:157``, ``fedprox.py:49``, ``scaffold.py:68``,
-...), all "Behind a CUDA check: runs, but falls through to the CPU", plus cuda-only-import ``import pynvml`` at
-``fedlab/utils/functional.py:19`` (lower). The expectation is moderate: the checks are the framework's own
-``cuda`` flag (``if cuda:``/``if self.cuda:``), the only device choice there is, so on an Intel or Apple GPU
-FedLab trains on the CPU as shipped and reaching the accelerator takes editing ModelMaintainer's and every
-trainer's ``.cuda(...)`` moves (and get_best_gpu's NVML pick) to ``.to(device)``: the deepxde shape, a
-cuda-or-cpu switch with no third branch and no device argument, read as a guard with a harmless CPU
-fall-back. Not tuned: a measurement round, one level off.
+every trainer (``fedlab/contrib/algorithm/basic_client.py:81``/``:157``, ``fedprox.py:49``,
+``scaffold.py:68``, ...), all "Behind a CUDA check: runs, but falls through to the CPU", plus cuda-only-import
+``import pynvml`` at ``fedlab/utils/functional.py:19`` (lower). The expectation is moderate: the checks are
+the framework's own ``cuda`` flag (``if cuda:``/``if self.cuda:``), the only device choice there is, so on an
+Intel or Apple GPU FedLab trains on the CPU as shipped and reaching the accelerator takes editing
+ModelMaintainer's and every trainer's ``.cuda(...)`` moves (and get_best_gpu's NVML pick) to ``.to(device)``:
+the deepxde shape, a cuda-or-cpu switch with no third branch and no device argument, read as a guard with a
+harmless CPU fall-back. Not tuned: a measurement round, one level off.
 lycoris-lora (blind round 91) on MPS: moderate. The deciding findings are cuda-only-import at
-``lycoris/kernels/triton/boft/apply.py:15`` (+22 more ``import triton`` in ``lycoris/kernels/triton/``, "no build
-for Apple MPS exists", though the same message notes the requirement's Linux-only marker), torch-cuda-api at
-``lycoris/kernels/library.py:318`` (+9 more: ``torch.cuda.device``/``current_device`` inside custom ops
-registered with ``device_types='cuda'``), float64-on-mps at ``lycoris/modules/base.py:492`` (+4 more: the opt-in
-``precise`` merge computes in float64) and torch-compile-mps at ``lycoris/kernels/select.py:123``. The expectation
-is lower: the adapters are plain torch layers, and the fused Triton/TileLang kernels (the optional ``kernels``
-extra, Triton only on Linux) are chosen only when every operand ``is_cuda`` (``select.py:41``), so MPS tensors
-step down to eager PyTorch; ``LYCORIS_KERNEL_BACKEND=torch`` is the README's documented switch. envsnap counts
-an optional kernel package behind an is_cuda operand gate and an import probe (``dispatch.py``
-``importlib.util.find_spec``) as on the MPS path, and an opt-in float64 precision flag as device math. Not tuned:
-a measurement round, one level off."""
+``lycoris/kernels/triton/boft/apply.py:15`` (+22 more ``import triton`` in ``lycoris/kernels/triton/``, "no
+build for Apple MPS exists", though the same message notes the requirement's Linux-only marker),
+torch-cuda-api at ``lycoris/kernels/library.py:318`` (+9 more: ``torch.cuda.device``/``current_device`` inside
+custom ops registered with ``device_types='cuda'``), float64-on-mps at ``lycoris/modules/base.py:492`` (+4
+more: the opt-in ``precise`` merge computes in float64) and torch-compile-mps at
+``lycoris/kernels/select.py:123``. The expectation is lower: the adapters are plain torch layers, and the
+fused Triton/TileLang kernels (the optional ``kernels`` extra, Triton only on Linux) are chosen only when
+every operand ``is_cuda`` (``select.py:41``), so MPS tensors step down to eager PyTorch;
+``LYCORIS_KERNEL_BACKEND=torch`` is the README's documented switch. envsnap counts an optional kernel package
+behind an is_cuda operand gate and an import probe (``dispatch.py`` ``importlib.util.find_spec``) as on the
+MPS path, and an opt-in float64 precision flag as device math. Not tuned: a measurement round, one level off.
+"""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
