@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from envsnap.audit.scanners.build import scan_metadata
-from envsnap.audit.scanners.python_shapes import false_attributes
+from envsnap.audit.scanners.python_shapes import false_attribute
 from tests.audit.conftest import audit_files
 
 ESM_METADATA = """\
@@ -88,16 +88,16 @@ def test_twin_a_switch_turned_on_elsewhere_is_the_path(tmp_path: Path) -> None:
     assert _cuda_risks(tmp_path, turned_on) == ["moderate"]
 
 
-def test_false_attributes_reader() -> None:
+def test_false_attribute_reader() -> None:
     text = (
         "self.a = False\nself.b = False\nself.b = True\nself.c = False\nf(c=1)\n"
         "self.d = False\nclass K:\n    d: bool = True\nself.e = False\nself.e |= x\n"
         "self.g  =  False\nself.g = flag\n"
     )
-    assert false_attributes(text) == frozenset({"a"})
-    # Hostile: huge, escaped and marked-up lines are read as text, never raise.
+    assert [name for name in "abcdefg" if false_attribute(text, name)] == ["a"]
+    # Hostile: huge, escaped and marked-up lines are read as text, never raise; a name is an identifier.
     hostile = "self.x = False\n" + "self.\x1b[2J = False\n" + "[bold]self.y = False[/bold]\n" + "z" * 100_000
-    assert false_attributes(hostile) == frozenset({"x", "y"})
+    assert [name for name in ("x", "y", "\x1b[2J", "(.*)") if false_attribute(hostile, name)] == ["x", "y"]
 
 
 # torchmd-net 3.1.0 torchmdnet/extensions/warp_ops/neighbors.py (trimmed) and its pyproject dependencies.

@@ -82,7 +82,7 @@ from envsnap.audit.scanners.python_shapes import (
     cuda_branch_test,
     env_switch,
     env_switches,
-    false_attributes,
+    false_attribute,
     feature_switch,
     flag_attribute,
     generic_op,
@@ -358,8 +358,8 @@ class _Visitor(ast.NodeVisitor):
         self.kernel_opt_in = 0
         self.env_flags: frozenset[str] | None = None
         """Module-level names bound to an environment variable read off by default (``env_switches``)."""
-        self.false_attributes: frozenset[str] | None = None
-        """``self.X`` the module sets to False and never to anything else (python_shapes.false_attributes)."""
+        self.false_attributes: dict[str, bool] = {}
+        """Per ``self.X`` an ``if`` tests: False and nothing else (python_shapes.false_attribute)."""
         self.env_opt_in = 0
         """Depth inside ``if <environment variable> == "1":``: built or run only when the user sets it."""
         self.switches: frozenset[str] | None = None
@@ -758,9 +758,11 @@ class _Visitor(ast.NodeVisitor):
             return False
         if self.class_switches and test.attr in self.class_switches[-1]:
             return True
-        if self.false_attributes is None:
-            self.false_attributes = false_attributes(self.text) if "= False" in self.text else frozenset()
-        return test.attr in self.false_attributes
+        if test.attr not in self.false_attributes:
+            self.false_attributes[test.attr] = "= False" in self.text and false_attribute(
+                self.text, test.attr
+            )
+        return self.false_attributes[test.attr]
 
     def _hub_kernel(self) -> bool:
         """Whether the module loads a kernel from the Hub (read from its lines the first time it is asked)."""

@@ -184,26 +184,37 @@ def init_switches(node: ast.ClassDef) -> set[str]:
     return set()
 
 
-_FALSE_ATTRIBUTE = re.compile(r"\bself\.([A-Za-z_]\w*)[ \t]*=[ \t]*False\b")
+_ASSIGNED = re.compile(r"[ \t]*(=(?!=)|\+=|\|=|:(?!=))[ \t]*(False\b)?")
 
 
-def false_attributes(text: str) -> frozenset[str]:
-    """Attributes a module sets to ``False`` (``self.model_parallel = False``) and to nothing else: no other
-    assignment of that attribute, no keyword or parameter of that name. ``if self.model_parallel:`` is then
-    dead code: torch-rechub 0.9's TIGER keeps Hugging Face T5's legacy model-parallel branches
-    (``torch.cuda.set_device``) after ``self.model_parallel = False`` in ``__init__`` (#22 blind round 80).
-    Read from the text, so a long module parsed in parts still shows them."""
-    found: set[str] = set()
-    for name in set(_FALSE_ATTRIBUTE.findall(text)):
-        other = re.search(
-            rf"\.{name}[ \t]*(?:=(?!=)|\+=|\|=)[ \t]*+(?!False\b)"  # set to anything else
-            rf"|[(,][ \t]*{name}[ \t]*[:=]|^[ \t]*{name}[ \t]*[:=]",  # a parameter, keyword or class field
-            text,
-            re.MULTILINE,
-        )
-        if other is None:
-            found.add(name)
-    return frozenset(found)
+def false_attribute(text: str, name: str) -> bool:
+    """Whether the module sets ``self.<name>`` to ``False`` (``self.model_parallel = False``) and to nothing
+    else: no other assignment of that attribute, no parameter, keyword, field or variable of that name.
+    ``if self.model_parallel:`` is then dead code: torch-rechub 0.9's TIGER keeps Hugging Face T5's legacy
+    model-parallel branches (``torch.cuda.set_device``) after ``self.model_parallel = False`` in ``__init__``
+    (#22 blind round 80). Read from the text (a long module parsed in parts still shows it), one ``find`` per
+    occurrence of the name: asked only for the attributes an ``if`` tests."""
+    if not name.isidentifier():
+        return False
+    set_false = False
+    start = 0
+    while (at := text.find(name, start)) != -1:
+        start = at + len(name)
+        before = text[at - 1] if at else "\n"
+        after = text[start] if start < len(text) else "\n"
+        if before.isalnum() or before == "_" or after.isalnum() or after == "_":
+            continue  # part of a longer name
+        assigned = _ASSIGNED.match(text, start)
+        if assigned is None:
+            continue
+        if before != ".":
+            return False  # a parameter, keyword, field or variable of that name: a setting
+        if assigned.group(1) == ":":
+            continue  # `if self.flag:`
+        if assigned.group(1) != "=" or assigned.group(2) is None or text[max(0, at - 5) : at] != "self.":
+            return False  # set to something else
+        set_false = True
+    return set_false
 
 
 def cpu_comparison(test: ast.expr) -> str | None:
