@@ -81,7 +81,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-kornia", "rocm:gfx942"),
         ("real-keops", "rocm:gfx942"),
         ("real-denoising-diffusion-pytorch", "mps"),
-        ("real-coqui-tts", "mps"),
         ("real-braintaichi", "rocm:gfx942"),
         ("real-torchao", "mps"),
         ("real-natten", "rocm:gfx942"),
@@ -125,8 +124,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-pytorch-forecasting", "mps"),
         ("real-e3nn", "mps"),
         ("real-keras-hub", "mps"),
-        ("real-voicefixer", "xpu"),
-        ("real-voicefixer", "mps"),
         ("real-python-doctr", "rocm:gfx942"),
         ("real-python-doctr", "xpu"),
         ("real-python-doctr", "mps"),
@@ -176,9 +173,11 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-beat-this", "mps"),
         ("real-torchio", "mps"),
         ("real-braindecode", "mps"),
-        ("real-torch-fidelity", "xpu"),
         ("real-captum", "mps"),
         ("real-skrl", "xpu"),
+        ("real-coqui-tts", "xpu"),
+        ("real-lpips", "xpu"),
+        ("real-lpips", "mps"),
         ("real-codeformer-pip", "rocm:gfx942"),
         ("real-codeformer-pip", "xpu"),
         ("real-codeformer-pip", "mps"),
@@ -214,8 +213,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-spacy-transformers", "rocm:gfx942"),
         ("real-avalanche-lib", "xpu"),
         ("real-avalanche-lib", "mps"),
-        ("real-fedlab", "xpu"),
-        ("real-fedlab", "mps"),
         ("real-lycoris-lora", "mps"),
     }
 )
@@ -245,11 +242,6 @@ guidance update in float64 on the model's device (``project()``: ``x.double()``,
 ``remove_parallel_component=True``), which MPS refuses: envsnap rates that a real MPS failure (moderate); the
 expectation calls the main trainer and model, plain PyTorch on Accelerate, as shipped (lower). Which variant a
 user trains, nothing in the source says.
-coqui-tts (blind round 13, kept aside): XTTS v2 hangs or fails on MPS in the upstream tracker (wontfix),
-which nothing in the source shows: the model is plain PyTorch moved with .to(device), the float64 is numpy
-on the host. Blind, envsnap said moderate, but only for the opt-in DeepSpeed import (``if use_deepspeed:``,
-off by default, not a requirement), which says nothing about MPS; once that import is read as the opt-in it
-is, the MPS cell is lower (one off), the ROCm and XPU cells right.
 braintaichi (blind round 22): its GPU operators are Taichi kernels AOT-compiled with ``arch=ti.cuda`` behind a
 CUDA-built XLA custom-call library (``gpu_ops``, whose source the wheel does not ship). envsnap rates the
 custom call a HIP rebuild on ROCm (moderate), as for any compiled custom call; the expectation calls it a
@@ -451,17 +443,6 @@ plain attention path: lower. The expectation is moderate: the Apple path is Kera
 tree does not hold: the torch backend defaults to 'mps' and crashes on float64 numpy inputs
 (keras-team/keras#23700), and TF/JAX reach Apple GPUs only through the tensorflow-metal / experimental
 jax-metal plugins (keras-team/keras#18436). Not tuned: a measurement round, one level off.
-voicefixer (blind round 48, kept aside) on XPU and MPS: the only device switch is a boolean ``cuda`` flag,
-``tools/pytorch_util.py:7,12-13`` (``check_cuda_availability`` raises "You set cuda=True but no cuda device
-found", ``try_tensor_cuda`` returns ``tensor.cuda()``) and ``__main__.py:103`` (``if
-torch.cuda.is_available() and not args.disable_cuda``), which envsnap reads as ``cuda-availability-check`` and
-``hardcoded-cuda-device`` behind a CUDA check ("falls through to the CPU"), plus ``default-cuda-device`` at
-``tools/base.py:59,103`` (``device=torch.device("cuda")`` parameters): all lower, "runs". The expectation is
-moderate: running falls back to the CPU, but using the Intel or Apple GPU needs edits replacing the flag's
-``.cuda()`` with ``.to(device)`` in the helpers, ``base.py`` and ``vocoder/base.py``: the public API
-(``restore(..., cuda=False)``) has no device to pass. A boolean named cuda is not a device setting, and
-envsnap rates a CPU fallback as the port working. Not tuned: a measurement round, one level off, and the draw
-kept voicefixer aside.
 python-doctr (blind round 49, kept aside) on all three targets: the one finding at moderate is
 ``ort-cuda-provider`` on ``contrib/base.py:50`` (``ort.InferenceSession(onnx_model_path,
 providers=["CUDAExecutionProvider", "CPUExecutionProvider"])``), the optional artefact detector of the
@@ -825,18 +806,14 @@ device argument) runs the common models (ShallowFBCSPNet, EEGNet, Deep4Net, the 
 the float64 casts sit in a few models and augmentations a user opts into; the ground truth weighed the
 filter-bank models only and called the cell borderline against moderate. Not tuned: a measurement round, one
 level off.
-torch-fidelity (blind round 74) on XPU: every finding is lower: the twelve ``.cuda()`` calls
-(``torch_fidelity/utils.py:88``, ``:105``, ``:148``, ``:181``, ``metric_ppl.py:47``, ``:101``,
-``generative_model_modulewrapper.py:48``, ...) read as "Behind a CUDA check: runs, but falls through to the
-CPU ... the accelerator sits idle" (lower), ``torch.cuda.is_available()`` at ``fidelity.py:328`` as "takes its
-CPU branch", and ``feature.double()`` at ``metric_isc.py:22`` as the Arc fp64 note. The expectation is
-moderate: the "CUDA check" is the library's only device switch, a boolean ``cuda`` (``defaults.py:4``
-``"cuda": True``, the CLI's ``fidelity.py:326`` keyed on ``CUDA_VISIBLE_DEVICES``), so there is no way to ask
-for an Intel GPU without replacing the ``.cuda()`` calls with a device; an idle accelerator on every path is
-an edit, not "install and go". envsnap does not tell a project-wide boolean CUDA switch (no device argument
-anywhere) from a guard around one optional placement. (On MPS the level is right, moderate, but for the wrong
-reason: the ``double()`` it cites runs on features already moved ``.cpu()`` at ``utils.py:152``.) Not tuned: a
-measurement round, one level off.
+coqui-tts (blind round 13) on XPU and LPIPS (blind round 42) on XPU and MPS: since stop 18's CUDA-switch rule
+(a boolean ``cuda``/``use_gpu`` switch over ``.cuda()`` placements is the project's only way onto a GPU:
+torch-fidelity, FedLab, VoiceFixer) both read *moderate*: coqui-tts's ``Synthesizer(use_cuda=...)`` moves its
+models with ``.cuda()`` (``TTS/utils/synthesizer.py:148``, ``:161``), LPIPS's L2/DSSIM baselines take
+``use_gpu`` (``lpips/lpips.py:218``, ``:233``). The expectation is lower: those switches are legacy or side
+paths beside a device-following main path (``TTS(...).to(device)``; ``lpips.LPIPS(net='alex').to(device)``).
+A switch beside such a path is not told from a project's only switch; the rule fixed six cells and moved these
+three one level off, listed here rather than dropped.
 skrl (blind round 61, built against since stop 17) on XPU: since stop 18's Warp row (NVIDIA Warp compiles for
 the CPU or CUDA only, torchmd-net's kernels, round 81) skrl's Warp flavour reads *moderate*: ``warp-lang`` is
 declared only in an extra and imported by ``skrl/agents/warp/`` and ``skrl/utils/framework/warp/``, each
@@ -1104,16 +1081,6 @@ is not flagged). Every strategy takes device= and moves model and batches with `
 CUDA call whose loop is bounded by ``torch.cuda.device_count()`` (zero iterations off CUDA) read as unguarded,
 a float64 on a tensor created without a device (CPU), and ``.cpu()`` followed by other methods before
 ``.double()``. Not tuned: a measurement round, one level off.
-fedlab (blind round 90, the draw) on XPU and MPS: lower, "standard ops, no custom CUDA"; the findings are
-hardcoded-cuda-device at ``fedlab/core/model_maintainer.py:45`` (``deepcopy(model).cuda(self.device)``) and in
-every trainer (``fedlab/contrib/algorithm/basic_client.py:81``/``:157``, ``fedprox.py:49``,
-``scaffold.py:68``, ...), all "Behind a CUDA check: runs, but falls through to the CPU", plus cuda-only-import
-``import pynvml`` at ``fedlab/utils/functional.py:19`` (lower). The expectation is moderate: the checks are
-the framework's own ``cuda`` flag (``if cuda:``/``if self.cuda:``), the only device choice there is, so on an
-Intel or Apple GPU FedLab trains on the CPU as shipped and reaching the accelerator takes editing
-ModelMaintainer's and every trainer's ``.cuda(...)`` moves (and get_best_gpu's NVML pick) to ``.to(device)``:
-the deepxde shape, a cuda-or-cpu switch with no third branch and no device argument, read as a guard with a
-harmless CPU fall-back. Not tuned: a measurement round, one level off.
 lycoris-lora (blind round 91) on MPS: moderate. The deciding findings are cuda-only-import at
 ``lycoris/kernels/triton/boft/apply.py:15`` (+22 more ``import triton`` in ``lycoris/kernels/triton/``, "no
 build for Apple MPS exists", though the same message notes the requirement's Linux-only marker),

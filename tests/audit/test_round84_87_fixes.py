@@ -67,3 +67,49 @@ def test_cpu_comparisons() -> None:
     assert of("if device == 'cuda': pass") is None
     assert of("if device in ('cpu', 'mps'): pass") is None
     assert of("if device == 'cpu' and x: pass") is None
+
+
+# torch-fidelity 0.4.0 torch_fidelity/utils.py (create_feature_extractor, trimmed): a boolean `cuda` switch.
+FIDELITY = """\
+import torch
+
+
+def create_feature_extractor(name, list_features, cuda=True, **kwargs):
+    feat_extractor = FeatureExtractorInceptionV3(name, list_features, **kwargs)
+    feat_extractor.eval()
+    if cuda:
+        feat_extractor.cuda()
+    return feat_extractor
+"""
+
+
+def _hardcode_risks(tmp_path: Path, text: str, target: str) -> list[str]:
+    report = audit_files(tmp_path, {"torch_fidelity/utils.py": text}, target)
+    return [f.risk for f in report.findings if f.rule == "hardcoded-cuda-device"]
+
+
+def test_a_boolean_cuda_switch_is_no_way_onto_another_gpu(tmp_path: Path) -> None:
+    assert _hardcode_risks(tmp_path / "xpu", FIDELITY, "xpu") == ["moderate"]
+    assert _hardcode_risks(tmp_path / "mps", FIDELITY, "mps") == ["moderate"]
+    assert _hardcode_risks(tmp_path / "rocm", FIDELITY, "rocm:gfx942") == ["lower"]
+
+
+def test_twin_an_availability_check_stays_a_fallback(tmp_path: Path) -> None:
+    checked = FIDELITY.replace("    if cuda:\n", "    if torch.cuda.is_available():\n")
+    assert _hardcode_risks(tmp_path, checked, "xpu") == ["lower"]
+
+
+def test_cuda_switch_names() -> None:
+    from envsnap.audit.scanners.python_shapes import cuda_switch
+
+    def of(source: str) -> bool:
+        statement = ast.parse(source).body[0]
+        assert isinstance(statement, ast.If)
+        return cuda_switch(statement.test)
+
+    assert [of(f"if {t}: pass") for t in ("cuda", "self.use_cuda", "args.gpu and x", "use_gpu", "CUDA")] == [
+        True
+    ] * 5
+    assert [
+        of(f"if {t}: pass") for t in ("cuda_graphs", "x.is_cuda", "torch.cuda.is_available()", "gpus")
+    ] == [False] * 4

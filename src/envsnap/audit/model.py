@@ -37,6 +37,9 @@ that call of a possible ladder sits in such a place."""
 OPTIONAL_DISTRIBUTION = "optional-distribution=1"
 """Signal detail: in a folder that is its own distribution, which the project installs only with an extra
 (across_files._optional_distributions): the project runs without it."""
+CUDA_SWITCH = "cuda-switch=1"
+"""Signal detail: under ``if cuda:`` / ``if self.use_cuda:``, a boolean switch that is the project's way onto
+a GPU (python_shapes.cuda_switch): off CUDA it can only be turned off."""
 OPT_IN = "opt-in=1"
 """Signal detail: an import inside ``if <switch>:`` where the switch is a parameter that defaults to False,
 or a module-level flag set to False (python_shapes.module_switches); on Triton inline asm, a ``tl.constexpr``

@@ -20,6 +20,7 @@ from envsnap.audit.judges.base import (
     make_finding,
 )
 from envsnap.audit.model import (
+    CUDA_SWITCH,
     DATA_PARALLEL,
     DEFAULT_ONLY,
     LEGACY_FALLBACK,
@@ -75,6 +76,18 @@ def judge_device_hardcode(signal: Signal, target: Target, ctx: Context) -> Findi
             "lower",
             ACCELERATOR,
             DIST_SOURCE,
+        )
+    if signal.guarded and CUDA_SWITCH in signal.detail and target.kind in ("xpu", "mps"):
+        return make_finding(
+            signal,
+            rule,
+            f"Behind a boolean CUDA switch (`if cuda:`): the placement under it is CUDA's, so on "
+            f"{NAMES[target.kind]} the switch can only be turned off and the work runs on the CPU until the "
+            "placement takes a device.",
+            "low",
+            "moderate",
+            ACCELERATOR,
+            ACCEL_SOURCE,
         )
     if signal.guarded:
         if target.kind == "cpu":

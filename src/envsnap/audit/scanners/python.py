@@ -24,6 +24,7 @@ from envsnap.audit.model import (
     ADAPTER,
     BUILT_MODULE,
     CLI_SWITCH,
+    CUDA_SWITCH,
     DATA_PARALLEL,
     DEFAULT_ONLY,
     IF_FLAG,
@@ -80,6 +81,7 @@ from envsnap.audit.scanners.python_shapes import (
     cpu_by_default,
     cpu_comparison,
     cuda_branch_test,
+    cuda_switch,
     env_switch,
     env_switches,
     false_attribute,
@@ -323,6 +325,8 @@ class _Visitor(ast.NodeVisitor):
         # Depth inside blocks that run only where the caller gave no device (`if device is None:`): a
         # device ladder there is a default (device_gates.unset_test).
         self.unset_device = 0
+        self.cuda_switched = 0
+        """Depth inside ``if cuda:`` bodies (python_shapes.cuda_switch)."""
         self.tested: set[int] = set()
         """Ids of method calls that are an ``if``'s condition (``_mark_tested``): predicates."""
         self.default_calls: set[int] = set()
@@ -443,6 +447,8 @@ class _Visitor(ast.NodeVisitor):
             # In a feature the caller turns on (`if not self._enabled: return` with `enabled=False` by
             # default): float64 there fails on MPS only for a caller who asked for that feature.
             detail = (*detail, OPT_IN)
+        if kind == "device-hardcode" and self.cuda_switched:
+            detail = (*detail, CUDA_SWITCH)
         if self.multi_process:
             detail = (*detail, MULTI_PROCESS)
         if self.data_parallel:
@@ -699,10 +705,13 @@ class _Visitor(ast.NodeVisitor):
         self.presence_tests.append(presence_names(node.test))
         cuda = cuda_branch_test(node.test)
         self.cuda_branch += cuda
+        switched = cuda_switch(node.test)
+        self.cuda_switched += switched
         unset_body, unset_else = unset_test(node.test)
         self.unset_device += unset_body
         self._visit_block(node.body)
         self.unset_device -= unset_body
+        self.cuda_switched -= switched
         self.cuda_branch -= cuda
         self.presence_tests.pop()
         self.choice_strings.pop()

@@ -217,6 +217,22 @@ def false_attribute(text: str, name: str) -> bool:
     return set_false
 
 
+_CUDA_SWITCH = re.compile(r"^_?(?:use_|with_|enable_|on_)?(?:cuda|gpu)(?:_enabled)?$", re.IGNORECASE)
+
+
+def cuda_switch(test: ast.expr) -> bool:
+    """``if cuda:``, ``if self.use_cuda:``, ``if args.gpu and ...``: a boolean the user sets to put the work
+    on CUDA. torch-fidelity's ``cuda=True`` (#22 round 74), FedLab's ``self.cuda`` (round 90) and VoiceFixer's
+    ``cuda`` argument are the projects' device switch: the placements under it are ``.cuda()``, so off CUDA
+    the switch can only be turned off."""
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    for part in parts:
+        word = part.id if isinstance(part, ast.Name) else part.attr if isinstance(part, ast.Attribute) else ""
+        if _CUDA_SWITCH.match(word):
+            return True
+    return False
+
+
 def cpu_comparison(test: ast.expr) -> str | None:
     """``device == "cpu"`` (``.type == "cpu"``, ``== torch.device("cpu")``): "eq"; ``!= "cpu"``: "ne"; else
     None. Which branch a test on the CPU leaves to every accelerator, the target's included."""
