@@ -21,7 +21,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from envsnap.audit.scanners.python_shapes import DEVICE_WORDS
+from envsnap.audit.scanners.python_shapes import DEVICE_WORDS, branch_value
 
 Lookup = Callable[[str], ast.expr | None]
 """The literal a name is bound to (a module-level ``VALID = [...]``), or None."""
@@ -166,19 +166,6 @@ def returned_gate(
     return None
 
 
-def _assigned_constant(body: list[ast.stmt]) -> tuple[str, str] | None:
-    """A one-statement branch ``target = "<device>"`` (or ``torch.device("<device>")``): its target's
-    source text and the device."""
-    if len(body) != 1 or not isinstance(body[0], ast.Assign) or len(body[0].targets) != 1:
-        return None
-    value = body[0].value
-    if isinstance(value, ast.Call) and value.args and not value.keywords:
-        value = value.args[0]  # torch.device("cpu")
-    if isinstance(value, ast.Constant) and isinstance(value.value, str):
-        return ast.unparse(body[0].targets[0]), value.value
-    return None
-
-
 def discarded_devices(node: ast.If) -> list[str] | None:
     """``if device == 'cuda' [and ...]: x = 'cuda' else: x = 'cpu'``: the caller's device survives only
     when it is CUDA, any other becomes the CPU; the names it keeps, or None."""
@@ -197,16 +184,18 @@ def discarded_devices(node: ast.If) -> list[str] | None:
     ]
     if not compared:
         return None
-    fallback = _assigned_constant(node.orelse)
-    if fallback is None or fallback[1] != "cpu":
+    # One assignment per branch (python_shapes.branch_value), to the same name: a returned device is a
+    # selection's, not a discard of the caller's.
+    fallback = branch_value(node.orelse)
+    if fallback is None or fallback[0] == "return" or fallback[1] != "cpu":
         return None
-    kept = _assigned_constant(node.body)
+    kept = branch_value(node.body)
     if kept is None:
         # `x = device`: the CUDA value the caller gave, kept as it is.
         statement = node.body[0] if len(node.body) == 1 else None
         if not (isinstance(statement, ast.Assign) and _device_named(statement.value)):
             return None
-        kept = (ast.unparse(statement.targets[0]), "cuda")
+        kept = (ast.dump(statement.targets[0]), "cuda")
     if kept[1].split(":")[0] != "cuda" or kept[0] != fallback[0]:
         return None
     return ["cuda", "cpu"]

@@ -867,7 +867,7 @@ def _device_value(node: ast.AST) -> str | None:
     return None
 
 
-def _branch_value(statements: list[ast.stmt]) -> tuple[str, str] | None:
+def branch_value(statements: list[ast.stmt]) -> tuple[str, str] | None:
     """A selection branch: one ``name = "<device>"`` or ``return "<device>"`` -> (where, device)."""
     if len(statements) != 1:
         return None
@@ -904,7 +904,7 @@ def selection_chain(node: ast.If | ast.IfExp) -> tuple[list[ast.expr], list[str]
             current = current.orelse
             continue
         if isinstance(current, ast.If):
-            branch = _branch_value(current.body)
+            branch = branch_value(current.body)
             if branch is None:
                 return None
             where.add(branch[0])
@@ -913,7 +913,7 @@ def selection_chain(node: ast.If | ast.IfExp) -> tuple[list[ast.expr], list[str]
             if len(current.orelse) == 1 and isinstance(current.orelse[0], ast.If):
                 current = current.orelse[0]
                 continue
-            last = _branch_value(current.orelse)
+            last = branch_value(current.orelse)
             if last is None:
                 return None
             where.add(last[0])
@@ -958,7 +958,7 @@ def returns_selection(body: list[ast.stmt]) -> tuple[list[ast.If], list[ast.expr
     for statement in run:
         current: ast.If | None = statement
         while current is not None:
-            branch = _branch_value(current.body)
+            branch = branch_value(current.body)
             if branch is None or branch[0] != "return":
                 return None
             tests.append(current.test)
