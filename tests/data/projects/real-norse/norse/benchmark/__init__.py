@@ -1,0 +1,3 @@
+"""
+Tools and scripts for benchmarking Norse.
+"""

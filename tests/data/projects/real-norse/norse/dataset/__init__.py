@@ -1,0 +1,3 @@
+"""
+Datasets with temporal data, ideal for analysis with spiking neural networks.
+"""

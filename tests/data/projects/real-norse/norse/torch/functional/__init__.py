@@ -1,0 +1,3 @@
+"""
+Stateless spiking neural network components.
+"""

@@ -1,0 +1,3 @@
+"""
+Adjoint-based neuron activation functions and optimization code.
+"""

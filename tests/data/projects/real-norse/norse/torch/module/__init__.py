@@ -1,0 +1,3 @@
+"""
+Modules for spiking neural network, adhering to the ``torch.nn.Module`` interface.
+"""

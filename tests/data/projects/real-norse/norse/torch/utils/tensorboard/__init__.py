@@ -1,0 +1,3 @@
+"""
+A module for writing data to Tensorboard.
+"""

@@ -1,0 +1,3 @@
+"""
+Utility module for Norse.
+"""

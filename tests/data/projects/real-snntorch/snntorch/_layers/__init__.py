@@ -1,0 +1,6 @@
+__layer__ = ["BatchNormTT1d", "BatchNormTT2d" "GradedSpikes"]
+
+from .bntt import *
+from .graded_spikes import *
+
+# from .slstm import SLSTM

@@ -1,0 +1,2 @@
+# fmt: off
+__version__ = '1.0.0'
