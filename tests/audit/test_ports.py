@@ -214,6 +214,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-avalanche-lib", "xpu"),
         ("real-avalanche-lib", "mps"),
         ("real-lycoris-lora", "mps"),
+        ("real-norse", "xpu"),
+        ("real-norse", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1093,6 +1095,16 @@ every operand ``is_cuda`` (``select.py:41``), so MPS tensors step down to eager 
 ``LYCORIS_KERNEL_BACKEND=torch`` is the README's documented switch. envsnap counts an optional kernel package
 behind an is_cuda operand gate and an import probe (``dispatch.py`` ``importlib.util.find_spec``) as on the
 MPS path, and an opt-in float64 precision flag as device math. Not tuned: a measurement round, one level off.
+norse (blind round 92) on XPU and MPS: moderate. The deciding findings are device-choices at
+``norse/task/cartpole.py:242`` and ``norse/task/mnist.py:351`` (``choices=["cpu", "cuda"]`` for --device, "cannot
+select" the target without an edit) and hardcoded-cuda-device at ``norse/torch/utils/pytree.py:99`` (``def
+cuda(self): return self.to("cuda")``, "Fails at this line"). The expectation is lower: the library never picks a
+device (states and parameters follow the input tensors, ``model.to('xpu')``/``'mps'`` is enough); the cpu/cuda
+choices belong to the bundled example tasks, and ``pytree.py:99`` is StateTuple's ``.cuda()`` method, a mirror of
+``Tensor.cuda()`` that runs only when a caller asks for CUDA by name. The shapes: argparse device choices in
+example/task scripts counted as the library's device selection, and a method named ``cuda`` that forwards to
+``self.to("cuda")`` (an API mirror, not a placement on the default path) read as a hard-coded device. Not tuned: a
+measurement round, one level off.
 """
 
 

@@ -1,2 +1,0 @@
-from spikingjelly.activation_based.ann2snn.converter import Converter
-from spikingjelly.activation_based.ann2snn.utils import download_url

@@ -1,1 +1,0 @@
-# https://github.com/pytorch/vision/tree/release/0.12/references/classification
