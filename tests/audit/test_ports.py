@@ -216,6 +216,10 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-lycoris-lora", "mps"),
         ("real-norse", "xpu"),
         ("real-norse", "mps"),
+        ("real-pot", "xpu"),
+        ("real-geomloss", "rocm:gfx942"),
+        ("real-geomloss", "xpu"),
+        ("real-geomloss", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
