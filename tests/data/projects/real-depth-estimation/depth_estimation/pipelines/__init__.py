@@ -1,0 +1,3 @@
+from .depth_estimation import DepthEstimationPipeline
+
+__all__ = ["DepthEstimationPipeline"]
