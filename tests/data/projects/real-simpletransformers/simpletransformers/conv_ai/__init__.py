@@ -1,0 +1,2 @@
+from simpletransformers.config.model_args import ConvAIArgs
+from simpletransformers.conv_ai.conv_ai_model import ConvAIModel

@@ -1,0 +1,3 @@
+from simpletransformers.language_representation.representation_model import (
+    RepresentationModel,
+)

@@ -1,0 +1,3 @@
+from simpletransformers.losses.focal_loss import FocalLoss
+from simpletransformers.losses.dice_loss import DiceLoss
+from simpletransformers.losses.tversky_loss import TverskyLoss

@@ -1,0 +1,2 @@
+from simpletransformers.config.model_args import RetrievalArgs
+from simpletransformers.retrieval.retrieval_model import RetrievalModel
