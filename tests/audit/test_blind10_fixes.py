@@ -448,10 +448,13 @@ except ImportError:
 def test_a_requirement_imported_only_behind_a_guard(tmp_path: Path, target: str) -> None:
     files = {"pyproject.toml": UNSLOTH_PYPROJECT, "unsloth/models/_utils.py": UNSLOTH_UTILS}
     result = audit_files(tmp_path, files, target)
-    assert "cuda-only-requirement" not in raised(result)
     found = [f for f in result.findings if f.rule == "cuda-only-requirement"]
     assert found
     assert "Every import of it is guarded" in found[0].meaning
+    # Since blind round 94 the guard spares the code, not the install: on XPU, where no xformers build
+    # exists, the requirement is still pulled (real unsloth stays lower through its own 'xpu' branch, a
+    # corpus cell of test_ports).
+    assert ("cuda-only-requirement" in raised(result)) == (target == "xpu")
     # Twin: one unguarded import elsewhere, and the package is needed where that module loads.
     twin = dict(files)
     twin["unsloth/kernels/attention.py"] = (

@@ -435,7 +435,9 @@ def test_the_cuda_member_of_a_per_device_layout_is_lower_where_the_target_has_it
     cuda_calls = [f for f in result.findings if f.rule == "torch-cuda-api"]
     assert cuda_calls
     assert {f.risk for f in cuda_calls} == {"lower"}
-    assert "CUDA backend" in cuda_calls[0].meaning
+    # max_memory_allocated answers 0 off CUDA (READS_EMPTY); the calls that would raise are the member's.
+    assert all("CUDA backend" in f.meaning for f in cuda_calls if "max_memory_allocated" not in f.code)
+    assert any("CUDA backend" in f.meaning for f in cuda_calls)
     # The twin: with no MPS member the same CUDA platform raises on MPS.
     assert audit_files(tmp_path / "mps", files, "mps").verdict.risk == "moderate"
     # And a lone cuda.py (no member for the target) is judged as it stands.

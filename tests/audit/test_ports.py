@@ -220,6 +220,11 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-geomloss", "rocm:gfx942"),
         ("real-geomloss", "xpu"),
         ("real-geomloss", "mps"),
+        ("real-open-flamingo", "xpu"),
+        ("real-open-flamingo", "mps"),
+        ("real-spacy-transformers", "xpu"),
+        ("real-spacy-transformers", "mps"),
+        ("real-pot", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1100,16 +1105,48 @@ every operand ``is_cuda`` (``select.py:41``), so MPS tensors step down to eager 
 behind an is_cuda operand gate and an import probe (``dispatch.py`` ``importlib.util.find_spec``) as on the
 MPS path, and an opt-in float64 precision flag as device math. Not tuned: a measurement round, one level off.
 norse (blind round 92) on XPU and MPS: moderate. The deciding findings are device-choices at
-``norse/task/cartpole.py:242`` and ``norse/task/mnist.py:351`` (``choices=["cpu", "cuda"]`` for --device, "cannot
-select" the target without an edit) and hardcoded-cuda-device at ``norse/torch/utils/pytree.py:99`` (``def
-cuda(self): return self.to("cuda")``, "Fails at this line"). The expectation is lower: the library never picks a
-device (states and parameters follow the input tensors, ``model.to('xpu')``/``'mps'`` is enough); the cpu/cuda
-choices belong to the bundled example tasks, and ``pytree.py:99`` is StateTuple's ``.cuda()`` method, a mirror of
-``Tensor.cuda()`` that runs only when a caller asks for CUDA by name. The shapes: argparse device choices in
-example/task scripts counted as the library's device selection, and a method named ``cuda`` that forwards to
-``self.to("cuda")`` (an API mirror, not a placement on the default path) read as a hard-coded device. Not tuned: a
+``norse/task/cartpole.py:242`` and ``norse/task/mnist.py:351`` (``choices=["cpu", "cuda"]`` for --device,
+"cannot select" the target without an edit) and hardcoded-cuda-device at ``norse/torch/utils/pytree.py:99``
+(``def cuda(self): return self.to("cuda")``, "Fails at this line"). The expectation is lower: the library
+never picks a device (states and parameters follow the input tensors, ``model.to('xpu')``/``'mps'`` is
+enough); the cpu/cuda choices belong to the bundled example tasks, and ``pytree.py:99`` is StateTuple's
+``.cuda()`` method, a mirror of ``Tensor.cuda()`` that runs only when a caller asks for CUDA by name. The
+shapes: argparse device choices in example/task scripts counted as the library's device selection, and a
+method named ``cuda`` that forwards to ``self.to("cuda")`` (an API mirror, not a placement on the default
+path) read as a hard-coded device. Not tuned: a measurement round, one level off.
+pot (blind round 93) on XPU: lower. envsnap's findings on ``ot/backend.py`` are all guarded and lower:
+cuda-availability-check at ``:2066``, hardcoded-cuda-device and float64-on-xpu at ``:2070``/``:2073`` (the
+CUDA type list behind ``torch.cuda.is_available()``), torch-cuda-api at ``:2552``-``:2562`` (``_bench`` on
+'GPU' only), and the optional CuPy/JAX/TensorFlow backend imports. The expectation is moderate: the torch
+backend keeps a CPU generator (``:2058``, and ``:2076`` when CUDA is absent) and
+``rand``/``randn``/``randperm`` pick the CUDA one only when ``device_type(type_as) == "GPU"``
+(``:2411``/``:2425``/``:2441``; ``device_type`` maps only 'cuda' to 'GPU', ``:2543``), then pass it with
+``device=type_as.device``, so an 'xpu' tensor into sliced Wasserstein (``ot/sliced/_utils.py:62``), low-rank
+or semi-discrete OT raises "Expected a xpu device type for generator" (POT#371 was the CUDA twin). The shape:
+a CPU ``torch.Generator`` paired with the input's device in a factory call, chosen by a device-type test that
+knows only CUDA. On MPS the level was right (moderate) but from float64-on-mps at ``:2073``, a float64 tensor
+created on ``device="cuda"`` behind ``torch.cuda.is_available()``, which never lives on MPS. Not tuned: a
 measurement round, one level off.
-"""
+geomloss (blind round 93) on ROCm, XPU and MPS: moderate. envsnap finds nothing in the package (34 files seen,
+none with a finding) and rates the framework build alone: lower. The expectation is moderate: the tensorized
+losses are plain torch on the input's device, but ``SamplesLoss(backend="auto")`` switches to the KeOps
+'online'/'multiscale' routines above 5000x5000 points (``geomloss/_legacy/samples_loss.py:243``/``:245``) and
+``geomloss.ot`` goes to KeOps LazyTensors whenever pykeops is installed
+(``geomloss/ot/_implementations/sample.py:45``); KeOps' GPU code is CUDA through NVRTC with no HIP, SYCL or
+Metal path (the real-keops truth), so the scalable half needs ``backend="tensorized"`` and its quadratic
+memory. The shape: ``from pykeops.torch import ...`` under try/except (``_legacy/sinkhorn_samples.py:8``,
+``_backends/keops.py:2``) with the accelerated library chosen by input size, not by device; envsnap does not
+know pykeops as CUDA-only on the GPU and reads a guarded import as a path without it. Not tuned: a measurement
+round, one level off.
+open-flamingo (blind round 59) on XPU and MPS, and spacy-transformers (blind round 89) on XPU and MPS: lower
+since stop 19. Both were moderate only through ``torch.cuda.memory_allocated()``
+(``open_flamingo/train/train.py:361``, ``spacy_transformers/util.py:132``), read as raising; it answers 0
+without CUDA (READS_EMPTY, measured on the CPU build). Their real reasons have no finding: open-flamingo's
+``init_distributed_device`` picks 'cuda:N' or 'cpu' and overwrites ``args.device``, and opens an ``nccl``
+process group even for one device; spacy-transformers reaches a GPU only through Thinc's CuPy or MPS ops, with
+no Intel path. pot (blind round 93) on MPS: lower since the same stop, for the reason its round gave: the
+float64 tensor on ``device="cuda"`` no longer counts on MPS, and the CPU generator paired with the input's
+device (the XPU paragraph above) has no rule. Right before for a wrong reason, one level off now."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -21,7 +21,7 @@ CUDA_HELPER = """import torch
 
 
 def peak_memory(model):
-    stats = torch.cuda.max_memory_allocated()
+    stats = torch.cuda.reset_peak_memory_stats()
     buffer = torch.zeros(4).to("cuda")
     return stats, buffer.sum()
 """

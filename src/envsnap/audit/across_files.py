@@ -529,6 +529,8 @@ def _root_init(path: str | None) -> bool:
 
 
 OPTIONAL_RUN_TIME = "optional-run-time=1"
+TORCH_PATH = "torch-path=1"
+"""Beside OPTIONAL_RUN_TIME: the project requires torch, whose ops do the work without the CuPy kernels."""
 """Signal detail: CUDA C++ that CuPy compiles at run time, in a project installing CuPy only with an extra."""
 
 
@@ -542,11 +544,22 @@ def _optional_run_time_compiler(signals: list[Signal]) -> list[Signal]:
     CuPy (cuCIM) keeps them as they are.
     """
     imports = [s for s in signals if s.kind == "import" and s.facts().get("package", "") == "cupy"]
-    if not imports or not all(EXTRA_ONLY in s.detail for s in imports):
+    if not imports:
         return signals
+    declared = {s.subject for s in signals if s.kind == "declared" and EXTRA_ONLY not in s.detail}
+    required = any(s.kind == "requirement" and s.facts().get("package", "") == "cupy" for s in signals)
+    # Or CuPy is named by no requirement of a project that declares its own, and every import of it is in a
+    # try or a function (SpikingJelly 0.0.0.0.14's opt-in `backend='cupy'` neurons, `cupy = None` in the
+    # except; #22 blind round 92): the same opt-in, installed by the user who picks that backend.
+    undeclared = bool(declared) and not required and all(s.guarded or LAZY in s.detail for s in imports)
+    if not (undeclared or all(EXTRA_ONLY in s.detail for s in imports)):
+        return signals
+    # A project that requires torch runs the same work as torch ops on the target's device without CuPy.
+    marks = (OPTIONAL_RUN_TIME, TORCH_PATH) if "torch" in declared else (OPTIONAL_RUN_TIME,)
+    kinds = ("cupy-kernel", "cuda-kernel-string") if undeclared else ("cupy-kernel",)
     return [
-        msgspec.structs.replace(s, detail=(*s.detail, OPTIONAL_RUN_TIME))
-        if (s.kind == "cupy-kernel" or (s.kind == "cuda-source" and RUN_TIME in s.detail))
+        msgspec.structs.replace(s, detail=(*s.detail, *marks))
+        if (s.kind in kinds or (s.kind == "cuda-source" and RUN_TIME in s.detail))
         and OPTIONAL_RUN_TIME not in s.detail
         else s
         for s in signals

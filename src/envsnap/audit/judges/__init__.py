@@ -19,7 +19,7 @@ from collections.abc import Mapping
 
 import msgspec
 
-from envsnap.audit.across_files import CUDA_BRANCH, OPTIONAL_RUN_TIME
+from envsnap.audit.across_files import CUDA_BRANCH, OPTIONAL_RUN_TIME, TORCH_PATH
 from envsnap.audit.judges.artifacts import judge_artifact
 from envsnap.audit.judges.base import NAMES, Context, Judge, cuda_api_works, where
 from envsnap.audit.judges.compiled import (
@@ -178,6 +178,16 @@ def judge(signal: Signal, target: Target, ctx: Context | None = None) -> Finding
                     risk="lower",
                     replacement=replacement,
                 )
+    if found is not None and TORCH_PATH in signal.detail and found.risk != "lower" and target.kind != "cuda":
+        return msgspec.structs.replace(
+            found,
+            meaning=f"{found.meaning} CuPy is an opt-in here (no default install brings it): without it the"
+            " project's torch ops do the same work on the device, so these kernels are a fast path it can go"
+            f" without on {NAMES[target.kind]}.",
+            effort="none",
+            risk="lower",
+            replacement="nothing to port to run (the torch path); port the kernel for speed",
+        )
     if found is not None and OPTIONAL_RUN_TIME in signal.detail and found.risk == "higher":
         # CuPy kernels of a project that installs CuPy only with an extra (across_files): without CuPy the
         # project runs its CPU ops; on a target with no CuPy build the kernels are a missing fast path.

@@ -207,12 +207,46 @@ MPS_HAS = frozenset(
     }
 )
 
+READS_EMPTY = frozenset(
+    {
+        "is_bf16_supported",
+        "is_tf32_supported",
+        "memory_allocated",
+        "max_memory_allocated",
+        "memory_reserved",
+        "max_memory_reserved",
+        "memory_cached",
+        "max_memory_cached",
+        "memory_stats",
+        "memory_stats_as_nested_dict",
+        "get_gencode_flags",
+        "get_rng_state_all",
+        "seed",
+        "seed_all",
+    }
+)
+"""``torch.cuda`` calls that answer False, 0 or an empty value on a build without CUDA instead of raising
+(torch/cuda/__init__.py and memory.py return early when CUDA is not initialised; each called on torch 2.13's
+CPU build): ``is_bf16_supported()`` is False, ``memory_allocated()`` is 0 (#22 blind round 94, Depth Anything
+3's ``api.py``)."""
+
 
 def judge_cuda_api(signal: Signal, target: Target, ctx: Context) -> Finding | None:
     rule = "torch-cuda-api"
     member = signal.subject.split(".")[-1]
     if target.kind == "cuda":
         return None
+    if target.kind != "rocm" and member in READS_EMPTY:
+        return make_finding(
+            signal,
+            rule,
+            f"No error without CUDA: on {NAMES[target.kind]} this call answers False, 0 or nothing, so a "
+            "branch on it takes its other path and a memory figure reads 0.",
+            "low",
+            "lower",
+            "the `torch.accelerator` equivalent (e.g. `torch.accelerator.memory_allocated()`)",
+            ACCEL_SOURCE,
+        )
     if target.kind == "rocm":
         if member in PROPERTIES:
             return make_finding(

@@ -129,8 +129,18 @@ def package_finding(
             " an opt-in the user installs."
         )
     elif IMPORTS_GUARDED in signal.detail and signal.kind == "requirement":
-        risk = LOWER_RISK[risk]
-        meaning += " Every import of it is guarded (try/except): the project runs without it."
+        if target.kind in ("xpu", "mps") and risk != "lower":
+            risk = "moderate"  # the requirement goes, the code stays: an install edit, not a port
+            # Depth Anything 3 requires xformers and guards its one import (#22 blind round 94): the code
+            # runs without it, the install does not, as no Intel or macOS build exists (ROCm has wheels).
+            meaning += (
+                " Every import of it is guarded (try/except), so the code runs without it, but the project"
+                f" requires it and no {NAMES[target.kind]} build exists: the install pulls the CUDA build or"
+                " fails to build it, until the requirement becomes an extra."
+            )
+        else:
+            risk = LOWER_RISK[risk]
+            meaning += " Every import of it is guarded (try/except): the project runs without it."
     elif "optional=1" in signal.detail:
         risk = LOWER_RISK[risk]
         if signal.kind == "import":

@@ -1391,6 +1391,10 @@ class _Visitor(ast.NodeVisitor):
         )
         if on_host:
             self.host_dtypes.add(id(dtype))
+        elif isinstance(device, ast.Constant) and str(device.value).startswith("cuda"):
+            # `torch.tensor(1, dtype=torch.float64, device="cuda")` (POT 0.9.7 backend.py, #22 blind round
+            # 93): the tensor lives on CUDA, never on the MPS device; the 'cuda' literal is judged on its own.
+            self.compared.add(id(dtype))
 
     def _queries(self, node: ast.Call, name: str | None) -> None:
         """Arguments that are asked about, not made: ``isinstance(x, torch.cuda.FloatTensor)`` tests a
@@ -1406,6 +1410,12 @@ class _Visitor(ast.NodeVisitor):
         for sub in ast.walk(queried):
             if isinstance(sub, ast.Attribute):
                 self.compared.add(id(sub))
+
+    def _mirrors_cuda(self) -> bool:
+        """Inside a method named ``cuda``: ``def cuda(self): return self.to("cuda")`` mirrors
+        ``Tensor.cuda()`` on a tensor-like class (Norse 1.1's StateTuple, #22 blind round 92); it runs only
+        when a caller asks for CUDA, so its 'cuda' is that caller's choice, not the project's."""
+        return bool(self.function_names) and self.function_names[-1] == "cuda"
 
     def _forwards_cuda(self, node: ast.Call, func: ast.Attribute) -> bool:
         """``def cuda(self, device=None): return super().cuda(device)``: a module's override of
@@ -1749,7 +1759,7 @@ class _Visitor(ast.NodeVisitor):
         if DEVICE_STRING.match(value):
             # Only a literal that reaches a device argument (.to(), device=, torch.device()) binds the
             # code to CUDA; one in a table, a default, an annotation or a message does not.
-            if id(node) in self.device_args:
+            if id(node) in self.device_args and not self._mirrors_cuda():
                 self.emit("device-hardcode", node, repr(value))
         elif value == "nccl":
             self.emit("nccl-backend", node, "nccl")
