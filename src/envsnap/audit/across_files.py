@@ -529,13 +529,13 @@ def _root_init(path: str | None) -> bool:
 
 
 OPTIONAL_RUN_TIME = "optional-run-time=1"
+"""Signal detail: CUDA C++ that CuPy compiles at run time, in a project installing CuPy only with an extra."""
 TORCH_PATH = "torch-path=1"
 """Beside OPTIONAL_RUN_TIME: the project requires torch, whose ops do the work without the CuPy kernels."""
-"""Signal detail: CUDA C++ that CuPy compiles at run time, in a project installing CuPy only with an extra."""
 
 
 def _optional_run_time_compiler(signals: list[Signal]) -> list[Signal]:
-    """Mark the run-time-compiled kernels of a project whose CuPy is an optional extra.
+    """Mark the run-time-compiled kernels of a project whose CuPy is an optional extra (or never installed).
 
     thinc 9.1 declares CuPy only in its ``cuda*`` extras and imports it under ``try/except ImportError``
     (#22 blind round 27): its CuPy kernels (``_custom_kernels.cu`` through ``cupy.RawModule``) are the GPU

@@ -130,9 +130,10 @@ def package_finding(
         )
     elif IMPORTS_GUARDED in signal.detail and signal.kind == "requirement":
         if target.kind in ("xpu", "mps") and risk != "lower":
-            risk = "moderate"  # the requirement goes, the code stays: an install edit, not a port
             # Depth Anything 3 requires xformers and guards its one import (#22 blind round 94): the code
             # runs without it, the install does not, as no Intel or macOS build exists (ROCm has wheels).
+            # The requirement goes and the code stays: an install edit, never a port.
+            risk = "moderate"
             meaning += (
                 " Every import of it is guarded (try/except), so the code runs without it, but the project"
                 f" requires it and no {NAMES[target.kind]} build exists: the install pulls the CUDA build or"
