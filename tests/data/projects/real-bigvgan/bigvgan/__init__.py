@@ -1,2 +1,0 @@
-from .bigvgan import *
-from .meldataset import *
