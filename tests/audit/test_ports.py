@@ -225,6 +225,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-spacy-transformers", "xpu"),
         ("real-spacy-transformers", "mps"),
         ("real-pot", "mps"),
+        ("real-encodec", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1146,7 +1147,16 @@ without CUDA (READS_EMPTY, measured on the CPU build). Their real reasons have n
 process group even for one device; spacy-transformers reaches a GPU only through Thinc's CuPy or MPS ops, with
 no Intel path. pot (blind round 93) on MPS: lower since the same stop, for the reason its round gave: the
 float64 tensor on ``device="cuda"`` no longer counts on MPS, and the CPU generator paired with the input's
-device (the XPU paragraph above) has no rule. Right before for a wrong reason, one level off now."""
+device (the XPU paragraph above) has no rule. Right before for a wrong reason, one level off now.
+encodec (blind round 96, the draw's pick) on MPS: lower. envsnap finds nothing in the package (25 files seen,
+no finding) and rates the framework build alone: "standard ops, no custom CUDA". The expectation is moderate:
+the code is device-agnostic and would move to 'mps' unchanged, but the residual vector quantizer
+(``encodec/quantization/core_vq.py:176``-``:181``, a matmul distance and ``max(dim=-1).indices``, then
+``F.embedding`` at ``:188``) is reported to give silently wrong, garbled audio on MPS (audiocraft#31 and the
+open PR #612 for the same EnCodec code keep the codec on the CPU), and Bark keeps this very package off MPS
+(``bark/generation.py:322``, "encodec doesn't support mps"). The shape: plain float32 torch ops with MPS
+kernels whose MPS results are wrong, known only from other projects' trackers; nothing in the source names the
+device or the fault. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

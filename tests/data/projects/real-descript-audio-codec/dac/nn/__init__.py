@@ -1,0 +1,3 @@
+from . import layers
+from . import loss
+from . import quantize
