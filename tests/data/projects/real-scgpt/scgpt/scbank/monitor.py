@@ -1,0 +1,2 @@
+# A potential monitor helper class/mixin to track the syncronization between
+# in-memory objects and on-disk files for DataBank.

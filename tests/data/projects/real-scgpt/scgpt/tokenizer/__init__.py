@@ -1,0 +1,1 @@
+from .gene_tokenizer import *
