@@ -225,6 +225,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-spacy-transformers", "xpu"),
         ("real-spacy-transformers", "mps"),
         ("real-pot", "mps"),
+        ("real-backgroundremover", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1146,7 +1147,17 @@ without CUDA (READS_EMPTY, measured on the CPU build). Their real reasons have n
 process group even for one device; spacy-transformers reaches a GPU only through Thinc's CuPy or MPS ops, with
 no Intel path. pot (blind round 93) on MPS: lower since the same stop, for the reason its round gave: the
 float64 tensor on ``device="cuda"`` no longer counts on MPS, and the CPU generator paired with the input's
-device (the XPU paragraph above) has no rule. Right before for a wrong reason, one level off now."""
+device (the XPU paragraph above) has no rule. Right before for a wrong reason, one level off now.
+
+backgroundremover (blind round 98, held out) on XPU: lower, "standard ops, no custom CUDA"; the device code
+(``backgroundremover/bg.py:34``-``47``: ``cuda:0`` if ``torch.cuda.is_available()``, elif ``mps``, else
+``cpu``; ``backgroundremover/u2net/detect.py:78``-``80`` and ``:155``-``157``: cuda-or-cpu model load and
+``torch.cuda.FloatTensor(...cuda())`` input) raises nothing and sets no level. The expectation is moderate: the
+ladder has no xpu branch and there is no device option in the CLI or the API, so on an Intel GPU both the
+video path and the image path run on the CPU (they still run); using the XPU needs edits to ``DEVICE`` in
+bg.py and to detect.py's load and predict. envsnap reads a cuda(-mps)-or-cpu ladder with no device argument as
+running, and has no rule for a target the project can never select. Not tuned: a measurement round, one level
+off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,2 +1,0 @@
-from ccvfi.auto.config import AutoConfig  # noqa
-from ccvfi.auto.model import AutoModel  # noqa
