@@ -228,6 +228,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-encodec", "mps"),
         ("real-scvi-tools", "mps"),
         ("real-scgpt", "xpu"),
+        ("real-backgroundremover", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1179,7 +1180,17 @@ expectation is moderate: the model code is device-agnostic, but ``tokenizer/gene
 older than any upstream XPU PyTorch (2.5+), so the Intel build and torchtext cannot be installed together without
 swapping the Vocab. The shape: an unpinned, discontinued torch companion package (torchtext) whose own pin on
 torch caps the framework below the target's first build; envsnap reads the framework floor from the project's
-torch requirement only. Not tuned: a measurement round, one level off."""
+torch requirement only. Not tuned: a measurement round, one level off.
+
+backgroundremover (blind round 98, held out) on XPU: lower, "standard ops, no custom CUDA"; the device code
+(``backgroundremover/bg.py:34``-``47``: ``cuda:0`` if ``torch.cuda.is_available()``, elif ``mps``, else
+``cpu``; ``backgroundremover/u2net/detect.py:78``-``80`` and ``:155``-``157``: cuda-or-cpu model load and
+``torch.cuda.FloatTensor(...cuda())`` input) raises nothing and sets no level. The expectation is moderate: the
+ladder has no xpu branch and there is no device option in the CLI or the API, so on an Intel GPU both the
+video path and the image path run on the CPU (they still run); using the XPU needs edits to ``DEVICE`` in
+bg.py and to detect.py's load and predict. envsnap reads a cuda(-mps)-or-cpu ladder with no device argument as
+running, and has no rule for a target the project can never select. Not tuned: a measurement round, one level
+off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
