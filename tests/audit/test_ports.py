@@ -225,6 +225,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-spacy-transformers", "xpu"),
         ("real-spacy-transformers", "mps"),
         ("real-pot", "mps"),
+        ("real-compressai", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1146,7 +1147,18 @@ without CUDA (READS_EMPTY, measured on the CPU build). Their real reasons have n
 process group even for one device; spacy-transformers reaches a GPU only through Thinc's CuPy or MPS ops, with
 no Intel path. pot (blind round 93) on MPS: lower since the same stop, for the reason its round gave: the
 float64 tensor on ``device="cuda"`` no longer counts on MPS, and the CPU generator paired with the input's
-device (the XPU paragraph above) has no rule. Right before for a wrong reason, one level off now."""
+device (the XPU paragraph above) has no rule. Right before for a wrong reason, one level off now.
+compressai (blind round 99, kept aside) on ROCm: moderate. The deciding finding is torch-pin at
+``requirements.txt:103`` (``torch==1.8.1``, "the newest torch allowed, 1.8, publishes ROCm 4.0.1 wheels without
+code objects for gfx942"). The expectation is lower: that file is a 2021 ``pip freeze`` of a docs/notebook
+environment (alabaster, black, jupyter pins) that only MANIFEST.in ships; setup.py does not read it and the
+package's own requirement is ``torch>=1.13.1`` (pyproject.toml, PKG-INFO Requires-Dist), the models are plain
+PyTorch placed by the user and the two pybind11 extensions (rANS coder, pmf_to_quantized_cdf) are host C++. The
+shape: a frozen top-level requirements.txt that no build file references, read as the project's torch cap. Its
+XPU and MPS cells are right (moderate) with the same pin among their reasons, beside the right ones
+(hardcoded-cuda-device in the point-cloud layers, ``compressai/layers/pointcloud/hrtzxf2022.py:465``) and a
+torch-cuda-api under ``if False:`` (``compressai/sadl_codec/extract_codec.py:59``). Not tuned: a measurement
+round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
