@@ -229,6 +229,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-scvi-tools", "mps"),
         ("real-scgpt", "xpu"),
         ("real-backgroundremover", "xpu"),
+        ("real-compressai", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1190,7 +1191,18 @@ ladder has no xpu branch and there is no device option in the CLI or the API, so
 video path and the image path run on the CPU (they still run); using the XPU needs edits to ``DEVICE`` in
 bg.py and to detect.py's load and predict. envsnap reads a cuda(-mps)-or-cpu ladder with no device argument as
 running, and has no rule for a target the project can never select. Not tuned: a measurement round, one level
-off."""
+off.
+compressai (blind round 99, kept aside) on ROCm: moderate. The deciding finding is torch-pin at
+``requirements.txt:103`` (``torch==1.8.1``, "the newest torch allowed, 1.8, publishes ROCm 4.0.1 wheels without
+code objects for gfx942"). The expectation is lower: that file is a 2021 ``pip freeze`` of a docs/notebook
+environment (alabaster, black, jupyter pins) that only MANIFEST.in ships; setup.py does not read it and the
+package's own requirement is ``torch>=1.13.1`` (pyproject.toml, PKG-INFO Requires-Dist), the models are plain
+PyTorch placed by the user and the two pybind11 extensions (rANS coder, pmf_to_quantized_cdf) are host C++. The
+shape: a frozen top-level requirements.txt that no build file references, read as the project's torch cap. Its
+XPU and MPS cells are right (moderate) with the same pin among their reasons, beside the right ones
+(hardcoded-cuda-device in the point-cloud layers, ``compressai/layers/pointcloud/hrtzxf2022.py:465``) and a
+torch-cuda-api under ``if False:`` (``compressai/sadl_codec/extract_codec.py:59``). Not tuned: a measurement
+round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
