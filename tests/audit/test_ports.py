@@ -144,7 +144,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torch-pruning", "xpu"),
         ("real-torch-pruning", "mps"),
         ("real-mmpretrain", "xpu"),
-        ("real-open-flamingo", "rocm:gfx942"),
         ("real-stable-ts", "mps"),
         ("real-insanely-fast-whisper", "xpu"),
         ("real-d3rlpy", "xpu"),
@@ -220,16 +219,16 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-geomloss", "rocm:gfx942"),
         ("real-geomloss", "xpu"),
         ("real-geomloss", "mps"),
-        ("real-open-flamingo", "xpu"),
         ("real-open-flamingo", "mps"),
         ("real-spacy-transformers", "xpu"),
         ("real-spacy-transformers", "mps"),
         ("real-pot", "mps"),
+        ("real-facenet-pytorch", "rocm:gfx942"),
+        ("real-resemble-enhance", "rocm:gfx942"),
         ("real-encodec", "mps"),
         ("real-scvi-tools", "mps"),
         ("real-scgpt", "xpu"),
         ("real-backgroundremover", "xpu"),
-        ("real-compressai", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -603,14 +602,6 @@ npu/cuda/mlu/mps/dipu/musa and falls back to the CPU (open-mmlab/mmengine#1583, 
 open), so on an Intel GPU the Runner trains on the CPU until MMEngine's device, autocast and backend branches
 are edited. The device choice lives in a dependency (``Requires-Dist: mmengine`` only under the 'mim' extra,
 METADATA:47) that envsnap has no entry for. Not tuned: a measurement round, one level off.
-open-flamingo (blind round 59, held out) on ROCm: only four ``cuda-amp`` lines
-(``open_flamingo/eval/utils.py:119`` and ``:122``, ``train/train_utils.py:36`` and ``:39``, "deprecated but
-works"): lower. The expectation is moderate: the wheel pins ``Requires-Dist: torch ==2.0.1``
-(``open_flamingo-2.0.1.dist-info/METADATA:17``), whose ROCm builds (ROCm 5.4) carry no gfx942 code objects, so
-the pin has to be relaxed (open PRs mlfoundations/open_flamingo#309 and #310). The ``torch-pin`` rule would
-say so (the same line in a requirements.txt beside the tree gives moderate, with "publishes ROCm 5.4 wheels
-without code objects for gfx942"), but its scanner reads requirements files, setup.py/setup.cfg and
-pyproject.toml, not a wheel's ``*.dist-info/METADATA``. Not tuned: a measurement round, one level off.
 stable-ts (blind round 60) on MPS: the 'mps' name in ``whisper_word_level/hf_whisper.py:59`` (get_device:
 cuda:0, else mps, else cpu) sets lower ("has a code path on Apple MPS"); every other finding is a low-effort
 availability check or default device (``audio/demucs.py:186``, ``whisper_word_level/original_whisper.py:923``,
@@ -1143,8 +1134,8 @@ memory. The shape: ``from pykeops.torch import ...`` under try/except (``_legacy
 ``_backends/keops.py:2``) with the accelerated library chosen by input size, not by device; envsnap does not
 know pykeops as CUDA-only on the GPU and reads a guarded import as a path without it. Not tuned: a measurement
 round, one level off.
-open-flamingo (blind round 59) on XPU and MPS, and spacy-transformers (blind round 89) on XPU and MPS: lower
-since stop 19. Both were moderate only through ``torch.cuda.memory_allocated()``
+open-flamingo (blind round 59) on MPS, and spacy-transformers (blind round 89) on XPU and MPS: lower since
+stop 19. Both were moderate only through ``torch.cuda.memory_allocated()``
 (``open_flamingo/train/train.py:361``, ``spacy_transformers/util.py:132``), read as raising; it answers 0
 without CUDA (READS_EMPTY, measured on the CPU build). Their real reasons have no finding: open-flamingo's
 ``init_distributed_device`` picks 'cuda:N' or 'cpu' and overwrites ``args.device``, and opens an ``nccl``
@@ -1162,47 +1153,46 @@ open PR #612 for the same EnCodec code keep the codec on the CPU), and Bark keep
 kernels whose MPS results are wrong, known only from other projects' trackers; nothing in the source names the
 device or the fault. Not tuned: a measurement round, one level off.
 scvi-tools (blind round 97) on MPS: lower. envsnap sees a code path on Apple MPS (it names the 'mps' device,
-``scvi/data/_preprocessing.py:156``, and the MPS branches in ``distributions/_negative_binomial.py``) and every
-other finding is lower (cuDNN flags in ``_settings.py:158``, the guarded ``torch.cuda.empty_cache()`` in
+``scvi/data/_preprocessing.py:156``, and the MPS branches in ``distributions/_negative_binomial.py``) and
+every other finding is lower (cuDNN flags in ``_settings.py:158``, the guarded ``torch.cuda.empty_cache()`` in
 ``train/_trainrunner.py:149``, the Lightning imports, which cost only XPU). The expectation is moderate: the
 switch exists (``accelerator='mps'``), but the project calls the support partial in its own code:
-``parse_device_args`` refuses to let 'auto' pick mps (``scvi/model/_utils.py:113``) and an explicit 'mps' warns
-that not all PyTorch/Jax operations are supported and models may be slower and less accurate (``:125``), and
-Gamma/Poisson sampling and lgamma are routed around missing MPS kernels. The shape: a project that names the
-target and carries workarounds for it, while its own warning text marks the support experimental; envsnap
-counts naming the device as support and reads no warning strings. A borderline truth. Not tuned: a
-measurement round, one level off.
+``parse_device_args`` refuses to let 'auto' pick mps (``scvi/model/_utils.py:113``) and an explicit 'mps'
+warns that not all PyTorch/Jax operations are supported and models may be slower and less accurate (``:125``),
+and Gamma/Poisson sampling and lgamma are routed around missing MPS kernels. The shape: a project that names
+the target and carries workarounds for it, while its own warning text marks the support experimental; envsnap
+counts naming the device as support and reads no warning strings. A borderline truth. Not tuned: a measurement
+round, one level off.
 scgpt (blind round 97, the draw) on XPU: lower. envsnap's findings are all lower: the optional flash-attn 1.x
-import (``scgpt/model/model.py:15``, try/except with an nn.TransformerEncoder fallback), ``torch.cuda.amp.autocast``
-(``scgpt/model/generation_model.py:334``, ``tasks/cell_emb.py:120``, ``trainer.py:220``) and the cuda-or-cpu
-default of ``embed_data`` (``tasks/cell_emb.py:155``/``:195``), which takes any other device string. The
-expectation is moderate: the model code is device-agnostic, but ``tokenizer/gene_tokenizer.py:11`` imports
-``torchtext.vocab`` (every task loads the tokenizer) and torchtext's last release, 0.18, is built for torch 2.3,
-older than any upstream XPU PyTorch (2.5+), so the Intel build and torchtext cannot be installed together without
-swapping the Vocab. The shape: an unpinned, discontinued torch companion package (torchtext) whose own pin on
-torch caps the framework below the target's first build; envsnap reads the framework floor from the project's
-torch requirement only. Not tuned: a measurement round, one level off.
+import (``scgpt/model/model.py:15``, try/except with an nn.TransformerEncoder fallback),
+``torch.cuda.amp.autocast`` (``scgpt/model/generation_model.py:334``, ``tasks/cell_emb.py:120``,
+``trainer.py:220``) and the cuda-or-cpu default of ``embed_data`` (``tasks/cell_emb.py:155``/``:195``), which
+takes any other device string. The expectation is moderate: the model code is device-agnostic, but
+``tokenizer/gene_tokenizer.py:11`` imports ``torchtext.vocab`` (every task loads the tokenizer) and
+torchtext's last release, 0.18, is built for torch 2.3, older than any upstream XPU PyTorch (2.5+), so the
+Intel build and torchtext cannot be installed together without swapping the Vocab. The shape: an unpinned,
+discontinued torch companion package (torchtext) whose own pin on torch caps the framework below the target's
+first build; envsnap reads the framework floor from the project's torch requirement only. Not tuned: a
+measurement round, one level off.
 
 backgroundremover (blind round 98, held out) on XPU: lower, "standard ops, no custom CUDA"; the device code
 (``backgroundremover/bg.py:34``-``47``: ``cuda:0`` if ``torch.cuda.is_available()``, elif ``mps``, else
 ``cpu``; ``backgroundremover/u2net/detect.py:78``-``80`` and ``:155``-``157``: cuda-or-cpu model load and
-``torch.cuda.FloatTensor(...cuda())`` input) raises nothing and sets no level. The expectation is moderate: the
-ladder has no xpu branch and there is no device option in the CLI or the API, so on an Intel GPU both the
+``torch.cuda.FloatTensor(...cuda())`` input) raises nothing and sets no level. The expectation is moderate:
+the ladder has no xpu branch and there is no device option in the CLI or the API, so on an Intel GPU both the
 video path and the image path run on the CPU (they still run); using the XPU needs edits to ``DEVICE`` in
 bg.py and to detect.py's load and predict. envsnap reads a cuda(-mps)-or-cpu ladder with no device argument as
 running, and has no rule for a target the project can never select. Not tuned: a measurement round, one level
 off.
-compressai (blind round 99, kept aside) on ROCm: moderate. The deciding finding is torch-pin at
-``requirements.txt:103`` (``torch==1.8.1``, "the newest torch allowed, 1.8, publishes ROCm 4.0.1 wheels without
-code objects for gfx942"). The expectation is lower: that file is a 2021 ``pip freeze`` of a docs/notebook
-environment (alabaster, black, jupyter pins) that only MANIFEST.in ships; setup.py does not read it and the
-package's own requirement is ``torch>=1.13.1`` (pyproject.toml, PKG-INFO Requires-Dist), the models are plain
-PyTorch placed by the user and the two pybind11 extensions (rANS coder, pmf_to_quantized_cdf) are host C++. The
-shape: a frozen top-level requirements.txt that no build file references, read as the project's torch cap. Its
-XPU and MPS cells are right (moderate) with the same pin among their reasons, beside the right ones
-(hardcoded-cuda-device in the point-cloud layers, ``compressai/layers/pointcloud/hrtzxf2022.py:465``) and a
-torch-cuda-api under ``if False:`` (``compressai/sadl_codec/extract_codec.py:59``). Not tuned: a measurement
-round, one level off."""
+facenet-pytorch (blind round 66) and resemble-enhance (built against) on ROCm: moderate since stop 19, when
+the torch pins of a wheel's METADATA (an sdist's PKG-INFO) began to be read: ``Requires-Dist: torch
+<2.3.0,>=2.2.0`` and ``torch ==2.1.1``, whose ROCm wheels on download.pytorch.org (ROCm 5.7, 5.6) carry no
+gfx942 code objects. The expectations are lower: facenet-pytorch is installed with ``--no-deps`` beside a
+current ROCm torch, the work-around its users report (#237), and resemble-enhance's exact pin is met by AMD's
+own ROCm 6 build of torch 2.1.1. envsnap knows only the upstream index's wheels per torch release, not AMD's
+builds of older releases or a ``--no-deps`` install. The same reading made open-flamingo right on ROCm and XPU
+(``torch ==2.0.1``) and CompressAI right on ROCm (its 2021 ``pip freeze`` requirements.txt, ``torch==1.8.1``,
+no longer counts beside its PKG-INFO's ``torch>=1.13.1``)."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

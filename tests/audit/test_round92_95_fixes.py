@@ -14,9 +14,13 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
+import pytest
 import torch
 
 from envsnap.audit.judges.device import READS_EMPTY
+from envsnap.render.audit import audit_markdown, render_audit
+from envsnap.render.audit_json import audit_json
+from envsnap.render.console import print_out
 from tests.audit.conftest import audit_files
 
 
@@ -192,3 +196,60 @@ def test_cupy_kernels_of_a_torch_project_that_never_installs_cupy_are_opt_in(tmp
     required = SPIKING_METADATA + "Requires-Dist: cupy-cuda12x\n"
     needed = audit_files(tmp_path / "required", {**files, "METADATA": required}, "xpu")
     assert needed.verdict.risk == "higher"
+
+
+# CompressAI 1.2.8's sdist (#22 blind round 99): PKG-INFO says what pip installs; requirements.txt is a 2021
+# `pip freeze` of a docs/notebook setup that no build file reads.
+PKG_INFO = """\
+Metadata-Version: 2.1
+Name: compressai
+Version: 1.2.8
+Requires-Dist: numpy
+Requires-Dist: torch>=1.13.1
+Requires-Dist: torch<2.0; extra == "legacy"
+
+# CompressAI
+Install an old stack with `pip install torch==1.8.1` if you must.
+"""
+FREEZE = "alabaster==0.7.12\njupyter==1.0.0\ntorch==1.8.1\n"
+
+
+def test_the_metadata_says_what_installs_not_a_frozen_requirements_file(tmp_path: Path) -> None:
+    files = {"PKG-INFO": PKG_INFO, "requirements.txt": FREEZE, "compressai/__init__.py": "import torch\n"}
+    for target in ("rocm:gfx942", "xpu"):
+        report = audit_files(tmp_path / target, files, target)
+        assert [f for f in report.findings if f.rule == "torch-pin"] == [], target
+        assert report.verdict.risk == "lower"
+    # Twin: the metadata's own cap (a default requirement, in the headers) is read and judged.
+    capped = PKG_INFO.replace("Requires-Dist: torch>=1.13.1", "Requires-Dist: torch==2.0.1")
+    report = audit_files(tmp_path / "capped", {**files, "PKG-INFO": capped}, "xpu")
+    pins = [f for f in report.findings if f.rule == "torch-pin"]
+    assert [f.location for f in pins] == ["PKG-INFO:5"]
+    assert pins[0].risk == "moderate"
+    # Twin: with no metadata the requirements file is what the project installs with.
+    alone = audit_files(tmp_path / "alone", {"requirements.txt": FREEZE}, "xpu")
+    assert [f.location for f in alone.findings if f.rule == "torch-pin"] == ["requirements.txt:3"]
+
+
+def test_a_hostile_metadata_pin_is_shown_escaped_and_redacted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    token = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z0"
+    hostile = (
+        "Metadata-Version: 2.1\nName: x\n"
+        f"Requires-Dist: torch==1.8.1 \x1b[2J[red]x[/red] --index-url https://u:{token}@example.com/simple"
+        + "x" * 5000
+        + "\n"
+    )
+    report = audit_files(tmp_path, {"METADATA": hostile}, "xpu")
+    pins = [f for f in report.findings if f.rule == "torch-pin"]
+    assert pins
+    assert all(token not in f.code and len(f.code) <= 200 for f in pins)  # redacted in the model (and cache)
+    print_out(render_audit(report))
+    text = capsys.readouterr().out
+    assert "\x1b" not in text
+    assert token not in text
+    assert "[red]x[/red]" in text
+    for rendered in (audit_markdown(report), audit_json(report)):
+        assert "\x1b" not in rendered
+        assert token not in rendered

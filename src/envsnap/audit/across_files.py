@@ -63,10 +63,39 @@ def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:
     signals = _cuda_branch_modules(signals)
     signals = _default_pickers(signals)
     signals = _optional_distributions(signals, files)
+    signals = _metadata_pins(signals)
     return _imported_only_guarded(signals)
 
 
 _PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
+_METADATA_FILES = ("METADATA", "PKG-INFO")
+NOT_INSTALLED_PIN = "not-installed=1"
+"""Signal detail: a torch pin of a requirements file in a package whose metadata says what installs."""
+
+
+def _metadata_pins(signals: list[Signal]) -> list[Signal]:
+    """Mark the torch pins of requirements files in a distribution whose METADATA/PKG-INFO lists requirements.
+
+    CompressAI 1.2.8's sdist ships a 2021 ``pip freeze`` of a docs and notebook setup as
+    ``requirements.txt`` (``torch==1.8.1`` beside alabaster and jupyter) that no build file reads; the
+    package requires ``torch>=1.13.1`` (PKG-INFO), and pip installs what the metadata says (#22 blind round
+    99; ptlflow's subfolder freeze, round 82, had the same shape). Pins in setup.py or pyproject.toml are the
+    metadata's own source and stay.
+    """
+    has_metadata = any(
+        s.kind in ("requirement", "declared") and posixpath.basename(s.file or "") in _METADATA_FILES
+        for s in signals
+    )
+    if not has_metadata:
+        return signals
+    return [
+        msgspec.structs.replace(s, detail=(*s.detail, NOT_INSTALLED_PIN))
+        if s.kind == "torch-pin"
+        and posixpath.basename(s.file or "").lower().startswith("requirements")
+        and NOT_INSTALLED_PIN not in s.detail
+        else s
+        for s in signals
+    ]
 
 
 def _optional_distributions(signals: list[Signal], files: set[str]) -> list[Signal]:

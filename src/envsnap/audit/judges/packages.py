@@ -6,7 +6,13 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import Version
 
 from envsnap.audit import knowledge
-from envsnap.audit.across_files import IMPORTS_GUARDED, OPTIONAL_MODULE, STAND_IN, UNDECLARED
+from envsnap.audit.across_files import (
+    IMPORTS_GUARDED,
+    NOT_INSTALLED_PIN,
+    OPTIONAL_MODULE,
+    STAND_IN,
+    UNDECLARED,
+)
 from envsnap.audit.judges.base import (
     BACKEND_NAMES,
     LOWER_RISK,
@@ -251,7 +257,7 @@ def judge_torch_pin(signal: Signal, target: Target, ctx: Context) -> Finding | N
     wheels have no gfx942 code objects and XPU wheels start at torch 2.5, so the project installs a torch
     that cannot use the GPU until the pin is lifted (an edit, then the usual API drift of the newer torch).
     """
-    if target.kind in ("cuda", "cpu"):
+    if target.kind in ("cuda", "cpu") or NOT_INSTALLED_PIN in signal.detail:
         return None
     try:
         specifier = SpecifierSet(signal.facts().get("spec", ""))

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from envsnap.audit.model import Signal
+from envsnap.audit.scanners.build import shown_code
 
 _PEP508 = re.compile(r"""(?:^|["'\s])torch\s*((?:[<>=!~]=?=?\s*[0-9][\w.*+!]*\s*,?\s*)+)""")
 _POETRY = re.compile(r"""^\s*torch\s*=\s*(?:\{[^}]*?version\s*=\s*)?["']([^"']+)["']""")
@@ -22,19 +23,33 @@ _CAPS = ("<", "<=", "==", "===", "~=")
 FILES = ("setup.py", "setup.cfg", "pyproject.toml")
 
 
+_EXTRA = re.compile(r"\bextra\s*==")
+METADATA = ("metadata", "pkg-info")
+"""A wheel's METADATA and an sdist's PKG-INFO: ``Requires-Dist: torch==2.1.0`` is what pip installs."""
+
+
 def is_pin_file(relative: str) -> bool:
     """Where a project states what it installs with."""
     name = relative.rsplit("/", 1)[-1].lower()
-    return name in FILES or (name.startswith("requirements") and name.endswith((".txt", ".in")))
+    return (
+        name in FILES
+        or name in METADATA
+        or (name.startswith("requirements") and name.endswith((".txt", ".in")))
+    )
 
 
 def torch_pins(relative: str, text: str) -> Iterator[Signal]:
     """One ``torch-pin`` signal per line whose torch requirement has an upper bound."""
     if "torch" not in text:
         return
+    metadata = relative.rsplit("/", 1)[-1].lower() in METADATA
     for number, line in enumerate(text.splitlines(), 1):
+        if metadata and not line.strip():
+            return  # the headers end; the long description (a README's install commands) follows
         if "torch" not in line or line.lstrip().startswith("#"):
             continue
+        if metadata and (not line.startswith("Requires-Dist:") or _EXTRA.search(line)):
+            continue  # only the default install's requirements: an extra's marker names an opt-in
         match = _PEP508.search(line) or _POETRY.search(line)
         if match is None:
             continue
@@ -52,7 +67,7 @@ def torch_pins(relative: str, text: str) -> Iterator[Signal]:
             layer="source",
             file=relative,
             line=number,
-            code=line.strip()[:200],
+            code=shown_code(line.strip()),  # redacted before the per-file cache stores it
             subject=str(specifier),
             detail=(f"spec={specifier}",),
         )
