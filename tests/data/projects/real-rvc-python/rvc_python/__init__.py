@@ -1,0 +1,1 @@
+import rvc_python.infer

@@ -1,0 +1,5 @@
+__version__ = "4.2.30"
+
+from .logger import init_logger
+
+init_logger()

@@ -1,0 +1,3 @@
+from ._models import NSFHifiGANGenerator
+
+__all__ = ["NSFHifiGANGenerator"]
