@@ -229,6 +229,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-scvi-tools", "mps"),
         ("real-scgpt", "xpu"),
         ("real-backgroundremover", "xpu"),
+        ("real-rvc-python", "rocm:gfx942"),
+        ("real-rvc-python", "xpu"),
+        ("real-seed-vc", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1192,7 +1195,30 @@ current ROCm torch, the work-around its users report (#237), and resemble-enhanc
 own ROCm 6 build of torch 2.1.1. envsnap knows only the upstream index's wheels per torch release, not AMD's
 builds of older releases or a ``--no-deps`` install. The same reading made open-flamingo right on ROCm and XPU
 (``torch ==2.0.1``) and CompressAI right on ROCm (its 2021 ``pip freeze`` requirements.txt, ``torch==1.8.1``,
-no longer counts beside its PKG-INFO's ``torch>=1.13.1``)."""
+no longer counts beside its PKG-INFO's ``torch>=1.13.1``).
+rvc-python (blind round 100) on ROCm: moderate, from ONNX Runtime's provider list
+``["CUDAExecutionProvider", "CPUExecutionProvider"]`` in ``rvc_python/lib/infer_pack/onnx_inference.py:13``
+and ``:74``. The expectation is lower: that module is vendored from RVC-WebUI and nothing in the package imports
+it; inference is plain PyTorch on ``-de cuda:0``, the AMD GPU under ROCm PyTorch (upstream RVC runs on the ROCm
+wheels, RVC-Project/Retrieval-based-Voice-Conversion-WebUI#272). The shape: an ONNX provider list in an
+unreferenced vendored module weighs like the project's runtime path. Not tuned: a measurement round, one level
+off.
+rvc-python (blind round 100) on XPU: lower, "already supported on Intel XPU: build switch is_xpu"
+(``rvc_python/modules/ipex/__init__.py:31``), with ``torch.xpu`` at ``configs/config.py:12`` and the 'xpu'
+device at ``:77``. The expectation is moderate: the only XPU path is the vendored IPEX hijack, taken only when
+``intel_extension_for_pytorch`` is installed (a guarded import the requirements do not name), which remaps
+``torch.cuda`` onto ``torch.xpu`` so that ``device_config()`` (``configs/config.py:96``-``98``) switches to
+``xpu:0``; with a plain XPU build of torch the same method overrides the user's device to ``cpu``
+(``:138``-``142``). Undocumented in the package and tied to the retired IPEX: partial. The shape: a monkeypatch
+layer that aliases the CUDA API to the target counts as a first-class backend switch. Not tuned: a measurement
+round, one level off.
+seed-vc (blind round 100, the draw) on ROCm: moderate, from ``providers=["CUDAExecutionProvider"]`` in
+``seed_vc/baselines/dnsmos/dnsmos_computor.py:31``-``38``. The expectation is lower: DNSMOS is a quality metric
+that only the evaluation script loads (``seed_vc/eval.py:40``); conversion, the apps and training pick ``cuda``
+(the AMD GPU under ROCm) in their device ladders and BigVGAN's CUDA kernel is off everywhere
+(``use_cuda_kernel=False``, ``seed_vc/modules/bigvgan/alias_free_activation/cuda/load.py:23`` is a lower
+finding). The shape: an evaluation baseline's ONNX providers weigh like the product's runtime. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
