@@ -232,6 +232,10 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-rvc-python", "rocm:gfx942"),
         ("real-rvc-python", "xpu"),
         ("real-seed-vc", "rocm:gfx942"),
+        ("real-anomalib", "mps"),
+        ("real-deepod", "rocm:gfx942"),
+        ("real-padim-ad", "xpu"),
+        ("real-padim-ad", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1218,7 +1222,34 @@ that only the evaluation script loads (``seed_vc/eval.py:40``); conversion, the 
 (the AMD GPU under ROCm) in their device ladders and BigVGAN's CUDA kernel is off everywhere
 (``use_cuda_kernel=False``, ``seed_vc/modules/bigvgan/alias_free_activation/cuda/load.py:23`` is a lower
 finding). The shape: an evaluation baseline's ONNX providers weigh like the product's runtime. Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+anomalib (blind round 101) on MPS: lower. envsnap sees a code path on Apple MPS (it names the 'mps' device,
+``anomalib/models/components/stats/multi_variate_gaussian.py:158``, where PaDiM's covariance is inverted on the
+CPU) and lists the float64 tensors (``metrics/pimo/binary_classification_curve.py:346``, ``:382``,
+``metrics/threshold/manual_threshold.py:70``/``:71``) as "to check", which set no level. The expectation is
+moderate: the README documents ROCm and XPU installs and an Intel training path but nothing for Apple, Lightning's
+auto accelerator picks mps and the tracker's reports are failures (#1533 "Cannot convert a MPS Tensor to
+float64", #1621 visualization on mps); float64 stays on the device path (the ManualThreshold state, CFlow's
+loss, DFM's PCA ``.double()``). The shape: a single MPS workaround for one op read as support, while float64 in
+metric states (moved with the module) goes unweighed. Not tuned: a measurement round, one level off.
+deepod (blind round 101) on ROCm: lower, "standard ops, no custom CUDA". The expectation is moderate: the wheel's
+``Requires-Dist: torch (<1.13.1,>=1.10.0)`` (``deepod-0.4.1.dist-info/METADATA:22``) caps torch at 1.13.0, whose
+ROCm 5.2 wheels carry no gfx942 code objects. The pin reader's PEP 508 pattern
+(``scanners/torch_pin.py:20``) wants the operator right after the name, so the old parenthesised form
+``name (spec)`` that setuptools wrote into METADATA is not read; no pin, no cap. The XPU and MPS cells are
+right (moderate), but set by the hard-coded ``.cuda()`` in ``deepod/core/base_transformer_network_dev.py:10``
+(and its copy under ``core/networks/``), a dev module whose one import, ``core/base_networks.py:5``, is
+commented out, not by the pin the ground truth gives as the reason: right level, unused code. The shape: a
+Metadata-1.2-style parenthesised version spec. Not tuned: a measurement round, one level off.
+padim-ad (blind round 101, the draw) on XPU and MPS: moderate, set by ``hardcoded-cuda-device`` at
+``main.py:10`` and ``anomaly_detection_ui.py:545`` (``PadimADConfig(..., device='cuda', ...)`` in the demo
+script and the customtkinter GUI's training thread). The expectation is lower: the library's entry is
+``PadimADConfig(device=...)`` (the README's example writes 'cuda' as a value, not a requirement), the device
+string goes straight to ``.to()`` (``ai/feature_extraction.py:44``, ``:62``) and the statistics are numpy on
+the CPU, so ``device='xpu'`` / ``'mps'`` runs as shipped; only the demo and the GUI would need the literal
+changed. A borderline truth. The shape: a device literal passed as a config argument at an entry point (demo
+script, GUI callback) counted like a hard-coded ``.cuda()`` in library code. Not tuned: a measurement round,
+one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
