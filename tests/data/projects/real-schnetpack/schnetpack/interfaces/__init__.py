@@ -1,0 +1,2 @@
+from .ase_interface import *
+from .batchwise_optimization import *

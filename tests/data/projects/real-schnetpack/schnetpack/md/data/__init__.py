@@ -1,0 +1,2 @@
+from .hdf5_data import *
+from .spectra import *

@@ -1,0 +1,1 @@
+from .orca_parser import *

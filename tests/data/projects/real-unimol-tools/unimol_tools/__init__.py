@@ -1,0 +1,3 @@
+from .predict import MolPredict
+from .predictor import UniMolRepr
+from .train import MolTrain

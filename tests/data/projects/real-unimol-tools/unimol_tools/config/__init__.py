@@ -1,0 +1,1 @@
+from .model_config import MODEL_CONFIG, MODEL_CONFIG_V2

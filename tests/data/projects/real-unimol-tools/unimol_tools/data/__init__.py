@@ -1,0 +1,2 @@
+from .datahub import DataHub
+from .dictionary import Dictionary

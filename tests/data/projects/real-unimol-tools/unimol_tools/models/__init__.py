@@ -1,0 +1,1 @@
+from .nnmodel import NNModel, UniMolModel, UniMolV2Model
