@@ -1,0 +1,3 @@
+from easy_dwpose.dwpose import DWposeDetector
+
+__all__ = ["DWposeDetector"]

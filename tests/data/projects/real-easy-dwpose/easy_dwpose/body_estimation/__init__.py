@@ -1,0 +1,4 @@
+from .utils import resize_image
+from .wholebody import Wholebody
+
+__all__ = ["Wholebody", "resize_image"]
