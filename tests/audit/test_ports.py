@@ -182,7 +182,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-codeformer-pip", "mps"),
         ("real-aura-sr", "xpu"),
         ("real-aura-sr", "mps"),
-        ("real-torch-points3d", "rocm:gfx942"),
         ("real-lion-pytorch", "mps"),
         ("real-pytorch-optimizer", "xpu"),
         ("real-pytorch-optimizer", "mps"),
@@ -225,6 +224,10 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-pot", "mps"),
         ("real-facenet-pytorch", "rocm:gfx942"),
         ("real-resemble-enhance", "rocm:gfx942"),
+        ("real-spikingjelly", "xpu"),
+        ("real-spikingjelly", "mps"),
+        ("real-bigvgan", "xpu"),
+        ("real-bigvgan", "mps"),
         ("real-encodec", "mps"),
         ("real-scvi-tools", "mps"),
         ("real-scgpt", "xpu"),
@@ -233,7 +236,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-rvc-python", "xpu"),
         ("real-seed-vc", "rocm:gfx942"),
         ("real-anomalib", "mps"),
-        ("real-deepod", "rocm:gfx942"),
         ("real-padim-ad", "xpu"),
         ("real-padim-ad", "mps"),
         ("real-schnetpack", "mps"),
@@ -876,18 +878,6 @@ has no device parameter and calls ``cls(config)`` (``:810``), so the model is al
 reaching another device means editing from_pretrained or re-implementing its loading. envsnap reads a
 parameter's 'cuda' default as a user setting without checking that the public factory forwards it. Not tuned:
 a measurement round, one level off.
-torch-points3d (blind round 78) on ROCm: lower, "standard ops, no custom CUDA"; its only findings are the
-guarded ``import pycuda.driver`` at ``torch_points3d/datasets/registration/fusion.py:10`` (cuda-only-import,
-"an opt-in the user installs") and the pycuda ``SourceModule`` kernel string at ``fusion.py:65`` (lower on
-ROCm: hiprtc). The expectation is moderate: the framework is Python over CUDA extension packages that its
-METADATA pins (``torch>=1.7.0,<2.0.0``, ``torch-points-kernels<0.7``, ``torch-sparse<0.7``, torch-cluster,
-torch-scatter) and imports at module level (``import torch_points_kernels as tp`` in the
-PointNet++/RSConv/KPConv modules, ``import MinkowskiEngine as ME`` / ``import torchsparse`` in
-``modules/SparseConv3d``); no torch 1.x ROCm wheel supports gfx942, so the pins must be relaxed, and
-torch-points-kernels hipifies only through an undocumented FORCE_CUDA build (this index's
-real-torch-points-kernels: moderate). envsnap weighs neither a ``Requires-Dist`` upper pin on torch that
-excludes the target's wheels nor the CUDA-extension packages a pure-Python framework is built on
-(MinkowskiEngine and torchsparse are not flagged at all). Not tuned: a measurement round, one level off.
 lion-pytorch (blind round 79) on MPS: the one moderate finding is cuda-only-import at
 ``lion_pytorch/triton.py:4`` ("Triton GPU kernels: no build for Apple MPS exists", noted as guarded). The
 expectation is lower: that module is imported only when the user passes ``use_triton=True``
@@ -1203,47 +1193,38 @@ own ROCm 6 build of torch 2.1.1. envsnap knows only the upstream index's wheels 
 builds of older releases or a ``--no-deps`` install. The same reading made open-flamingo right on ROCm and XPU
 (``torch ==2.0.1``) and CompressAI right on ROCm (its 2021 ``pip freeze`` requirements.txt, ``torch==1.8.1``,
 no longer counts beside its PKG-INFO's ``torch>=1.13.1``).
-rvc-python (blind round 100) on ROCm: moderate, from ONNX Runtime's provider list
-``["CUDAExecutionProvider", "CPUExecutionProvider"]`` in ``rvc_python/lib/infer_pack/onnx_inference.py:13``
-and ``:74``. The expectation is lower: that module is vendored from RVC-WebUI and nothing in the package imports
-it; inference is plain PyTorch on ``-de cuda:0``, the AMD GPU under ROCm PyTorch (upstream RVC runs on the ROCm
-wheels, RVC-Project/Retrieval-based-Voice-Conversion-WebUI#272). The shape: an ONNX provider list in an
-unreferenced vendored module weighs like the project's runtime path. Not tuned: a measurement round, one level
-off.
+rvc-python (blind round 100) on ROCm: moderate, from ONNX Runtime's provider list ``["CUDAExecutionProvider",
+"CPUExecutionProvider"]`` in ``rvc_python/lib/infer_pack/onnx_inference.py:13`` and ``:74``. The expectation
+is lower: that module is vendored from RVC-WebUI and nothing in the package imports it; inference is plain
+PyTorch on ``-de cuda:0``, the AMD GPU under ROCm PyTorch (upstream RVC runs on the ROCm wheels,
+RVC-Project/Retrieval-based-Voice-Conversion-WebUI#272). The shape: an ONNX provider list in an unreferenced
+vendored module weighs like the project's runtime path. Not tuned: a measurement round, one level off.
 rvc-python (blind round 100) on XPU: lower, "already supported on Intel XPU: build switch is_xpu"
 (``rvc_python/modules/ipex/__init__.py:31``), with ``torch.xpu`` at ``configs/config.py:12`` and the 'xpu'
 device at ``:77``. The expectation is moderate: the only XPU path is the vendored IPEX hijack, taken only when
 ``intel_extension_for_pytorch`` is installed (a guarded import the requirements do not name), which remaps
 ``torch.cuda`` onto ``torch.xpu`` so that ``device_config()`` (``configs/config.py:96``-``98``) switches to
 ``xpu:0``; with a plain XPU build of torch the same method overrides the user's device to ``cpu``
-(``:138``-``142``). Undocumented in the package and tied to the retired IPEX: partial. The shape: a monkeypatch
-layer that aliases the CUDA API to the target counts as a first-class backend switch. Not tuned: a measurement
-round, one level off.
+(``:138``-``142``). Undocumented in the package and tied to the retired IPEX: partial. The shape: a
+monkeypatch layer that aliases the CUDA API to the target counts as a first-class backend switch. Not tuned: a
+measurement round, one level off.
 seed-vc (blind round 100, the draw) on ROCm: moderate, from ``providers=["CUDAExecutionProvider"]`` in
-``seed_vc/baselines/dnsmos/dnsmos_computor.py:31``-``38``. The expectation is lower: DNSMOS is a quality metric
-that only the evaluation script loads (``seed_vc/eval.py:40``); conversion, the apps and training pick ``cuda``
-(the AMD GPU under ROCm) in their device ladders and BigVGAN's CUDA kernel is off everywhere
+``seed_vc/baselines/dnsmos/dnsmos_computor.py:31``-``38``. The expectation is lower: DNSMOS is a quality
+metric that only the evaluation script loads (``seed_vc/eval.py:40``); conversion, the apps and training pick
+``cuda`` (the AMD GPU under ROCm) in their device ladders and BigVGAN's CUDA kernel is off everywhere
 (``use_cuda_kernel=False``, ``seed_vc/modules/bigvgan/alias_free_activation/cuda/load.py:23`` is a lower
 finding). The shape: an evaluation baseline's ONNX providers weigh like the product's runtime. Not tuned: a
 measurement round, one level off.
 anomalib (blind round 101) on MPS: lower. envsnap sees a code path on Apple MPS (it names the 'mps' device,
-``anomalib/models/components/stats/multi_variate_gaussian.py:158``, where PaDiM's covariance is inverted on the
-CPU) and lists the float64 tensors (``metrics/pimo/binary_classification_curve.py:346``, ``:382``,
+``anomalib/models/components/stats/multi_variate_gaussian.py:158``, where PaDiM's covariance is inverted on
+the CPU) and lists the float64 tensors (``metrics/pimo/binary_classification_curve.py:346``, ``:382``,
 ``metrics/threshold/manual_threshold.py:70``/``:71``) as "to check", which set no level. The expectation is
-moderate: the README documents ROCm and XPU installs and an Intel training path but nothing for Apple, Lightning's
-auto accelerator picks mps and the tracker's reports are failures (#1533 "Cannot convert a MPS Tensor to
-float64", #1621 visualization on mps); float64 stays on the device path (the ManualThreshold state, CFlow's
-loss, DFM's PCA ``.double()``). The shape: a single MPS workaround for one op read as support, while float64 in
-metric states (moved with the module) goes unweighed. Not tuned: a measurement round, one level off.
-deepod (blind round 101) on ROCm: lower, "standard ops, no custom CUDA". The expectation is moderate: the wheel's
-``Requires-Dist: torch (<1.13.1,>=1.10.0)`` (``deepod-0.4.1.dist-info/METADATA:22``) caps torch at 1.13.0, whose
-ROCm 5.2 wheels carry no gfx942 code objects. The pin reader's PEP 508 pattern
-(``scanners/torch_pin.py:20``) wants the operator right after the name, so the old parenthesised form
-``name (spec)`` that setuptools wrote into METADATA is not read; no pin, no cap. The XPU and MPS cells are
-right (moderate), but set by the hard-coded ``.cuda()`` in ``deepod/core/base_transformer_network_dev.py:10``
-(and its copy under ``core/networks/``), a dev module whose one import, ``core/base_networks.py:5``, is
-commented out, not by the pin the ground truth gives as the reason: right level, unused code. The shape: a
-Metadata-1.2-style parenthesised version spec. Not tuned: a measurement round, one level off.
+moderate: the README documents ROCm and XPU installs and an Intel training path but nothing for Apple,
+Lightning's auto accelerator picks mps and the tracker's reports are failures (#1533 "Cannot convert a MPS
+Tensor to float64", #1621 visualization on mps); float64 stays on the device path (the ManualThreshold state,
+CFlow's loss, DFM's PCA ``.double()``). The shape: a single MPS workaround for one op read as support, while
+float64 in metric states (moved with the module) goes unweighed. Not tuned: a measurement round, one level
+off.
 padim-ad (blind round 101, the draw) on XPU and MPS: moderate, set by ``hardcoded-cuda-device`` at
 ``main.py:10`` and ``anomaly_detection_ui.py:545`` (``PadimADConfig(..., device='cuda', ...)`` in the demo
 script and the customtkinter GUI's training thread). The expectation is lower: the library's entry is
@@ -1255,28 +1236,37 @@ script, GUI callback) counted like a hard-coded ``.cuda()`` in library code. Not
 one level off.
 
 schnetpack (blind round 102, held out) on MPS: moderate, from six float64-on-mps findings:
-``schnetpack/interfaces/ase_interface.py:265`` and ``md/calculators/schnetpack_calculator.py:98`` (``load_model(
-model_file, device=torch.device("cpu")).to(torch.float64)``), ``interfaces/batchwise_optimization.py:160`` and
-``:299`` (the same load), ``md/utils/__init__.py:109`` (an UninitializedBuffer's float64 default) and
-``nn/ops/so3.py:106`` (Clebsch-Gordan coefficients built in float64). The expectation is lower: each of these is
-on the CPU and is cast before it reaches a device: the calculators load in float64 on the CPU ("keep it on CPU,
-device can be changed afterwards") and then do ``model.to(device=device, dtype=dtype)`` with dtype float32 by
-default (``ase_interface.py:236``, ``batchwise_optimization.py:166``/``:313``), the SO3 tables are cast with
-``.to(torch.float32)`` before ``register_buffer`` (``nn/so3.py:193``), MD buffers follow ``simulator.to(precision)``
-(32 by default), and training goes through Lightning's accelerator 'auto', which picks mps. The shape: float64
-made on the CPU (a load, a precomputed table) and cast to a float32 dtype parameter on the later ``.to(device,
-dtype)`` line; envsnap flags the float64 at the line that makes it and does not follow it to the cast. Not
-tuned: a measurement round, one level off.
+``schnetpack/interfaces/ase_interface.py:265`` and ``md/calculators/schnetpack_calculator.py:98``
+(``load_model( model_file, device=torch.device("cpu")).to(torch.float64)``),
+``interfaces/batchwise_optimization.py:160`` and ``:299`` (the same load), ``md/utils/__init__.py:109`` (an
+UninitializedBuffer's float64 default) and ``nn/ops/so3.py:106`` (Clebsch-Gordan coefficients built in
+float64). The expectation is lower: each of these is on the CPU and is cast before it reaches a device: the
+calculators load in float64 on the CPU ("keep it on CPU, device can be changed afterwards") and then do
+``model.to(device=device, dtype=dtype)`` with dtype float32 by default (``ase_interface.py:236``,
+``batchwise_optimization.py:166``/``:313``), the SO3 tables are cast with ``.to(torch.float32)`` before
+``register_buffer`` (``nn/so3.py:193``), MD buffers follow ``simulator.to(precision)`` (32 by default), and
+training goes through Lightning's accelerator 'auto', which picks mps. The shape: float64 made on the CPU (a
+load, a precomputed table) and cast to a float32 dtype parameter on the later ``.to(device, dtype)`` line;
+envsnap flags the float64 at the line that makes it and does not follow it to the cast. Not tuned: a
+measurement round, one level off.
 smplpytorch (blind round 103, the draw) on XPU and MPS: moderate. envsnap's deciding finding is
-hardcoded-cuda-device at ``smplpytorch/demo.py:23`` (+3: ``:24``, ``:25`` and ``pytorch/rodrigues_layer.py:72``),
-``.cuda()`` behind a boolean switch (``if cuda:`` / ``if args.cuda:``), read as "the switch can only be turned
-off"; on MPS also float64-on-mps at ``pytorch/rodrigues_layer.py:70`` (+2, ``inputs.double()``). The
-expectation is lower on both: the library itself (``pytorch/smpl_layer.py``, ``tensutils.py``) never picks a
-device and creates every tensor on the buffers' device (``device=th_j.device``), so ``SMPL_Layer().to('xpu')``
-or ``.to('mps')`` runs as shipped in float32; the demo script's switch is ``cuda = False`` and the ``.double()``
-and ``--cuda`` are in ``rodrigues_layer.py``'s ``if __name__ == '__main__'`` gradcheck. The shape: a demo script
-and a module's ``__main__`` self-test counted as the library's code path. Not tuned: a measurement round, one
-level off."""
+hardcoded-cuda-device at ``smplpytorch/demo.py:23`` (+3: ``:24``, ``:25`` and
+``pytorch/rodrigues_layer.py:72``), ``.cuda()`` behind a boolean switch (``if cuda:`` / ``if args.cuda:``),
+read as "the switch can only be turned off"; on MPS also float64-on-mps at ``pytorch/rodrigues_layer.py:70``
+(+2, ``inputs.double()``). The expectation is lower on both: the library itself (``pytorch/smpl_layer.py``,
+``tensutils.py``) never picks a device and creates every tensor on the buffers' device
+(``device=th_j.device``), so ``SMPL_Layer().to('xpu')`` or ``.to('mps')`` runs as shipped in float32; the demo
+script's switch is ``cuda = False`` and the ``.double()`` and ``--cuda`` are in ``rodrigues_layer.py``'s ``if
+__name__ == '__main__'`` gradcheck. The shape: a demo script and a module's ``__main__`` self-test counted as
+the library's code path. Not tuned: a measurement round, one level off.
+spikingjelly (blind round 92, back as built against) and bigvgan (blind round 96, back as built against) on
+XPU and MPS: moderate, one level off where they were two. Their opt-in CUDA kernels are now lower
+(SpikingJelly's ``backend='cupy'`` neurons: CuPy in no requirement, every import guarded; BigVGAN's fused
+activation: a module loaded only as the twin of the pure-torch ``Activation1d``). What keeps them moderate:
+SpikingJelly's CuPy helpers (``activation_based/cuda_utils.py``, ``torch.cuda.synchronize`` and friends in
+functions that only the CuPy backend calls) and its ``cext`` extension wrappers; BigVGAN's ``train.py``
+(``torch.cuda.set_device``, ``.cuda()``), the training script beside an inference API that takes any device.
+No rule tells a helper only the opt-in path calls, or a training script, from the main path."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,8 +14,10 @@ from packaging.utils import canonicalize_name
 
 from envsnap.audit import knowledge
 from envsnap.audit.model import (
+    ALTERNATIVE,
     BUILT_MODULE,
     DEFAULT_ONLY,
+    DEVICE_CHOICE,
     IF_FLAG,
     LAZY,
     OPT_IN_PATH,
@@ -61,6 +63,7 @@ def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:
     signals = _imported_device_flags(signals)
     signals = _ort_builds(signals)
     signals = _cuda_branch_modules(signals)
+    signals = _alternatives(signals)
     signals = _default_pickers(signals)
     signals = _optional_distributions(signals, files)
     signals = _metadata_pins(signals)
@@ -157,6 +160,33 @@ def _default_pickers(signals: list[Signal]) -> list[Signal]:
 
 CUDA_BRANCH = "cuda-branch=1"
 """Signal detail: in a module the project imports only where its own device test picked CUDA."""
+
+
+def _alternatives(signals: list[Signal]) -> list[Signal]:
+    """Mark what sits in a module the project loads only as one of two implementations.
+
+    scan._alternative_modules names the modules; the CUDA sources in the folder of one that builds a JIT
+    extension go with it (BigVGAN's ``load.py`` compiles the ``.cu`` files beside it). judges.judge lowers
+    what is marked: where the implementation is not chosen, or does not build, the twin runs.
+    """
+    chosen = {s.file: DEVICE_CHOICE in s.detail for s in signals if s.kind == "alternative-module" and s.file}
+    if not chosen:
+        return signals
+    builders = {
+        posixpath.dirname(s.file): chosen[s.file]
+        for s in signals
+        if s.file in chosen and s.kind in ("jit-build", "cuda-extension")
+    }
+    marked: list[Signal] = []
+    for s in signals:
+        device = chosen.get(s.file or "")
+        if device is None and s.kind in NATIVE_KINDS:
+            device = builders.get(posixpath.dirname(s.file or ""))
+        if device is not None and s.kind != "alternative-module" and ALTERNATIVE not in s.detail:
+            extra = (ALTERNATIVE, DEVICE_CHOICE) if device else (ALTERNATIVE,)
+            s = msgspec.structs.replace(s, detail=(*s.detail, *extra))
+        marked.append(s)
+    return marked
 
 
 def _cuda_branch_modules(signals: list[Signal]) -> list[Signal]:

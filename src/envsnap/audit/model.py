@@ -91,6 +91,10 @@ IF_FLAG = "if-flag="
 across_files guards it when that name is a module-level device test there (``device-flag``)."""
 
 OPT_IN_PATH = "opt-in-path="
+ALTERNATIVE = "alternative=1"
+"""Signal detail: in a module the project loads only as one of two implementations (scan.py names them)."""
+DEVICE_CHOICE = "device-choice=1"
+"""Beside ALTERNATIVE: the choice tests the device or CUDA's presence, which a ROCm torch answers as CUDA."""
 """Signal detail prefix: the line sits in a function that imports this package, which the project never
 installs (across_files._opt_in_paths): judges.judge lowers what it finds there."""
 

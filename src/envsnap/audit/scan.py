@@ -24,7 +24,7 @@ import msgspec
 
 from envsnap.audit.across_files import across_files
 from envsnap.audit.cli_switches import mark_opt_in, off_options, switch_names
-from envsnap.audit.model import DEFAULT_ONLY, UNREFERENCED, ScanResult, Signal
+from envsnap.audit.model import DEFAULT_ONLY, DEVICE_CHOICE, UNREFERENCED, ScanResult, Signal
 from envsnap.audit.scan_cache import FileResult, ScanCache, Stamp
 from envsnap.audit.walk import Entry, walk
 
@@ -64,6 +64,7 @@ def scan_tree(
     paths = {entry.relative for entry in entries} | {relative for relative, _, _ in layout}
     signals = _cli_switches(signals, entries)
     signals = _own_module_imports(signals, entries)
+    signals = _alternative_modules(signals, entries)
     signals = _unseen_picker_calls(signals, entries)
     signals = across_files(signals, paths)
     signals = _referenced_elsewhere(signals, entries)
@@ -165,6 +166,98 @@ def _own_module_imports(signals: list[Signal], entries: Sequence[Entry]) -> list
         if signal.subject in wanted
     ]
     return [*signals, *found]
+
+
+_KERNEL_KINDS = frozenset({"cupy-kernel", "cuda-kernel-string", "jit-build", "cuda-extension"})
+ALTERNATIVE_DEPTH = 4
+"""Import levels read up from a kernel module to the choice that imports it (BigVGAN: load.py, imported at
+the top of activation1d.py, imported in the choice in bigvgan.py: two)."""
+
+
+def _alternative_modules(signals: list[Signal], entries: Sequence[Entry]) -> list[Signal]:
+    """An ``alternative-module`` signal for each project module with CUDA kernels that loads only as one of
+    two implementations: every import of it sits in a twin choice (python_twins), or at the top of a module
+    that itself loads only so.
+
+    BigVGAN 2.4.1 imports its fused activation (``alias_free_activation/cuda/activation1d.py``, which
+    JIT-loads ``anti_alias_activation_cuda.cu`` through ``load.py``) only under
+    ``if h.get("use_cuda_kernel", False):``, binding the name the ``else`` binds to the pure-torch
+    ``Activation1d``; ccvfi 0.0.3 picks ``softsplat`` (CuPy kernels) or ``softsplat_torch`` by
+    ``support_cupy`` (#22 blind rounds 96 and 98, *higher* for *lower*, two levels off). Read from the text,
+    from the kernel modules up, only in trees that have any.
+    """
+    from envsnap.audit.scanners.python_local import TOP, local_imports
+    from envsnap.audit.scanners.python_twins import twin_import_lines
+
+    start = {
+        s.file.removesuffix(".py")
+        for s in signals
+        if s.kind in _KERNEL_KINDS and s.file is not None and s.file.endswith(".py")
+    }
+    if not start:
+        return signals
+    texts = dict(_python_texts(entries))
+    places: dict[str, list[tuple[str, int, bool]]] = {}
+    frontier, seen = start, set[str]()
+    for _ in range(ALTERNATIVE_DEPTH):
+        frontier -= seen
+        if not frontier:
+            break
+        seen |= frontier
+        names = {module.rsplit("/", 1)[-1].encode() for module in frontier}
+        importers: set[str] = set()
+        for relative, data in texts.items():
+            if b"\x00" in data or not any(name in data for name in names):
+                continue
+            for found in local_imports(relative, data, submodules=True):
+                if found.subject in frontier and found.line is not None:
+                    top = TOP in found.detail
+                    places.setdefault(found.subject, []).append((relative, found.line, top))
+                    if top:
+                        importers.add(relative.removesuffix(".py").removesuffix("/__init__"))
+        frontier = importers
+    twins: dict[str, dict[int, bool]] = {}
+
+    def choice(relative: str, line: int) -> bool | None:
+        """Whether the import at ``line`` is in a twin choice that tests the device; None: no twin choice."""
+        if relative not in twins:
+            twins[relative] = twin_import_lines(texts[relative].decode("utf-8", "replace"))
+        return twins[relative].get(line)
+
+    def alternative(module: str, stack: frozenset[str]) -> tuple[bool, bool]:
+        """(loads only as an alternative, some choice on the way tests the device)."""
+        found = places.get(module)
+        if not found or module in stack:
+            return False, False
+        device = False
+        for relative, line, top in found:
+            if top:
+                ok, tested = alternative(
+                    relative.removesuffix(".py").removesuffix("/__init__"), stack | {module}
+                )
+            else:
+                tested_here = choice(relative, line)
+                ok, tested = tested_here is not None, bool(tested_here)
+            if not ok:
+                return False, False
+            device = device or tested
+        return True, device
+
+    marks = []
+    for module in sorted(start):
+        ok, device = alternative(module, frozenset())
+        if ok:
+            marks.append(
+                Signal(
+                    kind="alternative-module",
+                    layer="source",
+                    file=f"{module}.py",
+                    subject=module,
+                    guarded=True,
+                    detail=(DEVICE_CHOICE,) if device else (),
+                )
+            )
+    return [*signals, *marks]
 
 
 _FILLS_UNSET = re.compile(rb"device\w*(?:\s+is\s+not\s+None)?\s+else\s+$|device\w*\s+or\s+$")

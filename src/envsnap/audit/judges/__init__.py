@@ -59,7 +59,16 @@ from envsnap.audit.judges.packages import (
     judge_torch_pin,
     package_finding,
 )
-from envsnap.audit.model import OPT_IN_PATH, OPTIONAL_BUILD, OPTIONAL_DISTRIBUTION, Finding, Signal, Target
+from envsnap.audit.model import (
+    ALTERNATIVE,
+    DEVICE_CHOICE,
+    OPT_IN_PATH,
+    OPTIONAL_BUILD,
+    OPTIONAL_DISTRIBUTION,
+    Finding,
+    Signal,
+    Target,
+)
 
 __all__ = ["JUDGES", "NAMES", "Context", "cuda_api_works", "judge", "package_finding", "where"]
 
@@ -178,6 +187,18 @@ def judge(signal: Signal, target: Target, ctx: Context | None = None) -> Finding
                     risk="lower",
                     replacement=replacement,
                 )
+    rocm_takes_it = target.kind == "rocm" and DEVICE_CHOICE in signal.detail
+    alternative = ALTERNATIVE in signal.detail and target.kind != "cuda" and not rocm_takes_it
+    if found is not None and alternative and found.risk != "lower":
+        return msgspec.structs.replace(
+            found,
+            meaning="In a module the project loads only as one of two implementations (an if/else that binds"
+            " the same names from a twin module): where this one is not chosen, or does not build, the twin"
+            f" runs. {found.meaning}",
+            effort="none",
+            risk="lower",
+            replacement="nothing to port to run (the twin runs); port it for its speed on the target",
+        )
     if found is not None and TORCH_PATH in signal.detail and found.risk != "lower" and target.kind != "cuda":
         return msgspec.structs.replace(
             found,

@@ -17,7 +17,9 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from envsnap.audit.model import Signal
 from envsnap.audit.scanners.build import shown_code
 
-_PEP508 = re.compile(r"""(?:^|["'\s])torch\s*((?:[<>=!~]=?=?\s*[0-9][\w.*+!]*\s*,?\s*)+)""")
+_PEP508 = re.compile(r"""(?:^|["'\s])torch\s*\(?\s*((?:[<>=!~]=?=?\s*[0-9][\w.*+!]*\s*,?\s*)+)""")
+"""``torch>=1.10,<1.13.1``, and ``torch (<1.13.1,>=1.10.0)`` as older setuptools wrote METADATA (deepod 0.4.1,
+#22 blind round 101)."""
 _POETRY = re.compile(r"""^\s*torch\s*=\s*(?:\{[^}]*?version\s*=\s*)?["']([^"']+)["']""")
 _CAPS = ("<", "<=", "==", "===", "~=")
 FILES = ("setup.py", "setup.cfg", "pyproject.toml")

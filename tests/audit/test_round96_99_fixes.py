@@ -1,0 +1,260 @@
+"""Fixes after measurement rounds 96-99 (#22): a kernel module the project loads only as one of two
+implementations is not its path.
+
+BigVGAN 2.4.1 (round 96) imports its fused CUDA activation only under ``if h.get("use_cuda_kernel", False):``
+and binds the same name to the pure-torch twin in the ``else``; ccvfi 0.0.3 (round 98) picks ``softsplat``
+(CuPy kernels) or ``softsplat_torch`` by ``support_cupy``. Both were *higher* for *lower* on XPU.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from envsnap.audit.scanners.python_twins import twin_import_lines
+from tests.audit.conftest import audit_files
+
+# ccvfi 0.0.3 ccvfi/arch/drba_arch.py (DRBA.__init__, trimmed).
+DRBA = """\
+import torch.nn as nn
+
+
+class DRBA(nn.Module):
+    def __init__(self, support_cupy=False):
+        super().__init__()
+        if support_cupy:
+            from ccvfi.arch.arch_utils.softsplat import softsplat as fwarp
+
+            self.fwarp = fwarp
+        else:
+            from ccvfi.arch.arch_utils.softsplat_torch import softsplat as fwarp
+
+            self.fwarp = fwarp
+"""
+# ccvfi 0.0.3 ccvfi/arch/arch_utils/softsplat.py (trimmed): CuPy at the top, CUDA C in strings.
+SOFTSPLAT = '''\
+import cupy
+import torch
+
+
+def cuda_kernel(name, source):
+    return cupy.RawModule(code=source).get_function(name)
+
+
+SOURCE = """
+extern "C" __global__ void __launch_bounds__(512) softsplat_out(const int n, float* out)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) { out[i] = 0.0f; }
+}
+"""
+
+
+def softsplat(tenIn, tenFlow, tenMetric, strMode):
+    kernel = cuda_kernel("softsplat_out", SOURCE)
+    kernel((1,), (512,), (tenIn.numel(), tenIn.data_ptr()), stream=torch.cuda.current_stream().cuda_stream)
+    return tenIn
+'''
+SOFTSPLAT_TORCH = """\
+import torch
+
+
+def softsplat(tenIn, tenFlow, tenMetric, strMode):
+    return tenIn + 0 * tenFlow.sum()
+"""
+CCVFI_METADATA = """\
+Metadata-Version: 2.1
+Name: ccvfi
+Version: 0.0.3
+Requires-Dist: einops
+Requires-Dist: numpy
+"""
+
+
+def _ccvfi(drba: str = DRBA) -> dict[str, str]:
+    return {
+        "METADATA": CCVFI_METADATA,
+        "ccvfi/__init__.py": "",
+        "ccvfi/arch/__init__.py": "",
+        "ccvfi/arch/drba_arch.py": drba,
+        "ccvfi/arch/arch_utils/__init__.py": "",
+        "ccvfi/arch/arch_utils/softsplat.py": SOFTSPLAT,
+        "ccvfi/arch/arch_utils/softsplat_torch.py": SOFTSPLAT_TORCH,
+    }
+
+
+def test_a_kernel_module_chosen_against_a_twin_is_not_the_path(tmp_path: Path) -> None:
+    for target in ("rocm:gfx942", "xpu", "mps"):
+        report = audit_files(tmp_path / target, _ccvfi(), target)
+        kernels = [f for f in report.findings if f.rule in ("cupy-kernel", "cuda-kernel-string")]
+        assert kernels, target
+        assert {f.risk for f in kernels} == {"lower"}, target
+        assert all("one of two implementations" in f.meaning for f in kernels)
+        assert report.verdict.risk == "lower", target
+
+
+def test_twin_the_same_module_imported_unconditionally_is_the_path(tmp_path: Path) -> None:
+    files = _ccvfi()
+    files["ccvfi/model.py"] = "from ccvfi.arch.arch_utils.softsplat import softsplat\n"
+    assert audit_files(tmp_path, files, "xpu").verdict.risk == "higher"
+
+
+def test_twin_a_branch_with_no_twin_is_an_ordinary_lazy_import(tmp_path: Path) -> None:
+    lone = DRBA.replace(
+        "            from ccvfi.arch.arch_utils.softsplat_torch import softsplat as fwarp\n", ""
+    )
+    assert audit_files(tmp_path, _ccvfi(lone), "xpu").verdict.risk == "higher"
+
+
+# BigVGAN 2.4.1 (trimmed): the choice binds Activation1d; the CUDA module JIT-loads the .cu beside load.py.
+BIGVGAN = """\
+import torch.nn as nn
+
+from .alias_free_activation.torch.act import Activation1d as TorchActivation1d
+
+
+class AMPBlock1(nn.Module):
+    def __init__(self, h, channels):
+        super().__init__()
+        if h.get("use_cuda_kernel", False):
+            from .alias_free_activation.cuda.activation1d import (
+                Activation1d as CudaActivation1d,
+            )
+
+            Activation1d = CudaActivation1d
+        else:
+            Activation1d = TorchActivation1d
+        self.act = Activation1d(channels)
+"""
+ACTIVATION1D = """\
+import torch.nn as nn
+
+from ..cuda import load
+
+anti_alias_activation_cuda = load.load()
+
+
+class Activation1d(nn.Module):
+    def forward(self, x):
+        return anti_alias_activation_cuda.forward(x)
+"""
+LOAD = """\
+import pathlib
+
+from torch.utils import cpp_extension
+
+
+def load():
+    srcpath = pathlib.Path(__file__).parent.absolute()
+    sources = [srcpath / "anti_alias_activation.cpp", srcpath / "anti_alias_activation_cuda.cu"]
+    return cpp_extension.load(name="anti_alias_activation_cuda", sources=sources, verbose=True)
+"""
+TORCH_ACT = "import torch.nn as nn\n\n\nclass Activation1d(nn.Module):\n    pass\n"
+KERNEL = """\
+#include <cuda_runtime.h>
+__global__ void anti_alias(float* x, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] *= 2.0f;
+}
+"""
+
+
+def _bigvgan(choice: str = 'h.get("use_cuda_kernel", False)') -> dict[str, str]:
+    return {
+        "bigvgan/__init__.py": "",
+        "bigvgan/bigvgan.py": BIGVGAN.replace('h.get("use_cuda_kernel", False)', choice),
+        "bigvgan/alias_free_activation/__init__.py": "",
+        "bigvgan/alias_free_activation/torch/__init__.py": "",
+        "bigvgan/alias_free_activation/torch/act.py": TORCH_ACT,
+        "bigvgan/alias_free_activation/cuda/__init__.py": "",
+        "bigvgan/alias_free_activation/cuda/activation1d.py": ACTIVATION1D,
+        "bigvgan/alias_free_activation/cuda/load.py": LOAD,
+        "bigvgan/alias_free_activation/cuda/anti_alias_activation_cuda.cu": KERNEL,
+    }
+
+
+def test_a_jit_kernel_behind_an_off_switch_with_a_twin_is_not_the_path(tmp_path: Path) -> None:
+    for target in ("rocm:gfx942", "xpu", "mps"):
+        report = audit_files(tmp_path / target, _bigvgan(), target)
+        sources = [f for f in report.findings if f.rule == "cuda-source"]
+        assert sources, target
+        assert {f.risk for f in sources} == {"lower"}, target
+        assert report.verdict.risk == "lower", target
+
+
+def test_twin_a_choice_on_cuda_is_taken_by_a_rocm_torch(tmp_path: Path) -> None:
+    files = _bigvgan("torch.cuda.is_available()")
+    assert audit_files(tmp_path / "xpu", files, "xpu").verdict.risk == "lower"
+    rocm = audit_files(tmp_path / "rocm", files, "rocm:gfx942")
+    assert {f.risk for f in rocm.findings if f.rule == "cuda-source"} == {"moderate"}
+
+
+def test_twin_import_lines() -> None:
+    assert twin_import_lines(DRBA) == {8: False, 12: False}
+    assert twin_import_lines(BIGVGAN) == {10: False}
+    device = "if torch.cuda.is_available():\n    from .a import f\nelse:\n    from .b import f\n"
+    assert twin_import_lines(device) == {2: True, 4: True}
+    chain = "if x:\n    from .a import f\nelif y:\n    from .b import f\nelse:\n    f = None\n"
+    assert twin_import_lines(chain) == {2: False, 4: False}
+    # Not twins: the other branch binds other names, or there is no other branch.
+    assert twin_import_lines("if x:\n    from .a import f\nelse:\n    g = 1\n") == {}
+    assert twin_import_lines("if x:\n    from .a import f\ny = 2\n") == {}
+
+
+def test_twin_import_lines_on_hostile_text() -> None:
+    huge = "if x:\n    from .a import (\n" + "        n,\n" * 10_000 + "    )\nelse:\n    n = None\n"
+    assert twin_import_lines(huge) == {2: False}
+    odd = "if \x1b[2J:\n\tfrom .a import f\n\telse:\nelse:\n  f = 1\n" + "\u202e" * 100
+    assert isinstance(twin_import_lines(odd), dict)
+    assert twin_import_lines("else:\n" * 30_000) == {}
+
+
+# dgllife 0.3.2 (round 102): pure Python over DGL, whose kernels are CPU and CUDA builds only.
+DGLLIFE_METADATA = """\
+Metadata-Version: 2.1
+Name: dgllife
+Version: 0.3.2
+Requires-Dist: scikit-learn (>=0.22.2)
+Requires-Dist: pandas
+"""
+GCN = """\
+import dgl
+import torch.nn as nn
+from dgl.nn.pytorch import GraphConv
+
+
+class GCN(nn.Module):
+    def forward(self, g, feats):
+        g = dgl.add_self_loop(g)
+        return GraphConv(feats.shape[1], 16)(g, feats)
+"""
+
+
+def test_dgl_has_no_intel_or_apple_backend(tmp_path: Path) -> None:
+    files = {"METADATA": DGLLIFE_METADATA, "dgllife/model/gnn/gcn.py": GCN}
+    for target, level in (("rocm:gfx942", "lower"), ("xpu", "higher"), ("mps", "higher"), ("cpu", "lower")):
+        report = audit_files(tmp_path / target.replace(":", "-"), files, target)
+        assert report.verdict.risk == level, target
+        dgl = [f for f in report.findings if "dgl" in f.code]
+        assert dgl, target
+        assert all("DGL" in f.meaning for f in dgl)
+
+
+# deepod 0.4.1 (round 101): setuptools wrote the spec in parentheses, Metadata 1.2 style.
+DEEPOD_METADATA = """\
+Metadata-Version: 2.1
+Name: deepod
+Version: 0.4.1
+Requires-Dist: numpy (>=1.19)
+Requires-Dist: torch (<1.13.1,>=1.10.0)
+
+The README: pip install torch==2.0
+"""
+
+
+def test_a_parenthesised_metadata_pin_is_read(tmp_path: Path) -> None:
+    report = audit_files(
+        tmp_path, {"METADATA": DEEPOD_METADATA, "deepod/__init__.py": "import torch\n"}, "xpu"
+    )
+    pins = [f for f in report.findings if f.rule == "torch-pin"]
+    assert [f.location for f in pins] == ["METADATA:5"]
+    assert "<1.13.1,>=1.10.0" in pins[0].meaning

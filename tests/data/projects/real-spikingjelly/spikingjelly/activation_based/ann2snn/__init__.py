@@ -1,0 +1,2 @@
+from spikingjelly.activation_based.ann2snn.converter import Converter
+from spikingjelly.activation_based.ann2snn.utils import download_url

@@ -1,0 +1,1 @@
+# https://github.com/pytorch/vision/tree/release/0.12/references/classification
