@@ -1,0 +1,3 @@
+from .climate_dataset_args import ClimateDatasetArgs
+from .era5_args import ERA5Args
+from .stacked_climate_dataset_args import StackedClimateDatasetArgs

@@ -1,0 +1,2 @@
+from .constants import *
+from .era5 import ERA5

@@ -1,0 +1,3 @@
+from .args import MapDatasetArgs, ShardDatasetArgs
+from .map_dataset import MapDataset
+from .shard_dataset import ShardDataset

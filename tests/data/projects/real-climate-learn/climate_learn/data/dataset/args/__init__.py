@@ -1,0 +1,2 @@
+from .map_dataset_args import MapDatasetArgs
+from .shard_dataset_args import ShardDatasetArgs

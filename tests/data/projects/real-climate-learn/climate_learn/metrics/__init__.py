@@ -1,0 +1,3 @@
+# Local application
+from .metrics import *
+from .utils import MetricsMetaInfo, METRICS_REGISTRY

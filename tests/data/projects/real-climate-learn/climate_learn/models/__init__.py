@@ -1,0 +1,2 @@
+from .module import LitModule
+from .hub import MODEL_REGISTRY

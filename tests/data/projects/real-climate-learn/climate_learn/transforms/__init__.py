@@ -1,0 +1,3 @@
+from .denormalize import Denormalize
+from .mask import Mask
+from .registry import TRANSFORMS_REGISTRY

@@ -1,0 +1,1 @@
+from graph_weather.models.fgn.model import FunctionalGenerativeNetwork

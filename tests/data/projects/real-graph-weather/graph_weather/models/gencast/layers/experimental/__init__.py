@@ -1,0 +1,3 @@
+"""Experimental features."""
+
+from .sparse_transformer import SparseTransformer

@@ -1,0 +1,3 @@
+"""Utils for gencast."""
+
+from .noise import generate_isotropic_noise

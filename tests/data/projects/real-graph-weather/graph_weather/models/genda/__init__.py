@@ -1,0 +1,3 @@
+"""GenDA model package."""
+
+from .model import GenDA

@@ -1,0 +1,1 @@
+"""Layers for use in models"""
