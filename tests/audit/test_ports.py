@@ -241,6 +241,10 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-schnetpack", "mps"),
         ("real-smplpytorch", "xpu"),
         ("real-smplpytorch", "mps"),
+        ("real-anemoi-models", "rocm:gfx942"),
+        ("real-anemoi-models", "xpu"),
+        ("real-graph-weather", "xpu"),
+        ("real-graph-weather", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1266,7 +1270,25 @@ activation: a module loaded only as the twin of the pure-torch ``Activation1d``)
 SpikingJelly's CuPy helpers (``activation_based/cuda_utils.py``, ``torch.cuda.synchronize`` and friends in
 functions that only the CuPy backend calls) and its ``cext`` extension wrappers; BigVGAN's ``train.py``
 (``torch.cuda.set_device``, ``.cuda()``), the training script beside an inference API that takes any device.
-No rule tells a helper only the opt-in path calls, or a training script, from the main path."""
+No rule tells a helper only the opt-in path calls, or a training script, from the main path.
+anemoi-models (blind round 104) on ROCm and XPU: moderate, one level off. envsnap found cuda-only-import at
+``anemoi/models/layers/attention.py:391`` (FlashAttention, +7 more flash_attn imports in ``_import_flash_attn``).
+The expectation is lower on both: flash attention is the default ``attention_implementation``, but the class
+docstring documents it for 'AMD MI200 GPUs or newer' (ROCm flash-attention runs on MI300) and documents the
+config switch ``attention_implementation='scaled_dot_product_attention'`` that 'runs on CPUs and GPUs'
+(``SDPAAttentionWrapper``, same file); the Triton graph attention falls back to pyg by itself
+(``triton/utils.py`` ``is_triton_available`` asks ``torch.cuda.is_available()``). The shape: a CUDA-only
+import that is one of two documented, config-selected backends (a wrapper class per backend in a dict), and a
+docstring naming AMD GPUs. Not tuned: a measurement round, one level off.
+graph-weather (blind round 104) on XPU and MPS: lower, one level off. envsnap saw only the guarded DGL import
+(``graph_weather/models/gencast/layers/experimental/sparse_transformer.py:3``, opt-in) and nothing blocking.
+The expectation is moderate: ``graph_weather/models/fengwu_ghr/layers.py:5`` imports
+``torch_geometric.nn.pool.knn``, which is torch_cluster's CPU/CUDA custom op (no XPU or MPS kernel), called
+at ``:17`` in ``knn_interpolate``; on MPS ``models/losses.py:171`` also moves torch-harmonics' ``RealSHT``
+(float64 Legendre weights) to the device; and torch_scatter (``models/layers/graph_net_block.py:14``) has no
+XPU/MPS build. The shape: a custom-op dependency reached through PyG's re-export (``torch_geometric.nn.pool``)
+rather than a direct ``torch_cluster`` import, and a third-party module whose buffers are float64. Not tuned:
+a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
