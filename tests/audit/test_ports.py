@@ -245,6 +245,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-anemoi-models", "xpu"),
         ("real-graph-weather", "xpu"),
         ("real-graph-weather", "mps"),
+        ("real-mergekit", "mps"),
+        ("real-cut-cross-entropy", "xpu"),
+        ("real-cut-cross-entropy", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1288,7 +1291,28 @@ at ``:17`` in ``knn_interpolate``; on MPS ``models/losses.py:171`` also moves to
 (float64 Legendre weights) to the device; and torch_scatter (``models/layers/graph_net_block.py:14``) has no
 XPU/MPS build. The shape: a custom-op dependency reached through PyG's re-export (``torch_geometric.nn.pool``)
 rather than a direct ``torch_cluster`` import, and a third-party module whose buffers are float64. Not tuned:
-a measurement round, one level off."""
+a measurement round, one level off.
+mergekit (blind round 105, held out) on MPS: moderate, from float64-on-mps at ``mergekit/common.py:242`` (+1,
+``merge_methods/batching.py:31``) and device-choices at ``options.py:83``. The expectation is lower: ``common.py:242``
+is the dtype-name parser that maps a user's ``dtype: float64`` string to ``torch.float64``, and ``batching.py:31``
+keeps float64 only when the inputs already are (``torch.float64 if input_dtype == torch.float64 else
+torch.float32``), so a float16/bfloat16/float32 merge never makes a float64 tensor; ``--device auto`` does pick
+among cuda, xpu and cpu only, but the default is a CPU merge (runs on a Mac as shipped) and ``--device mps`` is
+passed straight to torch as the math device. The shape: a dtype-name table and a float64-preserving branch read as
+float64 on the device; an 'auto' ladder without mps beside a device option that takes any string. Not tuned: a
+measurement round, one level off.
+cut-cross-entropy (blind round 105, held out) on XPU and MPS: moderate, from torch-cuda-api at
+``cut_cross_entropy/tl_autotune.py:179`` (+3: ``:62``, ``:76``, ``:77``: ``torch.cuda.current_device()`` and
+``get_device_capability``), on MPS also cuda-only-import (``import triton`` at ``cce_backward.py:3`` and four more)
+and torch-compile-mps at ``cce.py:30`` (+2: ``torch_compile.py:14``, ``utils.py:5``). The expectation is lower on
+both: the torch.cuda calls sit in ``early_config_prune`` and ``estimate_matmul_time``, Triton autotuner hooks
+used only when ``CCE_AUTOTUNE=1`` (``tl_autotune.py:18``; fixed configs otherwise); on macOS
+``linear_cross_entropy.py:19`` never imports ``cce.py`` (nor Triton, which METADATA installs only on Linux) and
+makes the torch.compile implementation the default, the path the README documents for MacOS; on XPU the
+Triton kernels go through XPU Triton and ``impl='torch_compile'`` is the documented switch. The shape: CUDA
+queries inside opt-in autotune callbacks counted as the launch path, and a platform.system() == 'Darwin' switch
+that keeps a module out of the Mac import graph not followed. The torch-compile-mps caution is fair (the truth
+is borderline). Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
