@@ -241,6 +241,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-schnetpack", "mps"),
         ("real-smplpytorch", "xpu"),
         ("real-smplpytorch", "mps"),
+        ("real-donut-python", "xpu"),
+        ("real-donut-python", "mps"),
+        ("real-manga-ocr", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1266,7 +1269,23 @@ activation: a module loaded only as the twin of the pure-torch ``Activation1d``)
 SpikingJelly's CuPy helpers (``activation_based/cuda_utils.py``, ``torch.cuda.synchronize`` and friends in
 functions that only the CuPy backend calls) and its ``cext`` extension wrappers; BigVGAN's ``train.py``
 (``torch.cuda.set_device``, ``.cuda()``), the training script beside an inference API that takes any device.
-No rule tells a helper only the opt-in path calls, or a training script, from the main path."""
+No rule tells a helper only the opt-in path calls, or a training script, from the main path.
+donut-python (blind round 106, held out) on XPU and MPS: lower, set by the torch framework build alone (on XPU
+also the requirement ``Requires-Dist: pytorch-lightning`` at ``donut_python-1.0.9.dist-info/METADATA:28``,
+a lower finding); ``donut/model.py`` yields nothing. The expectation is moderate: ``DonutModel.inference()``
+moves (and halves) the image tensors only inside ``if self.device.type == "cuda":`` (``donut/model.py:443``-
+``445``) while the prompt goes ``.to(self.device)`` on every device (``:450``), so with ``model.to('xpu')`` or
+``.to('mps')`` the image prepared from a PIL image stays on the CPU and the Swin encoder fails on mixed
+devices; a one-line edit (or image_tensors moved by hand) is the port. The shape: a ``device.type == "cuda"``
+comparison that gates the move of an input to the model's device, read as a harmless dtype switch. Not tuned:
+a measurement round, one level off.
+manga-ocr (blind round 106, held out) on XPU: lower, from ``cuda-availability-check`` at
+``manga_ocr/ocr.py:23`` and ``hardcoded-cuda-device`` at ``:25`` (``self.model.cuda()``), both "behind a CUDA
+check: runs, but falls through to the CPU". The expectation is moderate: ``MangaOcr.__init__`` is a CUDA, then
+MPS, then CPU ladder with no device argument (only ``force_cpu``), so an Intel GPU is never used without an
+edit (an xpu rung or a device parameter; ``__call__`` already follows ``self.model.device``). The shape: a
+device ladder with no rung for the target and no device parameter, in the library's only entry point, weighed
+like an optional fast path that still runs on the CPU. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
