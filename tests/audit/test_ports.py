@@ -248,6 +248,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-mergekit", "mps"),
         ("real-cut-cross-entropy", "xpu"),
         ("real-cut-cross-entropy", "mps"),
+        ("real-donut-python", "xpu"),
+        ("real-donut-python", "mps"),
+        ("real-manga-ocr", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1312,7 +1315,23 @@ makes the torch.compile implementation the default, the path the README document
 Triton kernels go through XPU Triton and ``impl='torch_compile'`` is the documented switch. The shape: CUDA
 queries inside opt-in autotune callbacks counted as the launch path, and a platform.system() == 'Darwin' switch
 that keeps a module out of the Mac import graph not followed. The torch-compile-mps caution is fair (the truth
-is borderline). Not tuned: a measurement round, one level off."""
+is borderline). Not tuned: a measurement round, one level off.
+donut-python (blind round 106, held out) on XPU and MPS: lower, set by the torch framework build alone (on XPU
+also the requirement ``Requires-Dist: pytorch-lightning`` at ``donut_python-1.0.9.dist-info/METADATA:28``,
+a lower finding); ``donut/model.py`` yields nothing. The expectation is moderate: ``DonutModel.inference()``
+moves (and halves) the image tensors only inside ``if self.device.type == "cuda":`` (``donut/model.py:443``-
+``445``) while the prompt goes ``.to(self.device)`` on every device (``:450``), so with ``model.to('xpu')`` or
+``.to('mps')`` the image prepared from a PIL image stays on the CPU and the Swin encoder fails on mixed
+devices; a one-line edit (or image_tensors moved by hand) is the port. The shape: a ``device.type == "cuda"``
+comparison that gates the move of an input to the model's device, read as a harmless dtype switch. Not tuned:
+a measurement round, one level off.
+manga-ocr (blind round 106, held out) on XPU: lower, from ``cuda-availability-check`` at
+``manga_ocr/ocr.py:23`` and ``hardcoded-cuda-device`` at ``:25`` (``self.model.cuda()``), both "behind a CUDA
+check: runs, but falls through to the CPU". The expectation is moderate: ``MangaOcr.__init__`` is a CUDA, then
+MPS, then CPU ladder with no device argument (only ``force_cpu``), so an Intel GPU is never used without an
+edit (an xpu rung or a device parameter; ``__call__`` already follows ``self.model.device``). The shape: a
+device ladder with no rung for the target and no device parameter, in the library's only entry point, weighed
+like an optional fast path that still runs on the CPU. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
