@@ -241,6 +241,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-schnetpack", "mps"),
         ("real-smplpytorch", "xpu"),
         ("real-smplpytorch", "mps"),
+        ("real-torchquad", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1266,7 +1267,20 @@ activation: a module loaded only as the twin of the pure-torch ``Activation1d``)
 SpikingJelly's CuPy helpers (``activation_based/cuda_utils.py``, ``torch.cuda.synchronize`` and friends in
 functions that only the CuPy backend calls) and its ``cext`` extension wrappers; BigVGAN's ``train.py``
 (``torch.cuda.set_device``, ``.cuda()``), the training script beside an inference API that takes any device.
-No rule tells a helper only the opt-in path calls, or a training script, from the main path."""
+No rule tells a helper only the opt-in path calls, or a training script, from the main path.
+torchquad (blind round 107, held out) on MPS: lower. envsnap's only float64 finding is float64-on-mps at
+``torchquad/utils/set_precision.py:43`` (``{"float32": torch.float32, "float64": torch.float64}``), rated
+lower as running "only in the function that imports jax, an opt-in": set_precision is one function with a
+branch per backend, and the ``from jax import config`` of its ``elif backend == "jax"`` branch (``:55``) made
+the whole function, the torch branch included, the JAX opt-in path. The float64 that decides the cell is not
+found at all: ``integration/vegas_map.py:211`` casts VEGAS's map weights with autoray's
+``astype(smoothed_weights[i, :-1], "float64")``, a dtype named by a string through a backend-neutral helper,
+on the device the default-device path puts everything on. The expectation is moderate: the integrators follow
+``torch.set_default_device('mps')`` and the Newton-Cotes, Gauss and Monte Carlo rules run in float32, but
+VEGAS (and the documented ``set_precision('float64')`` double mode) fails on MPS, and the helper switch
+(``enable_cuda``) knows only CUDA. The shapes: an import in one branch of a per-backend dispatcher taken as
+the opt-in gate of every branch; a float64 named as a string to autoray's ``astype``. Not tuned: a measurement
+round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
