@@ -251,6 +251,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-donut-python", "xpu"),
         ("real-donut-python", "mps"),
         ("real-manga-ocr", "xpu"),
+        ("real-torchquad", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1331,7 +1332,20 @@ check: runs, but falls through to the CPU". The expectation is moderate: ``Manga
 MPS, then CPU ladder with no device argument (only ``force_cpu``), so an Intel GPU is never used without an
 edit (an xpu rung or a device parameter; ``__call__`` already follows ``self.model.device``). The shape: a
 device ladder with no rung for the target and no device parameter, in the library's only entry point, weighed
-like an optional fast path that still runs on the CPU. Not tuned: a measurement round, one level off."""
+like an optional fast path that still runs on the CPU. Not tuned: a measurement round, one level off.
+torchquad (blind round 107, held out) on MPS: lower. envsnap's only float64 finding is float64-on-mps at
+``torchquad/utils/set_precision.py:43`` (``{"float32": torch.float32, "float64": torch.float64}``), rated
+lower as running "only in the function that imports jax, an opt-in": set_precision is one function with a
+branch per backend, and the ``from jax import config`` of its ``elif backend == "jax"`` branch (``:55``) made
+the whole function, the torch branch included, the JAX opt-in path. The float64 that decides the cell is not
+found at all: ``integration/vegas_map.py:211`` casts VEGAS's map weights with autoray's
+``astype(smoothed_weights[i, :-1], "float64")``, a dtype named by a string through a backend-neutral helper,
+on the device the default-device path puts everything on. The expectation is moderate: the integrators follow
+``torch.set_default_device('mps')`` and the Newton-Cotes, Gauss and Monte Carlo rules run in float32, but
+VEGAS (and the documented ``set_precision('float64')`` double mode) fails on MPS, and the helper switch
+(``enable_cuda``) knows only CUDA. The shapes: an import in one branch of a per-backend dispatcher taken as
+the opt-in gate of every branch; a float64 named as a string to autoray's ``astype``. Not tuned: a measurement
+round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
