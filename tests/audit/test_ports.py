@@ -1279,10 +1279,11 @@ functions that only the CuPy backend calls) and its ``cext`` extension wrappers;
 (``torch.cuda.set_device``, ``.cuda()``), the training script beside an inference API that takes any device.
 No rule tells a helper only the opt-in path calls, or a training script, from the main path.
 anemoi-models (blind round 104) on ROCm and XPU: moderate, one level off. envsnap found cuda-only-import at
-``anemoi/models/layers/attention.py:391`` (FlashAttention, +7 more flash_attn imports in ``_import_flash_attn``).
-The expectation is lower on both: flash attention is the default ``attention_implementation``, but the class
-docstring documents it for 'AMD MI200 GPUs or newer' (ROCm flash-attention runs on MI300) and documents the
-config switch ``attention_implementation='scaled_dot_product_attention'`` that 'runs on CPUs and GPUs'
+``anemoi/models/layers/attention.py:391`` (FlashAttention, +7 more flash_attn imports in
+``_import_flash_attn``). The expectation is lower on both: flash attention is the default
+``attention_implementation``, but the class docstring documents it for 'AMD MI200 GPUs or newer' (ROCm
+flash-attention runs on MI300) and documents the config switch
+``attention_implementation='scaled_dot_product_attention'`` that 'runs on CPUs and GPUs'
 (``SDPAAttentionWrapper``, same file); the Triton graph attention falls back to pyg by itself
 (``triton/utils.py`` ``is_triton_available`` asks ``torch.cuda.is_available()``). The shape: a CUDA-only
 import that is one of two documented, config-selected backends (a wrapper class per backend in a dict), and a
@@ -1297,26 +1298,26 @@ XPU/MPS build. The shape: a custom-op dependency reached through PyG's re-export
 rather than a direct ``torch_cluster`` import, and a third-party module whose buffers are float64. Not tuned:
 a measurement round, one level off.
 mergekit (blind round 105, held out) on MPS: moderate, from float64-on-mps at ``mergekit/common.py:242`` (+1,
-``merge_methods/batching.py:31``) and device-choices at ``options.py:83``. The expectation is lower: ``common.py:242``
-is the dtype-name parser that maps a user's ``dtype: float64`` string to ``torch.float64``, and ``batching.py:31``
-keeps float64 only when the inputs already are (``torch.float64 if input_dtype == torch.float64 else
-torch.float32``), so a float16/bfloat16/float32 merge never makes a float64 tensor; ``--device auto`` does pick
-among cuda, xpu and cpu only, but the default is a CPU merge (runs on a Mac as shipped) and ``--device mps`` is
-passed straight to torch as the math device. The shape: a dtype-name table and a float64-preserving branch read as
-float64 on the device; an 'auto' ladder without mps beside a device option that takes any string. Not tuned: a
-measurement round, one level off.
+``merge_methods/batching.py:31``) and device-choices at ``options.py:83``. The expectation is lower:
+``common.py:242`` is the dtype-name parser that maps a user's ``dtype: float64`` string to ``torch.float64``,
+and ``batching.py:31`` keeps float64 only when the inputs already are (``torch.float64 if input_dtype ==
+torch.float64 else torch.float32``), so a float16/bfloat16/float32 merge never makes a float64 tensor;
+``--device auto`` does pick among cuda, xpu and cpu only, but the default is a CPU merge (runs on a Mac as
+shipped) and ``--device mps`` is passed straight to torch as the math device. The shape: a dtype-name table
+and a float64-preserving branch read as float64 on the device; an 'auto' ladder without mps beside a device
+option that takes any string. Not tuned: a measurement round, one level off.
 cut-cross-entropy (blind round 105, held out) on XPU and MPS: moderate, from torch-cuda-api at
 ``cut_cross_entropy/tl_autotune.py:179`` (+3: ``:62``, ``:76``, ``:77``: ``torch.cuda.current_device()`` and
-``get_device_capability``), on MPS also cuda-only-import (``import triton`` at ``cce_backward.py:3`` and four more)
-and torch-compile-mps at ``cce.py:30`` (+2: ``torch_compile.py:14``, ``utils.py:5``). The expectation is lower on
-both: the torch.cuda calls sit in ``early_config_prune`` and ``estimate_matmul_time``, Triton autotuner hooks
-used only when ``CCE_AUTOTUNE=1`` (``tl_autotune.py:18``; fixed configs otherwise); on macOS
-``linear_cross_entropy.py:19`` never imports ``cce.py`` (nor Triton, which METADATA installs only on Linux) and
-makes the torch.compile implementation the default, the path the README documents for MacOS; on XPU the
+``get_device_capability``), on MPS also cuda-only-import (``import triton`` at ``cce_backward.py:3`` and four
+more) and torch-compile-mps at ``cce.py:30`` (+2: ``torch_compile.py:14``, ``utils.py:5``). The expectation is
+lower on both: the torch.cuda calls sit in ``early_config_prune`` and ``estimate_matmul_time``, Triton
+autotuner hooks used only when ``CCE_AUTOTUNE=1`` (``tl_autotune.py:18``; fixed configs otherwise); on macOS
+``linear_cross_entropy.py:19`` never imports ``cce.py`` (nor Triton, which METADATA installs only on Linux)
+and makes the torch.compile implementation the default, the path the README documents for MacOS; on XPU the
 Triton kernels go through XPU Triton and ``impl='torch_compile'`` is the documented switch. The shape: CUDA
-queries inside opt-in autotune callbacks counted as the launch path, and a platform.system() == 'Darwin' switch
-that keeps a module out of the Mac import graph not followed. The torch-compile-mps caution is fair (the truth
-is borderline). Not tuned: a measurement round, one level off.
+queries inside opt-in autotune callbacks counted as the launch path, and a platform.system() == 'Darwin'
+switch that keeps a module out of the Mac import graph not followed. The torch-compile-mps caution is fair
+(the truth is borderline). Not tuned: a measurement round, one level off.
 donut-python (blind round 106, held out) on XPU and MPS: lower, set by the torch framework build alone (on XPU
 also the requirement ``Requires-Dist: pytorch-lightning`` at ``donut_python-1.0.9.dist-info/METADATA:28``,
 a lower finding); ``donut/model.py`` yields nothing. The expectation is moderate: ``DonutModel.inference()``
