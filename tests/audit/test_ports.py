@@ -231,7 +231,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-encodec", "mps"),
         ("real-scvi-tools", "mps"),
         ("real-scgpt", "xpu"),
-        ("real-backgroundremover", "xpu"),
         ("real-rvc-python", "rocm:gfx942"),
         ("real-rvc-python", "xpu"),
         ("real-seed-vc", "rocm:gfx942"),
@@ -250,7 +249,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-cut-cross-entropy", "mps"),
         ("real-donut-python", "xpu"),
         ("real-donut-python", "mps"),
-        ("real-manga-ocr", "xpu"),
         ("real-torchquad", "mps"),
     }
 )
@@ -1186,15 +1184,6 @@ discontinued torch companion package (torchtext) whose own pin on torch caps the
 first build; envsnap reads the framework floor from the project's torch requirement only. Not tuned: a
 measurement round, one level off.
 
-backgroundremover (blind round 98, held out) on XPU: lower, "standard ops, no custom CUDA"; the device code
-(``backgroundremover/bg.py:34``-``47``: ``cuda:0`` if ``torch.cuda.is_available()``, elif ``mps``, else
-``cpu``; ``backgroundremover/u2net/detect.py:78``-``80`` and ``:155``-``157``: cuda-or-cpu model load and
-``torch.cuda.FloatTensor(...cuda())`` input) raises nothing and sets no level. The expectation is moderate:
-the ladder has no xpu branch and there is no device option in the CLI or the API, so on an Intel GPU both the
-video path and the image path run on the CPU (they still run); using the XPU needs edits to ``DEVICE`` in
-bg.py and to detect.py's load and predict. envsnap reads a cuda(-mps)-or-cpu ladder with no device argument as
-running, and has no rule for a target the project can never select. Not tuned: a measurement round, one level
-off.
 facenet-pytorch (blind round 66) and resemble-enhance (built against) on ROCm: moderate since stop 19, when
 the torch pins of a wheel's METADATA (an sdist's PKG-INFO) began to be read: ``Requires-Dist: torch
 <2.3.0,>=2.2.0`` and ``torch ==2.1.1``, whose ROCm wheels on download.pytorch.org (ROCm 5.7, 5.6) carry no
@@ -1327,13 +1316,6 @@ moves (and halves) the image tensors only inside ``if self.device.type == "cuda"
 devices; a one-line edit (or image_tensors moved by hand) is the port. The shape: a ``device.type == "cuda"``
 comparison that gates the move of an input to the model's device, read as a harmless dtype switch. Not tuned:
 a measurement round, one level off.
-manga-ocr (blind round 106, held out) on XPU: lower, from ``cuda-availability-check`` at
-``manga_ocr/ocr.py:23`` and ``hardcoded-cuda-device`` at ``:25`` (``self.model.cuda()``), both "behind a CUDA
-check: runs, but falls through to the CPU". The expectation is moderate: ``MangaOcr.__init__`` is a CUDA, then
-MPS, then CPU ladder with no device argument (only ``force_cpu``), so an Intel GPU is never used without an
-edit (an xpu rung or a device parameter; ``__call__`` already follows ``self.model.device``). The shape: a
-device ladder with no rung for the target and no device parameter, in the library's only entry point, weighed
-like an optional fast path that still runs on the CPU. Not tuned: a measurement round, one level off.
 torchquad (blind round 107, held out) on MPS: lower. envsnap's only float64 finding is float64-on-mps at
 ``torchquad/utils/set_precision.py:43`` (``{"float32": torch.float32, "float64": torch.float64}``), rated
 lower as running "only in the function that imports jax, an opt-in": set_precision is one function with a

@@ -881,6 +881,36 @@ def branch_value(statements: list[ast.stmt]) -> tuple[str, str] | None:
     return None
 
 
+PLACED = "placed"
+"""A selection branch that moves the model itself (``model.cuda()``, ``model.to("mps")``) instead of naming a
+device for later."""
+
+
+def _selection_branch(statements: list[ast.stmt]) -> tuple[str, str] | None:
+    """A selection branch with other statements beside its one device (a log line, a probe of the GPU's
+    name): backgroundremover 0.4.5's ``DEVICE = torch.device('cuda:0')`` after ``print``s, manga-ocr 0.1.16's
+    ``self.model.cuda()`` / ``self.model.to("mps")`` (#22 blind rounds 98 and 106). One device per branch,
+    else None."""
+    found = branch_value(statements)
+    if found is not None:
+        return found
+    picks: list[tuple[str, str]] = []
+    for statement in statements:
+        if isinstance(statement, (ast.Return, ast.Assign)):
+            one = branch_value([statement])
+            if one is not None and one[1].split(":")[0] in DEVICE_WORDS:
+                picks.append(one)
+        elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+            call = statement.value
+            if isinstance(call.func, ast.Attribute) and call.func.attr == "cuda" and not call.args:
+                picks.append((PLACED, "cuda"))
+            elif isinstance(call.func, ast.Attribute) and call.func.attr == "to" and call.args:
+                value = _device_value(call.args[0])
+                if value is not None and value.split(":")[0] in DEVICE_WORDS:
+                    picks.append((PLACED, value))
+    return picks[0] if len(picks) == 1 else None
+
+
 def selection_chain(node: ast.If | ast.IfExp) -> tuple[list[ast.expr], list[str]] | None:
     """An auto device selection: its tests and the devices it can yield, or None.
 
@@ -904,7 +934,7 @@ def selection_chain(node: ast.If | ast.IfExp) -> tuple[list[ast.expr], list[str]
             current = current.orelse
             continue
         if isinstance(current, ast.If):
-            branch = branch_value(current.body)
+            branch = _selection_branch(current.body)
             if branch is None:
                 return None
             where.add(branch[0])
@@ -913,7 +943,9 @@ def selection_chain(node: ast.If | ast.IfExp) -> tuple[list[ast.expr], list[str]
             if len(current.orelse) == 1 and isinstance(current.orelse[0], ast.If):
                 current = current.orelse[0]
                 continue
-            last = branch_value(current.orelse)
+            last = _selection_branch(current.orelse)
+            if last is None and where == {PLACED}:
+                last = (PLACED, "cpu")  # a model not moved stays on the CPU
             if last is None:
                 return None
             where.add(last[0])

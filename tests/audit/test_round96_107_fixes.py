@@ -1,5 +1,6 @@
-"""Fixes after measurement rounds 96-99 (#22): a kernel module the project loads only as one of two
-implementations is not its path.
+"""Fixes after measurement rounds 96-107 (#22): a kernel module the project loads only as one of two
+implementations is not its path; DGL's builds; pins in METADATA; a device ladder with log lines or
+placements in its branches is still a closed set of devices.
 
 BigVGAN 2.4.1 (round 96) imports its fused CUDA activation only under ``if h.get("use_cuda_kernel", False):``
 and binds the same name to the pure-torch twin in the ``else``; ccvfi 0.0.3 (round 98) picks ``softsplat``
@@ -258,3 +259,59 @@ def test_a_parenthesised_metadata_pin_is_read(tmp_path: Path) -> None:
     pins = [f for f in report.findings if f.rule == "torch-pin"]
     assert [f.location for f in pins] == ["METADATA:5"]
     assert "<1.13.1,>=1.10.0" in pins[0].meaning
+
+
+# manga-ocr 0.1.16 manga_ocr/ocr.py (round 106, trimmed): the ladder places the model itself, with log lines.
+MANGA = """\
+import logging
+
+import torch
+
+logger = logging.getLogger(__name__)
+
+
+class MangaOcr:
+    def __init__(self, model, force_cpu=False):
+        self.model = model
+        if not force_cpu and torch.cuda.is_available():
+            logger.info("Using CUDA")
+            self.model.cuda()
+        elif not force_cpu and torch.backends.mps.is_available():
+            logger.info("Using MPS")
+            self.model.to("mps")
+        else:
+            logger.info("Using CPU")
+"""
+# backgroundremover 0.4.5 backgroundremover/bg.py (round 98, trimmed): an assignment among prints.
+BACKGROUND = """\
+import torch
+
+if torch.cuda.is_available():
+    DEVICE = torch.device("cuda:0")
+    _gpu_name = torch.cuda.get_device_name(0)
+    print(f"Device: CUDA ({_gpu_name})")
+elif torch.backends.mps.is_available():
+    DEVICE = torch.device("mps")
+    print("Device: MPS (Apple Silicon GPU)")
+else:
+    DEVICE = torch.device("cpu")
+    print("Device: CPU")
+"""
+
+
+def test_a_ladder_with_log_lines_or_placements_is_a_closed_set(tmp_path: Path) -> None:
+    for name, text in (("manga_ocr/ocr.py", MANGA), ("backgroundremover/bg.py", BACKGROUND)):
+        xpu = audit_files(tmp_path / name.split("/")[0] / "xpu", {name: text}, "xpu")
+        choices = [f for f in xpu.findings if f.rule == "device-choices"]
+        assert [f.risk for f in choices] == ["moderate"], name
+        assert xpu.verdict.risk == "moderate", name
+        # The ladder names MPS: on Apple silicon it is the project's path.
+        mps = audit_files(tmp_path / name.split("/")[0] / "mps", {name: text}, "mps")
+        assert mps.verdict.risk == "lower", name
+
+
+def test_twin_a_branch_with_two_devices_is_no_selection(tmp_path: Path) -> None:
+    log = '    print("Device: MPS (Apple Silicon GPU)")'
+    two = BACKGROUND.replace(log, '    OTHER = torch.device("cpu")')
+    report = audit_files(tmp_path, {"backgroundremover/bg.py": two}, "xpu")
+    assert [f for f in report.findings if f.rule == "device-choices"] == []
