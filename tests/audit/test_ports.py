@@ -252,6 +252,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torchquad", "mps"),
         ("real-ctc-forced-aligner", "xpu"),
         ("real-ctc-forced-aligner", "mps"),
+        ("real-transparent-background", "xpu"),
+        ("real-vsrealesrgan", "xpu"),
+        ("real-vsrealesrgan", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1343,7 +1346,28 @@ OpenVINO/CoreML providers list); on MPS torchaudio's ``forced_align`` has no ker
 cuda-or-cpu fallback that is the project's only device choice (no device argument anywhere) read as "runs on
 the CPU, fine", the same finding that is harmless where a device parameter exists beside it; and a session
 created without providers not counted as a device choice. The CPU path does run (the truth is borderline).
-Not tuned: a measurement round, one level off."""
+Not tuned: a measurement round, one level off.
+transparent-background (blind round 109, held out) on XPU: moderate, from torch-cuda-api at
+``transparent_background/InSPyReNet.py:62`` and ``modules/layers.py:28`` (``torch.cuda.current_device()``) and
+device-choices at ``utils.py:37`` (``get_backend``: cuda:0, mps:0, cpu). The expectation is lower: both
+``torch.cuda.current_device()`` calls sit in ``def cuda(self, idx=None)`` convenience methods of InSPyReNet and
+ImagePyramid that the library never calls (``Remover.py:94`` moves the model with ``.to(self.device)``, whose
+override moves the pyramid kernels too); ``get_backend`` is the GUI's default only (``gui.py:32``), and
+``Remover(device=...)`` / the CLI's ``--device`` take any string (``Remover.py:50``), so ``device='xpu:0'`` runs
+on an Intel GPU as shipped; only auto-detection falls back to the CPU. The shape: CUDA queries inside unused
+``.cuda()`` helper methods counted as the launch path, and an auto-detection ladder without xpu beside a device
+argument that takes any string. Not tuned: a measurement round, one level off.
+vsrealesrgan (blind round 109, the draw) on XPU and MPS: lower. envsnap finds the CUDA gate
+``vsrealesrgan/__init__.py:147`` (``if not torch.cuda.is_available(): raise vs.Error(...)``), the hard-coded
+``torch.device("cuda", device_index)`` at ``:192`` and the ``torch.cuda.Stream`` pipelines at ``:355``-``:357``,
+but rates each lower as running "only in the function that imports tensorrt, an opt-in": ``realesrgan()`` is the
+one entry point, and the ``import tensorrt`` / ``import torch_tensorrt`` of its ``if trt:`` branch (``:265``) made
+the whole function, the default eager path included, the TensorRT opt-in path. The expectation is moderate:
+without CUDA the filter raises before doing anything, the device is always 'cuda', and inference runs over
+torch.cuda streams; edits to pass an xpu/mps device (torch.xpu.Stream, or no streams on MPS) are the port, the
+RRDBNet/SRVGG networks are plain convs. The shape (as torchquad's in round 107): an import in one ``if flag:``
+branch taken as the opt-in gate of the whole function, so unconditional CUDA gates and devices beside it are
+discounted. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

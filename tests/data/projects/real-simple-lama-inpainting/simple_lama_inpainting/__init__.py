@@ -1,0 +1,3 @@
+from simple_lama_inpainting.models.model import SimpleLama
+
+__all__ = ['SimpleLama',]
