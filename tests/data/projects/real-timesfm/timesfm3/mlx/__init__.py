@@ -1,0 +1,37 @@
+# Copyright 2026 Google LLC
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""TimesFM3 MLX (Apple Silicon) backend."""
+
+try:
+  from .configs import TimesFM3MlxConfig
+  from .model import TimesFM3Mlx
+  from .timesfm3_forecaster import (
+    ForecastOutput,
+    ModelConfig,
+    TimesFM3Forecaster,
+    _ModelConfig,
+  )
+
+  __all__ = [
+    "ForecastOutput",
+    "ModelConfig",
+    "TimesFM3Forecaster",
+    "TimesFM3Mlx",
+    "TimesFM3MlxConfig",
+    "_ModelConfig",
+  ]
+except ImportError:
+  # MLX is only supported on Apple Silicon (macOS).
+  __all__ = []
