@@ -315,3 +315,97 @@ def test_twin_a_branch_with_two_devices_is_no_selection(tmp_path: Path) -> None:
     two = BACKGROUND.replace(log, '    OTHER = torch.device("cpu")')
     report = audit_files(tmp_path, {"backgroundremover/bg.py": two}, "xpu")
     assert [f for f in report.findings if f.rule == "device-choices"] == []
+
+
+# torchquad 0.6.0 torchquad/utils/set_precision.py (round 107, trimmed): one function, a branch per backend.
+PRECISION = """\
+import torch
+
+
+def set_precision(data_type="float32", backend="torch"):
+    if backend == "torch":
+        dtype = {"float32": torch.float32, "float64": torch.float64}[data_type]
+        torch.set_default_dtype(dtype)
+        return torch.zeros(1, dtype=torch.float64)
+    elif backend == "jax":
+        from jax import config
+
+        config.update("jax_enable_x64", data_type == "float64")
+"""
+TORCHQUAD_METADATA = "Metadata-Version: 2.1\nName: torchquad\nVersion: 0.6.0\nRequires-Dist: torch\n"
+
+
+def test_an_import_in_one_branch_of_a_dispatch_is_that_branchs(tmp_path: Path) -> None:
+    files = {"METADATA": TORCHQUAD_METADATA, "torchquad/utils/set_precision.py": PRECISION}
+    report = audit_files(tmp_path / "a", files, "mps")
+    float64 = [f for f in report.findings if f.rule == "float64-on-mps"]
+    assert float64
+    assert all("only in the function that imports" not in f.meaning for f in float64)
+    assert report.verdict.risk == "moderate"
+    # Twin: the same import at the top of the function makes all of it the JAX user's path.
+    lazy = PRECISION.replace(
+        '    if backend == "torch":\n', '    from jax import config\n\n    if backend == "torch":\n'
+    )
+    report = audit_files(tmp_path / "b", {**files, "torchquad/utils/set_precision.py": lazy}, "mps")
+    assert report.verdict.risk == "lower"
+
+
+MATCH = """\
+def judge(backend, model):
+    match backend:
+        case "vllm":
+            from vllm import LLM
+
+            return LLM(model)
+        case "transformers":
+            return model.to("cuda")
+"""
+
+
+def test_a_match_case_is_a_branch_too(tmp_path: Path) -> None:
+    metadata = "Metadata-Version: 2.1\nName: judge\nVersion: 1\nRequires-Dist: torch\n"
+    report = audit_files(tmp_path, {"METADATA": metadata, "judge/llm.py": MATCH}, "xpu")
+    hardcoded = [f for f in report.findings if f.rule == "hardcoded-cuda-device"]
+    assert [f.risk for f in hardcoded] == ["moderate"]
+
+
+# keras-hub 0.26 keras_hub/src/utils/keras_utils.py (trimmed): a pass per CUDA device, none off CUDA.
+GPU_NAMES = """\
+import torch
+
+
+def gpu_names():
+    return [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]
+"""
+
+
+def test_a_comprehension_over_cuda_devices_makes_no_pass_off_cuda(tmp_path: Path) -> None:
+    report = audit_files(tmp_path / "a", {"pkg/utils.py": GPU_NAMES}, "mps")
+    assert {f.risk for f in report.findings if f.rule == "torch-cuda-api"} == {"lower"}
+    # Twin: over a fixed range the call runs, and raises.
+    fixed = GPU_NAMES.replace("range(torch.cuda.device_count())", "range(2)")
+    report = audit_files(tmp_path / "b", {"pkg/utils.py": fixed}, "mps")
+    assert {f.risk for f in report.findings if f.rule == "torch-cuda-api"} == {"moderate"}
+
+
+# transparent-background 1.3.4 modules/layers.py (trimmed): a module's cuda() helper the library never calls.
+CUDA_METHOD = """\
+import torch
+
+
+class Layer:
+    def cuda(self, idx=None):
+        if idx is None:
+            idx = torch.cuda.current_device()
+        self.weight = self.weight.to(idx)
+        return self
+
+    def size(self):
+        return torch.cuda.current_device()
+"""
+
+
+def test_cuda_calls_in_a_cuda_method_are_the_callers_choice(tmp_path: Path) -> None:
+    report = audit_files(tmp_path, {"pkg/layers.py": CUDA_METHOD}, "xpu")
+    risks = {f.location: f.risk for f in report.findings if f.rule == "torch-cuda-api"}
+    assert risks == {"pkg/layers.py:7": "lower", "pkg/layers.py:12": "moderate"}

@@ -15,6 +15,7 @@ import ast
 import bisect
 import posixpath
 import re
+from collections import deque
 from collections.abc import Iterator
 
 import msgspec
@@ -244,11 +245,24 @@ EXTENSION_CALLS = frozenset(
 )
 
 
-def lazy_packages(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+Branch = tuple[int, int]
+"""An ``if`` (its id) and its block (0 body, 1 ``else``); a ``match`` and its case's index."""
+
+
+Uses = tuple[tuple[str, frozenset[Branch]], ...]
+"""lazy_packages: (knowledge key, the branches holding the import) per CUDA-only package imported."""
+
+
+def lazy_packages(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Uses:
     """Knowledge keys of the CUDA-only packages a function imports in its own body (``import tensorrt``
-    inside ``load_model``): the lines around the import are that package's path."""
-    keys: dict[str, None] = {}
-    for sub in statements(node):
+    inside ``load_model``), each with the branches holding the import: the lines around it are that
+    package's path, and in a dispatch (``if``/``elif``, ``match``) only the lines of its own branch are
+    (torchquad 0.6's ``set_precision``: ``elif backend == "jax": from jax import config`` beside the torch
+    branch's float64, #22 blind round 107)."""
+    keys: dict[tuple[str, frozenset[Branch]], None] = {}
+    queue: deque[tuple[ast.AST, frozenset[Branch]]] = deque([(node, frozenset())])
+    while queue:
+        sub, branches = queue.popleft()
         names = (
             [alias.name for alias in sub.names]
             if isinstance(sub, ast.Import)
@@ -259,7 +273,19 @@ def lazy_packages(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ..
         for name in names:
             row = knowledge.alternative_for_import(name)
             if row is not None:
-                keys[row.key] = None
+                keys[(row.key, branches)] = None
+        if isinstance(sub, ast.If):
+            queue.extend((child, branches | {(id(sub), 0)}) for child in sub.body)
+            queue.extend((child, branches | {(id(sub), 1)}) for child in sub.orelse)
+            continue
+        if isinstance(sub, ast.Match):
+            for index, case in enumerate(sub.cases):
+                queue.extend((child, branches | {(id(sub), index)}) for child in case.body)
+            continue
+        for field in sub._fields:
+            block = getattr(sub, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt | ast.excepthandler):
+                queue.extend((child, branches) for child in block)
     return tuple(keys)
 
 
@@ -377,7 +403,9 @@ class _Visitor(ast.NodeVisitor):
         """Enclosing ``try`` blocks whose broad handler can end without raising (``tolerates_failure``)."""
         self.function_nodes: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
         """The enclosing functions, innermost last (``_uses_of``, ``_flags_of`` walk one when first asked)."""
-        self._uses: dict[int, tuple[str, ...]] = {}
+        self._uses: dict[int, Uses] = {}
+        self.branches: list[Branch] = []
+        """The ``if`` and ``match`` blocks being visited (lazy_packages's branches), outermost first."""
         """Per function (by id): the knowledge keys of the packages its body imports (model.USES)."""
         self._flags: dict[int, frozenset[str]] = {}
         """Per function (by id): local names bound to a device test (``_device_flags``)."""
@@ -435,6 +463,10 @@ class _Visitor(ast.NodeVisitor):
         detail: tuple[str, ...] = (),
     ) -> None:
         is_guarded = self.guard > 0 if guarded is None else guarded
+        if kind == "cuda-api" and self._mirrors_cuda():
+            # `def cuda(self, idx=None): ... torch.cuda.current_device()` (transparent-background 1.3.4's
+            # layers, #22 blind round 109): runs only when a caller asks the object for CUDA.
+            is_guarded = True
         if kind in _KERNEL_PLUMBING and self._hub_kernel():
             # The module runs a compiled kernel it loads from the Hub (kernels' get_kernel): an
             # implementation picked on request, whose CUDA plumbing runs only where that kernel was chosen.
@@ -453,7 +485,13 @@ class _Visitor(ast.NodeVisitor):
             detail = (*detail, MULTI_PROCESS)
         if self.data_parallel:
             detail = (*detail, DATA_PARALLEL)
-        uses = dict.fromkeys(key for function in self.function_nodes for key in self._uses_of(function))
+        here = frozenset(self.branches)
+        uses = dict.fromkeys(
+            key
+            for function in self.function_nodes
+            for key, branches in self._uses_of(function)
+            if branches <= here
+        )
         if uses:
             detail = (*detail, *(f"{USES}{key}" for key in uses))
         if self.flag_tests and not is_guarded:
@@ -709,7 +747,9 @@ class _Visitor(ast.NodeVisitor):
         self.cuda_switched += switched
         unset_body, unset_else = unset_test(node.test)
         self.unset_device += unset_body
+        self.branches.append((id(node), 0))
         self._visit_block(node.body)
+        self.branches.pop()
         self.unset_device -= unset_body
         self.cuda_switched -= switched
         self.cuda_branch -= cuda
@@ -730,7 +770,9 @@ class _Visitor(ast.NodeVisitor):
         unguard = guarded and cpu == "eq"
         self.guard -= unguard
         self.unset_device += unset_else
+        self.branches.append((id(node), 1))
         self._visit_block(node.orelse)
+        self.branches.pop()
         self.unset_device -= unset_else
         self.legacy -= legacy
         self.no_rocm -= rocm is True and bool(node.orelse)
@@ -854,6 +896,25 @@ class _Visitor(ast.NodeVisitor):
         self._visit_block(node.orelse)
 
     visit_AsyncFor = visit_For
+
+    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
+        """``[torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]``: as visit_For's
+        counted loop, no pass off CUDA (keras-hub 0.26 keras_utils.py, Avalanche's RNG state loops)."""
+        counted = any(
+            isinstance(each.iter, ast.Call)
+            and isinstance(each.iter.func, ast.Name)
+            and each.iter.func.id == "range"
+            and self._is_guard(each.iter)
+            for each in node.generators
+        )
+        for each in node.generators:
+            self.visit(each)
+        self.guard += counted
+        for part in (node.key, node.value) if isinstance(node, ast.DictComp) else (node.elt,):
+            self.visit(part)
+        self.guard -= counted
+
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
 
     def visit_While(self, node: ast.While) -> None:
         self.visit(node.test)
@@ -1084,6 +1145,16 @@ class _Visitor(ast.NodeVisitor):
                 ):
                     self.off_mps.add(id(sub))  # `x.double()` (diffusers 0.42 adaptive_projected_guidance.py)
 
+    def visit_Match(self, node: ast.Match) -> None:
+        self.visit(node.subject)
+        for index, case in enumerate(node.cases):
+            self.visit(case.pattern)
+            if case.guard is not None:
+                self.visit(case.guard)
+            self.branches.append((id(node), index))
+            self._visit_block(case.body)
+            self.branches.pop()
+
     def visit_IfExp(self, node: ast.IfExp) -> None:
         self._kept_dtype(node)
         unset_body, unset_else = unset_test(node.test)
@@ -1170,7 +1241,9 @@ class _Visitor(ast.NodeVisitor):
                 return True
         return False
 
-    def _uses_of(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+    def _uses_of(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef
+    ) -> tuple[tuple[str, frozenset[Branch]], ...]:
         """``lazy_packages`` of an enclosing function, walked once and only when a signal is emitted in it
         (a walk per function entered doubled the scan of transformers)."""
         found = self._uses.get(id(node))
