@@ -404,9 +404,9 @@ class _Visitor(ast.NodeVisitor):
         self.function_nodes: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
         """The enclosing functions, innermost last (``_uses_of``, ``_flags_of`` walk one when first asked)."""
         self._uses: dict[int, Uses] = {}
+        """Per function (by id): the knowledge keys of the packages its body imports (model.USES)."""
         self.branches: list[Branch] = []
         """The ``if`` and ``match`` blocks being visited (lazy_packages's branches), outermost first."""
-        """Per function (by id): the knowledge keys of the packages its body imports (model.USES)."""
         self._flags: dict[int, frozenset[str]] = {}
         """Per function (by id): local names bound to a device test (``_device_flags``)."""
         self._looked_up: dict[int, frozenset[str]] = {}
@@ -899,7 +899,7 @@ class _Visitor(ast.NodeVisitor):
 
     def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
         """``[torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]``: as visit_For's
-        counted loop, no pass off CUDA (keras-hub 0.26 keras_utils.py, Avalanche's RNG state loops)."""
+        counted loop, no pass off CUDA (keras-hub 0.26 keras_utils.py's GPU names)."""
         counted = any(
             isinstance(each.iter, ast.Call)
             and isinstance(each.iter.func, ast.Name)
