@@ -1,0 +1,1 @@
+from .mask import LMInferer
