@@ -1,0 +1,1 @@
+from pfrl.distributions.delta import Delta  # NOQA

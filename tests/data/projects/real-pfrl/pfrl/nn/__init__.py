@@ -1,0 +1,14 @@
+from pfrl.nn.atari_cnn import LargeAtariCNN  # NOQA
+from pfrl.nn.atari_cnn import SmallAtariCNN  # NOQA
+from pfrl.nn.bound_by_tanh import BoundByTanh  # NOQA
+from pfrl.nn.branched import Branched  # NOQA
+from pfrl.nn.concat_obs_and_action import ConcatObsAndAction  # NOQA
+from pfrl.nn.empirical_normalization import EmpiricalNormalization  # NOQA
+from pfrl.nn.lmbda import Lambda  # NOQA
+from pfrl.nn.mlp import MLP  # NOQA
+from pfrl.nn.mlp_bn import MLPBN  # NOQA
+from pfrl.nn.noisy_chain import to_factorized_noisy  # NOQA
+from pfrl.nn.noisy_linear import FactorizedNoisyLinear  # NOQA
+from pfrl.nn.recurrent import Recurrent  # NOQA
+from pfrl.nn.recurrent_branched import RecurrentBranched  # NOQA
+from pfrl.nn.recurrent_sequential import RecurrentSequential  # NOQA

@@ -1,0 +1,9 @@
+from pfrl.utils import env_modifiers  # NOQA
+from pfrl.utils.batch_states import batch_states  # NOQA
+from pfrl.utils.clip_l2_grad_norm import clip_l2_grad_norm_  # NOQA
+from pfrl.utils.conjugate_gradient import conjugate_gradient  # NOQA
+from pfrl.utils.contexts import evaluating  # NOQA
+from pfrl.utils.is_return_code_zero import is_return_code_zero  # NOQA
+from pfrl.utils.pretrained_models import download_model  # NOQA
+from pfrl.utils.random_seed import set_random_seed  # NOQA
+from pfrl.utils.stoppable_thread import StoppableThread  # NOQA

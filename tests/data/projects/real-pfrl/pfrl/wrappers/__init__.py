@@ -1,0 +1,9 @@
+from pfrl.wrappers.cast_observation import CastObservation  # NOQA
+from pfrl.wrappers.cast_observation import CastObservationToFloat32  # NOQA
+from pfrl.wrappers.continuing_time_limit import ContinuingTimeLimit  # NOQA
+from pfrl.wrappers.monitor import Monitor  # NOQA
+from pfrl.wrappers.normalize_action_space import NormalizeActionSpace  # NOQA
+from pfrl.wrappers.randomize_action import RandomizeAction  # NOQA
+from pfrl.wrappers.render import Render  # NOQA
+from pfrl.wrappers.scale_reward import ScaleReward  # NOQA
+from pfrl.wrappers.vector_frame_stack import VectorFrameStack  # NOQA

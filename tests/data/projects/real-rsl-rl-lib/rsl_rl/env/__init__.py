@@ -1,0 +1,10 @@
+# Copyright (c) 2021-2026, ETH Zurich and NVIDIA CORPORATION
+# All rights reserved.
+#
+# SPDX-License-Identifier: BSD-3-Clause
+
+"""Environment definition."""
+
+from .vec_env import VecEnv
+
+__all__ = ["VecEnv"]
