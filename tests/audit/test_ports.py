@@ -262,6 +262,10 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-rsl-rl-lib", "mps"),
         ("real-pfrl", "xpu"),
         ("real-pfrl", "mps"),
+        ("real-batch-face", "xpu"),
+        ("real-facetorch", "mps"),
+        ("real-emotiefflib", "xpu"),
+        ("real-emotiefflib", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1411,7 +1415,36 @@ tuned: a measurement round, one level off.
 rl-games on MPS is right for a wrong reason: moderate comes from the same opt-in cuda-grad-scaler, while the
 float64 ``register_buffer`` statistics of ``algos_torch/running_mean_std.py:34``-``36`` (moved to the device
 with the model whenever normalize_input is set; MPS has no float64) are read as float64-on-host ("a tensor
-made from host memory (torch.from_numpy)"), lower."""
+made from host memory (torch.from_numpy)"), lower.
+batch-face (blind round 114, held out) on XPU: moderate, from hardcoded-cuda-device at
+``batch_face/face_detection/alignment.py:454`` (+3: ``:464``, ``face_reconstruction/regressor.py:51``, ``:70``)
+and torch-cuda-api at ``alignment.py:462`` (``torch.cuda.current_device()``). The expectation is lower:
+``:454``-``:464`` are the ``load_to_cpu=False`` branches of ``load_model``, and its one caller, ``load_net``
+(``alignment.py:484``), passes ``True`` as a constant, so weights always load on the CPU; ``RetinaFace``
+(``face_detection/detector.py:60``) builds ``torch.device(device, gpu_id)`` from any device string, so
+``RetinaFace(gpu_id=0, device='xpu')`` runs as shipped; the 3DDFA ``Regressor``'s ``.cuda()`` is a
+``gpu_id >= 0`` helper that runs on the CPU with ``gpu_id=-1``. On MPS the same findings were outweighed by the
+'mps' named at ``detector.py:59`` (right). The shape: CUDA calls in a branch chosen by a boolean parameter that
+every caller passes as a literal (dead branch), and a device argument that takes any string beside them. Not
+tuned: a measurement round, one level off.
+facetorch (blind round 114, held out) on MPS: lower, set by the torch framework build alone; ``facetorch/``
+has no device name and no torch.cuda call (every processor follows a ``torch.device`` from the Hydra config).
+The expectation is moderate: the README sends Apple M1 users to the CPU Docker image under Rosetta 2
+(``facetorch-0.6.2.dist-info/METADATA:112``), never to the GPU, and the models are TorchScript files loaded
+with ``torch.jit.load(path, map_location=self.device)`` (``facetorch/base.py:217``), traced graphs untested on
+Metal (Swin AU model, alignment). The shape: config-driven, device-generic code whose only Apple statement is
+README prose pointing to the CPU, and opaque TorchScript model files. The truth is borderline. Not tuned: a
+measurement round, one level off.
+emotiefflib (blind round 114, the draw) on XPU and MPS: lower, set by the torch framework build; the one
+device finding is cuda-amp at ``emotiefflib/backbones/mobilefacenet.py:197`` (``torch.cuda.amp.autocast
+(self.fp16)``, lower). The expectation is moderate: ``EmotiEffLibRecognizerTorch`` loads the pickled full
+model with ``map_location`` cpu only when ``device == "cpu"`` (``emotiefflib/facial_analysis.py:291``); any
+other device takes ``torch.load(path, weights_only=False)`` with no ``map_location`` (``:293``), and the
+hsemotion checkpoints were saved on CUDA, so ``device='xpu'`` or ``'mps'`` fails on a machine without CUDA
+("Attempting to deserialize object on a CUDA device") until the load maps to the CPU; the docstring names only
+cpu and cuda. The shape: ``if device == "cpu": torch.load(..., map_location="cpu") else: torch.load(path)``:
+the non-CPU branch deserializes onto the device the checkpoint was saved from. Not tuned: a measurement round,
+one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,3 @@
+from ._version import __version__
+from .detector import RetinaFace
+from .alignment import convert2dict

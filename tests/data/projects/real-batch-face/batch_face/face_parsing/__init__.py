@@ -1,0 +1,1 @@
+from .farl import FarlParser

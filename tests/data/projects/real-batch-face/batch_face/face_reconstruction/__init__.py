@@ -1,0 +1,3 @@
+from .utils import *
+from .regressor import ShapeRegressor
+from .utils import parse_param, predict_dense, predict_68pts

@@ -1,0 +1,2 @@
+from ._version import __version__
+from .predictor import LandmarkPredictor

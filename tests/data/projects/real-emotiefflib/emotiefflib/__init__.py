@@ -1,0 +1,5 @@
+"""
+Emotion Efficient Library module
+"""
+
+__version__ = "1.1.1"

@@ -1,0 +1,3 @@
+from .analyzer.core import FaceAnalyzer
+
+__all__ = ["FaceAnalyzer"]

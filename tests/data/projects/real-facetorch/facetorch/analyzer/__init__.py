@@ -1,0 +1,3 @@
+from .core import FaceAnalyzer
+
+__all__ = ["FaceAnalyzer"]

@@ -1,0 +1,4 @@
+from .core import FaceDetector
+
+
+__all__ = ["FaceDetector"]

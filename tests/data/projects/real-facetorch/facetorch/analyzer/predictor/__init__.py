@@ -1,0 +1,3 @@
+from .core import FacePredictor
+
+__all__ = ["FacePredictor"]

@@ -1,0 +1,3 @@
+from .core import ImageReader, TensorReader, UniversalReader
+
+__all__ = ["ImageReader", "TensorReader", "UniversalReader"]

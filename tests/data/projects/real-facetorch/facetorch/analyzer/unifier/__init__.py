@@ -1,0 +1,4 @@
+from .core import FaceUnifier
+
+
+__all__ = ["FaceUnifier"]
