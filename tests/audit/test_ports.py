@@ -1382,51 +1382,52 @@ the LLM judge is an optional metric; envsnap does not know which metrics a task 
 reason, one level off now.
 lungmask (blind round 112, held out) on XPU: lower, from cuda-availability-check at ``lungmask/mask.py:120``
 ("Returns False on Intel XPU: the code takes its CPU branch") and hardcoded-cuda-device at ``:121`` ("Behind a
-CUDA check: runs, but falls through to the CPU"), both lower. The expectation is moderate: ``LMInferer.__init__``
-picks the device itself from a cuda -> mps -> cpu ladder (``:118``-``:133``) and neither the class nor the CLI
-takes a device (only ``force_cpu``/``--cpu``), so on an Intel GPU the U-Net always runs on the CPU until an
-xpu branch or a device parameter is added to ``mask.py``. The shape: the same as ctc-forced-aligner's, a
-cuda-or-cpu (here cuda-mps-cpu) ladder that is the project's only device choice, read as "runs on the CPU,
-fine". Not tuned: a measurement round, one level off.
+CUDA check: runs, but falls through to the CPU"), both lower. The expectation is moderate:
+``LMInferer.__init__`` picks the device itself from a cuda -> mps -> cpu ladder (``:118``-``:133``) and
+neither the class nor the CLI takes a device (only ``force_cpu``/``--cpu``), so on an Intel GPU the U-Net
+always runs on the CPU until an xpu branch or a device parameter is added to ``mask.py``. The shape: the same
+as ctc-forced-aligner's, a cuda-or-cpu (here cuda-mps-cpu) ladder that is the project's only device choice,
+read as "runs on the CPU, fine". Not tuned: a measurement round, one level off.
 rl-games (blind round 113, held out) on XPU: moderate, from torch-pin at ``METADATA:39`` ("torch is capped
 (<2.5.0,>=2.2.2) ... predates Intel XPU wheels") and cuda-grad-scaler at ``rl_games/common/a2c_common.py:283``
 (``torch.amp.GradScaler('cuda', enabled=self.mixed_precision)``). The expectation is lower: the cap is the
 ``Requires-Dist: torch (>=2.2.2,<2.5.0) ; python_version < "3.9"`` line, whose marker limits it to Python 3.8
-(``METADATA:38`` is ``torch (>=2.2.2) ; python_version >= "3.9"``), and the scaler is enabled only by the opt-in
-mixed_precision config; the training device is a config string (``a2c_common.py:137`` ``config.get('device',
-'cuda:0')``, the player's ``device_name``), so ``device: 'xpu'`` trains on an Intel GPU. The shape: a pin read
-without its environment marker, and an ``enabled=<opt-in flag>`` GradScaler counted as always on. Not tuned: a
-measurement round, one level off.
-rsl-rl-lib (blind round 113, held out) on MPS: moderate, from torch-compile-mps at ``rsl_rl/utils/utils.py:333``
-(``return torch.compile(model, mode=mode)``). The expectation is lower: ``compile_model`` returns the model
-untouched when ``mode is None`` (``:326``), the default (``torch_compile_mode`` is read from the config by
-``algorithms/distillation.py:300``), so compilation is opt-in; the runner takes the device string from the caller
-and the buffers are float32 (``modules/normalization.py:31``-``34``), so ``device='mps'`` runs as shipped. The
-shape: an early-return guard (``if mode is None: return model``) before torch.compile not seen as a switch, where
-an ``if``-wrapped compile in rl-games (``torch_runner.py:227``) is. Not tuned: a measurement round, one level off.
-pfrl (blind round 113, the draw) on XPU and MPS: lower, from cuda-availability-check at ``pfrl/agent.py:114`` and
-the agents' constructors (``pfrl/agents/dqn.py:210``, ``a2c.py:76``, ``ddpg.py:86`` ...: "Returns False ...: the
-code takes its CPU branch"). The expectation is moderate: each of those asserts sits under ``if gpu is not None
-and gpu >= 0:`` and is followed by ``self.device = torch.device("cuda:{}".format(gpu))``; the integer ``gpu`` is
-the agents' only device choice (no device argument anywhere), so an Intel or Apple GPU is never used and every
-agent's constructor needs an edit to take one. The shape: an integer gpu switch that formats 'cuda:N' (the same
-family as torch-fidelity's boolean cuda switch) read as a cuda-or-cpu fallback beside a device argument. Not
-tuned: a measurement round, one level off.
-rl-games on MPS is right for a wrong reason: moderate comes from the same opt-in cuda-grad-scaler, while the
-float64 ``register_buffer`` statistics of ``algos_torch/running_mean_std.py:34``-``36`` (moved to the device
-with the model whenever normalize_input is set; MPS has no float64) are read as float64-on-host ("a tensor
-made from host memory (torch.from_numpy)"), lower.
+(``METADATA:38`` is ``torch (>=2.2.2) ; python_version >= "3.9"``), and the scaler is enabled only by the
+opt-in mixed_precision config; the training device is a config string (``a2c_common.py:137``
+``config.get('device', 'cuda:0')``, the player's ``device_name``), so ``device: 'xpu'`` trains on an Intel
+GPU. The shape: a pin read without its environment marker, and an ``enabled=<opt-in flag>`` GradScaler counted
+as always on. Not tuned: a measurement round, one level off.
+rsl-rl-lib (blind round 113, held out) on MPS: moderate, from torch-compile-mps at
+``rsl_rl/utils/utils.py:333`` (``return torch.compile(model, mode=mode)``). The expectation is lower:
+``compile_model`` returns the model untouched when ``mode is None`` (``:326``), the default
+(``torch_compile_mode`` is read from the config by ``algorithms/distillation.py:300``), so compilation is
+opt-in; the runner takes the device string from the caller and the buffers are float32
+(``modules/normalization.py:31``-``34``), so ``device='mps'`` runs as shipped. The shape: an early-return
+guard (``if mode is None: return model``) before torch.compile not seen as a switch, where an ``if``-wrapped
+compile in rl-games (``torch_runner.py:227``) is. Not tuned: a measurement round, one level off.
+pfrl (blind round 113, the draw) on XPU and MPS: lower, from cuda-availability-check at ``pfrl/agent.py:114``
+and the agents' constructors (``pfrl/agents/dqn.py:210``, ``a2c.py:76``, ``ddpg.py:86`` ...: "Returns False
+...: the code takes its CPU branch"). The expectation is moderate: each of those asserts sits under ``if gpu
+is not None and gpu >= 0:`` and is followed by ``self.device = torch.device("cuda:{}".format(gpu))``; the
+integer ``gpu`` is the agents' only device choice (no device argument anywhere), so an Intel or Apple GPU is
+never used and every agent's constructor needs an edit to take one. The shape: an integer gpu switch that
+formats 'cuda:N' (the same family as torch-fidelity's boolean cuda switch) read as a cuda-or-cpu fallback
+beside a device argument. Not tuned: a measurement round, one level off. rl-games on MPS is right for a wrong
+reason: moderate comes from the same opt-in cuda-grad-scaler, while the float64 ``register_buffer`` statistics
+of ``algos_torch/running_mean_std.py:34``-``36`` (moved to the device with the model whenever normalize_input
+is set; MPS has no float64) are read as float64-on-host ("a tensor made from host memory (torch.from_numpy)"),
+lower.
 batch-face (blind round 114, held out) on XPU: moderate, from hardcoded-cuda-device at
-``batch_face/face_detection/alignment.py:454`` (+3: ``:464``, ``face_reconstruction/regressor.py:51``, ``:70``)
-and torch-cuda-api at ``alignment.py:462`` (``torch.cuda.current_device()``). The expectation is lower:
-``:454``-``:464`` are the ``load_to_cpu=False`` branches of ``load_model``, and its one caller, ``load_net``
-(``alignment.py:484``), passes ``True`` as a constant, so weights always load on the CPU; ``RetinaFace``
-(``face_detection/detector.py:60``) builds ``torch.device(device, gpu_id)`` from any device string, so
-``RetinaFace(gpu_id=0, device='xpu')`` runs as shipped; the 3DDFA ``Regressor``'s ``.cuda()`` is a
-``gpu_id >= 0`` helper that runs on the CPU with ``gpu_id=-1``. On MPS the same findings were outweighed by the
-'mps' named at ``detector.py:59`` (right). The shape: CUDA calls in a branch chosen by a boolean parameter that
-every caller passes as a literal (dead branch), and a device argument that takes any string beside them. Not
-tuned: a measurement round, one level off.
+``batch_face/face_detection/alignment.py:454`` (+3: ``:464``, ``face_reconstruction/regressor.py:51``,
+``:70``) and torch-cuda-api at ``alignment.py:462`` (``torch.cuda.current_device()``). The expectation is
+lower: ``:454``-``:464`` are the ``load_to_cpu=False`` branches of ``load_model``, and its one caller,
+``load_net`` (``alignment.py:484``), passes ``True`` as a constant, so weights always load on the CPU;
+``RetinaFace`` (``face_detection/detector.py:60``) builds ``torch.device(device, gpu_id)`` from any device
+string, so ``RetinaFace(gpu_id=0, device='xpu')`` runs as shipped; the 3DDFA ``Regressor``'s ``.cuda()`` is a
+``gpu_id >= 0`` helper that runs on the CPU with ``gpu_id=-1``. On MPS the same findings were outweighed by
+the 'mps' named at ``detector.py:59`` (right). The shape: CUDA calls in a branch chosen by a boolean parameter
+that every caller passes as a literal (dead branch), and a device argument that takes any string beside them.
+Not tuned: a measurement round, one level off.
 facetorch (blind round 114, held out) on MPS: lower, set by the torch framework build alone; ``facetorch/``
 has no device name and no torch.cuda call (every processor follows a ``torch.device`` from the Hydra config).
 The expectation is moderate: the README sends Apple M1 users to the CPU Docker image under Rosetta 2

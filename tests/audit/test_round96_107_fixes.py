@@ -409,3 +409,23 @@ def test_cuda_calls_in_a_cuda_method_are_the_callers_choice(tmp_path: Path) -> N
     report = audit_files(tmp_path, {"pkg/layers.py": CUDA_METHOD}, "xpu")
     risks = {f.location: f.risk for f in report.findings if f.rule == "torch-cuda-api"}
     assert risks == {"pkg/layers.py:7": "lower", "pkg/layers.py:12": "moderate"}
+
+
+# rl-games 1.6.5 METADATA (round 113): a cap for old interpreters beside an open requirement for new ones.
+RL_GAMES_METADATA = """\
+Metadata-Version: 2.1
+Name: rl-games
+Version: 1.6.5
+Requires-Dist: torch>=2.2.2; python_version >= "3.9"
+Requires-Dist: torch (>=2.2.2,<2.5.0) ; python_version < "3.9"
+"""
+
+
+def test_a_pin_for_older_pythons_only_is_no_cap(tmp_path: Path) -> None:
+    files = {"METADATA": RL_GAMES_METADATA, "rl_games/__init__.py": "import torch\n"}
+    report = audit_files(tmp_path / "a", files, "xpu")
+    assert [f for f in report.findings if f.rule == "torch-pin"] == []
+    # Twin: the same cap with no marker caps every install.
+    capped = RL_GAMES_METADATA.replace(' ; python_version < "3.9"', "")
+    report = audit_files(tmp_path / "b", {**files, "METADATA": capped}, "xpu")
+    assert [f.location for f in report.findings if f.rule == "torch-pin"] == ["METADATA:5"]

@@ -26,6 +26,7 @@ FILES = ("setup.py", "setup.cfg", "pyproject.toml")
 
 
 _EXTRA = re.compile(r"\bextra\s*==")
+_PYTHON_MARKER = re.compile(r";.*\bpython_(?:full_)?version\b")
 METADATA = ("metadata", "pkg-info")
 """A wheel's METADATA and an sdist's PKG-INFO: ``Requires-Dist: torch==2.1.0`` is what pip installs."""
 
@@ -52,6 +53,10 @@ def torch_pins(relative: str, text: str) -> Iterator[Signal]:
             continue
         if metadata and (not line.startswith("Requires-Dist:") or _EXTRA.search(line)):
             continue  # only the default install's requirements: an extra's marker names an opt-in
+        if metadata and _PYTHON_MARKER.search(line):
+            # `torch (>=2.2.2,<2.5.0) ; python_version < "3.9"` beside `torch>=2.2.2` for newer Pythons
+            # (rl-games 1.6.5, #22 blind round 113): one of per-interpreter alternatives, not a cap for all.
+            continue
         match = _PEP508.search(line) or _POETRY.search(line)
         if match is None:
             continue
