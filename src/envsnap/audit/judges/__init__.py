@@ -140,11 +140,25 @@ _RUNS_WITHOUT: tuple[tuple[str, str, str], ...] = (
         "never builds it, and the project runs without it.",
         "nothing to port to run; port it to offer that extra on the target",
     ),
+    (
+        ALTERNATIVE,
+        "In a module the project loads only as one of two implementations (an if/else that binds the same"
+        " names from a twin module): where this one is not chosen, or does not build, the twin runs.",
+        "nothing to port to run (the twin runs); port it for its speed on the target",
+    ),
+    (
+        TORCH_PATH,
+        "CuPy is an opt-in here (no default install brings it): without it the project's torch ops do the"
+        " same work on the device, so these kernels are a fast path it can go without on {target}.",
+        "nothing to port to run (the torch path); port the kernel for speed",
+    ),
 )
 """Compiled code the project runs without, by its across_files marker: a JIT build in a ``try`` that swallows
 the failure (``_jit_only``), a setup-time extension imported only in a guard that falls back
 (``_optional_extensions``), every install-time extension built in a ``try`` the install survives
-(``_optional_build``). Off CUDA, where it does not build, another path runs: nothing to port to run."""
+(``_optional_build``), a module loaded only as one of two implementations (``_alternatives``), CuPy kernels of
+a torch project that never installs CuPy (``_optional_run_time_compiler``). Off CUDA, where it does not build,
+another path runs: nothing to port to run. ``{target}`` is the target's name."""
 
 
 def judge(signal: Signal, target: Target, ctx: Context | None = None) -> Finding | None:
@@ -178,37 +192,17 @@ def judge(signal: Signal, target: Target, ctx: Context | None = None) -> Finding
             replacement="nothing to port to run; port it for this fast path on the target",
         )
     if found is not None and found.risk != "lower" and target.kind != "cuda":
+        # A choice that tests the device is answered as CUDA by a ROCm torch: there the module is chosen.
+        rocm_takes_it = target.kind == "rocm" and DEVICE_CHOICE in signal.detail
         for marker, why, replacement in _RUNS_WITHOUT:
-            if marker in signal.detail:
+            if marker in signal.detail and not (marker == ALTERNATIVE and rocm_takes_it):
                 return msgspec.structs.replace(
                     found,
-                    meaning=f"{why} {found.meaning}",
+                    meaning=f"{why.format(target=NAMES[target.kind])} {found.meaning}",
                     effort="none",
                     risk="lower",
                     replacement=replacement,
                 )
-    rocm_takes_it = target.kind == "rocm" and DEVICE_CHOICE in signal.detail
-    alternative = ALTERNATIVE in signal.detail and target.kind != "cuda" and not rocm_takes_it
-    if found is not None and alternative and found.risk != "lower":
-        return msgspec.structs.replace(
-            found,
-            meaning="In a module the project loads only as one of two implementations (an if/else that binds"
-            " the same names from a twin module): where this one is not chosen, or does not build, the twin"
-            f" runs. {found.meaning}",
-            effort="none",
-            risk="lower",
-            replacement="nothing to port to run (the twin runs); port it for its speed on the target",
-        )
-    if found is not None and TORCH_PATH in signal.detail and found.risk != "lower" and target.kind != "cuda":
-        return msgspec.structs.replace(
-            found,
-            meaning=f"{found.meaning} CuPy is an opt-in here (no default install brings it): without it the"
-            " project's torch ops do the same work on the device, so these kernels are a fast path it can go"
-            f" without on {NAMES[target.kind]}.",
-            effort="none",
-            risk="lower",
-            replacement="nothing to port to run (the torch path); port the kernel for speed",
-        )
     if found is not None and OPTIONAL_RUN_TIME in signal.detail and found.risk == "higher":
         # CuPy kernels of a project that installs CuPy only with an extra (across_files): without CuPy the
         # project runs its CPU ops; on a target with no CuPy build the kernels are a missing fast path.
