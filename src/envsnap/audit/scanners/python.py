@@ -15,7 +15,6 @@ import ast
 import bisect
 import posixpath
 import re
-from collections import deque
 from collections.abc import Iterator
 
 import msgspec
@@ -72,10 +71,12 @@ from envsnap.audit.scanners.python_shapes import (
     GPU_ONLY_BACKENDS,
     PORT_NAMES,
     PORT_STRINGS,
+    Branch,
     accelerator_query,
     backend_argument,
     backend_class_test,
     backend_menu,
+    branched_statements,
     calls_collective,
     catches_import_error,
     compared_strings,
@@ -245,10 +246,6 @@ EXTENSION_CALLS = frozenset(
 )
 
 
-Branch = tuple[int, int]
-"""An ``if`` (its id) and its block (0 body, 1 ``else``); a ``match`` and its case's index."""
-
-
 Uses = tuple[tuple[str, frozenset[Branch]], ...]
 """lazy_packages: (knowledge key, the branches holding the import) per CUDA-only package imported."""
 
@@ -260,9 +257,7 @@ def lazy_packages(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Uses:
     (torchquad 0.6's ``set_precision``: ``elif backend == "jax": from jax import config`` beside the torch
     branch's float64, #22 blind round 107)."""
     keys: dict[tuple[str, frozenset[Branch]], None] = {}
-    queue: deque[tuple[ast.AST, frozenset[Branch]]] = deque([(node, frozenset())])
-    while queue:
-        sub, branches = queue.popleft()
+    for sub, branches in branched_statements(node):
         names = (
             [alias.name for alias in sub.names]
             if isinstance(sub, ast.Import)
@@ -274,18 +269,6 @@ def lazy_packages(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Uses:
             row = knowledge.alternative_for_import(name)
             if row is not None:
                 keys[(row.key, branches)] = None
-        if isinstance(sub, ast.If):
-            queue.extend((child, branches | {(id(sub), 0)}) for child in sub.body)
-            queue.extend((child, branches | {(id(sub), 1)}) for child in sub.orelse)
-            continue
-        if isinstance(sub, ast.Match):
-            for index, case in enumerate(sub.cases):
-                queue.extend((child, branches | {(id(sub), index)}) for child in case.body)
-            continue
-        for field in sub._fields:
-            block = getattr(sub, field, None)
-            if isinstance(block, list) and block and isinstance(block[0], ast.stmt | ast.excepthandler):
-                queue.extend((child, branches) for child in block)
     return tuple(keys)
 
 
@@ -1241,9 +1224,7 @@ class _Visitor(ast.NodeVisitor):
                 return True
         return False
 
-    def _uses_of(
-        self, node: ast.FunctionDef | ast.AsyncFunctionDef
-    ) -> tuple[tuple[str, frozenset[Branch]], ...]:
+    def _uses_of(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> Uses:
         """``lazy_packages`` of an enclosing function, walked once and only when a signal is emitted in it
         (a walk per function entered doubled the scan of transformers)."""
         found = self._uses.get(id(node))

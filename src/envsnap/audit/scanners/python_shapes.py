@@ -30,6 +30,30 @@ def statements(node: ast.AST) -> Iterator[ast.AST]:
                 queue.extend(block)
 
 
+Branch = tuple[int, int]
+"""An ``if`` (its id) and its block (0 body, 1 ``else``); a ``match`` and its case's index."""
+
+
+def branched_statements(node: ast.AST) -> Iterator[tuple[ast.AST, frozenset[Branch]]]:
+    """``statements``, each with the ``if``/``match`` branches that hold it (from ``node`` down)."""
+    queue: deque[tuple[ast.AST, frozenset[Branch]]] = deque([(node, frozenset())])
+    while queue:
+        current, branches = queue.popleft()
+        yield current, branches
+        if isinstance(current, ast.If):
+            queue.extend((child, branches | {(id(current), 0)}) for child in current.body)
+            queue.extend((child, branches | {(id(current), 1)}) for child in current.orelse)
+            continue
+        if isinstance(current, ast.Match):
+            for index, case in enumerate(current.cases):
+                queue.extend((child, branches | {(id(current), index)}) for child in case.body)
+            continue
+        for field in current._fields:
+            block = getattr(current, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], _BLOCK_ITEMS):
+                queue.extend((child, branches) for child in block)
+
+
 DEVICE_STRING = re.compile(r"^cuda(:\d+)?$")
 _BACKEND_WORDS = frozenset(
     {"xpu", "mps", "npu", "mlu", "hip", "rocm", "amd", "nvidia", "intel", "metal", "nccl"}
