@@ -1,0 +1,1 @@
+from .jac import jacrev

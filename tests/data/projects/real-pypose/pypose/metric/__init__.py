@@ -1,0 +1,2 @@
+
+from .ape_rpe import ape, rpe

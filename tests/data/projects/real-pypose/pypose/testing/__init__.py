@@ -1,0 +1,1 @@
+from .comparison import *

@@ -1,0 +1,1 @@
+from .stepper import ReduceToBason

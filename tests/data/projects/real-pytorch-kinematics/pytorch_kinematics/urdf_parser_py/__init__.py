@@ -1,0 +1,2 @@
+from . import urdf
+from . import sdf
