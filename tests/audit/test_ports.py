@@ -266,6 +266,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-facetorch", "mps"),
         ("real-emotiefflib", "xpu"),
         ("real-emotiefflib", "mps"),
+        ("real-pytorch-kinematics", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1445,7 +1446,16 @@ hsemotion checkpoints were saved on CUDA, so ``device='xpu'`` or ``'mps'`` fails
 ("Attempting to deserialize object on a CUDA device") until the load maps to the CPU; the docstring names only
 cpu and cuda. The shape: ``if device == "cpu": torch.load(..., map_location="cpu") else: torch.load(path)``:
 the non-CPU branch deserializes onto the device the checkpoint was saved from. Not tuned: a measurement round,
-one level off."""
+one level off.
+pytorch-kinematics (blind round 116, the draw) on MPS: moderate, from float64-on-mps at
+``pytorch_kinematics/transforms/transform3d.py:599`` (the ``dtype=torch.float64`` default of
+``RotateAxisAngle.__init__``, a helper transform the chain, FK, Jacobian and IK code never build). The
+expectation is lower: ``Chain`` (``chain.py:230``), ``Frame`` and ``Transform3d`` default to
+``dtype=torch.float32, device="cpu"`` and move with ``.to()``, so ``chain.to(dtype=torch.float32,
+device="mps")`` runs FK and Jacobians (matmuls, trig) and the default IK step (``torch.linalg.solve``,
+``ik.py:65``) on Metal; the README's float64 examples are the user's script. The shape: a float64 default
+parameter of a public helper class, taken for a tensor the library itself puts on the device. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,8 +1,0 @@
-# Copyright (c) Meta Platforms, Inc. and affiliates.
-#
-# This source code is licensed under the MIT license found in the
-# LICENSE file in the root directory of this source tree.
-
-from .double_integrator import DoubleIntegrator, GPCostWeight, GPMotionModel
-from .misc import HingeCost, Nonholonomic
-from .quasi_static_pushing_planar import QuasiStaticPushingPlanar
