@@ -267,6 +267,11 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-emotiefflib", "xpu"),
         ("real-emotiefflib", "mps"),
         ("real-pytorch-kinematics", "mps"),
+        ("real-llmlingua", "xpu"),
+        ("real-sageattention", "xpu"),
+        ("real-ring-flash-attn", "rocm:gfx942"),
+        ("real-ring-flash-attn", "xpu"),
+        ("real-ring-flash-attn", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1455,7 +1460,37 @@ expectation is lower: ``Chain`` (``chain.py:230``), ``Frame`` and ``Transform3d`
 device="mps")`` runs FK and Jacobians (matmuls, trig) and the default IK step (``torch.linalg.solve``,
 ``ik.py:65``) on Metal; the README's float64 examples are the user's script. The shape: a float64 default
 parameter of a public helper class, taken for a tensor the library itself puts on the device. Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+llmlingua (blind round 117, held out) on XPU: lower, from default-cuda-device at
+``llmlingua/prompt_compressor.py:74`` and ``:117`` (``device_map: str = "cuda"``: "pass 'xpu' ...; the code
+takes the device from it"). The expectation is moderate: ``load_model`` keeps the argument as ``self.device``
+only if it contains "cuda", "cpu" or "mps" (``:134``-``:138``), else ``self.device = "cuda"``; so
+``device_map="xpu"`` loads the model on the Intel GPU while every input goes ``.to(self.device)`` (``:177``,
+``:1547``, ``:2175``) to 'cuda' and fails without CUDA, until "xpu" is added to that list. On MPS the same
+list names 'mps' (right: the tracker's #184 documents ``device_map="mps"``). The shape: a device argument
+checked against an allow-list of device names that silently falls back to 'cuda' for any other name.
+Not tuned: a measurement round, one level off.
+sageattention (blind round 117, held out) on XPU: lower, from cuda-only-import at
+``sageattention/core.py:2`` and the kernel modules (``import triton``: "the CUDA build is swapped for the
+Intel XPU one; the code stays"). The expectation is moderate: the Triton kernels can compile for XPU, but
+both entry points reject non-CUDA tensors (``core.py:76`` and ``:179``: ``assert q.is_cuda, "Input tensors
+must be on cuda."``), so an edit of the two asserts comes first, then kernels tuned for NVIDIA (num_warps,
+num_stages) untested on Intel. ROCm (``is_cuda`` is true on HIP tensors) and MPS (Triton, no Metal backend:
+higher) are right. The shape: ``assert tensor.is_cuda`` guarding the public entry of a Triton-only library.
+Not tuned: a measurement round, one level off.
+ring-flash-attn (blind round 117, the draw) on ROCm, XPU and MPS: moderate on all three, from cuda-only-import
+at ``ring_flash_attn/llama3_flash_attn_varlen.py:3`` (+5: every kernel module imports
+``flash_attn.flash_attn_interface``: "FlashAttention CUDA kernels: CUDA-only as used here"), plus
+torch-cuda-api at ``triton_utils.py:54``/``:124`` on XPU and MPS. The expectation on ROCm is lower: flash-attn
+has an upstream ROCm build for MI300 (Composable Kernel backend) behind the same ``flash_attn_interface``, so
+the private ``_flash_attn_forward``/``_backward`` the ring calls exist there, and the ring itself is plain
+torch.distributed (RCCL) with a guarded Triton helper; envsnap names that very build as its fix but keeps
+moderate. On XPU and MPS the expectation is higher: the library is nothing but an orchestration of those
+LSE-returning forward/backward kernels, imported unconditionally, with no Intel or Apple backend and no
+documented swap; the suggested SDPA does not return the LSE the ring merges blocks with, so an attention
+forward/backward kernel has to be written. The shape: a thin wrapper whose whole job is calling a kernel
+library's private entry points, read as one swappable import. Not tuned: a measurement round, one level
+off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
