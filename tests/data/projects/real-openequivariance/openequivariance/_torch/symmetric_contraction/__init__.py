@@ -1,0 +1,5 @@
+from openequivariance._torch.symmetric_contraction.SymmetricContraction import (
+    SymmetricContraction,
+)
+
+__all__ = ["SymmetricContraction"]

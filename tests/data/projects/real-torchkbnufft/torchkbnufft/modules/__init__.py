@@ -1,0 +1,2 @@
+from .kbinterp import KbInterp, KbInterpAdjoint
+from .kbnufft import KbNufft, KbNufftAdjoint, ToepNufft
