@@ -1,0 +1,1 @@
+from pix2tex.utils.utils import *
