@@ -258,8 +258,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-vptq", "xpu"),
         ("real-vptq", "mps"),
         ("real-lungmask", "xpu"),
-        ("real-rl-games", "xpu"),
-        ("real-rsl-rl-lib", "mps"),
         ("real-pfrl", "xpu"),
         ("real-pfrl", "mps"),
         ("real-batch-face", "xpu"),
@@ -268,7 +266,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-emotiefflib", "mps"),
         ("real-pytorch-kinematics", "mps"),
         ("real-llmlingua", "xpu"),
-        ("real-sageattention", "xpu"),
         ("real-ring-flash-attn", "rocm:gfx942"),
         ("real-ring-flash-attn", "xpu"),
         ("real-ring-flash-attn", "mps"),
@@ -1395,23 +1392,6 @@ neither the class nor the CLI takes a device (only ``force_cpu``/``--cpu``), so 
 always runs on the CPU until an xpu branch or a device parameter is added to ``mask.py``. The shape: the same
 as ctc-forced-aligner's, a cuda-or-cpu (here cuda-mps-cpu) ladder that is the project's only device choice,
 read as "runs on the CPU, fine". Not tuned: a measurement round, one level off.
-rl-games (blind round 113, held out) on XPU: moderate, from torch-pin at ``METADATA:39`` ("torch is capped
-(<2.5.0,>=2.2.2) ... predates Intel XPU wheels") and cuda-grad-scaler at ``rl_games/common/a2c_common.py:283``
-(``torch.amp.GradScaler('cuda', enabled=self.mixed_precision)``). The expectation is lower: the cap is the
-``Requires-Dist: torch (>=2.2.2,<2.5.0) ; python_version < "3.9"`` line, whose marker limits it to Python 3.8
-(``METADATA:38`` is ``torch (>=2.2.2) ; python_version >= "3.9"``), and the scaler is enabled only by the
-opt-in mixed_precision config; the training device is a config string (``a2c_common.py:137``
-``config.get('device', 'cuda:0')``, the player's ``device_name``), so ``device: 'xpu'`` trains on an Intel
-GPU. The shape: a pin read without its environment marker, and an ``enabled=<opt-in flag>`` GradScaler counted
-as always on. Not tuned: a measurement round, one level off.
-rsl-rl-lib (blind round 113, held out) on MPS: moderate, from torch-compile-mps at
-``rsl_rl/utils/utils.py:333`` (``return torch.compile(model, mode=mode)``). The expectation is lower:
-``compile_model`` returns the model untouched when ``mode is None`` (``:326``), the default
-(``torch_compile_mode`` is read from the config by ``algorithms/distillation.py:300``), so compilation is
-opt-in; the runner takes the device string from the caller and the buffers are float32
-(``modules/normalization.py:31``-``34``), so ``device='mps'`` runs as shipped. The shape: an early-return
-guard (``if mode is None: return model``) before torch.compile not seen as a switch, where an ``if``-wrapped
-compile in rl-games (``torch_runner.py:227``) is. Not tuned: a measurement round, one level off.
 pfrl (blind round 113, the draw) on XPU and MPS: lower, from cuda-availability-check at ``pfrl/agent.py:114``
 and the agents' constructors (``pfrl/agents/dqn.py:210``, ``a2c.py:76``, ``ddpg.py:86`` ...: "Returns False
 ...: the code takes its CPU branch"). The expectation is moderate: each of those asserts sits under ``if gpu
@@ -1470,14 +1450,6 @@ only if it contains "cuda", "cpu" or "mps" (``:134``-``:138``), else ``self.devi
 ``:1547``, ``:2175``) to 'cuda' and fails without CUDA, until "xpu" is added to that list. On MPS the same
 list names 'mps' (right: the tracker's #184 documents ``device_map="mps"``). The shape: a device argument
 checked against an allow-list of device names that silently falls back to 'cuda' for any other name.
-Not tuned: a measurement round, one level off.
-sageattention (blind round 117, held out) on XPU: lower, from cuda-only-import at
-``sageattention/core.py:2`` and the kernel modules (``import triton``: "the CUDA build is swapped for the
-Intel XPU one; the code stays"). The expectation is moderate: the Triton kernels can compile for XPU, but
-both entry points reject non-CUDA tensors (``core.py:76`` and ``:179``: ``assert q.is_cuda, "Input tensors
-must be on cuda."``), so an edit of the two asserts comes first, then kernels tuned for NVIDIA (num_warps,
-num_stages) untested on Intel. ROCm (``is_cuda`` is true on HIP tensors) and MPS (Triton, no Metal backend:
-higher) are right. The shape: ``assert tensor.is_cuda`` guarding the public entry of a Triton-only library.
 Not tuned: a measurement round, one level off.
 ring-flash-attn (blind round 117, the draw) on ROCm, XPU and MPS: moderate on all three, from cuda-only-import
 at ``ring_flash_attn/llama3_flash_attn_varlen.py:3`` (+5: every kernel module imports

@@ -19,6 +19,7 @@ from envsnap.audit.model import (
     DEFAULT_ONLY,
     DEVICE_CHOICE,
     IF_FLAG,
+    IS_CUDA_ASSERT,
     LAZY,
     OPT_IN_PATH,
     OPTIONAL_BUILD,
@@ -65,6 +66,7 @@ def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:
     signals = _cuda_branch_modules(signals)
     signals = _alternatives(signals)
     signals = _default_pickers(signals)
+    signals = _optional_kernel_asserts(signals)
     signals = _optional_distributions(signals, files)
     signals = _metadata_pins(signals)
     return _imported_only_guarded(signals)
@@ -153,6 +155,30 @@ def _default_pickers(signals: list[Signal]) -> list[Signal]:
     return [
         msgspec.structs.replace(s, detail=(*s.detail, DEFAULT_ONLY))
         if s.kind == "device-choices" and DEFAULT_ONLY not in s.detail and s.facts().get("picker") in defaults
+        else s
+        for s in signals
+    ]
+
+
+def _optional_kernel_asserts(signals: list[Signal]) -> list[Signal]:
+    """Guard ``assert t.is_cuda`` in a module whose every package import is itself guarded.
+
+    lion-pytorch 0.2's ``triton.py`` wraps ``import triton`` in ``try/except ImportError`` and asserts CUDA
+    tensors in its ``update_fn``, which ``Lion(use_triton=True)`` loads in place of the PyTorch update
+    (#22 blind round 117's is_cuda rule): a module written to be loaded only when its package is there is
+    a fast path, and its check guards that path. sageattention's ``core.py`` imports triton unguarded: its
+    assert is the entry point's, and keeps its reading.
+    """
+    imports: dict[str, bool] = {}
+    for s in signals:
+        if s.kind == "import" and s.file:
+            imports[s.file] = imports.get(s.file, True) and s.guarded
+    optional = {file for file, all_guarded in imports.items() if all_guarded}
+    if not optional:
+        return signals
+    return [
+        msgspec.structs.replace(s, guarded=True)
+        if s.kind == "cuda-api" and s.subject == IS_CUDA_ASSERT and s.file in optional
         else s
         for s in signals
     ]

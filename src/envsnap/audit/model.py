@@ -90,6 +90,11 @@ IF_FLAG = "if-flag="
 """Signal detail prefix: the line sits in ``if NAME:`` where NAME is imported from another module;
 across_files guards it when that name is a module-level device test there (``device-flag``)."""
 
+IS_CUDA_ASSERT = "Tensor.is_cuda"
+"""The subject of an ``assert t.is_cuda`` signal (a ``cuda-api`` one, judged by judges.device)."""
+SCALER_SWITCH = "scaler-switch=1"
+"""Signal detail: a CUDA ``GradScaler``/``autocast`` whose ``enabled=`` is a value, not a constant: the
+caller's mixed-precision switch decides whether it does anything."""
 OPT_IN_PATH = "opt-in-path="
 ALTERNATIVE = "alternative=1"
 """Signal detail: in a module the project loads only as one of two implementations (scan.py names them)."""

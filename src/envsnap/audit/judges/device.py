@@ -23,10 +23,12 @@ from envsnap.audit.model import (
     CUDA_SWITCH,
     DATA_PARALLEL,
     DEFAULT_ONLY,
+    IS_CUDA_ASSERT,
     LEGACY_FALLBACK,
     MULTI_PROCESS,
     OFF_MPS,
     OPT_IN,
+    SCALER_SWITCH,
     Finding,
     Risk,
     Signal,
@@ -231,6 +233,40 @@ CPU build): ``is_bf16_supported()`` is False, ``memory_allocated()`` is 0 (#22 b
 3's ``api.py``)."""
 
 
+def _is_cuda_assert(signal: Signal, target: Target) -> Finding:
+    """``assert q.is_cuda``: True for a ROCm torch's GPU tensors, False for any other device's."""
+    if target.kind == "rocm":
+        return make_finding(
+            signal,
+            "torch-cuda-api",
+            "Passes on ROCm: an AMD GPU tensor is a 'cuda' tensor there (`is_cuda` is True).",
+            "none",
+            "lower",
+            "",
+            HIP_SOURCE,
+        )
+    if signal.guarded:
+        return make_finding(
+            signal,
+            "torch-cuda-api",
+            f"Asserts CUDA tensors on a path behind a guard: {NAMES[target.kind]} takes another one.",
+            "low",
+            "lower",
+            "",
+            ACCEL_SOURCE,
+        )
+    return make_finding(
+        signal,
+        "torch-cuda-api",
+        f"Asserts its tensors are CUDA tensors: a {NAMES[target.kind]} tensor is refused (AssertionError) "
+        "before the code it protects runs; the check, and whatever it protects, need an edit.",
+        "low",
+        "moderate",
+        "check `t.device.type` against the devices the code supports",
+        ACCEL_SOURCE,
+    )
+
+
 def judge_cuda_api(signal: Signal, target: Target, ctx: Context) -> Finding | None:
     rule = "torch-cuda-api"
     member = signal.subject.split(".")[-1]
@@ -247,6 +283,8 @@ def judge_cuda_api(signal: Signal, target: Target, ctx: Context) -> Finding | No
             "the `torch.accelerator` equivalent (e.g. `torch.accelerator.memory_allocated()`)",
             ACCEL_SOURCE,
         )
+    if signal.subject == IS_CUDA_ASSERT:
+        return _is_cuda_assert(signal, target)
     if target.kind == "rocm":
         if member in PROPERTIES:
             return make_finding(
@@ -554,6 +592,18 @@ def _grad_scaler(signal: Signal, target: Target) -> Finding | None:
             signal,
             "cuda-grad-scaler",
             f"Behind a CUDA check: on {NAMES[target.kind]} the project's other branch runs, as written.",
+            "low",
+            "lower",
+            f"`torch.amp.GradScaler('{target.kind}')` for float16, or train in bfloat16 without one",
+            AMP_SOURCE,
+        )
+    if SCALER_SWITCH in signal.detail:
+        return make_finding(
+            signal,
+            "cuda-grad-scaler",
+            f"Switched by its `enabled=` argument (the project's mixed-precision setting): in float32 "
+            f"training it does nothing on {NAMES[target.kind]}; with float16 turned on there, the CUDA "
+            "scaler disables itself (a warning, no scaling).",
             "low",
             "lower",
             f"`torch.amp.GradScaler('{target.kind}')` for float16, or train in bfloat16 without one",

@@ -28,11 +28,13 @@ from envsnap.audit.model import (
     DATA_PARALLEL,
     DEFAULT_ONLY,
     IF_FLAG,
+    IS_CUDA_ASSERT,
     LAZY,
     LEGACY_FALLBACK,
     MULTI_PROCESS,
     OFF_MPS,
     OPT_IN,
+    SCALER_SWITCH,
     SWALLOWED,
     TOLERATED,
     TRITON_ASM,
@@ -73,6 +75,7 @@ from envsnap.audit.scanners.python_shapes import (
     PORT_STRINGS,
     Branch,
     accelerator_query,
+    asserts_cuda_tensor,
     backend_argument,
     backend_class_test,
     backend_menu,
@@ -342,11 +345,15 @@ class _Visitor(ast.NodeVisitor):
         """Ids of calls that run only where the caller gave no device (``device or get_device()``)."""
         # Per function: its parameters that default to False (opt-in switches); depth inside `if <one>:`.
         self.off_switches: list[set[str]] = []
+        self.none_params: list[set[str]] = []
+        """Per function: the parameters that default to None (``_pass_through``)."""
         self.class_switches: list[set[str]] = []
         self.hub_kernel: bool | None = None
         self.optional_adapter: bool | None = None
         self.host_dtypes: set[int] = set()
         """Ids of float64 dtypes given to a factory that makes the tensor on the host (``_host_dtype``)."""
+        self.module_state: set[int] = set()
+        """Ids of calls whose tensor becomes a module's buffer or parameter: it moves with the module."""
         self.cpu_params: list[set[str]] = []
         """Per function: parameters whose default is the "cpu" device."""
         self.feature_flags: list[set[str]] = [set()]  # the module's, for a function parsed in parts
@@ -854,12 +861,36 @@ class _Visitor(ast.NodeVisitor):
         """``if not self._enabled: return False`` where ``__init__`` sets ``self._enabled`` from a parameter
         that is False by default (thinc 9.1 PyTorchGradScaler, #22 blind round 27): what follows runs only
         for a caller who turned the feature on, like the body of ``if self._enabled:``."""
+        if not (isinstance(statement, ast.If) and guards_rest(statement)):
+            return False
+        test = statement.test
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self._class_switch(test.operand)
+        return self._pass_through(statement)
+
+    def _pass_through(self, statement: ast.If) -> bool:
+        """``if mode is None: return model`` where ``mode`` is a parameter that defaults to None (rsl_rl 3.x
+        ``compile_model(model, mode=None)``, #22 blind round 113): unset, the function hands its input back
+        untouched, so what follows is a feature the caller asks for by setting the parameter."""
+        test = statement.test
+        if not (
+            self.none_params
+            and isinstance(test, ast.Compare)
+            and isinstance(test.left, ast.Name)
+            and test.left.id in self.none_params[-1]
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Is)
+            and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value is None
+            and len(statement.body) == 1
+        ):
+            return False
+        returned = statement.body[0]
         return (
-            isinstance(statement, ast.If)
-            and guards_rest(statement)
-            and isinstance(statement.test, ast.UnaryOp)
-            and isinstance(statement.test.op, ast.Not)
-            and self._class_switch(statement.test.operand)
+            isinstance(returned, ast.Return)
+            and isinstance(returned.value, ast.Name)
+            and returned.value.id != test.left.id
+            and returned.value.id in self.params[-1]
         )
 
     def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
@@ -930,6 +961,7 @@ class _Visitor(ast.NodeVisitor):
         self.functions += 1
         self.params.append({a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)})
         self.off_switches.append(off_by_default(node.args))
+        self.none_params.append(off_by_default(node.args, value=None))
         self.on_switches.append(off_by_default(node.args, value=True))
         self.kernel_switches.append(self._constexpr_switches(node.args))
         self.jit_names.append(node.name if self._is_triton_jit(node) else None)
@@ -961,6 +993,7 @@ class _Visitor(ast.NodeVisitor):
         self.pending = saved
         self.params.pop()
         self.off_switches.pop()
+        self.none_params.pop()
         self.on_switches.pop()
         self.kernel_switches.pop()
         self.jit_names.pop()
@@ -1310,9 +1343,12 @@ class _Visitor(ast.NodeVisitor):
             kw.arg == "enabled" and isinstance(kw.value, ast.Constant) and kw.value.value is False
             for kw in node.keywords
         )
+        # `GradScaler("cuda", enabled=self.mixed_precision)`: scaling only where the caller turned it on
+        # (rl_games 1.6's a2c_common, #22 blind round 113); a constant True is no switch.
+        switched = any(kw.arg == "enabled" and not isinstance(kw.value, ast.Constant) for kw in node.keywords)
         if not disabled:
             short = name.split(".")[-1]
-            self.emit("cuda-amp", node, f"{short}('cuda')")
+            self.emit("cuda-amp", node, f"{short}('cuda')", detail=(SCALER_SWITCH,) if switched else ())
 
     def _device_literal(self, node: ast.AST) -> ast.Constant | None:
         """``"cuda"``, or the ``"cuda"`` of ``torch.device("cuda")``: building a device touches no driver."""
@@ -1342,6 +1378,8 @@ class _Visitor(ast.NodeVisitor):
             unset = self.unset_device > 0 or id(node) in self.default_calls
             self.emit("device-call", node, callee, guarded=False, detail=(DEFAULT_ONLY,) if unset else ())
         self._device_arguments(node, name)
+        if callee in ("register_buffer", "Parameter"):
+            self.module_state.update(id(arg) for arg in (*node.args, *(kw.value for kw in node.keywords)))
         self._host_dtype(node, name)
         fallback = lookup_fallback(node)
         literal = self._device_literal(fallback) if fallback is not None else None
@@ -1443,7 +1481,9 @@ class _Visitor(ast.NodeVisitor):
             or (isinstance(device, ast.Constant) and device.value == "cpu")
             or (isinstance(device, ast.Name) and bool(self.cpu_params) and device.id in self.cpu_params[-1])
         )
-        if on_host:
+        if on_host and id(node) not in self.module_state:
+            # `self.register_buffer("running_mean", torch.zeros(n, dtype=torch.float64))` (rl_games 1.6's
+            # RunningMeanStd, #22 blind round 113) is made on the host but moves with `model.to(device)`.
             self.host_dtypes.add(id(dtype))
         elif isinstance(device, ast.Constant) and str(device.value).startswith("cuda"):
             # `torch.tensor(1, dtype=torch.float64, device="cuda")` (POT 0.9.7 backend.py, #22 blind round
@@ -1648,6 +1688,11 @@ class _Visitor(ast.NodeVisitor):
         names = gate_devices(node, self._bound_literal)
         if names is not None:
             self._emit_gate(node, names)
+        if asserts_cuda_tensor(node.test):
+            # `assert q.is_cuda, "Input tensors must be on cuda."` (sageattention 1.0.6's Triton entry points,
+            # #22 blind round 117): an XPU or MPS tensor is refused before any kernel runs. Judged as a
+            # CUDA-only call, so a module the project runs without (an optional kernel) does not count it.
+            self.emit("cuda-api", node, IS_CUDA_ASSERT)
         self.generic_visit(node)
 
     def _bound_literal(self, name: str) -> ast.expr | None:

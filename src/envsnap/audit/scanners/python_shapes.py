@@ -276,9 +276,9 @@ def cpu_comparison(test: ast.expr) -> str | None:
     return None
 
 
-def off_by_default(args: ast.arguments, value: bool = False) -> set[str]:
+def off_by_default(args: ast.arguments, value: bool | None = False) -> set[str]:
     """The parameters whose default is ``False``: switches the caller turns on (``use_deepspeed=False``);
-    with ``value=True``, those on by default, which the caller turns off."""
+    with ``value=True``, those on by default, which the caller turns off; with ``value=None``, those unset."""
     positional = [*args.posonlyargs, *args.args]
     pairs = [*zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True)]
     pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None]
@@ -1116,3 +1116,20 @@ def imported_module(relative: str, module: str | None, level: int) -> str | None
         return None
     base = parts[: len(parts) - (level - 1)]
     return ".".join([*base, module] if module else base) or None
+
+
+def asserts_cuda_tensor(test: ast.expr) -> bool:
+    """``assert q.is_cuda``, ``assert all(t.is_cuda for t in ts)``, ``assert x.is_cuda and ...``: the
+    statement fails unless a tensor is a CUDA one. ``assert not x.is_cuda`` (a CPU-only op) and an
+    ``or`` that admits other devices (``x.is_cuda or x.device.type == "cpu"``) are not."""
+    if isinstance(test, ast.BoolOp):
+        return isinstance(test.op, ast.And) and any(asserts_cuda_tensor(value) for value in test.values)
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "all" and test.args:
+        inner = test.args[0]
+        if isinstance(inner, (ast.GeneratorExp, ast.ListComp)):
+            return asserts_cuda_tensor(inner.elt)
+        return False
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.Is)):
+        right = test.comparators[0]
+        return asserts_cuda_tensor(test.left) and isinstance(right, ast.Constant) and right.value is True
+    return isinstance(test, ast.Attribute) and test.attr == "is_cuda"

@@ -1,0 +1,83 @@
+"""Fixes after measurement rounds 116-119 (#22): an entry point that asserts CUDA tensors.
+
+SageAttention 1.0.6 (round 117) is Triton kernels only, which Intel's Triton backend compiles too, but its
+``sageattn`` starts with ``assert q.is_cuda, "Input tensors must be on cuda."``: an XPU tensor is refused
+before any kernel runs. envsnap read the project as a Triton swap, *lower* for *moderate*.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from envsnap.audit.scanners.python_shapes import asserts_cuda_tensor
+from tests.audit.conftest import audit_files, raised
+
+# sageattention 1.0.6 sageattention/core.py (sageattn, trimmed).
+CORE = """\
+import torch
+import triton
+
+
+def sageattn(q, k, v):
+    dtype = q.dtype
+    assert q.is_cuda, "Input tensors must be on cuda."
+    assert dtype in [torch.float16, torch.bfloat16, torch.float32]
+    return q @ k.transpose(-1, -2) @ v
+"""
+# lion-pytorch 0.2.3 lion_pytorch/triton.py (trimmed): a fast path that guards its own triton import.
+LION_TRITON = """\
+import torch
+
+try:
+    import triton
+except ImportError as e:
+    print("triton is not installed, please install by running `pip install triton>=2.2.0`")
+    exit()
+
+
+def update_fn(p, grad, exp_avg, lr, wd, beta1, beta2):
+    assert all([t.is_cuda for t in (p, grad, exp_avg)])
+    p.data.mul_(1 - lr * wd)
+"""
+
+
+@pytest.mark.parametrize(
+    ("test", "asserts"),
+    [
+        ("q.is_cuda", True),
+        ("all(t.is_cuda for t in ts)", True),
+        ("all([t.is_cuda for t in ts])", True),
+        ("x.is_cuda and x.is_contiguous()", True),
+        ("x.is_cuda == True", True),
+        ("not x.is_cuda", False),  # a CPU-only op
+        ('x.is_cuda or x.device.type == "cpu"', False),  # other devices admitted
+        ("x.is_contiguous()", False),
+    ],
+)
+def test_which_asserts_require_a_cuda_tensor(test: str, asserts: bool) -> None:
+    statement = ast.parse(f"assert {test}").body[0]
+    assert isinstance(statement, ast.Assert)
+    assert asserts_cuda_tensor(statement.test) is asserts
+
+
+def test_an_entry_point_asserting_cuda_tensors_refuses_xpu(tmp_path: Path) -> None:
+    report = audit_files(tmp_path, {"sageattention/core.py": CORE}, "xpu")
+    asserted = [f for f in report.findings if f.location == "sageattention/core.py:7"]
+    assert [(f.rule, f.risk) for f in asserted] == [("torch-cuda-api", "moderate")]
+    assert "AssertionError" in asserted[0].meaning
+    assert report.verdict.risk == "moderate"
+
+
+def test_the_assert_passes_on_rocm(tmp_path: Path) -> None:
+    report = audit_files(tmp_path, {"sageattention/core.py": CORE}, "rocm:gfx942")
+    assert "torch-cuda-api" not in raised(report)
+
+
+def test_an_assert_in_a_fast_path_that_guards_its_own_import_is_that_paths(tmp_path: Path) -> None:
+    report = audit_files(tmp_path, {"lion_pytorch/triton.py": LION_TRITON}, "xpu")
+    asserted = [f for f in report.findings if f.rule == "torch-cuda-api"]
+    assert [f.risk for f in asserted] == ["lower"]
+    assert report.verdict.risk == "lower"
