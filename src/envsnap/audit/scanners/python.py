@@ -238,8 +238,30 @@ TORCH_DTYPES = frozenset(
 DTYPE_TABLE_MIN = 3
 _KERNEL_SOURCE = re.compile(r"\b__global__\s+(?:void|__launch_bounds__)\b")
 """A CUDA kernel definition inside a string: source compiled at run time."""
-HOST_CASTS = frozenset({"double", "float", "long", "int", "half", "bool"})
-"""Tensor methods that change the dtype and keep the device."""
+HOST_CASTS = frozenset(
+    {
+        "double",
+        "float",
+        "long",
+        "int",
+        "half",
+        "bool",
+        # and the views and copies, which keep the dtype too: `g.cpu().contiguous().view(-1).double()`
+        # (avalanche 0.6's GEM plugin, #22 blind round 90) is on the host from `.cpu()` on.
+        "contiguous",
+        "view",
+        "reshape",
+        "flatten",
+        "detach",
+        "clone",
+        "squeeze",
+        "unsqueeze",
+        "permute",
+        "transpose",
+        "t",
+    }
+)
+"""Tensor methods that keep the device (dtype casts, views and copies)."""
 EXTENSION_CALLS = frozenset(
     {
         "torch.utils.cpp_extension.CUDAExtension",
@@ -1881,8 +1903,18 @@ class _Visitor(ast.NodeVisitor):
             # `matrix.cpu().double().numpy()` (transformers 5.24 generation_whisper.py): on the host first.
             return True
         if isinstance(node, ast.Call):
-            return self.dotted(node.func) == "torch.from_numpy"
+            # `load_model(path, device=torch.device("cpu"))`, `torch.load(path, map_location="cpu")`
+            # (schnetpack 2.1's ASE interface, #22 blind round 102): loaded onto the host.
+            return self.dotted(node.func) == "torch.from_numpy" or any(
+                kw.arg in ("device", "map_location") and self._names_cpu(kw.value) for kw in node.keywords
+            )
         return isinstance(node, ast.Name) and bool(self.host_names) and node.id in self.host_names[-1]
+
+    def _names_cpu(self, value: ast.expr) -> bool:
+        """``"cpu"`` or ``torch.device("cpu")``."""
+        if isinstance(value, ast.Call) and self.dotted(value.func) == "torch.device" and value.args:
+            value = value.args[0]
+        return isinstance(value, ast.Constant) and value.value == "cpu"
 
     def visit_Assign(self, node: ast.Assign) -> None:
         # The value is read before the name is rebound: `w = w.double()` reads the old `w`.
