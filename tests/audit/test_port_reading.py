@@ -209,6 +209,14 @@ def test_grad_scaler_and_compile_get_their_own_messages(tmp_path: Path) -> None:
         ("docs/source/conf.py", "docs"),
         ("dev/scratch.py", "scratch"),
         ("third_party/cutlass/include/cutlass/gemm.h", "vendored"),
+        ("smplpytorch/demo.py", "examples"),
+        ("pkg/demo_video.py", "examples"),
+        ("pkg/quantize_example.py", "examples"),
+        ("torch_pruning/utils/benchmark.py", "benchmarks"),
+        ("pkg/bench_attention.py", "benchmarks"),
+        ("pkg/demographics.py", "core"),  # a name that starts like one, not a demo
+        ("pkg/benchmarking_utils.py", "core"),
+        ("pkg/examples_loader.py", "core"),
     ],
 )
 def test_roles(path: str, role: str) -> None:

@@ -141,8 +141,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-boltz", "mps"),
         ("real-chatterbox-tts", "xpu"),
         ("real-whisperspeech", "xpu"),
-        ("real-torch-pruning", "xpu"),
-        ("real-torch-pruning", "mps"),
         ("real-mmpretrain", "xpu"),
         ("real-stable-ts", "mps"),
         ("real-insanely-fast-whisper", "xpu"),
@@ -623,15 +621,6 @@ path (``inference_context`` is a ``nullcontext`` off CUDA, ``inference.py:42``) 
 training script; the truth calls it borderline against moderate. That a device picker feeds only a default
 which the public constructor overrides is what envsnap does not weigh. Not tuned: a measurement round, one
 level off.
-torch-pruning (blind round 58, the draw) on XPU and MPS: five ``torch-cuda-api`` findings in one file set
-moderate, ``torch_pruning/utils/benchmark.py:31`` and ``:32`` (``torch.cuda.Event(enable_timing=True)``),
-``:39`` (``torch.cuda.synchronize()``), ``:59`` (``torch.cuda.reset_peak_memory_stats()``) and ``:65``
-(``torch.cuda.max_memory_allocated``) ("A CUDA-only call: it raises on XPU / MPS"). The expectation is lower:
-those are the optional latency and memory helpers (``measure_latency``, ``measure_memory``), not the pruning;
-the dependency graph traces the model with example inputs on their own device and the pruners slice
-parameters with plain torch ops, so structural pruning runs on XPU or Apple as shipped. That unguarded CUDA
-calls confined to an optional benchmarking utility are not on the library's path is what envsnap does not
-weigh. Not tuned: a measurement round, one level off.
 mmpretrain (blind round 59) on XPU: every finding is lower: seven ``cuda-availability-check`` lines
 (e.g. ``mmpretrain/.mim/tools/torchserve/mmpretrain_handler.py:19``,
 ``models/multimodal/ram/openset_utils.py:183``), three guarded ``.cuda()`` calls (``openset_utils.py:200``),

@@ -60,6 +60,13 @@ _FOLDERS: dict[str, Role] = {
     ),
 }
 _TEST_FILE = re.compile(r"^(?:test_.*|.*_test|.*_tests|tests?|conftest)\.[a-z]+$|^test[A-Z].*\.\w+$")
+_FILES: tuple[tuple[re.Pattern[str], Role], ...] = (
+    (_TEST_FILE, "tests"),
+    # `smplpytorch/demo.py` (#22 blind round 103), `example_usage.py`: a script that shows the package in use.
+    (re.compile(r"^(?:(?:demo|example)(?:_.*)?|demos|examples|.*_demo|.*_example)\.[a-z]+$"), "examples"),
+    # `torch_pruning/utils/benchmark.py` (round 58): latency and memory measurement, not the package's path.
+    (re.compile(r"^(?:(?:bench|benchmarks?)(?:_.*)?|.*_benchmark)\.[a-z]+$"), "benchmarks"),
+)
 
 
 def role_of(relative: str) -> Role:
@@ -68,8 +75,9 @@ def role_of(relative: str) -> Role:
     role = _folder_role(folder)
     if role is not None:
         return role
-    if _TEST_FILE.match(name):
-        return "tests"
+    for pattern, file_role in _FILES:
+        if pattern.match(name):
+            return file_role
     return "core"
 
 
