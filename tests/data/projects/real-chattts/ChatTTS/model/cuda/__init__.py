@@ -1,0 +1,1 @@
+from .te_llama import TELlamaModel
