@@ -270,6 +270,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-ring-flash-attn", "xpu"),
         ("real-ring-flash-attn", "mps"),
         ("real-torchkbnufft", "mps"),
+        ("real-tabpfn", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1473,7 +1474,18 @@ adjoint (``_nufft/interp.py:414``, ``:417``), ``torch.fft.fftn``/``ifftn`` on co
 complex and sparse coverage is partial (macOS 14+, op gaps); the README's GPU section names only
 ``torch.device('cuda')`` and there is no Apple report. The shape: device-generic code whose dtype is complex
 throughout (complex tables, complex scatter-adds, FFTs), the op family a partial backend covers least. The
-truth is borderline. Not tuned: a measurement round, one level off."""
+truth is borderline. Not tuned: a measurement round, one level off.
+tabpfn (blind round 121) on XPU: moderate, from nccl-backend at ``tabpfn/finetuning/finetuned_base.py:91``
+(+2: ``backend="nccl"`` at ``:92`` and the version-report list in ``misc/debug_versions.py:81``) and
+torch-cuda-api at ``finetuned_base.py:97`` (``torch.cuda.set_device``, +1: ``memory.py:85``
+``torch.cuda.mem_get_info``). The expectation is lower: those lines sit in ``_init_distributed_if_needed``,
+the fine-tuning helper's DDP set-up entered only when torchrun sets ``LOCAL_RANK`` (``:84``-``:86``), and in
+``_should_save_peak_mem_cuda``, reached only when every device is 'cuda' (``memory.py:41``); inference and
+single-process fine-tuning take ``device="xpu"`` through ``torch.device`` (``utils.py:183``-``:193``), an
+unrecognised device gets memory saving (``memory.py:46``-``:47``), autocast follows ``device.type``, and
+torch>=2.5 admits XPU PyTorch; only 'auto' does not pick XPU. The shape: CUDA-only distributed set-up (an
+NCCL process group and ``torch.cuda.set_device``) inside an opt-in multi-GPU launcher path, while the
+library's own work follows the caller's device. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
