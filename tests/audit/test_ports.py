@@ -272,6 +272,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-chattts", "mps"),
         ("real-whisper-s2t", "xpu"),
         ("real-whisper-s2t", "mps"),
+        ("real-tabpfn", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1495,7 +1496,18 @@ VAD, which loads the CUDA-saved ``assets/*_gpu.ts`` for any device other than 'c
 (``speech_segmenter/frame_vad.py:30``-``:31``, ``seg_vad.py:29``-``:30``, ``torch.jit.load`` without
 ``map_location``). The shape: a CUDA-only engine that is the default of a backend switch, read as required
 when the package's own alternative backends are plain PyTorch. Not tuned: a measurement round, one level
-off."""
+off.
+tabpfn (blind round 121) on XPU: moderate, from nccl-backend at ``tabpfn/finetuning/finetuned_base.py:91``
+(+2: ``backend="nccl"`` at ``:92`` and the version-report list in ``misc/debug_versions.py:81``) and
+torch-cuda-api at ``finetuned_base.py:97`` (``torch.cuda.set_device``, +1: ``memory.py:85``
+``torch.cuda.mem_get_info``). The expectation is lower: those lines sit in ``_init_distributed_if_needed``,
+the fine-tuning helper's DDP set-up entered only when torchrun sets ``LOCAL_RANK`` (``:84``-``:86``), and in
+``_should_save_peak_mem_cuda``, reached only when every device is 'cuda' (``memory.py:41``); inference and
+single-process fine-tuning take ``device="xpu"`` through ``torch.device`` (``utils.py:183``-``:193``), an
+unrecognised device gets memory saving (``memory.py:46``-``:47``), autocast follows ``device.type``, and
+torch>=2.5 admits XPU PyTorch; only 'auto' does not pick XPU. The shape: CUDA-only distributed set-up (an
+NCCL process group and ``torch.cuda.set_device``) inside an opt-in multi-GPU launcher path, while the
+library's own work follows the caller's device. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
