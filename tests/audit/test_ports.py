@@ -273,6 +273,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-whisper-s2t", "xpu"),
         ("real-whisper-s2t", "mps"),
         ("real-tabpfn", "xpu"),
+        ("real-evox", "mps"),
+        ("real-pytorch-mppi", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1507,7 +1509,30 @@ single-process fine-tuning take ``device="xpu"`` through ``torch.device`` (``uti
 unrecognised device gets memory saving (``memory.py:46``-``:47``), autocast follows ``device.type``, and
 torch>=2.5 admits XPU PyTorch; only 'auto' does not pick XPU. The shape: CUDA-only distributed set-up (an
 NCCL process group and ``torch.cuda.set_device``) inside an opt-in multi-GPU launcher path, while the
-library's own work follows the caller's device. Not tuned: a measurement round, one level off."""
+library's own work follows the caller's device. Not tuned: a measurement round, one level off.
+evox (blind round 122, held out) on MPS: moderate, from torch-compile-mps at ``evox/core/module.py:143`` (+3:
+``evox.compile``, the library's wrapper around ``torch.compile``, called by the user, by Brax's
+``compile_policy`` flag (``problems/neuroevolution/brax.py:287``-``:289``) and by the HPO wrapper, whose
+compiled steps run only while compiling (``problems/hpo_wrapper.py:228``, ``:320``);
+``operators/selection/non_dominate.py:104``/``:148``, module-level ``torch.compile(..., fullgraph=True)``
+wrappers that only run while ``torch.compiler.is_compiling()`` (``:115``, ``:159``); the MuJoCo Playground
+policy at ``problems/neuroevolution/mujoco_playground.py:295``, a JAX extra), and cuda-only-import at
+``evox/triton_kernels/kernels/fused_add.py:27`` (+2), rated moderate though its own text says the import sits
+on a path MPS does not take (``if has_triton():``, a Linux-only extra). The expectation is lower: the Triton
+ops are registered with a pure-PyTorch fallback for every device and the kernel only for 'cuda'
+(``triton_kernels/op_register.py:33``-``:37``: "CPU / MPS / other tensors -> PyTorch fallback"), the
+workflows take ``torch.get_default_device()`` (``workflows/std_workflow.py:86``-``:87``), nothing is float64
+and the README's quick starts run eagerly, so ``torch.set_default_device("mps")`` runs as shipped. The shape:
+torch.compile reached only through an opt-in wrapper or a branch taken while compiling, and a Triton import
+behind an is-installed guard with a registered eager fallback. Not tuned: a measurement round, one level off.
+pytorch-mppi (blind round 122, held out) on MPS: moderate, from torch-compile-mps at
+``pytorch_mppi/mppi.py:214``/``:215`` and ``:816``/``:817``, all four inside ``MPPI.compile()`` and
+``MPPI_Batched.compile()``, methods the user calls on request ("Compile the hot path with torch.compile",
+``:209``). The expectation is lower: the controller is eager by default, takes ``device=`` (``:45``) and its
+dtype from ``noise_sigma`` (``:88``), and builds every buffer with ``device=self.d, dtype=self.dtype``, so a
+float32 ``noise_sigma`` and ``device="mps"`` run as shipped (the README's ``torch.double`` is the user's
+script). The shape: torch.compile inside a public opt-in method named ``compile`` that the library itself
+never calls. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

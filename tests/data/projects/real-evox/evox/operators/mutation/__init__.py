@@ -1,0 +1,3 @@
+__all__ = ["polynomial_mutation"]
+
+from .pm_mutation import polynomial_mutation

@@ -1,0 +1,1 @@
+__all__ = ["neuroevolution", "numerical", "hpo_wrapper"]

@@ -1,0 +1,47 @@
+__all__ = [
+    "basic",
+    "cec2022",
+    "dtlz",
+    "Ackley",
+    "Griewank",
+    "Rastrigin",
+    "Rosenbrock",
+    "Schwefel",
+    "Sphere",
+    "Ellipsoid",
+    "CEC2022",
+    "DTLZ1",
+    "DTLZ2",
+    "DTLZ3",
+    "DTLZ4",
+    "DTLZ5",
+    "DTLZ6",
+    "DTLZ7",
+    "ackley_func",
+    "griewank_func",
+    "rastrigin_func",
+    "rosenbrock_func",
+    "schwefel_func",
+    "sphere_func",
+    "ellipsoid_func",
+]
+
+from . import basic, cec2022, dtlz
+from .basic import (
+    Ackley,
+    Ellipsoid,
+    Griewank,
+    Rastrigin,
+    Rosenbrock,
+    Schwefel,
+    Sphere,
+    ackley_func,
+    ellipsoid_func,
+    griewank_func,
+    rastrigin_func,
+    rosenbrock_func,
+    schwefel_func,
+    sphere_func,
+)
+from .cec2022 import CEC2022
+from .dtlz import DTLZ1, DTLZ2, DTLZ3, DTLZ4, DTLZ5, DTLZ6, DTLZ7

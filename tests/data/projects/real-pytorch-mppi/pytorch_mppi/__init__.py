@@ -1,0 +1,1 @@
+from pytorch_mppi.mppi import MPPI, SMPPI, KMPPI, MPPI_Batched
