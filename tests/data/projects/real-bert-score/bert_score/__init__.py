@@ -1,0 +1,3 @@
+__version__ = "0.3.12"
+from .score import *
+from .scorer import *

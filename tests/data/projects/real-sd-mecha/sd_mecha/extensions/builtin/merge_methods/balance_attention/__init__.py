@@ -1,0 +1,2 @@
+from .interface import balance_attention
+from . import sdxl_sgm

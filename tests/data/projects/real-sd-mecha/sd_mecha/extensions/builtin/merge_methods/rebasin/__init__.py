@@ -1,0 +1,2 @@
+from .interface import rebasin, randperm
+from . import sdxl_sgm
