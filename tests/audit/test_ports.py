@@ -274,7 +274,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-whisper-s2t", "mps"),
         ("real-tabpfn", "xpu"),
         ("real-evox", "mps"),
-        ("real-pytorch-mppi", "mps"),
         ("real-sru", "rocm:gfx942"),
         ("real-sru", "xpu"),
         ("real-sru", "mps"),
@@ -1529,14 +1528,6 @@ workflows take ``torch.get_default_device()`` (``workflows/std_workflow.py:86``-
 and the README's quick starts run eagerly, so ``torch.set_default_device("mps")`` runs as shipped. The shape:
 torch.compile reached only through an opt-in wrapper or a branch taken while compiling, and a Triton import
 behind an is-installed guard with a registered eager fallback. Not tuned: a measurement round, one level off.
-pytorch-mppi (blind round 122, held out) on MPS: moderate, from torch-compile-mps at
-``pytorch_mppi/mppi.py:214``/``:215`` and ``:816``/``:817``, all four inside ``MPPI.compile()`` and
-``MPPI_Batched.compile()``, methods the user calls on request ("Compile the hot path with torch.compile",
-``:209``). The expectation is lower: the controller is eager by default, takes ``device=`` (``:45``) and its
-dtype from ``noise_sigma`` (``:88``), and builds every buffer with ``device=self.d, dtype=self.dtype``, so a
-float32 ``noise_sigma`` and ``device="mps"`` run as shipped (the README's ``torch.double`` is the user's
-script). The shape: torch.compile inside a public opt-in method named ``compile`` that the library itself
-never calls. Not tuned: a measurement round, one level off.
 sru (blind round 123, the draw) on ROCm, XPU and MPS: moderate on ROCm, higher on XPU and MPS, from
 cuda-source at ``sru/csrc/sru_cuda_kernel.cu:1`` ("CUDA code (8 kernels, 8 launches, 0 CUDA API calls)": on
 ROCm "torch.utils.cpp_extension hipifies it at build", on XPU "there is no CUDA compiler for Intel GPUs", on

@@ -1,4 +1,5 @@
-"""Fixes after measurement rounds 116-119 (#22): an entry point that asserts CUDA tensors.
+"""Fixes after measurement rounds 116-123 (#22): an entry point that asserts CUDA tensors; torch.compile in a
+function named for compiling.
 
 SageAttention 1.0.6 (round 117) is Triton kernels only, which Intel's Triton backend compiles too, but its
 ``sageattn`` starts with ``assert q.is_cuda, "Input tensors must be on cuda."``: an XPU tensor is refused
@@ -81,3 +82,31 @@ def test_an_assert_in_a_fast_path_that_guards_its_own_import_is_that_paths(tmp_p
     asserted = [f for f in report.findings if f.rule == "torch-cuda-api"]
     assert [f.risk for f in asserted] == ["lower"]
     assert report.verdict.risk == "lower"
+
+
+# pytorch-mppi 0.9.1 pytorch_mppi/mppi.py (MPPI.compile, trimmed): a method the library never calls itself.
+MPPI = """\
+import torch
+
+
+class MPPI:
+    def __init__(self, dynamics):
+        self._dynamics_fn = dynamics
+
+    def compile(self, **kwargs):
+        self._dynamics_fn = torch.compile(self._dynamics_fn, **kwargs)
+"""
+
+
+def test_compile_in_a_function_named_for_it_is_the_callers_request(tmp_path: Path) -> None:
+    report = audit_files(tmp_path, {"pytorch_mppi/mppi.py": MPPI}, "mps")
+    compiled = [f for f in report.findings if f.rule == "torch-compile-mps"]
+    assert [f.risk for f in compiled] == ["lower"]
+    assert report.verdict.risk == "lower"
+
+
+def test_compile_in_the_constructor_still_counts(tmp_path: Path) -> None:
+    text = MPPI.replace(
+        "        self._dynamics_fn = dynamics\n", "        self._dynamics_fn = torch.compile(dynamics)\n"
+    )
+    assert "torch-compile-mps" in raised(audit_files(tmp_path, {"pytorch_mppi/mppi.py": text}, "mps"))

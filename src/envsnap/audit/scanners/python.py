@@ -1422,7 +1422,11 @@ class _Visitor(ast.NodeVisitor):
             # Triton's escape hatch to inline assembly: PTX on NVIDIA, which no other backend runs.
             self.emit("inline-ptx", node, TRITON_ASM, detail=self._kernel_reach())
         if name == "torch.compile":
-            self.emit("torch-compile", node, "torch.compile", guarded=self.conditional > 0 or self.guard > 0)
+            # In a function named for it (GLiNER's `def compile(self)`, pytorch-mppi's `MPPI.compile()`,
+            # pytorch-optimizer's `compile_foreach_step`): compiling is what a caller asks that function for.
+            named = any("compile" in function.lower() for function in self.function_names)
+            guarded = self.conditional > 0 or self.guard > 0 or named
+            self.emit("torch-compile", node, "torch.compile", guarded=guarded)
         if name == "torch.ops.load_library" and (self.swallowed or self.tolerated) and node.args:
             # torchani 2.9 loads the cuAEV library its `ani build-extensions` command JIT-builds only in
             # `try: torch.ops.load_library(...) except Exception: CUAEV_IS_INSTALLED = False` (#22 round 51):
