@@ -1,0 +1,1 @@
+# vim: expandtab:ts=4:sw=4

@@ -1,0 +1,4 @@
+from .config_utils import set_config_readonly, set_config_writeable
+from .fpn_config import get_fpn_config
+from .model_config import get_efficientdet_config, default_detection_model_configs
+from .train_config import default_detection_train_config

@@ -1,0 +1,3 @@
+from .crafted import Crafted
+from .euclidean import Euclidean
+from .oks import Oks

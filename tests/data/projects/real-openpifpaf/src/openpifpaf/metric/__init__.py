@@ -1,0 +1,3 @@
+from .base import Base
+from .coco import Coco
+from .classification import Classification

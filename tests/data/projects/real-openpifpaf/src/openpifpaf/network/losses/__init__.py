@@ -1,0 +1,3 @@
+from .composite import CompositeLoss
+from .factory import Factory
+from . import components
