@@ -1,0 +1,2 @@
+from .all_to_all import *
+from .extract_local import *

@@ -1,0 +1,3 @@
+from .attn_layer import UlyssesAttention
+
+__all__ = ['UlyssesAttention']
