@@ -278,6 +278,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-sru", "xpu"),
         ("real-sru", "mps"),
         ("real-sd-mecha", "mps"),
+        ("real-torchlpc", "xpu"),
+        ("real-torchlpc", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1552,7 +1554,20 @@ with complex eigenvectors (``svd.py:227``), ``geqrf``/``householder_product`` (`
 PYTORCH_ENABLE_MPS_FALLBACK=1), and ``merge_dtype=torch.float64`` is a documented choice MPS rejects. The
 shape: device-generic code whose optional methods lean on dense linear algebra (SVD, eig, QR, matrix_exp), the
 op family a partial backend covers least. The truth is borderline. Not tuned: a measurement round, one level
-off."""
+off.
+torchlpc (blind round 126, the draw) on XPU and MPS: higher, from cuda-only-import at ``torchlpc/core.py:7``
+(+``parallel_scan.py:1``, ``recurrence.py:4``: "Numba CUDA kernels: no build for Intel XPU exists" / "for
+Apple MPS") and cuda-source at ``torchlpc/csrc/cuda/linear_recurrence.cu:1`` and ``lpc.cu:1`` ("there is no
+CUDA compiler for Intel GPUs" / "nothing compiles CUDA for Apple GPUs"). The expectation is moderate: both
+kernel sets are optional at run time. ``setup.py:29``-``:31`` builds the CUDA extension only where CUDA is
+found, else the C++/OpenMP CPU op (``csrc/scan_cpu.cpp:168``, the README documents the macOS build), and the
+Numba kernels run only for ``is_cuda`` tensors (``core.py:168``, ``recurrence.py:80``); an ``xpu``/``mps``
+tensor takes the CPU branch, which calls the CPU-key op or ``lpc_np`` on ``x.numpy()``
+(``recurrence.py:18``-``:21``) and fails on a device tensor until a small edit hops to the CPU and back, as
+``LPC.forward``'s Numba branch already does (``core.py:171``-``:176``). No kernel has to be rewritten to run,
+only for GPU speed. The shape: CUDA kernels (a built extension and ``numba.cuda``) behind an ``is_cuda``
+dispatch whose other branch is a CPU implementation, read as kernels the target must port. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
