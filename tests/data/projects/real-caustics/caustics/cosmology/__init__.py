@@ -1,0 +1,4 @@
+from .base import Cosmology
+from .FlatLambdaCDM import FlatLambdaCDM
+
+__all__ = ("Cosmology", "FlatLambdaCDM")

@@ -1,0 +1,2 @@
+from .pipeline import Pipeline
+from .transforms import *

@@ -1,0 +1,2 @@
+from .resnet import ResNetBackbone
+from .unet import UNetBackbone

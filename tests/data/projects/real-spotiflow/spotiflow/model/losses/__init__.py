@@ -1,0 +1,1 @@
+from .adaptive_wing import AdaptiveWingLoss
