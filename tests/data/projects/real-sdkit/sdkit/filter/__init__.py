@@ -1,0 +1,1 @@
+from .apply_filters import apply_filters

@@ -1,0 +1,1 @@
+from .image_generator import generate_images

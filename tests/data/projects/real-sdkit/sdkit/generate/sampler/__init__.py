@@ -1,0 +1,1 @@
+from .sampler_main import make_samples

@@ -1,0 +1,1 @@
+from .merge_models import merge_models, merge_multiple_models
