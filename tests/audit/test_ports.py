@@ -281,6 +281,10 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torchlpc", "xpu"),
         ("real-torchlpc", "mps"),
         ("real-distrifuser", "rocm:gfx942"),
+        ("real-phiml", "xpu"),
+        ("real-phiml", "mps"),
+        ("real-torch-fem", "xpu"),
+        ("real-torch-fem", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1576,7 +1580,29 @@ graphs at ``pipelines.py:159``-``:160`` are all fine on ROCm PyTorch). The expec
 ``version.parse(torch.version.cuda)`` (``utils.py:7``); ``torch.version.cuda`` is None on a ROCm build, so
 the pipeline cannot be constructed until a one-line edit (test ``torch.version.hip`` or skip the check). The
 shape: a toolkit-version gate that parses ``torch.version.cuda`` as a string, unguarded, on the constructor
-path of otherwise plain PyTorch. Not tuned: a measurement round, one level off."""
+path of otherwise plain PyTorch. Not tuned: a measurement round, one level off.
+phiml (blind round 129) on XPU and MPS: lower, set by the torch framework build alone ("standard ops, no
+custom CUDA"); the findings it reads are cuda-availability-check at
+``phiml/backend/torch/_torch_backend.py:24`` ("Returns False ...: the code takes its CPU branch") and
+torch-cuda-api at ``:25``, ``:177``, ``:181``, all lower, and the optional Jax/TensorFlow imports (lower). The
+expectation is moderate: the torch backend's device list is the CPU plus one 'GPU' entry per ``torch.cuda``
+device (``_torch_backend.py:23``-``:26``) and ``as_tensor`` puts every new tensor on that default device
+(``:74``-``:83``), so there is no way to pick 'xpu' or 'mps' through the library; PhiFlow#119 (open) says only
+the CUDA backend is searched, and the way round is a small edit adding a ComputeDevice (or an experimental
+jax-metal/tensorflow-metal backend). The "CPU branch" is the whole run on the CPU, not a fallback beside a GPU
+path. The shape: a framework's device registry that enumerates ``torch.cuda`` devices only, read as a guard
+with a CPU branch. Not tuned: a measurement round, one level off.
+torch-fem (blind round 129, the draw) on XPU and MPS: lower, set by the torch framework build alone ("standard
+ops, no custom CUDA"); its only findings are the guarded ``torch.cuda`` calls in
+``torchfem/report.py:40``-``:42`` (lower). The expectation is moderate: the code follows the nodes' device,
+but the whole solve path is torch sparse COO/CSR tensors (``assembly.py:351``-``:355``, ``:435``-``:436``,
+``base.py:489``-``:490``) with ``torch.sparse.mm`` and CSR matvecs in the Krylov loop (``assembly.py:26``,
+``sparse.py`` ``_krylov``), which XPU covers recently and partially and MPS barely; and the README's examples
+set ``torch.set_default_dtype(torch.float64)`` (METADATA, ``report.py:179``-``:181`` warns against single
+precision), which MPS rejects and Arc GPUs emulate. Neither is in a line envsnap reads as a finding: the dtype
+is set in the README, the layout by sparse constructors. The shape: device-generic code whose core is sparse
+tensors and float64, the layout and dtype a partial backend covers least. Not tuned: a measurement round, one
+level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
