@@ -285,6 +285,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-phiml", "mps"),
         ("real-torch-fem", "xpu"),
         ("real-torch-fem", "mps"),
+        ("real-ema-pytorch", "mps"),
+        ("real-torch-optimi", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1602,7 +1604,23 @@ set ``torch.set_default_dtype(torch.float64)`` (METADATA, ``report.py:179``-``:1
 precision), which MPS rejects and Arc GPUs emulate. Neither is in a line envsnap reads as a finding: the dtype
 is set in the README, the layout by sparse constructors. The shape: device-generic code whose core is sparse
 tensors and float64, the layout and dtype a partial backend covers least. Not tuned: a measurement round, one
-level off."""
+level off.
+ema-pytorch (blind round 130, held out) on MPS: moderate, from float64-on-mps at
+``ema_pytorch/post_hoc_ema.py:273`` (+``:274``: ``x.double()`` in ``solve_weights``). The expectation is
+lower: the EMA wrapper everyone uses (``ema_pytorch.py``) has no float64 and follows the model's device, and
+the post-hoc EMA synthesis builds its timestep/gamma tensors on the PostHocEMA module's own buffer device
+(``post_hoc_ema.py:326``-``:327``, ``:396``-``:400``), which stays on the CPU unless the caller moves the
+wrapper. The finding is real for a caller who does move it to ``mps``, so the truth is borderline. The shape:
+a small float64 linear solve on tensors whose device is the wrapper's buffers, not the model's. Not tuned: a
+measurement round, one level off.
+torch-optimi (blind round 130, the draw) on MPS: moderate, from cuda-only-import at ``optimi/adam.py:457``
+(+7 more: ``import triton`` in each optimizer, "Triton GPU kernels: no build for Apple MPS exists. The import
+is guarded"). The expectation is lower: the kernels sit behind ``if HAS_TRITON`` (``utils.py:14``-``:23``,
+no Triton on macOS), and ``_triton_kernels_supported_device`` (``utils.py:182``-``:188``) picks Triton only
+for ``is_cuda``/``is_xpu`` tensors, so an ``mps`` parameter gets the plain per-parameter PyTorch update
+(``adam.py:285``-``:290``) by default; no edit, only the fused speed-up is missing. The shape: Triton kernels
+imported behind a try/except flag and dispatched by device type, with a pure-PyTorch default for every
+other device, read as kernels the target must port. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
