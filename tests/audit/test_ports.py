@@ -287,6 +287,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torch-fem", "mps"),
         ("real-ema-pytorch", "mps"),
         ("real-torch-optimi", "mps"),
+        ("real-brevitas", "xpu"),
+        ("real-model-compression-toolkit", "xpu"),
+        ("real-model-compression-toolkit", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1620,7 +1623,26 @@ no Triton on macOS), and ``_triton_kernels_supported_device`` (``utils.py:182``-
 for ``is_cuda``/``is_xpu`` tensors, so an ``mps`` parameter gets the plain per-parameter PyTorch update
 (``adam.py:285``-``:290``) by default; no edit, only the fused speed-up is missing. The shape: Triton kernels
 imported behind a try/except flag and dispatched by device type, with a pure-PyTorch default for every
-other device, read as kernels the target must port. Not tuned: a measurement round, one level off."""
+other device, read as kernels the target must port. Not tuned: a measurement round, one level off.
+brevitas (blind round 131, held out) on XPU: moderate, from hardcoded-cuda-device at
+``brevitas/graph/hadamard.py:173`` (``W_ = W_.float().cuda()`` in ``apply_exact_had_to_linear``: "Torch not
+compiled with CUDA enabled", a one-line edit). The expectation is lower: the quantized layers, quantizers and
+graph passes follow the model's device, the optional CUDA pieces are guarded (``inp.is_cuda`` before
+fast_hadamard_transform, ``nn/equalized_layer.py:104``, ``:126``) or no-ops off CUDA
+(``torch.cuda.empty_cache``, ``graph/equalize.py:1551``). The ground truth's reading missed that line: it sits
+on the LLM rotation path (exact Hadamard merged into a Linear) and does fail on an XPU build, so envsnap's
+finding is real and the truth is borderline. The shape: device-following library code with one unconditional
+``.cuda()`` inside an optional graph transform. Not tuned: a measurement round, one level off.
+model-compression-toolkit (blind round 131, the draw) on XPU and MPS: lower, set by the torch framework build
+alone ("standard ops, no custom CUDA"); the findings it reads are all lower: default-cuda-device at
+``core/pytorch/constants.py:71`` (``CUDA = 'cuda'``, "pass 'xpu' ... the code takes the device from it"),
+cuda-availability-check at ``core/pytorch/pytorch_device_config.py:39`` (+``:79``, ``:88``, ``:89``) and
+cuda-amp at ``data_generation/pytorch/optimization_utils.py:23``. The expectation is moderate: the device
+cannot be passed, ``DeviceManager.is_valid_device`` (``pytorch_device_config.py:67``-``:99``) accepts only
+names holding 'cuda' or 'cpu' and answers 'Invalid device' to 'xpu' or 'mps', so ``set_working_device`` only
+logs a warning and the whole toolkit stays on the cuda-or-cpu default (``:39``), i.e. on the CPU; a small edit
+to the device manager. The shape: a device setter guarded by a validator whose allow-list is cuda-or-cpu, read
+as a 'cuda' default the caller can override. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

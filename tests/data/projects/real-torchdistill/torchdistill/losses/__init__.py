@@ -1,0 +1,1 @@
+from . import high_level, mid_level, util

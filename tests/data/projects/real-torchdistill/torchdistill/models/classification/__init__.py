@@ -1,0 +1,1 @@
+from . import densenet, resnet, wide_resnet
