@@ -258,7 +258,7 @@ def _is_cuda_assert(signal: Signal, target: Target) -> Finding:
     return make_finding(
         signal,
         "torch-cuda-api",
-        f"Asserts its tensors are CUDA tensors: a {NAMES[target.kind]} tensor is refused (AssertionError) "
+        f"Asserts its tensors are CUDA tensors: tensors on {NAMES[target.kind]} are refused (AssertionError) "
         "before the code it protects runs; the check, and whatever it protects, need an edit.",
         "low",
         "moderate",

@@ -246,7 +246,7 @@ HOST_CASTS = frozenset(
         "int",
         "half",
         "bool",
-        # and the views and copies, which keep the dtype too: `g.cpu().contiguous().view(-1).double()`
+        # and the views and copies, which keep the device as well: `g.cpu().contiguous().view(-1).double()`
         # (avalanche 0.6's GEM plugin, #22 blind round 90) is on the host from `.cpu()` on.
         "contiguous",
         "view",
@@ -882,7 +882,8 @@ class _Visitor(ast.NodeVisitor):
     def _switched_off_return(self, statement: ast.stmt) -> bool:
         """``if not self._enabled: return False`` where ``__init__`` sets ``self._enabled`` from a parameter
         that is False by default (thinc 9.1 PyTorchGradScaler, #22 blind round 27): what follows runs only
-        for a caller who turned the feature on, like the body of ``if self._enabled:``."""
+        for a caller who turned the feature on, like the body of ``if self._enabled:``; so is a pass-through
+        of an unset parameter (``_pass_through``)."""
         if not (isinstance(statement, ast.If) and guards_rest(statement)):
             return False
         test = statement.test
