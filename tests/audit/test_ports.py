@@ -290,6 +290,11 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-brevitas", "xpu"),
         ("real-model-compression-toolkit", "xpu"),
         ("real-model-compression-toolkit", "mps"),
+        ("real-fastcoref", "xpu"),
+        ("real-fastcoref", "mps"),
+        ("real-cnocr", "rocm:gfx942"),
+        ("real-cnocr", "mps"),
+        ("real-pix2text", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1642,7 +1647,31 @@ cannot be passed, ``DeviceManager.is_valid_device`` (``pytorch_device_config.py:
 names holding 'cuda' or 'cpu' and answers 'Invalid device' to 'xpu' or 'mps', so ``set_working_device`` only
 logs a warning and the whole toolkit stays on the cuda-or-cpu default (``:39``), i.e. on the CPU; a small edit
 to the device manager. The shape: a device setter guarded by a validator whose allow-list is cuda-or-cpu, read
-as a 'cuda' default the caller can override. Not tuned: a measurement round, one level off."""
+as a 'cuda' default the caller can override. Not tuned: a measurement round, one level off.
+fastcoref (blind round 132) on XPU and MPS: moderate, set by cuda-grad-scaler at ``fastcoref/trainer.py:181``
+(``torch.cuda.amp.GradScaler()``, "float16 training ... can underflow"). The expectation is lower: the device
+is the caller's (``FCoref(device=...)``, ``fastcoref/modeling.py:126``-``:129``) and the model, collators and
+built tensors follow it; the scaler sits in the optional trainer, whose autocast is ``torch.cuda.amp`` too and
+turns itself off without CUDA, so training runs in float32 on 'xpu' or 'mps' and nothing in float16 can
+underflow. The shape: a paired ``torch.cuda.amp`` autocast and GradScaler that both disable off CUDA, read as
+half-precision training without a scaler. Not tuned: a measurement round, one level off.
+cnocr (blind round 132) on ROCm: moderate, set by ort-cuda-provider at ``cnocr/utils.py:172`` (the default
+providers put CUDAExecutionProvider first when present). The expectation is lower: the default is the CPU
+(``context='cpu'``, ``cnocr/cn_ocr.py:73``) and the CPU ONNX Runtime path runs unchanged, while the documented
+GPU switch, ``context='gpu'`` with the PyTorch backend (``cnocr/recognizer.py:114``-``:116``, ``:198``), is
+torch 'cuda', the AMD GPU under ROCm PyTorch. On MPS: lower, "has a code path on Apple MPS" from
+``cnocr/ppocr/rapid_recognizer.py:114``; the truth is moderate: that line names 'mps' only to send it to the
+CPU (``use_gpu = context not in ('cpu', 'mps')``), the documented contexts are cpu/gpu/cuda and the ONNX
+providers CUDA or CPU (no CoreML). The shape: an ONNX Runtime provider list with a CUDA-first preference next
+to a documented torch device switch, and an 'mps' string that is a CPU fall-back, not an Apple path. Not
+tuned: a measurement round, one level off.
+pix2text (blind round 132, the draw) on ROCm: moderate, set by ort-cuda-provider at
+``pix2text/latex_ocr.py:137`` (io-binding switched on when the provider is CUDAExecutionProvider). The
+expectation is lower: ``select_device`` picks 'cuda' under ROCm PyTorch (``pix2text/utils.py:76``-``:77``), so
+the table-transformer, DocLayout-YOLO and the PyTorch MFR backend run on the AMD GPU, and the ONNX MFR default
+takes the first available provider (``latex_ocr.py:86``-``:92``), the CPU one on ROCm, which runs unchanged.
+The shape: an optional ONNX Runtime backend whose CUDA provider is a preference with a CPU fall-back, beside
+torch models that follow a cuda-first device ladder. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,2 @@
+from .modeling import FCoref, LingMessCoref, CorefResult
+from .trainer import TrainingArgs, CorefTrainer
