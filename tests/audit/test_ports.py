@@ -295,6 +295,11 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-cnocr", "rocm:gfx942"),
         ("real-cnocr", "mps"),
         ("real-pix2text", "rocm:gfx942"),
+        ("real-robomimic", "xpu"),
+        ("real-robomimic", "mps"),
+        ("real-gradslam", "rocm:gfx942"),
+        ("real-gradslam", "xpu"),
+        ("real-gradslam", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1671,7 +1676,29 @@ expectation is lower: ``select_device`` picks 'cuda' under ROCm PyTorch (``pix2t
 the table-transformer, DocLayout-YOLO and the PyTorch MFR backend run on the AMD GPU, and the ONNX MFR default
 takes the first available provider (``latex_ocr.py:86``-``:92``), the CPU one on ROCm, which runs unchanged.
 The shape: an optional ONNX Runtime backend whose CUDA provider is a preference with a CPU fall-back, beside
-torch models that follow a cuda-first device ladder. Not tuned: a measurement round, one level off."""
+torch models that follow a cuda-first device ladder. Not tuned: a measurement round, one level off.
+as a 'cuda' default the caller can override. Not tuned: a measurement round, one level off.
+robomimic (blind round 133, held out) on XPU and MPS: lower, set by the torch framework build alone ("standard
+ops, no custom CUDA"); its findings are all lower: cuda-availability-check at
+``robomimic/utils/torch_utils.py:47`` (+``utils/file_utils.py:173``), cudnn-setting at ``torch_utils.py:48``
+and hardcoded-cuda-device at ``torch_utils.py:49`` ("Behind a CUDA check: runs, but falls through to the CPU
+... the accelerator sits idle"). The expectation is moderate: ``get_torch_device(try_to_use_cuda)``
+(``torch_utils.py:47``-``:51``) is the only device choice, fed by the boolean ``config.train.cuda``
+(``config/base_config.py:194``), so ``scripts/train.py:350`` trains on the CPU on an Intel GPU or a Mac until
+that function is edited; on a Mac the required ``egl_probe`` also fails to build (huggingface/lerobot#105).
+The shape: a cuda-or-cpu device helper with no way to name another device, every caller going through it, read
+as a guarded fall-back that runs. Not tuned: a measurement round, one level off.
+gradslam (blind round 133, held out) on ROCm, XPU and MPS: lower, set by the torch framework build alone
+("standard ops, no custom CUDA"), with no finding at all. The expectation is moderate: the SLAM code is
+device-generic float32, but the default odometry (``odom='gradicp'``, ``slam/pointfusion.py:56``) calls
+chamferdist's ``knn_points`` (``odometry/icputils.py:3``, ``:200``), and the METADATA pins
+``chamferdist==1.0.0``, a torch extension whose CUDA kNN kernel is built only with CUDA_HOME (unset under ROCm
+PyTorch) and which raises 'Not compiled with GPU support' for GPU tensors otherwise; no XPU or Metal kernel,
+so the clouds go to the CPU or the kNN is swapped for ``torch.cdist`` + ``topk``; and ``open3d==0.10.0.0``
+(CPython 3.8 at most, no arm64 macOS wheel) is imported at package import (``__init__.py:2``), a pin to relax.
+Neither is in a line envsnap reads: the kernels live in a pinned dependency, named only in Requires-Dist. The
+shape: pure-PyTorch code whose hot path calls a pinned CUDA-extension dependency (a kNN) with a CPU-only
+fall-back build. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,4 @@
+from .datautils import *
+from .icl import *
+from .scannet import *
+from .tum import *

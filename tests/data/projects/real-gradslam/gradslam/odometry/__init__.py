@@ -1,0 +1,3 @@
+from .gradicp import *
+from .groundtruth import *
+from .icp import *

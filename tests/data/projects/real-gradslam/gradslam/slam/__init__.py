@@ -1,0 +1,3 @@
+from .icpslam import *
+from .fusionutils import *
+from .pointfusion import *

@@ -1,0 +1,3 @@
+from .pointclouds import *
+from .rgbdimages import *
+from .structutils import *

@@ -1,0 +1,1 @@
+from .obs_core import EncoderCore, Randomizer
