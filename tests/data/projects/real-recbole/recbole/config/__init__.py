@@ -1,0 +1,1 @@
+from recbole.config.configurator import Config

@@ -1,0 +1,1 @@
+from recbole.sampler.sampler import Sampler, KGSampler, RepeatableSampler, SeqSampler
