@@ -300,6 +300,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-gradslam", "rocm:gfx942"),
         ("real-gradslam", "xpu"),
         ("real-gradslam", "mps"),
+        ("real-clearvoice", "rocm:gfx942"),
+        ("real-tortoise-tts", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1698,7 +1700,28 @@ so the clouds go to the CPU or the kNN is swapped for ``torch.cdist`` + ``topk``
 (CPython 3.8 at most, no arm64 macOS wheel) is imported at package import (``__init__.py:2``), a pin to relax.
 Neither is in a line envsnap reads: the kernels live in a pinned dependency, named only in Requires-Dist. The
 shape: pure-PyTorch code whose hot path calls a pinned CUDA-extension dependency (a kNN) with a CPU-only
-fall-back build. Not tuned: a measurement round, one level off."""
+fall-back build. Not tuned: a measurement round, one level off.
+as a 'cuda' default the caller can override. Not tuned: a measurement round, one level off.
+clearvoice (blind round 135, held out) on ROCm: lower, set by the torch framework build alone ("standard ops,
+no custom CUDA"); its findings are all lower on ROCm: hardcoded-cuda-device at ``clearvoice/networks.py:66``
+and ``models/av_mossformer2_tse/av_mossformer2.py:177``, torch-cuda-api at ``networks.py:65``
+(``torch.cuda.set_device``), default-cuda-device in the S3FD face detector. The expectation is moderate: the
+GPU is only taken when ``SpeechModel.get_free_gpu`` parses the output of ``nvidia-smi`` (``networks.py:95``-
+``:110``, run through ``subprocess.run``); a ROCm machine has rocm-smi instead, so the call raises, the method
+returns None and every model is left on the CPU (``networks.py:62``-``:71``) with no device argument to
+override it; a small edit. That line is no finding: envsnap does not read a vendor tool run as a subprocess.
+The shape: a GPU picked by parsing nvidia-smi output, whose failure falls back to the CPU silently. Not tuned:
+a measurement round, one level off.
+tortoise-tts (blind round 135, the draw) on MPS: lower, from the MPS code path (``torch.mps`` and the 'mps'
+device at ``tortoise/api.py:73``), with hardcoded-cuda-device at ``tortoise/models/hifigan_decoder.py:290``
+(``up_2.to("cuda")``, "a one-line edit") listed as a thing to check. The expectation is moderate: the README's
+Apple Silicon section (``README.md:134``-``:156``) makes the support experimental (nightly PyTorch,
+``PYTORCH_ENABLE_MPS_FALLBACK=1`` because MPS lacks ops, DeepSpeed disabled), the code moves the mel STFT to
+the CPU on mps (``models/arch_util.py:322``), and the ``api_fast`` streaming path calls that HiFi-GAN
+``inference`` (``api_fast.py:399``, ``:487``), so it fails on a Mac until the line is edited; the main
+``api.py`` path runs. Borderline against lower. The shape: an mps branch added to a CUDA-first project, with
+the target's own ops fallback documented and one unconditional ``.to("cuda")`` left on a secondary entry
+point. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

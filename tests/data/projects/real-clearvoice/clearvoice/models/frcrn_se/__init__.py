@@ -1,0 +1,2 @@
+from .complex_nn import *
+from .unet import *

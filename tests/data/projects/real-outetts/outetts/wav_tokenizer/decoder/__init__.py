@@ -1,0 +1,4 @@
+from decoder.pretrained import WavTokenizer
+
+
+__version__ = "0.0.3"
