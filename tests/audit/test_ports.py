@@ -78,7 +78,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-rembg", "rocm:gfx942"),
         ("real-huggingsound", "mps"),
         ("real-k-diffusion", "mps"),
-        ("real-kornia", "rocm:gfx942"),
         ("real-keops", "rocm:gfx942"),
         ("real-denoising-diffusion-pytorch", "mps"),
         ("real-braintaichi", "rocm:gfx942"),
@@ -124,9 +123,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-pytorch-forecasting", "mps"),
         ("real-e3nn", "mps"),
         ("real-keras-hub", "mps"),
-        ("real-python-doctr", "rocm:gfx942"),
-        ("real-python-doctr", "xpu"),
-        ("real-python-doctr", "mps"),
         ("real-torchani", "xpu"),
         ("real-torchani", "mps"),
         ("real-torchtitan", "mps"),
@@ -158,7 +154,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-facenet-pytorch", "xpu"),
         ("real-stable-diffusion-videos", "xpu"),
         ("real-zeus", "xpu"),
-        ("real-rapidocr", "rocm:gfx942"),
         ("real-rapidocr", "xpu"),
         ("real-zeus", "mps"),
         ("real-sahi", "xpu"),
@@ -203,9 +198,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-ffcv", "mps"),
         ("real-netcal", "xpu"),
         ("real-flair", "xpu"),
-        ("real-gliner", "rocm:gfx942"),
-        ("real-gliner", "xpu"),
-        ("real-gliner", "mps"),
         ("real-spacy-transformers", "rocm:gfx942"),
         ("real-avalanche-lib", "xpu"),
         ("real-avalanche-lib", "mps"),
@@ -233,7 +225,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-scgpt", "xpu"),
         ("real-rvc-python", "rocm:gfx942"),
         ("real-rvc-python", "xpu"),
-        ("real-seed-vc", "rocm:gfx942"),
         ("real-anomalib", "mps"),
         ("real-padim-ad", "xpu"),
         ("real-padim-ad", "mps"),
@@ -292,9 +283,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-model-compression-toolkit", "mps"),
         ("real-fastcoref", "xpu"),
         ("real-fastcoref", "mps"),
-        ("real-cnocr", "rocm:gfx942"),
         ("real-cnocr", "mps"),
-        ("real-pix2text", "rocm:gfx942"),
+        ("real-pix2text", "xpu"),
         ("real-robomimic", "xpu"),
         ("real-robomimic", "mps"),
         ("real-gradslam", "rocm:gfx942"),
@@ -319,9 +309,6 @@ k-diffusion (blind round 8) builds float64 tensors on the caller's device in one
 distribution (utils.rand_log_logistic): envsnap rates that a real MPS failure (moderate); the expectation
 calls the library's samplers and models, which A1111 runs on Apple silicon, as shipped (lower). Nothing in
 the source says which distribution a user configures.
-kornia (blind round 10): its ONNX mixin offers ``as_cuda()`` (CUDAExecutionProvider) beside ``as_openvino()``
-and no ROCm provider, so on ROCm envsnap rates the CUDA provider an edit (moderate); the expectation calls
-kornia's operators, plain PyTorch, what runs (ONNX export is an optional feature).
 KeOps (blind round 10): its generated kernels are CUDA C++ compiled with NVRTC; hiprtc compiles the same
 dialect, so envsnap rates a port of the binder (moderate); the expectation calls it a missing backend
 (higher): KeOps ships no HIP binder and its kernels assume NVIDIA's launch model.
@@ -531,18 +518,6 @@ plain attention path: lower. The expectation is moderate: the Apple path is Kera
 tree does not hold: the torch backend defaults to 'mps' and crashes on float64 numpy inputs
 (keras-team/keras#23700), and TF/JAX reach Apple GPUs only through the tensorflow-metal / experimental
 jax-metal plugins (keras-team/keras#18436). Not tuned: a measurement round, one level off.
-python-doctr (blind round 49, kept aside) on all three targets: the one finding at moderate is
-``ort-cuda-provider`` on ``contrib/base.py:50`` (``ort.InferenceSession(onnx_model_path,
-providers=["CUDAExecutionProvider", "CPUExecutionProvider"])``), the optional artefact detector of the
-``contrib`` module, whose onnxruntime is declared only in the ``contrib`` extra (``METADATA``:
-``Requires-Dist: onnxruntime>=1.11.0; extra == "contrib"``) and which falls back to its CPU provider in the
-same list; the CLI's ``_resolve_device`` (``cli/main.py:139``, 'auto' picks 'cuda:0' or the CPU, any other
-string goes to ``torch.device``) and the bfloat16 capability branch (``cli/main.py:182``) stay lower. The
-expectation is lower: the predictors are plain PyTorch modules moved with ``.to(device)`` (the deformable
-convolution is re-implemented in torch), and the project's Performance page moves them to 'cuda' or 'mps'
-("Predictors are PyTorch modules: move them to a device like any model"). That the ONNX provider list
-belongs to an optional extra's feature, and that 'mps' is named in the docs and a CLI help string rather
-than a device literal, no rule reads. Not tuned: a measurement round, and the draw kept python-doctr aside.
 torchtitan (blind round 50, kept aside by its draw) on MPS: three module-level ``import triton`` lines set the
 verdict, ``distributed/minimal_async_ep/kernels.py:10``, ``overrides/fused_mla.py:67`` and
 ``overrides/fused_swiglu.py:59`` (Triton GPU kernels, no MPS build: higher); the CUDA-graph calls of
@@ -802,12 +777,10 @@ Apple Silicon, and NVIDIA Jetson platform energy measurement"), and neither call
 empty without NVML/AMD SMI, and the pipeline-frequency optimizer is for NVIDIA/AMD training clusters. envsnap
 does not credit a platform path that lives in an optional extra's SoC backend. Not tuned: a measurement round,
 one level off.
-rapidocr (blind round 65, fixed on in stop 17) on ROCm and XPU: with its TensorRT engine read as the lazy
-feature it is (a subpackage the dispatcher imports in a function), ROCm reads *moderate* for the ONNX Runtime
-CUDA provider in ``inference_engine/onnxruntime/provider_config.py:15`` (the documented PyTorch engine runs on
-the AMD GPU: *lower*), and XPU reads *lower* for an unused ``XPU = "xpu"`` member of a device enum
-(``utils/typings.py:11``) where no engine reaches an Intel GPU (its OpenVINO engine compiles for "CPU" only:
-*moderate*). One level off each, after the fixes: no blind measure.
+rapidocr (blind round 65, fixed on in stop 17) on XPU (ROCm right since stop 20's PyTorch-first ONNX Runtime
+rule): with its TensorRT engine read as the lazy feature it is, XPU reads *lower* for an unused ``XPU =
+"xpu"`` member of a device enum (``utils/typings.py:11``) where no engine reaches an Intel GPU (its OpenVINO
+engine compiles for "CPU" only: *moderate*). One level off each, after the fixes: no blind measure.
 SAHI (blind round 68) on XPU: every finding is lower: three ``cuda-availability-check`` findings,
 ``sahi/utils/torch_utils.py:102`` and ``:120`` in ``select_device`` and ``sahi/postprocess/backends.py:81``
 ("Returns False on Intel XPU: the code takes its CPU branch"): "standard ops, no custom CUDA". The expectation
@@ -1105,16 +1078,6 @@ opt-in multi-GPU launcher (``launch_distributed``) and the GradScaler is ``enabl
 ``use_amp=False`` by default. envsnap weighs an opt-in DDP helper and an opt-in AMP scaler as if they were on
 the default path of a project whose device is one documented global. Not tuned: a measurement round, one level
 off.
-gliner (blind round 89) on ROCm, XPU and MPS: moderate; the deciding finding on all three is ort-cuda-provider
-at ``gliner/runtime/onnx.py:76`` (``if "CUDAExecutionProvider" in provider_names: return
-torch.device("cuda")``), plus torch-compile-mps at ``gliner/model.py:558`` on MPS. The expectation is lower:
-line 76 reads the providers of an already-built ONNX session to report which torch device its outputs belong
-on, it requests no provider (the request at ``gliner/model.py:1944`` is rated lower), and the ONNX runtime is
-opt-in (``runtime='onnxruntime'``; the default is torch, ``from_pretrained(map_location=...)`` then
-``instance.model.to(map_location)``, any device string). ``torch.compile`` at ``:558`` is only called when
-``"cuda" in map_location`` (``model.py:1581``, ``:1897``), else a warning, so it never runs on MPS. envsnap
-reads a membership test on a provider list as a provider request, and does not see a compile call gated on a
-'cuda' device string. Not tuned: a measurement round, one level off.
 spacy-transformers (blind round 89, the draw) on ROCm: lower, "standard ops, no custom CUDA"; the findings are
 ten cuda-only-requirement lines in ``spacy_transformers-1.4.0.dist-info/METADATA`` (``:39``-``:57``, the
 ``cuda80``-``cuda112`` extras naming CUDA CuPy wheels; the plain ``cuda`` extra at ``:37`` is not a finding),
@@ -1250,13 +1213,6 @@ device at ``:77``. The expectation is moderate: the only XPU path is the vendore
 ``xpu:0``; with a plain XPU build of torch the same method overrides the user's device to ``cpu``
 (``:138``-``142``). Undocumented in the package and tied to the retired IPEX: partial. The shape: a
 monkeypatch layer that aliases the CUDA API to the target counts as a first-class backend switch. Not tuned: a
-measurement round, one level off.
-seed-vc (blind round 100, the draw) on ROCm: moderate, from ``providers=["CUDAExecutionProvider"]`` in
-``seed_vc/baselines/dnsmos/dnsmos_computor.py:31``-``38``. The expectation is lower: DNSMOS is a quality
-metric that only the evaluation script loads (``seed_vc/eval.py:40``); conversion, the apps and training pick
-``cuda`` (the AMD GPU under ROCm) in their device ladders and BigVGAN's CUDA kernel is off everywhere
-(``use_cuda_kernel=False``, ``seed_vc/modules/bigvgan/alias_free_activation/cuda/load.py:23`` is a lower
-finding). The shape: an evaluation baseline's ONNX providers weigh like the product's runtime. Not tuned: a
 measurement round, one level off.
 anomalib (blind round 101) on MPS: lower. envsnap sees a code path on Apple MPS (it names the 'mps' device,
 ``anomalib/models/components/stats/multi_variate_gaussian.py:158``, where PaDiM's covariance is inverted on
@@ -1662,24 +1618,19 @@ built tensors follow it; the scaler sits in the optional trainer, whose autocast
 turns itself off without CUDA, so training runs in float32 on 'xpu' or 'mps' and nothing in float16 can
 underflow. The shape: a paired ``torch.cuda.amp`` autocast and GradScaler that both disable off CUDA, read as
 half-precision training without a scaler. Not tuned: a measurement round, one level off.
-cnocr (blind round 132) on ROCm: moderate, set by ort-cuda-provider at ``cnocr/utils.py:172`` (the default
-providers put CUDAExecutionProvider first when present). The expectation is lower: the default is the CPU
-(``context='cpu'``, ``cnocr/cn_ocr.py:73``) and the CPU ONNX Runtime path runs unchanged, while the documented
-GPU switch, ``context='gpu'`` with the PyTorch backend (``cnocr/recognizer.py:114``-``:116``, ``:198``), is
-torch 'cuda', the AMD GPU under ROCm PyTorch. On MPS: lower, "has a code path on Apple MPS" from
-``cnocr/ppocr/rapid_recognizer.py:114``; the truth is moderate: that line names 'mps' only to send it to the
-CPU (``use_gpu = context not in ('cpu', 'mps')``), the documented contexts are cpu/gpu/cuda and the ONNX
-providers CUDA or CPU (no CoreML). The shape: an ONNX Runtime provider list with a CUDA-first preference next
-to a documented torch device switch, and an 'mps' string that is a CPU fall-back, not an Apple path. Not
-tuned: a measurement round, one level off.
-pix2text (blind round 132, the draw) on ROCm: moderate, set by ort-cuda-provider at
-``pix2text/latex_ocr.py:137`` (io-binding switched on when the provider is CUDAExecutionProvider). The
-expectation is lower: ``select_device`` picks 'cuda' under ROCm PyTorch (``pix2text/utils.py:76``-``:77``), so
-the table-transformer, DocLayout-YOLO and the PyTorch MFR backend run on the AMD GPU, and the ONNX MFR default
-takes the first available provider (``latex_ocr.py:86``-``:92``), the CPU one on ROCm, which runs unchanged.
-The shape: an optional ONNX Runtime backend whose CUDA provider is a preference with a CPU fall-back, beside
-torch models that follow a cuda-first device ladder. Not tuned: a measurement round, one level off.
-as a 'cuda' default the caller can override. Not tuned: a measurement round, one level off.
+cnocr (blind round 132; ROCm right since stop 20's PyTorch-first ONNX Runtime rule) on MPS: lower, "has a code
+path on Apple MPS" from ``cnocr/ppocr/rapid_recognizer.py:114``; the truth is moderate: that line names 'mps'
+only to send it to the CPU (``use_gpu = context not in ('cpu', 'mps')``), the documented contexts are
+cpu/gpu/cuda and the ONNX providers CUDA or CPU (no CoreML). The shape: an ONNX Runtime provider list with a
+CUDA-first preference next to a documented torch device switch, and an 'mps' string that is a CPU fall-back,
+not an Apple path. Not tuned: a measurement round, one level off.
+pix2text (blind round 132, the draw; fixed on in stop 20) on XPU: lower since stop 20, when its ONNX Runtime
+CUDA provider (``pix2text/latex_ocr.py:137``) became a PyTorch project's side engine (ROCm right since): the
+remaining findings are cuda-availability-check at ``pix2text/utils.py:76`` and guarded placements, all lower.
+The expectation is moderate: ``select_device`` (``utils.py:69``-``:79``) picks mps, cuda or cpu and never xpu,
+and the documented device values are cpu/cuda/gpu/mps (``text_formula_ocr.py:128``); before stop 20 the cell
+was right only through the ONNX provider. The shape: a device ladder written as nested ifs in a helper, the
+only automatic choice, read as a guarded CPU fallback. One level off.
 robomimic (blind round 133, held out) on XPU and MPS: lower, set by the torch framework build alone ("standard
 ops, no custom CUDA"); its findings are all lower: cuda-availability-check at
 ``robomimic/utils/torch_utils.py:47`` (+``utils/file_utils.py:173``), cudnn-setting at ``torch_utils.py:48``
@@ -1701,7 +1652,6 @@ so the clouds go to the CPU or the kNN is swapped for ``torch.cdist`` + ``topk``
 Neither is in a line envsnap reads: the kernels live in a pinned dependency, named only in Requires-Dist. The
 shape: pure-PyTorch code whose hot path calls a pinned CUDA-extension dependency (a kNN) with a CPU-only
 fall-back build. Not tuned: a measurement round, one level off.
-as a 'cuda' default the caller can override. Not tuned: a measurement round, one level off.
 clearvoice (blind round 135, held out) on ROCm: lower, set by the torch framework build alone ("standard ops,
 no custom CUDA"); its findings are all lower on ROCm: hardcoded-cuda-device at ``clearvoice/networks.py:66``
 and ``models/av_mossformer2_tse/av_mossformer2.py:177``, torch-cuda-api at ``networks.py:65``

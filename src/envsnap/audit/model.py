@@ -90,6 +90,9 @@ IF_FLAG = "if-flag="
 """Signal detail prefix: the line sits in ``if NAME:`` where NAME is imported from another module;
 across_files guards it when that name is a module-level device test there (``device-flag``)."""
 
+TORCH_FIRST = "torch-first=1"
+"""Signal detail on an ONNX Runtime CUDA provider: the project's core is PyTorch, ONNX Runtime a side
+engine."""
 IS_CUDA_ASSERT = "Tensor.is_cuda"
 """The subject of an ``assert t.is_cuda`` signal (a ``cuda-api`` one, judged by judges.device)."""
 SCALER_SWITCH = "scaler-switch=1"

@@ -22,7 +22,17 @@ from envsnap.audit.judges.base import (
     Context,
     make_finding,
 )
-from envsnap.audit.model import OPT_IN, TRITON_ASM, UNREFERENCED, Effort, Finding, Risk, Signal, Target
+from envsnap.audit.model import (
+    OPT_IN,
+    TORCH_FIRST,
+    TRITON_ASM,
+    UNREFERENCED,
+    Effort,
+    Finding,
+    Risk,
+    Signal,
+    Target,
+)
 from envsnap.rules import compat
 
 # ---------------------------------------------------------------------------- compiled code
@@ -488,6 +498,19 @@ def judge_ort_provider(signal: Signal, target: Target, ctx: Context) -> Finding 
             f"ONNX Runtime's {signal.subject} ships only in onnxruntime-gpu, and the project installs "
             f"{facts['ort-build']}: as installed its sessions take another provider on NVIDIA machines too, "
             f"so {NAMES[target.kind]} runs them as the source does.",
+            "low",
+            "lower",
+            _ORT_SWAPS[target.kind],
+            ORT_PROVIDERS_SOURCE,
+        )
+    if TORCH_FIRST in signal.detail and target.kind != "cpu":
+        # scan._torch_first_sessions: a PyTorch project's ONNX sessions are its side engine.
+        return make_finding(
+            signal,
+            "ort-cuda-provider",
+            f"ONNX Runtime's {signal.subject} exists only in its NVIDIA builds, but this project's core is "
+            f"PyTorch: its torch models run on {NAMES[target.kind]}, and only these ONNX sessions fall back "
+            "to the CPU until the providers list names the target's provider.",
             "low",
             "lower",
             _ORT_SWAPS[target.kind],

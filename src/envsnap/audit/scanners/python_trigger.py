@@ -95,6 +95,7 @@ def _anchors() -> tuple[bytes, ...]:
         b"'mps",
         b'"mps',
         b".mps",
+        b"mps.is_",  # `import torch.backends.mps as mps` ... `if mps.is_available():` (ClearVoice, round 135)
         b"'hip",
         b'"hip',
         b".hip",
