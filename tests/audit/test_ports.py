@@ -265,7 +265,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-whisper-s2t", "mps"),
         ("real-tabpfn", "xpu"),
         ("real-evox", "mps"),
-        ("real-sru", "rocm:gfx942"),
         ("real-sru", "xpu"),
         ("real-sru", "mps"),
         ("real-sd-mecha", "mps"),
@@ -1520,7 +1519,9 @@ moderate: the kernel is optional at run time, a failed build loads ``csrc/sru_cu
 only no-grad inference is sent to the CPU-only C++ op (``ops.py:164``-``:167``, ``:61``-``:90``), a small
 routing edit, so no kernel has to be rewritten to run (only to get the fused speed-up). The shape: a JIT-built
 CUDA extension with a try/except fallback and a pure-PyTorch path chosen by ``tensor.is_cuda``, read as
-kernels the target must port. Not tuned: a measurement round, one level off.
+kernels the target must port. Not tuned: a measurement round, one level off. Since stop 20 the swallowed JIT
+build (the handler's dummy build is its fallback) makes the kernel one the project runs without: ROCm is
+right (lower) and XPU and MPS read lower, one level off the other way (the no-grad CPU op's routing edit).
 sd-mecha (blind round 123, held out) on MPS: lower, set by the torch framework build alone ("standard ops, no
 custom CUDA"); the findings it reads are the guarded ``torch.cuda.is_available()`` warm-up and per-thread
 ``torch.cuda.Stream`` (``sd_mecha/merging.py:258``-``:262``, ``:353``-``:356``), all lower. The expectation is

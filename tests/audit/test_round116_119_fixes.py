@@ -110,3 +110,39 @@ def test_compile_in_the_constructor_still_counts(tmp_path: Path) -> None:
         "        self._dynamics_fn = dynamics\n", "        self._dynamics_fn = torch.compile(dynamics)\n"
     )
     assert "torch-compile-mps" in raised(audit_files(tmp_path, {"pytorch_mppi/mppi.py": text}, "mps"))
+
+
+# sru 2.6.0 sru/cuda_functional.py (trimmed): the sources are a variable; the handler builds a dummy.
+SRU = """\
+import os
+import warnings
+
+from torch.utils.cpp_extension import load
+
+try:
+    sources = [os.path.join(os.path.dirname(__file__), "csrc", "sru_cuda_kernel.cu")]
+    load(name="sru_cuda", sources=sources, is_python_module=False)
+except Exception as e:
+    warnings.warn("Just-in-time loading and compiling the CUDA kernels of SRU was unsuccessful.")
+    sources_dummy = [os.path.join(os.path.dirname(__file__), "csrc", "sru_cuda_impl_dummy.cpp")]
+    load(name="sru_cuda", sources=sources_dummy, is_python_module=False)
+"""
+KERNEL = "__global__ void sru_fwd(const float* u, float* h, int n) { int i = threadIdx.x; h[i] = u[i]; }\n"
+
+
+@pytest.mark.parametrize("target", ["rocm:gfx942", "xpu", "mps"])
+def test_a_swallowed_jit_build_of_variable_sources_is_optional(tmp_path: Path, target: str) -> None:
+    files = {"sru/cuda_functional.py": SRU, "sru/csrc/sru_cuda_kernel.cu": KERNEL}
+    report = audit_files(tmp_path, files, target)
+    sources = [f for f in report.findings if f.location.startswith("sru/csrc/")]
+    assert sources
+    assert {f.risk for f in sources} == {"lower"}
+    assert report.verdict.risk == "lower"
+
+
+def test_the_same_build_without_its_try_is_required(tmp_path: Path) -> None:
+    text = SRU.split("try:\n")[0] + (
+        'sources = ["csrc/sru_cuda_kernel.cu"]\nload(name="sru_cuda", sources=sources)\n'
+    )
+    files = {"sru/cuda_functional.py": text, "sru/csrc/sru_cuda_kernel.cu": KERNEL}
+    assert audit_files(tmp_path, files, "xpu").verdict.risk == "higher"

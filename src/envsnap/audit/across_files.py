@@ -18,6 +18,7 @@ from envsnap.audit.model import (
     BUILT_MODULE,
     DEFAULT_ONLY,
     DEVICE_CHOICE,
+    FALLBACK_BUILD,
     IF_FLAG,
     IS_CUDA_ASSERT,
     LAZY,
@@ -379,6 +380,14 @@ def _jit_only(signals: list[Signal]) -> list[Signal]:
     # it does not compile the project takes its PyTorch path (peft 0.21's BOFT falls back to torch ops when
     # `load()` fails, #22 blind round 24). The sources and the build both carry the mark.
     loads = [s for s in signals if s.kind == "cuda-extension" and s.subject in ("load", "load_inline")]
+    # A build whose sources are a variable (sru 2.6's `load(sources=sources)`) has no cuda-extension
+    # signal, only its jit-build one; the build in the handler of a failed one is its fallback.
+    places = {(s.file, s.line) for s in loads}
+    loads += [
+        s
+        for s in signals
+        if s.kind == "jit-build" and (s.file, s.line) not in places and FALLBACK_BUILD not in s.detail
+    ]
     # Or each library they build is loaded only in such a `try` (torchani 2.9 JIT-builds cuAEV in its
     # `ani build-extensions` command and loads it with torch.ops.load_library under `except Exception`).
     libraries = {s.subject for s in signals if s.kind == "optional-library"}

@@ -93,6 +93,8 @@ across_files guards it when that name is a module-level device test there (``dev
 TORCH_FIRST = "torch-first=1"
 """Signal detail on an ONNX Runtime CUDA provider: the project's core is PyTorch, ONNX Runtime a side
 engine."""
+FALLBACK_BUILD = "fallback-build=1"
+"""Signal detail: a JIT build inside an ``except`` handler, the fallback of a build that failed."""
 IS_CUDA_ASSERT = "Tensor.is_cuda"
 """The subject of an ``assert t.is_cuda`` signal (a ``cuda-api`` one, judged by judges.device)."""
 SCALER_SWITCH = "scaler-switch=1"

@@ -27,6 +27,7 @@ from envsnap.audit.model import (
     CUDA_SWITCH,
     DATA_PARALLEL,
     DEFAULT_ONLY,
+    FALLBACK_BUILD,
     IF_FLAG,
     IS_CUDA_ASSERT,
     LAZY,
@@ -410,6 +411,8 @@ class _Visitor(ast.NodeVisitor):
         """Options the enclosing branches test (``if args.use_bnb_linear:``), innermost last."""
         self.device_args: set[int] = set()
         self.swallowed = 0
+        self.handling = 0
+        """Depth of ``except`` handlers being visited: what runs there is a fallback."""
         """Enclosing ``try`` blocks whose handlers swallow every failure (none re-raises)."""
         self.tolerated = 0
         """Enclosing ``try`` blocks whose broad handler can end without raising (``tolerates_failure``)."""
@@ -679,8 +682,10 @@ class _Visitor(ast.NodeVisitor):
             self.import_guard -= 1
         legacy = legacy_fallback(node, self.dotted)
         self.legacy += legacy
+        self.handling += 1
         for handler in node.handlers:
             self.visit(handler)
+        self.handling -= 1
         self.legacy -= legacy
         for part in (*node.orelse, *node.finalbody):
             self.visit(part)
@@ -1576,7 +1581,12 @@ class _Visitor(ast.NodeVisitor):
         if short != "CUDAExtension" and (cuda_files or not named):
             # Built just in time, when the code that calls it runs (across_files.JIT_ONLY): no judge. A
             # load() of named C++ files only (YOLOX's fast_cocoeval) builds no CUDA and says nothing.
-            self.emit("jit-build", node, short, guarded=True)
+            # sru 2.6's `try: load(sources=[..., "sru_cuda_kernel.cu"]) except Exception: warn; load(dummy)`
+            # (#22 blind round 123): a build whose failure is swallowed, and the handler's own build is the
+            # fallback, not a kernel the project needs (across_files._jit_only).
+            marks: tuple[str, ...] = (SWALLOWED,) if self.swallowed and not self.handling else ()
+            marks += (FALLBACK_BUILD,) if self.handling else ()
+            self.emit("jit-build", node, short, guarded=True, detail=marks)
         with_cuda = keywords.get("with_cuda")
         if (
             short == "load"
