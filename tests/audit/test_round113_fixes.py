@@ -1,5 +1,5 @@
 """Fixes after measurement round 113 (#22), on rl_games 1.6: a mixed-precision scaler behind its
-``enabled=`` switch, and float64 statistics that are a module's buffers; on RSL-RL 3.x: a compile past a
+``enabled=`` switch, and float64 statistics that are a module's buffers; on RSL-RL 5.5: a compile past a
 pass-through of an unset mode.
 
 rl_games builds ``torch.amp.GradScaler('cuda', enabled=self.mixed_precision)`` with ``mixed_precision``
@@ -80,8 +80,8 @@ def test_a_float64_tensor_made_on_the_host_stays_there(tmp_path: Path) -> None:
     assert "float64-on-mps" not in raised(report)
 
 
-# rsl_rl 3.x rsl_rl/utils/utils.py (compile_model, trimmed; renamed, since a function named for compiling is
-# opt-in by its name alone, and here the pass-through is what is tested).
+# rsl-rl-lib 5.5.1 rsl_rl/utils/utils.py (compile_model, trimmed; renamed, since a function named for
+# compiling is opt-in by its name alone, and here the pass-through is what is tested).
 COMPILE = """\
 import torch
 

@@ -28,7 +28,7 @@ def sageattn(q, k, v):
     assert dtype in [torch.float16, torch.bfloat16, torch.float32]
     return q @ k.transpose(-1, -2) @ v
 """
-# lion-pytorch 0.2.3 lion_pytorch/triton.py (trimmed): a fast path that guards its own triton import.
+# lion-pytorch 0.2.5 lion_pytorch/triton.py (trimmed): a fast path that guards its own triton import.
 LION_TRITON = """\
 import torch
 

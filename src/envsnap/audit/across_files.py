@@ -164,10 +164,10 @@ def _default_pickers(signals: list[Signal]) -> list[Signal]:
 def _optional_kernel_asserts(signals: list[Signal]) -> list[Signal]:
     """Guard ``assert t.is_cuda`` in a module whose every package import is itself guarded.
 
-    lion-pytorch 0.2's ``triton.py`` wraps ``import triton`` in ``try/except ImportError`` and asserts CUDA
-    tensors in its ``update_fn``, which ``Lion(use_triton=True)`` loads in place of the PyTorch update
-    (#22 blind round 117's is_cuda rule): a module written to be loaded only when its package is there is
-    a fast path, and its check guards that path. sageattention's ``core.py`` imports triton unguarded: its
+    lion-pytorch 0.2.5's ``triton.py`` (#22 blind round 79) wraps ``import triton`` in ``try/except
+    ImportError`` and asserts CUDA tensors in its ``update_fn``, which ``Lion(use_triton=True)`` loads in
+    place of the PyTorch update: a module written to be loaded only when its package is there is a fast
+    path, and its check guards that path. sageattention's ``core.py`` imports triton unguarded: its
     assert is the entry point's, and keeps its reading.
     """
     imports: dict[str, bool] = {}

@@ -320,7 +320,7 @@ def _torch_first_sessions(signals: list[Signal], entries: Sequence[Entry]) -> li
     """Mark the unguarded ONNX Runtime CUDA providers of a project whose core is PyTorch.
 
     kornia's ONNX mixin, docTR's contrib models, GLiNER's ONNX runtime, cnocr's and Pix2Text's ONNX
-    recognizers (#22 blind rounds 4, 40, 88, 132) put CUDAExecutionProvider first beside a PyTorch path of
+    recognizers (#22 blind rounds 10, 49, 89, 132) put CUDAExecutionProvider first beside a PyTorch path of
     the same models: the torch models run on the target's GPU, and only the alternative ONNX sessions fall
     back to the CPU. Core files importing torch outnumber those naming onnxruntime by TORCH_FIRST_RATIO (and
     at least TORCH_FIRST_MIN of them); an ONNX-first project (insightface, easy-dwpose) keeps its reading.

@@ -897,9 +897,9 @@ class _Visitor(ast.NodeVisitor):
         return self._pass_through(statement)
 
     def _pass_through(self, statement: ast.If) -> bool:
-        """``if mode is None: return model`` where ``mode`` is a parameter that defaults to None (rsl_rl 3.x
-        ``compile_model(model, mode=None)``, #22 blind round 113): unset, the function hands its input back
-        untouched, so what follows is a feature the caller asks for by setting the parameter."""
+        """``if mode is None: return model`` where ``mode`` is a parameter that defaults to None
+        (rsl-rl-lib 5.5.1 ``compile_model(model, mode=None)``, #22 blind round 113): unset, the function
+        hands its input back untouched, so what follows is a feature the caller asks for by setting it."""
         test = statement.test
         if not (
             self.none_params
