@@ -280,8 +280,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-brevitas", "xpu"),
         ("real-model-compression-toolkit", "xpu"),
         ("real-model-compression-toolkit", "mps"),
-        ("real-fastcoref", "xpu"),
-        ("real-fastcoref", "mps"),
         ("real-cnocr", "mps"),
         ("real-pix2text", "xpu"),
         ("real-robomimic", "xpu"),
@@ -1612,13 +1610,6 @@ names holding 'cuda' or 'cpu' and answers 'Invalid device' to 'xpu' or 'mps', so
 logs a warning and the whole toolkit stays on the cuda-or-cpu default (``:39``), i.e. on the CPU; a small edit
 to the device manager. The shape: a device setter guarded by a validator whose allow-list is cuda-or-cpu, read
 as a 'cuda' default the caller can override. Not tuned: a measurement round, one level off.
-fastcoref (blind round 132) on XPU and MPS: moderate, set by cuda-grad-scaler at ``fastcoref/trainer.py:181``
-(``torch.cuda.amp.GradScaler()``, "float16 training ... can underflow"). The expectation is lower: the device
-is the caller's (``FCoref(device=...)``, ``fastcoref/modeling.py:126``-``:129``) and the model, collators and
-built tensors follow it; the scaler sits in the optional trainer, whose autocast is ``torch.cuda.amp`` too and
-turns itself off without CUDA, so training runs in float32 on 'xpu' or 'mps' and nothing in float16 can
-underflow. The shape: a paired ``torch.cuda.amp`` autocast and GradScaler that both disable off CUDA, read as
-half-precision training without a scaler. Not tuned: a measurement round, one level off.
 cnocr (blind round 132; ROCm right since stop 20's PyTorch-first ONNX Runtime rule) on MPS: lower, "has a code
 path on Apple MPS" from ``cnocr/ppocr/rapid_recognizer.py:114``; the truth is moderate: that line names 'mps'
 only to send it to the CPU (``use_gpu = context not in ('cpu', 'mps')``), the documented contexts are

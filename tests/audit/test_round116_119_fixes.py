@@ -146,3 +146,33 @@ def test_the_same_build_without_its_try_is_required(tmp_path: Path) -> None:
     )
     files = {"sru/cuda_functional.py": text, "sru/csrc/sru_cuda_kernel.cu": KERNEL}
     assert audit_files(tmp_path, files, "xpu").verdict.risk == "higher"
+
+
+# fastcoref 2.1.6 fastcoref/trainer.py (CorefTrainer.train, trimmed): CUDA's autocast and CUDA's scaler.
+TRAINER = """\
+import torch
+
+
+def train(model, batches, optimizer):
+    scaler = torch.cuda.amp.GradScaler()
+    for batch in batches:
+        with torch.cuda.amp.autocast():
+            loss = model(batch)
+        scaler.scale(loss).backward()
+        scaler.step(optimizer)
+        scaler.update()
+"""
+
+
+@pytest.mark.parametrize("target", ["xpu", "mps"])
+def test_a_cuda_scaler_beside_cudas_autocast_has_nothing_to_scale(tmp_path: Path, target: str) -> None:
+    report = audit_files(tmp_path, {"fastcoref/trainer.py": TRAINER}, target)
+    scalers = [f for f in report.findings if f.rule == "cuda-grad-scaler"]
+    assert [f.risk for f in scalers] == ["lower"]
+    assert "float32" in scalers[0].meaning
+    assert report.verdict.risk == "lower"
+
+
+def test_a_cuda_scaler_beside_a_device_generic_autocast_still_counts(tmp_path: Path) -> None:
+    text = TRAINER.replace("torch.cuda.amp.autocast()", "torch.autocast(device_type=model.device.type)")
+    assert "cuda-grad-scaler" in raised(audit_files(tmp_path, {"fastcoref/trainer.py": text}, "xpu"))

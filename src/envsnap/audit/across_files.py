@@ -15,6 +15,7 @@ from packaging.utils import canonicalize_name
 from envsnap.audit import knowledge
 from envsnap.audit.model import (
     ALTERNATIVE,
+    AMP_PAIR,
     BUILT_MODULE,
     DEFAULT_ONLY,
     DEVICE_CHOICE,
@@ -68,6 +69,7 @@ def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:
     signals = _alternatives(signals)
     signals = _default_pickers(signals)
     signals = _optional_kernel_asserts(signals)
+    signals = _paired_amp(signals)
     signals = _optional_distributions(signals, files)
     signals = _metadata_pins(signals)
     return _imported_only_guarded(signals)
@@ -180,6 +182,28 @@ def _optional_kernel_asserts(signals: list[Signal]) -> list[Signal]:
     return [
         msgspec.structs.replace(s, guarded=True)
         if s.kind == "cuda-api" and s.subject == IS_CUDA_ASSERT and s.file in optional
+        else s
+        for s in signals
+    ]
+
+
+def _paired_amp(signals: list[Signal]) -> list[Signal]:
+    """Mark a CUDA GradScaler whose file autocasts with CUDA's autocast too.
+
+    fastcoref 2.1.6's trainer (#22 blind round 132) wraps its steps in ``torch.cuda.amp.autocast`` and scales
+    with ``torch.cuda.amp.GradScaler``: off CUDA both turn themselves off, so training runs in float32 and the
+    scaler has nothing to scale; nothing underflows. A scaler beside a device-generic autocast keeps its
+    reading (that autocast runs float16 on the target, unscaled).
+    """
+    cuda_autocast = {s.file for s in signals if s.kind == "cuda-amp" and "autocast" in s.subject.lower()}
+    if not cuda_autocast:
+        return signals
+    return [
+        msgspec.structs.replace(s, detail=(*s.detail, AMP_PAIR))
+        if s.kind == "cuda-amp"
+        and "GradScaler" in s.subject
+        and s.file in cuda_autocast
+        and AMP_PAIR not in s.detail
         else s
         for s in signals
     ]

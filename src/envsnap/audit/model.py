@@ -97,6 +97,8 @@ FALLBACK_BUILD = "fallback-build=1"
 """Signal detail: a JIT build inside an ``except`` handler, the fallback of a build that failed."""
 IS_CUDA_ASSERT = "Tensor.is_cuda"
 """The subject of an ``assert t.is_cuda`` signal (a ``cuda-api`` one, judged by judges.device)."""
+AMP_PAIR = "amp-pair=1"
+"""Signal detail on a CUDA ``GradScaler``: its file's autocast is CUDA's too, off (float32) without CUDA."""
 SCALER_SWITCH = "scaler-switch=1"
 """Signal detail: a CUDA ``GradScaler``/``autocast`` whose ``enabled=`` is a value, not a constant: the
 caller's mixed-precision switch decides whether it does anything."""

@@ -20,6 +20,7 @@ from envsnap.audit.judges.base import (
     make_finding,
 )
 from envsnap.audit.model import (
+    AMP_PAIR,
     CUDA_SWITCH,
     DATA_PARALLEL,
     DEFAULT_ONLY,
@@ -595,6 +596,18 @@ def _grad_scaler(signal: Signal, target: Target) -> Finding | None:
             "low",
             "lower",
             f"`torch.amp.GradScaler('{target.kind}')` for float16, or train in bfloat16 without one",
+            AMP_SOURCE,
+        )
+    if AMP_PAIR in signal.detail:
+        return make_finding(
+            signal,
+            "cuda-grad-scaler",
+            f"Beside CUDA's own autocast in the same file: on {NAMES[target.kind]} both turn themselves off, "
+            "so training runs in float32 and the scaler has nothing to scale.",
+            "low",
+            "lower",
+            f"`torch.autocast('{target.kind}')` with `torch.amp.GradScaler('{target.kind}')` for mixed "
+            "precision there",
             AMP_SOURCE,
         )
     if SCALER_SWITCH in signal.detail:
