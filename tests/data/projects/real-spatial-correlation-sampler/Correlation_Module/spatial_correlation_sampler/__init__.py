@@ -1,0 +1,1 @@
+from .spatial_correlation_sampler import SpatialCorrelationSampler, spatial_correlation_sample
