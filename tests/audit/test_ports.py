@@ -289,6 +289,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-gradslam", "mps"),
         ("real-clearvoice", "rocm:gfx942"),
         ("real-tortoise-tts", "mps"),
+        ("real-llm2vec", "xpu"),
+        ("real-colpali-engine", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1663,7 +1665,27 @@ the CPU on mps (``models/arch_util.py:322``), and the ``api_fast`` streaming pat
 ``inference`` (``api_fast.py:399``, ``:487``), so it fails on a Mac until the line is edited; the main
 ``api.py`` path runs. Borderline against lower. The shape: an mps branch added to a CUDA-first project, with
 the target's own ops fallback documented and one unconditional ``.to("cuda")`` left on a secondary entry
-point. Not tuned: a measurement round, one level off."""
+point. Not tuned: a measurement round, one level off.
+llm2vec (blind round 137, the draw) on XPU: lower, set by the torch framework build alone ("standard ops, no
+custom CUDA"); its findings are all lower: cuda-availability-check at ``llm2vec/llm2vec.py:337`` (the
+cuda-or-cpu default of ``encode``), ``:357``, ``:375``, ``:445``-``:446``, and hardcoded-cuda-device at
+``llm2vec/loss/loss_utils.py:66``, read as reached only by multi-process runs. The expectation is moderate:
+``encode(device='xpu')`` runs (the docstring allows any torch device, ``llm2vec.py:323``), but the default
+never picks xpu, the README's install and training configs use flash-attn (no Intel build; a switch to
+sdpa), and the contrastive loss's distributed all_gather (``HardNegativeNLLLoss.py:25``) puts its size
+tensor on 'cuda', so multi-GPU training on Intel needs that edit. Borderline against lower. The shape: an
+encoder library whose inference takes a device argument but whose documented setup leans on a CUDA-only
+attention package and a hard-coded 'cuda' in the distributed training loss. Not tuned: a measurement round,
+one level off.
+colpali-engine (blind round 137, held out) on XPU: moderate, set by torch-cuda-api at
+``colpali_engine/trainer/colmodel_torch_training.py:40`` (``torch.cuda.set_device`` after a cuda-or-cpu pick,
+``:39``), with the CUDA autocast and GradScaler of the same loop (``:71``, ``:136``) and NCCL at ``:33``. The
+expectation is lower: that file is an optional DDP training loop (``ColModelTorchTraining``); inference and
+the HF Trainer path are generic, scoring takes ``device=`` (``utils/processing_utils.py:113``),
+models load with ``device_map`` through transformers, and the Triton MaxSim kernel is an optional extra with
+an einsum fall-back (``utils/maxsim.py:39``-``:50``). Borderline against moderate. The shape: a device-generic
+library whose one secondary, hand-written DDP training loop pins torch.cuda.set_device. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

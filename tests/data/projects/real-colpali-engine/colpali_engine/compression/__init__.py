@@ -1,0 +1,6 @@
+from .token_pooling import (
+    BaseTokenPooler,
+    HierarchicalTokenPooler,
+    LambdaTokenPooler,
+    TokenPoolingOutput,
+)

@@ -1,0 +1,3 @@
+from .base_token_pooling import BaseTokenPooler, TokenPoolingOutput
+from .hierarchical_token_pooling import HierarchicalTokenPooler
+from .lambda_token_pooling import LambdaTokenPooler

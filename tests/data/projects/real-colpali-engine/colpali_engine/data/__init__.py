@@ -1,0 +1,2 @@
+from .dataset import ColPaliEngineDataset, Corpus
+from .sampler import SingleDatasetBatchSampler

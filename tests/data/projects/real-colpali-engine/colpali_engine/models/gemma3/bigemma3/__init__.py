@@ -1,0 +1,2 @@
+from .modeling_bigemma import BiGemma3
+from .processing_bigemma import BiGemmaProcessor3

@@ -1,0 +1,2 @@
+from .bimodernvbert import BiModernVBert, BiModernVBertProcessor
+from .colmodernvbert import ColModernVBert, ColModernVBertProcessor

@@ -1,0 +1,2 @@
+from .modeling_bimodernvbert import BiModernVBert
+from .processing_bimodernvbert import BiModernVBertProcessor

@@ -1,0 +1,2 @@
+from .modeling_colmodernvbert import ColModernVBert
+from .processing_colmodernvbert import ColModernVBertProcessor

@@ -1,0 +1,2 @@
+from .bipali import BiPali, BiPaliProcessor, BiPaliProj
+from .colpali import ColPali, ColPaliProcessor

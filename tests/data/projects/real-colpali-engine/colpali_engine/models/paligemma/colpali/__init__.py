@@ -1,0 +1,2 @@
+from .modeling_colpali import ColPali
+from .processing_colpali import ColPaliProcessor

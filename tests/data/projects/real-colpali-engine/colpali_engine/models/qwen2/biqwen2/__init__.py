@@ -1,0 +1,2 @@
+from .modeling_biqwen2 import BiQwen2
+from .processing_biqwen2 import BiQwen2Processor

@@ -1,0 +1,2 @@
+from .modeling_colqwen2_5 import ColQwen2_5
+from .processing_colqwen2_5 import ColQwen2_5_Processor

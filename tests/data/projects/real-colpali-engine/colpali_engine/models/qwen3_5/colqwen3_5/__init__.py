@@ -1,0 +1,2 @@
+from .modeling_colqwen3_5 import ColQwen3_5
+from .processing_colqwen3_5 import ColQwen3_5Processor

@@ -1,0 +1,3 @@
+from .colmodel_torch_training import ColModelTorchTraining
+from .colmodel_training import ColModelTraining, ColModelTrainingConfig
+from .contrastive_trainer import ContrastiveTrainer

@@ -1,0 +1,4 @@
+from st_moe_pytorch.st_moe_pytorch import (
+    MoE,
+    SparseMoEBlock
+)
