@@ -289,6 +289,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-gradslam", "mps"),
         ("real-clearvoice", "rocm:gfx942"),
         ("real-tortoise-tts", "mps"),
+        ("real-torcheeg", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1663,7 +1664,14 @@ the CPU on mps (``models/arch_util.py:322``), and the ``api_fast`` streaming pat
 ``inference`` (``api_fast.py:399``, ``:487``), so it fails on a Mac until the line is edited; the main
 ``api.py`` path runs. Borderline against lower. The shape: an mps branch added to a CUDA-first project, with
 the target's own ops fallback documented and one unconditional ``.to("cuda")`` left on a secondary entry
-point. Not tuned: a measurement round, one level off."""
+point. Not tuned: a measurement round, one level off.
+real-torcheeg's MPS reads moderate (float64-on-mps at torcheeg/trainers/generative/utils.py:58 (+4 more),
+the `torch.zeros(...).double()` of a generative-metric helper, and the DDPM schedule's float64 at
+torcheeg/trainers/generative/ddpm.py:59) for lower: the models are float32 nn.Modules, the trainers hand their
+accelerator string straight to Lightning (trainers/classifier.py:85), which has an 'mps' accelerator, and the
+DDPM schedule is built with torch/numpy on the CPU and returned as an ndarray; the float64 helper is an
+optional evaluation path of the generative trainers. The shape: float64 tensors in an optional metric or
+schedule helper that never lives on the accelerator. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
