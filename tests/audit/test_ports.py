@@ -291,6 +291,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-tortoise-tts", "mps"),
         ("real-llm2vec", "xpu"),
         ("real-colpali-engine", "xpu"),
+        ("real-torcheeg", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1685,7 +1686,15 @@ the HF Trainer path are generic, scoring takes ``device=`` (``utils/processing_u
 models load with ``device_map`` through transformers, and the Triton MaxSim kernel is an optional extra with
 an einsum fall-back (``utils/maxsim.py:39``-``:50``). Borderline against moderate. The shape: a device-generic
 library whose one secondary, hand-written DDP training loop pins torch.cuda.set_device. Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+point. Not tuned: a measurement round, one level off.
+real-torcheeg's MPS reads moderate (float64-on-mps at torcheeg/trainers/generative/utils.py:58 (+4 more),
+the `torch.zeros(...).double()` of a generative-metric helper, and the DDPM schedule's float64 at
+torcheeg/trainers/generative/ddpm.py:59) for lower: the models are float32 nn.Modules, the trainers hand their
+accelerator string straight to Lightning (trainers/classifier.py:85), which has an 'mps' accelerator, and the
+DDPM schedule is built with torch/numpy on the CPU and returned as an ndarray; the float64 helper is an
+optional evaluation path of the generative trainers. The shape: float64 tensors in an optional metric or
+schedule helper that never lives on the accelerator. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

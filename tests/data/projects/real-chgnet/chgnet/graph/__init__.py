@@ -1,0 +1,4 @@
+from __future__ import annotations
+
+from chgnet.graph.converter import CrystalGraphConverter
+from chgnet.graph.crystalgraph import CrystalGraph

@@ -1,0 +1,2 @@
+from .bciciv_2a import *
+from .strokes import *

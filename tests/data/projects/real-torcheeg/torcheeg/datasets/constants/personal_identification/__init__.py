@@ -1,0 +1,1 @@
+from .m3cv import *

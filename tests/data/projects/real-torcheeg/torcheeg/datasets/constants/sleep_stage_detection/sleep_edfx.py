@@ -1,0 +1,3 @@
+SLEEPEDFX_CHANNEL_LIST = [
+    'FPZ-CZ', 'PZ-OZ' # *PSG.edf
+]

@@ -1,0 +1,1 @@
+from .tsu_benchmark import *

@@ -1,0 +1,2 @@
+from .bciciv_2a import BCICIV2aDataset
+from .strokes import StrokePatientsMIDataset,StrokePatientsMIProcessedDataset

@@ -1,0 +1,1 @@
+from .m3cv import M3CVDataset

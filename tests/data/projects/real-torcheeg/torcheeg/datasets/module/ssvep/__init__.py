@@ -1,0 +1,2 @@
+from .tsu_benchmark import TSUBenckmarkDataset
+from .sandiego_ssvep import SanDiegoSSVEPDataset

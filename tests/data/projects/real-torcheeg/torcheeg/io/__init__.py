@@ -1,0 +1,2 @@
+from .eeg_signal import EEGSignalIO
+from .meta_info import MetaInfoIO

@@ -1,0 +1,2 @@
+from .bcddpm import BCUNet
+from .bddpm import BUNet

@@ -1,0 +1,2 @@
+from .bglow import BGlow
+from .bcglow import BCGlow

@@ -1,0 +1,3 @@
+from .bcgan import *
+from .bgan import *
+from .eegfusenet import *

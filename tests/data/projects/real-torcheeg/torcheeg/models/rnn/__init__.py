@@ -1,0 +1,2 @@
+from .gru import GRU
+from .lstm import LSTM

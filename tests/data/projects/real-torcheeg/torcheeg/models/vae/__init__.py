@@ -1,0 +1,2 @@
+from .bcvae import *
+from .bvae import *

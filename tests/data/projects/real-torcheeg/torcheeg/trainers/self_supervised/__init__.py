@@ -1,0 +1,2 @@
+from .sim_clr import SimCLRTrainer
+from .byol import BYOLTrainer

@@ -1,0 +1,1 @@
+from .to import ToG, ToDynamicG

@@ -1,0 +1,2 @@
+from .before_hook import *
+from .after_hook import *

@@ -1,0 +1,4 @@
+from .random import *
+from .resize import *
+from .to import *
+from .contrastive import *
