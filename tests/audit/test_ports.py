@@ -1687,7 +1687,6 @@ models load with ``device_map`` through transformers, and the Triton MaxSim kern
 an einsum fall-back (``utils/maxsim.py:39``-``:50``). Borderline against moderate. The shape: a device-generic
 library whose one secondary, hand-written DDP training loop pins torch.cuda.set_device. Not tuned: a
 measurement round, one level off.
-point. Not tuned: a measurement round, one level off.
 real-torcheeg's MPS reads moderate (float64-on-mps at torcheeg/trainers/generative/utils.py:58 (+4 more),
 the `torch.zeros(...).double()` of a generative-metric helper, and the DDPM schedule's float64 at
 torcheeg/trainers/generative/ddpm.py:59) for lower: the models are float32 nn.Modules, the trainers hand their
