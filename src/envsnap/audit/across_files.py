@@ -707,9 +707,15 @@ def _cpu_twins(signals: list[Signal], files: set[str]) -> list[Signal]:
             twinned.add(folder)
     if not twinned:
         return signals
+    # Where every .cu file has its CPU twin, a header with no kernel, launch or API call of its own is
+    # built only with them, wherever it sits (TorchOpt 0.7.3's include/adam_op/adam_op_impl_cuda.cuh, the
+    # declarations of src/adam_op/adam_op_impl_cuda.cu beside adam_op_impl_cpu.cpp, #22 blind round 143).
+    headers_follow = len(twinned) == len(by_folder)
     return [
         msgspec.structs.replace(s, detail=(*s.detail, CPU_TWIN))
-        if s.kind == "cuda-source" and s.file and posixpath.dirname(s.file) in twinned
+        if s.kind == "cuda-source"
+        and s.file
+        and (posixpath.dirname(s.file) in twinned or (headers_follow and _helpers_only(s)))
         else s
         for s in signals
     ]

@@ -63,6 +63,10 @@ OFF_MPS = "off-mps=1"
 """Signal detail: a float64 dtype in the branch an MPS test leaves to the other devices (``torch.float32 if
 is_mps else torch.float64``)."""
 
+DTYPE_FALLBACK = "dtype-fallback=1"
+"""Signal detail: a float64 dtype in a ``try`` whose handler catches the ``TypeError`` MPS raises for float64
+and carries on (python_shapes.catches_dtype_refusal): the code falls back to another dtype there."""
+
 DATA_PARALLEL = "data-parallel=1"
 """Signal detail: the line sits in a class whose ``__init__`` wraps a module in ``nn.DataParallel`` (an opt-in
 multi-GPU wrapper); a single-device run uses the plain module."""

@@ -24,6 +24,7 @@ from envsnap.audit.model import (
     CUDA_SWITCH,
     DATA_PARALLEL,
     DEFAULT_ONLY,
+    DTYPE_FALLBACK,
     IS_CUDA_ASSERT,
     LEGACY_FALLBACK,
     MULTI_PROCESS,
@@ -494,6 +495,19 @@ def judge_float64(signal: Signal, target: Target, ctx: Context) -> Finding | Non
             "lower",
             "nothing to change",
             MPS_SOURCE,
+        )
+    if target.kind == "mps" and DTYPE_FALLBACK in signal.detail:
+        # toto-ts 0.2.0's scaler (#22 blind round 140): `try: x.to(torch.float64) except TypeError:
+        # x.to(torch.float32)`, the refusal MPS raises (pytorch/pytorch#122602) handled where it happens.
+        return make_finding(
+            signal,
+            "float64-with-fallback",
+            "float64 in a try whose handler catches the TypeError MPS raises for float64 and carries on: "
+            "the code falls back there (a dtype it chose for MPS).",
+            "none",
+            "lower",
+            "nothing to change",
+            "https://github.com/pytorch/pytorch/issues/122602",
         )
     if target.kind == "mps" and MULTI_PROCESS in signal.detail and signal.guarded:
         # DETR's SmoothedValue.synchronize_between_processes (GroundingDINO 0.4, #22 blind round 37) packs its

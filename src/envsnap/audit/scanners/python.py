@@ -27,6 +27,7 @@ from envsnap.audit.model import (
     CUDA_SWITCH,
     DATA_PARALLEL,
     DEFAULT_ONLY,
+    DTYPE_FALLBACK,
     FALLBACK_BUILD,
     IF_FLAG,
     IS_CUDA_ASSERT,
@@ -82,6 +83,7 @@ from envsnap.audit.scanners.python_shapes import (
     backend_menu,
     branched_statements,
     calls_collective,
+    catches_dtype_refusal,
     catches_import_error,
     compared_strings,
     cpu_by_default,
@@ -416,6 +418,8 @@ class _Visitor(ast.NodeVisitor):
         """Enclosing ``try`` blocks whose handlers swallow every failure (none re-raises)."""
         self.tolerated = 0
         """Enclosing ``try`` blocks whose broad handler can end without raising (``tolerates_failure``)."""
+        self.dtype_fallback = 0
+        """Enclosing ``try`` blocks whose handler takes over when MPS refuses float64 (TypeError)."""
         self.function_nodes: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
         """The enclosing functions, innermost last (``_uses_of``, ``_flags_of`` walk one when first asked)."""
         self._uses: dict[int, Uses] = {}
@@ -490,6 +494,8 @@ class _Visitor(ast.NodeVisitor):
         elif kind in _KERNEL_PLUMBING and self._optional_adapter():
             is_guarded = True
             detail = (*detail, ADAPTER)
+        if kind == "float64" and self.dtype_fallback:
+            detail = (*detail, DTYPE_FALLBACK)
         if kind == "float64" and self.opt_in and OPT_IN not in detail:
             # In a feature the caller turns on (`if not self._enabled: return` with `enabled=False` by
             # default): float64 there fails on MPS only for a caller who asked for that feature.
@@ -669,12 +675,15 @@ class _Visitor(ast.NodeVisitor):
             isinstance(sub, ast.Raise) for handler in node.handlers for sub in ast.walk(handler)
         )
         tolerates = any(tolerates_failure(handler) for handler in node.handlers)
+        refusal = any(catches_dtype_refusal(handler) for handler in node.handlers)
         if catches:
             self.import_guard += 1
         self.guard += swallows
         self.swallowed += swallows
         self.tolerated += tolerates
+        self.dtype_fallback += refusal
         self._visit_block(node.body)
+        self.dtype_fallback -= refusal
         self.guard -= swallows
         self.swallowed -= swallows
         self.tolerated -= tolerates

@@ -855,6 +855,17 @@ def _always_raises(block: list[ast.stmt]) -> bool:
     return False
 
 
+def catches_dtype_refusal(handler: ast.ExceptHandler) -> bool:
+    """A handler naming ``TypeError`` (alone or in a tuple) with a way out that does not raise: MPS refuses
+    float64 with ``TypeError: Cannot convert a MPS Tensor to float64 dtype`` (pytorch/pytorch#122602), and
+    toto-ts 0.2.0's scaler casts to float32 there instead. A broad ``except Exception`` is not enough: it
+    wraps whole functions to log any failure, not a dtype's."""
+    caught = handler.type
+    names = caught.elts if isinstance(caught, ast.Tuple) else [caught]
+    named = any(isinstance(name, ast.Name) and name.id == "TypeError" for name in names)
+    return named and not _always_raises(handler.body)
+
+
 def catches_import_error(handler: ast.ExceptHandler) -> bool:
     if handler.type is None:
         return True
