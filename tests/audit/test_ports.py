@@ -292,6 +292,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-llm2vec", "xpu"),
         ("real-colpali-engine", "xpu"),
         ("real-torcheeg", "mps"),
+        ("real-torch-spatiotemporal", "mps"),
+        ("real-toto-ts", "xpu"),
+        ("real-toto-ts", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1693,7 +1696,35 @@ torcheeg/trainers/generative/ddpm.py:59) for lower: the models are float32 nn.Mo
 accelerator string straight to Lightning (trainers/classifier.py:85), which has an 'mps' accelerator, and the
 DDPM schedule is built with torch/numpy on the CPU and returned as an ndarray; the float64 helper is an
 optional evaluation path of the generative trainers. The shape: float64 tensors in an optional metric or
-schedule helper that never lives on the accelerator. Not tuned: a measurement round, one level off."""
+schedule helper that never lives on the accelerator. Not tuned: a measurement round, one level off.
+torch-spatiotemporal (blind round 140, held out) on MPS: lower, set by the torch framework build alone
+("standard ops, no custom CUDA"); its only findings are the Lightning imports, fine on MPS. The expectation
+is moderate: tsl has no device code of its own, but it imports torch_scatter and torch_sparse at module top
+(``tsl/nn/functional.py:8``, ``tsl/data/data.py:12``) and calls their compiled ops: scatter max and
+``segment_csr``/``gather_csr`` in ``sparse_softmax`` (``functional.py:91``-``:97``, used by the graph
+attention layers) and ``torch_sparse.matmul`` on SparseTensor adjacencies (``graph_conv.py:111``,
+``diff_conv.py:137``), which have CPU and CUDA kernels only; a swap to torch.scatter_reduce or dense
+adjacencies. Neither the imports nor the calls are a finding on any target. The shape: a device-free
+library that requires PyG's compiled scatter/sparse packages and calls their ops directly. Not tuned: a
+measurement round, one level off.
+toto-ts (blind round 140, the draw) on XPU: moderate, set by framework-import (Lightning has no XPU
+accelerator) at ``toto/data/datamodule/finetune_datamodule.py:14`` and ``toto/model/lightning_module.py:10``
+(+4 more), with the guarded xformers imports (``toto/model/attention.py:23``) and the scripts' cuda-or-cpu
+defaults listed as lower. The expectation is lower: Lightning only drives the optional fine-tuning script
+(``toto/scripts/finetune_toto.py:15``); inference (``Toto.from_pretrained``, ``TotoForecaster``) is plain
+PyTorch that follows ``.to(device)`` and builds its tensors on the input's device
+(``inference/forecaster.py:184``), with SDPA and Python RMSNorm/SwiGLU fall-backs when xformers is absent
+(``model/toto.py:107``-``:108``), and torch==2.7.0 has an XPU build. Borderline against moderate. The
+shape: an inference-first model package whose Lightning use is confined to a fine-tuning script. Not tuned:
+a measurement round, one level off.
+toto-ts (blind round 140, the draw) on MPS: moderate, set by float64-on-mps at ``toto/model/scaler.py:157``
+(+2 more: ``:158``, ``:63``) and torch-compile-mps at ``toto/evaluation/run_lsf_eval.py:173``. The
+expectation is lower: each float64 cast sits in a ``try``/``except TypeError`` that falls back to float32
+"for devices that don't support float64 (particularly MacOS/MPS)" (``scaler.py:60``-``:75``,
+``:155``-``:167``), the tests pick mps as the default device (``test/helper_functions.py:35``-``:36``), and
+the compile is in an evaluation script whose model is moved to cuda or cpu (``run_lsf_eval.py:171``), never
+mps. The shape: float64 casts guarded by an MPS-aware TypeError fall-back to float32. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,2 @@
+# Copyright contributors to the TSFM project
+#

@@ -1,0 +1,2 @@
+from .disjoint_graph_loader import DisjointGraphLoader
+from .static_graph_loader import StaticGraphLoader

@@ -1,0 +1,2 @@
+from .experiment import Experiment
+from .loggers import NeptuneLogger

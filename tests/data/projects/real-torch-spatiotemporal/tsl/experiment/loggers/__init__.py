@@ -1,0 +1,5 @@
+from .neptune_logger import NeptuneLogger
+
+__all__ = ['NeptuneLogger']
+
+logger_classes = __all__

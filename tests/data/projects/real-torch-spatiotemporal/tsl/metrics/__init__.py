@@ -1,0 +1,5 @@
+from . import numpy, torch
+
+# aliases
+torch_metrics = torch
+numpy_metrics = numpy

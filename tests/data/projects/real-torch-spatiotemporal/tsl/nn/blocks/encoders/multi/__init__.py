@@ -1,0 +1,9 @@
+from .mlp import MultiMLP
+from .rnn import MultiRNN
+
+__all__ = [
+    'MultiMLP',
+    'MultiRNN',
+]
+
+classes = __all__
