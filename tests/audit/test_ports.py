@@ -295,6 +295,10 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torch-spatiotemporal", "mps"),
         ("real-toto-ts", "xpu"),
         ("real-toto-ts", "mps"),
+        ("real-piq", "mps"),
+        ("real-mmflow", "xpu"),
+        ("real-mmflow", "mps"),
+        ("real-romatch", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1724,6 +1728,33 @@ expectation is lower: each float64 cast sits in a ``try``/``except TypeError`` t
 ``:155``-``:167``), the tests pick mps as the default device (``test/helper_functions.py:35``-``:36``), and
 the compile is in an evaluation script whose model is moved to cuda or cpu (``run_lsf_eval.py:171``), never
 mps. The shape: float64 casts guarded by an MPS-aware TypeError fall-back to float32. Not tuned: a
+measurement round, one level off.
+schedule helper that never lives on the accelerator. Not tuned: a measurement round, one level off.
+piq (blind round 142, held out) on MPS: moderate, set by float64-on-mps at ``piq/fid.py:168`` (and ``:169``),
+the float64 cast of FID's features before the covariance and the Newton-Schulz square root. The expectation is
+lower: ``compute_feats`` hands the features back with ``.cpu()`` (``piq/base.py:55``), so in the documented
+flow the cast runs on CPU tensors; every other metric builds its filters on the input's device and dtype in
+float32, and fft2/lgamma have MPS kernels. Borderline against moderate (a caller passing MPS features straight
+to FID). The shape: a float64 cast applied to features that the library's own extractor has already moved to
+the CPU. Not tuned: a measurement round, one level off.
+mmflow (blind round 142, held out) on XPU and MPS: moderate, set by hardcoded-cuda-device at
+``mmflow/apis/train.py:126`` (``model.cuda()`` for DDP) and torch-cuda-api at ``:127``; the inference default
+'cuda:0' (``apis/inference.py:18``) reads lower. The expectation is higher: ``mmflow/ops/builder.py:2``
+imports ``mmcv.ops.Correlation``, the correlation layer of the PWC-Net, FlowNetC, LiteFlowNet, IRR-PWC and
+MaskFlowNet decoders, and mmcv-full 1.x ships it as a CUDA kernel only (no CPU, SYCL or Metal), which
+``inference.py:140``-``:147`` asserts away off CUDA; MaskFlowNet also needs mmcv's DeformConv2d
+(``maskflownet_decoder.py:9``). Only RAFT and FlowNetS are plain torch. The shape: a toolbox with no kernels
+of its own whose model zoo rests on a required dependency's CUDA-only op, imported by name from that
+dependency. Not tuned: a measurement round, one level off.
+romatch (blind round 142, the draw) on XPU: moderate, set by hardcoded-cuda-device at
+``romatch/utils/utils.py:484`` (``value.cuda()`` in ``to_cuda``, called by the training loop
+``train/train.py:46``, ``:78``); the float64 of ``warp_kpts`` (``utils.py:343``, ground-truth depth) and the
+optional xformers imports read lower. The expectation is lower: matching takes the device from
+``roma_outdoor(device=...)`` and the inputs (``models/matcher.py:788``-``:821``), non-CUDA devices run with
+autocast off and float32 casts (``utils.py:645``-``:653``, ``matcher.py:442``-``:449``), and the fused
+local-correlation CUDA kernel is an optional extra that ``use_custom_corr=False`` switches off
+(``utils/local_correlation.py:22``, ``:39``-``:74``). Borderline against moderate (that switch on Linux). The
+shape: a device-generic inference library whose training helper moves batches with ``.cuda()``. Not tuned: a
 measurement round, one level off."""
 
 
