@@ -1,0 +1,23 @@
+# Copyright 2022-2023 MetaOPT Team. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""The base class for differentiable implicit meta-gradient models."""
+
+import torchopt.nn.module  # preload to resolve circular references
+from torchopt.diff.implicit.nn.module import ImplicitMetaGradientModule
+
+
+__all__ = ['ImplicitMetaGradientModule']
+
+del torchopt
