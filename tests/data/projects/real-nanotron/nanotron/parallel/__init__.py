@@ -1,0 +1,2 @@
+# flake8: noqa
+from nanotron.parallel.context import ParallelContext
