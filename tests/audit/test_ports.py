@@ -1729,7 +1729,6 @@ expectation is lower: each float64 cast sits in a ``try``/``except TypeError`` t
 the compile is in an evaluation script whose model is moved to cuda or cpu (``run_lsf_eval.py:171``), never
 mps. The shape: float64 casts guarded by an MPS-aware TypeError fall-back to float32. Not tuned: a
 measurement round, one level off.
-schedule helper that never lives on the accelerator. Not tuned: a measurement round, one level off.
 piq (blind round 142, held out) on MPS: moderate, set by float64-on-mps at ``piq/fid.py:168`` (and ``:169``),
 the float64 cast of FID's features before the covariance and the Newton-Schulz square root. The expectation is
 lower: ``compute_feats`` hands the features back with ``.cpu()`` (``piq/base.py:55``), so in the documented
