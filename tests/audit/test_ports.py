@@ -299,6 +299,12 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-mmflow", "xpu"),
         ("real-mmflow", "mps"),
         ("real-romatch", "xpu"),
+        ("real-mattersim", "xpu"),
+        ("real-orb-models", "xpu"),
+        ("real-orb-models", "mps"),
+        ("real-cuequivariance-torch", "rocm:gfx942"),
+        ("real-cuequivariance-torch", "xpu"),
+        ("real-cuequivariance-torch", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1754,7 +1760,48 @@ autocast off and float32 casts (``utils.py:645``-``:653``, ``matcher.py:442``-``
 local-correlation CUDA kernel is an optional extra that ``use_custom_corr=False`` switches off
 (``utils/local_correlation.py:22``, ``:39``-``:74``). Borderline against moderate (that switch on Linux). The
 shape: a device-generic inference library whose training helper moves batches with ``.cuda()``. Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+mattersim (blind round 141, held out) on XPU: moderate, set by device-choices at
+``mattersim/cli/mattersim_app.py:123`` (``choices=["cpu", "cuda"]`` on the CLI's ``--device``); the
+cuda-or-cpu defaults (``forcefield/potential.py:49``, ``:1149``, ``forcefield/m3gnet/m3gnet.py:34``) and the
+default 'cuda' of ``batch_to_dict`` (``potential.py:1072``) are read as lower. The expectation is lower: the
+README's entry point is the Python ``MatterSimCalculator(device=...)``, which hands any device string to
+``.to(device)`` and ``batch_to_dict`` (``potential.py:89``-``:90``, ``:1072``-``:1110``) on float32 graphs
+with no kernel; only the thin CLI wrapper's argparse choices leave xpu out. Borderline against moderate.
+The shape: a library whose Python API takes any device but whose CLI restricts --device to cpu/cuda. Not
+tuned: a measurement round, one level off.
+orb-models (blind round 141, held out) on XPU: lower ("standard ops, no custom CUDA"); its findings are all
+lower: float64-on-xpu at ``orb_models/forcefield/featurization_utilities.py:629``-``:630`` (+7 more),
+cuda-availability-check at ``forcefield/calculator.py:59`` and ``featurization_utilities.py:37``, and
+hardcoded-cuda-device at ``forcefield/pretrained.py:163``, ``:238``, ``:329`` (``model.cuda(device)``), read
+as behind a CUDA check. The expectation is moderate: the guard is ``if device is not None and device !=
+torch.device("cpu")`` (``pretrained.py:162``), not a CUDA check, so every pretrained loader calls
+``Module.cuda`` with the 'xpu' device and raises before ``load_model``'s ``.to(device)`` (``:93``-``:94``);
+a one-word edit per builder. The shape: ``model.cuda(device)`` behind a not-CPU test, so any non-CUDA
+accelerator reaches the CUDA-only call. Not tuned: a measurement round, one level off.
+orb-models (blind round 141, held out) on MPS: lower, from the MPS code path (the 'mps' device named at
+``orb_models/forcefield/pretrained.py:35``, where ``_should_compile`` turns torch.compile off), with
+float64-on-mps at ``featurization_utilities.py:629``-``:630``, ``:733``-``:734`` (+5 more) listed as things
+to check and the same ``model.cuda(device)`` lines (``pretrained.py:163``, ``:238``, ``:329``) read as behind
+a CUDA check. The expectation is moderate: issue #172 (open) shows ``device='mps'`` failing in
+``model.cuda(device)``, and the default edge method on any non-CPU device is ``knn_brute_force``
+(``featurization_utilities.py:41``-``:56``), whose ``torch.cdist`` runs in float64 on the device
+(``:625``-``:630``); the maintainers dropped MPS from the examples as not stable (#106). Small edits. The
+shape: an mps branch (compile off) in a project whose loaders still call ``.cuda(device)`` for every non-CPU
+device and do float64 distance math on the accelerator. Not tuned: a measurement round, one level off.
+cuequivariance-torch (blind round 141, the draw) on ROCm, XPU and MPS: higher on all three, set by
+cuda-only-import at ``cuequivariance_torch/_tests/utils.py:76`` (``import tensorrt`` inside ``verify_trt``),
+with ``torch_tensorrt`` at ``:40`` (guarded); the CUDA events of ``benchmarking.py`` and the float64
+coefficient buffers of the naive path (``primitives/segmented_polynomial_naive.py:118``, ``:215``) are
+moderate. The expectation is moderate on each: ``_tests/utils.py`` is a test helper for ONNX/TensorRT export
+checks that no library module imports; the NVIDIA-only part, the binary ``cuequivariance_ops_torch`` kernels
+(no ROCm build, issue #294), is imported in try/except, and every module falls back to the documented naive
+PyTorch path (``primitives/segmented_polynomial.py:53``, ``:181``-``:185``), while the triangle and
+attention-pair-bias functions raise without it (``primitives/triangle.py:198``-``:204``); MPS also needs
+``math_dtype=torch.float32`` for the float64 buffers. Partial support, not a rewrite. The shape: a TensorRT
+import in a test-helper module shipped inside the package (``_tests/``) setting the verdict, while the
+optional kernel package behind a fall-back is not what decides it. Not tuned: a measurement round, one level
+off (three cells)."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,3 @@
+from mattersim.forcefield.potential import MatterSimCalculator, Potential
+
+__all__ = ["MatterSimCalculator", "Potential"]
