@@ -217,6 +217,9 @@ def test_grad_scaler_and_compile_get_their_own_messages(tmp_path: Path) -> None:
         ("pkg/demographics.py", "core"),  # a name that starts like one, not a demo
         ("pkg/benchmarking_utils.py", "core"),
         ("pkg/examples_loader.py", "core"),
+        ("cuequivariance_torch/_tests/utils.py", "tests"),  # test helpers shipped in the package
+        ("pkg/_testing/fixtures.py", "tests"),
+        ("pkg/_testers.py", "core"),
     ],
 )
 def test_roles(path: str, role: str) -> None:

@@ -168,3 +168,39 @@ def test_which_handlers_take_over_from_the_refusal(handler: str, handles: bool) 
     statement = ast.parse(f"try:\n    y = 0\n{handler}\n").body[0]
     assert isinstance(statement, ast.Try)
     assert catches_dtype_refusal(statement.handlers[0]) is handles
+
+
+# orb-models 0.5.5 orb_models/forcefield/pretrained.py (orb_v2_architecture's end, trimmed).
+ORB = """\
+import torch
+
+
+def place(model, device=None):
+    device = get_device(device)
+    if device is not None and device != torch.device("cpu"):
+        model.cuda(device)
+    else:
+        model = model.cpu()
+    return model
+"""
+
+
+@pytest.mark.parametrize("target", ["xpu", "mps"])
+def test_a_set_and_not_cpu_test_guards_no_cuda_call(tmp_path: Path, target: str) -> None:
+    # mps is also a ported path here (the module names no 'mps'), so the finding raises the verdict.
+    report = audit_files(tmp_path, {"orb_models/forcefield/pretrained.py": ORB}, target)
+    moved = [f for f in report.findings if f.location == "orb_models/forcefield/pretrained.py:7"]
+    assert [(f.rule, f.risk) for f in moved] == [("hardcoded-cuda-device", "moderate")]
+
+
+@pytest.mark.parametrize(
+    "test",
+    [
+        'device is not None and device.type == "cuda"',  # a CUDA test: the body runs on CUDA only
+        "device is not None and torch.cuda.is_available()",
+    ],
+)
+def test_a_set_and_cuda_test_still_guards(tmp_path: Path, test: str) -> None:
+    source = ORB.replace('device is not None and device != torch.device("cpu")', test)
+    report = audit_files(tmp_path, {"orb_models/forcefield/pretrained.py": source}, "xpu")
+    assert "hardcoded-cuda-device" not in raised(report)
