@@ -204,3 +204,158 @@ def test_a_set_and_cuda_test_still_guards(tmp_path: Path, test: str) -> None:
     source = ORB.replace('device is not None and device != torch.device("cpu")', test)
     report = audit_files(tmp_path, {"orb_models/forcefield/pretrained.py": source}, "xpu")
     assert "hardcoded-cuda-device" not in raised(report)
+
+
+# ---------------------------------------------------------------------------- rounds 144-147
+
+# auto_LiRPA 0.3 auto_LiRPA/cuda_utils.py (trimmed): a setup() run only as a script, its module imported in
+# a try, and else a JIT build of the same sources behind a CUDA check and an opt-in variable.
+LIRPA = """\
+import os
+import sys
+import torch
+from torch.utils.cpp_extension import load, BuildExtension, CUDAExtension
+from setuptools import setup
+
+
+class DummyCudaClass:
+    def __getattr__(self, attr):
+        def _f(x, d):
+            return x.float()
+        return _f
+
+
+if __name__ == "__main__" and len(sys.argv) > 1:
+    setup(
+        name='auto_LiRPA_cuda_utils',
+        ext_modules=[CUDAExtension('auto_LiRPA_cuda_utils', [
+            'auto_LiRPA/cuda/cuda_utils.cpp',
+            'auto_LiRPA/cuda/cuda_kernels.cu'
+        ])],
+        cmdclass={'build_ext': BuildExtension.with_options()},
+    )
+    exit(0)
+
+if torch.cuda.is_available() and os.environ.get('AUTOLIRPA_ENABLE_CUDA_BUILD', False):
+    try:
+        import auto_LiRPA_cuda_utils as _cuda_utils
+    except:
+        try:
+            code_dir = os.path.dirname(os.path.abspath(__file__))
+            _cuda_utils = load(
+                'cuda_utils', [os.path.join(code_dir, 'cuda', 'cuda_utils.cpp'),
+                               os.path.join(code_dir, 'cuda', 'cuda_kernels.cu')])
+        except:
+            _cuda_utils = DummyCudaClass()
+else:
+    _cuda_utils = DummyCudaClass()
+
+double2float = _cuda_utils.double2float
+"""
+
+
+@pytest.mark.parametrize("target", ["xpu", "mps"])
+def test_a_guarded_jit_build_beside_a_script_only_extension_is_optional(tmp_path: Path, target: str) -> None:
+    report = audit_files(tmp_path, {"auto_LiRPA/cuda_utils.py": LIRPA}, target)
+    assert report.verdict.risk == "lower"
+    load = [f for f in report.findings if f.location == "auto_LiRPA/cuda_utils.py:32"]
+    assert [(f.rule, f.risk) for f in load] == [("cuda-extension", "lower")]
+
+
+def test_an_extension_not_imported_in_a_guard_keeps_the_jit_build_a_build(tmp_path: Path) -> None:
+    # Without the guarded import the setup-time extension is the project's build, not an option.
+    source = LIRPA.replace("import auto_LiRPA_cuda_utils as _cuda_utils", "_cuda_utils = None", 1)
+    report = audit_files(tmp_path, {"auto_LiRPA/cuda_utils.py": source}, "xpu")
+    load = [f for f in report.findings if f.location == "auto_LiRPA/cuda_utils.py:32"]
+    assert [(f.rule, f.risk) for f in load] == [("cuda-extension", "higher")]
+
+
+# torchattacks 3.5.1 torchattacks/attacks/apgd.py (APGD.perturb, trimmed).
+SEEDS = """\
+import torch
+
+
+def perturb(self, x):
+    torch.random.manual_seed(self.seed)
+    torch.cuda.random.manual_seed(self.seed)
+    torch.cuda.manual_seed_all(self.seed)
+    torch.cuda.seed()
+    return x
+"""
+
+
+@pytest.mark.parametrize("target", ["xpu", "mps"])
+def test_cuda_seeding_is_ignored_without_cuda(tmp_path: Path, target: str) -> None:
+    report = audit_files(tmp_path, {"torchattacks/attacks/apgd.py": SEEDS}, target)
+    assert "torch-cuda-api" not in raised(report)
+    assert report.verdict.risk == "lower"
+
+
+def test_other_cuda_random_calls_still_raise(tmp_path: Path) -> None:
+    source = SEEDS.replace("torch.cuda.seed()", "state = torch.cuda.random.get_rng_state()")
+    report = audit_files(tmp_path, {"torchattacks/attacks/apgd.py": source}, "xpu")
+    assert "torch-cuda-api" in raised(report)
+
+
+# BCEmbedding 0.1.5 BCEmbedding/models/embedding.py (EmbeddingModel.__init__, trimmed).
+BCE = """\
+import torch
+
+
+class EmbeddingModel:
+    def __init__(self, device=None):
+        num_gpus = torch.cuda.device_count()
+        if device is None:
+            self.device = "cuda" if num_gpus > 0 else "cpu"
+        else:
+            self.device = 'cuda:{}'.format(int(device)) if device.isdigit() else device
+
+        if self.device == "cpu":
+            self.num_gpus = 0
+        elif self.device.startswith('cuda:') and num_gpus > 0:
+            self.num_gpus = 1
+        elif self.device == "cuda":
+            self.num_gpus = num_gpus
+        else:
+            raise ValueError("Please input valid device: 'cpu', 'cuda', 'cuda:0', '0' !")
+"""
+
+
+@pytest.mark.parametrize("target", ["xpu", "mps"])
+def test_a_device_chain_with_prefix_tests_that_raises_is_a_gate(tmp_path: Path, target: str) -> None:
+    report = audit_files(tmp_path, {"BCEmbedding/models/embedding.py": BCE}, target)
+    gate = [f for f in report.findings if f.rule == "device-choices"]
+    assert [(f.location, f.risk) for f in gate] == [("BCEmbedding/models/embedding.py:12", "moderate")]
+    assert "cpu, cuda and" in gate[0].meaning or "cpu, cuda" in gate[0].meaning
+
+
+def test_a_chain_that_names_the_target_admits_it(tmp_path: Path) -> None:
+    source = BCE.replace('elif self.device == "cuda":', 'elif self.device == "cuda" or self.device == "xpu":')
+    report = audit_files(tmp_path, {"BCEmbedding/models/embedding.py": source}, "xpu")
+    assert "device-choices" not in raised(report)
+
+
+def test_a_chain_that_ends_without_raising_is_no_gate(tmp_path: Path) -> None:
+    source = BCE.replace(
+        "raise ValueError(\"Please input valid device: 'cpu', 'cuda', 'cuda:0', '0' !\")", "self.num_gpus = 1"
+    )
+    report = audit_files(tmp_path, {"BCEmbedding/models/embedding.py": source}, "xpu")
+    assert "device-choices" not in raised(report)
+
+
+def test_a_table_keyed_by_device_is_a_menu() -> None:
+    from envsnap.audit.scanners.device_gates import gate_devices
+
+    tree = ast.parse(
+        'TABLE = {"cuda": (1, 2), "mps": (3, 4)}\n'
+        "def check(device_name):\n"
+        "    if device_name not in TABLE:\n"
+        '        raise ValueError(f"Unknown device {device_name}")\n'
+    )
+    table = tree.body[0]
+    assert isinstance(table, ast.Assign)
+    function = tree.body[1]
+    assert isinstance(function, ast.FunctionDef)
+    gate = function.body[0]
+    assert isinstance(gate, ast.If)
+    assert gate_devices(gate, lambda name: table.value if name == "TABLE" else None) == ["cuda", "mps"]

@@ -390,8 +390,14 @@ def _jit_only(signals: list[Signal]) -> list[Signal]:
     """
     if not any(s.kind == "jit-build" for s in signals):
         return signals
+    # A setup-time extension whose module is imported only in a guard (_optional_extensions marks it) is
+    # no install-time build either: auto_LiRPA 0.3 builds `auto_LiRPA_cuda_utils` only when cuda_utils.py
+    # runs as a script, imports it in a `try`, and else JIT-builds the same sources behind a CUDA check
+    # (#22 blind round 145).
+    optional = {s.subject for s in signals if s.kind == "optional-module"}
     if any(
-        s.kind == "cmake-cuda" or (s.kind == "cuda-extension" and s.subject == "CUDAExtension")
+        s.kind == "cmake-cuda"
+        or (s.kind == "cuda-extension" and s.subject == "CUDAExtension" and not _optional_module(s, optional))
         for s in signals
     ):
         return signals
@@ -847,6 +853,12 @@ OPTIONAL_EXTENSION = "optional-extension=1"
 guard that falls back without it (judges.judge)."""
 
 
+def _optional_module(signal: Signal, optional: set[str]) -> bool:
+    """Whether the extension ``signal`` builds is a module the project imports only in a guard."""
+    built = _built(signal)
+    return built is not None and any(name == built or name.endswith("." + built) for name in optional)
+
+
 def _optional_extensions(signals: list[Signal]) -> list[Signal]:
     """Mark a CUDA extension whose built module the project imports only in ``try``, and its sources.
 
@@ -864,15 +876,10 @@ def _optional_extensions(signals: list[Signal]) -> list[Signal]:
     marked: set[int] = set()
     sources: set[str] = set()
     for index, s in enumerate(signals):
-        built = _built(s)
         # A nested setup.py names its module relative to its own package: EasyOCR 1.7's
         # DBNet/assets/ops/dcn/setup.py builds 'deform_conv_cuda', imported in a try as
         # `from .. import deform_conv_cuda` (easyocr.DBNet.assets.ops.dcn.deform_conv_cuda; #22 round 49).
-        if (
-            s.kind != "cuda-extension"
-            or built is None
-            or not any(name == built or name.endswith("." + built) for name in optional)
-        ):
+        if s.kind != "cuda-extension" or not _optional_module(s, optional):
             continue
         marked.add(index)
         folder = posixpath.dirname(s.file or "")

@@ -44,10 +44,13 @@ def _menu(node: ast.AST, lookup: Lookup) -> list[str] | None:
     if isinstance(node, ast.Name):
         bound = lookup(node.id)
         node = bound if bound is not None else node
-    if not isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+    # A table keyed by device (inseq 0.7.1's TORCH_BACKEND_DEVICE_MAP, {"cuda": ..., "mps": ...}, #22 blind
+    # round 145): its keys are what `device not in TABLE` admits.
+    items = node.keys if isinstance(node, ast.Dict) else getattr(node, "elts", None)
+    if not isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Dict)) or items is None:
         return None
     names: list[str] = []
-    for item in node.elts:
+    for item in items:
         if not isinstance(item, ast.Constant):
             return None
         if item.value is None:
@@ -59,10 +62,10 @@ def _menu(node: ast.AST, lookup: Lookup) -> list[str] | None:
 
 
 def is_gate_menu(names: list[str]) -> bool:
-    """Device names only, the CPU and a GPU among them (``gpu`` is the CUDA device in TotalSegmentator's
-    and Lightning's vocabularies)."""
+    """Device names only, a GPU among them (``gpu`` is the CUDA device in TotalSegmentator's and Lightning's
+    vocabularies) and the CPU or another accelerator: a menu of devices, not one device tested."""
     words = {name.split(":")[0] for name in names}
-    return len(words) >= 2 and "cpu" in words and bool(words & {"cuda", "gpu"}) and words <= DEVICE_WORDS
+    return len(words) >= 2 and bool(words & {"cuda", "gpu"}) and words <= DEVICE_WORDS
 
 
 def _raises(body: list[ast.stmt]) -> bool:
@@ -116,7 +119,15 @@ def _chain_gate(node: ast.If) -> list[str] | None:
     names: list[str] = []
     current = node
     while True:
-        test = current.test
+        test = _device_part(current.test)
+        if isinstance(test, str):
+            # `elif device.startswith("cuda:") and num_gpus > 0:` (BCEmbedding 0.1.5's models, #22 blind
+            # round 147): a prefix of one device name.
+            names.append(test)
+            if len(current.orelse) == 1 and isinstance(current.orelse[0], ast.If):
+                current = current.orelse[0]
+                continue
+            return names if _raises(current.orelse) and is_gate_menu(names) else None
         if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and _device_named(test.left)):
             return None
         value = test.comparators[0]
@@ -134,6 +145,31 @@ def _chain_gate(node: ast.If) -> list[str] | None:
             current = current.orelse[0]
             continue
         return names if _raises(current.orelse) and is_gate_menu(names) else None
+
+
+def _device_part(test: ast.expr) -> ast.expr | str | None:
+    """The device test of a chain's link: the test itself, the one part of an ``and`` that tests the device
+    (the rest, ``num_gpus > 0``, narrows the branch; a name it leaves out still reaches the raise), or the
+    device name a ``device.startswith("cuda")`` prefix test admits."""
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    found: list[ast.expr | str] = []
+    for part in parts:
+        if isinstance(part, ast.Compare) and len(part.ops) == 1 and _device_named(part.left):
+            found.append(part)
+        elif (
+            isinstance(part, ast.Call)
+            and isinstance(part.func, ast.Attribute)
+            and part.func.attr == "startswith"
+            and _device_named(part.func.value)
+            and len(part.args) == 1
+            and isinstance(part.args[0], ast.Constant)
+            and isinstance(part.args[0].value, str)
+            and part.args[0].value.split(":")[0] in DEVICE_WORDS
+        ):
+            found.append(part.args[0].value.split(":")[0])
+    if len(found) == 1:
+        return found[0]
+    return test if len(parts) == 1 else None
 
 
 def gate_devices(node: ast.If | ast.Assert, lookup: Lookup) -> list[str] | None:

@@ -175,11 +175,17 @@ SAFE_CUDA_CALLS = frozenset(
         "is_initialized",
         "manual_seed",
         "manual_seed_all",
+        "seed",
+        "seed_all",
         "empty_cache",
         "OutOfMemoryError",
     }
 )
 """``torch.cuda`` names that work (as no-ops or False) on every build, so they bind nothing.
+
+The seeding calls ("It's safe to call this function if CUDA is not available; in that case, it is silently
+ignored", torch.cuda.manual_seed's docs) also under their module, ``torch.cuda.random.manual_seed``
+(torchattacks 3.5.1's APGD, #22 blind round 145).
 
 ``torch.cuda.OutOfMemoryError`` is ``torch._C.OutOfMemoryError`` (torch/cuda/__init__.py) on every
 build, the same class as ``torch.OutOfMemoryError`` that the XPU and MPS allocators raise too: an
@@ -1727,6 +1733,7 @@ class _Visitor(ast.NodeVisitor):
             self.emit("device-choices", node, ", ".join(kept), guarded=False, detail=devices)
 
     def _emit_gate(self, node: ast.AST, names: list[str]) -> None:
+        names = list(dict.fromkeys(names))  # `== "cuda"` and `.startswith("cuda:")` name one device
         devices = (f"devices={','.join(names)}", "shape=gate")
         self.emit("device-choices", node, ", ".join(names), guarded=False, detail=devices)
 
@@ -1797,6 +1804,8 @@ class _Visitor(ast.NodeVisitor):
             self.emit("cudnn-flag", node, name)
         elif name.startswith("torch.cuda."):
             member = name.split(".")[2]
+            if member == "random" and name.count(".") == 3:
+                member = name.split(".")[3]
             if member in GUARD_CALLS:
                 self.emit("cuda-guard", node, f"torch.cuda.{member}()", guarded=True)
             elif member not in SAFE_CUDA_CALLS and member not in ("nvtx",) and id(node) not in self.compared:
