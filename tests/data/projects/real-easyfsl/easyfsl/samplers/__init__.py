@@ -1,0 +1,1 @@
+from .task_sampler import TaskSampler

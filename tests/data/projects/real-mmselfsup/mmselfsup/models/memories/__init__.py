@@ -1,0 +1,5 @@
+# Copyright (c) OpenMMLab. All rights reserved.
+from .odc_memory import ODCMemory
+from .simple_memory import SimpleMemory
+
+__all__ = ['ODCMemory', 'SimpleMemory']
