@@ -302,6 +302,12 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-mattersim", "xpu"),
         ("real-orb-models", "mps"),
         ("real-cuequivariance-torch", "rocm:gfx942"),
+        ("real-auto-lirpa", "xpu"),
+        ("real-auto-lirpa", "mps"),
+        ("real-torchattacks", "xpu"),
+        ("real-torchattacks", "mps"),
+        ("real-inseq", "xpu"),
+        ("real-inseq", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1802,7 +1808,48 @@ optional kernel package behind a fall-back is not what decides it. Measured one 
 since stop 21's fix (``_tests/`` is a tests folder, roles.py) XPU and MPS are right (moderate, from the
 benchmark's CUDA events and the naive path's float64) and ROCm is lower for moderate: the import of the
 optional kernel package is guarded and nothing else is CUDA-only, so envsnap does not see that the triangle
-functions need it. The project moved to built-against."""
+functions need it. The project moved to built-against.
+auto-lirpa (blind round 145, held out) on XPU and MPS: higher on both, set by cuda-extension at
+``auto_LiRPA/cuda_utils.py:43`` (``torch.utils.cpp_extension.load`` of ``cuda_utils.cpp`` and
+``cuda_kernels.cu``); the torch pin (``METADATA:12``, moderate on XPU), the ``torch.cuda.synchronize`` and
+``device='cuda'`` of the module's own test functions (``cuda_utils.py:66``-``:115``) and the float64 of
+``_to_float64`` (``optimized_bounds.py:258``) come after it. The expectation is moderate on each: the build
+is opt-in, taken only when ``torch.cuda.is_available()`` and ``AUTOLIRPA_ENABLE_CUDA_BUILD`` is set
+(``cuda_utils.py:34``), otherwise a ``DummyCudaClass`` falls back to ``x.float()`` for its one kernel,
+``double2float`` (``:8``-``:19``, ``:54``-``:57``), and the wheel does not ship the .cu source; the README
+calls the CUDA modules optional (``METADATA:131``-``:134``). What blocks both targets is the ``torch<1.13``
+pin (no XPU torch, a prototype MPS backend); the bound code follows the model's device
+(``bound_general.py:81``-``:88``) and uses float64 only on 'cuda' and when asked
+(``optimized_bounds.py:537``-``:540``). The shape: an opt-in JIT CUDA extension behind an environment
+variable and a CUDA check, with a pure-PyTorch fallback, read as a required kernel. Not tuned: a measurement
+round, one level off.
+torchattacks (blind round 145, held out) on XPU and MPS: moderate on both, set by torch-cuda-api at
+``torchattacks/attacks/apgd.py:328`` (+3 more: ``apgdt.py:321``, ``fab.py:658``, ``square.py:467``), each
+``torch.cuda.random.manual_seed(self.seed)`` right after ``torch.random.manual_seed``; the LGV wrapper's
+``.to("cuda")`` behind ``torch.cuda.is_available()`` (``wrappers/lgv.py:108``-``:110``) and RobustBench's
+``--device`` default ``'cuda:0'`` (``robustbench/utils.py:485``) read lower. The expectation is lower: torch
+documents ``torch.cuda.manual_seed`` as safe to call without CUDA (silently ignored, a lazy call), so these
+lines do nothing on an Intel or Apple box; every attack takes its device from the model's parameters
+(``attack.py:41``-``:45``) and moves its tensors with ``.to(self.device)``, float32 throughout. Borderline
+against moderate (the LGV wrapper leaves batches on the CPU off CUDA). The shape: an unconditional
+``torch.cuda.manual_seed`` beside ``torch.manual_seed`` for reproducibility, read as a CUDA-only call that
+raises. Not tuned: a measurement round, one level off.
+inseq (blind round 145, the draw) on XPU: lower ("standard ops, no custom CUDA"); its findings are all lower:
+float64-on-xpu at ``inseq/attr/feat/ops/lime.py:200``-``:203`` and cuda-availability-check at
+``inseq/data/data_utils.py:146``. The expectation is moderate: ``check_device`` accepts 'cpu' and the keys of
+``TORCH_BACKEND_DEVICE_MAP`` ('cuda', 'mps') and raises ``ValueError("Unknown device ...")`` for any other
+name (``utils/torch_utils.py:24``-``:27``, ``:283``-``:287``), and every device setter calls it
+(``models/attribution_model.py:241``-``:246``, ``huggingface_model.py:195``-``:197``), so ``device='xpu'`` is
+refused before torch sees it; a small edit to the table. The shape: a device whitelist (a dict of backend
+checks) that raises for any device name outside it. Not tuned: a measurement round, one level off.
+inseq (blind round 145, the draw) on MPS: lower, from the MPS code path (the 'mps' entry of
+``TORCH_BACKEND_DEVICE_MAP`` at ``inseq/utils/torch_utils.py:26``), with float64-on-mps at
+``attr/feat/ops/lime.py:200`` (+2 more) listed as things to check. The expectation is moderate: the same
+module's ``get_default_device`` deliberately returns 'cpu' on Apple silicon, "until mps is able to support all
+operations this package needs ... change this value on your own risk" (``torch_utils.py:299``-``:302``), and
+LIME casts its samples to float64 on the device (``lime.py:200``-``:205``), which MPS rejects: partial support
+by the project's own word. The shape: an 'mps' entry in a device table whose default picker falls back to the
+CPU on Apple on purpose, read as an MPS code path. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

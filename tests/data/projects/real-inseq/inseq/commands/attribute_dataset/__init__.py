@@ -1,0 +1,5 @@
+from .attribute_dataset import AttributeDatasetCommand
+
+__all__ = [
+    "AttributeDatasetCommand",
+]
