@@ -302,6 +302,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-mattersim", "xpu"),
         ("real-orb-models", "mps"),
         ("real-cuequivariance-torch", "rocm:gfx942"),
+        ("real-bcembedding", "xpu"),
+        ("real-bcembedding", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1802,7 +1804,16 @@ optional kernel package behind a fall-back is not what decides it. Measured one 
 since stop 21's fix (``_tests/`` is a tests folder, roles.py) XPU and MPS are right (moderate, from the
 benchmark's CUDA events and the naive path's float64) and ROCm is lower for moderate: the import of the
 optional kernel package is guarded and nothing else is CUDA-only, so envsnap does not see that the triangle
-functions need it. The project moved to built-against."""
+functions need it. The project moved to built-against.
+bcembedding (blind round 147, held out) on XPU and MPS: lower ("standard ops, no custom CUDA"), from its only
+findings, cuda-availability-check at ``BCEmbedding/models/embedding.py:36`` and ``models/reranker.py:36``
+(``num_gpus = torch.cuda.device_count()``), low effort. The expectation is moderate on both: the device
+argument is then checked by an if/elif ladder that admits only ``"cpu"``, ``startswith("cuda:")`` and
+``"cuda"`` and ends in ``raise ValueError("Please input valid device: 'cpu', 'cuda', 'cuda:0', '0' !")``
+(``embedding.py:42``-``:49``, ``reranker.py:42``-``:49``), so ``EmbeddingModel(device="xpu")`` or "mps"
+raises before the model moves; the models are plain BERT/XLM-R, so editing the two checks is all it takes.
+The shape: a device string checked by equality and prefix tests in an if/elif chain whose else raises, not by
+a list of choices. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
