@@ -308,6 +308,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torchattacks", "mps"),
         ("real-inseq", "xpu"),
         ("real-inseq", "mps"),
+        ("real-bcembedding", "xpu"),
+        ("real-bcembedding", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1849,7 +1851,17 @@ module's ``get_default_device`` deliberately returns 'cpu' on Apple silicon, "un
 operations this package needs ... change this value on your own risk" (``torch_utils.py:299``-``:302``), and
 LIME casts its samples to float64 on the device (``lime.py:200``-``:205``), which MPS rejects: partial support
 by the project's own word. The shape: an 'mps' entry in a device table whose default picker falls back to the
-CPU on Apple on purpose, read as an MPS code path. Not tuned: a measurement round, one level off."""
+CPU on Apple on purpose, read as an MPS code path. Not tuned: a measurement round, one level off.
+functions need it. The project moved to built-against.
+bcembedding (blind round 147, held out) on XPU and MPS: lower ("standard ops, no custom CUDA"), from its only
+findings, cuda-availability-check at ``BCEmbedding/models/embedding.py:36`` and ``models/reranker.py:36``
+(``num_gpus = torch.cuda.device_count()``), low effort. The expectation is moderate on both: the device
+argument is then checked by an if/elif ladder that admits only ``"cpu"``, ``startswith("cuda:")`` and
+``"cuda"`` and ends in ``raise ValueError("Please input valid device: 'cpu', 'cuda', 'cuda:0', '0' !")``
+(``embedding.py:42``-``:49``, ``reranker.py:42``-``:49``), so ``EmbeddingModel(device="xpu")`` or "mps"
+raises before the model moves; the models are plain BERT/XLM-R, so editing the two checks is all it takes.
+The shape: a device string checked by equality and prefix tests in an if/elif chain whose else raises, not by
+a list of choices. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
