@@ -310,6 +310,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-inseq", "mps"),
         ("real-bcembedding", "xpu"),
         ("real-bcembedding", "mps"),
+        ("real-largesteps", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1861,7 +1862,18 @@ argument is then checked by an if/elif ladder that admits only ``"cpu"``, ``star
 (``embedding.py:42``-``:49``, ``reranker.py:42``-``:49``), so ``EmbeddingModel(device="xpu")`` or "mps"
 raises before the model moves; the models are plain BERT/XLM-R, so editing the two checks is all it takes.
 The shape: a device string checked by equality and prefix tests in an if/elif chain whose else raises, not by
-a list of choices. Not tuned: a measurement round, one level off."""
+a list of choices. Not tuned: a measurement round, one level off.
+functions need it. The project moved to built-against.
+largesteps (blind round 146, held out) on ROCm: lower ("standard ops, no custom CUDA"); its only findings are
+hardcoded-cuda-device at ``largesteps/geometry.py:60``, ``:83``, ``:125``-``:126``, read (rightly) as working
+unchanged, since 'cuda' is the AMD GPU under ROCm PyTorch. The expectation is moderate: the default solver,
+``from_differential(L, u, method='Cholesky')`` (``largesteps/parameterize.py:32``), hands the GPU tensors to
+cholespy (``largesteps/solvers.py:3``, ``:34``; ``setup.py`` install_requires), whose GPU solve is written on
+the CUDA driver API with no ROCm path, so an AMD run needs the documented ``method='CG'`` swap (the
+pure-PyTorch conjugate-gradient solver, ``solvers.py:41``-``:126``) or a CPU Cholesky. The shape: a required
+third-party package whose GPU path is NVIDIA-only (a compiled binary, no source in the tree), named only in
+install_requires and a module-top import, behind code that is otherwise plain PyTorch on 'cuda'. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
