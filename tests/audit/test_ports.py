@@ -302,14 +302,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-mattersim", "xpu"),
         ("real-orb-models", "mps"),
         ("real-cuequivariance-torch", "rocm:gfx942"),
-        ("real-auto-lirpa", "xpu"),
-        ("real-auto-lirpa", "mps"),
-        ("real-torchattacks", "xpu"),
-        ("real-torchattacks", "mps"),
         ("real-inseq", "xpu"),
         ("real-inseq", "mps"),
-        ("real-bcembedding", "xpu"),
-        ("real-bcembedding", "mps"),
         ("real-largesteps", "rocm:gfx942"),
     }
 )
@@ -1824,8 +1818,9 @@ calls the CUDA modules optional (``METADATA:131``-``:134``). What blocks both ta
 pin (no XPU torch, a prototype MPS backend); the bound code follows the model's device
 (``bound_general.py:81``-``:88``) and uses float64 only on 'cuda' and when asked
 (``optimized_bounds.py:537``-``:540``). The shape: an opt-in JIT CUDA extension behind an environment
-variable and a CUDA check, with a pure-PyTorch fallback, read as a required kernel. Not tuned: a measurement
-round, one level off.
+variable and a CUDA check, with a pure-PyTorch fallback, read as a required kernel. Measured one level off;
+right since stop 21's fix (a setup-time extension whose module is imported only in a guard does not make the
+JIT build an install-time one, across_files._jit_only), which moved the project to built-against.
 torchattacks (blind round 145, held out) on XPU and MPS: moderate on both, set by torch-cuda-api at
 ``torchattacks/attacks/apgd.py:328`` (+3 more: ``apgdt.py:321``, ``fab.py:658``, ``square.py:467``), each
 ``torch.cuda.random.manual_seed(self.seed)`` right after ``torch.random.manual_seed``; the LGV wrapper's
@@ -1836,7 +1831,8 @@ lines do nothing on an Intel or Apple box; every attack takes its device from th
 (``attack.py:41``-``:45``) and moves its tensors with ``.to(self.device)``, float32 throughout. Borderline
 against moderate (the LGV wrapper leaves batches on the CPU off CUDA). The shape: an unconditional
 ``torch.cuda.manual_seed`` beside ``torch.manual_seed`` for reproducibility, read as a CUDA-only call that
-raises. Not tuned: a measurement round, one level off.
+raises. Measured one level off; right since stop 21's fix (``torch.cuda.random``'s seeding calls are the
+no-ops ``torch.cuda.manual_seed`` is, SAFE_CUDA_CALLS), which moved the project to built-against.
 inseq (blind round 145, the draw) on XPU: lower ("standard ops, no custom CUDA"); its findings are all lower:
 float64-on-xpu at ``inseq/attr/feat/ops/lime.py:200``-``:203`` and cuda-availability-check at
 ``inseq/data/data_utils.py:146``. The expectation is moderate: ``check_device`` accepts 'cpu' and the keys of
@@ -1853,7 +1849,6 @@ operations this package needs ... change this value on your own risk" (``torch_u
 LIME casts its samples to float64 on the device (``lime.py:200``-``:205``), which MPS rejects: partial support
 by the project's own word. The shape: an 'mps' entry in a device table whose default picker falls back to the
 CPU on Apple on purpose, read as an MPS code path. Not tuned: a measurement round, one level off.
-functions need it. The project moved to built-against.
 bcembedding (blind round 147, held out) on XPU and MPS: lower ("standard ops, no custom CUDA"), from its only
 findings, cuda-availability-check at ``BCEmbedding/models/embedding.py:36`` and ``models/reranker.py:36``
 (``num_gpus = torch.cuda.device_count()``), low effort. The expectation is moderate on both: the device
@@ -1862,8 +1857,8 @@ argument is then checked by an if/elif ladder that admits only ``"cpu"``, ``star
 (``embedding.py:42``-``:49``, ``reranker.py:42``-``:49``), so ``EmbeddingModel(device="xpu")`` or "mps"
 raises before the model moves; the models are plain BERT/XLM-R, so editing the two checks is all it takes.
 The shape: a device string checked by equality and prefix tests in an if/elif chain whose else raises, not by
-a list of choices. Not tuned: a measurement round, one level off.
-functions need it. The project moved to built-against.
+a list of choices. Measured one level off; right since stop 21's fix (a chain link may test a prefix or test
+the device beside another condition, device_gates._device_part), which moved the project to built-against.
 largesteps (blind round 146, held out) on ROCm: lower ("standard ops, no custom CUDA"); its only findings are
 hardcoded-cuda-device at ``largesteps/geometry.py:60``, ``:83``, ``:125``-``:126``, read (rightly) as working
 unchanged, since 'cuda' is the AMD GPU under ROCm PyTorch. The expectation is moderate: the default solver,
