@@ -359,3 +359,66 @@ def test_a_table_keyed_by_device_is_a_menu() -> None:
     gate = function.body[0]
     assert isinstance(gate, ast.If)
     assert gate_devices(gate, lambda name: table.value if name == "TABLE" else None) == ["cuda", "mps"]
+
+
+# WhisperLive 0.10.0 (trimmed): server.py loads the TensorRT backend only when it is chosen; that module
+# imports the TensorRT-LLM transcriber at its top, which imports tensorrt_llm at its own.
+WHISPER_LIVE = {
+    # The requirements do not name tensorrt_llm (its README installs it for that backend only).
+    "pyproject.toml": '[project]\nname = "whisper_live"\ndependencies = ["faster-whisper", "torch"]\n',
+    "whisper_live/__init__.py": "",
+    "whisper_live/backend/__init__.py": "",
+    "whisper_live/transcriber/__init__.py": "",
+    "whisper_live/server.py": (
+        "import torch\n"
+        "from faster_whisper import WhisperModel\n\n\n"
+        "def initialize_client(self, websocket, options):\n"
+        "    if self.backend.is_tensorrt():\n"
+        "        try:\n"
+        "            from whisper_live.backend.trt_backend import ServeClientTensorRT\n"
+        "            return ServeClientTensorRT(websocket)\n"
+        "        except Exception as e:\n"
+        '            print(f"TensorRT-LLM not supported: {e}")\n'
+        "    return WhisperModel('small', device='cuda' if torch.cuda.is_available() else 'cpu')\n"
+    ),
+    "whisper_live/backend/trt_backend.py": (
+        "from whisper_live.transcriber.transcriber_tensorrt import WhisperTRTLLM\n\n\n"
+        "class ServeClientTensorRT:\n"
+        "    def __init__(self, websocket):\n"
+        "        self.transcriber = WhisperTRTLLM(websocket)\n"
+    ),
+    "whisper_live/transcriber/transcriber_tensorrt.py": (
+        "import torch\n"
+        "import tensorrt_llm\n"
+        "from tensorrt_llm.runtime import PYTHON_BINDINGS, ModelConfig\n"
+        "if PYTHON_BINDINGS:\n"
+        "    from tensorrt_llm.runtime import ModelRunnerCpp\n\n\n"
+        "class WhisperTRTLLM:\n"
+        "    def __init__(self, engine_dir):\n"
+        "        self.config = ModelConfig(engine_dir)\n"
+    ),
+}
+
+
+def test_a_module_loaded_only_by_a_lazily_loaded_one_is_lazy_too(tmp_path: Path) -> None:
+    report = audit_files(tmp_path, WHISPER_LIVE, "rocm:gfx942")
+    assert report.verdict.risk == "lower"
+    trt = [
+        f
+        for f in report.findings
+        if f.location.startswith("whisper_live/transcriber/transcriber_tensorrt.py")
+    ]
+    # The four imports, the one under `if PYTHON_BINDINGS:` too, are one row, listed and not raising.
+    assert [(f.location, f.count, f.risk) for f in trt] == [
+        ("whisper_live/transcriber/transcriber_tensorrt.py:2", 4, "lower")
+    ]
+
+
+def test_a_backend_module_loaded_at_import_keeps_its_requirement(tmp_path: Path) -> None:
+    files = dict(WHISPER_LIVE)
+    files["whisper_live/server.py"] = (
+        "from whisper_live.backend.trt_backend import ServeClientTensorRT\n" + files["whisper_live/server.py"]
+    )
+    report = audit_files(tmp_path, files, "rocm:gfx942")
+    assert report.verdict.risk == "higher"
+    assert "cuda-only-import" in raised(report)

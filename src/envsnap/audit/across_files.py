@@ -959,9 +959,11 @@ def _feature_modules(signals: list[Signal]) -> list[Signal]:
     deferred = {f"{path}.py" for path in _deferred_modules(signals)}
     if not deferred:
         return signals
+    # Every import of such a module loads with it, one under a module-level `if` too (WhisperLive's
+    # `if PYTHON_BINDINGS: from tensorrt_llm.runtime import ModelRunnerCpp`).
     return [
         msgspec.structs.replace(s, detail=(*(d for d in s.detail if d != TOP), LAZY))
-        if s.kind == "import" and s.file in deferred and TOP in s.detail
+        if s.kind == "import" and s.file in deferred and LAZY not in s.detail and not s.guarded
         else s
         for s in signals
     ]

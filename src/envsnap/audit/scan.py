@@ -156,17 +156,34 @@ def _own_module_imports(signals: list[Signal], entries: Sequence[Entry]) -> list
     } | {s.subject for s in signals if s.kind == "cuda-branch-import"}
     if not wanted:
         return signals
-    # A module of a subpackage loads with the package: `from .tensorrt import TRTInferSession` imports
-    # inference_engine/tensorrt/__init__.py, which imports main.py (rapidocr 3.10, #22 blind round 65).
-    wanted |= {path.rsplit("/", 1)[0] for path in wanted if "/" in path}
-    names = {path.rsplit("/", 1)[-1].encode() for path in wanted}
-    found = [
-        signal
-        for relative, data in _python_texts(entries)
-        if any(name in data for name in names) and b"\x00" not in data
-        for signal in local_imports(relative, data, submodules=True)
-        if signal.subject in wanted
-    ]
+    texts = [(relative, data) for relative, data in _python_texts(entries) if b"\x00" not in data]
+    found: list[Signal] = []
+    seen: set[str] = set()
+    # Up from those modules through the ones importing them at their top: WhisperLive 0.10 imports
+    # transcriber_tensorrt.py (`import tensorrt_llm`) at the top of backend/trt_backend.py, which server.py
+    # imports only when the TensorRT backend is chosen (#22 blind round 147): both load with that choice.
+    for _ in range(ALTERNATIVE_DEPTH):
+        # A module of a subpackage loads with the package: `from .tensorrt import TRTInferSession` imports
+        # inference_engine/tensorrt/__init__.py, which imports main.py (rapidocr 3.10, #22 blind round 65).
+        wanted |= {path.rsplit("/", 1)[0] for path in wanted if "/" in path}
+        wanted -= seen
+        if not wanted:
+            break
+        seen |= wanted
+        names = {path.rsplit("/", 1)[-1].encode() for path in wanted}
+        level = [
+            signal
+            for relative, data in texts
+            if any(name in data for name in names)
+            for signal in local_imports(relative, data, submodules=True)
+            if signal.subject in wanted
+        ]
+        found += level
+        wanted = {
+            s.file.removesuffix(".py").removesuffix("/__init__")
+            for s in level
+            if TOP in s.detail and s.file and s.file.endswith(".py")
+        }
     return [*signals, *found]
 
 
