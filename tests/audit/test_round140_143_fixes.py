@@ -422,3 +422,74 @@ def test_a_backend_module_loaded_at_import_keeps_its_requirement(tmp_path: Path)
     report = audit_files(tmp_path, files, "rocm:gfx942")
     assert report.verdict.risk == "higher"
     assert "cuda-only-import" in raised(report)
+
+
+# torch-encoding 1.2.1 encoding/lib/__init__.py (trimmed): the CPU ops are built always, the CUDA ops only
+# where CUDA is; the kernels are JIT-built, nothing at install.
+ENCODING_INIT = """\
+import os
+import torch
+from torch.utils.cpp_extension import load
+
+cwd = os.path.dirname(os.path.realpath(__file__))
+cpu_path = os.path.join(cwd, 'cpu')
+gpu_path = os.path.join(cwd, 'gpu')
+
+cpu = load('enclib_cpu', [
+        os.path.join(cpu_path, 'operator.cpp'),
+        os.path.join(cpu_path, 'encoding_cpu.cpp'),
+    ], build_directory=cpu_path, verbose=False)
+
+if torch.cuda.is_available():
+    gpu = load('enclib_gpu', [
+            os.path.join(gpu_path, 'operator.cpp'),
+            os.path.join(gpu_path, 'encoding_kernel.cu'),
+            os.path.join(gpu_path, 'activation_kernel.cu'),
+        ], extra_cuda_cflags=["--expt-extended-lambda"],
+        build_directory=gpu_path, verbose=False)
+"""
+KERNEL_CU = """\
+#include <torch/extension.h>
+
+__global__ void Aggregate_Forward_kernel(float *E, const float *A, const float *X, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) E[i] = A[i] * X[i];
+}
+
+at::Tensor Aggregate_Forward_CUDA(const at::Tensor A, const at::Tensor X) {
+  auto E = torch::zeros_like(A);
+  Aggregate_Forward_kernel<<<(A.numel() + 255) / 256, 256>>>(
+      E.data_ptr<float>(), A.data_ptr<float>(), X.data_ptr<float>(), A.numel());
+  return E;
+}
+"""
+
+
+def _encoding(init: str) -> dict[str, str]:
+    kernels = {
+        f"encoding/lib/gpu/{n}": KERNEL_CU.replace("Aggregate", n[:3])
+        for n in (
+            "encoding_kernel.cu",
+            "activation_kernel.cu",
+            "nms_kernel.cu",
+            "roi_align_kernel.cu",
+            "syncbn_kernel.cu",
+        )
+    }
+    return {"encoding/__init__.py": "", "encoding/lib/__init__.py": init, **kernels}
+
+
+@pytest.mark.parametrize("target", ["xpu", "mps"])
+def test_jit_builds_behind_a_cuda_check_are_a_fast_path_not_ports(tmp_path: Path, target: str) -> None:
+    report = audit_files(tmp_path, _encoding(ENCODING_INIT), target)
+    assert report.verdict.risk == "moderate"
+    kernels = {f.rule for f in report.findings if f.location.startswith("encoding/lib/gpu/")}
+    assert kernels == {"cuda-kernel-checked-build"}
+    assert raised(report) == {"cuda-kernel-checked-build"}
+
+
+def test_an_unchecked_jit_build_is_still_kernels_to_port(tmp_path: Path) -> None:
+    init = ENCODING_INIT.replace("if torch.cuda.is_available():\n    gpu", "if True:\n    gpu")
+    report = audit_files(tmp_path, _encoding(init), "xpu")
+    assert report.verdict.risk == "higher"
+    assert "cuda-kernel-checked-build" not in {f.rule for f in report.findings}

@@ -373,6 +373,10 @@ JIT_ONLY = "jit-only=1"
 TORCH_FALLBACK = "torch-fallback=1"
 GUARDED_LOAD = "guarded-load=1"
 """Signal detail: built only by JIT loads whose failure the project swallows, falling back (judges.judge)."""
+CHECKED_LOAD = "checked-load=1"
+"""Signal detail: native CUDA of a JIT-only project whose every build sits behind a CUDA check (no handler
+swallowing its failure): built only where CUDA is, the project's other path runs elsewhere
+(judges.compiled)."""
 NATIVE_KINDS = frozenset(
     {"cuda-source", "inline-ptx", "labeled-partition", "warp32-mask", "cache-hint", "nvtx", "cublaslt-layout"}
 )
@@ -422,10 +426,21 @@ def _jit_only(signals: list[Signal]) -> list[Signal]:
     # `ani build-extensions` command and loads it with torch.ops.load_library under `except Exception`).
     libraries = {s.subject for s in signals if s.kind == "optional-library"}
     swallowed = bool(loads) and all(SWALLOWED in s.detail or _built(s) in libraries for s in loads)
-    marks = (JIT_ONLY, TORCH_FALLBACK) if fallback else (JIT_ONLY, GUARDED_LOAD) if swallowed else (JIT_ONLY,)
+    # Or each build sits behind a CUDA check (torch-encoding 1.2.1 JIT-builds its CPU ops unconditionally and
+    # its CUDA ops `if torch.cuda.is_available():`, #22 blind round 149): built only where CUDA is.
+    checked = bool(loads) and all(s.guarded for s in loads)
+    marks = (
+        (JIT_ONLY, TORCH_FALLBACK)
+        if fallback
+        else (JIT_ONLY, GUARDED_LOAD)
+        if swallowed
+        else (JIT_ONLY, CHECKED_LOAD)
+        if checked
+        else (JIT_ONLY,)
+    )
     signals = [
         msgspec.structs.replace(s, detail=(*s.detail, *marks))
-        if (s.kind in NATIVE_KINDS or (swallowed and s in loads)) and JIT_ONLY not in s.detail
+        if (s.kind in NATIVE_KINDS or ((swallowed or checked) and s in loads)) and JIT_ONLY not in s.detail
         else s
         for s in signals
     ]

@@ -9,7 +9,7 @@ import msgspec
 from packaging.version import Version
 
 from envsnap.audit import knowledge
-from envsnap.audit.across_files import OPTIONAL_MODULE
+from envsnap.audit.across_files import CHECKED_LOAD, OPTIONAL_MODULE
 from envsnap.audit.judges.base import (
     DOCKER_SOURCE,
     DPCT_SOURCE,
@@ -101,6 +101,23 @@ def judge_compiled(signal: Signal, target: Target, ctx: Context) -> Finding | No
         )
     if "cpu-twin=1" in signal.detail and not host_only:
         return _cpu_twin(signal, target, summary)
+    if CHECKED_LOAD in signal.detail and target.kind in ("xpu", "mps"):
+        # `if torch.cuda.is_available(): gpu = load(...)` beside an unconditional CPU build of the same ops
+        # (torch-encoding 1.2.1's encoding/lib/__init__.py, #22 blind round 149): built only where CUDA is;
+        # elsewhere the project takes the path it wrote for that case, and the device tensors move to it.
+        # A rule of its own: these kernels are one fast path the project skips, not ports that add up
+        # (verdict.SEVERAL_KERNELS counts cuda-source and cuda-extension findings).
+        return make_finding(
+            signal,
+            "cuda-kernel-checked-build",
+            f"CUDA code built only behind a CUDA check{summary}: on {NAMES[target.kind]} it is "
+            "skipped and the project's other path runs (its ops on CPU tensors, or plain torch).",
+            "medium",
+            "moderate",
+            "move the op's inputs to the project's CPU path, or replace the op with torch ops; port the "
+            "kernel for speed",
+            DPCT_SOURCE if target.kind == "xpu" else MPS_SOURCE,
+        )
     if target.kind == "xpu":
         return make_finding(
             signal,
