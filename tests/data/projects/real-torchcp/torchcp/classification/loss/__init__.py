@@ -1,0 +1,12 @@
+# Copyright (c) 2023-present, SUSTech-ML.
+# All rights reserved.
+#
+# This source code is licensed under the license found in the
+# LICENSE file in the root directory of this source tree.
+#
+
+from .cd import CDLoss
+from .conftr import ConfTrLoss
+from .confts import ConfTSLoss
+from .uncertainty_aware import UncertaintyAwareLoss
+from .scpo import SCPOLoss

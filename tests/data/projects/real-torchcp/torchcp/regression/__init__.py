@@ -1,0 +1,11 @@
+# Copyright (c) 2023-present, SUSTech-ML.
+# All rights reserved.
+#
+# This source code is licensed under the license found in the
+# LICENSE file in the root directory of this source tree.
+#
+
+from .loss import *
+from .predictor import *
+from .score import *
+from .utils.metrics import Metrics
