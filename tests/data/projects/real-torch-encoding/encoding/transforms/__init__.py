@@ -1,0 +1,2 @@
+from .transforms import *
+from .get_transform import get_transform

@@ -1,0 +1,2 @@
+"""This is encoding version file."""
+__version__ = '1.2.1'
