@@ -1,0 +1,2 @@
+from .allinone import AllInOne
+from .loaders import load_pretrained_model

@@ -1,0 +1,3 @@
+from .metrical import postprocess_metrical_structure
+from .functional import postprocess_functional_structure
+from .tempo import estimate_tempo_from_beats

@@ -1,0 +1,2 @@
+from .datasets import *
+from .eventconverters import *

@@ -1,0 +1,1 @@
+from .harmonix import *

@@ -1,0 +1,2 @@
+from .dataset import HarmonixDataset
+from .datamodule import HarmonixDataModule

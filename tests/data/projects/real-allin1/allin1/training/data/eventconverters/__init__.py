@@ -1,0 +1,2 @@
+from .eventconverters import EventConverter, BeatConverter, DownbeatConverter, SectionConverter
+from .datasetconverters import DatasetConverter, HarmonixConverter
