@@ -1,2 +1,0 @@
-from .allinone import AllInOne
-from .loaders import load_pretrained_model

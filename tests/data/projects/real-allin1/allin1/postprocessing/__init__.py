@@ -1,3 +1,0 @@
-from .metrical import postprocess_metrical_structure
-from .functional import postprocess_functional_structure
-from .tempo import estimate_tempo_from_beats

@@ -1,2 +1,0 @@
-from .datasets import *
-from .eventconverters import *

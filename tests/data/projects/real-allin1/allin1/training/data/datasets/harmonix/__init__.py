@@ -1,2 +1,0 @@
-from .dataset import HarmonixDataset
-from .datamodule import HarmonixDataModule

@@ -1,2 +1,0 @@
-from .eventconverters import EventConverter, BeatConverter, DownbeatConverter, SectionConverter
-from .datasetconverters import DatasetConverter, HarmonixConverter
