@@ -312,6 +312,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torch-encoding", "xpu"),
         ("real-torch-encoding", "mps"),
         ("real-segment-anything-fast", "xpu"),
+        ("real-piano-transcription-inference", "xpu"),
+        ("real-piano-transcription-inference", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1924,7 +1926,18 @@ only finding, default-cuda-device at ``fastsam/prompt.py:22`` (``FastSAMPrompt(.
 ``device='xpu'`` as an invalid CUDA device: a pin that predates XPU, so the select_device has to be patched or
 the nn.Module run by hand. The shape: a device passed through to a dependency pinned to a release whose device
 parser predates the target, with no device logic of its own in the tree. Not tuned: a measurement round, one
-level off."""
+level off.
+measurement round, one level off.
+piano-transcription-inference (blind round 150, held out) on XPU and MPS: lower ("standard ops, no custom
+CUDA"), from default-cuda-device at ``piano_transcription_inference/inference.py:18``
+(``device=torch.device('cuda')``, read as "pass 'xpu' ...; the code takes the device from it") and
+cuda-availability-check at ``inference.py:59``, both low effort. The expectation is moderate on both: the
+model is moved (and wrapped in DataParallel) only ``if 'cuda' in str(device)``, else it prints "Using CPU."
+and stays there (``inference.py:57``-``:62``), and the inputs follow the model's parameters
+(``pytorch_utils.py:43``), so ``device='xpu'`` or 'mps' silently transcribes on the CPU; the docstring and
+README allow only 'cuda' | 'cpu' (``:25``, METADATA:54). Editing the one check is the port (a plain CRNN over
+torchlibrosa). The shape: a device argument that is passed through, but whose model move sits behind a
+substring test for 'cuda' with a CPU else-branch. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

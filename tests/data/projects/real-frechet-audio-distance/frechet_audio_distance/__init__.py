@@ -1,0 +1,2 @@
+from .fad import *
+from .clap_score import *
