@@ -1,3 +1,0 @@
-from native_sparse_attention_pytorch.native_sparse_attention import (
-    SparseAttention
-)
