@@ -1,0 +1,5 @@
+# ruff: noqa: F401
+
+from .base import AutoQuantizedModelForCausalLM
+
+all = ["AutoQuantizedModelForCausalLM"]
