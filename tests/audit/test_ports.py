@@ -131,8 +131,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torchrec", "xpu"),
         ("real-torchrec", "mps"),
         ("real-colbert-ai", "rocm:gfx942"),
-        ("real-colbert-ai", "xpu"),
-        ("real-colbert-ai", "mps"),
         ("real-cellpose", "xpu"),
         ("real-boltz", "mps"),
         ("real-chatterbox-tts", "xpu"),
@@ -146,8 +144,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torch-cluster", "xpu"),
         ("real-torch-cluster", "mps"),
         ("real-torchdrug", "rocm:gfx942"),
-        ("real-torchdrug", "xpu"),
-        ("real-torchdrug", "mps"),
         ("real-adapters", "xpu"),
         ("real-adapters", "mps"),
         ("real-openrlhf", "mps"),
@@ -196,7 +192,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-ffcv", "rocm:gfx942"),
         ("real-ffcv", "xpu"),
         ("real-ffcv", "mps"),
-        ("real-netcal", "xpu"),
         ("real-flair", "xpu"),
         ("real-spacy-transformers", "rocm:gfx942"),
         ("real-avalanche-lib", "xpu"),
@@ -307,10 +302,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-largesteps", "rocm:gfx942"),
         ("real-whisper-live", "mps"),
         ("real-zuko", "mps"),
-        ("real-torchensemble", "xpu"),
-        ("real-torchensemble", "mps"),
-        ("real-torch-encoding", "xpu"),
-        ("real-torch-encoding", "mps"),
         ("real-segment-anything-fast", "xpu"),
         ("real-piano-transcription-inference", "xpu"),
         ("real-piano-transcription-inference", "mps"),
@@ -611,7 +602,9 @@ numpy/torch branches for the CPU (``residual.py:198`` ``np.packbits``, ``:262`` 
 on Intel or Apple it runs as shipped on the CPU and a GPU port replaces the hard-coded ``.cuda()`` calls with
 a device and uses those branches, as the open MPS PRs stanford-futuredata/ColBERT#325 and #386 do: edits, no
 kernel to write. That a CUDA extension has a non-extension twin in the else branch no rule reads. Not tuned:
-a measurement round, one level off.
+a measurement round, one level off. Right since stop 21's fix (CUDA kernels JIT-built only behind a CUDA check
+are a fast path, across_files._jit_only's CHECKED_LOAD), made on torch-encoding (round 149); not tuned on it,
+it stays held out.
 cellpose (blind round 56) on XPU: the device code is a CUDA > MPS > CPU choice, ``cellpose/core.py:82``
 ``if torch.cuda.is_available():`` in ``assign_device``, ``models.py:130`` and ``dynamics.py:118``/``:183``
 (``torch.device('cuda') if torch.cuda.is_available() else torch.device('mps') if ... else
@@ -739,7 +732,9 @@ copies or torch.sparse/scatter message passing and, on MPS, the int64 gaps the p
 notes name (DeepGraphLearning/torchdrug#176): edits, no kernel to write. ``_has_cpu_twin`` knows
 ``cuda/x_cuda.cu`` -> ``cpu/x_cpu.cpp`` and ``x.cu`` -> ``x_cpu.cpp``, not ``x.cu`` beside ``x.cpp`` (a layout
 where the ``.cpp`` is often only the binding, so a fix would have to read it for CPU kernels). Not tuned: a
-measurement round, one level off.
+measurement round, one level off. XPU and MPS right since stop 21's fix (CUDA kernels JIT-built only behind a
+CUDA check are a fast path, across_files._jit_only's CHECKED_LOAD), made on torch-encoding (round 149); not
+tuned on it, it stays held out.
 adapters (blind round 64, the draw) on XPU and MPS: two ``torch-cuda-api`` findings set moderate, both
 ``torch.cuda.set_device`` in the T5 stack (``adapters/models/t5/modeling_t5.py:278`` and ``:406``, "A
 CUDA-only call: it raises on XPU/MPS"); everything else is lower (the guarded bitsandbytes imports at
@@ -1091,7 +1086,9 @@ an exception if the cuda device does not exist"), so ``use_cuda='xpu'`` raises a
 reached: the scaling and GP calibrators run on the CPU until the switch is edited. The guard envsnap credits
 is ``isinstance(use_cuda, str)``, a type test on the user's argument, not a CUDA check; and a cuda-or-cpu
 default with no device parameter beside it is the project's whole GPU story here, not a fall-back next to a
-generic path. Not tuned: a measurement round, one level off.
+generic path. Not tuned: a measurement round, one level off. Right since stop 21's fix (a CUDA switch in a
+conditional expression, ``"cuda" if use_cuda else "cpu"``, is the user's, as in ``if use_cuda:``), made on
+torchensemble (round 148); not tuned on netcal, it stays held out.
 flair (blind round 89) on XPU: moderate; the deciding findings are torch-cuda-api at
 ``flair/distributed_utils.py:52`` (``torch.cuda.set_device(flair.device)``), nccl-backend at ``:53`` and
 cuda-grad-scaler at ``flair/trainers/trainer.py:545`` and ``flair/trainers/language_model_trainer.py:222``.
@@ -1904,7 +1901,9 @@ the test is not ``torch.cuda.is_available()`` but a constructor boolean, ``torch
 "cpu")``, documented as "cuda : bool, default=True ... use GPU" (``_constants.py:16``), so the default raises
 on an Intel or Apple box and the only other choice is the CPU: 'xpu' or 'mps' needs the seven constructors
 edited. The shape: a user-facing boolean ``cuda`` flag choosing between 'cuda' and 'cpu', read as an
-availability guard that falls back on its own. Not tuned: a measurement round, one level off.
+availability guard that falls back on its own. Measured one level off; right since stop 21's fix (a CUDA
+switch in a conditional expression is the user's, off by default only for a False or None parameter), which
+moved the project to built-against.
 measurement round, one level off.
 torch-encoding (blind round 149, held out) on XPU and MPS: higher on both, set by cuda-source at
 ``encoding/lib/gpu/encoding_kernel.cu:1`` (+6 more: the syncbn, rectify, NMS, ROIAlign, activation and SSD
@@ -1919,7 +1918,8 @@ default SyncBatchNorm (``models/sseg/encnet.py:22``), the Encoding layer's aggre
 on CPU copies, and the evaluation helpers' ``.cuda()`` edited: edits around shipped CPU kernels, no kernel to
 write (as torchdrug's CPU/CUDA custom ops are read). The shape: a JIT CUDA extension built only when CUDA is
 available, beside an always-built C++ CPU extension that implements the same ops, read as required CUDA code
-with no other backend. Not tuned: a measurement round, one level off.
+with no other backend. Measured one level off; right since stop 21's fix (CHECKED_LOAD: the kernels are a
+fast path the project skips off CUDA), which moved the project to built-against.
 segment-anything-fast (blind round 149, held out) on XPU: lower ("standard ops, no custom CUDA"), from its
 only finding, default-cuda-device at ``fastsam/prompt.py:22`` (``FastSAMPrompt(..., device='cuda')``), "pass
 'xpu'". The expectation is moderate: the device string that matters goes to ultralytics' predictor

@@ -476,7 +476,11 @@ def _encoding(init: str) -> dict[str, str]:
             "syncbn_kernel.cu",
         )
     }
-    return {"encoding/__init__.py": "", "encoding/lib/__init__.py": init, **kernels}
+    cpu = {
+        "encoding/lib/cpu/encoding_cpu.cpp": "#include <torch/extension.h>\n\n"
+        "at::Tensor Aggregate_Forward_CPU(const at::Tensor A, const at::Tensor X) {\n  return A * X;\n}\n"
+    }
+    return {"encoding/__init__.py": "", "encoding/lib/__init__.py": init, **kernels, **cpu}
 
 
 @pytest.mark.parametrize("target", ["xpu", "mps"])
@@ -488,8 +492,67 @@ def test_jit_builds_behind_a_cuda_check_are_a_fast_path_not_ports(tmp_path: Path
     assert raised(report) == {"cuda-kernel-checked-build"}
 
 
+def test_a_checked_jit_build_without_cpu_kernels_is_still_the_only_path(tmp_path: Path) -> None:
+    files = {k: v for k, v in _encoding(ENCODING_INIT).items() if "/cpu/" not in k}
+    report = audit_files(tmp_path, files, "xpu")
+    assert report.verdict.risk == "higher"
+    assert "cuda-kernel-checked-build" not in {f.rule for f in report.findings}
+
+
 def test_an_unchecked_jit_build_is_still_kernels_to_port(tmp_path: Path) -> None:
     init = ENCODING_INIT.replace("if torch.cuda.is_available():\n    gpu", "if True:\n    gpu")
     report = audit_files(tmp_path, _encoding(init), "xpu")
     assert report.verdict.risk == "higher"
     assert "cuda-kernel-checked-build" not in {f.rule for f in report.findings}
+
+
+# torchensemble 0.2.0 torchensemble/_base.py (BaseModule.__init__, trimmed): `cuda=True` is the user's switch.
+ENSEMBLE = """\
+import torch
+import torch.nn as nn
+
+
+class BaseModule(nn.Module):
+    def __init__(self, estimator, n_estimators, estimator_args=None, cuda=True, n_jobs=None):
+        super(BaseModule, self).__init__()
+        self.base_estimator_ = estimator
+        self.n_estimators = n_estimators
+        self.device = torch.device("cuda" if cuda else "cpu")
+"""
+# pyro-ppl 1.9 pyro/poutine/subsample_messenger.py (_Subsample, trimmed): a deprecated switch, off (None).
+PYRO = """\
+import torch
+
+
+class _Subsample:
+    def __init__(self, size, subsample_size, use_cuda=None, device=None):
+        self.size = size
+        self.use_cuda = use_cuda
+        self.device = device or torch.tensor(tuple()).device
+
+    def sample(self):
+        result = torch.randperm(self.size, device=self.device)
+        return result.cuda() if self.use_cuda else result
+"""
+
+
+@pytest.mark.parametrize("target", ["xpu", "mps"])
+def test_a_cuda_switch_in_a_conditional_expression_is_the_users(tmp_path: Path, target: str) -> None:
+    report = audit_files(tmp_path, {"torchensemble/_base.py": ENSEMBLE}, target)
+    placed = [f for f in report.findings if f.location == "torchensemble/_base.py:10"]
+    assert [(f.rule, f.risk) for f in placed] == [("hardcoded-cuda-device", "moderate")]
+    assert "switch" in placed[0].meaning
+
+
+def test_a_cuda_switch_off_by_default_is_opt_in(tmp_path: Path) -> None:
+    report = audit_files(tmp_path, {"pyro/poutine/subsample_messenger.py": PYRO}, "xpu")
+    assert "hardcoded-cuda-device" not in raised(report)
+    off = ENSEMBLE.replace("cuda=True", "cuda=False")
+    report = audit_files(tmp_path / "off", {"torchensemble/_base.py": off}, "xpu")
+    assert "hardcoded-cuda-device" not in raised(report)
+
+
+def test_an_availability_check_in_a_conditional_expression_still_falls_through(tmp_path: Path) -> None:
+    source = ENSEMBLE.replace('"cuda" if cuda else "cpu"', '"cuda" if torch.cuda.is_available() else "cpu"')
+    report = audit_files(tmp_path, {"torchensemble/_base.py": source}, "xpu")
+    assert "hardcoded-cuda-device" not in raised(report)

@@ -379,6 +379,8 @@ class _Visitor(ast.NodeVisitor):
         self.none_params: list[set[str]] = []
         """Per function: the parameters that default to None (``_pass_through``)."""
         self.class_switches: list[set[str]] = []
+        self.class_unset: list[set[str]] = []
+        """Per class, ``self.X`` set in ``__init__`` from a parameter that defaults to None."""
         self.hub_kernel: bool | None = None
         self.optional_adapter: bool | None = None
         self.host_dtypes: set[int] = set()
@@ -831,6 +833,16 @@ class _Visitor(ast.NodeVisitor):
         switches = self._switches()
         return all(value.id in switches for value in values)  # type: ignore[attr-defined]
 
+    def _switched_off(self, test: ast.expr) -> bool:
+        """A CUDA switch off by default: a parameter defaulting to False or None, or ``self.X`` set from one
+        in ``__init__`` (Pyro 1.9's deprecated ``use_cuda=None`` of its subsample messenger)."""
+        if isinstance(test, ast.Name) and self.function_nodes:
+            args = self.function_nodes[-1].args
+            return test.id in off_by_default(args) | off_by_default(args, None)
+        if isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name) and test.value.id == "self":
+            return (bool(self.class_unset) and test.attr in self.class_unset[-1]) or self._class_switch(test)
+        return False
+
     def _class_switch(self, test: ast.expr) -> bool:
         """``if self.offloading:`` where the class's ``__init__`` sets ``self.offloading`` from a parameter
         that is False by default (transformers 5.24 cache_utils.py, ``Cache(offloading=False)``): the body
@@ -1101,8 +1113,10 @@ class _Visitor(ast.NodeVisitor):
         self.guard += wrapper
         self.data_parallel += wrapper
         self.class_switches.append(init_switches(node))
+        self.class_unset.append(init_switches(node, None))
         self.generic_visit(node)
         self.class_switches.pop()
+        self.class_unset.pop()
         self.guard -= wrapper
         self.data_parallel -= wrapper
         self.class_names.pop()
@@ -1226,7 +1240,12 @@ class _Visitor(ast.NodeVisitor):
         self.visit(node.test)
         guarded = self._is_guard(node.test)
         self.guard += guarded
+        # `torch.device("cuda" if cuda else "cpu")` with a `cuda=True` parameter (torchensemble 0.2.0's
+        # estimators, #22 blind round 148): the user's CUDA switch, as in `if cuda:`.
+        switched = cuda_switch(node.test) and not self._switched_off(node.test)
+        self.cuda_switched += switched
         self.visit(node.body)
+        self.cuda_switched -= switched
         self.visit(node.orelse)
         self.guard -= guarded
 

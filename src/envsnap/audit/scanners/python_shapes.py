@@ -189,11 +189,11 @@ def cpu_by_default(args: ast.arguments) -> set[str]:
     return {a.arg for a, d in pairs if isinstance(d, ast.Constant) and d.value == "cpu"}
 
 
-def init_switches(node: ast.ClassDef) -> set[str]:
-    """``self.X = x`` in the class's ``__init__`` where the parameter ``x`` defaults to False."""
+def init_switches(node: ast.ClassDef, value: bool | None = False) -> set[str]:
+    """``self.X = x`` in the class's ``__init__`` where the parameter ``x`` defaults to False (``value``)."""
     for member in node.body:
         if isinstance(member, ast.FunctionDef) and member.name == "__init__":
-            off = off_by_default(member.args)
+            off = off_by_default(member.args, value)
             return {
                 target.attr
                 for statement in member.body
