@@ -31,6 +31,7 @@ from envsnap.audit.model import (
     OFF_MPS,
     OPT_IN,
     SCALER_SWITCH,
+    Effort,
     Finding,
     Risk,
     Signal,
@@ -485,58 +486,10 @@ def judge_float64(signal: Signal, target: Target, ctx: Context) -> Finding | Non
             "keep it on the CPU; cast to float32 before moving it to the device",
             "https://docs.pytorch.org/docs/stable/generated/torch.from_numpy.html",
         )
-    if target.kind == "mps" and OFF_MPS in signal.detail:
-        # `torch.float32 if is_mps else torch.float64`: the MPS branch picks another dtype.
-        return make_finding(
-            signal,
-            "float64-off-mps",
-            "float64 only where the device is not MPS: the code's MPS branch picks another dtype.",
-            "none",
-            "lower",
-            "nothing to change",
-            MPS_SOURCE,
-        )
-    if target.kind == "mps" and DTYPE_FALLBACK in signal.detail:
-        # toto-ts 0.2.0's scaler (#22 blind round 140): `try: x.to(torch.float64) except TypeError:
-        # x.to(torch.float32)`, the refusal MPS raises (pytorch/pytorch#122602) handled where it happens.
-        return make_finding(
-            signal,
-            "float64-with-fallback",
-            "float64 in a try whose handler catches the TypeError MPS raises for float64 and carries on: "
-            "the code falls back there (a dtype it chose for MPS).",
-            "none",
-            "lower",
-            "nothing to change",
-            "https://github.com/pytorch/pytorch/issues/122602",
-        )
-    if target.kind == "mps" and MULTI_PROCESS in signal.detail and signal.guarded:
-        # DETR's SmoothedValue.synchronize_between_processes (GroundingDINO 0.4, #22 blind round 37) packs its
-        # counters in float64 for an all-reduce: only multi-process runs get there, which Apple GPUs do not
-        # make (no NCCL; gloo reduces CPU tensors).
-        return make_finding(
-            signal,
-            "float64-multi-process",
-            "float64 in a function that calls a torch.distributed collective: only multi-process runs reach "
-            "it, and a run on one Apple GPU is a single process.",
-            "none",
-            "lower",
-            "nothing for a single-device run; float32 or the CPU for the reduction in a multi-process run",
-            MPS_SOURCE,
-        )
-    if target.kind == "mps" and OPT_IN in signal.detail:
-        # thinc 9.1's PyTorchGradScaler.unscale (#22 blind round 27): past `if not self._enabled: return`,
-        # with the scaler off by default, only a caller who enables the feature reaches the float64.
-        return make_finding(
-            signal,
-            "float64-opt-in-mps",
-            "float64 in a feature that is off by default: only a caller who turns it on reaches it, and it "
-            "fails there if the tensor lives on the MPS device.",
-            "low",
-            "lower",
-            "float32 on the device before turning the feature on there",
-            MPS_SOURCE,
-        )
     if target.kind == "mps":
+        for detail, needs_guard, rule, meaning, effort, replacement, source in _MPS_FLOAT64_EXEMPT:
+            if detail in signal.detail and (signal.guarded or not needs_guard):
+                return make_finding(signal, rule, meaning, effort, "lower", replacement, source)
         note = knowledge.dtype_note("float64", "mps")
         return make_finding(
             signal,
@@ -559,6 +512,59 @@ def judge_float64(signal: Signal, target: Target, ctx: Context) -> Finding | Non
             note.source if note else ACCEL_SOURCE,
         )
     return None
+
+
+_MPS_FLOAT64_EXEMPT: tuple[tuple[str, bool, str, str, Effort, str, str], ...] = (
+    # (detail, needs a guard, rule, meaning, effort, replacement, source), the first that applies wins.
+    # `torch.float32 if is_mps else torch.float64`: the MPS branch picks another dtype.
+    (
+        OFF_MPS,
+        False,
+        "float64-off-mps",
+        "float64 only where the device is not MPS: the code's MPS branch picks another dtype.",
+        "none",
+        "nothing to change",
+        MPS_SOURCE,
+    ),
+    # toto-ts 0.2.0's scaler (#22 blind round 140): `try: x.to(torch.float64) except TypeError:
+    # x.to(torch.float32)`, the refusal MPS raises (pytorch/pytorch#122602) handled where it happens.
+    (
+        DTYPE_FALLBACK,
+        False,
+        "float64-with-fallback",
+        "float64 in a try whose handler catches the TypeError MPS raises for float64 and carries on: the "
+        "code falls back there (a dtype it chose for MPS).",
+        "none",
+        "nothing to change",
+        "https://github.com/pytorch/pytorch/issues/122602",
+    ),
+    # DETR's SmoothedValue.synchronize_between_processes (GroundingDINO 0.4, #22 blind round 37) packs its
+    # counters in float64 for an all-reduce: only multi-process runs get there, which Apple GPUs do not make
+    # (no NCCL; gloo reduces CPU tensors).
+    (
+        MULTI_PROCESS,
+        True,
+        "float64-multi-process",
+        "float64 in a function that calls a torch.distributed collective: only multi-process runs reach it, "
+        "and a run on one Apple GPU is a single process.",
+        "none",
+        "nothing for a single-device run; float32 or the CPU for the reduction in a multi-process run",
+        MPS_SOURCE,
+    ),
+    # thinc 9.1's PyTorchGradScaler.unscale (#22 blind round 27): past `if not self._enabled: return`, with
+    # the scaler off by default, only a caller who enables the feature reaches the float64.
+    (
+        OPT_IN,
+        False,
+        "float64-opt-in-mps",
+        "float64 in a feature that is off by default: only a caller who turns it on reaches it, and it fails "
+        "there if the tensor lives on the MPS device.",
+        "low",
+        "float32 on the device before turning the feature on there",
+        MPS_SOURCE,
+    ),
+)
+"""float64 on MPS that the code keeps off the device, or that only runs MPS never makes reach: *lower*."""
 
 
 def judge_agnostic(signal: Signal, target: Target, ctx: Context) -> Finding | None:
