@@ -307,6 +307,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-piano-transcription-inference", "mps"),
         ("real-qllm", "rocm:gfx942"),
         ("real-qllm", "mps"),
+        ("real-catenets", "xpu"),
+        ("real-catenets", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1964,7 +1966,19 @@ copied from AutoGPTQ that nothing imports (its one call site is commented out,
 (``:188``, ``:240``), the AWQ quantizer moves layers with ``.cuda()`` (``_awq_quantizer.py:111``-``:114``) and
 importing the AWQ/Marlin layers calls ``torch.cuda.get_device_properties(0)`` (``ext_package_checker.py:19``):
 small edits, no kernels. The shape: an 'mps' branch in a stray evaluation helper, read as the project's MPS
-code path while the main driver hard-wires 'cuda'. Not tuned: a measurement round, one level off."""
+code path while the main driver hard-wires 'cuda'. Not tuned: a measurement round, one level off.
+catenets (blind round 152, held out) on XPU and MPS: lower ("standard ops, no custom CUDA"); its findings are
+all lower: cuda-availability-check and hardcoded-cuda-device at ``catenets/models/torch/base.py:30`` and
+``models/torch/utils/model_utils.py:13`` (``DEVICE = torch.device("cuda" if torch.cuda.is_available() else
+"cpu")``, "Behind a CUDA check: runs, but falls through to the CPU"), and the JAX framework-imports
+(``catenets/models/jax/*.py``), lower because the project drives PyTorch devices too. The expectation is
+moderate on both: that module-level DEVICE is the torch models' only device choice, imported by name into
+every model (``flextenet.py:27``, ``tlearner.py:18``, ``snet.py:29``, ``slearner.py:19``,
+``representation_nets.py:28``) with no device argument anywhere, so on an Intel GPU or a Mac every CATE
+estimator trains on the CPU until the line is edited (or DEVICE rebound in each importing module); plain
+float32 MLPs after that. The shape: a module-level cuda-or-cpu constant, imported by name across the package,
+as the only device choice (the family of ctc-forced-aligner's and robomimic's), read as a guarded fall-back
+that runs. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,1 @@
+from pycox.preprocessing import feature_transforms, label_transforms, discretization
