@@ -309,6 +309,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-qllm", "mps"),
         ("real-catenets", "xpu"),
         ("real-catenets", "mps"),
+        ("real-crypten", "xpu"),
+        ("real-dp-transformers", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1978,7 +1980,31 @@ every model (``flextenet.py:27``, ``tlearner.py:18``, ``snet.py:29``, ``slearner
 estimator trains on the CPU until the line is edited (or DEVICE rebound in each importing module); plain
 float32 MLPs after that. The shape: a module-level cuda-or-cpu constant, imported by name across the package,
 as the only device choice (the family of ctc-forced-aligner's and robomimic's), read as a guarded fall-back
-that runs. Not tuned: a measurement round, one level off."""
+that runs. Not tuned: a measurement round, one level off.
+code path while the main driver hard-wires 'cuda'. Not tuned: a measurement round, one level off.
+crypten (blind round 153, held out) on XPU: lower ("standard ops, no custom CUDA"); its findings are all
+lower: cuda-availability-check at ``crypten/__init__.py:194`` (+4 more, "returns False on Intel XPU: the code
+takes its CPU branch"), hardcoded-cuda-device at ``crypten/mpc/provider/ttp_provider.py:154`` and ``:260``
+(read as multi-process only), float64-on-xpu at ``crypten/cuda/cuda_tensor.py:168`` and a guarded TensorFlow
+import (``crypten/nn/onnx_converter.py:22``). The expectation is moderate: CrypTen's GPU support is 'cuda'
+only by design, not a CPU fallback: shares are int64, and only on CUDA are they wrapped in CUDALongTensor
+(``mpc/mpc.py:126``-``:127``, ``primitives/arithmetic.py:153``, all keyed on ``is_cuda``), which asserts a
+cuda device (``cuda_tensor.py:65``-``:70``) and runs matmul/conv as float64 blocks because int64 has no GPU
+GEMM (``:157``-``:168``, ``:242``, ``:281``-``:302``); an 'xpu' share is left unwrapped and meets int64 matmul
+on the XPU, and the RNG has generators for cpu and cuda only (``__init__.py:194``-``:201``), so
+``common/rng.py:18`` raises KeyError for an 'xpu' device. Generalizing the is_cuda checks and generators is
+the port (torch code, no kernels). The shape: a tensor-wrapper class that gives CUDA tensors the ops the dtype
+lacks on a GPU, entered through ``is_cuda`` tests, so another accelerator's tensors skip the wrapper rather
+than fall back to the CPU. Not tuned: a measurement round, one level off.
+dp-transformers (blind round 153, held out) on MPS: lower ("standard ops, no custom CUDA"), from its only
+findings, cudnn-setting at ``dp_transformers/grad_sample/transformers/tied_embedding.py:26``, ``:27`` and
+``:39``; the torch-pin finding that sets ROCm and XPU to moderate (METADATA:14, ``torch (<=1.12.1,>=1.9.1)``)
+says nothing on MPS. The expectation is moderate: torch 1.12 has only the first, beta MPS backend with many
+ops missing, and the transformers releases that fit the pin (whose Trainer internals the OpacusDPTrainer
+overrides, ``use_cuda_amp``/``use_cpu_amp`` in ``dp_utils.py:224``-``:271``) pick cuda or cpu, with MPS only
+from the later ``use_mps_device``: the pins must be lifted and the training_step override ported. The shape: a
+torch cap at the release that introduced MPS as a beta, read as supporting the target. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

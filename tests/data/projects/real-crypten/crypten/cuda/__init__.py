@@ -1,0 +1,4 @@
+from .cuda_tensor import CUDALongTensor
+
+
+__all__ = ["CUDALongTensor"]

@@ -1,0 +1,12 @@
+#!/usr/bin/env python3
+
+# Copyright (c) Facebook, Inc. and its affiliates.
+#
+# This source code is licensed under the MIT license found in the
+# LICENSE file in the root directory of this source tree.
+
+from .arithmetic import ArithmeticSharedTensor
+from .binary import BinarySharedTensor
+
+
+__all__ = ["ArithmeticSharedTensor", "BinarySharedTensor"]

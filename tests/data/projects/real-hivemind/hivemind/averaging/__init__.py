@@ -1,0 +1,1 @@
+from hivemind.averaging.averager import DecentralizedAverager
