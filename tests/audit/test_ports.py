@@ -311,6 +311,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-catenets", "mps"),
         ("real-crypten", "xpu"),
         ("real-dp-transformers", "mps"),
+        ("real-decile-distil", "xpu"),
+        ("real-decile-distil", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2004,7 +2006,20 @@ ops missing, and the transformers releases that fit the pin (whose Trainer inter
 overrides, ``use_cuda_amp``/``use_cpu_amp`` in ``dp_utils.py:224``-``:271``) pick cuda or cpu, with MPS only
 from the later ``use_mps_device``: the pins must be lifted and the training_step override ported. The shape: a
 torch cap at the release that introduced MPS as a beta, read as supporting the target. Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+code path while the main driver hard-wires 'cuda'. Not tuned: a measurement round, one level off.
+decile-distil (blind round 154, held out) on XPU and MPS: moderate, from its one blocking finding,
+hardcoded-cuda-device at ``distil/utils/gradmatch_solvers.py:100`` (``x_i = torch.Tensor(x_i).cuda()``, "a
+one-line edit"), with cuda-availability-check at ``active_learning_strategies/strategy.py:20`` (+2 more) read
+as lower. The expectation is lower on both: the device is a config key, ``args['device']`` in the Strategy
+base class and the training helper (``strategy.py:19``-``:22``, ``utils/train_helper.py:51``-``:54``), with
+cuda-or-cpu only as the default when the key is absent, and the strategies move models and batches with
+``.to(self.device)`` in float32 (the float64 is commented out, ``gradmatch_solvers.py:16``, ``:70``); the
+``.cuda()`` sits in the nnls branch of ``OrthogonalMP_REG_Parallel``, reached only by GradMatchActive's
+weighted OMP selection (``supervised_strategy_wrappers.py:309``-``:311``), one strategy of about twenty, so
+the rest runs as shipped with ``args={'device': 'xpu'}`` or 'mps' (borderline: the key is not in the
+docstrings). The shape: a device taken from a config dict, with one hard-wired ``.cuda()`` left in a solver
+behind a single optional strategy. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

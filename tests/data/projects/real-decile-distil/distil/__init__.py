@@ -1,0 +1,5 @@
+# __init__.py
+# Author: Apurva Dani <apurvadani@gmail.com>
+
+
+__version__ = '0.1'

@@ -1,0 +1,5 @@
+"""
+Data augmentations for OOD detection.
+"""
+
+from .img import *

@@ -1,0 +1,6 @@
+"""
+Augmentations for computer vision tasks.
+"""
+
+from .cocopaste import COCO, InsertCOCO
+from .pixmix import PixMixDataset

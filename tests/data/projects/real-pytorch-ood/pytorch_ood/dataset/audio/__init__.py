@@ -1,0 +1,5 @@
+"""
+Audio datasets for OOD detection.
+"""
+
+from .fsdd import FSDD

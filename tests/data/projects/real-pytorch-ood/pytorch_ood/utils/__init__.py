@@ -1,0 +1,3 @@
+from .hpo import *
+from .transforms import *
+from .utils import *
