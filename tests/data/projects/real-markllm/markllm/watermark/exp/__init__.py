@@ -1,0 +1,6 @@
+# ====================================================
+# __init__.py
+# Description: Initialization file for the exp package
+# ====================================================
+
+from .exp import EXP

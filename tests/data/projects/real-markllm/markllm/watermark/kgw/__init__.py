@@ -1,0 +1,6 @@
+# ====================================================
+# __init__.py
+# Description: Initialization file for the kgw package
+# ====================================================
+
+from .kgw import KGW

@@ -1,0 +1,6 @@
+# ====================================================
+# __init__.py
+# Description: Initialization file for the sir package
+# ====================================================
+
+from .sir import SIR

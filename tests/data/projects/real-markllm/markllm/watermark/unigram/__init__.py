@@ -1,0 +1,6 @@
+# ========================================================
+# __init__.py
+# Description: Initialization file for the unigram package
+# ========================================================
+
+from .unigram import Unigram

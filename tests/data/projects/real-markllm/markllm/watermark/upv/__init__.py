@@ -1,0 +1,6 @@
+# ====================================================
+# __init__.py
+# Description: Initialization file for the upv package
+# ====================================================
+
+from .upv import UPV

@@ -1,0 +1,10 @@
+from .token_grammar_recognizer import (
+    IncrementalTokenRecognizer,
+    NonIncrementalTokenSeqRecognizer,
+)
+
+
+# Old class name, kept for backward compatibility
+IncrementalGrammarConstraint = IncrementalTokenRecognizer
+
+NonIncrementalGrammarConstraint = NonIncrementalTokenSeqRecognizer
