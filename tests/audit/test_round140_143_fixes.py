@@ -556,3 +556,66 @@ def test_an_availability_check_in_a_conditional_expression_still_falls_through(t
     source = ENSEMBLE.replace('"cuda" if cuda else "cpu"', '"cuda" if torch.cuda.is_available() else "cpu"')
     report = audit_files(tmp_path, {"torchensemble/_base.py": source}, "xpu")
     assert "hardcoded-cuda-device" not in raised(report)
+
+
+# XGrammar 0.2.9 xgrammar/kernels/ (trimmed): the CUDA implementation JIT-builds its .cu at import, beside
+# the CPU and Triton implementations of the same op that the matcher picks by device.
+XG_CUDA_PY = """\
+from pathlib import Path
+
+import torch
+import torch.utils.cpp_extension
+
+
+def _load_torch_ops() -> None:
+    source = Path(__file__).with_suffix(".cu").read_text()
+    torch.utils.cpp_extension.load_inline(
+        name="xgrammar", cpp_sources=[], cuda_sources=[source], with_cuda=True, is_python_module=False
+    )
+
+
+_load_torch_ops()
+"""
+XG_CU = """\
+#include <torch/extension.h>
+
+__global__ void ApplyTokenBitmaskInplaceKernel(float *logits, const int *bitmask, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && !((bitmask[i / 32] >> (i % 32)) & 1)) logits[i] = -INFINITY;
+}
+"""
+XG_CPU_PY = """\
+import torch
+
+
+def apply_token_bitmask_inplace_cpu(logits, bitmask):
+    logits.masked_fill_(~bitmask, -1e9)
+"""
+
+
+def _xgrammar(with_siblings: bool) -> dict[str, str]:
+    files = {
+        "xgrammar/__init__.py": "",
+        "xgrammar/kernels/__init__.py": "",
+        "xgrammar/kernels/apply_token_bitmask_inplace_cuda.py": XG_CUDA_PY,
+        "xgrammar/kernels/apply_token_bitmask_inplace_cuda.cu": XG_CU,
+    }
+    if with_siblings:
+        files["xgrammar/kernels/apply_token_bitmask_inplace_cpu.py"] = XG_CPU_PY
+        files["xgrammar/kernels/apply_token_bitmask_inplace_torch_compile.py"] = XG_CPU_PY
+    return files
+
+
+@pytest.mark.parametrize("target", ["xpu", "mps"])
+def test_a_cuda_implementation_module_beside_its_siblings_is_one_of_several(
+    tmp_path: Path, target: str
+) -> None:
+    report = audit_files(tmp_path, _xgrammar(with_siblings=True), target)
+    kernel = [f for f in report.findings if f.location.endswith("apply_token_bitmask_inplace_cuda.cu:1")]
+    assert [f.risk for f in kernel] == ["lower"]
+    assert report.verdict.risk == "lower"
+
+
+def test_a_cuda_module_without_siblings_is_the_only_implementation(tmp_path: Path) -> None:
+    report = audit_files(tmp_path, _xgrammar(with_siblings=False), "xpu")
+    assert report.verdict.risk == "higher"

@@ -431,18 +431,25 @@ def _jit_only(signals: list[Signal], files: set[str]) -> list[Signal]:
     # round 149): built only where CUDA is, the CPU ops run elsewhere. Without CPU sources (a CUDA-only op
     # registration, optimum-quanto's twin in test_blind12_fixes) the kernels stay the ops' only path.
     checked = bool(loads) and all(s.guarded for s in loads) and any(_cpu_source(path) for path in files)
+    # Or each build is in a CUDA implementation module beside same-named ones for other devices: XGrammar
+    # 0.2.9 JIT-builds its .cu in kernels/apply_token_bitmask_inplace_cuda.py, beside the _cpu, _torch_compile
+    # and _triton modules its matcher picks by device (#22 blind round 155): one implementation of several.
+    twinned = bool(loads) and all(s.file is not None and _python_twin(s.file, files) for s in loads)
     marks = (
         (JIT_ONLY, TORCH_FALLBACK)
         if fallback
         else (JIT_ONLY, GUARDED_LOAD)
         if swallowed
+        else (JIT_ONLY, ALTERNATIVE)
+        if twinned
         else (JIT_ONLY, CHECKED_LOAD)
         if checked
         else (JIT_ONLY,)
     )
     signals = [
         msgspec.structs.replace(s, detail=(*s.detail, *marks))
-        if (s.kind in NATIVE_KINDS or ((swallowed or checked) and s in loads)) and JIT_ONLY not in s.detail
+        if (s.kind in NATIVE_KINDS or ((swallowed or checked or twinned) and s in loads))
+        and JIT_ONLY not in s.detail
         else s
         for s in signals
     ]
@@ -742,6 +749,19 @@ def _cpu_twins(signals: list[Signal], files: set[str]) -> list[Signal]:
         else s
         for s in signals
     ]
+
+
+_OTHER_IMPLEMENTATIONS = ("cpu", "torch", "pytorch", "triton", "torch_compile", "native", "reference", "ref")
+
+
+def _python_twin(path: str, files: set[str]) -> bool:
+    """``x_cuda.py`` beside ``x_cpu.py``, ``x_torch.py``, ``x_triton.py`` ...: the module is the CUDA one of
+    several implementations of the same thing, named for their device or engine."""
+    stem, dot, suffix = path.rpartition(".")
+    if suffix != "py" or not dot or not stem.endswith("_cuda"):
+        return False
+    base = stem[: -len("_cuda")]
+    return any(f"{base}_{other}.py" in files for other in _OTHER_IMPLEMENTATIONS)
 
 
 def _cpu_source(path: str) -> bool:
