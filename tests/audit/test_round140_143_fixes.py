@@ -619,3 +619,28 @@ def test_a_cuda_implementation_module_beside_its_siblings_is_one_of_several(
 def test_a_cuda_module_without_siblings_is_the_only_implementation(tmp_path: Path) -> None:
     report = audit_files(tmp_path, _xgrammar(with_siblings=False), "xpu")
     assert report.verdict.risk == "higher"
+
+
+# rapids-singlecell 0.13.4 rapids_singlecell/__init__.py (trimmed): cuML loads with the package.
+RSC_INIT = """\
+from __future__ import annotations
+
+import cuml.internals.logger as logger
+
+from . import dcg, gr, pp, tl
+"""
+
+
+@pytest.mark.parametrize("target", ["rocm:gfx942", "xpu", "mps"])
+def test_rapids_has_no_build_off_nvidia(tmp_path: Path, target: str) -> None:
+    report = audit_files(tmp_path, {"rapids_singlecell/__init__.py": RSC_INIT}, target)
+    rapids = [f for f in report.findings if f.rule == "cuda-only-import"]
+    assert [(f.location, f.risk) for f in rapids] == [("rapids_singlecell/__init__.py:3", "higher")]
+    assert "RAPIDS" in rapids[0].meaning
+
+
+def test_rapids_behind_an_import_guard_is_an_option(tmp_path: Path) -> None:
+    # torchani 2.9's parquet backend: `try: import cudf` with a pandas path beside it.
+    guarded = "try:\n    import cudf\nexcept ImportError:\n    cudf = None\n"
+    report = audit_files(tmp_path, {"torchani/datasets/backends/parquet_impl.py": guarded}, "rocm:gfx942")
+    assert report.verdict.risk != "higher"
