@@ -1,0 +1,7 @@
+""" """
+
+from .transformer import Transformer
+
+__all__ = [
+    "Transformer",
+]
