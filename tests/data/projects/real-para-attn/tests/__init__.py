@@ -1,0 +1,1 @@
+import para_attn  # noqa: F401
