@@ -1,0 +1,4 @@
+from vocos.pretrained import Vocos
+
+
+__version__ = "0.1.0"
