@@ -220,6 +220,11 @@ def test_grad_scaler_and_compile_get_their_own_messages(tmp_path: Path) -> None:
         ("cuequivariance_torch/_tests/utils.py", "tests"),  # test helpers shipped in the package
         ("pkg/_testing/fixtures.py", "tests"),
         ("pkg/_testers.py", "core"),
+        ("parallel_examples/run_flux.py", "examples"),  # ParaAttention's example folders
+        ("first_block_cache_examples/run_cogvideox.py", "examples"),
+        ("pkg/integration_tests/test_x.py", "tests"),
+        ("pkg/test_utils/helpers.py", "core"),  # a package's helpers for tests it ships, not its tests
+        ("pkg/examples_loader/io.py", "core"),
     ],
 )
 def test_roles(path: str, role: str) -> None:

@@ -644,3 +644,40 @@ def test_rapids_behind_an_import_guard_is_an_option(tmp_path: Path) -> None:
     guarded = "try:\n    import cudf\nexcept ImportError:\n    cudf = None\n"
     report = audit_files(tmp_path, {"torchani/datasets/backends/parquet_impl.py": guarded}, "rocm:gfx942")
     assert report.verdict.risk != "higher"
+
+
+# ParaAttention 0.3.38 src/para_attn/ops/__init__.py (_templated_ring_attention, trimmed).
+RING = """\
+import torch
+
+
+def _templated_ring_attention(mesh, query, key, value):
+    device = query.device
+    assert torch.version.hip is None, "HIP is not supported"
+    return torch.nn.functional.scaled_dot_product_attention(query, key, value)
+"""
+
+
+def test_an_assert_refusing_hip_stops_rocm_and_is_no_port(tmp_path: Path) -> None:
+    report = audit_files(tmp_path, {"para_attn/ops/__init__.py": RING}, "rocm:gfx942")
+    refused = [f for f in report.findings if f.location == "para_attn/ops/__init__.py:6"]
+    assert [(f.rule, f.risk) for f in refused] == [("torch-cuda-api", "moderate")]
+    assert "AssertionError" in refused[0].meaning
+    assert report.verdict.risk == "moderate"
+    assert not any("already supported" in reason for reason in report.verdict.reasons)
+
+
+@pytest.mark.parametrize("target", ["xpu", "mps"])
+def test_an_assert_refusing_hip_passes_elsewhere(tmp_path: Path, target: str) -> None:
+    report = audit_files(tmp_path, {"para_attn/ops/__init__.py": RING}, target)
+    assert report.verdict.risk == "lower"
+
+
+def test_a_branch_on_hip_is_still_a_port(tmp_path: Path) -> None:
+    source = RING.replace(
+        '    assert torch.version.hip is None, "HIP is not supported"\n',
+        "    if torch.version.hip is not None:\n        query = query.contiguous()\n",
+    )
+    report = audit_files(tmp_path, {"para_attn/ops/__init__.py": source}, "rocm:gfx942")
+    assert report.verdict.risk == "lower"
+    assert "torch-cuda-api" not in raised(report)

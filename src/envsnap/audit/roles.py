@@ -86,11 +86,22 @@ def role_of(relative: str) -> Role:
     return "core"
 
 
+_SUFFIXED: tuple[tuple[str, Role], ...] = (
+    ("_examples", "examples"),
+    ("_example", "examples"),
+    ("_demos", "examples"),
+    ("_tests", "tests"),
+    ("_benchmarks", "benchmarks"),
+)
+"""Folders named for what they hold: ParaAttention 0.3.38's ``parallel_examples/`` and
+``first_block_cache_examples/`` (#22 blind round 157) are example scripts, as ``examples/`` is."""
+
+
 @functools.lru_cache(maxsize=4096)
 def _folder_role(folder: str) -> Role | None:
     """The role the first role-naming folder on this path gives (a tree's files share folders)."""
     for part in folder.lower().split("/"):
-        role = _FOLDERS.get(part)
+        role = _FOLDERS.get(part) or next((r for suffix, r in _SUFFIXED if part.endswith(suffix)), None)
         if role is not None:
             return role
     return None

@@ -28,6 +28,7 @@ from envsnap.audit.model import (
     IS_CUDA_ASSERT,
     LEGACY_FALLBACK,
     MULTI_PROCESS,
+    NOT_ROCM_ASSERT,
     OFF_MPS,
     OPT_IN,
     SCALER_SWITCH,
@@ -288,6 +289,19 @@ def judge_cuda_api(signal: Signal, target: Target, ctx: Context) -> Finding | No
         )
     if signal.subject == IS_CUDA_ASSERT:
         return _is_cuda_assert(signal, target)
+    if signal.subject == NOT_ROCM_ASSERT:
+        if target.kind != "rocm":
+            return None  # torch.version.hip is None on every other build: the assert passes
+        return make_finding(
+            signal,
+            rule,
+            "An assert refuses a ROCm build (torch.version.hip is set there): this path stops with an "
+            "AssertionError on AMD GPUs until it is ported or the assert is lifted.",
+            "medium",
+            "moderate",
+            "port the path it guards (or take the project's other path on ROCm), then drop the assert",
+            HIP_SOURCE,
+        )
     if target.kind == "rocm":
         if member in PROPERTIES:
             return make_finding(

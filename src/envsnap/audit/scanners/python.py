@@ -34,6 +34,7 @@ from envsnap.audit.model import (
     LAZY,
     LEGACY_FALLBACK,
     MULTI_PROCESS,
+    NOT_ROCM_ASSERT,
     OFF_MPS,
     OPT_IN,
     SCALER_SWITCH,
@@ -427,6 +428,8 @@ class _Visitor(ast.NodeVisitor):
         self.tolerated = 0
         """Enclosing ``try`` blocks whose broad handler can end without raising (``tolerates_failure``)."""
         self.dtype_fallback = 0
+        self.refusing_rocm = 0
+        """Depth inside an ``assert`` that refuses a ROCm build: its ``torch.version.hip`` is no port."""
         """Enclosing ``try`` blocks whose handler takes over when MPS refuses float64 (TypeError)."""
         self.function_nodes: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
         """The enclosing functions, innermost last (``_uses_of``, ``_flags_of`` walk one when first asked)."""
@@ -1765,6 +1768,15 @@ class _Visitor(ast.NodeVisitor):
             # #22 blind round 117): an XPU or MPS tensor is refused before any kernel runs. Judged as a
             # CUDA-only call, so a module the project runs without (an optional kernel) does not count it.
             self.emit("cuda-api", node, IS_CUDA_ASSERT)
+        if rocm_test(node.test) is False:
+            # `assert torch.version.hip is None, "HIP is not supported"` (ParaAttention 0.3.38's ring
+            # attention, #22 blind round 157): the path refuses a ROCm build; the test names HIP to keep it
+            # out, so it is no evidence of a port.
+            self.emit("cuda-api", node, NOT_ROCM_ASSERT)
+            self.refusing_rocm += 1
+            self.generic_visit(node)
+            self.refusing_rocm -= 1
+            return
         self.generic_visit(node)
 
     def _bound_literal(self, name: str) -> ast.expr | None:
@@ -1815,7 +1827,7 @@ class _Visitor(ast.NodeVisitor):
             self.generic_visit(node)
             return
         port = port_attribute(name)
-        if port is not None:
+        if port is not None and not (self.refusing_rocm and port[0] == "rocm"):
             self.emit("port", node, port[0], guarded=True, detail=(f"reason={port[1]}",))
         if name.startswith("torch.cuda.amp"):
             self.emit("cuda-amp", node, name)
