@@ -321,6 +321,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-para-attn", "mps"),
         ("real-fast-rnnt", "xpu"),
         ("real-fast-rnnt", "mps"),
+        ("real-qpth", "xpu"),
+        ("real-torchsparsegradutils", "xpu"),
+        ("real-cvxpylayers", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2097,7 +2100,41 @@ around the recursion (``fast_rnnt/python/fast_rnnt/mutual_information.py:155``-`
 gathering and pruning are plain torch): a small edit, slower but working, as for chamferdist's CPU kNN. The
 shape: a C++/CUDA extension with a CPU implementation beside its kernels and a documented CPU-only build,
 read as CUDA code to port rather than a CPU backend to route the target's tensors to. Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+round, one level off.
+qpth (blind round 159, held out) on XPU: moderate, from torch-cuda-api at ``qpth/qp.py:229`` (+3 more:
+``:237``, ``:245`` and ``solvers/pdipm/spbatch.py:235``, ``torch.cuda.sparse.DoubleTensor``) and
+hardcoded-cuda-device at ``spbatch.py:230`` (``.cuda()``), all in the sparse ``SpQPFunction`` path; the
+guarded constructor at ``spbatch.py:31`` is read as lower. The expectation is lower: the solver qpth is used
+for, ``QPFunction`` with its default PDIPM_BATCHED, follows the inputs' device (``.type_as``,
+``.to(x.device)``) and on any device that is not CUDA takes the pivoted LU path the CPU takes
+(``solvers/pdipm/batch.py:9``, ``:450``-``:466``), whose lu_factor/lu_solve/lu_unpack XPU PyTorch serves;
+``SpQPFunction`` is a legacy old-style autograd Function with an instance ``forward`` (``qp.py:186``-``:201``)
+that current torch refuses on every device. (MPS is moderate on both sides, for different reasons: envsnap
+from the same sparse calls, the truth from MPS's partial linalg and float32.) The shape: torch.cuda tensor
+constructors confined to a legacy alternative class beside a main entry point that follows its inputs'
+device. Not tuned: a measurement round, one level off.
+torchsparsegradutils (blind round 159, held out, the draw) on XPU: lower ("standard ops, no custom CUDA"): its
+CuPy and JAX imports and the ``cupy-cuda12x``/``jax[cuda12]`` extras (METADATA:24, :26) are read as optional,
+float64-on-xpu at ``torchsparsegradutils/utils/lsmr.py:171`` (+1 more) as lower, and the benchmarks'
+torch.cuda calls are not counted. The expectation is moderate: the library is built on torch's sparse COO/CSR
+layouts, which XPU PyTorch covers only in part; ``torch.triangular_solve`` on a SparseCsrXPU tensor was
+unimplemented until intel/torch-xpu-ops#3167 and #3261 (2026, by densifying), so ``sparse_triangular_solve``
+(``sparse_solve.py:177``-``:183``, ``_compat.py:42``) needs a very new torch or a CPU round trip, and the
+CuPy and JAX wrappers have no Intel backend (``cupy/cupy_bindings.py:81``-``:97``,
+``jax/jax_sparse_solve.py:173``). The shape: a pure-PyTorch library over torch's sparse tensor layouts and
+sparse solvers, where the gap is the framework's per-backend sparse coverage, not any CUDA call in the
+project. Not tuned: a measurement round, one level off.
+cvxpylayers (blind round 159, held out) on MPS: moderate, from float64-on-mps at
+``cvxpylayers/interfaces/custom_if.py:109`` (+10 more, most in ``interfaces/moreau_if.py:318``-``:425``). The
+expectation is lower: the project ships an Apple path, the MLX layer, "functionally equivalent" to the torch
+one (METADATA:89-91; extras mlx and metal, METADATA:42-45), and the torch layer's default DIFFCP solver takes
+CPU tensors anyway (``interfaces/diffcp_if.py:57``-``:59``), so none of the float64 lines meets an MPS
+tensor: ``custom_if.py:109`` is the fallback dtype when a layer has no parameters (with a CPU device,
+``:110``), and Moreau's float64 tensors live on its own solver device, 'cuda' or 'cpu'
+(``moreau_if.py:288``-``:335``, ``:389``-``:391``). The shape: float64 tensors built on a device that a
+solver backend picks from only 'cuda' and 'cpu', read as landing on MPS. Not tuned: a measurement round, one
+level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,3 @@
+from cvxpylayers.jax.cvxpylayer import CvxpyLayer
+
+__all__ = ["CvxpyLayer"]

@@ -1,0 +1,3 @@
+from cvxpylayers.mlx.cvxpylayer import CvxpyLayer
+
+__all__ = ["CvxpyLayer"]

@@ -1,0 +1,3 @@
+from cvxpylayers.torch.cvxpylayer import (
+    CvxpyLayer,  # noqa: F401  # pyright: ignore[reportUnusedImport]
+)

@@ -1,0 +1,4 @@
+__all__ = ['qp', 'util', 'solvers']
+
+from . import qp
+from . import solvers

@@ -1,0 +1,3 @@
+__all__ = ['cvxpy', 'pdipm']
+
+from . import cvxpy

@@ -1,0 +1,1 @@
+# TODO: constraints for sparse distributions
