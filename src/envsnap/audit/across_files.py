@@ -426,10 +426,11 @@ def _jit_only(signals: list[Signal], files: set[str]) -> list[Signal]:
     # `ani build-extensions` command and loads it with torch.ops.load_library under `except Exception`).
     libraries = {s.subject for s in signals if s.kind == "optional-library"}
     swallowed = bool(loads) and all(SWALLOWED in s.detail or _built(s) in libraries for s in loads)
-    # Or each build sits behind a CUDA check, in a project with CPU kernels of its own (torch-encoding 1.2.1
-    # JIT-builds lib/cpu/*_cpu.cpp unconditionally and lib/gpu/*.cu `if torch.cuda.is_available():`, #22 blind
-    # round 149): built only where CUDA is, the CPU ops run elsewhere. Without CPU sources (a CUDA-only op
-    # registration, optimum-quanto's twin in test_blind12_fixes) the kernels stay the ops' only path.
+    # Or each build sits behind a CUDA check, in a project with C/C++ sources outside its CUDA folders (its
+    # CPU ops or their bindings: torch-encoding 1.2.1 JIT-builds lib/cpu/*_cpu.cpp unconditionally and
+    # lib/gpu/*.cu `if torch.cuda.is_available():`, #22 blind round 149): built only where CUDA is, the CPU
+    # ops run elsewhere. Without such sources (a CUDA-only op registration, optimum-quanto's twin in
+    # test_blind12_fixes) the kernels stay the ops' only path.
     checked = bool(loads) and all(s.guarded for s in loads) and any(_cpu_source(path) for path in files)
     # Or each build is in a CUDA implementation module beside same-named ones for other devices: XGrammar
     # 0.2.9 JIT-builds its .cu in kernels/apply_token_bitmask_inplace_cuda.py, beside the _cpu, _torch_compile

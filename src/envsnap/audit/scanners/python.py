@@ -428,9 +428,9 @@ class _Visitor(ast.NodeVisitor):
         self.tolerated = 0
         """Enclosing ``try`` blocks whose broad handler can end without raising (``tolerates_failure``)."""
         self.dtype_fallback = 0
+        """Enclosing ``try`` blocks whose handler takes over when MPS refuses float64 (TypeError)."""
         self.refusing_rocm = 0
         """Depth inside an ``assert`` that refuses a ROCm build: its ``torch.version.hip`` is no port."""
-        """Enclosing ``try`` blocks whose handler takes over when MPS refuses float64 (TypeError)."""
         self.function_nodes: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
         """The enclosing functions, innermost last (``_uses_of``, ``_flags_of`` walk one when first asked)."""
         self._uses: dict[int, Uses] = {}
