@@ -1,0 +1,2 @@
+from .config import BaseConfig, AuroraInfererConfig
+from .inferer import AuroraInferer

@@ -1,0 +1,2 @@
+from .utils import remove_path_suffixes
+from .weights import check_model_weights

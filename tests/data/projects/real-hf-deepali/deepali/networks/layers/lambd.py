@@ -1,0 +1,4 @@
+from deepali.modules.lambd import LambdaFunc, LambdaLayer
+
+
+__all__ = ("LambdaFunc", "LambdaLayer")

@@ -1,0 +1,1 @@
+r"""Interfaces and utilities for Amazon Web Services (AWS)."""

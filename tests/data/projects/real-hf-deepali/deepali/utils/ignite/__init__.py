@@ -1,0 +1,1 @@
+r"""Utilities for use with PyTorch Ignite (https://github.com/pytorch/ignite)."""
