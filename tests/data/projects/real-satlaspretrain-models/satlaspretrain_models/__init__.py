@@ -1,0 +1,2 @@
+from .model import Weights, Model
+from .utils import Head, Backbone
