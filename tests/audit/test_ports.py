@@ -330,6 +330,10 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-ai-models-fourcastnetv2", "xpu"),
         ("real-satlaspretrain-models", "xpu"),
         ("real-satlaspretrain-models", "mps"),
+        ("real-yolort", "xpu"),
+        ("real-yolort", "mps"),
+        ("real-mct-quantizers", "xpu"),
+        ("real-mct-quantizers", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2182,7 +2186,31 @@ satlaspretrain-models (blind round 162, held out) on XPU and MPS: lower, from de
 plain ``torch.load`` of a GPU-saved checkpoint that needs CUDA; an Intel or Apple user must pass the
 undocumented ``device='cpu'`` and move the CPU-built model (``model.py:51``-``:52``) with ``.to()`` by hand.
 The shape: a device argument defaulting to 'cuda' that is compared to 'cpu' only (a cuda-or-cpu switch), read
-as a free device setting. Not tuned: a measurement round, one level off."""
+as a free device setting. Not tuned: a measurement round, one level off.
+level off.
+yolort (blind round 163, held out) on XPU and MPS: moderate, from hardcoded-cuda-device at
+``yolort/v5/utils/torch_utils.py:91`` (``select_device``'s ``torch.device("cuda:0" if cuda else "cpu")``), and
+on XPU also framework-import at ``yolort/trainer/lightning_task.py:9`` (Lightning has no XPU accelerator).
+The expectation is lower on both: the detector itself follows its parameters' device
+(``yolort/models/yolov5.py:237``-``:250``, ``anchor_utils.py:64``-``:66``, ``box_head.py:404``-``:419``), so
+``model.to('xpu')`` or ``model.to('mps')`` runs it with torchvision's nms; ``select_device`` is the copied
+Ultralytics helper, reached from the library only by the ``profile`` utility (``torch_utils.py:117``), and the
+Lightning trainer is an optional module that ``yolort/__init__.py`` does not import and whose
+``pytorch_lightning`` the METADATA does not require. The shape: a device-following model package that vendors
+a cuda-or-cpu helper and an optional Lightning trainer beside the deployment path. Not tuned: a measurement
+round, one level off.
+mct-quantizers (blind round 163, held out) on XPU and MPS: lower ("standard ops, no custom CUDA"): the
+cuda-or-cpu ``get_working_device()`` at ``mct_quantizers/pytorch/quantizer_utils.py:31`` is read as
+cuda-availability-check and hardcoded-cuda-device "behind a CUDA check: runs, but falls through to the CPU",
+both lower. The expectation is moderate: that function is the package's only device choice, and the weight
+quantizers pin their scales, zero points and LUT values to it at construction
+(``weights_symmetric_inferable_quantizer.py:114``-``:115``,
+``weights_uniform_inferable_quantizer.py:126``-``:127``) then hand them to
+``torch.fake_quantize_per_channel_affine`` with the wrapped layer's weights (``:139``, ``:153``), so a model
+on 'xpu' or 'mps' meets CPU quantization parameters: a device mismatch, not a slow CPU run, fixed by a
+one-line edit (on MPS the fake_quantize ops also lack kernels). The shape: a cuda-or-cpu helper whose result
+is stored as module state that must sit on the same device as tensors the caller places. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

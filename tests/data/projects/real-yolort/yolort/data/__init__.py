@@ -1,0 +1,1 @@
+# Copyright (c) 2021, yolort team. All rights reserved.

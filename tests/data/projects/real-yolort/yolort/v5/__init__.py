@@ -1,0 +1,3 @@
+from .models import *
+from .utils import *
+from .helper import *
