@@ -2168,7 +2168,6 @@ an Intel or Apple GPU is never used without an edit to ``_configure_device`` (an
 on not-cpu, ``inferer/model.py:95``-``:102``): small edits, no kernels. The shape: a device setting that is
 an enum of cpu/cuda/auto with a CPU fallback, read as a free device string that takes the target's name. Not
 tuned: a measurement round, one level off.
-level off.
 ai-models-fourcastnet (blind round 162, held out, the draw) and ai-models-fourcastnetv2 (blind round 162, held
 out) on XPU: lower ("standard ops, no custom CUDA"); v1 has no finding at all, v2 only cuda-amp at
 ``ai_models_fourcastnetv2/fourcastnetv2/layers.py:303`` (+7 more, ``amp.autocast(enabled=False)``, read as
@@ -2187,7 +2186,6 @@ plain ``torch.load`` of a GPU-saved checkpoint that needs CUDA; an Intel or Appl
 undocumented ``device='cpu'`` and move the CPU-built model (``model.py:51``-``:52``) with ``.to()`` by hand.
 The shape: a device argument defaulting to 'cuda' that is compared to 'cpu' only (a cuda-or-cpu switch), read
 as a free device setting. Not tuned: a measurement round, one level off.
-level off.
 yolort (blind round 163, held out) on XPU and MPS: moderate, from hardcoded-cuda-device at
 ``yolort/v5/utils/torch_utils.py:91`` (``select_device``'s ``torch.device("cuda:0" if cuda else "cpu")``), and
 on XPU also framework-import at ``yolort/trainer/lightning_task.py:9`` (Lightning has no XPU accelerator).
