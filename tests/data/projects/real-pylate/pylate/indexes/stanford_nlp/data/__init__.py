@@ -1,0 +1,3 @@
+from .collection import Collection
+
+__all__ = ["Collection"]
