@@ -1,3 +1,0 @@
-from .collection import Collection
-
-__all__ = ["Collection"]

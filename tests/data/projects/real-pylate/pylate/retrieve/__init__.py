@@ -1,6 +1,0 @@
-from __future__ import annotations
-
-from .colbert import ColBERT
-from .xtr import XTR
-
-__all__ = ["ColBERT", "XTR"]
