@@ -1,0 +1,1 @@
+__all__ = ["losses", "models", "retrieve", "rank", "train", "utils"]

@@ -1,0 +1,3 @@
+VERSION = (1, 4, 3)
+
+__version__ = ".".join(map(str, VERSION))

@@ -1,0 +1,4 @@
+from .flops import Flops, FlopsScheduler
+from .ranking import Ranking
+
+__all__ = ["Flops", "FlopsScheduler", "Ranking"]

@@ -1,0 +1,5 @@
+from .colbert import ColBERT
+from .sparse_embed import SparseEmbed
+from .splade import Splade
+
+__all__ = ["ColBERT", "SparseEmbed", "Splade"]

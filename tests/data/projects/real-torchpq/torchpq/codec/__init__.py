@@ -1,0 +1,4 @@
+from .PQCodec import PQCodec
+from .VQCodec import VQCodec
+from .SQCodec import SQCodec
+from .BaseCodec import BaseCodec

@@ -1,0 +1,2 @@
+from .IVFPQTopk import IVFPQTopk
+from .Topk import Topk

@@ -1,0 +1,3 @@
+from .FlatIndex import FlatIndex
+from .IVFPQIndex import IVFPQIndex
+from .IVFPQRIndex import IVFPQRIndex

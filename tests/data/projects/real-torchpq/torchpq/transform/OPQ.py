@@ -1,0 +1,3 @@
+class OPQ:
+  def __init__(self):
+    pass

@@ -1,0 +1,1 @@
+from .PCA import PCA
