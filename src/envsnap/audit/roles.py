@@ -17,11 +17,10 @@ Role = Literal["core", "tests", "examples", "benchmarks", "docs", "scratch", "ve
 ROLES: tuple[Role, ...] = ("core", "tests", "examples", "benchmarks", "docs", "scratch", "vendored")
 
 _FOLDERS: dict[str, Role] = {
-    # `cuequivariance_torch/_tests/` (#22 blind round 141): test helpers shipped inside the package, private
-    # by name, imported by no library module.
+    # `_test/`, `_testing/`: test helpers shipped inside a package, private by name (`_tests/`, as
+    # cuequivariance_torch has, #22 blind round 141, is one of the _SUFFIXED names below).
     **dict.fromkeys(
-        ("tests", "test", "testing", "unittests", "unit_tests", "conftest", "_tests", "_test", "_testing"),
-        "tests",
+        ("tests", "test", "testing", "unittests", "unit_tests", "conftest", "_test", "_testing"), "tests"
     ),
     **dict.fromkeys(
         (
