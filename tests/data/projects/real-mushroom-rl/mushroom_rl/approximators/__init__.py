@@ -1,0 +1,4 @@
+from ._implementations.ensemble import Ensemble
+from .regressor import Regressor
+
+__all__ = ['Ensemble', 'Regressor']

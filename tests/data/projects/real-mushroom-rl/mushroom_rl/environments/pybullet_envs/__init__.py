@@ -1,0 +1,1 @@
+from .air_hockey import *
