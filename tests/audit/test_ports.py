@@ -334,6 +334,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-yolort", "mps"),
         ("real-mct-quantizers", "xpu"),
         ("real-mct-quantizers", "mps"),
+        ("real-cherry-rl", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2208,7 +2209,17 @@ quantizers pin their scales, zero points and LUT values to it at construction
 on 'xpu' or 'mps' meets CPU quantization parameters: a device mismatch, not a slow CPU run, fixed by a
 one-line edit (on MPS the fake_quantize ops also lack kernels). The shape: a cuda-or-cpu helper whose result
 is stored as module state that must sit on the same device as tensors the caller places. Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+cherry-rl (blind round 164, held out, the draw) on MPS: moderate, from float64-on-mps at
+``cherry/experience_replay.py:154`` (``Transition.double()``) and ``:585`` (``ExperienceReplay.double()``).
+The expectation is lower: both are cast methods that mirror ``nn.Module.double()`` beside ``half()``
+(``:150``-``:151``) and run only when the caller asks for float64; the library's own tensors take
+``torch.get_default_dtype()`` (``cherry/_torch.py:38``-``:39``), replays and batches follow the device the
+caller gives (``experience_replay.py:147``-``:148``, ``algorithms/sac.py:306``-``:307``), so
+``replay.to('mps')`` runs as shipped (only the optional LinearValue baseline's ``th.linalg.lstsq``,
+``models/robotics.py:175``, lacks an MPS kernel). The shape: a container's opt-in ``.double()`` dtype-cast
+method, read as float64 the library itself puts on the device. Not tuned: a measurement round, one level
+off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
