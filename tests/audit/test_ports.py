@@ -335,6 +335,11 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-mct-quantizers", "xpu"),
         ("real-mct-quantizers", "mps"),
         ("real-cherry-rl", "mps"),
+        ("real-kraken", "mps"),
+        ("real-mmocr", "xpu"),
+        ("real-mmocr", "mps"),
+        ("real-layoutparser", "xpu"),
+        ("real-layoutparser", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2219,7 +2224,40 @@ caller gives (``experience_replay.py:147``-``:148``, ``algorithms/sac.py:306``-`
 ``replay.to('mps')`` runs as shipped (only the optional LinearValue baseline's ``th.linalg.lstsq``,
 ``models/robotics.py:175``, lacks an MPS kernel). The shape: a container's opt-in ``.double()`` dtype-cast
 method, read as float64 the library itself puts on the device. Not tuned: a measurement round, one level
-off."""
+off.
+measurement round, one level off.
+kraken (blind round 165, held out, the draw) on MPS: lower, from "has a code path on Apple MPS: names the
+'mps' device" at ``kraken/ketos/util.py:296`` (``to_ptl_device`` passes 'mps' to Lightning), with
+torch-compile-mps at ``kraken/train/ppocr.py:204`` (+1 more) only to check. The expectation is moderate: the
+name is there but the path is partial: kraken#801 reports 7.1 recognition failing on mps with a CPU/mps device
+mismatch, the line batch being stacked on the CPU (``kraken/models/ctc.py:135``-``:139``) and fed to the
+Fabric-placed network (``:231``; fixed on main, unreleased, the workaround is ``-d cpu``), MPS training is an
+open request (kraken#358), and the recognizer's ``nn.CTCLoss`` (``kraken/lib/vgsl/model.py:802``) has no MPS
+kernel. ROCm and XPU (no 'xpu' in ``to_ptl_device``, Lightning has no XPU accelerator) are right. The shape: a
+device list that names 'mps' and hands it to Lightning while the inference loop builds its inputs on the CPU,
+a named device that is not yet a working path. Not tuned: a measurement round, one level off.
+mmocr (blind round 165, held out) on XPU and MPS: lower ("standard ops, no custom CUDA"), with no finding at
+all: the imports of mmcv's compiled ops (``RoIAlignRotated`` at
+``mmocr/models/textdet/heads/drrg_head.py:14``, ``pixel_group`` at ``postprocessors/pan_postprocessor.py:7``,
+``contour_expand`` at ``postprocessors/pse_postprocessor.py:8``) and the mmcv bounds
+(``mmocr/__init__.py:15``-``:16``) are not read. The expectation is moderate on both: the device comes from
+MMEngine's ``get_device()`` outside the tree, which has no 'xpu' (training and the default inferencer stay on
+the CPU on an Intel host), and the package imports mmcv.ops at module import, so the full mmcv must be built,
+whose ops have no Intel kernels and no Metal ones on torch >= 2.1 (DRRG's RoIAlignRotated and Mask R-CNN's
+RoIAlign/NMS need a CPU fallback); DBNet and the recognizers are plain PyTorch and PAN/PSE post-process on CPU
+arrays: edits, no kernels. ROCm (mmcv's hipified source build) is right. The shape: an OpenMMLab package whose
+device comes from MMEngine outside the tree and which imports mmcv's compiled ops, read as plain PyTorch. Not
+tuned: a measurement round, one level off.
+layoutparser (blind round 165, held out) on XPU and MPS: lower ("standard ops, no custom CUDA"), from
+cuda-availability-check at ``layoutparser/file_utils.py:100`` ("Returns False ...: the code takes its CPU
+branch", read as a guarded fallback) and the guarded, optional PaddlePaddle import and extra
+(``layoutparser/models/paddledetection/layoutmodel.py:32``, ``METADATA:47``). The expectation is moderate on
+both: that CPU branch overwrites the caller's device, ``device = "cpu"`` whenever CUDA is absent, 'xpu' or
+'mps' included (``models/detectron2/layoutmodel.py:109``-``:114``,
+``models/effdet/layoutmodel.py:129``-``:134``), so an Intel or Apple GPU is never used without editing those
+lines (then effdet runs as plain PyTorch; Detectron2's custom ops have no Intel or Metal kernels). ROCm
+('cuda') is right. The shape: a cuda-or-cpu check whose else branch overwrites a caller-given device with
+'cpu', read as a guarded fallback. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,3 @@
+"""
+entry point for kraken functionality
+"""

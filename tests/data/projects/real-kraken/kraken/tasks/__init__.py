@@ -1,0 +1,3 @@
+from .recognition import *  # NOQA
+from .segmentation import *  # NOQA
+from .align import *  # NOQA

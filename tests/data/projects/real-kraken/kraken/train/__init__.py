@@ -1,0 +1,4 @@
+from .utils import KrakenTrainer  # NOQA
+from .vgsl import *  # NOQA
+from .ppocr import *  # NOQA
+from .blla import *  # NOQA

@@ -1,0 +1,41 @@
+# Copyright 2021 The Layout Parser team. All rights reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+from abc import ABC, abstractmethod
+from enum import IntEnum
+
+from ..file_utils import requires_backends
+
+class BaseOCRElementType(IntEnum):
+    @property
+    @abstractmethod
+    def attr_name(self):
+        pass
+
+
+class BaseOCRAgent(ABC):
+    @property
+    @abstractmethod
+    def DEPENDENCIES(self):
+        """DEPENDENCIES lists all necessary dependencies for the class."""
+        pass
+
+    def __new__(cls, *args, **kwargs):
+
+        requires_backends(cls, cls.DEPENDENCIES)
+        return super().__new__(cls)
+
+    @abstractmethod
+    def detect(self, image):
+        pass

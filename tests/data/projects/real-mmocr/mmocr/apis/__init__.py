@@ -1,0 +1,2 @@
+# Copyright (c) OpenMMLab. All rights reserved.
+from .inferencers import *  # NOQA

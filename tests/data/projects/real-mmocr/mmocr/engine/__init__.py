@@ -1,0 +1,2 @@
+# Copyright (c) OpenMMLab. All rights reserved.
+from .hooks import *  # NOQA

@@ -1,0 +1,5 @@
+# Copyright (c) OpenMMLab. All rights reserved.
+from .clip_resnet import CLIPResNet
+from .unet import UNet
+
+__all__ = ['UNet', 'CLIPResNet']

@@ -1,0 +1,5 @@
+# Copyright (c) OpenMMLab. All rights reserved.
+from .extractors import *  # NOQA
+from .heads import *  # NOQA
+from .module_losses import *  # NOQA
+from .postprocessors import *  # NOQA
