@@ -340,6 +340,11 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-mmocr", "mps"),
         ("real-layoutparser", "xpu"),
         ("real-layoutparser", "mps"),
+        ("real-fuxictr", "xpu"),
+        ("real-fuxictr", "mps"),
+        ("real-rectools", "xpu"),
+        ("real-rectools", "mps"),
+        ("real-transformers4rec", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2257,7 +2262,36 @@ both: that CPU branch overwrites the caller's device, ``device = "cpu"`` wheneve
 ``models/effdet/layoutmodel.py:129``-``:134``), so an Intel or Apple GPU is never used without editing those
 lines (then effdet runs as plain PyTorch; Detectron2's custom ops have no Intel or Metal kernels). ROCm
 ('cuda') is right. The shape: a cuda-or-cpu check whose else branch overwrites a caller-given device with
-'cpu', read as a guarded fallback. Not tuned: a measurement round, one level off."""
+'cpu', read as a guarded fallback. Not tuned: a measurement round, one level off.
+measurement round, one level off.
+fuxictr (blind round 166, the draw) on XPU and MPS: lower ("standard ops, no custom CUDA"): the cuda-or-cpu
+``get_device(gpu)`` at ``fuxictr/pytorch/torch_utils.py:52`` is read as cuda-availability-check "returns False
+on Intel XPU: the code takes its CPU branch", lower. The expectation is moderate: that function is the only
+device choice (``torch_utils.py:42``-``:56``), and the models take an int ``gpu``, not a device
+(``models/rank_model.py:41``, ``:67``), so an Intel GPU or Apple silicon is reached only by editing
+``get_device``; as shipped the training runs on the CPU. The shape: an int GPU-index argument mapped to
+'cuda:N' or 'cpu' as the package's only device setting. Not tuned: a measurement round, one level off.
+rectools (blind round 166, held out) on XPU: lower ("standard ops, no custom CUDA"), though its own
+framework-requirement finding at ``rectools-0.19.0.dist-info/METADATA:54`` says Lightning has no XPU
+accelerator and 'auto' trains on the CPU; it is rated lower because the requirement sits in the torch extra.
+The expectation is moderate: the transformer models train only through a Lightning ``Trainer(devices=1)``
+built with the auto accelerator (``models/nn/transformers/base.py:369``-``:378``), so an Intel GPU needs a
+custom ``get_trainer_func`` with an XPU accelerator plugin; only inference takes
+``recommend_torch_device='xpu'`` (``lightning.py:371``-``:374``). On MPS: moderate, from float64-on-mps at
+``rectools/fast_transformers/unisrec/lightning.py:161`` and ``models/nn/transformers/lightning.py:167``. The
+expectation is lower: both float64 lines sit in the gBCE logits, an opt-in loss (the default is 'softmax',
+``base.py:203``), and Lightning's auto accelerator picks mps on Apple silicon. The shape: the extra that
+carries the whole GPU path is Lightning, read as optional; and float64 confined to a non-default loss branch.
+Not tuned: a measurement round, one level off.
+transformers4rec (blind round 166, held out) on ROCm: moderate, from cuda-only-requirement at
+``pyproject.toml:20`` (isort's ``known_third_party`` list naming cudf, cupy, dask_cudf and rmm, read as a
+requirement) and cuda-only-import at ``transformers4rec/data/yoochoose.py:67``, ``utils/dependencies.py:18``,
+``utils/data_utils.py:116`` (guarded cudf/dask_cudf imports). The expectation is lower: RAPIDS is not in
+``requirements/base_external.txt`` or ``base_merlin.txt``; the README names cuDF only for the optional
+GPU-accelerated dataloader and NVTabular (``README.md:142``-``:153``), every import is guarded, and the model
+and Trainer run on ROCm PyTorch's 'cuda' (``config/trainer.py:132``). The shape: a linter's list of
+third-party module names in pyproject.toml read as dependencies, beside guarded optional GPU-dataframe
+imports. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,3 @@
+from . import criteo
+from . import avazu
+from . import kkbox

@@ -1,0 +1,2 @@
+from .build_dataset import *
+from .feature_processor import *

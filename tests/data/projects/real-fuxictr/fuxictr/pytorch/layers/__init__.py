@@ -1,0 +1,9 @@
+from .pooling import *
+from .embeddings import *
+from .activations import *
+from .blocks import *
+from .interactions import *
+from .attentions import *
+
+
+

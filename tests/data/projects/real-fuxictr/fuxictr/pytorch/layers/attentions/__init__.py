@@ -1,0 +1,4 @@
+from .dot_product_attention import *
+from .squeeze_excitation import *
+from .target_attention import *
+

@@ -1,0 +1,3 @@
+from .logistic_regression import *
+from .factorization_machine import *
+from .mlp_block import *

@@ -1,0 +1,2 @@
+from .feature_embedding import *
+from .pretrained_embedding import *

@@ -1,0 +1,2 @@
+from .rank_model import BaseModel
+from .multitask_model import MultiTaskModel

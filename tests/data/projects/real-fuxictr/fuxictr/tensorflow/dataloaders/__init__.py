@@ -1,0 +1,1 @@
+from .tf_dataloader import TFRecordDataLoader

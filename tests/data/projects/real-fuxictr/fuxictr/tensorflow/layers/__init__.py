@@ -1,0 +1,6 @@
+from .pooling import *
+from .embeddings import *
+from .blocks import *
+from .interactions import *
+
+

@@ -1,0 +1,2 @@
+from .feature_embedding import *
+

@@ -1,0 +1,3 @@
+from .inner_product import *
+from .cross_net import *
+
