@@ -334,6 +334,10 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-yolort", "mps"),
         ("real-mct-quantizers", "xpu"),
         ("real-mct-quantizers", "mps"),
+        ("real-fastreid", "rocm:gfx942"),
+        ("real-sleap-nn", "rocm:gfx942"),
+        ("real-sleap-nn", "xpu"),
+        ("real-strongsort", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2208,7 +2212,35 @@ quantizers pin their scales, zero points and LUT values to it at construction
 on 'xpu' or 'mps' meets CPU quantization parameters: a device mismatch, not a slow CPU run, fixed by a
 one-line edit (on MPS the fake_quantize ops also lack kernels). The shape: a cuda-or-cpu helper whose result
 is stored as module state that must sit on the same device as tensors the caller places. Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+fastreid (blind round 167, held out) on ROCm: lower, "already supported on ROCm: build switch ROCM_HOME" from
+``fastreid/utils/collect_env.py:75``, which outranks the torch-pin finding it lists only as "to check"
+(``fastreid-1.4.0.dist-info/METADATA:22``, torch ==1.13.1). The expectation is moderate: that line is the
+environment report copied from detectron2 (it prints whether torch is a ROCm build), not a build switch;
+the code is plain PyTorch on 'cuda', but the exact torch==1.13.1 pin only has ROCm 5.2 wheels, which predate
+gfx942, so the pin must be lifted. The shape: a diagnostics helper that reads torch.version.hip and ROCM_HOME,
+read as ROCm support, beside a torch pin that predates the target. Not tuned: a measurement round, one level
+off.
+sleap-nn (blind round 167, held out) on ROCm: moderate, from ort-cuda-provider at
+``sleap_nn/inference/layers/backends/onnx_backend.py:38`` (ONNX Runtime's provider chosen among CUDA, DirectML
+and the CPU). The expectation is lower: the ONNX backend serves exported models only (onnxruntime is in the
+``export`` extras, not Requires-Dist); training and the default predictors are plain PyTorch and Lightning,
+whose 'cuda'/'gpu' (``cli.py:1342``) is the AMD GPU under ROCm PyTorch. The shape: an optional ONNX Runtime
+deployment backend beside a plain PyTorch main path. Not tuned: a measurement round, one level off.
+sleap-nn (blind round 167, held out) on XPU: lower, "has a code path on Intel XPU: uses torch.xpu" from
+``sleap_nn/training/model_trainer.py:300``. The expectation is moderate: that line only counts XPU devices for
+``trainer_devices='auto'``; the accelerator handed to ``lightning.Trainer`` has no 'xpu' option (an unknown
+one falls back to 'auto', ``model_trainer.py:1873``-``:1882``), Lightning has no built-in XPU accelerator, and
+device 'auto' never picks xpu (``cli.py:1342``-``:1346``), so only inference with a hand-passed device string
+runs there. The shape: a torch.xpu device count in a helper, read as an XPU code path, where the device choice
+and the training framework name no XPU. Not tuned: a measurement round, one level off.
+strongsort (blind round 167, held out) on XPU: lower, "has a code path on Intel XPU: imports OpenVINO" from
+``strongsort/reid_multibackend.py:155``, which outranks the torch-pin finding at ``requirements.txt:5``
+(torch==1.13.0, listed as "to check"). The expectation is moderate: the OpenVINO branch runs exported
+``_openvino_model`` weights on ``device_name="CPU"`` (``reid_multibackend.py:167``), not on an Intel GPU, and
+the default PyTorch ReID path needs the exact torch==1.13.0 pin lifted before torch.xpu exists. The shape: a
+YOLOv5-style multi-backend loader whose OpenVINO branch targets the CPU, read as Intel GPU support beside a
+torch pin that predates XPU. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
