@@ -345,6 +345,10 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-rectools", "xpu"),
         ("real-rectools", "mps"),
         ("real-transformers4rec", "rocm:gfx942"),
+        ("real-fastreid", "rocm:gfx942"),
+        ("real-sleap-nn", "rocm:gfx942"),
+        ("real-sleap-nn", "xpu"),
+        ("real-strongsort", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2291,7 +2295,36 @@ requirement) and cuda-only-import at ``transformers4rec/data/yoochoose.py:67``, 
 GPU-accelerated dataloader and NVTabular (``README.md:142``-``:153``), every import is guarded, and the model
 and Trainer run on ROCm PyTorch's 'cuda' (``config/trainer.py:132``). The shape: a linter's list of
 third-party module names in pyproject.toml read as dependencies, beside guarded optional GPU-dataframe
-imports. Not tuned: a measurement round, one level off."""
+imports. Not tuned: a measurement round, one level off.
+measurement round, one level off.
+fastreid (blind round 167, held out) on ROCm: lower, "already supported on ROCm: build switch ROCM_HOME" from
+``fastreid/utils/collect_env.py:75``, which outranks the torch-pin finding it lists only as "to check"
+(``fastreid-1.4.0.dist-info/METADATA:22``, torch ==1.13.1). The expectation is moderate: that line is the
+environment report copied from detectron2 (it prints whether torch is a ROCm build), not a build switch;
+the code is plain PyTorch on 'cuda', but the exact torch==1.13.1 pin only has ROCm 5.2 wheels, which predate
+gfx942, so the pin must be lifted. The shape: a diagnostics helper that reads torch.version.hip and ROCM_HOME,
+read as ROCm support, beside a torch pin that predates the target. Not tuned: a measurement round, one level
+off.
+sleap-nn (blind round 167, held out) on ROCm: moderate, from ort-cuda-provider at
+``sleap_nn/inference/layers/backends/onnx_backend.py:38`` (ONNX Runtime's provider chosen among CUDA, DirectML
+and the CPU). The expectation is lower: the ONNX backend serves exported models only (onnxruntime is in the
+``export`` extras, not Requires-Dist); training and the default predictors are plain PyTorch and Lightning,
+whose 'cuda'/'gpu' (``cli.py:1342``) is the AMD GPU under ROCm PyTorch. The shape: an optional ONNX Runtime
+deployment backend beside a plain PyTorch main path. Not tuned: a measurement round, one level off.
+sleap-nn (blind round 167, held out) on XPU: lower, "has a code path on Intel XPU: uses torch.xpu" from
+``sleap_nn/training/model_trainer.py:300``. The expectation is moderate: that line only counts XPU devices for
+``trainer_devices='auto'``; the accelerator handed to ``lightning.Trainer`` has no 'xpu' option (an unknown
+one falls back to 'auto', ``model_trainer.py:1873``-``:1882``), Lightning has no built-in XPU accelerator, and
+device 'auto' never picks xpu (``cli.py:1342``-``:1346``), so only inference with a hand-passed device string
+runs there. The shape: a torch.xpu device count in a helper, read as an XPU code path, where the device choice
+and the training framework name no XPU. Not tuned: a measurement round, one level off.
+strongsort (blind round 167, held out) on XPU: lower, "has a code path on Intel XPU: imports OpenVINO" from
+``strongsort/reid_multibackend.py:155``, which outranks the torch-pin finding at ``requirements.txt:5``
+(torch==1.13.0, listed as "to check"). The expectation is moderate: the OpenVINO branch runs exported
+``_openvino_model`` weights on ``device_name="CPU"`` (``reid_multibackend.py:167``), not on an Intel GPU, and
+the default PyTorch ReID path needs the exact torch==1.13.0 pin lifted before torch.xpu exists. The shape: a
+YOLOv5-style multi-backend loader whose OpenVINO branch targets the CPU, read as Intel GPU support beside a
+torch pin that predates XPU. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

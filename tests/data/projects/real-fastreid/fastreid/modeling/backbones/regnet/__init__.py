@@ -1,0 +1,4 @@
+
+
+from .regnet import build_regnet_backbone
+from .effnet import build_effnet_backbone
