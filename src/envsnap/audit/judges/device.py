@@ -701,6 +701,12 @@ def judge_device_choices(signal: Signal, target: Target, ctx: Context) -> Findin
             f"The caller's device is kept only when it is CUDA; any other, '{target.kind}' included, is "
             f"replaced by the CPU: {NAMES[target.kind]} sits idle until the check is edited."
         )
+    elif "shape=discard-unavailable" in signal.detail:
+        meaning = (
+            f"The caller's device is kept only where CUDA is available; anywhere else any device, "
+            f"'{target.kind}' included, is replaced by the CPU: {NAMES[target.kind]} sits idle until the "
+            "check is edited."
+        )
     elif "shape=selection" in signal.detail:
         meaning = (
             f"The device selection picks among {', '.join(allowed)} and never '{target.kind}': on "

@@ -95,6 +95,13 @@ _OPTIONAL_SECTION = re.compile(
 # setuptools can read an extra's requirements from files (`x = { file = "requirements/x.txt" }` under
 # [tool.setuptools.dynamic.optional-dependencies], kornia 0.8): those files hold optional requirements only.
 _DYNAMIC_EXTRAS = re.compile(r"^\[tool\.setuptools\.dynamic\.optional-dependencies\]")
+_TOOL_SETTINGS = re.compile(
+    r"^\[\[?tool\.(?:isort|ruff|mypy|pytest|black|coverage|pylint|pyright|basedpyright|codespell|flake8|"
+    r"pydocstyle|bandit|yapf|importlinter|deptry|setuptools_scm|towncrier|docformatter|autopep8|pycln|"
+    r"vulture|typos|pyrefly|ty|bumpversion|commitizen)\b"
+)
+"""pyproject.toml tables of linters and test runners: the module names they list (isort's
+``known_third_party``, mypy's ``[[tool.mypy.overrides]] module``) are no requirements."""
 _DEPENDENCY_LIST = re.compile(
     r"""\b\w*(?:requires?|requirements|dependencies|deps)\w*["']?\s*[=:]""", re.IGNORECASE
 )
@@ -306,7 +313,7 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
     if kind == "metadata":
         yield from scan_metadata(relative, text)
         return
-    optional = dynamic_extras = False
+    optional = dynamic_extras = settings = False
     poetry: str | None = None  # "main" or "dev" inside Poetry's dependency tables
     depth = 0  # open brackets of a dependency list (`dependencies = [` ... `]`)
     for number, raw in enumerate(text.splitlines(), 1):
@@ -314,9 +321,12 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
         if line.startswith("[") and kind == "build" and depth == 0:
             optional = bool(_OPTIONAL_SECTION.match(line))
             dynamic_extras = bool(_DYNAMIC_EXTRAS.match(line))
+            # transformers4rec 23.12's `[tool.isort] known_third_party = ["cudf", "cupy", ...]` read as
+            # RAPIDS required (#22 blind round 166).
+            settings = bool(_TOOL_SETTINGS.match(line))
             table = _POETRY_TABLE.match(line)
             poetry = None if table is None else "main" if table.group(1) is None else "dev"
-        if not line or line.startswith("#"):
+        if not line or line.startswith("#") or settings:
             continue
         if poetry is not None and raw[:1] not in (" ", "\t"):
             signal = _poetry_requirement(line, relative, number, poetry)

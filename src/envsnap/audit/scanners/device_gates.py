@@ -237,6 +237,57 @@ def discarded_devices(node: ast.If) -> list[str] | None:
     return ["cuda", "cpu"]
 
 
+def _checks_cuda(test: ast.expr) -> bool:
+    """``torch.cuda.is_available()``, ``is_torch_cuda_available()``: a call asking whether CUDA is there."""
+    if not isinstance(test, ast.Call):
+        return False
+    func = test.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Attribute)
+        and func.value.attr == "cuda"
+    ):
+        name = f"cuda_{name}"
+    name = name.lower()
+    return "cuda" in name and "available" in name
+
+
+def discarded_when_unavailable(node: ast.If) -> list[str] | None:
+    """``if torch.cuda.is_available(): [if device is None: device = 'cuda'] else: device = 'cpu'``.
+
+    layoutparser 0.3.4's Detectron2 and EfficientDet wrappers (#22 blind round 165) keep the caller's device
+    where CUDA is there and replace it with the CPU anywhere else: ``device='mps'`` on a Mac runs on the CPU.
+    The ``if`` branch must keep the setting (fill it only where unset); one that assigns it outright is a
+    cuda-or-cpu selection, not a discard of the caller's choice.
+    """
+    if not _checks_cuda(node.test):
+        return None
+    fallback = branch_value(node.orelse)
+    if fallback is None or fallback[0] == "return" or fallback[1] != "cpu":
+        return None
+    target = node.orelse[0].targets[0] if isinstance(node.orelse[0], ast.Assign) else None
+    if target is None or not _device_named(target) or len(node.body) != 1:
+        return None
+    inner = node.body[0]
+    if not (isinstance(inner, ast.If) and not inner.orelse and unset_test(inner.test)[0]):
+        return None
+    test = inner.test
+    tested = (
+        test.left
+        if isinstance(test, ast.Compare)
+        else test.operand
+        if isinstance(test, ast.UnaryOp)
+        else test
+    )
+    if ast.unparse(tested) != ast.unparse(target):
+        return None  # another setting filled in: not the one the else branch overwrites
+    kept = branch_value(inner.body)
+    if kept is None or kept[0] != fallback[0] or kept[1].split(":")[0] != "cuda":
+        return None
+    return ["cuda", "cpu"]
+
+
 def unset_test(test: ast.expr) -> tuple[bool, bool]:
     """Whether the body, and whether the ``else``, of ``if <test>:`` runs only where the caller gave
     no device: ``device is None``, ``not device`` (and the negations for the ``else``).

@@ -56,6 +56,7 @@ from envsnap.audit.ports import (
 from envsnap.audit.scanners.build import shown_code
 from envsnap.audit.scanners.device_gates import (
     discarded_devices,
+    discarded_when_unavailable,
     gate_devices,
     is_default_call,
     returned_gate,
@@ -505,6 +506,11 @@ class _Visitor(ast.NodeVisitor):
         elif kind in _KERNEL_PLUMBING and self._optional_adapter():
             is_guarded = True
             detail = (*detail, ADAPTER)
+        if kind == "float64" and self.function_names and self.function_names[-1] in _CAST_METHODS:
+            # `def double(self): return self._apply(lambda t: t.double())` beside `half()` (cherry-rl 0.2.0's
+            # Transition and ExperienceReplay, #22 blind round 164): a cast the caller asks for, as
+            # Tensor.double() is, not float64 the library puts on the device.
+            detail = (*detail, OPT_IN)
         if kind == "float64" and self.dtype_fallback:
             detail = (*detail, DTYPE_FALLBACK)
         if kind == "float64" and self.opt_in and OPT_IN not in detail:
@@ -597,7 +603,7 @@ class _Visitor(ast.NodeVisitor):
     def _import(self, node: ast.AST, module: str) -> bool:
         portable = portable_api(module)
         if portable is not None:
-            if portable[0] == "OpenVINO" and '"GPU"' not in self.text and "'GPU'" not in self.text:
+            if portable[0] == "OpenVINO" and not _OPENVINO_GPU.search(self.text):
                 # OpenVINO runs on the CPU unless its "GPU" device is named: rapidocr 3.10 compiles with
                 # device_name="CPU" only (#22 blind round 65); rtmlib maps device='gpu' to "GPU".
                 return True
@@ -1750,8 +1756,11 @@ class _Visitor(ast.NodeVisitor):
             self._emit_gate(node, names)
             return
         kept = discarded_devices(node)
+        shape = "shape=discard"
+        if kept is None and (kept := discarded_when_unavailable(node)) is not None:
+            shape = "shape=discard-unavailable"
         if kept is not None:
-            devices = (f"devices={','.join(kept)}", "shape=discard")
+            devices = (f"devices={','.join(kept)}", shape)
             self.emit("device-choices", node, ", ".join(kept), guarded=False, detail=devices)
 
     def _emit_gate(self, node: ast.AST, names: list[str]) -> None:
@@ -2163,6 +2172,21 @@ def rocm_test(test: ast.expr) -> bool | None:
     return None
 
 
+_OPENVINO_GPU = re.compile(r"^(?![^\n]*\bcolumns\s*=)[^\n]*[\"']GPU[\"']", re.MULTILINE)
+"""OpenVINO's "GPU" device named on a line that is no table heading: YOLOv5's ``export_formats()``, copied
+into StrongSORT 0.2.1's multi-backend loader, heads its table ``columns=[..., "CPU", "GPU"]`` and compiles
+the OpenVINO model with ``device_name="CPU"`` (#22 blind round 167)."""
+
+_CAST_METHODS = frozenset({"double", "float64", "to_double", "as_double"})
+"""Methods named as a dtype cast: their float64 is the caller's request."""
+
+_ENVIRONMENT_REPORTS = ("collect_env",)
+"""Modules that describe the environment for a bug report (torch's, detectron2's and MMEngine's
+``collect_env.py``, copied into fastreid, mmocr, composer...): their ``torch.version.hip`` and
+``ROCM_HOME`` say which build is installed, not that the project has a ROCm path (fastreid 1.4.0, #22
+blind round 167, read "already supported on ROCm" from detectron2's copy)."""
+
+
 def scan_python(relative: str, text: str, hot: list[int] | None = None) -> Iterator[Signal]:
     """Signals of one Python file; ``hot``: its ``trigger_lines`` when the caller has them already.
 
@@ -2180,7 +2204,10 @@ def scan_python(relative: str, text: str, hot: list[int] | None = None) -> Itera
     guard_by_callers(visitor, tree)
     guard_methods_by_callers(visitor, tree, text)
     seen: set[tuple[str, int | str | None, str]] = set()
+    reports = posixpath.basename(relative).startswith(_ENVIRONMENT_REPORTS)
     for signal in (*visitor.signals, *_stand_ins(relative, text)):
+        if reports and signal.kind == "port":
+            continue
         # One port signal per target and reason per file is evidence enough; the rest are the same fact.
         # Per reason: nerfacc 0.5.3's setup.py filters paths on "hip" before `if torch.version.hip:`,
         # and keeping the first alone hid the build switch behind a device name (#22 blind round 12).

@@ -1,0 +1,249 @@
+"""Fixes after measurement rounds 164-167 (#22, stop 22), each with the real excerpt and a twin.
+
+- transformers4rec 23.12 (round 166): isort's ``known_third_party`` in pyproject.toml read as RAPIDS required.
+- fastreid 1.4.0 (round 167): detectron2's ``collect_env.py`` (it reports whether torch is a ROCm build) read
+  as "already supported on ROCm".
+- StrongSORT 0.2.1 (round 167): YOLOv5's export table heading ``columns=[..., "CPU", "GPU"]`` made the
+  OpenVINO branch, which compiles with ``device_name="CPU"``, an Intel GPU path.
+- cherry-rl 0.2.0 (round 164): float64 in ``def double(self)``, a cast the caller asks for.
+- layoutparser 0.3.4 (round 165): ``if is_torch_cuda_available(): if device is None: device = "cuda"
+  else: device = "cpu"`` replaces a caller's 'xpu' or 'mps' with the CPU.
+- mmocr 1.0.1 (round 165): ``from mmcv.ops import RoIAlignRotated``, compiled ops, read as plain PyTorch.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from envsnap.audit.scanners.build import scan_build
+from tests.audit.conftest import audit_files, raised
+
+# transformers4rec 23.12.0 pyproject.toml (trimmed) and a guarded cudf import like data/yoochoose.py:67.
+PYPROJECT = """\
+[build-system]
+requires = [
+    "setuptools>=42",
+    "wheel"
+]
+build-backend = "setuptools.build_meta"
+
+[tool.isort]
+use_parentheses = true
+known_third_party = ["cudf", "cupy", "dask", "dask_cuda", "dask_cudf", "numba", "numpy", "pytest", "rmm"]
+
+[[tool.mypy.overrides]]
+module = ["cupy", "cudf"]
+ignore_missing_imports = true
+"""
+LOADER = """\
+try:
+    import cudf
+except ImportError:
+    cudf = None
+
+
+def read(path):
+    return cudf.read_parquet(path) if cudf is not None else None
+"""
+
+
+def test_linter_tables_of_pyproject_hold_no_requirements() -> None:
+    signals = list(scan_build("pyproject.toml", PYPROJECT, "build"))
+    assert [s for s in signals if s.kind == "requirement"] == []
+
+
+def test_the_same_names_in_the_dependencies_are_requirements() -> None:
+    declared = PYPROJECT + '\n[project]\nname = "x"\ndependencies = ["cudf-cu12", "numpy"]\n'
+    signals = list(scan_build("pyproject.toml", declared, "build"))
+    assert [(s.kind, s.subject) for s in signals if s.kind == "requirement"] == [("requirement", "cudf-cu12")]
+
+
+def test_a_guarded_import_beside_linter_settings_is_an_opt_in_on_rocm(tmp_path: Path) -> None:
+    files = {"pyproject.toml": PYPROJECT, "t4r/data/loader.py": LOADER}
+    report = audit_files(tmp_path, files, "rocm:gfx942")
+    assert report.verdict.risk == "lower"
+    assert "cuda-only-requirement" not in raised(report)
+    declared = dict(files)
+    declared["pyproject.toml"] = PYPROJECT + '\n[project]\nname = "x"\ndependencies = ["cudf-cu12"]\n'
+    assert audit_files(tmp_path / "twin", declared, "rocm:gfx942").verdict.risk == "moderate"
+
+
+# fastreid 1.4.0 fastreid/utils/collect_env.py:63-76 (detectron2's, trimmed).
+COLLECT_ENV = """\
+import torch
+
+
+def collect_env_info():
+    has_gpu = torch.cuda.is_available()  # true for both CUDA & ROCM
+    torch_version = torch.__version__
+    from torch.utils.cpp_extension import CUDA_HOME
+
+    has_rocm = False
+    if tuple(map(int, torch_version.split(".")[:2])) >= (1, 5):
+        from torch.utils.cpp_extension import ROCM_HOME
+
+        if (getattr(torch.version, "hip", None) is not None) and (ROCM_HOME is not None):
+            has_rocm = True
+    has_cuda = has_gpu and (not has_rocm)
+    return has_cuda, CUDA_HOME
+"""
+
+
+def test_an_environment_report_is_no_rocm_port(tmp_path: Path) -> None:
+    report = audit_files(tmp_path, {"reid/utils/collect_env.py": COLLECT_ENV}, "rocm:gfx942")
+    assert report.verdict.supported == ()
+
+
+def test_the_same_reads_in_a_library_module_are_a_port(tmp_path: Path) -> None:
+    report = audit_files(tmp_path, {"reid/utils/build.py": COLLECT_ENV}, "rocm:gfx942")
+    assert any("ROCm" in line or "ROCM" in line for line in report.verdict.supported)
+
+
+# StrongSORT 0.2.1 strongsort/reid_multibackend.py:24-39 and :152-167 (YOLOv5's, trimmed).
+MULTIBACKEND = """\
+import pandas as pd
+
+
+def export_formats():
+    x = [
+        ["PyTorch", "-", ".pt", True, True],
+        ["OpenVINO", "openvino", "_openvino_model", True, False],
+    ]
+    return pd.DataFrame(x, columns=["Format", "Argument", "Suffix", "CPU", "GPU"])
+
+
+class ReIDDetectMultiBackend:
+    def __init__(self, w, device):
+        self.device = device
+        if str(w).endswith(".xml"):  # OpenVINO
+            from openvino.runtime import Core
+
+            ie = Core()
+            network = ie.read_model(model=w)
+            self.executable_network = ie.compile_model(network, device_name="CPU")
+        else:
+            import torch
+
+            self.model = torch.jit.load(w, map_location=device)
+"""
+
+
+def test_openvino_on_the_cpu_beside_a_table_heading_is_no_intel_gpu_path(tmp_path: Path) -> None:
+    report = audit_files(tmp_path, {"tracker/reid_multibackend.py": MULTIBACKEND}, "xpu")
+    assert not any("OpenVINO" in line for line in report.verdict.supported)
+
+
+def test_openvino_compiled_for_the_gpu_is_an_intel_gpu_path(tmp_path: Path) -> None:
+    source = MULTIBACKEND.replace('device_name="CPU"', 'device_name="GPU"')
+    report = audit_files(tmp_path, {"tracker/reid_multibackend.py": source}, "xpu")
+    assert any("OpenVINO" in line for line in report.verdict.supported)
+
+
+# cherry-rl 0.2.0 cherry/experience_replay.py:150-154 (Transition, trimmed).
+TRANSITION = """\
+import torch as th
+
+
+class Transition:
+    def __init__(self, state, reward, device=None):
+        self.state = th.as_tensor(state, device=device)
+        self.reward = th.as_tensor(reward, device=device)
+
+    def _apply(self, fn):
+        return Transition(fn(self.state), fn(self.reward))
+
+    def half(self):
+        return self._apply(lambda t: t.half() if t.is_floating_point() else t)
+
+    def double(self):
+        return self._apply(lambda t: t.double() if t.is_floating_point() else t)
+"""
+
+
+def test_float64_in_a_cast_method_is_the_callers_request_on_mps(tmp_path: Path) -> None:
+    report = audit_files(tmp_path, {"rl/replay.py": TRANSITION}, "mps")
+    assert report.verdict.risk == "lower"
+    assert [f.rule for f in report.findings if f.location == "rl/replay.py:16"] == ["float64-opt-in-mps"]
+
+
+def test_float64_in_another_method_still_counts_on_mps(tmp_path: Path) -> None:
+    source = TRANSITION.replace("def double(self):", "def normalized(self):")
+    report = audit_files(tmp_path, {"rl/replay.py": source}, "mps")
+    assert report.verdict.risk == "moderate"
+    assert "float64-on-mps" in raised(report)
+
+
+# layoutparser 0.3.4 layoutparser/models/detectron2/layoutmodel.py:109-114 (trimmed).
+LAYOUT_MODEL = """\
+from .file_utils import is_torch_cuda_available
+
+
+class Detectron2LayoutModel:
+    def __init__(self, config_path, device=None):
+        if is_torch_cuda_available():
+            if device is None:
+                device = "cuda"
+        else:
+            device = "cpu"
+        self.device = device
+"""
+
+
+@pytest.mark.parametrize("target", ["xpu", "mps"])
+def test_a_cuda_check_that_replaces_the_callers_device_is_a_discard(tmp_path: Path, target: str) -> None:
+    report = audit_files(tmp_path, {"lp/layoutmodel.py": LAYOUT_MODEL}, target)
+    choices = [f for f in report.findings if f.rule == "device-choices"]
+    assert [(f.location, f.risk) for f in choices] == [("lp/layoutmodel.py:6", "moderate")]
+    assert "only where CUDA is available" in choices[0].meaning
+    assert report.verdict.risk == "moderate"
+
+
+@pytest.mark.parametrize(
+    "twin",
+    [
+        # The else branch fills in only an unset device: the caller's 'xpu' survives.
+        LAYOUT_MODEL.replace(
+            '        else:\n            device = "cpu"',
+            '        elif device is None:\n            device = "cpu"',
+        ),
+        # No caller's device at all: a cuda-or-cpu selection, judged as one elsewhere.
+        LAYOUT_MODEL.replace("            if device is None:\n                device", "            device"),
+    ],
+    ids=["keeps-the-callers-device", "plain-selection"],
+)
+def test_twins_that_keep_the_callers_device_are_no_discard(tmp_path: Path, twin: str) -> None:
+    report = audit_files(tmp_path, {"lp/layoutmodel.py": twin}, "xpu")
+    assert not [f for f in report.findings if "only where CUDA is available" in f.meaning]
+
+
+# mmocr 1.0.1 mmocr/models/textdet/heads/drrg_head.py:14 (trimmed).
+DRRG_HEAD = """\
+import torch
+import torch.nn as nn
+from mmcv.ops import RoIAlignRotated
+
+
+class DRRGHead(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.roi = RoIAlignRotated((3, 3), 1.0)
+
+    def forward(self, x, rois):
+        return self.roi(x, rois)
+"""
+
+
+@pytest.mark.parametrize(
+    ("target", "risk"), [("xpu", "moderate"), ("mps", "moderate"), ("rocm:gfx942", "lower")]
+)
+def test_mmcv_compiled_ops_have_no_intel_or_metal_kernels(tmp_path: Path, target: str, risk: str) -> None:
+    report = audit_files(tmp_path, {"ocr/heads/drrg_head.py": DRRG_HEAD}, target)
+    assert report.verdict.risk == risk
+
+
+def test_mmcv_without_its_ops_is_plain_pytorch(tmp_path: Path) -> None:
+    source = DRRG_HEAD.replace("from mmcv.ops import RoIAlignRotated", "from mmcv.cnn import ConvModule")
+    report = audit_files(tmp_path, {"ocr/heads/drrg_head.py": source}, "xpu")
+    assert report.verdict.risk == "lower"
