@@ -342,6 +342,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-rectools", "mps"),
         ("real-sleap-nn", "rocm:gfx942"),
         ("real-sleap-nn", "xpu"),
+        ("real-openunmix", "xpu"),
+        ("real-openunmix", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2321,7 +2323,15 @@ runs exported ``_openvino_model`` weights on ``device_name="CPU"`` (``reid_multi
 Intel GPU, and the default PyTorch ReID path needs the exact torch==1.13.0 pin lifted before torch.xpu exists.
 The shape: a YOLOv5-style multi-backend loader whose OpenVINO branch targets the CPU, read as Intel GPU
 support beside a torch pin that predates XPU. Measured one level off; right since stop 22's fix (OpenVINO
-counts as an Intel GPU path only where "GPU" is named outside a table heading's ``columns=``)."""
+counts as an Intel GPU path only where "GPU" is named outside a table heading's ``columns=``).
+openunmix (blind round 168, held out) on XPU and MPS: moderate, from hardcoded-cuda-device at
+``openunmix/cli.py:123`` (+ ``evaluate.py:137``): ``torch.device("cuda" if use_cuda else "cpu")`` behind
+``--no-cuda``. The expectation is lower on both: those are the ``umx`` CLI and the MUSDB evaluation script;
+the library API the README shows (``torch.hub.load(..., 'umxl', device=device)``, ``umxl(device=...)``,
+``predict.separate(device=...)``) takes any device string, and the models, the STFT and the real-valued Wiener
+filter (``filtering.py``, a hand-written complex inverse, no torch.linalg) run on an Intel GPU or Apple MPS as
+shipped. The shape: a cuda-or-cpu line in a CLI entry point beside a library API that takes ``device=``. Not
+tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
