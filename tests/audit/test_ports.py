@@ -342,6 +342,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-rectools", "mps"),
         ("real-sleap-nn", "rocm:gfx942"),
         ("real-sleap-nn", "xpu"),
+        ("real-mmaction2", "xpu"),
+        ("real-mmaction2", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2321,7 +2323,22 @@ runs exported ``_openvino_model`` weights on ``device_name="CPU"`` (``reid_multi
 Intel GPU, and the default PyTorch ReID path needs the exact torch==1.13.0 pin lifted before torch.xpu exists.
 The shape: a YOLOv5-style multi-backend loader whose OpenVINO branch targets the CPU, read as Intel GPU
 support beside a torch pin that predates XPU. Measured one level off; right since stop 22's fix (OpenVINO
-counts as an Intel GPU path only where "GPU" is named outside a table heading's ``columns=``)."""
+counts as an Intel GPU path only where "GPU" is named outside a table heading's ``columns=``).
+mmaction2 (blind round 169, held out) on XPU: lower, "standard ops, no custom CUDA" from guarded mmcv.ops
+imports (``mmaction/models/backbones/resnet_tin.py:34``, the AVA ``single_straight3d.py:62``) and
+default-cuda-device at ``mmaction/apis/inference.py:22`` (device='cuda:0', read as a switch to pass 'xpu').
+The expectation is moderate: training goes through MMEngine's Runner, whose get_device() has no 'xpu'
+(npu/cuda/mlu/mps, else cpu; mmengine#1583), so tools/train.py trains on the CPU on an Intel host, and TIN's
+tin_shift and the AVA RoIAlign are mmcv ops with no Intel kernels. The shape: an
+OpenMMLab toolbox whose training device is chosen inside a dependency (MMEngine) that names no XPU, while its
+own code shows only device= parameters. Not tuned: a measurement round, one level off.
+mmaction2 (blind round 169, held out) on MPS: lower, from the same guarded mmcv.ops imports and the
+device='cuda:0' defaults (``mmaction/apis/inference.py:22``). The expectation is moderate: decord is a hard
+Requires-Dist (``mmaction2-1.2.0.dist-info/METADATA``) and decord 0.6.0 has no Apple Silicon wheel and no
+sdist, so the install fails on an M-series Mac until decord is swapped (a source build or a fork) or the
+configs' DecordInit is switched to PyAVInit/OpenCVInit (``datasets/transforms/loading.py:1135``, a lazy
+import). The shape: a required package with no wheel for the target platform, imported lazily so no code
+line shows it. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
