@@ -344,6 +344,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-sleap-nn", "xpu"),
         ("real-openunmix", "xpu"),
         ("real-openunmix", "mps"),
+        ("real-mmaction2", "xpu"),
+        ("real-mmaction2", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2331,7 +2333,23 @@ the library API the README shows (``torch.hub.load(..., 'umxl', device=device)``
 ``predict.separate(device=...)``) takes any device string, and the models, the STFT and the real-valued Wiener
 filter (``filtering.py``, a hand-written complex inverse, no torch.linalg) run on an Intel GPU or Apple MPS as
 shipped. The shape: a cuda-or-cpu line in a CLI entry point beside a library API that takes ``device=``. Not
-tuned: a measurement round, one level off."""
+tuned: a measurement round, one level off.
+counts as an Intel GPU path only where "GPU" is named outside a table heading's ``columns=``).
+mmaction2 (blind round 169, held out) on XPU: lower, "standard ops, no custom CUDA" from guarded mmcv.ops
+imports (``mmaction/models/backbones/resnet_tin.py:34``, the AVA ``single_straight3d.py:62``) and
+default-cuda-device at ``mmaction/apis/inference.py:22`` (device='cuda:0', read as a switch to pass 'xpu').
+The expectation is moderate: training goes through MMEngine's Runner, whose get_device() has no 'xpu'
+(npu/cuda/mlu/mps, else cpu; mmengine#1583), so tools/train.py trains on the CPU on an Intel host, and TIN's
+tin_shift and the AVA RoIAlign are mmcv ops with no Intel kernels. The shape: an
+OpenMMLab toolbox whose training device is chosen inside a dependency (MMEngine) that names no XPU, while its
+own code shows only device= parameters. Not tuned: a measurement round, one level off.
+mmaction2 (blind round 169, held out) on MPS: lower, from the same guarded mmcv.ops imports and the
+device='cuda:0' defaults (``mmaction/apis/inference.py:22``). The expectation is moderate: decord is a hard
+Requires-Dist (``mmaction2-1.2.0.dist-info/METADATA``) and decord 0.6.0 has no Apple Silicon wheel and no
+sdist, so the install fails on an M-series Mac until decord is swapped (a source build or a fork) or the
+configs' DecordInit is switched to PyAVInit/OpenCVInit (``datasets/transforms/loading.py:1135``, a lazy
+import). The shape: a required package with no wheel for the target platform, imported lazily so no code
+line shows it. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,17 @@
+#!/usr/bin/env python3
+# Copyright (c) Meta Platforms, Inc. and affiliates.
+#
+# This source code is licensed under the MIT license found in the
+# LICENSE file in the root directory of this source tree.
+
+from .list_dataset import ListDataset
+from .random_image_datasets import RandomImageBinaryClassDataset, RandomImageDataset
+from .random_video_datasets import RandomVideoDataset
+
+
+__all__ = [
+    "ListDataset",
+    "RandomImageBinaryClassDataset",
+    "RandomImageDataset",
+    "RandomVideoDataset",
+]

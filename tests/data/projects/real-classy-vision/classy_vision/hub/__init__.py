@@ -1,0 +1,10 @@
+#!/usr/bin/env python3
+# Copyright (c) Meta Platforms, Inc. and affiliates.
+#
+# This source code is licensed under the MIT license found in the
+# LICENSE file in the root directory of this source tree.
+
+from .classy_hub_interface import ClassyHubInterface
+
+
+__all__ = ["ClassyHubInterface"]

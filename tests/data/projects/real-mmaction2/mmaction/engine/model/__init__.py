@@ -1,0 +1,4 @@
+# Copyright (c) OpenMMLab. All rights reserved.
+from .weight_init import ConvBranchInit
+
+__all__ = ['ConvBranchInit']

@@ -1,0 +1,14 @@
+# Copyright (c) OpenMMLab. All rights reserved.
+from .backbones import *  # noqa: F401,F403
+from .common import *  # noqa: F401,F403
+from .data_preprocessors import *  # noqa: F401,F403
+from .heads import *  # noqa: F401,F403
+from .localizers import *  # noqa: F401,F403
+from .losses import *  # noqa: F401,F403
+from .multimodal import *  # noqa: F401,F403
+from .necks import *  # noqa: F401,F403
+from .recognizers import *  # noqa: F401,F403
+from .roi_heads import *  # noqa: F401,F403
+from .similarity import *  # noqa: F401,F403
+from .task_modules import *  # noqa: F401,F403
+from .utils import *  # noqa: F401,F403

@@ -1,0 +1,4 @@
+# Copyright (c) OpenMMLab. All rights reserved.
+from .bbox_head import BBoxHeadAVA
+
+__all__ = ['BBoxHeadAVA']
