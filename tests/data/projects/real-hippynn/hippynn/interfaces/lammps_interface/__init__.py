@@ -1,5 +1,0 @@
-"""
-For using hippynn with LAMMPS.
-
-"""
-from .mliap_interface import MLIAPInterface

@@ -1,5 +1,0 @@
-"""
-For using pyseqm with hippynn
-"""
-
-from . import seqm_modules, seqm_nodes, seqm_one

@@ -1,5 +1,0 @@
-"""
-Composite pytorch modules that represent larger models.
-"""
-
-from . import hipnn, hiphop
