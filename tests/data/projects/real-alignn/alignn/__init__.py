@@ -1,0 +1,3 @@
+"""Version number."""
+
+__version__ = "2026.8.11"

@@ -1,0 +1,1 @@
+"""Deprecated ALIGNN modules kept for backward compatibility."""

@@ -1,0 +1,1 @@
+"""Models integrated with TorchSim."""
