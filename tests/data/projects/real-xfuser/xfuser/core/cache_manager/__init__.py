@@ -1,0 +1,5 @@
+from .cache_manager import CacheManager
+
+__all__ = [
+    "CacheManager",
+]

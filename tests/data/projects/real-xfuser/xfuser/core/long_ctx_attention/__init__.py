@@ -1,0 +1,10 @@
+from .hybrid import (
+    xFuserLongContextAttention, 
+    xFuserSanaLinearLongContextAttention,
+    AttnType,)
+
+__all__ = [
+    "xFuserLongContextAttention",
+    "xFuserSanaLinearLongContextAttention",
+    "AttnType",
+]

@@ -1,0 +1,11 @@
+from .attn_layer import (
+    xFuserLongContextAttention,
+    xFuserSanaLinearLongContextAttention,
+    AttnType,
+)
+
+__all__ = [
+    "xFuserLongContextAttention",
+    "xFuserSanaLinearLongContextAttention",
+    "AttnType",
+]

@@ -1,0 +1,1 @@
+from .timer import gpu_timer_decorator
