@@ -848,14 +848,56 @@ def _optional_modules(signals: list[Signal]) -> list[Signal]:
     optional = {s.subject for s in signals if s.kind == "optional-module"}
     if not optional:
         return signals
+    optional |= _loaded_only_by_optional(signals, optional)
     return [
         msgspec.structs.replace(
-            s, guarded=s.guarded or s.kind == "import", detail=(*s.detail, OPTIONAL_MODULE)
+            s, guarded=s.guarded or s.kind in _OPTIONAL_KINDS, detail=(*s.detail, OPTIONAL_MODULE)
         )
         if _in_optional_module(s) and s.file and module_name(s.file) in optional
         else s
         for s in signals
     ]
+
+
+_OPTIONAL_KINDS = frozenset({"import", "cupy-kernel", "cuda-kernel-string"})
+"""What an optional module holds that loads with it: its imports, and the CUDA C++ it compiles at run time."""
+
+
+def _loaded_only_by_optional(signals: list[Signal], optional: set[str]) -> set[str]:
+    """Project modules that only optional modules load, at their top, or that load only in an import guard.
+
+    hippynn 0.1.3 imports ``env_numba`` and ``env_cupy`` in ``try: ... except ImportError`` and falls back to
+    its PyTorch kernels; ``env_numba`` imports ``tensor_wrapper`` at its top, which imports ``fast_convert``
+    (``from numba.cuda.cudadrv import devices``) at its top (#22 blind round 170, read as a Numba CUDA path
+    every run needs): each loads only with the optional module above it. The importers are the
+    ``local-import`` signals scan._own_module_imports read for modules with CUDA-only imports; a module
+    imported anywhere else (a function body, an unguarded top) keeps its reading.
+    """
+    # Guarded sites only where the guard is an import guard (an `optional-module` signal on the line): an
+    # import under `if device == "cuda":` is the CUDA path's, not an optional one (lmdeploy 0.10's attention
+    # backend loads its Triton kernels so).
+    in_try = {(s.file, s.line) for s in signals if s.kind == "optional-module"}
+    importers: dict[str, list[Signal]] = {}
+    for s in signals:
+        if s.kind == "local-import" and s.file and role_of(s.file) == "core":
+            name = module_name(f"{s.subject}.py")
+            if name is not None:
+                importers.setdefault(name, []).append(s)
+    found: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, sites in importers.items():
+            if name in optional or name in found:
+                continue
+            if all(
+                (site.file, site.line) in in_try
+                or (TOP in site.detail and module_name(site.file or "") in optional | found)
+                for site in sites
+            ):
+                found.add(name)
+                changed = True
+    return found
 
 
 STAND_IN = "stand-in=1"
@@ -890,6 +932,8 @@ def _in_optional_module(signal: Signal) -> bool:
     """
     if signal.kind == "import":
         return not signal.guarded and "module-level=1" in signal.detail
+    if signal.kind in ("cupy-kernel", "cuda-kernel-string"):
+        return not signal.guarded
     return (
         signal.kind == "inline-ptx" and signal.subject == TRITON_ASM and OPTIONAL_MODULE not in signal.detail
     )

@@ -579,6 +579,11 @@ def _runtime_kernel(
     if target.kind == "cuda":
         return None
     meaning, effort, fix, source = on_rocm if target.kind == "rocm" else elsewhere
+    if OPTIONAL_MODULE in signal.detail:
+        meaning += (
+            " Its module is one the project loads only in a guard (try/except ImportError), or only from "
+            "such a module: an optional fast path, the code runs without it."
+        )
     risk: Risk = "moderate" if target.kind == "rocm" else "higher"
     finding = make_finding(signal, rule, meaning, effort, risk, fix, source)
     if signal.guarded:

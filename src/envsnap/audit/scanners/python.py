@@ -90,6 +90,7 @@ from envsnap.audit.scanners.python_shapes import (
     compared_strings,
     cpu_by_default,
     cpu_comparison,
+    cpu_only_test,
     cuda_branch_test,
     cuda_switch,
     env_switch,
@@ -910,6 +911,7 @@ class _Visitor(ast.NodeVisitor):
                 guards_rest(statement)
                 and self._is_guard(statement.test)  # type: ignore[attr-defined]
                 and not requires_cuda(statement)
+                and not _admits_every_accelerator(statement)
             ):
                 clauses += 1
                 self.guard += 1
@@ -2176,6 +2178,15 @@ _OPENVINO_GPU = re.compile(r"^(?![^\n]*\bcolumns\s*=)[^\n]*[\"']GPU[\"']", re.MU
 """OpenVINO's "GPU" device named on a line that is no table heading: YOLOv5's ``export_formats()``, copied
 into StrongSORT 0.2.1's multi-backend loader, heads its table ``columns=[..., "CPU", "GPU"]`` and compiles
 the OpenVINO model with ``device_name="CPU"`` (#22 blind round 167)."""
+
+
+def _admits_every_accelerator(statement: ast.stmt) -> bool:
+    """A guard clause that lets every device but the CPU through: ``if device == "cpu": raise`` and
+    ``assert device != "cpu"`` (python_shapes.cpu_only_test) guard no CUDA call after them."""
+    if isinstance(statement, ast.Assert):
+        return cpu_comparison(statement.test) == "ne"
+    return isinstance(statement, ast.If) and cpu_only_test(statement.test)
+
 
 _CAST_METHODS = frozenset({"double", "float64", "to_double", "as_double"})
 """Methods named as a dtype cast: their float64 is the caller's request."""

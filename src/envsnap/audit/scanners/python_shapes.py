@@ -288,6 +288,33 @@ def cpu_comparison(test: ast.expr) -> str | None:
     return None
 
 
+def cpu_only_test(test: ast.expr) -> bool:
+    """A test that holds on the CPU alone: ``device == "cpu"``, each side of an ``or`` such a test, and an
+    ``and`` of one with type checks (``isinstance(model.device, str) and model.device == "cpu"``).
+
+    Behind ``if <it>: raise``, what follows runs on every accelerator, the target's included: TorchSim 0.3's
+    memory estimator refuses the CPU, then calls ``torch.cuda.synchronize()`` and
+    ``torch.cuda.max_memory_allocated()`` for an 'xpu' model too (#22 blind round 170)."""
+    if cpu_comparison(test) == "eq":
+        return True
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        return all(cpu_only_test(value) for value in test.values)
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return any(cpu_comparison(value) == "eq" for value in test.values) and all(
+            cpu_comparison(value) == "eq" or _type_check(value) for value in test.values
+        )
+    return False
+
+
+def _type_check(test: ast.expr) -> bool:
+    """``isinstance(x, T)``, ``hasattr(x, "name")``: a test of the value's kind, not of its device."""
+    return (
+        isinstance(test, ast.Call)
+        and isinstance(test.func, ast.Name)
+        and test.func.id in ("isinstance", "hasattr")
+    )
+
+
 def _none_test(test: ast.expr) -> bool:
     """``x is not None`` / ``x is None``: whether a value is set."""
     return (

@@ -1,4 +1,4 @@
-"""Fixes after measurement rounds 164-167 (#22, stop 22), each with the real excerpt and a twin.
+"""Fixes after measurement rounds 164-171 (#22, stop 22), each with the real excerpt and a twin.
 
 - transformers4rec 23.12 (round 166): isort's ``known_third_party`` in pyproject.toml read as RAPIDS required.
 - fastreid 1.4.0 (round 167): detectron2's ``collect_env.py`` (it reports whether torch is a ROCm build) read
@@ -9,6 +9,9 @@
 - layoutparser 0.3.4 (round 165): ``if is_torch_cuda_available(): if device is None: device = "cuda"
   else: device = "cpu"`` replaces a caller's 'xpu' or 'mps' with the CPU.
 - mmocr 1.0.1 (round 165): ``from mmcv.ops import RoIAlignRotated``, compiled ops, read as plain PyTorch.
+- torch-sim-atomistic 0.3.0 (round 170): ``if model.device == "cpu": raise`` read as a CUDA guard.
+- hippynn 0.1.3 (round 170): Numba CUDA and CuPy kernel modules that only ``try``-imported modules load, read
+  as a path every run needs (two levels off).
 """
 
 from __future__ import annotations
@@ -247,3 +250,141 @@ def test_mmcv_without_its_ops_is_plain_pytorch(tmp_path: Path) -> None:
     source = DRRG_HEAD.replace("from mmcv.ops import RoIAlignRotated", "from mmcv.cnn import ConvModule")
     report = audit_files(tmp_path, {"ocr/heads/drrg_head.py": source}, "xpu")
     assert report.verdict.risk == "lower"
+
+
+# torch-sim-atomistic 0.3.0 torch_sim/autobatching.py:226-247 (trimmed), round 170.
+ESTIMATE = """\
+import torch
+
+
+def measure_model_memory_forward(state, model):
+    if (isinstance(model.device, str) and model.device == "cpu") or (
+        isinstance(model.device, torch.device) and model.device.type == "cpu"
+    ):
+        raise ValueError("Memory estimation does not make sense on CPU and is unsupported.")
+    torch.cuda.synchronize()
+    torch.cuda.empty_cache()
+    model(state)
+    return torch.cuda.max_memory_allocated() / 1024**3
+"""
+
+
+@pytest.mark.parametrize("target", ["xpu", "mps"])
+def test_refusing_only_the_cpu_guards_no_cuda_call(tmp_path: Path, target: str) -> None:
+    report = audit_files(tmp_path, {"sim/autobatching.py": ESTIMATE}, target)
+    assert report.verdict.risk == "moderate"
+    assert "torch-cuda-api" in raised(report)
+
+
+def test_refusing_every_device_but_cuda_guards_the_cuda_calls(tmp_path: Path) -> None:
+    source = ESTIMATE.replace('model.device == "cpu"', 'model.device != "cuda"').replace(
+        'model.device.type == "cpu"', 'model.device.type != "cuda"'
+    )
+    report = audit_files(tmp_path, {"sim/autobatching.py": source}, "xpu")
+    assert report.verdict.risk == "lower"
+
+
+# hippynn 0.1.3 custom_kernels (trimmed), round 170: an optional CuPy module and the Numba CUDA helper that
+# only optional modules load, through a module in between.
+KERNELS_INIT = """\
+import torch
+
+from . import env_pytorch
+
+
+def populate():
+    try:
+        import numba
+        from . import env_numba
+    except ImportError:
+        pass
+    if torch.cuda.is_available():
+        try:
+            import cupy
+            from . import env_cupy
+        except ImportError:
+            pass
+"""
+ENV_PYTORCH = "def envsum(a, b):\n    return a @ b\n"
+ENV_NUMBA = """\
+import numba
+import numba.cuda
+
+from .tensor_wrapper import via_numba
+
+
+def envsum(a, b):
+    return via_numba(a, b)
+"""
+TENSOR_WRAPPER = """\
+from .fast_convert import batch_convert_torch_to_numba
+
+
+def via_numba(a, b):
+    return batch_convert_torch_to_numba(a, b)
+"""
+FAST_CONVERT = """\
+from numba.cuda.cudadrv import devices, devicearray
+
+
+def batch_convert_torch_to_numba(*tensors):
+    return [devicearray.DeviceNDArray(t.shape, t.stride(), t.dtype) for t in tensors]
+"""
+ENV_CUPY = '''\
+import cupy
+
+from .env_numba import envsum as envsum_alternative
+
+CUPY_KERNEL_CODE = r"""
+extern "C" __global__ void envsum(const float* a, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = a[i];
+}
+"""
+_MODULE = cupy.RawModule(code=CUPY_KERNEL_CODE)
+'''
+
+
+def _hippynn(init: str = KERNELS_INIT) -> dict[str, str]:
+    folder = "md/custom_kernels/"
+    return {
+        folder + "__init__.py": init,
+        folder + "env_pytorch.py": ENV_PYTORCH,
+        folder + "env_numba.py": ENV_NUMBA,
+        folder + "tensor_wrapper.py": TENSOR_WRAPPER,
+        folder + "fast_convert.py": FAST_CONVERT,
+        folder + "env_cupy.py": ENV_CUPY,
+    }
+
+
+@pytest.mark.parametrize(
+    ("target", "risk"), [("xpu", "moderate"), ("mps", "moderate"), ("rocm:gfx942", "lower")]
+)
+def test_kernel_modules_loaded_only_from_optional_ones_are_optional(
+    tmp_path: Path, target: str, risk: str
+) -> None:
+    report = audit_files(tmp_path, _hippynn(), target)
+    assert report.verdict.risk == risk
+    convert = [f for f in report.findings if f.location.startswith("md/custom_kernels/fast_convert.py")]
+    assert convert
+    assert all(f.risk != "higher" for f in convert)
+    kernel = [f for f in report.findings if f.rule == "cupy-kernel"]
+    assert kernel
+    assert "optional fast path" in kernel[0].meaning
+
+
+def test_the_same_modules_loaded_at_the_top_are_the_kernel_path(tmp_path: Path) -> None:
+    eager = "import torch\n\nfrom . import env_pytorch, env_numba, env_cupy\n"
+    report = audit_files(tmp_path, _hippynn(eager), "xpu")
+    assert report.verdict.risk == "higher"
+    assert "cupy-kernel" in {f.rule for f in report.findings if f.risk == "higher"}
+
+
+def test_a_module_imported_under_a_device_branch_is_no_optional_one(tmp_path: Path) -> None:
+    guarded = KERNELS_INIT.index("        try:\n            import cupy")
+    branch = KERNELS_INIT[:guarded] + "        from . import env_cupy\n"
+    files = _hippynn(branch)
+    report = audit_files(tmp_path, files, "xpu")
+    kernel = [f for f in report.findings if f.rule == "cupy-kernel"]
+    assert kernel
+    assert "optional fast path" not in kernel[0].meaning

@@ -1,0 +1,5 @@
+"""
+For using hippynn with LAMMPS.
+
+"""
+from .mliap_interface import MLIAPInterface

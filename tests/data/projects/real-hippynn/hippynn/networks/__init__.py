@@ -1,0 +1,5 @@
+"""
+Composite pytorch modules that represent larger models.
+"""
+
+from . import hipnn, hiphop
