@@ -1,0 +1,41 @@
+__version__ = "0.4.0"
+
+from transformers import AutoTokenizer
+
+from .attention_sink_kv_cache import AttentionSinkKVCache
+from .models import (
+    AutoModel,
+    AutoModelForCausalLM,
+    AutoModelForQuestionAnswering,
+    AutoModelForSequenceClassification,
+    AutoModelForTokenClassification,
+    FalconForCausalLM,
+    FalconForQuestionAnswering,
+    FalconForSequenceClassification,
+    FalconForTokenClassification,
+    FalconModel,
+    FalconPreTrainedModel,
+    GPTJForCausalLM,
+    GPTJForQuestionAnswering,
+    GPTJForSequenceClassification,
+    GPTJModel,
+    GPTJPreTrainedModel,
+    GPTNeoXForCausalLM,
+    GPTNeoXForQuestionAnswering,
+    GPTNeoXForSequenceClassification,
+    GPTNeoXForTokenClassification,
+    GPTNeoXModel,
+    GPTNeoXPreTrainedModel,
+    LlamaForCausalLM,
+    LlamaForSequenceClassification,
+    LlamaModel,
+    MistralForCausalLM,
+    MistralForSequenceClassification,
+    MistralModel,
+    MptForCausalLM,
+    MptForQuestionAnswering,
+    MptForSequenceClassification,
+    MptForTokenClassification,
+    MptModel,
+    MptPreTrainedModel,
+)

@@ -1,0 +1,6 @@
+from .modeling_mistral import (
+    MistralForCausalLM,
+    MistralForSequenceClassification,
+    MistralModel,
+)
+from .pos_shift import mistral_pos_shift_attention_forward

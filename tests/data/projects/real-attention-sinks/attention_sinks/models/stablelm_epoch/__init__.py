@@ -1,0 +1,1 @@
+from .pos_shift import stablelm_epoch_pos_shift_attention_forward
