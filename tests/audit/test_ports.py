@@ -356,6 +356,10 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-eagle-llm", "mps"),
         ("real-pytorchyolo", "rocm:gfx942"),
         ("real-pytorchyolo", "mps"),
+        ("real-tabdpt", "xpu"),
+        ("real-tabdpt", "mps"),
+        ("real-neural-pipeline-search", "mps"),
+        ("real-lightautoml", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2436,7 +2440,29 @@ torch.cuda.is_available() else torch.FloatTensor`` (``detect.py:125``, ``test.py
 choice, so an Apple GPU is never used, and running there takes edits to each of them (torch 1.12 within the
 pin has MPS). The shape: a cuda-or-cpu default with no way to pick another device, read as guarded CUDA
 code that runs (on the CPU) rather than as a device choice that excludes the target. Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+calls them a free speed-up. ROCm is right (*lower*).
+tabdpt (blind round 174, held out, the draw) on XPU and MPS: moderate, from torch-cuda-api at
+``tabdpt/utils.py:23`` (``torch.cuda.get_device_capability()`` in the ``flash_context`` decorator). The
+expectation is lower: that decorator runs its CUDA branch only when ``use_flash`` is set, and the estimator
+sets it (and ``compile``) only for ``self.device == "cuda"`` (``estimator.py:91``, ``:100``), so a caller's
+``device='xpu'`` or ``'mps'`` (a free argument, ``estimator.py:81``-``:90``) never reaches a CUDA call. The
+shape: a CUDA-only call behind an instance flag that the constructor ties to device == 'cuda', read as
+unguarded. Not tuned: a measurement round, one level off.
+neural-pipeline-search (blind round 174, held out) on MPS: moderate, from float64-on-mps at
+``neps/optimizers/models/gp.py:193`` (+17 more: the GP, acquisition and encoding tensors). The expectation is
+lower: those tensors live on the optimizer's device, which defaults to ``torch.get_default_device()``, the CPU
+(``neps/optimizers/algorithms.py:152``-``:160``); the user's training picks its own device. The shape: float64
+in a library whose tensors default to the CPU device, read as bound for the Apple GPU. Not tuned: a
+measurement round, one level off.
+lightautoml (blind round 174, held out) on ROCm: lower, "standard ops, no custom CUDA" (apex at
+``lightautoml/text/trainer.py:25`` fine, guarded). The expectation is moderate: under ROCm PyTorch
+``torch.cuda.device_count() > 0``, so the preset's default ``gpu_ids='all'`` (``automl/presets/base.py:93``)
+also sets CatBoost ``task_type='GPU'`` and XGBoost ``device='cuda:N'``
+(``automl/presets/tabular_presets.py:273``-``:283``), whose PyPI GPU builds are CUDA-only: pass
+``gpu_ids=None`` or override the booster params. The shape: GPU settings handed to CUDA-only non-torch
+libraries (CatBoost, XGBoost) as config strings, read as plain PyTorch. Not tuned: a measurement round, one
+level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,3 @@
+"""Extensions of core functionality."""
+
+__all__ = ["utilization", "uplift", "interpretation", "autots", "hypex"]

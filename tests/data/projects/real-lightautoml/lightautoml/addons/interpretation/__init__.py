@@ -1,0 +1,5 @@
+from .l2x import L2XTextExplainer
+from .lime import LimeTextExplainer
+
+
+__all__ = ["LimeTextExplainer", "L2XTextExplainer", "SSWARM"]

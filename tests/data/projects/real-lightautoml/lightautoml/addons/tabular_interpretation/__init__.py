@@ -1,0 +1,4 @@
+from .sswarm import SSWARM
+
+
+__all__ = ["SSWARM"]

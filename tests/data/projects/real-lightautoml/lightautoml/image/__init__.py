@@ -1,0 +1,4 @@
+"""Provides an internal interface for working with image features."""
+
+
+__all__ = ["image"]

@@ -1,0 +1,3 @@
+"""Models based on Torch library."""
+
+__all__ = ["linear_model", "nn_models"]

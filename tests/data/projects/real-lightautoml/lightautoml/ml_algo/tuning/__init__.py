@@ -1,0 +1,3 @@
+"""Bunch of classes for hyperparameters tuning."""
+
+__all__ = ["base", "optuna"]

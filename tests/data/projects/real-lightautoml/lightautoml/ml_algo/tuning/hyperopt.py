@@ -1,0 +1,1 @@
+"""Classes to implement hyperparameter tuning using HyperOpt."""

@@ -1,0 +1,3 @@
+"""Pipelines for solvinng different tasks."""
+
+__all__ = ["ml", "features", "selection", "utils"]

@@ -1,0 +1,3 @@
+"""Pipelines that merge together single model training steps."""
+
+__all__ = ["base"]

@@ -1,0 +1,3 @@
+"""Utils for training and analysing data."""
+
+__all__ = ["base", "utils", "tabular_batch_generator"]

@@ -1,0 +1,3 @@
+"""Common util tools."""
+
+__all__ = ["timer"]
