@@ -1,0 +1,2 @@
+from .layer import *
+from .mlp import *

@@ -1,0 +1,3 @@
+from .geo_builder import GeometryBuilder
+from .geo_obj import *
+from .sympy_np import *

@@ -1,0 +1,2 @@
+from .equations import *
+from .operator import *

@@ -1,0 +1,5 @@
+"""Public API for Trainer."""
+
+from pina._src.core.trainer import Trainer
+
+__all__ = ["Trainer"]

@@ -1,0 +1,1 @@
+from .interval import Interval

@@ -1,0 +1,2 @@
+from .sphere import Sphere
+from .box import Box

@@ -1,0 +1,1 @@
+from .hypercube import HyperCube

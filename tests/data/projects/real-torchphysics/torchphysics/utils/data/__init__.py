@@ -1,0 +1,2 @@
+from .dataloader import PointsDataset, PointsDataLoader
+from .deeponet_dataloader import DeepONetDataLoader
