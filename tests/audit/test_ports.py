@@ -2425,7 +2425,6 @@ sit in scripts and a demo beside it. XPU is right (*moderate*) for a different r
 ``accelerate==0.21.0`` pin that predates upstream XPU), and ROCm is right (*lower*). The shape: benchmark
 and demo scripts with hard-coded .cuda()/torch.cuda.synchronize shipped inside the package of a
 device-following library. Not tuned: a measurement round, one level off.
-calls them a free speed-up. ROCm is right (*lower*).
 pytorchyolo (blind round 173, held out) on ROCm: moderate, from torch-pin at
 ``pytorchyolo-1.8.0.dist-info/METADATA:24`` (``torch (>=1.10.1,<1.13.0)``: the newest torch allowed, 1.12,
 publishes ROCm 5.1.1 wheels without gfx942 code objects). The expectation is lower: the code is plain PyTorch
@@ -2441,7 +2440,6 @@ choice, so an Apple GPU is never used, and running there takes edits to each of 
 pin has MPS). The shape: a cuda-or-cpu default with no way to pick another device, read as guarded CUDA
 code that runs (on the CPU) rather than as a device choice that excludes the target. Not tuned: a
 measurement round, one level off.
-calls them a free speed-up. ROCm is right (*lower*).
 tabdpt (blind round 174, held out, the draw) on XPU and MPS: moderate, from torch-cuda-api at
 ``tabdpt/utils.py:23`` (``torch.cuda.get_device_capability()`` in the ``flash_context`` decorator). The
 expectation is lower: that decorator runs its CUDA branch only when ``use_flash`` is set, and the estimator
