@@ -40,12 +40,13 @@ def test_the_corpus_is_big_enough_and_a_third_is_held_out() -> None:
     held = [row for row in INDEX["projects"] if row["held_out"]]
     assert len(names) >= 12
     assert len(set(names)) == len(names)
-    # At most three quarters: since round 31 the draws' misses stay held out (two, cherry-rl and fastreid,
+    # At most four fifths: since round 31 the draws' misses stay held out (two, cherry-rl and fastreid,
     # moved to built-against when stop 22 made general fixes on them), and since round 36 rounds only
-    # measure (no tuning), so the part grows with every round (two thirds were reached at round 75, stop 17);
-    # the bound keeps a quarter built against, the part the 90% bar holds, while every measured project stays
-    # in the corpus as a regression check.
-    assert 0.25 <= len(held) / len(names) <= 3 / 4
+    # measure (no tuning), so the part grows with every round (two thirds were reached at round 75, stop 17,
+    # three quarters at round 179, stop 22). The bound keeps a fifth built against, the part the 90% bar
+    # holds (133 projects, 399 cells when it was raised from three quarters), while every measured project
+    # stays in the corpus as a regression check.
+    assert 0.25 <= len(held) / len(names) <= 4 / 5
     for name in names:
         assert (PROJECTS / name / "SOURCE.md").is_file() or name.startswith("real-")
         assert any((PROJECTS / name).rglob("*.*"))
