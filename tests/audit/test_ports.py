@@ -361,6 +361,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-tabdpt", "mps"),
         ("real-neural-pipeline-search", "mps"),
         ("real-lightautoml", "rocm:gfx942"),
+        ("real-texteller", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2461,7 +2462,15 @@ also sets CatBoost ``task_type='GPU'`` and XGBoost ``device='cuda:N'``
 (``automl/presets/tabular_presets.py:273``-``:283``), whose PyPI GPU builds are CUDA-only: pass
 ``gpu_ids=None`` or override the booster params. The shape: GPU settings handed to CUDA-only non-torch
 libraries (CatBoost, XGBoost) as config strings, read as plain PyTorch. Not tuned: a measurement round, one
-level off."""
+level off.
+texteller (blind round 176, held out, the draw) on XPU: moderate, from device-choices at
+``texteller/utils/device.py:28`` (+2 more: ``get_device`` picks cuda, mps, cpu and ``str2device`` admits only
+those, ``:6``-``:14``). The expectation is lower: the public API, ``img2latex`` and ``paragraph2md``, takes
+``device`` ("The torch device to use") and only falls back to ``get_device()`` when it is None, moving the
+model to it (``texteller/api/inference.py:40``, ``:77``-``:86``), so ``device=torch.device('xpu')`` runs on an
+Intel GPU with torch>=2.6; ``str2device`` serves only the web demo's radio. The shape: a closed cuda/mps/cpu
+auto-pick that is only the default of a free device argument, read as the only device choice. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

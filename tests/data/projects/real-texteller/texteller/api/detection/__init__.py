@@ -1,0 +1,3 @@
+from .detect import latex_detect
+
+__all__ = ["latex_detect"]

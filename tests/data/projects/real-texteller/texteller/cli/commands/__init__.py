@@ -1,0 +1,3 @@
+"""
+CLI commands for TexTeller
+"""

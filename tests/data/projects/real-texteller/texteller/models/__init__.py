@@ -1,0 +1,3 @@
+from .texteller import TexTeller
+
+__all__ = ["TexTeller"]

@@ -1,0 +1,5 @@
+from textwrap import dedent
+
+
+def lines_dedent(s: str) -> str:
+    return dedent(s).strip()
