@@ -1,2 +1,0 @@
-from .mapanything import MapAnythingInitializer
-from .external import MapAnythingExternalInitializer

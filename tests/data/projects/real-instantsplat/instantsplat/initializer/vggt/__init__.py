@@ -1,2 +1,0 @@
-from .vggt import VGGTInitializer
-from .align import VGGTAlign2Initializer

@@ -1,2 +1,0 @@
-from .vggttt import VGGTTTInitializer
-from .align import VGGTTTAlign2Initializer

@@ -1,2 +1,0 @@
-from .trainer import Trainer, ScaleRegularizeTrainer
-from .trainer import BaseTrainer, BaseScaleRegularizeTrainer
