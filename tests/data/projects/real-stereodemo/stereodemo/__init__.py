@@ -1,0 +1,3 @@
+__version__ = "0.7"
+
+from .main import main

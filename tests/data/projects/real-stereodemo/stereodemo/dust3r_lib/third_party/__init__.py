@@ -1,0 +1,2 @@
+from .dpt_head import DPTHead
+from .rope2d import RoPE2D
