@@ -364,6 +364,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-texteller", "xpu"),
         ("real-stereodemo", "rocm:gfx942"),
         ("real-stereodemo", "mps"),
+        ("real-dglke", "rocm:gfx942"),
+        ("real-dglke", "xpu"),
+        ("real-dglke", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2489,7 +2492,25 @@ method only; every torch method offers cuda-or-cpu and nothing else (``method_du
 ``:117``-``:125``, the -cpu/-cuda TorchScript files at ``method_raft_stereo.py:71``), so the Apple GPU is
 never used by them without edits. The shape: one method's CoreML provider read as Apple GPU support for a
 whole multi-method tool whose torch device choice is cuda-or-cpu. Not tuned: a measurement round, one level
-off."""
+off.
+level off.
+dglke (blind round 178, held out, the draw) on ROCm: lower, "standard ops, no custom CUDA" (cuda-only-import
+of dgl at ``dglke/__init__.py:24`` fine: "DGL runs on ROCm through AMD's build of it (ROCm/dgl)"). The
+expectation is moderate: DGL-KE 0.1.2 imports ``dgl.contrib`` KVClient/KVServer (``train_pytorch.py:39``,
+``kvserver.py:27``), which only dgl==0.4.3 has (dgl-ke#261, #274), and that 2020 CUDA 9/10 build cannot sit
+beside a ROCm torch new enough for gfx942; AMD's DGL is a current one: the code must be ported to the newer
+DGL first. The shape: a dependency that is not in Requires-Dist but is needed at an old version (known from
+the tracker and removed APIs), read as the current library with its ROCm build. Not tuned: a measurement
+round, one level off.
+dglke (blind round 178, held out, the draw) on XPU and MPS: higher, from cuda-only-import at
+``dglke/__init__.py:24`` (+4 more: ``import dgl``/``dgl.backend``), "DGL has CPU and CUDA builds only ...
+a GPU path means porting the kernels or the model to another library". The expectation is moderate: DGL-KE's
+graph work is sampling and batching on the CPU (``dataloader/sampler.py``), while the scores and embeddings
+are torch tensors placed by integer GPU ids as ``th.device('cuda:N')`` and ``.cuda(gpu_id)``
+(``models/pytorch/tensor_models.py:41``-``:51``), so the edits are to that device plumbing (and a newer DGL
+on the CPU), no kernel to write. The shape: DGL used as a CPU-side sampler and graph container in a library
+whose compute is plain torch, read as DGL message passing that must leave the device. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

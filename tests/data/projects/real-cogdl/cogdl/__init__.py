@@ -1,0 +1,4 @@
+__version__ = "0.6"
+
+from .experiments import experiment
+from .pipelines import pipeline

@@ -1,0 +1,1 @@
+from .gcn_layer import GCNLayer

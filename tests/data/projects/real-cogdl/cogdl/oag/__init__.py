@@ -1,0 +1,5 @@
+from .oagbert import oagbert
+
+__all__ = [
+    "oagbert",
+]

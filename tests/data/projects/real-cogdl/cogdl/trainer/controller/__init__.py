@@ -1,0 +1,2 @@
+from .data_controller import DataController
+from .training_controller import TrainingController

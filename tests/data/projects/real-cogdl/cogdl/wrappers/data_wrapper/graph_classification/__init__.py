@@ -1,0 +1,4 @@
+from .graph_classification_dw import GraphClassificationDataWrapper
+from .graph_embedding_dw import GraphEmbeddingDataWrapper
+from .infograph_dw import InfoGraphDataWrapper
+from .patchy_san_dw import PATCHY_SAN_DataWrapper

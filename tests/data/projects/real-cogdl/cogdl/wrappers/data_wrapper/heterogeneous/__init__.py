@@ -1,0 +1,3 @@
+from .heterogeneous_embedding_dw import HeterogeneousEmbeddingDataWrapper
+from .heterogeneous_gnn_dw import HeterogeneousGNNDataWrapper
+from .multiplex_embedding_dw import MultiplexEmbeddingDataWrapper

@@ -1,0 +1,1 @@
+from .gcc_dw import GCCDataWrapper

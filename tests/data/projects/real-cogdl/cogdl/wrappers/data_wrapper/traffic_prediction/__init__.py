@@ -1,0 +1,2 @@
+from .stgcn_dw import STGCNDataWrapper
+from .stgat_dw import STGATDataWrapper

@@ -1,0 +1,3 @@
+from .graph_classification_mw import GraphClassificationModelWrapper
+from .graph_embedding_mw import GraphEmbeddingModelWrapper
+from .infograph_mw import InfoGraphModelWrapper

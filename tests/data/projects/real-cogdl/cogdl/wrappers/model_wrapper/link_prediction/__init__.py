@@ -1,0 +1,4 @@
+from .embedding_link_prediction_mw import EmbeddingLinkPredictionModelWrapper
+from .gnn_kg_link_prediction_mw import GNNKGLinkPredictionModelWrapper
+from .gnn_link_prediction_mw import GNNLinkPredictionModelWrapper
+from .triple_link_prediction_mw import TripleModelWrapper

@@ -1,0 +1,1 @@
+from .gcc_mw import GCCModelWrapper

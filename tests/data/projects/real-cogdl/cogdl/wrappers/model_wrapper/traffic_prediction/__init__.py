@@ -1,0 +1,2 @@
+from .stgcn_mw import STGCNModelWrapper
+from .stgat_mw import STGATModelWrapper

@@ -1,0 +1,26 @@
+# -*- coding: utf-8 -*-
+#
+# __init__.py
+#
+# Copyright 2020 Amazon.com, Inc. or its affiliates. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+#
+
+#!/usr/bin/env python3
+
+import pkg_resources
+from distutils.version import LooseVersion
+import dgl
+
+__version__ = pkg_resources.resource_string("dglke", "VERSION.txt").decode("utf-8").strip()
