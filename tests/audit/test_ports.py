@@ -360,6 +360,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-tabdpt", "mps"),
         ("real-neural-pipeline-search", "mps"),
         ("real-lightautoml", "rocm:gfx942"),
+        ("real-qtorch", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2460,7 +2461,16 @@ also sets CatBoost ``task_type='GPU'`` and XGBoost ``device='cuda:N'``
 (``automl/presets/tabular_presets.py:273``-``:283``), whose PyPI GPU builds are CUDA-only: pass
 ``gpu_ids=None`` or override the booster params. The shape: GPU settings handed to CUDA-only non-torch
 libraries (CatBoost, XGBoost) as config strings, read as plain PyTorch. Not tuned: a measurement round, one
-level off."""
+level off.
+qtorch (blind round 179, held out) on ROCm: moderate, from cuda-source at
+``qtorch/quant/quant_cuda/block_kernel.cu:1`` (+4 more) and cuda-extension at
+``qtorch/quant/quant_function.py:20`` (the JIT ``load`` of the .cu sources). The expectation is lower: the
+extension is built at import by ``torch.utils.cpp_extension.load`` once ``torch.cuda.is_available()``
+(``quant_function.py:19``-``:31``), which on ROCm PyTorch is true and hipifies the sources itself, and the
+kernels are plain float bit manipulation with torch-made random numbers (``quant.cu:32``, ``:66``), no warp
+intrinsics, no PTX, no CUDA API calls: it runs as shipped. The shape: a JIT-built CUDA extension whose
+kernels carry nothing hipify cannot map, read as a port to do rather than a build that runs. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
