@@ -367,6 +367,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-dglke", "rocm:gfx942"),
         ("real-dglke", "xpu"),
         ("real-dglke", "mps"),
+        ("real-qtorch", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2510,6 +2511,16 @@ are torch tensors placed by integer GPU ids as ``th.device('cuda:N')`` and ``.cu
 (``models/pytorch/tensor_models.py:41``-``:51``), so the edits are to that device plumbing (and a newer DGL
 on the CPU), no kernel to write. The shape: DGL used as a CPU-side sampler and graph container in a library
 whose compute is plain torch, read as DGL message passing that must leave the device. Not tuned: a
+measurement round, one level off.
+level off.
+qtorch (blind round 179, held out) on ROCm: moderate, from cuda-source at
+``qtorch/quant/quant_cuda/block_kernel.cu:1`` (+4 more) and cuda-extension at
+``qtorch/quant/quant_function.py:20`` (the JIT ``load`` of the .cu sources). The expectation is lower: the
+extension is built at import by ``torch.utils.cpp_extension.load`` once ``torch.cuda.is_available()``
+(``quant_function.py:19``-``:31``), which on ROCm PyTorch is true and hipifies the sources itself, and the
+kernels are plain float bit manipulation with torch-made random numbers (``quant.cu:32``, ``:66``), no warp
+intrinsics, no PTX, no CUDA API calls: it runs as shipped. The shape: a JIT-built CUDA extension whose
+kernels carry nothing hipify cannot map, read as a port to do rather than a build that runs. Not tuned: a
 measurement round, one level off."""
 
 

@@ -1,0 +1,3 @@
+from .number import *
+
+__all__ = ["FixedPoint", "BlockFloatingPoint", "FloatingPoint"]

@@ -1,0 +1,3 @@
+from .auto_low import *
+
+__all__ = ["lower", "sequential_lower"]

@@ -1,0 +1,2 @@
+__all__ = ["OptimLP"]
+from .optim_low import *

@@ -1,0 +1,2 @@
+from .convolution import convolve, tucker_conv
+from .linear import factorized_linear

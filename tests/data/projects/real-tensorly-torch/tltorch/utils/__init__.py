@@ -1,0 +1,2 @@
+from .parameter_list import ParameterList, FactorList, ComplexFactorList
+from .tensorize_shape import get_tensorized_shape
