@@ -2477,7 +2477,6 @@ model to it (``texteller/api/inference.py:40``, ``:77``-``:86``), so ``device=to
 Intel GPU with torch>=2.6; ``str2device`` serves only the web demo's radio. The shape: a closed cuda/mps/cpu
 auto-pick that is only the default of a free device argument, read as the only device choice. Not tuned: a
 measurement round, one level off.
-level off.
 stereodemo (blind round 177, held out, the draw) on ROCm: moderate, from cuda-only-requirement at
 ``stereodemo-0.7.dist-info/METADATA:16`` (``onnxruntime-gpu`` off darwin) and ort-cuda-provider at
 ``stereodemo/chang_realtime_stereo_onnx.py:93`` (+3 more: ``providers=['CUDAExecutionProvider',
@@ -2512,7 +2511,6 @@ are torch tensors placed by integer GPU ids as ``th.device('cuda:N')`` and ``.cu
 on the CPU), no kernel to write. The shape: DGL used as a CPU-side sampler and graph container in a library
 whose compute is plain torch, read as DGL message passing that must leave the device. Not tuned: a
 measurement round, one level off.
-level off.
 qtorch (blind round 179, held out) on ROCm: moderate, from cuda-source at
 ``qtorch/quant/quant_cuda/block_kernel.cu:1`` (+4 more) and cuda-extension at
 ``qtorch/quant/quant_function.py:20`` (the JIT ``load`` of the .cu sources). The expectation is lower: the

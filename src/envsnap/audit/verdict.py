@@ -77,6 +77,17 @@ def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[s
     # `import habana_frameworks.torch.core`, #22 blind round 14): that module does not import on the target,
     # so a `torch.version.hip` branch elsewhere is no path for it.
     unimportable = any(f.rule == "cuda-only-import" and BINDS_MODULE in f.meaning for f in findings)
+    # A package the project requires (not an extra) with no build for the target at all, imported where a
+    # module loads, beside weak evidence of a path (a device name or torch.mps call in Python): instantsplat
+    # 1.17.6 requires gaussian-splatting, whose CUDA rasterizer has no Metal backend, beside a vendored Depth
+    # Anything V2 that calls torch.mps (#22 blind round 177). A backend folder or build switch still wins:
+    # sglang's platforms/xpu.py beside its required cuda-python (round 33, measured lower).
+    uninstallable = (
+        bool(supported)
+        and supported[0].startswith(WEAK_REASONS)
+        and any(f.rule == "cuda-only-requirement" and f.risk == "higher" for f in findings)
+        and any(f.rule == "cuda-only-import" and f.risk == "higher" for f in findings)
+    )
     if supported:
         # The project has a path for the target: what is left is finishing or checking it, not a port;
         # unless that path is a build switch over sources that do not compile there (support.covered).
@@ -88,7 +99,7 @@ def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[s
         # own per-op backend lacks an op (a port to finish: moderate).
         if unported and not partial and risk == "higher":
             risk = "moderate"
-        elif risk != "lower" and not (broken or partial or unimportable or unported):
+        elif risk != "lower" and not (broken or partial or unimportable or uninstallable or unported):
             reasons = [f"to check on {NAMES[target.kind]}: {x}" for x in reasons]
             risk = "lower"
         if partial:
@@ -100,6 +111,8 @@ def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[s
             if broken
             else "a code path, but an import it needs has no build there"
             if unimportable
+            else "a code path, but a package it requires has no build there"
+            if uninstallable
             else ("already supported" if strong else "has a code path")
         )
         reasons.insert(0, f"{said} on {name}: {supported[0]}")

@@ -343,6 +343,8 @@ class _Visitor(ast.NodeVisitor):
         self.inside: dict[int, str] = {}
         """Index in ``signals`` of an unguarded signal -> the module-level function holding it."""
         self.guarded_calls: dict[str, int] = {}
+        self.main_block = 0
+        """Depth inside ``if __name__ == "__main__":``: a guard for what runs there, not for what it calls."""
         self.chained: set[int] = set()
         self.params: list[set[str]] = []
         self.host_names: list[set[str]] = []
@@ -791,9 +793,12 @@ class _Visitor(ast.NodeVisitor):
         self.cuda_switched += switched
         unset_body, unset_else = unset_test(node.test)
         self.unset_device += unset_body
+        main = is_main_check(node.test)
+        self.main_block += main
         self.branches.append((id(node), 0))
         self._visit_block(node.body)
         self.branches.pop()
+        self.main_block -= main
         self.unset_device -= unset_body
         self.cuda_switched -= switched
         self.cuda_branch -= cuda
@@ -1460,14 +1465,17 @@ class _Visitor(ast.NodeVisitor):
             # `getattr(args, "device", "cuda")`: the user's setting first, 'cuda' only where none is set.
             self.emit("device-default", literal, repr(literal.value))
             self.compared.add(id(literal))
-        if isinstance(func, ast.Name) and self.guard > 0:
+        # A call from the `if __name__ == "__main__":` block is the script's entry or a module's self-check:
+        # it does not make the helper it calls device-conditional (a guard inside that block still does).
+        guarded_call = self.guard > self.main_block
+        if isinstance(func, ast.Name) and guarded_call:
             self.guarded_calls[func.id] = self.guarded_calls.get(func.id, 0) + 1
         if (
             isinstance(func, ast.Attribute)
             and isinstance(func.value, ast.Name)
             and func.value.id in ("self", "cls")
         ):
-            self.call_sites.append((func.attr, self.method or self.top_function, self.guard > 0))
+            self.call_sites.append((func.attr, self.method or self.top_function, guarded_call))
         self._queries(node, name)
         if name is not None and name.endswith("inline_asm_elementwise"):
             # Triton's escape hatch to inline assembly: PTX on NVIDIA, which no other backend runs.

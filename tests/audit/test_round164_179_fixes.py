@@ -1,4 +1,4 @@
-"""Fixes after measurement rounds 164-171 (#22, stop 22), each with the real excerpt and a twin.
+"""Fixes after measurement rounds 164-179 (#22, stop 22), each with the real excerpt and a twin.
 
 - transformers4rec 23.12 (round 166): isort's ``known_third_party`` in pyproject.toml read as RAPIDS required.
 - fastreid 1.4.0 (round 167): detectron2's ``collect_env.py`` (it reports whether torch is a ROCm build) read
@@ -12,6 +12,8 @@
 - torch-sim-atomistic 0.3.0 (round 170): ``if model.device == "cpu": raise`` read as a CUDA guard.
 - hippynn 0.1.3 (round 170): Numba CUDA and CuPy kernel modules that only ``try``-imported modules load, read
   as a path every run needs (two levels off).
+- instantsplat 1.17.6 (round 177): the required ``gaussian-splatting`` (the 3DGS CUDA rasterizer) outranked
+  by a vendored module's ``torch.mps`` (two levels off on MPS).
 """
 
 from __future__ import annotations
@@ -388,3 +390,116 @@ def test_a_module_imported_under_a_device_branch_is_no_optional_one(tmp_path: Pa
     kernel = [f for f in report.findings if f.rule == "cupy-kernel"]
     assert kernel
     assert "optional fast path" not in kernel[0].meaning
+
+
+# instantsplat 1.17.6 (trimmed): the required 3DGS package, a trainer that imports it, and the vendored Depth
+# Anything V2 that names torch.mps.
+SPLAT_METADATA = """\
+Metadata-Version: 2.4
+Name: instantsplat
+Version: 1.17.6
+Requires-Dist: gaussian-splatting>=2.11.0
+Requires-Dist: torch
+Requires-Dist: einops
+"""
+SPLAT_TRAINER = """\
+from gaussian_splatting import GaussianModel
+from gaussian_splatting.trainer import CameraTrainer
+
+
+def train(dataset, steps):
+    model = GaussianModel(3)
+    return CameraTrainer(model, dataset).train(steps)
+"""
+DEPTH = """\
+import torch
+
+
+def pick_device():
+    if torch.cuda.is_available():
+        return "cuda"
+    if torch.backends.mps.is_available():
+        torch.mps.empty_cache()
+        return "mps"
+    return "cpu"
+"""
+
+
+def _instantsplat(metadata: str = SPLAT_METADATA) -> dict[str, str]:
+    return {
+        "instantsplat-1.17.6.dist-info/METADATA": metadata,
+        "instantsplat/trainer/trainer.py": SPLAT_TRAINER,
+        "instantsplat/depth_anything_v2/dpt.py": DEPTH,
+    }
+
+
+@pytest.mark.parametrize(
+    ("target", "risk"), [("mps", "higher"), ("xpu", "higher"), ("rocm:gfx942", "moderate")]
+)
+def test_a_required_package_with_no_build_outranks_a_code_path(
+    tmp_path: Path, target: str, risk: str
+) -> None:
+    report = audit_files(tmp_path, _instantsplat(), target)
+    assert report.verdict.risk == risk
+    assert "cuda-only-requirement" in raised(report)
+
+
+def test_the_code_path_names_the_package_it_cannot_install(tmp_path: Path) -> None:
+    report = audit_files(tmp_path, _instantsplat(), "mps")
+    assert report.verdict.reasons[0].startswith("a code path, but a package it requires has no build there")
+
+
+def test_the_same_package_as_an_extra_leaves_the_code_path_deciding(tmp_path: Path) -> None:
+    extra = SPLAT_METADATA.replace(
+        "Requires-Dist: gaussian-splatting>=2.11.0",
+        'Requires-Dist: gaussian-splatting>=2.11.0; extra == "train"',
+    )
+    files = _instantsplat(extra)
+    files["instantsplat/trainer/trainer.py"] = (
+        "def train(dataset, steps):\n"
+        + "".join("    " + line + "\n" for line in SPLAT_TRAINER.splitlines()[:2])
+        + "    return GaussianModel, CameraTrainer\n"
+    )
+    report = audit_files(tmp_path, files, "mps")
+    assert report.verdict.risk == "lower"
+
+
+def test_a_backend_of_its_own_still_sets_the_verdict(tmp_path: Path) -> None:
+    # Twin: a backend file for the device (strong evidence, like sglang's platforms/mps.py) outranks it.
+    files = _instantsplat()
+    files["instantsplat/platforms/mps.py"] = (
+        'import torch\n\ndevice_type = "mps"\n\n\ndef sync():\n    torch.mps.synchronize()\n'
+    )
+    report = audit_files(tmp_path, files, "mps")
+    assert report.verdict.risk == "lower"
+    assert report.verdict.reasons[0].startswith("already supported on Apple MPS")
+
+
+# instantsplat's vendored vggt/dependency/projection.py (trimmed): a library helper that the module's own
+# self-check calls from its `if __name__ == "__main__":` block.
+SELF_CHECK = """\
+import torch
+
+
+def project(points):
+    torch.cuda.synchronize()
+    return points * 2
+
+
+if __name__ == "__main__":
+    result = project(torch.ones(3, device="cuda"))
+    print(result)
+"""
+
+
+def test_a_call_from_the_main_block_does_not_guard_the_helper(tmp_path: Path) -> None:
+    report = audit_files(tmp_path, {"geo/projection.py": SELF_CHECK}, "xpu")
+    assert report.verdict.risk == "moderate"
+    assert [f.location for f in report.findings if f.rule == "torch-cuda-api"] == ["geo/projection.py:5"]
+
+
+def test_a_device_guard_inside_the_main_block_still_guards_it(tmp_path: Path) -> None:
+    call = '    result = project(torch.ones(3, device="cuda"))\n'
+    guarded = SELF_CHECK.replace(call, "    if torch.cuda.is_available():\n    " + call)
+    report = audit_files(tmp_path, {"geo/projection.py": guarded}, "xpu")
+    assert report.verdict.risk == "lower"

@@ -1,0 +1,2 @@
+from .mapanything import MapAnythingInitializer
+from .external import MapAnythingExternalInitializer

@@ -1,0 +1,2 @@
+from .vggt import VGGTInitializer
+from .align import VGGTAlign2Initializer

@@ -1,0 +1,2 @@
+from .vggttt import VGGTTTInitializer
+from .align import VGGTTTAlign2Initializer

@@ -1,0 +1,2 @@
+# TODO: Integrating VGG-T³ with COLMAP needs point tracking implemented on
+# AbstractViewPointTracker from https://github.com/yindaheng98/track-4dgs.

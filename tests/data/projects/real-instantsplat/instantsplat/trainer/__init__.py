@@ -1,0 +1,2 @@
+from .trainer import Trainer, ScaleRegularizeTrainer
+from .trainer import BaseTrainer, BaseScaleRegularizeTrainer
