@@ -1,0 +1,3 @@
+from .snac import SNAC
+
+__version__ = "1.2.1"
