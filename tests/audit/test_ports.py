@@ -368,6 +368,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-dglke", "xpu"),
         ("real-dglke", "mps"),
         ("real-qtorch", "rocm:gfx942"),
+        ("real-segment-anything-hq", "xpu"),
+        ("real-segment-anything-hq", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2519,6 +2521,15 @@ extension is built at import by ``torch.utils.cpp_extension.load`` once ``torch.
 kernels are plain float bit manipulation with torch-made random numbers (``quant.cu:32``, ``:66``), no warp
 intrinsics, no PTX, no CUDA API calls: it runs as shipped. The shape: a JIT-built CUDA extension whose
 kernels carry nothing hipify cannot map, read as a port to do rather than a build that runs. Not tuned: a
+measurement round, one level off.
+segment-anything-hq (blind round 181, held out) on XPU and MPS: lower, "standard ops, no custom CUDA"; no
+finding fires, the verdict is the empty scan's. The expectation is moderate: ``_build_sam`` loads the weights
+with a bare ``torch.load(f)`` (``segment_anything_hq/build_sam.py:92``, ``:160``), and the released HQ-SAM
+checkpoints hold CUDA storages, so building the model on a machine without CUDA fails with "Attempting to
+deserialize object on a CUDA device" (SysCV/sam-hq issue #24, open; downstream copies add
+``map_location='cpu'``, one "necessary e.g. on apple silicon devices"); the model code itself follows its
+device in float32. On ROCm ``torch.cuda.is_available()`` is true and it loads. The shape: a ``torch.load``
+with no ``map_location`` on weights saved from CUDA, read as device-neutral loading. Not tuned: a
 measurement round, one level off."""
 
 

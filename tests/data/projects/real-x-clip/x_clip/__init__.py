@@ -1,0 +1,1 @@
+from x_clip.x_clip import CLIP, TextTransformer
