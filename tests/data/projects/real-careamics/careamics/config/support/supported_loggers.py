@@ -1,0 +1,10 @@
+"""Logger supported by CAREamics."""
+
+from enum import StrEnum
+
+
+class SupportedLogger(StrEnum):
+    """Available loggers."""
+
+    WANDB = "wandb"
+    TENSORBOARD = "tensorboard"

@@ -1,0 +1,7 @@
+"""Configuration utilities."""
+
+__all__ = [
+    "generate_random_seed",
+]
+
+from .random import generate_random_seed

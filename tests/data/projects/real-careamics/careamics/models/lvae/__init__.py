@@ -1,0 +1,3 @@
+__all__ = ["LadderVAE"]
+
+from .lvae import LadderVAE

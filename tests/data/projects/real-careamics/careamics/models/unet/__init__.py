@@ -1,0 +1,5 @@
+"""UNet architecture implementation."""
+
+from .unet import UNet
+
+__all__ = ["UNet"]

@@ -1,0 +1,1 @@
+"""CAREamics algorithm references."""

@@ -1,0 +1,1 @@
+from .inference_class import InstanSeg
