@@ -1,0 +1,1 @@
+"""Implementations of imitation and reward learning algorithms."""

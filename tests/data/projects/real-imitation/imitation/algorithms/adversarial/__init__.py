@@ -1,0 +1,1 @@
+"""Adversarial imitation learning algorithms, AIRL and GAIL."""

@@ -1,0 +1,1 @@
+"""Classes defining policies and methods to manipulate them (e.g. serialization)."""

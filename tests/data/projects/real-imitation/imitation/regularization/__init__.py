@@ -1,0 +1,1 @@
+"""Implements a variety of regularization techniques for NN weights."""

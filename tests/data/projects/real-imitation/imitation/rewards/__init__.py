@@ -1,0 +1,1 @@
+"""Reward models: neural network modules, serialization, preprocessing, etc."""

@@ -1,0 +1,1 @@
+"""Ingredients for Sacred experiments."""

@@ -1,0 +1,4 @@
+"""Helper methods for unit tests.
+
+May also be useful for users of imitation.
+"""

@@ -1,0 +1,2 @@
+from .replay_memory import ReplayMemory
+from .sac import SAC
