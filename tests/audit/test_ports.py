@@ -2536,7 +2536,6 @@ deserialize object on a CUDA device" (SysCV/sam-hq issue #24, open; downstream c
 device in float32. On ROCm ``torch.cuda.is_available()`` is true and it loads. The shape: a ``torch.load``
 with no ``map_location`` on weights saved from CUDA, read as device-neutral loading. Not tuned: a
 measurement round, one level off.
-measurement round, one level off.
 instanseg-torch (blind round 182, held out) on XPU: moderate, from hardcoded-cuda-device at
 ``instanseg/utils/loss/instanseg_loss.py:485`` (+1 more: ``utils/models/CellposeSam.py:37``), "Fails at this
 line on Intel XPU". The expectation is lower: the device is a free argument, ``InstanSeg(device='xpu')``
@@ -2557,7 +2556,6 @@ nets with the legacy ``torch.cuda`` tensor types (``model.py:45``-``:49``; train
 that device plumbing. The shape: a 'CPU'-or-'GPU' switch whose GPU branch is CUDA only, read as a CPU fallback
 that runs as shipped rather than a device choice that cannot name the target. Not tuned: a measurement round,
 one level off.
-measurement round, one level off.
 imitation (blind round 183, held out) on MPS: lower, "standard ops, no custom CUDA", with no finding at all.
 The expectation is moderate: device='mps' is accepted (``algorithms/bc.py:288``, ``:355``), but batches go to
 the policy's device through ``safe_to_tensor``, a plain ``th.as_tensor`` that keeps NumPy's dtype
