@@ -378,6 +378,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-span-marker", "xpu"),
         ("real-span-marker", "mps"),
         ("real-wtpsplit", "mps"),
+        ("real-vsgmfss-fortuna", "rocm:gfx942"),
+        ("real-sadtalker-z", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2588,7 +2590,27 @@ wtpsplit (blind round 184, held out) on MPS: moderate, from torch-compile-mps at
 when the user calls ``sat.optimize()``; the default path moves inputs to the model's device
 (``extract.py:192``-``:201``) and runs eagerly, so ``sat.to('mps')`` works as shipped. The shape:
 torch.compile behind an opt-in method the user must call, read as on the default inference path. Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+configs. Not tuned: a measurement round, one level off.
+vsgmfss-fortuna (blind round 185, held out) on ROCm: higher, from cuda-only-import at
+``vsgmfss_fortuna/__init__.py:9`` (``import tensorrt``, "no build for ROCm exists"; the torch_tensorrt.fx
+imports at ``:14``-``:16`` too). The expectation is moderate: the imports are unconditional but TensorRT is
+used only when ``trt=True`` (``__init__.py:134``-``:176``), so making them lazy is a small edit; the required
+part is the CuPy softsplat (``softsplat.py:8``, ``:219``-``:225``), plain ``__global__`` CUDA C that CuPy's
+ROCm build compiles with hiprtc (envsnap itself rates those kernel strings moderate), and
+``torch.device('cuda')`` is the AMD GPU under ROCm PyTorch. The shape: an NVIDIA-only runtime imported at
+module top but used only behind an opt-in flag, read as required. Not tuned: a measurement round, one
+level off.
+sadtalker-z (blind round 185, held out) on XPU: moderate, from torch-cuda-api at
+``sadtalker/face3d/models/arcface_torch/dataset.py:23`` (``torch.cuda.set_device``, CUDA streams at ``:45``,
+``:58``) and hardcoded-cuda-device at ``sadtalker/audio2pose_models/audio2pose.py:27``-``:31`` (``.cuda()``),
+with nccl-backend at ``arcface_torch/train.py:26``. The expectation is lower: those are training code (the
+vendored arcface_torch trainer and ``Audio2Pose.forward``, the training loss path; inference uses ``test()``),
+while the inference API takes a free device string (``aiy.py:61``, ``:81``, ``:127``, ``:140``-``:142``)
+threaded into every model's ``.to(device)`` and ``map_location``, and the remaining CUDA calls are guarded
+(``gradio_demo.py:147``, ``utils/face_enhancer.py:73``). The shape: CUDA-only calls in training modules
+shipped inside an inference package, read as blockers of the inference path. Not tuned: a measurement round,
+one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

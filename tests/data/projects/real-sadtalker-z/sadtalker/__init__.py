@@ -1,0 +1,1 @@
+from .aiy import SadTalkerTask, SadTalkerArgs

@@ -1,0 +1,3 @@
+"""This package includes a miscellaneous collection of useful helper functions."""
+from sadtalker.face3d.util import *
+
