@@ -1,0 +1,7 @@
+# Copyright (c) Zhuo Zheng and affiliates.
+# All rights reserved.
+
+# This source code is licensed under the license found in the
+# LICENSE file in the root directory of this source tree.
+from torchange.models.segment_any_change.anychange import AnyChange
+from torchange.models.segment_any_change.viz import show_change_masks
