@@ -375,8 +375,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-deepcr", "mps"),
         ("real-imitation", "mps"),
         ("real-mbrl", "mps"),
-        ("real-span-marker", "xpu"),
-        ("real-span-marker", "mps"),
         ("real-wtpsplit", "mps"),
         ("real-vsgmfss-fortuna", "rocm:gfx942"),
         ("real-sadtalker-z", "xpu"),
@@ -2587,14 +2585,15 @@ Normalizer is float64 on the device (``util/math.py:108``-``:124``), and the ven
 float64 (``third_party/pytorch_sac/agent/sac.py:55``): MPS fails on the documented runs until the option is
 set false. The shape: a float64 option off in the code's signature but on in the project's own shipped
 configs. Not tuned: a measurement round, one level off.
-span-marker (blind round 184, held out) on XPU and MPS: moderate, from hardcoded-cuda-device at
+span-marker (blind round 184; fixed on in stop 22) on XPU and MPS: moderate, from hardcoded-cuda-device at
 ``span_marker/modeling.py:639`` ("Fails at this line ...: the build has no 'cuda' device; a one-line edit").
 The expectation is lower: that line is ``return self.cuda(device)`` inside ``try_cuda`` (``:625``-``:641``),
 an optional helper whose ``except (AssertionError, RuntimeError): return self`` turns the failure into a
 no-op; prediction follows ``self.device`` (``:516``-``:517``), so ``model.to('xpu')`` or ``.to('mps')`` runs,
 and the spaCy wrapper takes ``device=`` (``spacy_integration.py:73``-``:74``). The shape: a ``.cuda()`` call
 inside a try/except that falls back to leaving the model where it is, read as an unguarded hard-coded CUDA
-device. Not tuned: a measurement round, one level off.
+device. Measured one level off; right since stop 22's fix (a ``try`` whose handler catches ``AssertionError``,
+what a CUDA call raises on a torch built without CUDA, and never re-raises guards the CUDA call in it).
 wtpsplit (blind round 184, held out) on MPS: moderate, from torch-compile-mps at ``wtpsplit/extract.py:174``
 ("torch.compile on MPS is an early prototype"). The expectation is lower: that call is inside ``optimize()``
 (``extract.py:114``-``:181``), which the README calls optional ("This is **optional**") and which runs only
@@ -2602,7 +2601,6 @@ when the user calls ``sat.optimize()``; the default path moves inputs to the mod
 (``extract.py:192``-``:201``) and runs eagerly, so ``sat.to('mps')`` works as shipped. The shape:
 torch.compile behind an opt-in method the user must call, read as on the default inference path. Not tuned: a
 measurement round, one level off.
-configs. Not tuned: a measurement round, one level off.
 vsgmfss-fortuna (blind round 185, held out) on ROCm: higher, from cuda-only-import at
 ``vsgmfss_fortuna/__init__.py:9`` (``import tensorrt``, "no build for ROCm exists"; the torch_tensorrt.fx
 imports at ``:14``-``:16`` too). The expectation is moderate: the imports are unconditional but TensorRT is
@@ -2622,7 +2620,6 @@ threaded into every model's ``.to(device)`` and ``map_location``, and the remain
 (``gradio_demo.py:147``, ``utils/face_enhancer.py:73``). The shape: CUDA-only calls in training modules
 shipped inside an inference package, read as blockers of the inference path. Not tuned: a measurement round,
 one level off.
-configs. Not tuned: a measurement round, one level off.
 mambapy (blind round 186, held out) on XPU and MPS: lower, "standard ops, no custom CUDA", with no finding at
 all. The expectation is moderate: the Mamba class and its pscan are plain PyTorch on the input's device
 (``mambapy/mamba.py:314``, ``:406``), but the README's LM/from_pretrained path imports ``mamba2.py`` at module
@@ -2649,7 +2646,6 @@ for other platforms (``METADATA:339``-``:354``): config swaps, with the kernel u
 (NX-AI/xlstm#103) and no Intel or Apple kernel. The shape: a CUDA kernel as the default backend with a
 pure-PyTorch backend selectable by a config literal, counted as kernels to port. Not tuned: a measurement
 round, one level off.
-configs. Not tuned: a measurement round, one level off.
 omnicloudmask (blind round 187, held out) on XPU: moderate, from torch-cuda-api at
 ``omnicloudmask/cloud_mask.py:1101`` (+2 more: ``:1452``, ``:1479``; "A CUDA-only call: it raises on XPU") and
 device-choices at ``model_utils.py:235`` (default_device() picks among cuda, mps, cpu). The expectation is

@@ -85,6 +85,7 @@ from envsnap.audit.scanners.python_shapes import (
     backend_menu,
     branched_statements,
     calls_collective,
+    catches_cuda_refusal,
     catches_dtype_refusal,
     catches_import_error,
     compared_strings,
@@ -691,9 +692,9 @@ class _Visitor(ast.NodeVisitor):
         # Narrower handlers before a broad one (`except ModuleNotFoundError: x = None` then `except
         # Exception: log`, unsloth 2026.3 models/_utils.py, #22 blind round 9) catch part of what the
         # broad one would: none re-raising is enough.
-        swallows = any(swallows_errors(handler) for handler in node.handlers) and not any(
-            isinstance(sub, ast.Raise) for handler in node.handlers for sub in ast.walk(handler)
-        )
+        swallows = any(
+            swallows_errors(handler) or catches_cuda_refusal(handler) for handler in node.handlers
+        ) and not any(isinstance(sub, ast.Raise) for handler in node.handlers for sub in ast.walk(handler))
         tolerates = any(tolerates_failure(handler) for handler in node.handlers)
         refusal = any(catches_dtype_refusal(handler) for handler in node.handlers)
         if catches:

@@ -881,6 +881,23 @@ def swallows_errors(handler: ast.ExceptHandler) -> bool:
     return broad and not any(isinstance(sub, ast.Raise) for sub in ast.walk(handler))
 
 
+_CUDA_REFUSALS = frozenset({"AssertionError"})
+"""What a CUDA call raises on a torch built without CUDA (the ROCm-less XPU, MPS and CPU builds):
+``AssertionError: Torch not compiled with CUDA enabled`` (torch/cuda/__init__.py's _lazy_init). A
+``RuntimeError`` ("No CUDA GPUs are available") comes only from a CUDA build with no GPU, so ``except
+RuntimeError`` alone does not catch it there (#22 blind round 3)."""
+
+
+def catches_cuda_refusal(handler: ast.ExceptHandler) -> bool:
+    """A handler naming ``AssertionError`` (alone or in a tuple) that never re-raises: SpanMarker 1.8's
+    ``try_cuda``, ``try: return self.cuda(device) except (AssertionError, RuntimeError): return self`` (#22
+    blind round 184), leaves the model where it is when CUDA is not there."""
+    caught = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any(isinstance(c, ast.Name) and c.id in _CUDA_REFUSALS for c in caught) and not any(
+        isinstance(sub, ast.Raise) for sub in ast.walk(handler)
+    )
+
+
 def tolerates_failure(handler: ast.ExceptHandler) -> bool:
     """A broad handler with a way out that does not raise: ``except Exception as e: if ALLOW_ERRORS:
     print(e); ext_modules = [] else: raise e`` (sam2 1.1.0 setup.py) lets the install continue."""

@@ -1,4 +1,4 @@
-"""Fixes after measurement rounds 164-179 (#22, stop 22), each with the real excerpt and a twin.
+"""Fixes after measurement rounds 164-187 (#22, stop 22), each with the real excerpt and a twin.
 
 - transformers4rec 23.12 (round 166): isort's ``known_third_party`` in pyproject.toml read as RAPIDS required.
 - fastreid 1.4.0 (round 167): detectron2's ``collect_env.py`` (it reports whether torch is a ROCm build) read
@@ -14,6 +14,8 @@
   as a path every run needs (two levels off).
 - instantsplat 1.17.6 (round 177): the required ``gaussian-splatting`` (the 3DGS CUDA rasterizer) outranked
   by a vendored module's ``torch.mps`` (two levels off on MPS).
+- span-marker 1.8.1 (round 184): ``try: return self.cuda(device) except (AssertionError, RuntimeError)``
+  read as a hard-coded CUDA device.
 """
 
 from __future__ import annotations
@@ -503,3 +505,34 @@ def test_a_device_guard_inside_the_main_block_still_guards_it(tmp_path: Path) ->
     guarded = SELF_CHECK.replace(call, "    if torch.cuda.is_available():\n    " + call)
     report = audit_files(tmp_path, {"geo/projection.py": guarded}, "xpu")
     assert report.verdict.risk == "lower"
+
+
+# span-marker 1.8.1 span_marker/modeling.py:625-641 (trimmed), round 184: a CUDA attempt that keeps the model
+# where it is when CUDA is not there.
+TRY_CUDA = """\
+import torch
+from torch import nn
+
+
+class SpanMarkerModel(nn.Module):
+    def try_cuda(self, device=None):
+        try:
+            return self.cuda(device)
+        except (AssertionError, RuntimeError):
+            return self
+"""
+
+
+@pytest.mark.parametrize("target", ["xpu", "mps"])
+def test_a_cuda_call_whose_refusal_is_caught_is_an_attempt(tmp_path: Path, target: str) -> None:
+    report = audit_files(tmp_path, {"span/modeling.py": TRY_CUDA}, target)
+    assert report.verdict.risk == "lower"
+
+
+def test_a_handler_that_catches_something_else_guards_nothing(tmp_path: Path) -> None:
+    # RuntimeError alone ("No CUDA GPUs are available") is what a CUDA build without a GPU raises; torch built
+    # for XPU or MPS raises AssertionError, which that handler lets through (#22 blind round 3).
+    source = TRY_CUDA.replace("except (AssertionError, RuntimeError):", "except RuntimeError:")
+    report = audit_files(tmp_path, {"span/modeling.py": source}, "xpu")
+    assert report.verdict.risk == "moderate"
+    assert "hardcoded-cuda-device" in raised(report)
