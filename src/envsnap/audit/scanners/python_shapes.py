@@ -892,10 +892,16 @@ def catches_cuda_refusal(handler: ast.ExceptHandler) -> bool:
     """A handler naming ``AssertionError`` (alone or in a tuple) that never re-raises: SpanMarker 1.8's
     ``try_cuda``, ``try: return self.cuda(device) except (AssertionError, RuntimeError): return self`` (#22
     blind round 184), leaves the model where it is when CUDA is not there."""
-    caught = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-    return any(isinstance(c, ast.Name) and c.id in _CUDA_REFUSALS for c in caught) and not any(
+    return bool(_caught_names(handler) & _CUDA_REFUSALS) and not any(
         isinstance(sub, ast.Raise) for sub in ast.walk(handler)
     )
+
+
+def _caught_names(handler: ast.ExceptHandler) -> set[str]:
+    """The exception names a handler catches: ``except TypeError`` or ``except (AssertionError, X)``."""
+    caught = handler.type
+    names = caught.elts if isinstance(caught, ast.Tuple) else [caught]
+    return {name.id for name in names if isinstance(name, ast.Name)}
 
 
 def tolerates_failure(handler: ast.ExceptHandler) -> bool:
@@ -927,10 +933,7 @@ def catches_dtype_refusal(handler: ast.ExceptHandler) -> bool:
     float64 with ``TypeError: Cannot convert a MPS Tensor to float64 dtype`` (pytorch/pytorch#122602), and
     toto-ts 0.2.0's scaler casts to float32 there instead. A broad ``except Exception`` is not enough: it
     wraps whole functions to log any failure, not a dtype's."""
-    caught = handler.type
-    names = caught.elts if isinstance(caught, ast.Tuple) else [caught]
-    named = any(isinstance(name, ast.Name) and name.id == "TypeError" for name in names)
-    return named and not _always_raises(handler.body)
+    return "TypeError" in _caught_names(handler) and not _always_raises(handler.body)
 
 
 def catches_import_error(handler: ast.ExceptHandler) -> bool:
