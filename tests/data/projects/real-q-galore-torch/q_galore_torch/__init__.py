@@ -1,0 +1,2 @@
+from .q_galore_adamw8bit import AdamW8bit as QGaLoreAdamW8bit
+from .q_galore_adamw8bit_simulate import AdamW8bit as QGaLoreAdamW8bit_simulate
