@@ -389,6 +389,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-omnicloudmask", "xpu"),
         ("real-torchange", "xpu"),
         ("real-torchange", "mps"),
+        ("real-bindsnet", "xpu"),
+        ("real-bindsnet", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2666,7 +2668,18 @@ torch.cuda.is_available() else cpu`` (``base.py:20``-``:23``), and the metric lo
 those paths run on the CPU until a device argument is added; the mps branch in NeDS (``neds.py:750``-``:754``)
 only swaps float64 for float32. The shape: a cuda-or-cpu choice made inside a constructor with no device
 parameter, read as a fallback that runs as shipped rather than a device choice that cannot name the target.
-Not tuned: a measurement round, one level off."""
+Not tuned: a measurement round, one level off.
+BindsNET (blind round 189, held out) on XPU and MPS: lower, "standard ops, no custom CUDA", with
+cuda-availability-check and hardcoded-cuda-device at ``bindsnet/pipeline/base_pipeline.py:96``-``:97`` and
+``environment_pipeline.py:76``-``:77`` read as a CPU fallback ("Behind a CUDA check: runs, but falls through
+to the CPU"). The expectation is moderate: a bare Network moves with ``network.to(device)``, but the pipelines
+that drive training and environments set ``self.device = torch.device("cuda") if torch.cuda.is_available() and
+self.allow_gpu`` else cpu, with no device argument (docstring ``base_pipeline.py:17``: "cuda" or "cpu"), so on
+an Intel or Apple GPU the documented paths run on the CPU until a device parameter is added; on MPS the
+default collate also builds float64 tensors (``bindsnet/datasets/collate.py:74``), which envsnap does not
+flag. The shape: a cuda-or-cpu choice inside a pipeline constructor whose only switch is a boolean allow_gpu,
+read as a fallback that runs as shipped rather than a device choice that cannot name the target. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
