@@ -1,0 +1,3 @@
+from bindsnet.environment.environment import Environment, GymEnvironment
+
+__all__ = ["Environment", "GymEnvironment"]

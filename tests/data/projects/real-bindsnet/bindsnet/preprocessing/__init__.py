@@ -1,0 +1,3 @@
+from .preprocessing import AbstractPreprocessor
+
+__all__ = ["AbstractPreprocessor"]
