@@ -1,0 +1,16 @@
+# Copyright (c) OpenMMLab. All rights reserved.
+from mmdet3d.models.layers.fusion_layers import *  # noqa: F401,F403
+from .backbones import *  # noqa: F401,F403
+from .data_preprocessors import *  # noqa: F401,F403
+from .decode_heads import *  # noqa: F401,F403
+from .dense_heads import *  # noqa: F401,F403
+from .detectors import *  # noqa: F401,F403
+from .layers import *  # noqa: F401,F403
+from .losses import *  # noqa: F401,F403
+from .middle_encoders import *  # noqa: F401,F403
+from .necks import *  # noqa: F401,F403
+from .roi_heads import *  # noqa: F401,F403
+from .segmentors import *  # noqa: F401,F403
+from .test_time_augs import *  # noqa: F401,F403
+from .utils import *  # noqa: F401,F403
+from .voxel_encoders import *  # noqa: F401,F403

@@ -1,0 +1,6 @@
+import logging
+
+log = logging.getLogger("probreg")
+log.setLevel(logging.INFO)
+ch = logging.StreamHandler()
+log.addHandler(ch)
