@@ -389,6 +389,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-omnicloudmask", "xpu"),
         ("real-torchange", "xpu"),
         ("real-torchange", "mps"),
+        ("real-torchquantum", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2666,7 +2667,16 @@ torch.cuda.is_available() else cpu`` (``base.py:20``-``:23``), and the metric lo
 those paths run on the CPU until a device argument is added; the mps branch in NeDS (``neds.py:750``-``:754``)
 only swaps float64 for float32. The shape: a cuda-or-cpu choice made inside a constructor with no device
 parameter, read as a fallback that runs as shipped rather than a device choice that cannot name the target.
-Not tuned: a measurement round, one level off."""
+Not tuned: a measurement round, one level off.
+torchquantum (blind round 191, held out, the draw) on MPS: lower, "standard ops, no custom CUDA", from the
+guarded torch-cuda-api in the Timer utility (``torchquantum/util/utils.py:142``, ``:143``, ``:152``) and the
+tensorflow framework-requirement (``METADATA:23``), no finding on dtypes. The expectation is moderate:
+the device is a free argument (``torchquantum/device/devices.py:43``), but the whole simulator holds its
+states and gate matrices in complex64 (``torchquantum/macro.py`` C_DTYPE = torch.complex64) and applies them
+by einsum or bmm (``functional/gate_wrapper.py:91``, ``:131``), and MPS complex support is recent (macOS 14+)
+and partial; the docstring names only 'cpu' or 'cuda' (``devices.py:51``). The shape: a complex dtype set
+once as a module constant and used by every op, which MPS supports only in part. Not tuned: a measurement
+round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
