@@ -397,6 +397,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-mmdet3d", "rocm:gfx942"),
         ("real-mmdet3d", "xpu"),
         ("real-mmdet3d", "mps"),
+        ("real-torchquantum", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2716,7 +2717,17 @@ torchvision.ops the rule suggests; on ROCm mmcv hipifies those ops but has no RO
 range asserted at import (``mmdet3d/__init__.py:9``-``:24``) means a source build against a ROCm torch new
 enough for gfx942. The shape: mmcv.ops imports of its 3D point/voxel kernels scored like its 2D ops with a
 torchvision swap, and a required compiled CUDA package with no ROCm wheel read as plain PyTorch. Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+Not tuned: a measurement round, one level off.
+torchquantum (blind round 191, held out, the draw) on MPS: lower, "standard ops, no custom CUDA", from the
+guarded torch-cuda-api in the Timer utility (``torchquantum/util/utils.py:142``, ``:143``, ``:152``) and the
+tensorflow framework-requirement (``METADATA:23``), no finding on dtypes. The expectation is moderate:
+the device is a free argument (``torchquantum/device/devices.py:43``), but the whole simulator holds its
+states and gate matrices in complex64 (``torchquantum/macro.py`` C_DTYPE = torch.complex64) and applies them
+by einsum or bmm (``functional/gate_wrapper.py:91``, ``:131``), and MPS complex support is recent (macOS 14+)
+and partial; the docstring names only 'cpu' or 'cuda' (``devices.py:51``). The shape: a complex dtype set
+once as a module constant and used by every op, which MPS supports only in part. Not tuned: a measurement
+round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,1 @@
+from .globalr import GlobalR, GlobalRX, GlobalRY, GlobalRZ

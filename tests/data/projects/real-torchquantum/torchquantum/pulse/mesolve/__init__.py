@@ -1,0 +1,1 @@
+from .mesolve import mesolve

@@ -1,0 +1,1 @@
+from .sesolve import sesolve
