@@ -95,6 +95,7 @@ def test_every_signal_kind_the_scanners_emit_has_a_judge() -> None:
     assert "device-flag" in emitted  # module-level device tests (across_files._imported_device_flags)
     assert "stand-in" in emitted  # modules installed for a missing package (across_files._stood_in)
     assert "device-call" in emitted  # calls of a device ladder's function (across_files._default_pickers)
+    assert "tensor-dispatch" in emitted  # per-tensor is_cuda dispatch of a JIT build (across_files._jit_only)
     facts = {
         "package",
         "port",
@@ -110,5 +111,6 @@ def test_every_signal_kind_the_scanners_emit_has_a_judge() -> None:
         "device-flag",
         "stand-in",
         "device-call",
+        "tensor-dispatch",
     }
     assert emitted - facts <= set(JUDGES), emitted - set(JUDGES)

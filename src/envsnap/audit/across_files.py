@@ -27,6 +27,7 @@ from envsnap.audit.model import (
     OPTIONAL_BUILD,
     OPTIONAL_DISTRIBUTION,
     SWALLOWED,
+    TENSOR_DISPATCH,
     TOLERATED,
     TRITON_ASM,
     USES,
@@ -436,6 +437,17 @@ def _jit_only(signals: list[Signal], files: set[str]) -> list[Signal]:
     # 0.2.9 JIT-builds its .cu in kernels/apply_token_bitmask_inplace_cuda.py, beside the _cpu, _torch_compile
     # and _triton modules its matcher picks by device (#22 blind round 155): one implementation of several.
     twinned = bool(loads) and all(s.file is not None and _python_twin(s.file, files) for s in loads)
+    # Or each build is in a module that picks its implementation by the tensor's device: lava-dl 0.6.0's
+    # neuron dynamics run `_LIDynamics.apply(...)` (torch ops) `if input.is_cuda is False`, else the JIT
+    # kernel (#22 blind round 189, *higher* on MPS where it runs as shipped: two levels off). With C/C++
+    # sources outside its CUDA folders the other branch is a CPU extension instead (qtorch 0.3.0's
+    # quant_cpu, which device tensors must be copied to), not torch ops on the device.
+    dispatching = {s.file for s in signals if s.kind == "tensor-dispatch"}
+    dispatched = (
+        bool(loads)
+        and all(s.file in dispatching for s in loads)
+        and not any(_cpu_source(path) for path in files)
+    )
     marks = (
         (JIT_ONLY, TORCH_FALLBACK)
         if fallback
@@ -443,13 +455,15 @@ def _jit_only(signals: list[Signal], files: set[str]) -> list[Signal]:
         if swallowed
         else (JIT_ONLY, ALTERNATIVE)
         if twinned
+        else (JIT_ONLY, TENSOR_DISPATCH)
+        if dispatched
         else (JIT_ONLY, CHECKED_LOAD)
         if checked
         else (JIT_ONLY,)
     )
     signals = [
         msgspec.structs.replace(s, detail=(*s.detail, *marks))
-        if (s.kind in NATIVE_KINDS or ((swallowed or checked or twinned) and s in loads))
+        if (s.kind in NATIVE_KINDS or ((swallowed or checked or twinned or dispatched) and s in loads))
         and JIT_ONLY not in s.detail
         else s
         for s in signals
@@ -566,14 +580,22 @@ def _extra_only_imports(signals: list[Signal]) -> list[Signal]:
     (PEP 621/508): the modules importing it are that feature's, and the project installs and runs
     without them. FastChat 0.2.36 lists flash-attn only in its ``train`` extra and imports it only in
     the flash-attention training patch (#22 blind round 8). A package also in the core requirements,
-    or never declared, keeps its imports as they are.
+    or never declared, keeps its imports as they are; so does one the package's root ``__init__.py``
+    imports at module level, unguarded, since that loads wherever the project is imported:
+    rapids-singlecell 0.13.4 imports ``cuml`` there and lists RAPIDS only in its ``rapids12``/``rapids13``
+    extras, which pick the CUDA version, not whether RAPIDS is installed.
     """
     declared: dict[str, bool] = {}
     for signal in signals:
         if signal.kind == "requirement":
             key = signal.facts().get("package", "")
             declared[key] = declared.get(key, True) and EXTRA_ONLY in signal.detail
-    extra = {key for key, only in declared.items() if only} - _built_on(signals)
+    loaded_with_project = {
+        s.facts().get("package", "")
+        for s in signals
+        if s.kind == "import" and "module-level=1" in s.detail and not s.guarded and _root_init(s.file)
+    }
+    extra = {key for key, only in declared.items() if only} - _built_on(signals) - loaded_with_project
     if not extra:
         return signals
     # A module that imports such a package at module level, unguarded, loads only where the extra is

@@ -101,12 +101,15 @@ def alternatives() -> tuple[Alternative, ...]:
 
 
 def alternative_for_import(module: str) -> Alternative | None:
-    """The package row an import (``flash_attn.flash_attn_interface``) belongs to."""
+    """The package row an import (``flash_attn.flash_attn_interface``) belongs to: the row naming the
+    longest prefix of it, so that ``mmcv.ops.ball_query`` (a CUDA-only op) is not read as ``mmcv.ops``."""
+    found: Alternative | None = None
+    longest = 0
     for row in alternatives():
         for name in row.imports:
-            if module == name or module.startswith(name + "."):
-                return row
-    return None
+            if len(name) > longest and (module == name or module.startswith(name + ".")):
+                found, longest = row, len(name)
+    return found
 
 
 def alternative_by_key(key: str) -> Alternative | None:

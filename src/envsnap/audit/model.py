@@ -113,6 +113,9 @@ ALTERNATIVE = "alternative=1"
 """Signal detail: in a module the project loads only as one of two implementations (scan.py names them)."""
 DEVICE_CHOICE = "device-choice=1"
 """Beside ALTERNATIVE: the choice tests the device or CUDA's presence, which a ROCm torch answers as CUDA."""
+TENSOR_DISPATCH = "tensor-dispatch=1"
+"""Signal detail: a JIT build in a module that calls it only for CUDA tensors (``if x.is_cuda``) and runs its
+torch path for the others (across_files._jit_only); a ROCm tensor is a CUDA one, so ROCm builds it."""
 """Signal detail prefix: the line sits in a function that imports this package, which the project never
 installs (across_files._opt_in_paths): judges.judge lowers what it finds there."""
 

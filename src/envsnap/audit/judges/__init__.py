@@ -65,6 +65,7 @@ from envsnap.audit.model import (
     OPT_IN_PATH,
     OPTIONAL_BUILD,
     OPTIONAL_DISTRIBUTION,
+    TENSOR_DISPATCH,
     Finding,
     Signal,
     Target,
@@ -147,6 +148,12 @@ _RUNS_WITHOUT: tuple[tuple[str, str, str], ...] = (
         "nothing to port to run (the twin runs); port it for its speed on the target",
     ),
     (
+        TENSOR_DISPATCH,
+        "Compiled just in time and called only for CUDA tensors: the module tests the tensor (`x.is_cuda`)"
+        " and runs its torch implementation for any other, so on {target} the kernel is never built.",
+        "nothing to port to run (the torch path is slower); port the kernel for speed",
+    ),
+    (
         TORCH_PATH,
         "CuPy is an opt-in here (no default install brings it): without it the project's torch ops do the"
         " same work on the device, so these kernels are a fast path it can go without on {target}.",
@@ -195,6 +202,8 @@ def judge(signal: Signal, target: Target, ctx: Context | None = None) -> Finding
         # A choice that tests the device is answered as CUDA by a ROCm torch: there the module is chosen.
         rocm_takes_it = target.kind == "rocm" and DEVICE_CHOICE in signal.detail
         for marker, why, replacement in _RUNS_WITHOUT:
+            if marker == TENSOR_DISPATCH and target.kind == "rocm":
+                continue  # a ROCm tensor is a CUDA one: the kernel is built there (hipified)
             if marker in signal.detail and not (marker == ALTERNATIVE and rocm_takes_it):
                 return msgspec.structs.replace(
                     found,

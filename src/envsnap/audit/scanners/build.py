@@ -237,6 +237,16 @@ MAX_HEADER = 2000
 """The longest ``Requires-Dist`` header read: a real one is a name, a specifier and a marker."""
 
 
+def ends_headers(line: str) -> bool:
+    """Whether a core-metadata line ends the headers: an empty line, not a whitespace-only one.
+
+    A multi-line header continues on lines that start with whitespace, so a licence's blank lines are
+    written as indentation alone (learning3d 0.2.2's ``License:`` holds the MIT text, #22 blind round 190);
+    reading those as the end had hidden every ``Requires-Dist`` after the licence.
+    """
+    return not line.rstrip("\r\n")
+
+
 def scan_metadata(relative: str, text: str) -> Iterator[Signal]:
     """Requirements of a released package's core metadata (a wheel's METADATA, an sdist's PKG-INFO).
 
@@ -252,7 +262,7 @@ def scan_metadata(relative: str, text: str) -> Iterator[Signal]:
     lines = text.splitlines()
     body = len(lines)
     for number, raw in enumerate(lines, 1):
-        if not raw.strip():
+        if ends_headers(raw):
             body = number
             break
         header = _REQUIRES_DIST.match(raw)

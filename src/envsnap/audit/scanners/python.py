@@ -131,6 +131,7 @@ from envsnap.audit.scanners.python_shapes import (
     statements,
     swallows_errors,
     switch_word,
+    tensor_dispatch,
     tolerates_failure,
     vocabulary_list,
 )
@@ -729,6 +730,9 @@ class _Visitor(ast.NodeVisitor):
             self._visit_block(node.orelse)
             return
         self._mark_off_mps(node.test, list(node.body), list(node.orelse))
+        if tensor_dispatch(node):
+            # No finding: across_files._jit_only reads a JIT build in a module that picks by tensor device.
+            self.emit("tensor-dispatch", node, "is_cuda", guarded=True)
         self._selection(node)
         self._device_gate(node)
         self._mark_tested(node.test)

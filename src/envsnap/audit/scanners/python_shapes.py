@@ -1199,6 +1199,31 @@ def imported_module(relative: str, module: str | None, level: int) -> str | None
     return ".".join([*base, module] if module else base) or None
 
 
+def tensor_dispatch(node: ast.If) -> bool:
+    """``if input.is_cuda is False or debug: <torch path> else: <kernel>`` (lava-dl 0.6.0's neuron
+    dynamics, #22 blind round 189): an if/else that picks an implementation by the tensor's own device.
+    The branch that is not CUDA's runs on every other device, so the kernel is a fast path for CUDA tensors.
+    A test on ``torch.cuda`` (the process, not a tensor) or an ``if`` without an ``else`` is not one."""
+    if not node.orelse:
+        return False
+    return _tests_is_cuda(node.test)
+
+
+def _tests_is_cuda(test: ast.expr) -> bool:
+    if isinstance(test, ast.BoolOp):
+        return any(_tests_is_cuda(value) for value in test.values)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _tests_is_cuda(test.operand)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        right = test.comparators[0]
+        return _tests_is_cuda(test.left) and isinstance(right, ast.Constant) and isinstance(right.value, bool)
+    return (
+        isinstance(test, ast.Attribute)
+        and test.attr == "is_cuda"
+        and not (isinstance(test.value, ast.Name) and test.value.id == "torch")
+    )
+
+
 def asserts_cuda_tensor(test: ast.expr) -> bool:
     """``assert q.is_cuda``, ``assert all(t.is_cuda for t in ts)``, ``assert x.is_cuda and ...``: the
     statement fails unless a tensor is a CUDA one. ``assert not x.is_cuda`` (a CPU-only op) and an

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from envsnap.audit.model import Signal
-from envsnap.audit.scanners.build import shown_code
+from envsnap.audit.scanners.build import ends_headers, shown_code
 
 _PEP508 = re.compile(r"""(?:^|["'\s])torch\s*\(?\s*((?:[<>=!~]=?=?\s*[0-9][\w.*+!]*\s*,?\s*)+)""")
 """``torch>=1.10,<1.13.1``, and ``torch (<1.13.1,>=1.10.0)`` as older setuptools wrote METADATA (deepod 0.4.1,
@@ -47,7 +47,7 @@ def torch_pins(relative: str, text: str) -> Iterator[Signal]:
         return
     metadata = relative.rsplit("/", 1)[-1].lower() in METADATA
     for number, line in enumerate(text.splitlines(), 1):
-        if metadata and not line.strip():
+        if metadata and ends_headers(line):
             return  # the headers end; the long description (a README's install commands) follows
         if "torch" not in line or line.lstrip().startswith("#"):
             continue

@@ -1,0 +1,272 @@
+"""Fixes after measurement rounds 188-191 (#22, stop 23), each with the real excerpt and a twin.
+
+- learning3d 0.2.2 (round 190): a ``License:`` header whose blank lines are indentation alone ended the
+  METADATA headers, so ``Requires-Dist: torch ==2.0.1`` (and every requirement after the licence) was never
+  read. Reading it made rapids-singlecell's RAPIDS extras optional although its root ``__init__.py`` imports
+  cuML, which the second fix answers.
+- lava-dl 0.6.0 (round 189): JIT-built neuron kernels called only ``if input.is_cuda``, with a torch
+  implementation for every other tensor, read as kernels to port (two levels off on MPS).
+- mmdet3d 1.4.0 (round 190): mmcv's 3D point ops (no CPU or MPS implementation) read as mmcv ops with a
+  torchvision swap.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from envsnap.audit import knowledge
+from envsnap.audit.scanners.build import scan_metadata
+from envsnap.audit.scanners.torch_pin import torch_pins
+from tests.audit.conftest import audit_files, raised
+
+# learning3d-0.2.2.dist-info/METADATA:1-12 and :39-40 (the licence trimmed to its first lines).
+METADATA = (
+    "Metadata-Version: 2.1\n"
+    "Name: learning3d\n"
+    "Version: 0.2.2\n"
+    "License: The MIT License\n"
+    "        \n"
+    "        Copyright (c) 2010-2019 Google, Inc. http://angularjs.org\n"
+    "        \n"
+    "        Permission is hereby granted, free of charge, to any person obtaining a copy\n"
+    "Requires-Python: >=3.8\n"
+    "Requires-Dist: torch ==2.0.1\n"
+    "Requires-Dist: pycuda\n"
+    "\n"
+    "# Learning3D\n"
+    "pip install torch==2.5.0\n"
+)
+
+
+def test_whitespace_lines_of_a_multi_line_header_do_not_end_the_headers() -> None:
+    pins = list(torch_pins("learning3d-0.2.2.dist-info/METADATA", METADATA))
+    assert [(p.line, p.subject) for p in pins] == [(10, "==2.0.1")]
+    required = {s.subject for s in scan_metadata("learning3d-0.2.2.dist-info/METADATA", METADATA)}
+    assert "pycuda" in required
+
+
+def test_the_empty_line_still_ends_them() -> None:
+    # The README's install command after the empty line is no requirement and no pin.
+    cut = METADATA.replace("        \n", "\n", 1)
+    assert list(torch_pins("learning3d-0.2.2.dist-info/METADATA", cut)) == []
+    assert [s.subject for s in scan_metadata("learning3d-0.2.2.dist-info/METADATA", cut)] == []
+
+
+def test_an_exact_old_torch_pin_read_from_such_metadata_is_moderate_on_rocm(tmp_path: Path) -> None:
+    model = "import torch\n\n\ndef run(x, device):\n    return torch.nn.Linear(3, 3).to(device)(x)\n"
+    files = {
+        "learning3d-0.2.2.dist-info/METADATA": METADATA.replace("Requires-Dist: pycuda\n", ""),
+        "learning3d/models/net.py": model,
+    }
+    report = audit_files(tmp_path, files, "rocm:gfx942")
+    assert report.verdict.risk == "moderate"
+    assert "torch-pin" in raised(report)
+    twin = dict(files)
+    twin["learning3d-0.2.2.dist-info/METADATA"] = files["learning3d-0.2.2.dist-info/METADATA"].replace(
+        "==2.0.1", ">=2.0.1"
+    )
+    assert audit_files(tmp_path / "twin", twin, "rocm:gfx942").verdict.risk == "lower"
+
+
+# rapids-singlecell 0.13.4: METADATA lists RAPIDS only in its rapids12/rapids13 extras, and
+# rapids_singlecell/__init__.py:3 imports cuML when the package loads.
+RAPIDS_METADATA = (
+    "Metadata-Version: 2.4\n"
+    "Name: rapids-singlecell\n"
+    "License: MIT\n"
+    "        \n"
+    "        Copyright (c) 2022 Severin Dicks\n"
+    "Requires-Dist: anndata>=0.10.0\n"
+    "Requires-Dist: scanpy>=1.10.0\n"
+    "Provides-Extra: rapids12\n"
+    "Requires-Dist: cudf-cu12>=25.10; extra == 'rapids12'\n"
+    "Requires-Dist: cuml-cu12>=25.10; extra == 'rapids12'\n"
+    "Provides-Extra: rapids13\n"
+    "Requires-Dist: cudf-cu13>=25.10; extra == 'rapids13'\n"
+    "Requires-Dist: cuml-cu13>=25.10; extra == 'rapids13'\n"
+    "\n"
+)
+RAPIDS_INIT = (
+    "from __future__ import annotations\n\nimport cuml.internals.logger as logger\n\nlogger.set_level(2)\n"
+)
+
+
+def test_an_extra_the_root_init_imports_is_required(tmp_path: Path) -> None:
+    files = {
+        "rapids_singlecell-0.13.4.dist-info/METADATA": RAPIDS_METADATA,
+        "rapids_singlecell/__init__.py": RAPIDS_INIT,
+        "rapids_singlecell/tl/run.py": "import torch\n\n\ndef run(x):\n    return torch.relu(x.to('cuda'))\n",
+    }
+    report = audit_files(tmp_path, files, "rocm:gfx942")
+    assert report.verdict.risk == "higher"
+    # The twin: the same import in a feature module is the extra's, a feature the project runs without.
+    twin = dict(files)
+    twin["rapids_singlecell/__init__.py"] = "from ._version import __version__\n"
+    twin["rapids_singlecell/gpu/cuml_engine.py"] = RAPIDS_INIT
+    assert audit_files(tmp_path / "twin", twin, "rocm:gfx942").verdict.risk == "moderate"
+
+
+# lava-dl 0.6.0 lava/lib/dl/slayer/neuron/dynamics/leaky_integrator.py:14-46 and :88-99 (trimmed).
+LEAKY_INTEGRATOR = """\
+import os
+import torch
+from torch.utils.cpp_extension import load
+
+
+class Accelerated:
+    module = None
+
+    @staticmethod
+    def leaky_integrator():
+        if Accelerated.module is None:
+            if not torch.cuda.is_available():
+                raise Exception(
+                    'CUDA acceleration of Leaky Integrator failed. '
+                    'CUDA is not available in the system.'
+                )
+            Accelerated.module = load(
+                name='dynamics',
+                sources=[
+                    os.path.dirname(os.path.abspath(__file__))
+                    + '/leaky_integrator.cu'
+                ],
+            )
+        return Accelerated.module
+
+
+def dynamics(input, decay, state, w_scale, threshold=None, debug=False):
+    if input.is_cuda is False or debug is True:
+        output = _LIDynamics.apply(input, decay, state, threshold, w_scale)
+    else:
+        output = Accelerated.leaky_integrator().dynamics(
+            input.contiguous(), decay.contiguous(), state.contiguous(),
+            threshold, w_scale
+        )
+    return output
+
+
+class _LIDynamics(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, input, decay, state, threshold, w_scale):
+        return input * decay + state
+"""
+KERNEL = """\
+#include <torch/extension.h>
+
+__global__ void fwdKernel(float* output, const float* input, int N) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < N) output[i] = input[i];
+}
+
+torch::Tensor fwd(torch::Tensor input) {
+    auto output = torch::empty_like(input);
+    fwdKernel<<<1, 32>>>(output.data_ptr<float>(), input.data_ptr<float>(), input.numel());
+    cudaDeviceSynchronize();
+    return output;
+}
+"""
+DYNAMICS = "lava/lib/dl/slayer/neuron/dynamics"
+
+
+def test_a_jit_kernel_called_only_for_cuda_tensors_is_a_fast_path_off_cuda(tmp_path: Path) -> None:
+    files = {f"{DYNAMICS}/leaky_integrator.py": LEAKY_INTEGRATOR, f"{DYNAMICS}/leaky_integrator.cu": KERNEL}
+    for target in ("mps", "xpu"):
+        report = audit_files(tmp_path / target, files, target)
+        assert report.verdict.risk == "lower", target
+    # A ROCm tensor is a CUDA one: there the kernel is built (hipified), not skipped.
+    rocm = audit_files(tmp_path / "rocm", files, "rocm:gfx942")
+    assert rocm.verdict.risk == "moderate"
+    assert "cuda-source" in raised(rocm)
+
+
+def test_without_the_tensor_dispatch_the_kernel_is_the_only_path(tmp_path: Path) -> None:
+    only = LEAKY_INTEGRATOR.replace(
+        "    if input.is_cuda is False or debug is True:\n"
+        "        output = _LIDynamics.apply(input, decay, state, threshold, w_scale)\n"
+        "    else:\n"
+        "        output",
+        "    if True:\n        output",
+    )
+    files = {f"{DYNAMICS}/leaky_integrator.py": only, f"{DYNAMICS}/leaky_integrator.cu": KERNEL}
+    assert audit_files(tmp_path, files, "mps").verdict.risk == "higher"
+
+
+def test_a_dispatch_to_a_cpu_extension_is_no_torch_path(tmp_path: Path) -> None:
+    # qtorch 0.3.0: `if x.is_cuda: quant_cuda... else: quant_cpu...`, quant_cpu a JIT-built C++ extension that
+    # device tensors reach: not lowered to "runs as shipped".
+    cpu_twin = (
+        LEAKY_INTEGRATOR + "\nquant_cpu = load(name='quant_cpu', sources=['quant_cpu/quant_cpu.cpp'])\n"
+    )
+    files = {
+        f"{DYNAMICS}/leaky_integrator.py": cpu_twin,
+        f"{DYNAMICS}/leaky_integrator.cu": KERNEL,
+        f"{DYNAMICS}/quant_cpu/quant_cpu.cpp": "#include <torch/extension.h>\nint f() { return 0; }\n",
+    }
+    assert audit_files(tmp_path, files, "mps").verdict.risk != "lower"
+
+
+def test_tensor_dispatch_is_read_from_the_tensor_not_the_process() -> None:
+    import ast
+
+    from envsnap.audit.scanners.python_shapes import tensor_dispatch
+
+    def first_if(source: str) -> ast.If:
+        node = ast.parse(source).body[0]
+        assert isinstance(node, ast.If)
+        return node
+
+    assert tensor_dispatch(first_if("if x.is_cuda:\n    a()\nelse:\n    b()\n"))
+    assert tensor_dispatch(first_if("if not x.is_cuda or debug:\n    a()\nelse:\n    b()\n"))
+    assert not tensor_dispatch(first_if("if x.is_cuda:\n    a()\n"))  # no other path
+    assert not tensor_dispatch(first_if("if torch.is_cuda:\n    a()\nelse:\n    b()\n"))
+    assert not tensor_dispatch(first_if("if x.is_cpu:\n    a()\nelse:\n    b()\n"))
+
+
+# mmdet3d 1.4.0 mmdet3d/models/layers/pointnet_modules/point_sa_module.py:6-8 and
+# mmdet3d/models/middle_encoders/sparse_encoder.py:5 (trimmed), beside mmyolo's `from mmcv.ops import nms`.
+POINT_SA = """\
+import torch
+from mmcv.cnn import ConvModule
+from mmcv.ops import GroupAll
+from mmcv.ops import PointsSampler as Points_Sampler
+from mmcv.ops import QueryAndGroup, gather_points
+from torch import nn
+
+
+class BasePointSAModule(nn.Module):
+    def forward(self, points_xyz, features):
+        return gather_points(features, Points_Sampler([16])(points_xyz, features))
+"""
+NMS_HEAD = """\
+from mmcv.ops import batched_nms
+
+
+def predict(boxes, scores, labels):
+    return batched_nms(boxes, scores, labels, dict(iou_threshold=0.5))
+"""
+
+
+def test_mmcv_ops_without_a_cpu_or_mps_implementation_are_kernels_to_port(tmp_path: Path) -> None:
+    files = {"mmdet3d/models/layers/point_sa_module.py": POINT_SA}
+    for target in ("xpu", "mps"):
+        report = audit_files(tmp_path / target, files, target)
+        assert report.verdict.risk == "higher", target
+    assert audit_files(tmp_path / "rocm", files, "rocm:gfx942").verdict.risk == "lower"
+
+
+def test_mmcv_ops_with_a_cpu_implementation_stay_moderate(tmp_path: Path) -> None:
+    files = {"mmyolo/models/dense_heads/head.py": NMS_HEAD}
+    assert audit_files(tmp_path, files, "mps").verdict.risk == "moderate"
+
+
+def test_the_longest_import_prefix_names_the_row() -> None:
+    op = knowledge.alternative_for_import("mmcv.ops.furthest_point_sample.furthest_point_sample")
+    assert op is not None
+    assert op.key == "mmcv-cuda-ops"
+    other = knowledge.alternative_for_import("mmcv.ops.nms")
+    assert other is not None
+    assert other.key == "mmcv-ops"
+    # A requirement of the distribution keeps the broader row.
+    dist = knowledge.alternative_for_distribution("mmcv-full")
+    assert dist is not None
+    assert dist.key == "mmcv-ops"
