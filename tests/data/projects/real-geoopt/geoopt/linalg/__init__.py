@@ -1,0 +1,17 @@
+from .batch_linalg import (
+    svd,
+    qr,
+    sym,
+    extract_diag,
+    matrix_rank,
+    expm,
+    trace,
+    block_matrix,
+    sym_funcm,
+    sym_expm,
+    sym_logm,
+    sym_sqrtm,
+    sym_invm,
+    sym_inv_sqrtm1,
+    sym_inv_sqrtm2,
+)

@@ -1,0 +1,3 @@
+from .upper_half import UpperHalf
+from .bounded_domain import BoundedDomain
+from . import csym_math, vvd_metrics

@@ -1,0 +1,10 @@
+from .manifold import (
+    Stereographic,
+    StereographicExact,
+    PoincareBall,
+    PoincareBallExact,
+    SphereProjection,
+    SphereProjectionExact,
+)
+
+from . import math

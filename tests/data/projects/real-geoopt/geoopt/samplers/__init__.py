@@ -1,0 +1,3 @@
+from geoopt.samplers.sgrhmc import SGRHMC
+from geoopt.samplers.rhmc import RHMC
+from geoopt.samplers.rsgld import RSGLD

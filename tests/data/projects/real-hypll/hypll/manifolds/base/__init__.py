@@ -1,0 +1,1 @@
+from .manifold import Manifold

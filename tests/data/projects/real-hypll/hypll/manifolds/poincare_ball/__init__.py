@@ -1,0 +1,2 @@
+from .curvature import Curvature
+from .manifold import PoincareBall

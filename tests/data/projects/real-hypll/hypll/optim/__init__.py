@@ -1,0 +1,2 @@
+from .adam import RiemannianAdam
+from .sgd import RiemannianSGD
