@@ -390,6 +390,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-mmdet3d", "rocm:gfx942"),
         ("real-torchquantum", "mps"),
         ("real-rerankers", "xpu"),
+        ("real-torchaug", "xpu"),
+        ("real-torchstain", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2736,7 +2738,22 @@ rerankers`` installs nothing, the extras are features (api, gpt, transformers, f
 in three of about ten, and every ``import flash_attn`` is guarded. The shape: a package whose base install
 has no requirements and whose extras are features, read as flavours. A rule counting only packages most
 extras list as always installed fixed this and broke ipex-llm on ROCm and MPS (its XPU kernels are in five
-of twelve extras), so it was not kept."""
+of twelve extras), so it was not kept.
+torchaug (blind round 194, held out) on XPU: lower, "standard ops, no custom CUDA", with no finding at all:
+the code follows the input's device (``torchaug/transforms/_color.py:223``,
+``functional/_utils/_tensor.py:18``-``:23``) and the requirement ``torchvision<0.20,>=0.17.0``
+(``torchaug-0.6.1.dist-info/METADATA:33``) is not read as a torch bound. The expectation is moderate:
+torchvision <0.20 ties the install to torch <=2.4, which predates upstream XPU PyTorch (2.5), so the pin must
+be lifted (or IPEX used) before an Intel GPU can run it. The shape: a torch version ceiling carried only
+through a torchvision upper bound, whose torch release predates the target's backend. Not tuned: a measurement
+round, one level off.
+torchstain (blind round 194, held out, the draw) on XPU: moderate, from framework-import at
+``torchstain/tf/augmentors/macenko.py:1`` (+11 more): the TensorFlow backend's ``import tensorflow`` read as
+the project's framework needing Intel's TensorFlow plugin. The expectation is lower: TensorFlow is only the
+``tf`` extra (``torchstain-1.4.1.dist-info/METADATA:23``), the torch backend is a sibling package with no
+device code, and an 'xpu' image runs its eigh/lstsq (``torch/normalizers/macenko.py:58``, ``:64``) as shipped.
+The shape: a multi-backend package whose optional second framework, in its own subpackage behind an extra, is
+scored as required. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

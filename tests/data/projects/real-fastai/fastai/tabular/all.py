@@ -1,0 +1,6 @@
+from ..basics import *
+from ..callback.all import *
+from .core import *
+from .data import *
+from .model import *
+from .learner import *

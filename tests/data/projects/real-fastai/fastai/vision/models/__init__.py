@@ -1,0 +1,3 @@
+from . import xresnet
+from . import unet
+from .tvm import *

@@ -1,0 +1,3 @@
+from .xresnet import *
+from .unet import *
+from .tvm import *

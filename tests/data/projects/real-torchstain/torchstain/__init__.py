@@ -1,0 +1,3 @@
+__version__ = '1.3.0'
+
+from torchstain.base import augmentors, normalizers

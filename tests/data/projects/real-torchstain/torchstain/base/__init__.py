@@ -1,0 +1,1 @@
+from torchstain.base import augmentors, normalizers

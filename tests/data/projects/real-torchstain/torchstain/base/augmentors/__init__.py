@@ -1,0 +1,2 @@
+from .he_augmentor import HEAugmentor
+from .macenko import MacenkoAugmentor

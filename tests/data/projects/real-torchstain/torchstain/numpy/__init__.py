@@ -1,0 +1,1 @@
+from torchstain.numpy import augmentors, normalizers, utils

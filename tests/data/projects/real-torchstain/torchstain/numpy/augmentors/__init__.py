@@ -1,0 +1,1 @@
+from .macenko import NumpyMacenkoAugmentor

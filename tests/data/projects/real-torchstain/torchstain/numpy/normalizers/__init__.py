@@ -1,0 +1,2 @@
+from .macenko import NumpyMacenkoNormalizer
+from .reinhard import NumpyReinhardNormalizer

@@ -1,0 +1,1 @@
+from torchstain.tf import augmentors, normalizers, utils

@@ -1,0 +1,2 @@
+from torchstain.tf.normalizers.macenko import TensorFlowMacenkoNormalizer
+from torchstain.tf.normalizers.reinhard import TensorFlowReinhardNormalizer

@@ -1,0 +1,1 @@
+from torchstain.torch import augmentors, normalizers, utils
