@@ -1,0 +1,3 @@
+import stk.random
+import stk.ops
+from stk.matrix import Matrix

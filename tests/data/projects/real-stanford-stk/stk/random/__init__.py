@@ -1,0 +1,1 @@
+from stk.random.random_ops import dense_mask, mask, randn

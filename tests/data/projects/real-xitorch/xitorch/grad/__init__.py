@@ -1,0 +1,1 @@
+from xitorch.grad.jachess import *

@@ -1,0 +1,1 @@
+from xitorch.interpolate.interp1 import *

@@ -1,0 +1,2 @@
+from xitorch.linalg.solve import *
+from xitorch.linalg.symeig import *

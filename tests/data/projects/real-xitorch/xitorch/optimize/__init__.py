@@ -1,0 +1,1 @@
+from xitorch.optimize.rootfinder import *
