@@ -2757,7 +2757,6 @@ the project's framework needing Intel's TensorFlow plugin. The expectation is lo
 device code, and an 'xpu' image runs its eigh/lstsq (``torch/normalizers/macenko.py:58``, ``:64``) as shipped.
 The shape: a multi-backend package whose optional second framework, in its own subpackage behind an extra, is
 scored as required. Not tuned: a measurement round, one level off.
-of twelve extras), so it was not kept.
 stanford-stk (blind round 195, held out) on XPU: envsnap says lower, from cuda-only-import at
 ``stk/backend/triton_kernels.py:2`` and cuda-only-requirement at ``PKG-INFO:14`` (Triton: the XPU build
 compiles the same kernels); the one torch-cuda-api finding (``stk/matrix.py:192``, the ``.cuda()`` method) is
