@@ -270,3 +270,78 @@ def test_the_longest_import_prefix_names_the_row() -> None:
     dist = knowledge.alternative_for_distribution("mmcv-full")
     assert dist is not None
     assert dist.key == "mmcv-ops"
+
+
+# lietorch 0.6.2.post1 lietorch/__init__.py:38-58 (trimmed): the backend set-up run at import.
+LIETORCH_INIT = """\
+def _init_backend():
+    import platform, os, torch
+
+    path, filename = os.path.split(os.path.abspath(__file__))
+    if platform.system() == "Linux":
+        libpath = os.path.join(path, "lib/liblietorch.so")
+    else:
+        raise NotImplementedError(f"Error: {platform.system()} is not a supported platform")
+    torch.ops.load_library(libpath)
+
+    v = [int(x) for x in torch.version.cuda.split(".")]
+    return 1000 * v[0] + 10 * v[1]
+
+
+_init_backend()
+"""
+
+
+def test_an_unguarded_parse_of_the_cuda_version_fails_on_every_other_build(tmp_path: Path) -> None:
+    files = {"lietorch/__init__.py": LIETORCH_INIT}
+    for target in ("rocm:gfx942", "xpu", "mps"):
+        report = audit_files(tmp_path / target.replace(":", "-"), files, target)
+        assert report.verdict.risk == "moderate", target
+        assert "torch-cuda-api" in raised(report)
+    assert audit_files(tmp_path / "cuda", files, "cuda:sm_90").verdict.risk == "lower"
+
+
+def test_a_parse_inside_a_test_is_one_branch() -> None:
+    # torchaudio 2.x _extension/utils.py:118-121: `if ... torch.version.cuda is not None:` first.
+    from envsnap.audit.scanners.python import scan_python
+
+    guarded = LIETORCH_INIT.replace(
+        '    v = [int(x) for x in torch.version.cuda.split(".")]\n    return',
+        "    if torch.version.cuda is not None:\n"
+        '        v = [int(x) for x in torch.version.cuda.split(".")]\n        return',
+    )
+    assert "torch.version.cuda is not None" in guarded
+    signals = scan_python("lietorch/__init__.py", guarded)
+    assert [s for s in signals if s.subject == "torch.version.cuda parsed"] == []
+    # `torch.version.cuda or "0"` reads no None (xlstm 2.0's cuda_init.py:95).
+    safe = 'import torch\nfrom packaging import version\n\nOK = version.parse(torch.version.cuda or "0")\n'
+    assert [s for s in scan_python("x.py", safe) if s.subject == "torch.version.cuda parsed"] == []
+    bare = "import torch\nfrom packaging import version\n\nOK = version.parse(torch.version.cuda)\n"
+    assert [s.line for s in scan_python("x.py", bare) if s.subject == "torch.version.cuda parsed"] == [4]
+
+
+# torchaug 0.6.1 torchaug-0.6.1.dist-info/METADATA:30-34 (trimmed).
+TORCHAUG_METADATA = (
+    "Metadata-Version: 2.1\n"
+    "Name: torchaug\n"
+    "Version: 0.6.1\n"
+    "Requires-Python: >=3.9\n"
+    "Requires-Dist: torch>=2.2.0\n"
+    "Requires-Dist: torchvision<0.20,>=0.17.0\n"
+    "\n"
+)
+AUGMENT = "import torch\n\n\ndef jitter(x):\n    return x * torch.rand(1, device=x.device)\n"
+
+
+def test_a_torchvision_cap_caps_torch(tmp_path: Path) -> None:
+    pins = list(torch_pins("torchaug-0.6.1.dist-info/METADATA", TORCHAUG_METADATA))
+    assert [(p.subject, p.facts().get("companion")) for p in pins] == [
+        ("torchvision<0.20,>=0.17.0", "torchvision")
+    ]
+    files = {"torchaug-0.6.1.dist-info/METADATA": TORCHAUG_METADATA, "torchaug/transforms/color.py": AUGMENT}
+    report = audit_files(tmp_path, files, "xpu")
+    assert report.verdict.risk == "moderate"
+    assert any("torchvision<0.20" in f.meaning and "2.4" in f.meaning for f in report.findings)
+    # torchvision 0.20 pairs with torch 2.5, the first with XPU wheels.
+    twin = {**files, "torchaug-0.6.1.dist-info/METADATA": TORCHAUG_METADATA.replace("<0.20", "<0.21")}
+    assert audit_files(tmp_path / "twin", twin, "xpu").verdict.risk == "lower"

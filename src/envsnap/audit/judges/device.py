@@ -22,6 +22,7 @@ from envsnap.audit.judges.base import (
 from envsnap.audit.model import (
     AMP_PAIR,
     CUDA_SWITCH,
+    CUDA_VERSION_PARSE,
     DATA_PARALLEL,
     DEFAULT_ONLY,
     DTYPE_FALLBACK,
@@ -289,6 +290,17 @@ def judge_cuda_api(signal: Signal, target: Target, ctx: Context) -> Finding | No
         )
     if signal.subject == IS_CUDA_ASSERT:
         return _is_cuda_assert(signal, target)
+    if signal.subject == CUDA_VERSION_PARSE:
+        return make_finding(
+            signal,
+            rule,
+            f"Reads the CUDA version, which is None on {NAMES[target.kind]} builds of PyTorch: this line "
+            "raises (AttributeError or TypeError) there, before any GPU code runs.",
+            "low",
+            "moderate",
+            "test `torch.version.cuda` first (read `torch.version.hip` or `torch.xpu` on the other builds)",
+            ACCEL_SOURCE,
+        )
     if signal.subject == NOT_ROCM_ASSERT:
         if target.kind != "rocm":
             return None  # torch.version.hip is None on every other build: the assert passes

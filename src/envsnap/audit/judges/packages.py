@@ -263,7 +263,21 @@ def judge_torch_pin(signal: Signal, target: Target, ctx: Context) -> Finding | N
         specifier = SpecifierSet(signal.facts().get("spec", ""))
     except InvalidSpecifier:
         return None
-    allowed = [row for row in rules_knowledge.torch_releases() if _allows(specifier, row.torch)]
+    companion = signal.facts().get("companion")
+    if companion is None:
+        torches = {row.torch for row in rules_knowledge.torch_releases() if _allows(specifier, row.torch)}
+        capped = signal.subject
+    else:
+        # torchvision 0.19 is built against torch 2.4: capping it caps torch (the companions table).
+        torches = {
+            pair.torch
+            for pair in rules_knowledge.companions().pairs
+            if (version := getattr(pair, companion, None)) is not None and _allows(specifier, version)
+        }
+        capped = (
+            f"{signal.subject}, whose releases pair with torch up to {max(torches, key=Version, default='?')}"
+        )
+    allowed = [row for row in rules_knowledge.torch_releases() if row.torch in torches]
     if not allowed:
         return None
     newest = max(allowed, key=lambda row: Version(row.torch))
@@ -273,7 +287,7 @@ def judge_torch_pin(signal: Signal, target: Target, ctx: Context) -> Finding | N
     return make_finding(
         signal,
         "torch-pin",
-        f"torch is capped ({signal.subject}): the newest torch allowed, {newest.torch}, {problem}.",
+        f"torch is capped ({capped}): the newest torch allowed, {newest.torch}, {problem}.",
         "medium",
         "moderate",
         "lift the torch pin to a release with the target's builds (and test the newer torch's API changes)",

@@ -25,6 +25,7 @@ from envsnap.audit.model import (
     BUILT_MODULE,
     CLI_SWITCH,
     CUDA_SWITCH,
+    CUDA_VERSION_PARSE,
     DATA_PARALLEL,
     DEFAULT_ONLY,
     DTYPE_FALLBACK,
@@ -119,6 +120,7 @@ from envsnap.audit.scanners.python_shapes import (
     names_cuda_provider,
     off_by_default,
     optional_imports,
+    parses_cuda_version,
     port_attribute,
     presence_flag_for,
     presence_names,
@@ -1482,6 +1484,11 @@ class _Visitor(ast.NodeVisitor):
         ):
             self.call_sites.append((func.attr, self.method or self.top_function, guarded_call))
         self._queries(node, name)
+        if parses_cuda_version(node) and self.conditional == 0:
+            # Inside an `if` the read is one branch's: `if torch.version.cuda is not None:` (torchaudio),
+            # a faiss GPU path (pytorch-metric-learning), a CUDA device test: only a straight-line read
+            # (lietorch's backend set-up, or an `if`'s own test) runs on every build.
+            self.emit("cuda-api", node, CUDA_VERSION_PARSE)
         if name is not None and name.endswith("inline_asm_elementwise"):
             # Triton's escape hatch to inline assembly: PTX on NVIDIA, which no other backend runs.
             self.emit("inline-ptx", node, TRITON_ASM, detail=self._kernel_reach())

@@ -1199,6 +1199,32 @@ def imported_module(relative: str, module: str | None, level: int) -> str | None
     return ".".join([*base, module] if module else base) or None
 
 
+_VERSION_READERS = frozenset({"int", "float", "Version", "parse", "LooseVersion", "StrictVersion"})
+
+
+def parses_cuda_version(node: ast.Call) -> bool:
+    """``torch.version.cuda.split(".")``, ``float(torch.version.cuda)``, ``parse(torch.version.cuda)``: a
+    read of the CUDA version that raises where it is None, on ROCm, XPU, MPS and CPU builds (lietorch
+    0.6.2's ``__init__.py`` runs ``torch.version.cuda.split(".")`` at import, #22 blind round 192).
+    ``torch.version.cuda or "0"`` is no such read."""
+    func = node.func
+    if isinstance(func, ast.Attribute) and _is_cuda_version(func.value):
+        return True
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+    return name in _VERSION_READERS and bool(node.args) and _is_cuda_version(node.args[0])
+
+
+def _is_cuda_version(node: ast.expr) -> bool:
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr == "cuda"
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr == "version"
+        and isinstance(node.value.value, ast.Name)
+        and node.value.value.id == "torch"
+    )
+
+
 def tensor_dispatch(node: ast.If) -> bool:
     """``if input.is_cuda is False or debug: <torch path> else: <kernel>`` (lava-dl 0.6.0's neuron
     dynamics, #22 blind round 189): an if/else that picks an implementation by the tensor's own device.

@@ -21,6 +21,11 @@ _PEP508 = re.compile(r"""(?:^|["'\s])torch\s*\(?\s*((?:[<>=!~]=?=?\s*[0-9][\w.*+
 """``torch>=1.10,<1.13.1``, and ``torch (<1.13.1,>=1.10.0)`` as older setuptools wrote METADATA (deepod 0.4.1,
 #22 blind round 101)."""
 _POETRY = re.compile(r"""^\s*torch\s*=\s*(?:\{[^}]*?version\s*=\s*)?["']([^"']+)["']""")
+_COMPANION = re.compile(
+    r"""(?:^|["'\s])(torchvision|torchaudio)\s*\(?\s*((?:[<>=!~]=?=?\s*[0-9][\w.*+!]*\s*,?\s*)+)"""
+)
+"""``torchvision<0.20,>=0.17.0`` (torchaudio 0.6.1, #22 blind round 194): each torchvision and torchaudio
+release is built against one torch release, so a cap on them caps torch (judges.packages reads the pairs)."""
 _CAPS = ("<", "<=", "==", "===", "~=")
 FILES = ("setup.py", "setup.cfg", "pyproject.toml")
 
@@ -57,6 +62,17 @@ def torch_pins(relative: str, text: str) -> Iterator[Signal]:
             # `torch (>=2.2.2,<2.5.0) ; python_version < "3.9"` beside `torch>=2.2.2` for newer Pythons
             # (rl-games 1.6.5, #22 blind round 113): one of per-interpreter alternatives, not a cap for all.
             continue
+        companion = _COMPANION.search(line)
+        if companion is not None and (pin := _capped(companion.group(2))) is not None:
+            yield Signal(
+                kind="torch-pin",
+                layer="source",
+                file=relative,
+                line=number,
+                code=shown_code(line.strip()),
+                subject=f"{companion.group(1)}{pin}",
+                detail=(f"spec={pin}", f"companion={companion.group(1)}"),
+            )
         match = _PEP508.search(line) or _POETRY.search(line)
         if match is None:
             continue
@@ -78,3 +94,12 @@ def torch_pins(relative: str, text: str) -> Iterator[Signal]:
             subject=str(specifier),
             detail=(f"spec={specifier}",),
         )
+
+
+def _capped(spec: str) -> SpecifierSet | None:
+    """The specifier, where it has an upper bound."""
+    try:
+        specifier = SpecifierSet(spec.strip().rstrip(","))
+    except InvalidSpecifier:
+        return None
+    return specifier if any(s.operator in _CAPS for s in specifier) else None
