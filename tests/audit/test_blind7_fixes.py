@@ -323,7 +323,10 @@ def test_a_torch_cap_below_the_targets_builds_is_a_pin_to_lift(
         ("torch==2.1.0", "rocm:gfx90a", False),
         ("torch<1.13", "mps", False),  # 1.12 is the first torch with MPS
         ("torch<1.13", "cpu", False),
-        ("torchvision<0.14", "xpu", False),
+        # torchvision 0.13 is built for torch 1.12: its cap caps torch (stop 23, torchaug); a floor is no cap.
+        ("torchvision<0.14", "xpu", True),
+        ("torchvision>=0.14", "xpu", False),
+        ("torchvision<0.21", "xpu", False),  # 0.20 pairs with torch 2.5
     ],
 )
 def test_which_torch_caps_matter(tmp_path: Path, requirement: str, target: str, pinned: bool) -> None:
