@@ -1,0 +1,3 @@
+from .sskkernel import SubsequenceStringKernel
+
+__all__ = ["SubsequenceStringKernel"]

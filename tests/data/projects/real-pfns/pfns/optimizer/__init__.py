@@ -1,0 +1,3 @@
+from .config import OptimizerConfig
+
+__all__ = ["OptimizerConfig"]
