@@ -398,6 +398,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-cola-ml", "mps"),
         ("real-pfns", "xpu"),
         ("real-gauche", "xpu"),
+        ("real-stable-fast", "rocm:gfx942"),
+        ("real-stable-fast", "xpu"),
+        ("real-stable-fast", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2806,7 +2809,27 @@ moderate: that device is not a default for the user's tensors but where the stri
 (``k_mat`` at :202, the batch index tensors at :210-:217, ``Kp`` at :256-:258), so with xpu inputs
 ``index_select`` gets CPU indices and the kernel mixes devices: an edit to take the device from the inputs.
 The shape: a module that picks cuda-or-cpu for its internal buffers while its inputs arrive on the caller's
-device, a mismatch rather than an idle accelerator. Not tuned: a measurement round, one level off."""
+device, a mismatch rather than an idle accelerator. Not tuned: a measurement round, one level off.
+loaded with ``torch.ops.load_library``, which the tree read (no binaries) cannot see into.
+stable-fast (blind round 197) on ROCm: envsnap says lower, from a ROCm preprocessor branch (14) at
+``src/sfast/csrc/operators/cublas/CUDABlas.cc:19`` (``#ifdef USE_ROCM``, rocBLAS version macros), which sets
+'already supported' and demotes the inline PTX (``cutlass_dual_linear_kernel.cu:32``) and the unguarded
+``torch.version.cuda`` parse (``src/sfast/jit/passes/__init__.py:58``) to 'to check'. The expectation is
+moderate: the ``USE_ROCM`` branches are copied from PyTorch's own CUDABlas; stable-fast's ROCm build is
+commented out (``setup.py:110-116``), so the install needs ``WITH_CUDA=0`` and loses the cuBLAS/cuDNN/CUTLASS
+ops (optional: ``hasattr(torch.ops.sfast, ...)`` guards), and every inference compile reaches the
+``torch.version.cuda`` parse (``compilers/diffusion_pipeline_compiler.py:238``): one edit. The shape: ROCm
+branches in a file vendored from PyTorch taken as the project's own ROCm support. Not tuned: a measurement
+round, one level off.
+stable-fast (blind round 197) on XPU and MPS: envsnap says higher, from cuda-source at
+``src/sfast/csrc/main.cpp:1`` (+10 more) and inline-ptx at
+``src/sfast/csrc/operators/cutlass/cutlass_dual_linear_kernel.cu:32``. The expectation is moderate: the CUDA
+extension is optional by a documented build switch (``setup.py:91-92``: skipped on Darwin or with
+``WITH_CUDA=0``, 'If you want to compile without CUDA, set WITH_CUDA=0'), the GEMM passes fall back to aten
+when the cuBLAS ops are absent (``src/sfast/jit/passes/__init__.py:64-101``), and the TorchScript tracing
+that remains has no device code; support is partial (README: NVIDIA GPUs only). The shape: CUDA kernels in
+an extension that a build flag leaves out, with the Python side guarding each op by ``hasattr``. Not tuned:
+a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

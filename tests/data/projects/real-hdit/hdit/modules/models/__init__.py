@@ -1,0 +1,6 @@
+from . import hourglass_diffusion_transformer
+from . import hourglass_diffusion_transformer as hdit
+from .hourglass_diffusion_transformer import HourglassVisionTransformer
+from .hourglass_diffusion_transformer import HViT
+from .hourglass_diffusion_transformer import HourglassDiffusionTransformer
+from .hourglass_diffusion_transformer import HDiT

@@ -1,0 +1,3 @@
+class ArgsContext(dict):
+    def __getattr__(self, name):
+        return self.get(name)

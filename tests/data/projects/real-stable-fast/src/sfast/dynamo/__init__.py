@@ -1,0 +1,3 @@
+from .backends.registry import _lazy_import
+
+_lazy_import()
