@@ -396,6 +396,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-stanford-stk", "xpu"),
         ("real-cola-ml", "xpu"),
         ("real-cola-ml", "mps"),
+        ("real-voxcpm", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2786,7 +2787,16 @@ every build without CUDA). Measured *lower* on all three (two off), when no rule
 corpus and came back with the fix. The expectation is higher: every operator is ``torch.ops.lietorch`` from a
 prebuilt library (``lib/liblietorch.so``, loaded at ``:55``) whose C++/CUDA source the sdist does not ship,
 so there is nothing to rebuild for another GPU. The shape: a torch extension shipped only as a binary and
-loaded with ``torch.ops.load_library``, which the tree read (no binaries) cannot see into."""
+loaded with ``torch.ops.load_library``, which the tree read (no binaries) cannot see into.
+voxcpm (blind round 198) on XPU: envsnap says lower, from default-cuda-device at
+``voxcpm/model/utils.py:174`` and ``:198`` (``auto_select_device``/``resolve_runtime_device`` default to
+'cuda', read as a setting the user passes 'xpu' to) with the cuda-availability-check findings behind it. The
+expectation is moderate: ``resolve_runtime_device`` (``voxcpm/model/utils.py:206-231``) accepts only
+auto/cpu/mps/cuda[:N] through an if-chain and raises 'Unsupported device' for 'xpu', the auto ladder
+(``:174-196``) never probes torch.xpu, and ``optimize()`` is cuda-only (``voxcpm/model/voxcpm2.py:278``): an
+edit to the device ladder before the plain-PyTorch model runs. The shape: a device resolver that whitelists
+device strings in an if/elif chain (startswith('cuda'), == 'mps', == 'cpu', else raise), not a list of
+choices. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
