@@ -401,6 +401,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-stable-fast", "rocm:gfx942"),
         ("real-stable-fast", "xpu"),
         ("real-stable-fast", "mps"),
+        ("real-voxcpm", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2829,7 +2830,17 @@ extension is optional by a documented build switch (``setup.py:91-92``: skipped 
 when the cuBLAS ops are absent (``src/sfast/jit/passes/__init__.py:64-101``), and the TorchScript tracing
 that remains has no device code; support is partial (README: NVIDIA GPUs only). The shape: CUDA kernels in
 an extension that a build flag leaves out, with the Python side guarding each op by ``hasattr``. Not tuned:
-a measurement round, one level off."""
+a measurement round, one level off.
+loaded with ``torch.ops.load_library``, which the tree read (no binaries) cannot see into.
+voxcpm (blind round 198) on XPU: envsnap says lower, from default-cuda-device at
+``voxcpm/model/utils.py:174`` and ``:198`` (``auto_select_device``/``resolve_runtime_device`` default to
+'cuda', read as a setting the user passes 'xpu' to) with the cuda-availability-check findings behind it. The
+expectation is moderate: ``resolve_runtime_device`` (``voxcpm/model/utils.py:206-231``) accepts only
+auto/cpu/mps/cuda[:N] through an if-chain and raises 'Unsupported device' for 'xpu', the auto ladder
+(``:174-196``) never probes torch.xpu, and ``optimize()`` is cuda-only (``voxcpm/model/voxcpm2.py:278``): an
+edit to the device ladder before the plain-PyTorch model runs. The shape: a device resolver that whitelists
+device strings in an if/elif chain (startswith('cuda'), == 'mps', == 'cpu', else raise), not a list of
+choices. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

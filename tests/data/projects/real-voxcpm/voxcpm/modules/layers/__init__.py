@@ -1,0 +1,1 @@
+from .scalar_quantization_layer import ScalarQuantizationLayer

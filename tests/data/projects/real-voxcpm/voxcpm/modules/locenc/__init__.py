@@ -1,0 +1,1 @@
+from .local_encoder import VoxCPMLocEnc
