@@ -402,6 +402,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-stable-fast", "xpu"),
         ("real-stable-fast", "mps"),
         ("real-voxcpm", "xpu"),
+        ("real-fme", "xpu"),
+        ("real-fme", "mps"),
+        ("real-neural-lam", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2840,7 +2843,29 @@ auto/cpu/mps/cuda[:N] through an if-chain and raises 'Unsupported device' for 'x
 (``:174-196``) never probes torch.xpu, and ``optimize()`` is cuda-only (``voxcpm/model/voxcpm2.py:278``): an
 edit to the device ladder before the plain-PyTorch model runs. The shape: a device resolver that whitelists
 device strings in an if/elif chain (startswith('cuda'), == 'mps', == 'cpu', else raise), not a list of
-choices. Not tuned: a measurement round, one level off."""
+choices. Not tuned: a measurement round, one level off.
+loaded with ``torch.ops.load_library``, which the tree read (no binaries) cannot see into.
+fme (blind round 199) on XPU: envsnap says lower ("standard ops, no custom CUDA"), every finding fine as is:
+cuda-availability-check at ``fme/core/device.py:53`` (read as a CPU branch) and hardcoded-cuda-device at
+``:54`` behind it. The expectation is moderate: ``get_device()`` (``fme/core/device.py:47-60``) is the only
+device choice, cuda, else mps behind FME_USE_MPS, else cpu, with no override, so an Intel GPU is never
+selected and the emulator trains on the CPU until the ladder is edited. The shape: a central get_device()
+ladder with no branch for the target, whose CPU fallback is scored as running. Not tuned: a measurement
+round, one level off.
+fme (blind round 199) on MPS: envsnap says lower, from its MPS code path (the 'mps' device named at
+``fme/core/corrector/atmosphere.py:372``, torch.mps at ``fme/core/device.py:56``), with float64-on-mps at
+``fme/ace/aggregator/inference/trend.py:122`` (+11) listed only to check. The expectation is moderate: MPS is
+an opt-in switch (FME_USE_MPS), but float64 on the device sits in the default inference trend metric
+(``trend.py:95-97``, ``:138``) and the ocean corrector (``fme/core/corrector/ocean.py:209``,
+``use_float64=True``), which fail on MPS. The shape: an opt-in MPS branch taken as support while float64
+tensors on the same device stay in default paths. Not tuned: a measurement round, one level off.
+neural-lam (blind round 199) on MPS: envsnap says lower ("standard ops, no custom CUDA"), with
+cuda-availability-check at ``neural_lam/train_model.py:484`` read as a CPU branch and nvidia-ml-py
+(``METADATA:17``) as a swap. The expectation is moderate: that check picks Lightning's accelerator,
+'cuda' or 'cpu' (``train_model.py:484-490``, ``Trainer(accelerator=device_name)`` at ``:569``), with no CLI
+choice, so on a Mac it trains on the CPU until the line is edited to 'mps'. The shape: a cuda-or-cpu
+accelerator choice passed to a training framework, whose CPU fallback is scored as running. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,1 @@
+from .ipo_index import IpoIndexMetricConfig, PairedIPOIndexAggregator

@@ -1,0 +1,3 @@
+from ._convolution import DiscreteContinuousConvS2
+
+__all__ = ["DiscreteContinuousConvS2"]

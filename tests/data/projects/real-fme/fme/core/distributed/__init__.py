@@ -1,0 +1,3 @@
+from .distributed import Distributed
+
+__all__ = ["Distributed"]

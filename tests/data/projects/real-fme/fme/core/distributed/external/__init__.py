@@ -1,0 +1,1 @@
+# Vendored PhysicsNeMo distributed (pnd) manager

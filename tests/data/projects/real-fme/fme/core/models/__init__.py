@@ -1,0 +1,1 @@
+from . import conditional_sfno, swin_transformer

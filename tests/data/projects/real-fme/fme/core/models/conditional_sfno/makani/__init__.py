@@ -1,0 +1,1 @@
+from .spectral_convolution import SpectralConv  # noqa: F401

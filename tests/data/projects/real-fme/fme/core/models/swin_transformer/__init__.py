@@ -1,0 +1,3 @@
+from .swin_transformer import SwinTransformerNet
+
+__all__ = ["SwinTransformerNet"]

@@ -1,0 +1,3 @@
+from .corrector import CorrectorSelector
+from .module import ModuleSelector
+from .registry import Registry

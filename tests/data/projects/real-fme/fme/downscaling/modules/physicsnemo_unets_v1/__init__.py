@@ -1,0 +1,2 @@
+from .layers import Linear, PositionalEmbedding
+from .unets import SongUNet

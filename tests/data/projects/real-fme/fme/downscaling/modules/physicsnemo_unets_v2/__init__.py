@@ -1,0 +1,2 @@
+from .group_norm import apex_available
+from .unets import SongUNetv2

@@ -1,0 +1,4 @@
+"""MEPS-specific datastore exposing numpy-based datasets."""
+
+# Local
+from .store import NpyFilesDatastoreMEPS  # noqa

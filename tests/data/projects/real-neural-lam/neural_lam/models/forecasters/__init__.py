@@ -1,0 +1,7 @@
+"""
+Forecasters for the Neural-LAM model.
+"""
+
+# Local
+from .autoregressive import ARForecaster
+from .base import Forecaster

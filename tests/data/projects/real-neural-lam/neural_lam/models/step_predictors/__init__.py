@@ -1,0 +1,6 @@
+"""
+Step predictors for the Neural-LAM model.
+"""
+
+# Local
+from .base import StepPredictor
