@@ -2814,7 +2814,6 @@ moderate: that device is not a default for the user's tensors but where the stri
 ``index_select`` gets CPU indices and the kernel mixes devices: an edit to take the device from the inputs.
 The shape: a module that picks cuda-or-cpu for its internal buffers while its inputs arrive on the caller's
 device, a mismatch rather than an idle accelerator. Not tuned: a measurement round, one level off.
-loaded with ``torch.ops.load_library``, which the tree read (no binaries) cannot see into.
 stable-fast (blind round 197) on ROCm: envsnap says lower, from a ROCm preprocessor branch (14) at
 ``src/sfast/csrc/operators/cublas/CUDABlas.cc:19`` (``#ifdef USE_ROCM``, rocBLAS version macros), which sets
 'already supported' and demotes the inline PTX (``cutlass_dual_linear_kernel.cu:32``) and the unguarded
@@ -2834,7 +2833,6 @@ when the cuBLAS ops are absent (``src/sfast/jit/passes/__init__.py:64-101``), an
 that remains has no device code; support is partial (README: NVIDIA GPUs only). The shape: CUDA kernels in
 an extension that a build flag leaves out, with the Python side guarding each op by ``hasattr``. Not tuned:
 a measurement round, one level off.
-loaded with ``torch.ops.load_library``, which the tree read (no binaries) cannot see into.
 voxcpm (blind round 198) on XPU: envsnap says lower, from default-cuda-device at
 ``voxcpm/model/utils.py:174`` and ``:198`` (``auto_select_device``/``resolve_runtime_device`` default to
 'cuda', read as a setting the user passes 'xpu' to) with the cuda-availability-check findings behind it. The
@@ -2844,7 +2842,6 @@ auto/cpu/mps/cuda[:N] through an if-chain and raises 'Unsupported device' for 'x
 edit to the device ladder before the plain-PyTorch model runs. The shape: a device resolver that whitelists
 device strings in an if/elif chain (startswith('cuda'), == 'mps', == 'cpu', else raise), not a list of
 choices. Not tuned: a measurement round, one level off.
-loaded with ``torch.ops.load_library``, which the tree read (no binaries) cannot see into.
 fme (blind round 199) on XPU: envsnap says lower ("standard ops, no custom CUDA"), every finding fine as is:
 cuda-availability-check at ``fme/core/device.py:53`` (read as a CPU branch) and hardcoded-cuda-device at
 ``:54`` behind it. The expectation is moderate: ``get_device()`` (``fme/core/device.py:47-60``) is the only
