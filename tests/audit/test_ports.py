@@ -396,12 +396,10 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-stanford-stk", "xpu"),
         ("real-cola-ml", "xpu"),
         ("real-cola-ml", "mps"),
-        ("real-pfns", "xpu"),
         ("real-gauche", "xpu"),
         ("real-stable-fast", "rocm:gfx942"),
         ("real-stable-fast", "xpu"),
         ("real-stable-fast", "mps"),
-        ("real-voxcpm", "xpu"),
         ("real-fme", "xpu"),
         ("real-fme", "mps"),
         ("real-neural-lam", "mps"),
@@ -2804,7 +2802,8 @@ The expectation is lower: single-device training takes ``device=``/``--device`` 
 (``pfns/utils.py:351``-``:354``), and every other CUDA call is behind ``device.startswith("cuda")`` or
 ``torch.cuda.is_available()`` (``train.py:305``, ``model/transformer.py:820``), so an xpu run works as
 shipped. The shape: an NCCL/cuda.set_device block that runs only under a distributed launcher's environment
-variables, scored as the main path. Not tuned: a measurement round, one level off.
+variables, scored as the main path. Not tuned: a measurement round, one level off. Right since stop 23's fix
+(the branch of a distributed launcher's environment variable is multi-process code): built against since.
 gauche (blind round 196, held out, the draw) on XPU: envsnap says lower, "standard ops, no custom CUDA": the
 one device choice, ``device = torch.device("cuda" if torch.cuda.is_available() else "cpu")``
 (``gauche/kernels/string_kernels/sskkernel.py:85``), is read as hardcoded-cuda-device behind a CUDA check
@@ -2841,7 +2840,8 @@ auto/cpu/mps/cuda[:N] through an if-chain and raises 'Unsupported device' for 'x
 (``:174-196``) never probes torch.xpu, and ``optimize()`` is cuda-only (``voxcpm/model/voxcpm2.py:278``): an
 edit to the device ladder before the plain-PyTorch model runs. The shape: a device resolver that whitelists
 device strings in an if/elif chain (startswith('cuda'), == 'mps', == 'cpu', else raise), not a list of
-choices. Not tuned: a measurement round, one level off.
+choices. Not tuned: a measurement round, one level off. Right since stop 23's fix (a per-device
+return ladder that ends in a raise is a gate): built against since.
 fme (blind round 199) on XPU: envsnap says lower ("standard ops, no custom CUDA"), every finding fine as is:
 cuda-availability-check at ``fme/core/device.py:53`` (read as a CPU branch) and hardcoded-cuda-device at
 ``:54`` behind it. The expectation is moderate: ``get_device()`` (``fme/core/device.py:47-60``) is the only

@@ -345,3 +345,78 @@ def test_a_torchvision_cap_caps_torch(tmp_path: Path) -> None:
     # torchvision 0.20 pairs with torch 2.5, the first with XPU wheels.
     twin = {**files, "torchaug-0.6.1.dist-info/METADATA": TORCHAUG_METADATA.replace("<0.20", "<0.21")}
     assert audit_files(tmp_path / "twin", twin, "xpu").verdict.risk == "lower"
+
+
+# voxcpm 2.0.3 voxcpm/model/utils.py:198-231 (trimmed).
+VOXCPM_UTILS = """\
+import torch
+
+
+def resolve_runtime_device(device=None, configured_device="cuda"):
+    explicit = None if device is None else device.strip().lower()
+
+    if explicit is None or explicit == "auto":
+        return configured_device
+
+    if explicit.startswith("cuda"):
+        if not torch.cuda.is_available():
+            raise ValueError(f"Requested device '{device}', but CUDA is not available.")
+        return explicit
+    if explicit == "mps":
+        return "mps"
+    if explicit == "cpu":
+        return "cpu"
+
+    raise ValueError(
+        f"Unsupported device '{device}'. Supported values are 'auto', 'cpu', 'mps', 'cuda'."
+    )
+"""
+
+
+def test_a_device_resolver_that_returns_per_device_and_then_raises_is_a_gate(tmp_path: Path) -> None:
+    files = {"voxcpm/model/utils.py": VOXCPM_UTILS}
+    report = audit_files(tmp_path / "xpu", files, "xpu")
+    assert report.verdict.risk == "moderate"
+    assert "device-choices" in raised(report)
+    assert audit_files(tmp_path / "mps", files, "mps").verdict.risk == "lower"  # 'mps' is admitted
+    # The twin: the same ladder that hands anything else through is no gate.
+    open_ended = VOXCPM_UTILS[: VOXCPM_UTILS.index('    raise ValueError(\n        f"Unsupported')]
+    open_ended += "    return explicit\n"
+    assert (
+        audit_files(tmp_path / "twin", {"voxcpm/model/utils.py": open_ended}, "xpu").verdict.risk == "lower"
+    )
+
+
+# pfns 0.4.2 pfns/utils.py:303-324 (trimmed).
+PFNS_INIT_DIST = """\
+import datetime
+import os
+
+import torch
+
+
+def init_dist(device):
+    if "LOCAL_RANK" in os.environ:
+        rank = int(os.environ["LOCAL_RANK"])
+        torch.cuda.set_device(rank)
+        torch.distributed.init_process_group(
+            backend="nccl",
+            init_method="env://",
+            timeout=datetime.timedelta(seconds=20),
+            world_size=torch.cuda.device_count(),
+            rank=rank,
+        )
+        return True, rank, f"cuda:{rank}"
+    else:
+        return False, 0, device
+"""
+
+
+def test_a_branch_only_launched_processes_take_is_multi_process(tmp_path: Path) -> None:
+    files = {"pfns/utils.py": PFNS_INIT_DIST}
+    assert audit_files(tmp_path / "xpu", files, "xpu").verdict.risk == "lower"
+    # The twin: the same set-up run by every caller is the program's own path.
+    always = PFNS_INIT_DIST.replace('    if "LOCAL_RANK" in os.environ:\n', "    if True:\n")
+    report = audit_files(tmp_path / "twin", {"pfns/utils.py": always}, "xpu")
+    assert report.verdict.risk == "moderate"
+    assert "nccl-backend" in raised(report)

@@ -199,7 +199,60 @@ def returned_gate(
             and (names := _admitted(statement.test, lookup, any_name=True)) is not None
         ):
             return statement, names
-    return None
+    return _returned_ladder(body[:-1])
+
+
+def _returned_ladder(statements: list[ast.stmt]) -> tuple[ast.If, list[str]] | None:
+    """``if explicit.startswith("cuda"): ... return explicit`` / ``if explicit == "mps": return "mps"`` /
+    ``if explicit == "cpu": return "cpu"`` and then ``raise ValueError("Unsupported device")`` (voxcpm
+    2.0.3's ``resolve_runtime_device``, #22 blind round 198): one ``if`` per admitted device, each ending
+    in a return, over one name; what none of them names reaches the raise. An ``if`` that tests no
+    device word (``explicit is None or explicit == "auto"``, the automatic choice) admits nothing."""
+    first: ast.If | None = None
+    tested: set[str] = set()
+    names: list[str] = []
+    for statement in statements:
+        if not (
+            isinstance(statement, ast.If) and statement.body and isinstance(statement.body[-1], ast.Return)
+        ):
+            continue
+        found = _ladder_rung(statement.test)
+        if found is None:
+            continue
+        subject, name = found
+        tested.add(subject)
+        names.append(name)
+        first = first or statement
+    if first is None or len(tested) != 1 or not is_gate_menu(names):
+        return None
+    return first, list(dict.fromkeys(names))
+
+
+def _ladder_rung(test: ast.expr) -> tuple[str, str] | None:
+    """``x == "mps"`` or ``x.startswith("cuda")`` on a plain name: the name and the device word."""
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Eq)
+        and isinstance(test.left, ast.Name)
+        and isinstance(test.comparators[0], ast.Constant)
+        and isinstance(test.comparators[0].value, str)
+    ):
+        subject, word = test.left.id, test.comparators[0].value
+    elif (
+        isinstance(test, ast.Call)
+        and isinstance(test.func, ast.Attribute)
+        and test.func.attr == "startswith"
+        and isinstance(test.func.value, ast.Name)
+        and len(test.args) == 1
+        and isinstance(test.args[0], ast.Constant)
+        and isinstance(test.args[0].value, str)
+    ):
+        subject, word = test.func.value.id, test.args[0].value
+    else:
+        return None
+    word = word.split(":")[0]
+    return (subject, word) if word in DEVICE_WORDS else None
 
 
 def discarded_devices(node: ast.If) -> list[str] | None:

@@ -110,6 +110,7 @@ from envsnap.audit.scanners.python_shapes import (
     is_device_string,
     is_feature_flag,
     is_main_check,
+    launcher_test,
     legacy_branch,
     legacy_fallback,
     lookup_fallback,
@@ -803,7 +804,13 @@ class _Visitor(ast.NodeVisitor):
         main = is_main_check(node.test)
         self.main_block += main
         self.branches.append((id(node), 0))
+        # Only the processes a distributed launcher starts take this body: multi-process code.
+        launched = launcher_test(node.test)
+        self.guard += launched
+        self.multi_process += launched
         self._visit_block(node.body)
+        self.guard -= launched
+        self.multi_process -= launched
         self.branches.pop()
         self.main_block -= main
         self.unset_device -= unset_body

@@ -1225,6 +1225,47 @@ def _is_cuda_version(node: ast.expr) -> bool:
     )
 
 
+_LAUNCHER_VARIABLES = frozenset(
+    {
+        "LOCAL_RANK",
+        "RANK",
+        "WORLD_SIZE",
+        "LOCAL_WORLD_SIZE",
+        "SLURM_PROCID",
+        "OMPI_COMM_WORLD_RANK",
+        "PMI_RANK",
+    }
+)
+"""What torchrun, torch.distributed.launch, Slurm and MPI set in each process they start."""
+
+
+def launcher_test(test: ast.expr) -> bool:
+    """``if "LOCAL_RANK" in os.environ:`` (or ``os.environ.get("SLURM_PROCID")``, alone or in an ``and``):
+    a branch only a distributed launcher's processes take (pfns 0.4.2's ``init_dist``, whose NCCL process
+    group and ``torch.cuda.set_device(rank)`` sit there, #22 blind round 196); one device's run skips it."""
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    return any(_reads_launcher_variable(part) for part in parts)
+
+
+def _reads_launcher_variable(part: ast.expr) -> bool:
+    if (
+        isinstance(part, ast.Compare)
+        and len(part.ops) == 1
+        and isinstance(part.ops[0], ast.In)
+        and isinstance(part.left, ast.Constant)
+        and part.left.value in _LAUNCHER_VARIABLES
+    ):
+        environ = part.comparators[0]
+        return isinstance(environ, ast.Attribute) and environ.attr == "environ"
+    if isinstance(part, ast.Call) and part.args and isinstance(part.args[0], ast.Constant):
+        func = part.func
+        reader = isinstance(func, ast.Attribute) and (
+            func.attr == "getenv" or (func.attr == "get" and getattr(func.value, "attr", None) == "environ")
+        )
+        return reader and part.args[0].value in _LAUNCHER_VARIABLES
+    return False
+
+
 def tensor_dispatch(node: ast.If) -> bool:
     """``if input.is_cuda is False or debug: <torch path> else: <kernel>`` (lava-dl 0.6.0's neuron
     dynamics, #22 blind round 189): an if/else that picks an implementation by the tensor's own device.
