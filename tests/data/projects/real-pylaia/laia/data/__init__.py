@@ -1,0 +1,5 @@
+from laia.data.image_dataset import ImageDataset
+from laia.data.image_from_list_dataset import ImageFromListDataset
+from laia.data.padding_collater import PaddedTensor, PaddingCollater
+from laia.data.text_image_dataset import TextImageDataset
+from laia.data.text_image_from_text_table_dataset import TextImageFromTextTableDataset

@@ -1,0 +1,1 @@
+from laia.data.transforms.text.transforms import *

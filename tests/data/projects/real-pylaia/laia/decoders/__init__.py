@@ -1,0 +1,4 @@
+from laia.decoders.ctc_alignment import ctc_alignment
+from laia.decoders.ctc_greedy_decoder import CTCGreedyDecoder
+from laia.decoders.ctc_language_decoder import CTCLanguageDecoder
+from laia.decoders.ctc_nbest_decoder import CTCNBestDecoder

@@ -1,0 +1,1 @@
+from laia.loggers.epoch_csv_logger import EpochCSVLogger

@@ -1,0 +1,1 @@
+from laia.losses.ctc_loss import CTCLoss

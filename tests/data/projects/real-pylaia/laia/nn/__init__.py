@@ -1,0 +1,6 @@
+from laia.nn.adaptive_pool_2d import AdaptiveAvgPool2d, AdaptiveMaxPool2d
+from laia.nn.image_pooling_sequencer import ImagePoolingSequencer
+from laia.nn.image_to_sequence import ImageToSequence
+from laia.nn.mask_image_from_size import MaskImageFromSize
+from laia.nn.pyramid_maxpool_2d import PyramidMaxPool2d
+from laia.nn.temporal_pyramid_maxpool_2d import TemporalPyramidMaxPool2d
