@@ -403,6 +403,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-fme", "xpu"),
         ("real-fme", "mps"),
         ("real-neural-lam", "mps"),
+        ("real-pero-ocr", "xpu"),
+        ("real-pero-ocr", "mps"),
+        ("real-pylaia", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2862,7 +2865,29 @@ cuda-availability-check at ``neural_lam/train_model.py:484`` read as a CPU branc
 'cuda' or 'cpu' (``train_model.py:484-490``, ``Trainer(accelerator=device_name)`` at ``:569``), with no CLI
 choice, so on a Mac it trains on the CPU until the line is edited to 'mps'. The shape: a cuda-or-cpu
 accelerator choice passed to a training framework, whose CPU fallback is scored as running. Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+pero-ocr (blind round 200) on XPU: envsnap says lower ("standard ops, no custom CUDA"), every finding fine
+as is: cuda-availability-check and hardcoded-cuda-device at ``pero_ocr/document_ocr/page_parser.py:454``
+(read as a CPU branch) and hardcoded-cuda-device at ``pero_ocr/user_scripts/parse_folder.py:109``. The
+expectation is moderate: the CLI's only choices are gpu (cuda, claimed through safe_gpu) or cpu
+(``parse_folder.py:42``, ``:105-113``), PageParser defaults to cuda-or-cpu (``page_parser.py:454``), and
+every non-cpu device loads the GPU TorchScript export traced for CUDA
+(``ocr_engine/pytorch_ocr_engine.py:52-57``, ``layout_engines/torch_parsenet.py:11-15``; the '.cpu' export
+only on CPU): edits and re-exports. The shape: a gpu/cpu CLI choice over per-device TorchScript exports,
+whose CPU fallback is scored as running. Not tuned: a measurement round, one level off.
+pero-ocr (blind round 200) on MPS: envsnap says lower, from the same three findings as on XPU
+(``page_parser.py:454``, ``parse_folder.py:109``), all fine as is. The expectation is moderate: no Apple path
+in the code or README, the device choice is cuda-or-cpu, and the non-cpu checkpoints are CUDA-traced
+TorchScript exports. The shape: a gpu/cpu CLI choice over per-device TorchScript exports, whose CPU fallback
+is scored as running. Not tuned: a measurement round, one level off.
+pylaia (blind round 200, held out by the draw) on MPS: envsnap says lower ("standard ops, no custom CUDA"),
+with hardcoded-cuda-device at ``laia/decoders/ctc_greedy_decoder.py:35`` and cudnn-setting at
+``laia/losses/ctc_loss.py:104``, both fine as is; the Lightning and torch-pin findings it raises on XPU are
+not raised on MPS. The expectation is moderate: ``pytorch-lightning==1.1.7`` (``METADATA``) has no mps
+accelerator, the required ``nnutils-pytorch-cuda`` ops (``laia/nn/mask_image_from_size.py:2``,
+``laia/nn/adaptive_pool_2d.py:2``) have only CPU and CUDA kernels (the documented swap, nnutils-pytorch, is
+CPU-only), and torch<1.14 gives only beta MPS. The shape: a pinned pre-MPS training framework plus a
+required CUDA/CPU-only op package, read as plain PyTorch. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
