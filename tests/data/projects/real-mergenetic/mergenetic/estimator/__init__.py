@@ -1,0 +1,2 @@
+from .perf_estimation import PerformanceEstimationParameters, PerformanceEstimator
+from .utils import estimate_theta, estimate_theta_anchors

@@ -1,0 +1,2 @@
+from .math_language import FGMathEvaluator, MCEvaluator
+from .multilingual_evaluator import MultilingualMathFGEvaluator, MultilingualMCEvaluator

@@ -1,0 +1,1 @@
+from nanorlhf.nanosets.api import Dataset, load_dataset, load_from_disk

@@ -1,0 +1,1 @@
+from nanorlhf.nanovllm.api import LLM, SamplingParams

@@ -1,0 +1,2 @@
+from .data import *
+from .rm import *

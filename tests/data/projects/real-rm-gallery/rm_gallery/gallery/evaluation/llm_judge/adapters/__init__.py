@@ -1,0 +1,1 @@
+# Framework Adapters for LLM Judge

@@ -1,0 +1,1 @@
+# LLM Judge Evaluators

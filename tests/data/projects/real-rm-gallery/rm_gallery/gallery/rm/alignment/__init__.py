@@ -1,0 +1,4 @@
+from .base import *
+from .harmlessness import *
+from .helpfulness import *
+from .honesty import *

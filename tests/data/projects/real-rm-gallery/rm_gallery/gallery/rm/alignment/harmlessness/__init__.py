@@ -1,0 +1,2 @@
+from .detoxification import *
+from .safety import *
