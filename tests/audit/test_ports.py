@@ -406,6 +406,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-pero-ocr", "xpu"),
         ("real-pero-ocr", "mps"),
         ("real-pylaia", "mps"),
+        ("real-penn", "rocm:gfx942"),
+        ("real-torchfcpe", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2887,7 +2889,22 @@ not raised on MPS. The expectation is moderate: ``pytorch-lightning==1.1.7`` (``
 accelerator, the required ``nnutils-pytorch-cuda`` ops (``laia/nn/mask_image_from_size.py:2``,
 ``laia/nn/adaptive_pool_2d.py:2``) have only CPU and CUDA kernels (the documented swap, nnutils-pytorch, is
 CPU-only), and torch<1.14 gives only beta MPS. The shape: a pinned pre-MPS training framework plus a
-required CUDA/CPU-only op package, read as plain PyTorch. Not tuned: a measurement round, one level off."""
+required CUDA/CPU-only op package, read as plain PyTorch. Not tuned: a measurement round, one level off.
+measurement round, one level off.
+penn (blind round 202) on ROCm: envsnap says lower ("standard ops, no custom CUDA"), its one finding
+cuda-grad-scaler at ``penn/train/core.py:68`` fine as is on ROCm. The expectation is moderate: the default
+decoder is Viterbi (``penn/config/defaults.py:56``), which hands the GPU logits to torbi
+(``penn/decode.py:130-137``), a required dependency (``METADATA:15``) whose PyPI wheel carries only CPU and
+CUDA builds, so a ROCm torch loads the CPU library and the GPU op is missing: decoder='argmax' (coarser) or a
+torbi build from source. The shape: a required compiled dependency named only in Requires-Dist, whose missing
+target build no file in the tree shows. Not tuned: a measurement round, one level off.
+torchfcpe (blind round 202) on XPU: envsnap says moderate, from hardcoded-cuda-device at
+``torchfcpe/mel_extractor.py:519`` (+4 more), all inside ``unit_text()`` (``:493``), a developer self-test run
+only from the ``if __name__ == '__main__'`` block (``:569``) with a hard-coded Windows audio path. The
+expectation is lower: ``get_device()`` (``torchfcpe/tools.py:112-136``) passes an explicit device string
+through, so ``spawn_bundled_infer_model(device='xpu')`` loads and runs the model there
+(``models_infer.py:190-201``). The shape: .to('cuda') lines in a module's __main__-only test function counted
+as library code. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

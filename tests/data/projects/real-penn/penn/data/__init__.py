@@ -1,0 +1,5 @@
+from . import download
+from . import preprocess
+from .dataset import Dataset
+from .loader import loader
+from .sampler import sampler

@@ -1,0 +1,2 @@
+from . import dio
+from . import pyin
