@@ -1,0 +1,7 @@
+"""Init file."""
+
+_submodules = [
+    "adapters",
+    "architecture",
+    "trainer",
+]

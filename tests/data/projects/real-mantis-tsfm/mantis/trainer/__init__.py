@@ -1,0 +1,6 @@
+"""Init file for trainer.""" 
+
+from .trainer import MantisTrainer
+
+
+__all__ = ['MantisTrainer']
