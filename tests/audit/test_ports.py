@@ -2892,7 +2892,6 @@ accelerator, the required ``nnutils-pytorch-cuda`` ops (``laia/nn/mask_image_fro
 ``laia/nn/adaptive_pool_2d.py:2``) have only CPU and CUDA kernels (the documented swap, nnutils-pytorch, is
 CPU-only), and torch<1.14 gives only beta MPS. The shape: a pinned pre-MPS training framework plus a
 required CUDA/CPU-only op package, read as plain PyTorch. Not tuned: a measurement round, one level off.
-measurement round, one level off.
 penn (blind round 202) on ROCm: envsnap says lower ("standard ops, no custom CUDA"), its one finding
 cuda-grad-scaler at ``penn/train/core.py:68`` fine as is on ROCm. The expectation is moderate: the default
 decoder is Viterbi (``penn/config/defaults.py:56``), which hands the GPU logits to torbi
@@ -2907,7 +2906,6 @@ expectation is lower: ``get_device()`` (``torchfcpe/tools.py:112-136``) passes a
 through, so ``spawn_bundled_infer_model(device='xpu')`` loads and runs the model there
 (``models_infer.py:190-201``). The shape: .to('cuda') lines in a module's __main__-only test function counted
 as library code. Not tuned: a measurement round, one level off.
-measurement round, one level off.
 tabpfn-time-series (blind round 203) on XPU: envsnap says moderate, from torch-cuda-api at
 ``tabpfn_time_series/worker/parallel_workers/gpu_worker.py:119`` (``torch.cuda.set_device(gpu_id)``, "it
 raises on XPU"), with the cuda-availability-check findings (``predictor.py:41``, ``gpu_worker.py:35``,
