@@ -14,9 +14,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from envsnap.audit import knowledge
 from envsnap.audit.scanners.build import scan_metadata
 from envsnap.audit.scanners.torch_pin import torch_pins
+from envsnap.render.audit import audit_markdown, render_audit
+from envsnap.render.audit_json import audit_json
+from envsnap.render.console import print_out
 from tests.audit.conftest import audit_files, raised
 
 # learning3d-0.2.2.dist-info/METADATA:1-12 and :39-40 (the licence trimmed to its first lines).
@@ -420,3 +425,26 @@ def test_a_branch_only_launched_processes_take_is_multi_process(tmp_path: Path) 
     report = audit_files(tmp_path / "twin", {"pfns/utils.py": always}, "xpu")
     assert report.verdict.risk == "moderate"
     assert "nccl-backend" in raised(report)
+
+
+def test_the_new_readers_take_hostile_metadata(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    hostile = (
+        "Metadata-Version: 2.1\n"
+        "Name: x\n"
+        "License: MIT \x1b[31mred\x1b[0m [bold]markup[/bold]\n"
+        "        \n"
+        "        AKIAIOSFODNN7EXAMPLE\n"
+        f"Requires-Dist: torchvision<0.14 @ https://user:{token}@example.invalid/tv.whl\n"
+        "Requires-Dist: torchvision<0.14" + " ;x" * 50_000 + "\n"
+        "\n"
+    )
+    init = 'import torch\n\nv = torch.version.cuda.split(".")  # \x1b[2J\n'
+    report = audit_files(tmp_path, {"x-1.0.dist-info/METADATA": hostile, "x/__init__.py": init}, "xpu")
+    assert {"torch-pin", "torch-cuda-api"} <= raised(report)
+    assert all(len(finding.code) <= 200 for finding in report.findings)
+    print_out(render_audit(report))
+    for shown in (capsys.readouterr().out, audit_markdown(report), audit_json(report)):
+        assert token not in shown
+        assert "AKIA" not in shown
+        assert "\x1b" not in shown

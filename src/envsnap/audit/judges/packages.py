@@ -274,9 +274,7 @@ def judge_torch_pin(signal: Signal, target: Target, ctx: Context) -> Finding | N
             for pair in rules_knowledge.companions().pairs
             if (version := getattr(pair, companion, None)) is not None and _allows(specifier, version)
         }
-        capped = (
-            f"{signal.subject}, whose releases pair with torch up to {max(torches, key=Version, default='?')}"
-        )
+        capped = f"{signal.subject}: each of its releases is built for one torch release"
     allowed = [row for row in rules_knowledge.torch_releases() if row.torch in torches]
     if not allowed:
         return None
