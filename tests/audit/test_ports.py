@@ -410,6 +410,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torchfcpe", "xpu"),
         ("real-tabpfn-time-series", "xpu"),
         ("real-patchfm", "xpu"),
+        ("real-chai-lab", "xpu"),
+        ("real-chai-lab", "mps"),
+        ("real-protenix", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2922,7 +2925,23 @@ CPU branch) and float64-on-xpu at ``patchfm/inference/modules.py:103``. The expe
 constructor (``forecaster.py:36-37``) is the only device choice, with no argument or PatchFMConfig field to
 override it, so an Intel GPU is never used until that line is edited. The shape: a cuda-or-cpu device pick
 inside a model constructor with no device parameter, whose CPU fallback is scored as running. Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+chai-lab (blind round 204) on XPU and MPS: envsnap says lower ("standard ops, no custom CUDA"), its only
+findings hardcoded-cuda-device at ``chai_lab/chai1.py:510`` and ``:575`` (the 'cuda:0' default), fine as is.
+The expectation is moderate: run_inference takes device= and ``load_exported`` moves the components to any
+device (``chai1.py:139-148``), but those components are TorchScript modules exported from a CUDA setup and
+downloaded at run time, out of the tree; chai-lab #33 reports them failing with mps:0 ('Torch not compiled
+with CUDA enabled'), closed unsupported, and no one reports an Intel GPU. The shape: a model shipped as
+downloaded exported/compiled modules whose device portability is not visible in the source. Not tuned: a
+measurement round, one level off.
+protenix (blind round 204) on ROCm: envsnap says higher, from warp-size-32 at
+``protenix/model/layer_norm/kernel/layer_norm_cuda_kernel.cu:37`` and warp-mask-32bit at ``:68`` in the
+fused LayerNorm kernel. The expectation is moderate: that kernel is JIT-built only when LAYERNORM_TYPE is
+fast_layernorm (``protenix/model/triangular/layers.py:33``), and LAYERNORM_TYPE=torch with
+``--trimul_kernel torch --triatt_kernel torch`` (``runner/batch_inference.py:629-640``) runs plain PyTorch on
+the 'cuda' device, with the CUDA-only requirements (cuequivariance-ops-torch-cu12, triton==3.3.1) swapped:
+switches and swaps, no kernel rewrite. The shape: a .cu kernel imported behind an environment-variable switch
+with a pure-torch alternative, scored as a required kernel. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,3 @@
+from .modeling_attrmask import AttrMaskMolecularEncoder
+
+__all__ = ['AttrMaskMolecularEncoder']

@@ -1,0 +1,3 @@
+from .modeling_contextpred import ContextPredMolecularEncoder
+
+__all__ = ['ContextPredMolecularEncoder']

@@ -1,0 +1,3 @@
+from .modeling_edgepred import EdgePredMolecularEncoder
+
+__all__ = ['EdgePredMolecularEncoder']

@@ -1,0 +1,3 @@
+from .modeling_graphmae import GraphMAEMolecularEncoder
+
+__all__ = ['GraphMAEMolecularEncoder']

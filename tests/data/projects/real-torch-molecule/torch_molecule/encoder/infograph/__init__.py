@@ -1,0 +1,3 @@
+from .modeling_infograph import InfoGraphMolecularEncoder
+
+__all__ = ['InfoGraphMolecularEncoder']

@@ -1,0 +1,3 @@
+from .modeling_moama import MoamaMolecularEncoder
+
+__all__ = ['MoamaMolecularEncoder']

@@ -1,0 +1,3 @@
+from .modeling_pretrained import HFPretrainedMolecularEncoder
+
+__all__ = ['HFPretrainedMolecularEncoder']

@@ -1,0 +1,3 @@
+from .modeling_sand import SANDMolecularEncoder
+
+__all__ = ["SANDMolecularEncoder"]

@@ -1,0 +1,6 @@
+"""RDKit molecular utilities."""
+from .molecule import RDMolecule
+
+__all__ = [
+    "RDMolecule",
+]

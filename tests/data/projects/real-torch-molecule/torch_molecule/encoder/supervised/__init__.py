@@ -1,0 +1,3 @@
+from .modeling_supervised import SupervisedMolecularEncoder
+
+__all__ = ['SupervisedMolecularEncoder']

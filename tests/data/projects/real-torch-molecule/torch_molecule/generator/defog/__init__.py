@@ -1,0 +1,3 @@
+from .modeling_defog import DeFoGMolecularGenerator
+
+__all__ = ['DeFoGMolecularGenerator']

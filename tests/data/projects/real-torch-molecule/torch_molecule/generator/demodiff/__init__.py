@@ -1,0 +1,3 @@
+from .modeling_demodiff import DemoDiffMolecularGenerator
+
+__all__ = ["DemoDiffMolecularGenerator"]

@@ -1,0 +1,3 @@
+from .modeling_digress import DigressMolecularGenerator
+
+__all__ = ["DigressMolecularGenerator"]

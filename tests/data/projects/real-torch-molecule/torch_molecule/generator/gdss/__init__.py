@@ -1,0 +1,3 @@
+from .modeling_gdss import GDSSMolecularGenerator
+
+__all__ = ['GDSSMolecularGenerator']

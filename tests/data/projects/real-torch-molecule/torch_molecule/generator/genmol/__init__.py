@@ -1,0 +1,3 @@
+from .modeling_genmol import GenMolMolecularGenerator
+
+__all__ = ["GenMolMolecularGenerator"]

@@ -1,0 +1,3 @@
+from .modeling_graph_dit import GraphDITMolecularGenerator
+
+__all__ = ['GraphDITMolecularGenerator']

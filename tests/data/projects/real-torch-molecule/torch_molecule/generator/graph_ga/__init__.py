@@ -1,0 +1,3 @@
+from .modeling_graph_ga import GraphGAMolecularGenerator
+
+__all__ = ['GraphGAMolecularGenerator']

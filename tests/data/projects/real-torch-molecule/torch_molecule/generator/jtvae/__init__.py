@@ -1,0 +1,3 @@
+from .modeling_jtvae import JTVAEMolecularGenerator
+
+__all__ = ['JTVAEMolecularGenerator']

@@ -1,0 +1,3 @@
+from .modeling_lstm import LSTMMolecularGenerator
+
+__all__ = ['LSTMMolecularGenerator']

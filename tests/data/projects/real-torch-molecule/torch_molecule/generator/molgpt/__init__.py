@@ -1,0 +1,3 @@
+from .modeling_molgpt import MolGPTMolecularGenerator
+
+__all__ = ['MolGPTMolecularGenerator']

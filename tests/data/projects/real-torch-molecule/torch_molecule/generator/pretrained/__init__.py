@@ -1,0 +1,3 @@
+from .modeling_pretrained import HFPretrainedMolecularGenerator
+
+__all__ = ["HFPretrainedMolecularGenerator"]

@@ -1,0 +1,3 @@
+from .modeling_bfgnn import BFGNNMolecularPredictor
+
+__all__ = ['BFGNNMolecularPredictor']

@@ -1,0 +1,3 @@
+from .modeling_dir import DIRMolecularPredictor
+
+__all__ = ['DIRMolecularPredictor']

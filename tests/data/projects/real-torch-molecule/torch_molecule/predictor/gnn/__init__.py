@@ -1,0 +1,3 @@
+from .modeling_gnn import GNNMolecularPredictor
+
+__all__ = ['GNNMolecularPredictor']

@@ -1,0 +1,3 @@
+from .modeling_grea import GREAMolecularPredictor
+
+__all__ = ['GREAMolecularPredictor']

@@ -1,0 +1,3 @@
+from .modeling_grin import GRINMolecularPredictor
+
+__all__ = ['GRINMolecularPredictor']

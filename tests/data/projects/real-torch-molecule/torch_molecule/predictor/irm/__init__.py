@@ -1,0 +1,3 @@
+from .modeling_irm import IRMMolecularPredictor
+
+__all__ = ['IRMMolecularPredictor']

@@ -1,0 +1,3 @@
+from .modeling_lstm import LSTMMolecularPredictor
+
+__all__ = ['LSTMMolecularPredictor']

@@ -1,0 +1,3 @@
+from .modeling_rpgnn import RPGNNMolecularPredictor
+
+__all__ = ['RPGNNMolecularPredictor']

@@ -1,0 +1,3 @@
+from .modeling_sgir import SGIRMolecularPredictor
+
+__all__ = ['SGIRMolecularPredictor']

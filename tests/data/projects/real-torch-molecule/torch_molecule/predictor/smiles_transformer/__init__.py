@@ -1,0 +1,3 @@
+from .modeling_transformer import SMILESTransformerMolecularPredictor
+
+__all__ = ['SMILESTransformerMolecularPredictor']

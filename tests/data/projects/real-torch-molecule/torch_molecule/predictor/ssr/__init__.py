@@ -1,0 +1,3 @@
+from .modeling_ssr import SSRMolecularPredictor
+
+__all__ = ['SSRMolecularPredictor']
