@@ -1,0 +1,2 @@
+from .dataloader_creator import DataloaderCreator
+from .device_dataloader import DeviceDataLoader

@@ -1,0 +1,1 @@
+from .recurrent_lookup import *

@@ -1,0 +1,2 @@
+from .augmentor import FlowAugmentor, SparseFlowAugmentor
+from .operations import *

@@ -1,0 +1,3 @@
+from .layer import CorrelationLayer
+from .pairwise import MutliScalePairwise4DCorr
+from .sampler import IterSpatialCorrelationSampler
