@@ -1,2 +1,0 @@
-from .misc import *
-from .debug import *
