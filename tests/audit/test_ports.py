@@ -410,6 +410,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torchfcpe", "xpu"),
         ("real-tabpfn-time-series", "xpu"),
         ("real-patchfm", "xpu"),
+        ("real-notochord", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2922,6 +2923,14 @@ CPU branch) and float64-on-xpu at ``patchfm/inference/modules.py:103``. The expe
 constructor (``forecaster.py:36-37``) is the only device choice, with no argument or PatchFMConfig field to
 override it, so an Intel GPU is never used until that line is edited. The shape: a cuda-or-cpu device pick
 inside a model constructor with no device parameter, whose CPU fallback is scored as running. Not tuned: a
+measurement round, one level off.
+notochord (blind round 207) on MPS: envsnap says moderate, from float64-on-mps at ``notochord/data.py:210``
+(+1 more, ``:278``), the ``.double()`` sign masks in ``MIDIDataset.data_augmentation`` (``:186``) and the
+TxalaDataset override (``:228``). The expectation is lower: those lines run in the Dataset on CPU tensors
+before the DataLoader hands batches to the trainer, which moves them with ``.to(self.device)``
+(``notochord/train.py:242-247``); the model is float32, the training docstring names 'mps' (``train.py:77``)
+and the apps run on CPU by design (``app/homunculus.py:148``). The shape: float64 casts inside a
+torch.utils.data Dataset's CPU-side augmentation, counted as if the tensor lived on the device. Not tuned: a
 measurement round, one level off."""
 
 
