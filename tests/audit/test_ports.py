@@ -416,6 +416,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-llama-models", "xpu"),
         ("real-llama-models", "mps"),
         ("real-optimum-executorch", "rocm:gfx942"),
+        ("real-notochord", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2967,7 +2968,16 @@ finding. The expectation is moderate: the CPU recipes (xnnpack, portable) run on
 NVIDIA one, but the only GPU recipe is ``cuda`` (``optimum/exporters/executorch/recipes/cuda.py:56-57``,
 ``:117``), ExecuTorch's CUDA backend (AOTInductor to CUDA), which has no ROCm counterpart. The shape: a GPU
 backend chosen by importing another package's CUDA-only backend module (executorch.backends.cuda), with no
-torch.cuda call or kernel in the tree. Not tuned: a measurement round, one level off."""
+torch.cuda call or kernel in the tree. Not tuned: a measurement round, one level off.
+measurement round, one level off.
+notochord (blind round 207) on MPS: envsnap says moderate, from float64-on-mps at ``notochord/data.py:210``
+(+1 more, ``:278``), the ``.double()`` sign masks in ``MIDIDataset.data_augmentation`` (``:186``) and the
+TxalaDataset override (``:228``). The expectation is lower: those lines run in the Dataset on CPU tensors
+before the DataLoader hands batches to the trainer, which moves them with ``.to(self.device)``
+(``notochord/train.py:242-247``); the model is float32, the training docstring names 'mps' (``train.py:77``)
+and the apps run on CPU by design (``app/homunculus.py:148``). The shape: float64 casts inside a
+torch.utils.data Dataset's CPU-side augmentation, counted as if the tensor lived on the device. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,5 @@
+from .model import *
+from .data import *
+# from .train import *
+
+from .perform import *
