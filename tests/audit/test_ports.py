@@ -2946,7 +2946,6 @@ fast_layernorm (``protenix/model/triangular/layers.py:33``), and LAYERNORM_TYPE=
 the 'cuda' device, with the CUDA-only requirements (cuequivariance-ops-torch-cu12, triton==3.3.1) swapped:
 switches and swaps, no kernel rewrite. The shape: a .cu kernel imported behind an environment-variable switch
 with a pure-torch alternative, scored as a required kernel. Not tuned: a measurement round, one level off.
-measurement round, one level off.
 llama-models (blind round 206, held out by the draw) on XPU: envsnap says lower ("has a code path on Intel
 XPU: names the 'xpu' device", ``llama_models/llama3/generation.py:54``), with hardcoded-cuda-device at
 ``llama_models/llama4/generation.py:155`` (+10 more), torch-cuda-api at ``llama_models/checkpoint.py:44`` and
@@ -2969,7 +2968,6 @@ NVIDIA one, but the only GPU recipe is ``cuda`` (``optimum/exporters/executorch/
 ``:117``), ExecuTorch's CUDA backend (AOTInductor to CUDA), which has no ROCm counterpart. The shape: a GPU
 backend chosen by importing another package's CUDA-only backend module (executorch.backends.cuda), with no
 torch.cuda call or kernel in the tree. Not tuned: a measurement round, one level off.
-measurement round, one level off.
 notochord (blind round 207) on MPS: envsnap says moderate, from float64-on-mps at ``notochord/data.py:210``
 (+1 more, ``:278``), the ``.double()`` sign masks in ``MIDIDataset.data_augmentation`` (``:186``) and the
 TxalaDataset override (``:228``). The expectation is lower: those lines run in the Dataset on CPU tensors
