@@ -1,4 +1,4 @@
-"""Fixes after measurement rounds 188-191 (#22, stop 23), each with the real excerpt and a twin.
+"""Fixes after measurement rounds 188-207 (#22, stop 23), each with the real excerpt and a twin.
 
 - learning3d 0.2.2 (round 190): a ``License:`` header whose blank lines are indentation alone ended the
   METADATA headers, so ``Requires-Dist: torch ==2.0.1`` (and every requirement after the licence) was never
@@ -8,6 +8,12 @@
   implementation for every other tensor, read as kernels to port (two levels off on MPS).
 - mmdet3d 1.4.0 (round 190): mmcv's 3D point ops (no CPU or MPS implementation) read as mmcv ops with a
   torchvision swap.
+- lietorch 0.6.2 (round 192): ``torch.version.cuda.split(".")`` at import, None on every other build, unread.
+- torchaug 0.6.1 (round 194): ``torchvision<0.20`` caps torch at 2.4, before XPU wheels.
+- pfns 0.4.2 (round 196): NCCL and ``cuda.set_device`` only ``if "LOCAL_RANK" in os.environ``.
+- voxcpm 2.0.3 (round 198): a resolver returning per device and then raising "Unsupported device".
+- notochord 0.8.0 (round 207): float64 in a Dataset's ``__getitem__``, built on the CPU.
+- exllamav3 1.6.5 (round 206): ``if warp != 32: raise`` beside its ROCm branches (wave32 RDNA only).
 """
 
 from __future__ import annotations
@@ -448,3 +454,74 @@ def test_the_new_readers_take_hostile_metadata(tmp_path: Path, capsys: pytest.Ca
         assert token not in shown
         assert "AKIA" not in shown
         assert "\x1b" not in shown
+
+
+# notochord 0.8.0 notochord/data.py:200-212 (trimmed): augmentation in a Dataset's __getitem__.
+NOTOCHORD_DATA = """\
+import torch
+from torch.utils.data import Dataset
+
+
+class MIDIDataset(Dataset):
+    def __getitem__(self, idx):
+        program, pitch, time, velocity = self.load(idx)
+        time = time.double() * (1 + torch.randn(1) * self.speed_jitter)
+        return program, pitch, time.float(), velocity
+"""
+
+
+def test_float64_in_a_dataset_is_built_on_the_cpu(tmp_path: Path) -> None:
+    report = audit_files(tmp_path, {"notochord/data.py": NOTOCHORD_DATA}, "mps")
+    assert report.verdict.risk == "lower"
+    assert [f.rule for f in report.findings if "float64" in f.rule] == ["float64-in-dataset"]
+    # The twin: the same cast in a model's forward runs on the device.
+    model = NOTOCHORD_DATA.replace("from torch.utils.data import Dataset", "from torch import nn").replace(
+        "class MIDIDataset(Dataset):", "class Notochord(nn.Module):"
+    )
+    assert audit_files(tmp_path / "twin", {"notochord/model.py": model}, "mps").verdict.risk == "moderate"
+
+
+# exllamav3 1.6.5 exllamav3/util/arch_list.py:44-60 (trimmed) and __init__.py:39's ROCm branch.
+EXL3_ARCH = """\
+import os
+import torch
+
+
+def maybe_set_rocm_arch_env():
+    archs = set()
+    for i in range(torch.cuda.device_count()):
+        props = torch.cuda.get_device_properties(i)
+        warp = getattr(props, "warp_size", 32)
+        if warp != 32:
+            raise RuntimeError(
+                f"Device {i} ({props.name}) executes {warp}-wide wavefronts. "
+                f"exllamav3 on ROCm supports wave32 (RDNA) GPUs only."
+            )
+        archs.add(props.gcnArchName.split(":")[0])
+    if archs and not os.environ.get("PYTORCH_ROCM_ARCH"):
+        os.environ["PYTORCH_ROCM_ARCH"] = ";".join(sorted(archs))
+"""
+EXL3_INIT = """\
+import torch
+
+
+def set_allocator():
+    if torch.version.hip:
+        return
+    torch.cuda.memory._set_allocator_settings("expandable_segments:True")
+"""
+
+
+def test_a_rocm_port_that_refuses_wave64_gpus_is_no_path_on_cdna(tmp_path: Path) -> None:
+    files = {"exllamav3/util/arch_list.py": EXL3_ARCH, "exllamav3/__init__.py": EXL3_INIT}
+    cdna = audit_files(tmp_path / "cdna", files, "rocm:gfx942")
+    assert cdna.verdict.risk == "higher"
+    assert "wave64-refused" in raised(cdna)
+    # An RDNA GPU runs wave32: the ROCm branch is its path.
+    assert audit_files(tmp_path / "rdna", files, "rocm:gfx1100").verdict.risk == "lower"
+    # The twin: a check that admits any wavefront width refuses nothing.
+    open_check = {
+        **files,
+        "exllamav3/util/arch_list.py": EXL3_ARCH.replace("if warp != 32:", "if warp < 32:"),
+    }
+    assert audit_files(tmp_path / "twin", open_check, "rocm:gfx942").verdict.risk == "lower"

@@ -67,6 +67,10 @@ DTYPE_FALLBACK = "dtype-fallback=1"
 """Signal detail: a float64 dtype in a ``try`` whose handler catches the ``TypeError`` MPS raises for float64
 and carries on (python_shapes.catches_dtype_refusal): the code falls back to another dtype there."""
 
+DATASET = "dataset=1"
+"""Signal detail: in a ``torch.utils.data.Dataset`` subclass, whose items a DataLoader builds on the CPU (in
+its workers); the training loop moves the collated batch to the device."""
+
 DATA_PARALLEL = "data-parallel=1"
 """Signal detail: the line sits in a class whose ``__init__`` wraps a module in ``nn.DataParallel`` (an opt-in
 multi-GPU wrapper); a single-device run uses the plain module."""
@@ -102,6 +106,9 @@ FALLBACK_BUILD = "fallback-build=1"
 IS_CUDA_ASSERT = "Tensor.is_cuda"
 """The subject of an ``assert t.is_cuda`` signal (a ``cuda-api`` one, judged by judges.device)."""
 NOT_ROCM_ASSERT = "assert not torch.version.hip"
+WAVE64_REFUSED = "refuses 64-lane wavefronts"
+"""cuda-api subject: ``if warp_size != 32: raise`` on the device's properties: the project turns away AMD GPUs
+that run 64-lane wavefronts (CDNA, GCN)."""
 CUDA_VERSION_PARSE = "torch.version.cuda parsed"
 """cuda-api subject: ``torch.version.cuda.split(".")`` or ``int(torch.version.cuda...)``, which raise on every
 build without CUDA (torch.version.cuda is None there)."""

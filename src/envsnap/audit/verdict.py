@@ -17,6 +17,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from envsnap.audit.judges.base import NAMES
+from envsnap.audit.judges.device import WAVE64_RULE
 from envsnap.audit.judges.packages import BINDS_MODULE
 from envsnap.audit.model import EFFORTS, RISKS, Finding, Risk, Target, Verdict
 from envsnap.audit.support import BREAKS_BUILD, UNPORTED_OP, WEAK_REASONS
@@ -88,6 +89,9 @@ def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[s
         and any(f.rule == "cuda-only-requirement" and f.risk == "higher" for f in findings)
         and any(f.rule == "cuda-only-import" and f.risk == "higher" for f in findings)
     )
+    # A ROCm port that turns away the target's GPUs (exllamav3's `if warp != 32: raise`, wave32 RDNA only,
+    # #22 blind round 206, *lower* on gfx942 for *higher*): its path is for other AMD GPUs.
+    refused = any(f.rule == WAVE64_RULE for f in findings)
     if supported:
         # The project has a path for the target: what is left is finishing or checking it, not a port;
         # unless that path is a build switch over sources that do not compile there (support.covered).
@@ -99,7 +103,9 @@ def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[s
         # own per-op backend lacks an op (a port to finish: moderate).
         if unported and not partial and risk == "higher":
             risk = "moderate"
-        elif risk != "lower" and not (broken or partial or unimportable or uninstallable or unported):
+        elif risk != "lower" and not (
+            broken or partial or unimportable or uninstallable or unported or refused
+        ):
             reasons = [f"to check on {NAMES[target.kind]}: {x}" for x in reasons]
             risk = "lower"
         if partial:
@@ -113,6 +119,8 @@ def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[s
             if unimportable
             else "a code path, but a package it requires has no build there"
             if uninstallable
+            else "a ROCm port, but for wave32 GPUs only"
+            if refused
             else ("already supported" if strong else "has a code path")
         )
         reasons.insert(0, f"{said} on {name}: {supported[0]}")

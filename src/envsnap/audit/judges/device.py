@@ -24,6 +24,7 @@ from envsnap.audit.model import (
     CUDA_SWITCH,
     CUDA_VERSION_PARSE,
     DATA_PARALLEL,
+    DATASET,
     DEFAULT_ONLY,
     DTYPE_FALLBACK,
     IS_CUDA_ASSERT,
@@ -33,6 +34,7 @@ from envsnap.audit.model import (
     OFF_MPS,
     OPT_IN,
     SCALER_SWITCH,
+    WAVE64_REFUSED,
     Effort,
     Finding,
     Risk,
@@ -272,6 +274,10 @@ def _is_cuda_assert(signal: Signal, target: Target) -> Finding:
     )
 
 
+WAVE64_RULE = "wave64-refused"
+"""A project's own refusal of 64-lane wavefront GPUs (verdict.decide: its ROCm port is not for them)."""
+
+
 def judge_cuda_api(signal: Signal, target: Target, ctx: Context) -> Finding | None:
     rule = "torch-cuda-api"
     member = signal.subject.split(".")[-1]
@@ -290,6 +296,21 @@ def judge_cuda_api(signal: Signal, target: Target, ctx: Context) -> Finding | No
         )
     if signal.subject == IS_CUDA_ASSERT:
         return _is_cuda_assert(signal, target)
+    if signal.subject == WAVE64_REFUSED:
+        archs = target.archs or ("gfx942",)
+        if target.kind != "rocm" or not any(knowledge.wave64(gfx) for gfx in archs):
+            return None
+        named = ", ".join(target.archs) if target.archs else "CDNA (MI-series, the usual ROCm server target)"
+        return make_finding(
+            signal,
+            WAVE64_RULE,
+            f"Refuses GPUs that run 64-lane wavefronts, as {named} does: the project's ROCm support is for "
+            "wave32 (RDNA) GPUs, and its kernels assume 32-lane warps.",
+            "high",
+            "higher",
+            "port the kernels to 64-lane wavefronts (size lanes by `warpSize`), or run on a wave32 RDNA GPU",
+            knowledge.source("wavefront"),
+        )
     if signal.subject == CUDA_VERSION_PARSE:
         return make_finding(
             signal,
@@ -550,6 +571,18 @@ _MPS_FLOAT64_EXEMPT: tuple[tuple[str, bool, str, str, Effort, str, str], ...] = 
         "float64 only where the device is not MPS: the code's MPS branch picks another dtype.",
         "none",
         "nothing to change",
+        MPS_SOURCE,
+    ),
+    # notochord 0.8.0's Dataset (#22 blind round 207): `.double()` in __getitem__'s augmentation, built per
+    # item on the CPU in the DataLoader's workers; the trainer moves the float32 batch to the device.
+    (
+        DATASET,
+        False,
+        "float64-in-dataset",
+        "float64 in a torch Dataset: its items are built on the CPU (in the DataLoader's workers), where "
+        "float64 works; only a batch moved to MPS as float64 would fail, and that move is its own line.",
+        "none",
+        "cast to float32 before the batch moves to the device, if it stays float64",
         MPS_SOURCE,
     ),
     # toto-ts 0.2.0's scaler (#22 blind round 140): `try: x.to(torch.float64) except TypeError:

@@ -27,6 +27,7 @@ from envsnap.audit.model import (
     CUDA_SWITCH,
     CUDA_VERSION_PARSE,
     DATA_PARALLEL,
+    DATASET,
     DEFAULT_ONLY,
     DTYPE_FALLBACK,
     FALLBACK_BUILD,
@@ -44,6 +45,7 @@ from envsnap.audit.model import (
     TRITON_ASM,
     UNREFERENCED,
     USES,
+    WAVE64_REFUSED,
     Signal,
 )
 from envsnap.audit.ports import (
@@ -126,6 +128,7 @@ from envsnap.audit.scanners.python_shapes import (
     presence_flag_for,
     presence_names,
     ptx_detail,
+    refuses_wave64,
     requirement_strings,
     requires_cuda,
     returns_selection,
@@ -338,6 +341,7 @@ class _Visitor(ast.NodeVisitor):
         self.cuda_branch = 0
         """Depth inside ``if device.type == "cuda":`` bodies (python_shapes.cuda_branch_test)."""
         self.data_parallel = 0
+        self.dataset_class = 0
         self.conditional = 0
         self.functions = 0
         self.classes = 0
@@ -521,6 +525,8 @@ class _Visitor(ast.NodeVisitor):
             detail = (*detail, OPT_IN)
         if kind == "float64" and self.dtype_fallback:
             detail = (*detail, DTYPE_FALLBACK)
+        if kind == "float64" and self.dataset_class:
+            detail = (*detail, DATASET)
         if kind == "float64" and self.opt_in and OPT_IN not in detail:
             # In a feature the caller turns on (`if not self._enabled: return` with `enabled=False` by
             # default): float64 there fails on MPS only for a caller who asked for that feature.
@@ -733,6 +739,8 @@ class _Visitor(ast.NodeVisitor):
             self._visit_block(node.orelse)
             return
         self._mark_off_mps(node.test, list(node.body), list(node.orelse))
+        if refuses_wave64(node):
+            self.emit("cuda-api", node, WAVE64_REFUSED, guarded=False)
         if tensor_dispatch(node):
             # No finding: across_files._jit_only reads a JIT build in a module that picks by tensor device.
             self.emit("tensor-dispatch", node, "is_cuda", guarded=True)
@@ -1144,7 +1152,11 @@ class _Visitor(ast.NodeVisitor):
         self.data_parallel += wrapper
         self.class_switches.append(init_switches(node))
         self.class_unset.append(init_switches(node, None))
+        # notochord 0.8.0's MIDI Dataset (#22 blind round 207) augments in float64: on the CPU, per item.
+        dataset = any((self.dotted(base) or "").endswith("Dataset") for base in node.bases)
+        self.dataset_class += dataset
         self.generic_visit(node)
+        self.dataset_class -= dataset
         self.class_switches.pop()
         self.class_unset.pop()
         self.guard -= wrapper

@@ -1199,6 +1199,26 @@ def imported_module(relative: str, module: str | None, level: int) -> str | None
     return ".".join([*base, module] if module else base) or None
 
 
+def refuses_wave64(node: ast.If) -> bool:
+    """``if warp != 32: raise RuntimeError("... supports wave32 (RDNA) GPUs only")`` (exllamav3 0.0.x's
+    ``maybe_set_rocm_arch_env``, #22 blind round 206), or ``if props.warp_size == 64: raise``: a refusal of
+    the AMD GPUs that run 64-lane wavefronts, before the kernels that assume 32 lanes run."""
+    if not (node.body and isinstance(node.body[-1], ast.Raise)):
+        return False
+    test = node.test
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    named = test.left.id if isinstance(test.left, ast.Name) else getattr(test.left, "attr", "")
+    right = test.comparators[0]
+    if "warp" not in named.lower() and "wave" not in named.lower():
+        return False
+    if not (isinstance(right, ast.Constant) and isinstance(right.value, int)):
+        return False
+    return (isinstance(test.ops[0], ast.NotEq) and right.value == 32) or (
+        isinstance(test.ops[0], ast.Eq) and right.value == 64
+    )
+
+
 _VERSION_READERS = frozenset({"int", "float", "Version", "parse", "LooseVersion", "StrictVersion"})
 
 

@@ -1,0 +1,2 @@
+from .misc import *
+from .debug import *
