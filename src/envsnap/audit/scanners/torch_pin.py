@@ -24,7 +24,7 @@ _POETRY = re.compile(r"""^\s*torch\s*=\s*(?:\{[^}]*?version\s*=\s*)?["']([^"']+)
 _COMPANION = re.compile(
     r"""(?:^|["'\s])(torchvision|torchaudio)\s*\(?\s*((?:[<>=!~]=?=?\s*[0-9][\w.*+!]*\s*,?\s*)+)"""
 )
-"""``torchvision<0.20,>=0.17.0`` (torchaudio 0.6.1, #22 blind round 194): each torchvision and torchaudio
+"""``torchvision<0.20,>=0.17.0`` (torchaug 0.6.1, #22 blind round 194): each torchvision and torchaudio
 release is built against one torch release, so a cap on them caps torch (judges.packages reads the pairs)."""
 _CAPS = ("<", "<=", "==", "===", "~=")
 FILES = ("setup.py", "setup.cfg", "pyproject.toml")
@@ -76,14 +76,11 @@ def torch_pins(relative: str, text: str) -> Iterator[Signal]:
         match = _PEP508.search(line) or _POETRY.search(line)
         if match is None:
             continue
-        spec = match.group(1).strip().rstrip(",")
+        spec = match.group(1).strip()
         if spec.startswith("^"):  # Poetry's caret: ^1.12 allows < 2.0
             continue
-        try:
-            specifier = SpecifierSet(spec)
-        except InvalidSpecifier:
-            continue
-        if not any(s.operator in _CAPS for s in specifier):
+        specifier = _capped(spec)
+        if specifier is None:
             continue
         yield Signal(
             kind="torch-pin",
