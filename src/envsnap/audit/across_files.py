@@ -455,7 +455,7 @@ def _jit_only(signals: list[Signal], files: set[str]) -> list[Signal]:
         if swallowed
         else (JIT_ONLY, ALTERNATIVE)
         if twinned
-        else (JIT_ONLY, TENSOR_DISPATCH)
+        else (JIT_ONLY, TENSOR_DISPATCH, DEVICE_CHOICE)  # a ROCm tensor is a CUDA one: ROCm builds it
         if dispatched
         else (JIT_ONLY, CHECKED_LOAD)
         if checked

@@ -122,7 +122,8 @@ OPT_IN_PATH = "opt-in-path="
 ALTERNATIVE = "alternative=1"
 """Signal detail: in a module the project loads only as one of two implementations (scan.py names them)."""
 DEVICE_CHOICE = "device-choice=1"
-"""Beside ALTERNATIVE: the choice tests the device or CUDA's presence, which a ROCm torch answers as CUDA."""
+"""Beside ALTERNATIVE or TENSOR_DISPATCH: the choice tests the device or CUDA's presence (or a tensor's
+``is_cuda``), which a ROCm torch answers as CUDA."""
 TENSOR_DISPATCH = "tensor-dispatch=1"
 """Signal detail: a JIT build in a module that calls it only for CUDA tensors (``if x.is_cuda``) and runs its
 torch path for the others (across_files._jit_only); a ROCm tensor is a CUDA one, so ROCm builds it."""

@@ -202,9 +202,7 @@ def judge(signal: Signal, target: Target, ctx: Context | None = None) -> Finding
         # A choice that tests the device is answered as CUDA by a ROCm torch: there the module is chosen.
         rocm_takes_it = target.kind == "rocm" and DEVICE_CHOICE in signal.detail
         for marker, why, replacement in _RUNS_WITHOUT:
-            if marker == TENSOR_DISPATCH and target.kind == "rocm":
-                continue  # a ROCm tensor is a CUDA one: the kernel is built there (hipified)
-            if marker in signal.detail and not (marker == ALTERNATIVE and rocm_takes_it):
+            if marker in signal.detail and not (marker in (ALTERNATIVE, TENSOR_DISPATCH) and rocm_takes_it):
                 return msgspec.structs.replace(
                     found,
                     meaning=f"{why.format(target=NAMES[target.kind])} {found.meaning}",
