@@ -416,6 +416,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-llama-models", "xpu"),
         ("real-llama-models", "mps"),
         ("real-optimum-executorch", "rocm:gfx942"),
+        ("real-neuromancer", "xpu"),
+        ("real-neuromancer", "mps"),
+        ("real-pinnstorch", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2975,7 +2978,29 @@ before the DataLoader hands batches to the trainer, which moves them with ``.to(
 and the apps run on CPU by design (``app/homunculus.py:148``). The shape: float64 casts inside a
 torch.utils.data Dataset's CPU-side augmentation, counted as if the tensor lived on the device. Not tuned: a
 measurement round, one level off. Right since stop 23's fix (float64 in a
-torch Dataset is built on the CPU): built against since."""
+torch Dataset is built on the CPU): built against since.
+neuromancer (blind round 208) on XPU: envsnap says moderate, from framework-import at
+``neuromancer/constraint.py:19`` (+9 more): "Lightning has no XPU accelerator". The expectation is lower: the
+plain Trainer takes the device from the caller (``neuromancer/trainer.py:185``, ``:229``) and moves every
+batch with ``.to(device)`` (``:26-27``, ``:245``, ``:331``), so Trainer(device='xpu') trains on an Intel GPU;
+LitTrainer (``:53``, ``:116-119``) is one of two trainers, not the only way in. The shape: a Lightning import
+in a package whose own non-Lightning trainer takes any device, read as if Lightning were the only training
+path. Not tuned: a measurement round, one level off.
+neuromancer (blind round 208) on MPS: envsnap says moderate, from float64-on-mps at
+``neuromancer/dynamics/interpolation.py:36`` (``torch.diff(self.t).to(torch.float64)``). The expectation is
+lower: that cast is in the optional InterpolationEmulator helper, the models are float32, the psl float64
+data is NumPy on the CPU, and Trainer(device='mps') or LitTrainer's auto accelerator picks the Apple GPU. The
+shape: one float64 cast in an optional helper module counted as blocking the whole package. Not tuned: a
+measurement round, one level off.
+pinnstorch (blind round 208) on MPS: envsnap says lower ("already supported on Apple MPS: mps backend file
+mps.yaml", ``pinnstorch/conf/trainer/mps.yaml``), with the CUDA Graph calls
+(``pinnstorch/models/pinn_module.py:286-307``) and ``torch.cuda.is_available()``
+(``pinnstorch/utils/utils.py:193``) as "fine as is". The expectation is moderate: set_mode overrides
+trainer.accelerator to 'cpu' whenever torch.cuda is unavailable (``utils.py:193-196``), so the mps.yaml
+config never reaches the Apple GPU, and the default cudagraph_compile: true (``conf/model/default.yaml:7``)
+must be turned off: small edits. The shape: a template's target config file read as support while a
+CUDA-availability check in the entry point forces the CPU before that config is used. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

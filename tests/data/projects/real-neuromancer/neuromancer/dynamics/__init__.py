@@ -1,0 +1,1 @@
+from neuromancer.dynamics import *

@@ -1,0 +1,2 @@
+from neuromancer.psl import autonomous, nonautonomous, building_envelope, coupled_systems
+systems = {**autonomous.systems, **nonautonomous.systems, **building_envelope.systems, **coupled_systems.systems}

@@ -1,0 +1,2 @@
+from .linear import *
+from .rnn import *

@@ -1,0 +1,1 @@
+from .butterfly import Butterfly

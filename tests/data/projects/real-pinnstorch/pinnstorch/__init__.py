@@ -1,0 +1,3 @@
+from pinnstorch.train import train
+from . import models
+
