@@ -419,6 +419,10 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-neuromancer", "xpu"),
         ("real-neuromancer", "mps"),
         ("real-pinnstorch", "mps"),
+        ("real-fastmri", "xpu"),
+        ("real-mri-nufft", "rocm:gfx942"),
+        ("real-mri-nufft", "xpu"),
+        ("real-mri-nufft", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3000,6 +3004,33 @@ trainer.accelerator to 'cpu' whenever torch.cuda is unavailable (``utils.py:193-
 config never reaches the Apple GPU, and the default cudagraph_compile: true (``conf/model/default.yaml:7``)
 must be turned off: small edits. The shape: a template's target config file read as support while a
 CUDA-availability check in the entry point forces the CPU before that config is used. Not tuned: a
+measurement round, one level off.
+fastmri (blind round 209, held out by the draw) on XPU: envsnap says moderate, from framework-import at
+``fastmri/pl_modules/data_module.py:12`` and ``mri_module.py:13`` (``import pytorch_lightning as pl``:
+"Lightning has no XPU accelerator"). The expectation is lower: the package has no device code at all, the
+models and transforms follow their inputs' device (``fastmri/models/varnet.py:196``) and torch.fft runs on XPU
+PyTorch; the Lightning modules are one way to train them, the Trainer and its accelerator are the user's
+(borderline, as the truth says). The shape: a library that ships LightningModules but no Trainer call, scored
+as if its training ran through Lightning on the target. Not tuned: a measurement round, one level off.
+mri-nufft (blind round 209) on ROCm: envsnap says lower ("standard ops, no custom CUDA"), with
+cuda-only-import of cupy at ``mrinufft/_array_compat.py:26``, ``operators/interfaces/cufinufft.py:29``,
+``gpunufft.py:27-28`` (guarded) and cuda-only-requirement ``cupy-cuda13x[ctk]`` at
+``mri_nufft-1.5.1.dist-info/METADATA:15-33`` (optional extras) all lower. The expectation is moderate: the CPU
+backends run, but every GPU backend is an extra that pins CUDA CuPy, and the fast ones (cufinufft, gpuNUFFT)
+are CUDA libraries with no HIP build; only torchkbnufft-gpu reaches the AMD GPU, after the CuPy swap. The
+shape: a multi-backend wrapper whose GPU backends are all optional extras over CUDA-only libraries, each
+guarded, so no single finding counts and the GPU story is lost. Not tuned: a measurement round, one level off.
+mri-nufft (blind round 209) on XPU: envsnap says lower, with the same guarded cupy imports and optional
+cupy-cuda13x extras, and default-cuda-device at ``mrinufft/operators/interfaces/torchkbnufft.py:83`` read as
+"a setting that defaults to 'cuda': pass 'xpu'". The expectation is moderate: ``torchkbnufft.py:82-85`` is
+``use_gpu`` -> 'cuda' else 'cpu', a boolean with no way to name xpu, so an Intel GPU NUFFT needs an edit and
+the other GPU backends are CUDA-only. The shape: a cuda-or-cpu boolean switch read as a device setting that
+can be pointed at the target. Not tuned: a measurement round, one level off.
+mri-nufft (blind round 209) on MPS: envsnap says lower, from the same findings (torchkbnufft.py:83 as a
+settable default, guarded cupy imports, optional CUDA CuPy extras). The expectation is moderate: GPU means
+CUDA in every backend, so a Mac runs the CPU backends and a GPU NUFFT needs the torchkbnufft device edit
+(complex64 on MPS) or an unintegrated backend (mri-nufft#403, mlx-nufft). The shape: the same cuda-or-cpu
+boolean and optional CUDA-only backends, with the CPU fallback scored as the target's support. Not tuned: a
 measurement round, one level off."""
 
 

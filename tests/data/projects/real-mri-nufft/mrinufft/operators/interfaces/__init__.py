@@ -1,0 +1,1 @@
+"""Interface for the NUFFT operator of each backend."""
