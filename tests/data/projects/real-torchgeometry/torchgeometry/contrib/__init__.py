@@ -1,0 +1,2 @@
+from .spatial_soft_argmax2d import SpatialSoftArgmax2d, spatial_soft_argmax2d
+from .extract_patches import ExtractTensorPatches, extract_tensor_patches

@@ -1,0 +1,2 @@
+from .gaussian import get_gaussian_kernel, get_gaussian_kernel2d
+from .gaussian import GaussianBlur, gaussian_blur
