@@ -423,6 +423,11 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-mri-nufft", "rocm:gfx942"),
         ("real-mri-nufft", "xpu"),
         ("real-mri-nufft", "mps"),
+        ("real-optimized-transducer", "rocm:gfx942"),
+        ("real-optimized-transducer", "xpu"),
+        ("real-optimized-transducer", "mps"),
+        ("real-simple-diarizer", "xpu"),
+        ("real-simple-diarizer", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3031,7 +3036,34 @@ settable default, guarded cupy imports, optional CUDA CuPy extras). The expectat
 CUDA in every backend, so a Mac runs the CPU backends and a GPU NUFFT needs the torchkbnufft device edit
 (complex64 on MPS) or an unintegrated backend (mri-nufft#403, mlx-nufft). The shape: the same cuda-or-cpu
 boolean and optional CUDA-only backends, with the CPU fallback scored as the target's support. Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+optimized-transducer (blind round 211) on ROCm: envsnap says higher, from warp-mask-32bit at
+``optimized_transducer/csrc/kernels.cu:154`` ("A 32-bit lane mask (0xffffffff) in a *_sync intrinsic: from HIP
+6.2 on this is a compile error"), with cuda-source on ``csrc/cuda.cu``, ``kernels.cu`` and ``kernels.h``. The
+expectation is moderate: under ROCm PyTorch the CMake build finds no nvcc and builds the CPU loss by itself
+(``CMakeLists.txt:20-24``; README:110-120 documents ``-DOT_WITH_CUDA=OFF``), and the binding dispatches on the
+tensor's device (CPU, else CUDA or "not compiled with CUDA support", ``csrc/transducer-loss.cc:68-91``), so a
+ROCm user moves the logits and targets to the CPU around the call (``transducer_loss.py:135``): slower but
+working; the warp masks matter only to someone hipifying the kernels. The shape: a C++/CUDA extension with a
+CPU implementation and a documented CPU-only build, whose kernels' ROCm compile errors are read as the only
+way to the target. Not tuned: a measurement round, one level off.
+optimized-transducer (blind round 211) on XPU and MPS: higher, from cuda-source at
+``optimized_transducer/csrc/cuda.cu:1`` (+2 more: ``kernels.cu``, ``kernels.h``; "there is no CUDA compiler
+for Intel GPUs", "nothing compiles CUDA for Apple GPUs"), with cmake-cuda at ``CMakeLists.txt:34`` as
+moderate. The expectation is moderate on both: the extension carries ``csrc/cpu.cc`` and a documented CPU
+build (README:110-120; CMake turns CUDA off on APPLE, ``CMakeLists.txt:26-31``), and an XPU or MPS tensor is
+moved to the CPU around the loss (a small edit at ``transducer_loss.py:135``), as for fast-rnnt. The shape:
+the same as fast-rnnt's, a C++/CUDA extension with a CPU implementation beside its kernels, read as CUDA code
+to port rather than a CPU backend to route the target's tensors to. Not tuned: a measurement round, one level
+off.
+simple-diarizer (blind round 211) on XPU and MPS: envsnap says lower ("standard ops, no custom CUDA"), from
+one cuda-availability-check at ``simple_diarizer/diarizer.py:38`` ("Returns False on Intel XPU: the code takes
+its CPU branch", lower). The expectation is moderate on both: ``run_opts`` is ``cuda:0`` if CUDA is available
+else ``cpu`` (``diarizer.py:37-39``), hard-coded in ``Diarizer.__init__`` with no device parameter, so the
+SpeechBrain embedding model never reaches an Intel or Apple GPU without an edit; the open tracker issue #17
+asks for MPS ("only CUDA and CPU are supported"). The shape: a cuda-or-cpu pick that is the package's only
+device choice, not overridable by the caller, read as a harmless CPU fallback. Not tuned: a measurement round,
+one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,8 @@
+from .blocks import (
+    SpeakerDiarization,
+    Pipeline,
+    SpeakerDiarizationConfig,
+    PipelineConfig,
+    VoiceActivityDetection,
+    VoiceActivityDetectionConfig,
+)
