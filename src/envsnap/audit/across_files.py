@@ -49,6 +49,7 @@ def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:
     signals = _extra_files(signals)
     signals = _gpu_members(signals, files)
     signals = _left_out_of_rocm(signals)
+    signals = _unbuilt_rocm_branches(signals)
     signals = _cpu_twins(signals, files)
     signals = _jit_only(signals, files)
     signals = _optional_build(signals)
@@ -549,6 +550,29 @@ def _left_out_of_rocm(signals: list[Signal]) -> list[Signal]:
         else s
         for s in signals
     ]
+
+
+ROCM_BRANCH = "reason=ROCm preprocessor branch"
+
+
+def _unbuilt_rocm_branches(signals: list[Signal]) -> list[Signal]:
+    """Drop the ROCm-branch evidence of a tree whose native build is CMake's CUDA language and nothing else.
+
+    fVDB 0.6 (#22 blind round 210) has one ``#if defined(USE_ROCM) || ...`` in ``Atomics.cuh``, a half
+    ``atomicAdd`` fallback copied from PyTorch's ATen, and builds with ``project(fvdb LANGUAGES CXX CUDA)``.
+    CMake's CUDA language compiles for NVIDIA GPUs only; a HIP build is its own language
+    (``enable_language(HIP)``, https://cmake.org/cmake/help/latest/command/enable_language.html) or a torch
+    ``CUDAExtension`` in setup.py that hipifies under ROCm PyTorch. With neither, and no other ROCm evidence
+    (a build switch, HIP code, a backend folder), no build ever compiles the branch for an AMD GPU.
+    """
+    rocm = [s for s in signals if s.kind == "port" and s.subject == "rocm"]
+    if not rocm or not all(any(d.startswith(ROCM_BRANCH) for d in s.detail) for s in rocm):
+        return signals
+    if not any(s.kind == "cmake-cuda" and s.subject == "CUDA language" for s in signals):
+        return signals
+    if any(s.kind == "cuda-extension" and posixpath.basename(s.file or "") == "setup.py" for s in signals):
+        return signals
+    return [s for s in signals if not (s.kind == "port" and s.subject == "rocm")]
 
 
 EXTRA_ONLY = "optional=1"
