@@ -143,8 +143,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-d3rlpy", "xpu"),
         ("real-d3rlpy", "mps"),
         ("real-neuraloperator", "mps"),
-        ("real-torch-cluster", "xpu"),
-        ("real-torch-cluster", "mps"),
         ("real-torchdrug", "rocm:gfx942"),
         ("real-adapters", "xpu"),
         ("real-adapters", "mps"),
@@ -311,8 +309,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-transformers-cfg", "xpu"),
         ("real-transformers-cfg", "mps"),
         ("real-tangermeme", "mps"),
-        ("real-fast-rnnt", "xpu"),
-        ("real-fast-rnnt", "mps"),
         ("real-qpth", "xpu"),
         ("real-torchsparsegradutils", "xpu"),
         ("real-cvxpylayers", "mps"),
@@ -423,9 +419,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-mri-nufft", "rocm:gfx942"),
         ("real-mri-nufft", "xpu"),
         ("real-mri-nufft", "mps"),
-        ("real-optimized-transducer", "rocm:gfx942"),
-        ("real-optimized-transducer", "xpu"),
-        ("real-optimized-transducer", "mps"),
         ("real-simple-diarizer", "xpu"),
         ("real-simple-diarizer", "mps"),
     }
@@ -830,7 +823,8 @@ that says so for torch-scatter marks a ``cuda/`` folder only when every ``.cu`` 
 ``cpu/x_cpu.cpp`` twin, and ``csrc/cuda/nearest_cuda.cu`` has none: ``nearest``'s CPU path is Python
 (``torch_cluster/nearest.py:53`` sends CUDA tensors to the op and everything else to
 ``scipy.cluster.vq.vq`` at ``:123``). One op with a Python CPU path instead of a C++ one unmarks the folder.
-Not tuned: a measurement round, one level off.
+Not tuned: a measurement round, one level off. Right since stop 24's fix (CUDA that the CMake build adds only
+behind a CUDA test: the CPU build is the way in); still held out.
 torchdrug (blind round 63, the draw) on ROCm: five ``cuda-source`` findings, all moderate
 (``torchdrug/layers/functional/extension/embedding.cu:1``, ``rspmm.cu:1``, ``spmm.cu:1``, and the headers
 ``operator.cuh:1``, ``util.cuh:1``: "torch.utils.cpp_extension hipifies it at build"), and the three kernel
@@ -2212,7 +2206,8 @@ around the recursion (``fast_rnnt/python/fast_rnnt/mutual_information.py:155``-`
 gathering and pruning are plain torch): a small edit, slower but working, as for chamferdist's CPU kNN. The
 shape: a C++/CUDA extension with a CPU implementation beside its kernels and a documented CPU-only build,
 read as CUDA code to port rather than a CPU backend to route the target's tensors to. Not tuned: a
-measurement round, one level off.
+measurement round, one level off. Right since stop 24's fix (CUDA that the CMake build adds only behind a CUDA
+test: the CPU build is the way in): built against since.
 qpth (blind round 159, held out) on XPU: moderate, from torch-cuda-api at ``qpth/qp.py:229`` (+3 more:
 ``:237``, ``:245`` and ``solvers/pdipm/spbatch.py:235``, ``torch.cuda.sparse.DoubleTensor``) and
 hardcoded-cuda-device at ``spbatch.py:230`` (``.cuda()``), all in the sparse ``SpQPFunction`` path; the
@@ -3046,7 +3041,8 @@ tensor's device (CPU, else CUDA or "not compiled with CUDA support", ``csrc/tran
 ROCm user moves the logits and targets to the CPU around the call (``transducer_loss.py:135``): slower but
 working; the warp masks matter only to someone hipifying the kernels. The shape: a C++/CUDA extension with a
 CPU implementation and a documented CPU-only build, whose kernels' ROCm compile errors are read as the only
-way to the target. Not tuned: a measurement round, one level off.
+way to the target. Not tuned: a measurement round, one level off. Right since stop 24's fix (CUDA that the
+CMake build adds only behind a CUDA test: the CPU build is the way in): built against since.
 optimized-transducer (blind round 211) on XPU and MPS: higher, from cuda-source at
 ``optimized_transducer/csrc/cuda.cu:1`` (+2 more: ``kernels.cu``, ``kernels.h``; "there is no CUDA compiler
 for Intel GPUs", "nothing compiles CUDA for Apple GPUs"), with cmake-cuda at ``CMakeLists.txt:34`` as
@@ -3055,7 +3051,8 @@ build (README:110-120; CMake turns CUDA off on APPLE, ``CMakeLists.txt:26-31``),
 moved to the CPU around the loss (a small edit at ``transducer_loss.py:135``), as for fast-rnnt. The shape:
 the same as fast-rnnt's, a C++/CUDA extension with a CPU implementation beside its kernels, read as CUDA code
 to port rather than a CPU backend to route the target's tensors to. Not tuned: a measurement round, one level
-off.
+off. Right since stop 24's fix (CUDA that the CMake build adds only behind a CUDA test: the CPU build is the
+way in): built against since.
 simple-diarizer (blind round 211) on XPU and MPS: envsnap says lower ("standard ops, no custom CUDA"), from
 one cuda-availability-check at ``simple_diarizer/diarizer.py:38`` ("Returns False on Intel XPU: the code takes
 its CPU branch", lower). The expectation is moderate on both: ``run_opts`` is ``cuda:0`` if CUDA is available

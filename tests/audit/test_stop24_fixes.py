@@ -2,6 +2,9 @@
 
 - fvdb-core 0.6.0 (round 210): one ``#if defined(USE_ROCM)`` branch in a header copied from ATen, in a
   tree whose only build is ``project(fvdb LANGUAGES CXX CUDA)``, read as a ROCm port (two levels off).
+- optimized_transducer 1.4 (round 211; fast_rnnt 1.3 has the same CMake): CUDA is one of the project's
+  languages only where nvcc is found, and the CPU loss is built otherwise; its kernels were read as ports,
+  and on ROCm its 32-lane masks as a compile error the build never meets.
 """
 
 from __future__ import annotations
@@ -71,3 +74,85 @@ def test_the_same_branch_counts_where_the_build_knows_hip(tmp_path: Path) -> Non
     )
     extension = {**FVDB, "setup.py": setup}
     assert audit_files(tmp_path / "extension", extension, "rocm:gfx942").verdict.risk == "lower"
+
+
+# optimized_transducer 1.4: CMakeLists.txt:14-43 (comments and the build-type lines left out).
+OT_CMAKE = (
+    "set(languages CXX)\n"
+    "set(_OT_WITH_CUDA ON)\n"
+    "\n"
+    "find_program(OT_HAS_NVCC nvcc)\n"
+    'if(NOT OT_HAS_NVCC AND "$ENV{CUDACXX}" STREQUAL "")\n'
+    '  message(STATUS "No NVCC detected. Disable CUDA support")\n'
+    "  set(_OT_WITH_CUDA OFF)\n"
+    "endif()\n"
+    "\n"
+    "if(APPLE OR (DEFINED OT_WITH_CUDA AND NOT OT_WITH_CUDA))\n"
+    "  if(_OT_WITH_CUDA)\n"
+    '    message(STATUS "Disable CUDA support")\n'
+    "    set(_OT_WITH_CUDA OFF)\n"
+    "  endif()\n"
+    "endif()\n"
+    "\n"
+    "if(_OT_WITH_CUDA)\n"
+    "  set(languages ${languages} CUDA)\n"
+    "  if(NOT DEFINED OT_WITH_CUDA)\n"
+    "    set(OT_WITH_CUDA ON)\n"
+    "  endif()\n"
+    "endif()\n"
+    "\n"
+    "project(optimized_transducer ${languages})\n"
+)
+# optimized_transducer/csrc/kernels.cu:150-158, a warp scan with a 32-lane mask.
+OT_KERNELS = (
+    "__global__ void ComputeSkip(const float *in, float *out) {\n"
+    "    float skip_prob = in[threadIdx.x];\n"
+    "    float val;\n"
+    "#pragma unroll\n"
+    "    for (int32_t i = 1; i < warpSize; i <<= 1) {\n"
+    "      val = __shfl_up_sync(0xffffffff, skip_prob, i);\n"
+    "      if (i <= threadIdx.x) {\n"
+    "        skip_prob = skip_prob + val;\n"
+    "      }\n"
+    "    }\n"
+    "    out[threadIdx.x] = skip_prob;\n"
+    "}\n"
+)
+# optimized_transducer/csrc/cpu.cc: the CPU loss the build falls back to (its first lines).
+OT_CPU = '#include "torch/script.h"\n\nnamespace ot {\ntorch::Tensor ComputeTransducerLossCpu();\n}\n'
+OT = {
+    "CMakeLists.txt": OT_CMAKE,
+    "optimized_transducer/csrc/kernels.cu": OT_KERNELS,
+    "optimized_transducer/csrc/cpu.cc": OT_CPU,
+}
+
+
+def test_kernels_of_a_build_that_goes_on_without_nvcc_are_a_cpu_move(tmp_path: Path) -> None:
+    for target in ("rocm:gfx942", "xpu", "mps"):
+        report = audit_files(tmp_path / target, OT, target)
+        assert report.verdict.risk == "moderate", target
+        assert "cuda-kernel-cpu-build" in raised(report)
+        # On ROCm the 32-lane mask is never compiled: the build has no nvcc and builds the CPU loss.
+        assert "warp-mask-32bit" not in raised(report)
+
+
+def test_a_cuda_language_outside_any_cuda_test_stays_a_port(tmp_path: Path) -> None:
+    # The twin: the same sources with CUDA always among the languages (fVDB's shape).
+    always = {**OT, "CMakeLists.txt": "project(optimized_transducer LANGUAGES CXX CUDA)\n"}
+    assert audit_files(tmp_path / "xpu", always, "xpu").verdict.risk == "higher"
+    rocm = audit_files(tmp_path / "rocm", always, "rocm:gfx942")
+    assert rocm.verdict.risk == "higher"
+    assert "warp-mask-32bit" in raised(rocm)
+    # An if() that tests something else (the CMake version) leaves CUDA required.
+    versioned = {
+        **OT,
+        "CMakeLists.txt": "if(CMAKE_VERSION VERSION_GREATER 3.18)\n  enable_language(CUDA)\nendif()\n",
+    }
+    assert audit_files(tmp_path / "versioned", versioned, "xpu").verdict.risk == "higher"
+    # So does a torch CUDAExtension beside the CMake build: it compiles the sources itself.
+    setup = (
+        "from torch.utils.cpp_extension import CUDAExtension\n"
+        "ext = CUDAExtension('ot._C', ['optimized_transducer/csrc/kernels.cu'])\n"
+    )
+    extension = {**OT, "setup.py": setup}
+    assert audit_files(tmp_path / "extension", extension, "xpu").verdict.risk == "higher"

@@ -17,6 +17,8 @@ from envsnap.audit.model import (
     ALTERNATIVE,
     AMP_PAIR,
     BUILT_MODULE,
+    CONDITIONAL_CUDA,
+    CPU_BUILD,
     DEFAULT_ONLY,
     DEVICE_CHOICE,
     FALLBACK_BUILD,
@@ -51,6 +53,7 @@ def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:
     signals = _left_out_of_rocm(signals)
     signals = _unbuilt_rocm_branches(signals)
     signals = _cpu_twins(signals, files)
+    signals = _cpu_builds(signals)
     signals = _jit_only(signals, files)
     signals = _optional_build(signals)
     signals = _run_time_compiled(signals)
@@ -793,6 +796,28 @@ def _cpu_twins(signals: list[Signal], files: set[str]) -> list[Signal]:
         if s.kind == "cuda-source"
         and s.file
         and (posixpath.dirname(s.file) in twinned or (headers_follow and _helpers_only(s)))
+        else s
+        for s in signals
+    ]
+
+
+def _cpu_builds(signals: list[Signal]) -> list[Signal]:
+    """Mark the native CUDA sources of a CMake build whose every CUDA language is behind a CUDA test.
+
+    optimized_transducer 1.4 and fast_rnnt 1.3 (#22 blind round 211) enable CUDA only where nvcc is found
+    (``if(_OT_WITH_CUDA) set(languages ${languages} CUDA)``) and build their CPU loss otherwise (README:
+    ``-DOT_WITH_CUDA=OFF``): off NVIDIA the package installs CPU-only, and a GPU tensor must move to the CPU
+    around the call. A torch ``CUDAExtension`` or JIT build compiles the sources whatever CMake does (and
+    hipifies them under ROCm PyTorch), so a tree with one is left as it is.
+    """
+    cmake = [s for s in signals if s.kind == "cmake-cuda" and s.subject == "CUDA language"]
+    if not cmake or not all(CONDITIONAL_CUDA in s.detail for s in cmake):
+        return signals
+    if any(s.kind in ("cuda-extension", "jit-build") for s in signals):
+        return signals
+    return [
+        msgspec.structs.replace(s, detail=(*s.detail, CPU_BUILD))
+        if s.kind in NATIVE_KINDS and CPU_BUILD not in s.detail
         else s
         for s in signals
     ]

@@ -121,6 +121,12 @@ caller's mixed-precision switch decides whether it does anything."""
 OPT_IN_PATH = "opt-in-path="
 ALTERNATIVE = "alternative=1"
 """Signal detail: in a module the project loads only as one of two implementations (scan.py names them)."""
+CONDITIONAL_CUDA = "cuda-language=conditional"
+"""Detail of a ``cmake-cuda`` signal inside an ``if()`` that tests for CUDA or nvcc: the build goes on
+without the CUDA language where the test fails."""
+CPU_BUILD = "cpu-build=1"
+"""Detail of a native CUDA source whose build goes on without CUDA where nvcc is missing
+(across_files._cpu_builds)."""
 DEVICE_CHOICE = "device-choice=1"
 """Beside ALTERNATIVE or TENSOR_DISPATCH: the choice tests the device or CUDA's presence (or a tensor's
 ``is_cuda``), which a ROCm torch answers as CUDA."""

@@ -61,6 +61,7 @@ from envsnap.audit.judges.packages import (
 )
 from envsnap.audit.model import (
     ALTERNATIVE,
+    CPU_BUILD,
     DEVICE_CHOICE,
     OPT_IN_PATH,
     OPTIONAL_BUILD,
@@ -168,6 +169,9 @@ a torch project that never installs CuPy (``_optional_run_time_compiler``). Off 
 another path runs: nothing to port to run. ``{target}`` is the target's name."""
 
 
+CPU_BUILD_RULE = "cuda-kernel-cpu-build"
+
+
 def judge(signal: Signal, target: Target, ctx: Context | None = None) -> Finding | None:
     """The finding a signal makes on ``target``, or None when it means nothing there."""
     if "branch=rocm-only" in signal.detail:
@@ -231,5 +235,20 @@ def judge(signal: Signal, target: Target, ctx: Context | None = None) -> Finding
             effort="none",
             risk="lower",
             replacement="nothing to port (the torch path is slower); port the kernel for speed",
+        )
+    if found is not None and CPU_BUILD in signal.detail and found.risk != "lower" and target.kind != "cuda":
+        # The CMake build adds CUDA only where nvcc is found (across_files._cpu_builds): elsewhere, a ROCm
+        # machine included, the package builds its CPU implementation and none of this is compiled. A rule
+        # of its own: one CPU build to use, not kernels that add up (verdict.SEVERAL_KERNELS).
+        return msgspec.structs.replace(
+            found,
+            rule=CPU_BUILD_RULE,
+            meaning=f"Built only where nvcc is found: the project's CMake build goes on without CUDA and "
+            f"compiles its CPU implementation, so on {NAMES[target.kind]} tensors move to the CPU around the "
+            f"call. {found.meaning}",
+            effort="medium",
+            risk="moderate",
+            replacement="build without CUDA (the CPU implementation) and move the op's inputs to the CPU; "
+            "port the kernel for speed",
         )
     return found

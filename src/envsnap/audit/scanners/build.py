@@ -22,7 +22,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
 from envsnap.audit import knowledge
-from envsnap.audit.model import Signal
+from envsnap.audit.model import CONDITIONAL_CUDA, Signal
 from envsnap.snapshot.redact import redact_text
 
 # Linear time on any line (files up to 2 MB are scanned): no pattern below restarts a long scan at
@@ -52,6 +52,10 @@ _CMAKE_CUDA = re.compile(
     re.IGNORECASE,
 )
 _LANGUAGES = re.compile(r"LANGUAGES", re.IGNORECASE)
+_CMAKE_IF = re.compile(r"(?:else)?if\s*\((.*)", re.IGNORECASE)
+_CMAKE_ENDIF = re.compile(r"endif\s*\(", re.IGNORECASE)
+_CUDA_TEST = re.compile(r"CUDA|NVCC", re.IGNORECASE)
+
 _CUDA_WORD = re.compile(r"\bCUDA\b", re.IGNORECASE)
 MAX_CODE = 160
 """The most of a source line a signal shows (redacted first: a secret is never cut in two)."""
@@ -136,6 +140,23 @@ def _pip_installs_apex(line: str) -> bool:
 def _cmake_cuda(line: str) -> bool:
     """CUDA in CMake: ``enable_language(CUDA)``, ``find_package(CUDAToolkit)``, ``LANGUAGES ... CUDA``."""
     return _CMAKE_CUDA.search(line) is not None or _in_call(line, _LANGUAGES, _CUDA_WORD) is not None
+
+
+def _track_cmake_ifs(line: str, ifs: list[bool]) -> None:
+    """Follow the CMake ``if()``/``elseif()``/``endif()`` nesting of ``line`` (one statement per line).
+
+    optimized_transducer 1.4 and fast_rnnt 1.3 (#22 blind round 211) add CUDA to the project's languages
+    only ``if(_OT_WITH_CUDA)``, which is off where ``find_program(OT_HAS_NVCC nvcc)`` finds nothing.
+    """
+    opened = _CMAKE_IF.match(line)
+    if opened is not None:
+        if line[:4].lower() == "else":
+            if ifs:
+                ifs[-1] = ifs[-1] or _CUDA_TEST.search(opened.group(1)) is not None
+        else:
+            ifs.append(_CUDA_TEST.search(opened.group(1)) is not None)
+    elif _CMAKE_ENDIF.match(line) and ifs:
+        ifs.pop()
 
 
 def _in_call(line: str, opener: re.Pattern[str], word: re.Pattern[str]) -> str | None:
@@ -326,6 +347,9 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
     optional = dynamic_extras = settings = False
     poetry: str | None = None  # "main" or "dev" inside Poetry's dependency tables
     depth = 0  # open brackets of a dependency list (`dependencies = [` ... `]`)
+    # The conditions of the CMake if() blocks a line sits in, one per level: whether each tests for CUDA.
+    cmake_ifs: list[bool] = []
+    cmake = relative.endswith(("CMakeLists.txt", ".cmake"))
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if line.startswith("[") and kind == "build" and depth == 0:
@@ -391,9 +415,11 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
             make_archs = sorted(set(_MAKE_ARCH.findall(line)))
             if make_archs:
                 yield make("gencode", "nvcc -arch", tuple(f"arch=sm_{a}" for a in make_archs))
+        if cmake:
+            _track_cmake_ifs(line, cmake_ifs)
         if kind == "build":
             if _cmake_cuda(line):
-                yield make("cmake-cuda", "CUDA language")
+                yield make("cmake-cuda", "CUDA language", (CONDITIONAL_CUDA,) if any(cmake_ifs) else ())
             archs_match = _CMAKE_ARCHS.search(line)
             if archs_match:
                 archs = [a for a in re.split(r"[;\s]+", archs_match.group(1)) if a[:1].isdigit()]
