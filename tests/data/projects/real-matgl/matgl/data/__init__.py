@@ -1,1 +1,0 @@
-"""Data manipulation tools."""

@@ -1,1 +1,0 @@
-"""Interfaces to external packages such as Pymatgen and the Atomic Simulation Environment."""

@@ -1,1 +1,0 @@
-"""Graph construction and manipulation utilities."""
