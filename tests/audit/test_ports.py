@@ -421,6 +421,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-mri-nufft", "mps"),
         ("real-simple-diarizer", "xpu"),
         ("real-simple-diarizer", "mps"),
+        ("real-torch-sparse", "mps"),
+        ("real-equiformer-pytorch", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3060,7 +3062,23 @@ else ``cpu`` (``diarizer.py:37-39``), hard-coded in ``Diarizer.__init__`` with n
 SpeechBrain embedding model never reaches an Intel or Apple GPU without an edit; the open tracker issue #17
 asks for MPS ("only CUDA and CPU are supported"). The shape: a cuda-or-cpu pick that is the package's only
 device choice, not overridable by the caller, read as a harmless CPU fallback. Not tuned: a measurement round,
-one level off."""
+one level off.
+torch-sparse (blind round 212) on MPS: envsnap says lower ("has a code path on Apple MPS: uses torch.mps"),
+from ``torch_sparse/testing.py:19-20``, which adds ``torch.device('mps')`` to the test helper's device list;
+cuda-kernel-cpu-twin on ``csrc/cuda/*.cu`` and cmake-cuda at ``CMakeLists.txt:12`` are only "to check". The
+expectation is moderate: the CPU build installs on macOS arm64 (``setup.py:86``), but the ops dispatch
+``is_cuda()`` else the CPU kernel, which asserts CPU tensors (``csrc/spmm.cpp:26``,
+``cpu/spmm_cpu.cpp:12-16``), so SparseTensor's ind2ptr and spmm (``storage.py:209``, ``matmul.py:27``)
+fail on MPS tensors until they are moved to the CPU or swapped for torch.sparse/PyG fallbacks. The shape: a
+device name in a test helper's device list read as the library's own support for that device. Not tuned: a
+measurement round, one level off.
+equiformer-pytorch (blind round 212, the draw) on XPU: envsnap says moderate, from torch-cuda-api at
+``equiformer_pytorch/reversible.py:79`` (``if torch.cuda._initialized:``, "A CUDA-only call: it raises on
+XPU"); the float64 casts (``basis.py:86``, ``:110``, ``:173``) are fine on XPU. The expectation is lower: the
+model follows its parameters' device (``equiformer_pytorch.py:1066-1122``), and the flag read is a module
+attribute that is False off CUDA, so the reversible block (off by default, ``equiformer_pytorch.py:930``) only
+skips forking CUDA RNG states. The shape: a read of a torch.cuda state flag used as a guard, read as a
+CUDA-only call that raises. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,1 @@
+from equiformer_pytorch.equiformer_pytorch import Equiformer
