@@ -428,6 +428,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-optimized-transducer", "mps"),
         ("real-simple-diarizer", "xpu"),
         ("real-simple-diarizer", "mps"),
+        ("real-py-real-esrgan", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3063,7 +3064,16 @@ else ``cpu`` (``diarizer.py:37-39``), hard-coded in ``Diarizer.__init__`` with n
 SpeechBrain embedding model never reaches an Intel or Apple GPU without an edit; the open tracker issue #17
 asks for MPS ("only CUDA and CPU are supported"). The shape: a cuda-or-cpu pick that is the package's only
 device choice, not overridable by the caller, read as a harmless CPU fallback. Not tuned: a measurement round,
-one level off."""
+one level off.
+py-real-esrgan (blind round 213) on MPS: envsnap says lower ("standard ops, no custom CUDA"), from
+cuda-availability-check and hardcoded-cuda-device at ``py_real_esrgan/__main__.py:33`` (the CLI's cuda-or-cpu
+pick) and cuda-amp at ``model.py:57`` ("on Apple MPS the model runs in float32 as written"), all lower. The
+expectation is moderate: ``RealESRGAN(device, scale)`` does take an MPS device (``model.py:29-30``, ``:55``,
+``:68``), but the open tracker issue #13 reports visual artefacts with device='mps' from the in-place
+``clamp_(0, 1)`` on the permuted MPS output (``model.py:75``), fixed by a one-line edit (``.cpu()`` before
+``.clamp_()``). The shape: plain convs behind a caller-chosen device whose output post-processing is a known
+target-specific correctness bug, documented only in the tracker. Not tuned: a measurement round, one level
+off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
