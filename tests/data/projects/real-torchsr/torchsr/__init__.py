@@ -1,0 +1,3 @@
+from . import models
+from . import transforms
+from . import datasets
