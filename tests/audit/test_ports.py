@@ -424,6 +424,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torch-sparse", "mps"),
         ("real-equiformer-pytorch", "xpu"),
         ("real-py-real-esrgan", "mps"),
+        ("real-daisyrec", "xpu"),
+        ("real-daisyrec", "mps"),
+        ("real-replay-rec", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3089,7 +3092,28 @@ expectation is moderate: ``RealESRGAN(device, scale)`` does take an MPS device (
 ``clamp_(0, 1)`` on the permuted MPS output (``model.py:75``), fixed by a one-line edit (``.cpu()`` before
 ``.clamp_()``). The shape: plain convs behind a caller-chosen device whose output post-processing is a known
 target-specific correctness bug, documented only in the tracker. Not tuned: a measurement round, one level
-off."""
+off.
+one level off.
+daisyrec (blind round 214) on XPU and MPS: envsnap says lower ("standard ops, no custom CUDA"), from one
+cuda-availability-check at ``daisy/model/AbstractRecommender.py:100`` ("Returns False on Intel XPU: the code
+takes its CPU branch", lower) and four cudnn-setting findings (``daisy/utils/config.py:38-42``, lower). The
+expectation is moderate on both: ``self.device`` is ``cuda`` if available else ``cpu``
+(``AbstractRecommender.py:99-100``), set in the base recommender after exporting CUDA_VISIBLE_DEVICES from the
+``gpu`` config key, with no device option, so every model stays on the CPU of an Intel or Apple machine until
+that line is edited; on MPS the graph models' ``torch.sparse.mm`` over COO tensors
+(``LightGCNRecommender.py:122``, ``NGCFRecommender.py:54``) has only partial support besides. The shape: the
+same as simple-diarizer's, a hard-coded cuda-or-cpu pick that is the framework's only device choice, read as a
+harmless CPU fallback. Not tuned: a measurement round, one level off.
+replay-rec (blind round 214) on XPU: envsnap says lower ("standard ops, no custom CUDA"), though it lists 13
+framework-import findings on the lightning imports (e.g. ``replay/data/nn/parquet/parquet_module.py:6``,
+"Lightning has no XPU accelerator: ... 'auto' trains on the CPU"), each rated lower as "declared only in an
+optional extra" (the torch extra, ``METADATA:19-35``), plus a cuda-availability-check and a
+hardcoded-cuda-device at ``parquet_module.py:159``. The expectation is moderate: the extra is the whole
+neural side of the package (SasRec, Bert4Rec, two-tower), trained through the user's lightning Trainer, which
+has no XPU accelerator, so an Intel GPU needs a custom accelerator/strategy or a hand-written loop; the
+parquet loader's device default is overridable by config. The shape: a library whose GPU models all live
+behind an optional extra that needs Lightning, with the extra's blocker discounted as optional although it
+is the part a GPU user installs. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

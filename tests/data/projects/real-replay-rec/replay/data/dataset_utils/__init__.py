@@ -1,0 +1,1 @@
+from .dataset_label_encoder import DatasetLabelEncoder

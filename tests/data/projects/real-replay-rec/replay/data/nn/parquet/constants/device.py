@@ -1,0 +1,3 @@
+import torch
+
+DEFAULT_DEVICE = torch.device("cpu")

@@ -1,0 +1,3 @@
+import pyarrow.fs as fs
+
+DEFAULT_FILESYSTEM = fs.LocalFileSystem()

@@ -1,0 +1,1 @@
+from .sce import ScalableCrossEntropyLoss, SCEParams

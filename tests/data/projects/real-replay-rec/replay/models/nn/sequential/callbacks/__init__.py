@@ -1,0 +1,9 @@
+from .prediction_callbacks import (
+    BasePredictionCallback,
+    PandasPredictionCallback,
+    PolarsPredictionCallback,
+    QueryEmbeddingsPredictionCallback,
+    SparkPredictionCallback,
+    TorchPredictionCallback,
+)
+from .validation_callback import ValidationMetricsCallback

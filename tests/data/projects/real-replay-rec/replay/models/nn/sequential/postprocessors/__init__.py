@@ -1,0 +1,5 @@
+from replay.utils import TORCH_AVAILABLE
+
+if TORCH_AVAILABLE:
+    from ._base import BasePostProcessor
+    from .postprocessors import RemoveSeenItems, SampleItems

@@ -1,0 +1,2 @@
+from ._base import PostprocessorBase
+from .seen_items import SeenItemsFilter

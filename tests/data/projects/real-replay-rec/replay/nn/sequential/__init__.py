@@ -1,0 +1,10 @@
+from .length_bucket import LengthBucketedQueryEncoder
+from .sasrec import (
+    DiffTransformerBlock,
+    DiffTransformerLayer,
+    PositionAwareAggregator,
+    SasRec,
+    SasRecBody,
+    SasRecTransformerLayer,
+)
+from .twotower import ItemTower, QueryTower, TwoTower, TwoTowerBody

@@ -1,0 +1,2 @@
+from .model import ItemTower, QueryTower, TwoTower, TwoTowerBody
+from .reader import FeaturesReader, FeaturesReaderProtocol

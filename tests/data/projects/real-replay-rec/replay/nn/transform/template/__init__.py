@@ -1,0 +1,2 @@
+from .sasrec import make_default_sasrec_transforms
+from .twotower import make_default_twotower_transforms

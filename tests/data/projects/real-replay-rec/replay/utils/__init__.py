@@ -1,0 +1,18 @@
+from .types import (
+    ANN_AVAILABLE,
+    LIGHTFM_AVAILABLE,
+    OBP_AVAILABLE,
+    OPENVINO_AVAILABLE,
+    OPTUNA_AVAILABLE,
+    PYSPARK_AVAILABLE,
+    TORCH_AVAILABLE,
+    DataFrameLike,
+    FeatureUnavailableError,
+    FeatureUnavailableWarning,
+    IntOrList,
+    MissingImport,
+    NumType,
+    PandasDataFrame,
+    PolarsDataFrame,
+    SparkDataFrame,
+)
