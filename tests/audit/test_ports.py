@@ -428,6 +428,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-optimized-transducer", "mps"),
         ("real-simple-diarizer", "xpu"),
         ("real-simple-diarizer", "mps"),
+        ("real-cc-vjepa2", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3063,7 +3064,15 @@ else ``cpu`` (``diarizer.py:37-39``), hard-coded in ``Diarizer.__init__`` with n
 SpeechBrain embedding model never reaches an Intel or Apple GPU without an edit; the open tracker issue #17
 asks for MPS ("only CUDA and CPU are supported"). The shape: a cuda-or-cpu pick that is the package's only
 device choice, not overridable by the caller, read as a harmless CPU fallback. Not tuned: a measurement round,
-one level off."""
+one level off.
+cc-vjepa2 (blind round 215) on MPS: envsnap says lower ("standard ops, no custom CUDA"), from lower findings
+only: default-cuda-device at ``vjepa2/datasets/utils/video/randerase.py:28`` and ``:70``, guarded CUDA events
+in ``vjepa2/utils/logging.py:16-28``, nccl-backend at ``vjepa2/utils/distributed.py:46``. The expectation is
+moderate: the models run on 'mps', but the video datasets import decord at top level
+(``vjepa2/datasets/video_dataset.py:16``), which has no macOS build, and the README (METADATA:445) tells Mac
+users to swap in another decord (eva-decord or decord2): a documented swap of a required package. The shape:
+a third-party import outside Requires-Dist whose platform gap only the README states, unseen by the scan.
+Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
