@@ -427,6 +427,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-daisyrec", "xpu"),
         ("real-daisyrec", "mps"),
         ("real-replay-rec", "xpu"),
+        ("real-cc-vjepa2", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3113,7 +3114,16 @@ neural side of the package (SasRec, Bert4Rec, two-tower), trained through the us
 has no XPU accelerator, so an Intel GPU needs a custom accelerator/strategy or a hand-written loop; the
 parquet loader's device default is overridable by config. The shape: a library whose GPU models all live
 behind an optional extra that needs Lightning, with the extra's blocker discounted as optional although it
-is the part a GPU user installs. Not tuned: a measurement round, one level off."""
+is the part a GPU user installs. Not tuned: a measurement round, one level off.
+one level off.
+cc-vjepa2 (blind round 215) on MPS: envsnap says lower ("standard ops, no custom CUDA"), from lower findings
+only: default-cuda-device at ``vjepa2/datasets/utils/video/randerase.py:28`` and ``:70``, guarded CUDA events
+in ``vjepa2/utils/logging.py:16-28``, nccl-backend at ``vjepa2/utils/distributed.py:46``. The expectation is
+moderate: the models run on 'mps', but the video datasets import decord at top level
+(``vjepa2/datasets/video_dataset.py:16``), which has no macOS build, and the README (METADATA:445) tells Mac
+users to swap in another decord (eva-decord or decord2): a documented swap of a required package. The shape:
+a third-party import outside Requires-Dist whose platform gap only the README states, unseen by the scan.
+Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,2 @@
+__name__ = "AK_SSL"
+__version__ = "0.2.1"

@@ -1,0 +1,3 @@
+from AK_SSL.multimodal.Trainer import Trainer
+
+__all__ = ["Trainer"]

@@ -1,0 +1,1 @@
+"""High-level API for BEAST."""

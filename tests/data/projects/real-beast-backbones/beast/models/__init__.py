@@ -1,0 +1,1 @@
+"""Model architectures for BEAST."""
