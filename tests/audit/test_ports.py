@@ -3094,7 +3094,6 @@ expectation is moderate: ``RealESRGAN(device, scale)`` does take an MPS device (
 ``.clamp_()``). The shape: plain convs behind a caller-chosen device whose output post-processing is a known
 target-specific correctness bug, documented only in the tracker. Not tuned: a measurement round, one level
 off.
-one level off.
 daisyrec (blind round 214) on XPU and MPS: envsnap says lower ("standard ops, no custom CUDA"), from one
 cuda-availability-check at ``daisy/model/AbstractRecommender.py:100`` ("Returns False on Intel XPU: the code
 takes its CPU branch", lower) and four cudnn-setting findings (``daisy/utils/config.py:38-42``, lower). The
