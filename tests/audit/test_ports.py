@@ -428,6 +428,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-daisyrec", "mps"),
         ("real-replay-rec", "xpu"),
         ("real-cc-vjepa2", "mps"),
+        ("real-matgl", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3122,7 +3123,15 @@ moderate: the models run on 'mps', but the video datasets import decord at top l
 (``vjepa2/datasets/video_dataset.py:16``), which has no macOS build, and the README (METADATA:445) tells Mac
 users to swap in another decord (eva-decord or decord2): a documented swap of a required package. The shape:
 a third-party import outside Requires-Dist whose platform gap only the README states, unseen by the scan.
-Not tuned: a measurement round, one level off."""
+Not tuned: a measurement round, one level off.
+matgl (blind round 212, back after stop 24's fix) on XPU: envsnap says moderate, from framework-import of
+Lightning at ``matgl/cli.py:429`` (+3 more: "Lightning has no XPU accelerator") and device-choices at
+``matgl/__init__.py:74`` (``get_best_device`` returns cuda, mps or cpu, never xpu). The expectation is lower
+(borderline, as the truth says): the PyG models follow the model's device (``apps/pes.py:252-260``), nothing
+inside the package calls ``get_best_device``, and the Lightning modules are one way to train. The shape: a
+device helper that leaves out xpu but that no code path of the package calls, with Lightning beside it. Built
+against since stop 24 (its two-off cells, the optional Warp kernels' package ``__init__``, were the fix);
+this cell was not tuned."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,6 +5,9 @@
 - optimized_transducer 1.4 (round 211; fast_rnnt 1.3 has the same CMake): CUDA is one of the project's
   languages only where nvcc is found, and the CPU loss is built otherwise; its kernels were read as ports,
   and on ROCm its 32-lane masks as a compile error the build never meets.
+- matgl 4.1.2 (round 212): ``import warp`` at the top of ``matgl/ops/__init__.py``, a package every module
+  of which loads only through a ``try: ... except ImportError`` in the models, read as a required NVIDIA
+  runtime (two levels off on ROCm and XPU).
 """
 
 from __future__ import annotations
@@ -156,3 +159,77 @@ def test_a_cuda_language_outside_any_cuda_test_stays_a_port(tmp_path: Path) -> N
     )
     extension = {**OT, "setup.py": setup}
     assert audit_files(tmp_path / "extension", extension, "xpu").verdict.risk == "higher"
+
+
+# matgl 4.1.2: METADATA's requirements (warp comes only with the `ops` extra's nvalchemi-toolkit-ops).
+MATGL_METADATA = (
+    "Metadata-Version: 2.4\n"
+    "Name: matgl\n"
+    "Version: 4.1.2\n"
+    "Requires-Dist: torch\n"
+    "Requires-Dist: torch-geometric\n"
+    "Provides-Extra: ops\n"
+    'Requires-Dist: nvalchemi-toolkit-ops; extra == "ops"\n'
+    "\n"
+)
+# matgl/ops/__init__.py:30-43 (the exports shortened).
+MATGL_OPS = (
+    '"""Custom tensor operations with Warp kernel implementations."""\n'
+    "\n"
+    "from __future__ import annotations\n"
+    "\n"
+    "import warp as wp\n"
+    "\n"
+    "from .compose_tensor import fn_compose_tensor\n"
+    "\n"
+    "wp.init()\n"
+)
+MATGL_COMPOSE = "def fn_compose_tensor(x):\n    return x\n"
+# matgl/layers/_embedding_warp.py:19, at its top.
+MATGL_EMBEDDING_WARP = (
+    "from matgl.ops import fn_compose_tensor\n\n\nclass TensorEmbedding:\n    op = fn_compose_tensor\n"
+)
+# matgl/models/_tensornet.py:37-44: the Warp path, taken when it imports.
+MATGL_TENSORNET = (
+    "import torch\n"
+    "\n"
+    "try:\n"
+    "    from matgl.layers._embedding_warp import TensorEmbedding as TensorEmbeddingWarp\n"
+    "    from matgl.ops import fn_compose_tensor\n"
+    "\n"
+    "    _warp_available = True\n"
+    "except ImportError:\n"
+    "    _warp_available = False\n"
+    "\n"
+    "\n"
+    "def run(model: torch.nn.Module, x: torch.Tensor, device: str) -> torch.Tensor:\n"
+    "    return model.to(device)(x.to(device))\n"
+)
+MATGL = {
+    "matgl-4.1.2.dist-info/METADATA": MATGL_METADATA,
+    "matgl/__init__.py": "",
+    "matgl/ops/__init__.py": MATGL_OPS,
+    "matgl/ops/compose_tensor.py": MATGL_COMPOSE,
+    "matgl/layers/__init__.py": "",
+    "matgl/layers/_embedding_warp.py": MATGL_EMBEDDING_WARP,
+    "matgl/models/__init__.py": "from matgl.models._tensornet import run\n",
+    "matgl/models/_tensornet.py": MATGL_TENSORNET,
+}
+
+
+def test_a_package_loaded_only_through_guarded_imports_is_an_optional_path(tmp_path: Path) -> None:
+    for target in ("rocm:gfx942", "xpu"):
+        report = audit_files(tmp_path / target, MATGL, target)
+        assert report.verdict.risk == "lower", target
+        assert "cuda-only-import" not in raised(report)
+
+
+def test_the_same_package_imported_at_a_module_top_stays_required(tmp_path: Path) -> None:
+    # The twin: the models import the Warp path unguarded, so the package loads with them.
+    eager = {
+        **MATGL,
+        "matgl/models/_tensornet.py": "from matgl.ops import fn_compose_tensor\n" + MATGL_TENSORNET,
+    }
+    report = audit_files(tmp_path, eager, "xpu")
+    assert report.verdict.risk == "higher"
+    assert "cuda-only-import" in raised(report)

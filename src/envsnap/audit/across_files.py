@@ -1118,7 +1118,9 @@ def _feature_modules(signals: list[Signal]) -> list[Signal]:
     bitsandbytes feature, loaded when that package is there, as if its import sat in a function. A module
     that some file imports at module level, or that nothing in the tree imports, keeps its imports as is.
     """
-    deferred = {f"{path}.py" for path in _deferred_modules(signals)}
+    # A package loads as its __init__ (matgl 4.1's matgl/ops/__init__.py imports warp at its top, and
+    # every import of matgl.ops sits in a module loaded only in a `try` that falls back, #22 blind round 212).
+    deferred = {f"{path}{end}" for path in _deferred_modules(signals) for end in (".py", "/__init__.py")}
     if not deferred:
         return signals
     # Every import of such a module loads with it, one under a module-level `if` too (WhisperLive's

@@ -1,0 +1,1 @@
+"""Data manipulation tools."""

@@ -1,0 +1,1 @@
+"""Interfaces to external packages such as Pymatgen and the Atomic Simulation Environment."""

@@ -1,0 +1,1 @@
+"""Graph construction and manipulation utilities."""

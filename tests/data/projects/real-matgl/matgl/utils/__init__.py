@@ -1,0 +1,7 @@
+"""Various utility methods and classes."""
+
+from __future__ import annotations
+
+from matgl.utils.uncertainty import MCDropoutWrapper
+
+__all__ = ["MCDropoutWrapper"]
