@@ -8,12 +8,15 @@
 - matgl 4.1.2 (round 212): ``import warp`` at the top of ``matgl/ops/__init__.py``, a package every module
   of which loads only through a ``try: ... except ImportError`` in the models, read as a required NVIDIA
   runtime (two levels off on ROCm and XPU).
+- torch-sparse 0.6.18 (round 212): the test devices of ``torch_sparse/testing.py`` (``mps`` when available)
+  read as the library's own MPS path, where its CPU kernels refuse anything but CPU tensors.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from envsnap.audit.roles import role_of
 from tests.audit.conftest import audit_files, raised
 
 # fvdb-core 0.6.0: src/CMakeLists.txt:1-6.
@@ -233,3 +236,32 @@ def test_the_same_package_imported_at_a_module_top_stays_required(tmp_path: Path
     report = audit_files(tmp_path, eager, "xpu")
     assert report.verdict.risk == "higher"
     assert "cuda-only-import" in raised(report)
+
+
+# torch-sparse 0.6.18: torch_sparse/testing.py:17-21, the devices its tests run on.
+SPARSE_TESTING = (
+    "import torch\n"
+    "\n"
+    "devices = [torch.device('cpu')]\n"
+    "if torch.cuda.is_available():\n"
+    "    devices += [torch.device('cuda:0')]\n"
+    "if torch.backends.mps.is_available():\n"
+    "    devices += [torch.device('mps')]\n"
+)
+
+
+def test_a_packages_testing_module_is_test_code() -> None:
+    assert role_of("torch_sparse/testing.py") == "tests"
+    assert role_of("torchani/_testing.py") == "tests"
+    # The twin: a module about something else keeps its role.
+    assert role_of("torch_sparse/tensor.py") == "core"
+
+
+def test_its_device_list_is_no_path_for_the_target(tmp_path: Path) -> None:
+    kernel = "__global__ void spmm(float *out) { out[threadIdx.x] = 0.f; }\n"
+    files = {"torch_sparse/testing.py": SPARSE_TESTING, "csrc/cuda/spmm_cuda.cu": kernel}
+    report = audit_files(tmp_path / "testing", files, "mps")
+    assert not report.verdict.supported
+    # The twin: the same device list in a core module is the project's own MPS path.
+    core = {"torch_sparse/devices.py": SPARSE_TESTING, "csrc/cuda/spmm_cuda.cu": kernel}
+    assert audit_files(tmp_path / "core", core, "mps").verdict.supported

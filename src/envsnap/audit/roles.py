@@ -63,7 +63,10 @@ _FOLDERS: dict[str, Role] = {
         "vendored",
     ),
 }
-_TEST_FILE = re.compile(r"^(?:test_.*|.*_test|.*_tests|tests?|conftest)\.[a-z]+$|^test[A-Z].*\.\w+$")
+# `torch_sparse/testing.py` (#22 blind round 212): the devices and dtypes the package's own tests run on.
+_TEST_FILE = re.compile(
+    r"^(?:test_.*|.*_test|.*_tests|tests?|_?testing|conftest)\.[a-z]+$|^test[A-Z].*\.\w+$"
+)
 _FILES: tuple[tuple[re.Pattern[str], Role], ...] = (
     (_TEST_FILE, "tests"),
     # `smplpytorch/demo.py` (#22 blind round 103), `example_usage.py`: a script that shows the package in use.
