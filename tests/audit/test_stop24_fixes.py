@@ -10,6 +10,8 @@
   runtime (two levels off on ROCm and XPU).
 - torch-sparse 0.6.18 (round 212): the test devices of ``torch_sparse/testing.py`` (``mps`` when available)
   read as the library's own MPS path, where its CPU kernels refuse anything but CPU tensors.
+- replay-rec 0.22.0 (round 214): torch, Lightning and pytorch-optimizer all in the ``torch`` extra, the whole
+  neural side; Lightning read as an option of it, so its missing XPU accelerator counted for nothing.
 """
 
 from __future__ import annotations
@@ -265,3 +267,56 @@ def test_its_device_list_is_no_path_for_the_target(tmp_path: Path) -> None:
     # The twin: the same device list in a core module is the project's own MPS path.
     core = {"torch_sparse/devices.py": SPARSE_TESTING, "csrc/cuda/spmm_cuda.cu": kernel}
     assert audit_files(tmp_path / "core", core, "mps").verdict.supported
+
+
+# replay-rec 0.22.0: replay_rec-0.22.0.dist-info/METADATA:17-35 (the spark extra and the core shortened).
+REPLAY_METADATA = (
+    "Metadata-Version: 2.1\n"
+    "Name: replay-rec\n"
+    "Version: 0.22.0\n"
+    "Provides-Extra: spark\n"
+    "Provides-Extra: torch\n"
+    'Requires-Dist: lightning (<3.0.0) ; extra == "torch"\n'
+    "Requires-Dist: numpy (>=1.20.0,<2.5.0)\n"
+    'Requires-Dist: pyspark (>=3.0,<5) ; extra == "spark"\n'
+    'Requires-Dist: pytorch-optimizer (>=3.8.0,<4) ; extra == "torch"\n'
+    'Requires-Dist: torch (>=1.8,<3.0.0) ; extra == "torch"\n'
+    "\n"
+)
+# replay/data/nn/parquet/parquet_module.py:5-7.
+REPLAY_MODULE = (
+    "import lightning as L  # noqa: N812\n"
+    "import torch\n"
+    "\n"
+    "\n"
+    "class ParquetModule(L.LightningDataModule):\n"
+    "    pass\n"
+)
+REPLAY = {
+    "replay_rec-0.22.0.dist-info/METADATA": REPLAY_METADATA,
+    "replay/__init__.py": "",
+    "replay/data/nn/parquet/parquet_module.py": REPLAY_MODULE,
+}
+
+
+def test_what_the_torch_extra_installs_beside_torch_is_the_torch_path(tmp_path: Path) -> None:
+    report = audit_files(tmp_path, REPLAY, "xpu")
+    assert report.verdict.risk == "moderate"
+    assert "framework-import" in raised(report)
+
+
+def test_an_extra_without_torch_or_a_catch_all_stays_optional(tmp_path: Path) -> None:
+    # The twin: Lightning in an extra of its own, torch in another: an option of the torch path.
+    own = {
+        **REPLAY,
+        "replay_rec-0.22.0.dist-info/METADATA": REPLAY_METADATA.replace(
+            'lightning (<3.0.0) ; extra == "torch"', 'lightning (<3.0.0) ; extra == "lightning"'
+        ),
+    }
+    assert audit_files(tmp_path / "own", own, "xpu").verdict.risk == "lower"
+    # A catch-all extra that also lists torch does not make its other packages the torch path.
+    catch_all = {
+        **REPLAY,
+        "replay_rec-0.22.0.dist-info/METADATA": REPLAY_METADATA.replace('extra == "torch"', 'extra == "all"'),
+    }
+    assert audit_files(tmp_path / "all", catch_all, "xpu").verdict.risk == "lower"

@@ -254,6 +254,7 @@ def _pinned(requirement: Requirement) -> tuple[str, ...]:
 _REQUIRES_DIST = re.compile(r"Requires-Dist:[ \t]*")
 _EXTRA_MARKER = re.compile(r"\bextra\b")
 _EXTRA_NAME = re.compile(r"\bextra\s*==\s*['\"]([^'\"]{1,100})['\"]")
+_CATCH_ALL_EXTRAS = frozenset({"all", "full", "complete", "everything", "dev", "test", "tests", "docs"})
 MAX_HEADER = 2000
 """The longest ``Requires-Dist`` header read: a real one is a name, a specifier and a marker."""
 
@@ -278,8 +279,10 @@ def scan_metadata(relative: str, text: str) -> Iterator[Signal]:
     A single extra is a feature, not a flavour: fair-esm 2.0 declares only ``esmfold`` (DeepSpeed, OpenFold's
     stack), and ``pip install fair-esm`` is the protein language models alone (#22 blind round 81).
     """
-    found: list[tuple[Signal, bool]] = []
+    found: list[tuple[Signal, bool, set[str]]] = []
     extras: set[str] = set()
+    torch_extras: set[str] = set()
+    torch_required = False
     lines = text.splitlines()
     body = len(lines)
     for number, raw in enumerate(lines, 1):
@@ -293,12 +296,34 @@ def scan_metadata(relative: str, text: str) -> Iterator[Signal]:
         signal = requirement_signal(value, relative, number, shown_code(raw.strip()))
         if signal is not None:
             marker = value.split(";", 1)[1] if ";" in value else ""
-            found.append((signal, _EXTRA_MARKER.search(marker) is not None))
-            extras.update(_EXTRA_NAME.findall(marker))
-    flavours = all(extra for _, extra in found) and len(extras) > 1
-    for signal, extra in found:
-        yield _optional(signal) if extra and not flavours else signal
+            named = set(_EXTRA_NAME.findall(marker))
+            found.append((signal, _EXTRA_MARKER.search(marker) is not None, named))
+            extras.update(named)
+            if signal.subject == "torch":
+                torch_required = torch_required or not named
+                torch_extras |= named
+    flavours = all(extra for _, extra, _ in found) and len(extras) > 1
+    torch_path = set() if torch_required else _torch_path(torch_extras, [named for _, _, named in found])
+    for signal, extra, named in found:
+        beside_torch = bool(named & torch_path) and signal.subject != "torch"
+        yield _optional(signal) if extra and not flavours and not beside_torch else signal
     yield from _documented_ort_builds(relative, lines, body)
+
+
+def _torch_path(torch_extras: set[str], extras_of_each: list[set[str]]) -> set[str]:
+    """The extras that are the project's PyTorch path, where torch itself is only an extra's.
+
+    That path is the one a GPU audit is about: what its extra installs beside torch is part of it, not an
+    option of it (replay-rec 0.22's ``torch`` extra holds torch, Lightning and pytorch-optimizer, the whole
+    neural side, #22 blind round 214). Only the smallest extra naming torch counts, never a catch-all
+    (skrl's ``all`` adds JAX and Warp to torch); torch itself stays as declared (thinc 8's ``torch`` extra
+    is one of its framework shims, beside ``mxnet`` and ``tensorflow``).
+    """
+    sizes = {
+        name: sum(name in named for named in extras_of_each) for name in torch_extras - _CATCH_ALL_EXTRAS
+    }
+    smallest = min(sizes.values(), default=0)
+    return {name for name, size in sizes.items() if size == smallest}
 
 
 _ORT_BUILD_NAME = re.compile(r"onnxruntime(?:[-_.][a-z]+)?", re.IGNORECASE)
