@@ -425,6 +425,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-daisyrec", "mps"),
         ("real-cc-vjepa2", "mps"),
         ("real-matgl", "xpu"),
+        ("real-fms-acceleration-foak", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3131,7 +3132,17 @@ Lightning at ``matgl/cli.py:429`` (+3 more: "Lightning has no XPU accelerator") 
 inside the package calls ``get_best_device``, and the Lightning modules are one way to train. The shape: a
 device helper that leaves out xpu but that no code path of the package calls, with Lightning beside it. Built
 against since stop 24 (its two-off cells, the optional Warp kernels' package ``__init__``, were the fix);
-this cell was not tuned."""
+this cell was not tuned.
+fms-acceleration-foak (blind round 216) on ROCm: envsnap says lower ("standard ops, no custom CUDA"), from
+cuda-only-import of triton at ``fms_acceleration_foak/fused_ops/liger_ce/cross_entropy.py:29`` (+18 more:
+"pytorch-triton-rocm compiles the same @triton.jit kernels; retune block sizes for 64-lane wavefronts") and
+the guarded bitsandbytes import (``fused_ops/unsloth_lora/utils.py:41``). The expectation is moderate
+(borderline, as the truth says): the kernels compile for AMD, but ``calculate_settings``
+(``kernels/unsloth/utils.py:24-27``) launches num_warps=32 for BLOCK_SIZE>=32768, 2048 threads on 64-wide
+wavefronts, past the 1024-thread limit, so cross entropy over a large vocab fails until the warp count is
+capped for HIP. The shape: Triton launch settings written for 32-lane warps (a hard-coded num_warps ladder
+up to 32) that overflow the block size on 64-lane AMD wavefronts. Not tuned: a measurement round, one level
+off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
