@@ -429,6 +429,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-replay-rec", "xpu"),
         ("real-cc-vjepa2", "mps"),
         ("real-matgl", "xpu"),
+        ("real-nequip-allegro", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3131,7 +3132,16 @@ Lightning at ``matgl/cli.py:429`` (+3 more: "Lightning has no XPU accelerator") 
 inside the package calls ``get_best_device``, and the Lightning modules are one way to train. The shape: a
 device helper that leaves out xpu but that no code path of the package calls, with Lightning beside it. Built
 against since stop 24 (its two-off cells, the optional Warp kernels' package ``__init__``, were the fix);
-this cell was not tuned."""
+this cell was not tuned.
+nequip-allegro (blind round 217) on MPS: envsnap says higher, from cuda-only-import of triton at
+``allegro/nn/_strided/_flashallegro.py:5`` ("Triton GPU kernels: no build for Apple MPS exists"), with
+torch-cuda-api in ``allegro/utils/autotune_triton.py`` beside it. The expectation is moderate: the default
+contraction (``allegro/nn/_strided/_contract.py``) is plain PyTorch, the Triton FlashAllegro module is loaded
+only inside ``_contract.py:245`` when the README's optional acceleration modifier (METADATA:78) picks it, and
+it dispatches only for cuda or xpu tensors (``_flashallegro.py:775``); a Mac run needs float32 and the
+unaccelerated path, partial support, not a kernel rewrite. The shape: an optional Triton accelerator module
+reached only through an in-function import behind a config switch, read as the required kernel. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
