@@ -426,6 +426,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-cc-vjepa2", "mps"),
         ("real-matgl", "xpu"),
         ("real-fms-acceleration-foak", "rocm:gfx942"),
+        ("real-nequip-allegro", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3142,7 +3143,17 @@ the guarded bitsandbytes import (``fused_ops/unsloth_lora/utils.py:41``). The ex
 wavefronts, past the 1024-thread limit, so cross entropy over a large vocab fails until the warp count is
 capped for HIP. The shape: Triton launch settings written for 32-lane warps (a hard-coded num_warps ladder
 up to 32) that overflow the block size on 64-lane AMD wavefronts. Not tuned: a measurement round, one level
-off."""
+off.
+this cell was not tuned.
+nequip-allegro (blind round 217) on MPS: envsnap says higher, from cuda-only-import of triton at
+``allegro/nn/_strided/_flashallegro.py:5`` ("Triton GPU kernels: no build for Apple MPS exists"), with
+torch-cuda-api in ``allegro/utils/autotune_triton.py`` beside it. The expectation is moderate: the default
+contraction (``allegro/nn/_strided/_contract.py``) is plain PyTorch, the Triton FlashAllegro module is loaded
+only inside ``_contract.py:245`` when the README's optional acceleration modifier (METADATA:78) picks it, and
+it dispatches only for cuda or xpu tensors (``_flashallegro.py:775``); a Mac run needs float32 and the
+unaccelerated path, partial support, not a kernel rewrite. The shape: an optional Triton accelerator module
+reached only through an in-function import behind a config switch, read as the required kernel. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,1 @@
+from .sgdataset import DataGroup, SizeGroupedDataset, SizeGroupedSampler  # noqa: F401

@@ -1,0 +1,1 @@
+"""Manual GPU validation tooling for the torch / warp-lang / nvalchemiops coupling."""

@@ -1,0 +1,1 @@
+# This file is a part of the `allegro` package. Please see LICENSE and README at the root for information on using it.

@@ -1,0 +1,13 @@
+from .calculator import Calculator
+from .calculator_dipole import CalculatorDipole
+from .ewald import EwaldCalculator
+from .p3m import P3MCalculator
+from .pme import PMECalculator
+
+__all__ = [
+    "Calculator",
+    "EwaldCalculator",
+    "P3MCalculator",
+    "PMECalculator",
+    "CalculatorDipole",
+]
