@@ -427,6 +427,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-matgl", "xpu"),
         ("real-fms-acceleration-foak", "rocm:gfx942"),
         ("real-nequip-allegro", "mps"),
+        ("real-mmrotate", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3153,7 +3154,17 @@ only inside ``_contract.py:245`` when the README's optional acceleration modifie
 it dispatches only for cuda or xpu tensors (``_flashallegro.py:775``); a Mac run needs float32 and the
 unaccelerated path, partial support, not a kernel rewrite. The shape: an optional Triton accelerator module
 reached only through an in-function import behind a config switch, read as the required kernel. Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+this cell was not tuned.
+mmrotate (blind round 218, held out, the draw) on ROCm: envsnap says lower ("standard ops, no custom CUDA"),
+from lower findings only: cuda-only-requirement at ``mmrotate-0.3.4.dist-info/METADATA:22`` (mmcv-full) and
+cuda-only-import at ``mmrotate/core/bbox/assigners/atss_kld_assigner.py:3`` (+30 more), each "the CUDA build
+is swapped for the ROCm one (MMCV_WITH_OPS=1 hipifies the CUDA ops)". The expectation is moderate: every
+detector needs mmcv-full 1.x's rotated ops, which hipify on a ROCm torch (mmcv PR #1704) but have no ROCm
+wheel or doc (mmcv #3338), and the mmcv 1.5.3-1.8.0 / mmdet <3.0.0 range asserted at import
+(``mmrotate/__init__.py:24``-``:40``) means a from-source build of an old mmcv-full against a ROCm torch new
+enough for gfx942. The shape: the same as mmdet3d's, a required compiled CUDA package with no ROCm wheel,
+pinned to an old major line, read as plain PyTorch. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,1 @@
+from .model import Linknet  # noqa: F401
