@@ -429,6 +429,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-replay-rec", "xpu"),
         ("real-cc-vjepa2", "mps"),
         ("real-matgl", "xpu"),
+        ("real-cacheshrink", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3131,7 +3132,16 @@ Lightning at ``matgl/cli.py:429`` (+3 more: "Lightning has no XPU accelerator") 
 inside the package calls ``get_best_device``, and the Lightning modules are one way to train. The shape: a
 device helper that leaves out xpu but that no code path of the package calls, with Lightning beside it. Built
 against since stop 24 (its two-off cells, the optional Warp kernels' package ``__init__``, were the fix);
-this cell was not tuned."""
+this cell was not tuned.
+cacheshrink (blind round 219) on XPU: envsnap says moderate, from torch-cuda-api at
+``cacheshrink/fast_svd.py:227`` (``torch.cuda.Stream``) and ``:232`` (``torch.cuda.stream``), "A CUDA-only
+call: it raises on XPU"; its three cuda-or-cpu defaults (``converter.py:162``, ``hf_modeling.py:61``,
+``saving.py:231``) are rated lower. The expectation is lower (borderline, as the truth says): the streams are
+in ``batched_randomized_svd``, which nothing in the package calls; ``convert_to_mla`` and ``load_mla_model``
+take any device string, so ``device='xpu'`` moves the model and the SVD initialization follows it, and
+``empty_cache`` is guarded by ``device.type == 'cuda'`` (``converter.py:382``). The shape: a CUDA-stream
+helper defined but never called, beside a device parameter the caller sets. Not tuned: a measurement round,
+one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
