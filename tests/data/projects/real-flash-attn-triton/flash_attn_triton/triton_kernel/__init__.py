@@ -1,0 +1,3 @@
+"""
+Triton-based implementation of Flash Attention algorithm.
+"""
