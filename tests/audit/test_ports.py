@@ -3088,7 +3088,6 @@ model follows its parameters' device (``equiformer_pytorch.py:1066-1122``), and 
 attribute that is False off CUDA, so the reversible block (off by default, ``equiformer_pytorch.py:930``) only
 skips forking CUDA RNG states. The shape: a read of a torch.cuda state flag used as a guard, read as a
 CUDA-only call that raises. Not tuned: a measurement round, one level off.
-one level off.
 py-real-esrgan (blind round 213) on MPS: envsnap says lower ("standard ops, no custom CUDA"), from
 cuda-availability-check and hardcoded-cuda-device at ``py_real_esrgan/__main__.py:33`` (the CLI's cuda-or-cpu
 pick) and cuda-amp at ``model.py:57`` ("on Apple MPS the model runs in float32 as written"), all lower. The
@@ -3119,7 +3118,6 @@ parquet loader's device default is overridable by config. The shape: a library w
 behind an optional extra that needs Lightning, with the extra's blocker discounted as optional although it
 is the part a GPU user installs. Not tuned: a measurement round, one level off. Right since stop 24's fix
 (what the extra holding torch installs beside it is the torch path): built against since.
-one level off.
 cc-vjepa2 (blind round 215) on MPS: envsnap says lower ("standard ops, no custom CUDA"), from lower findings
 only: default-cuda-device at ``vjepa2/datasets/utils/video/randerase.py:28`` and ``:70``, guarded CUDA events
 in ``vjepa2/utils/logging.py:16-28``, nccl-backend at ``vjepa2/utils/distributed.py:46``. The expectation is
@@ -3146,7 +3144,6 @@ wavefronts, past the 1024-thread limit, so cross entropy over a large vocab fail
 capped for HIP. The shape: Triton launch settings written for 32-lane warps (a hard-coded num_warps ladder
 up to 32) that overflow the block size on 64-lane AMD wavefronts. Not tuned: a measurement round, one level
 off.
-this cell was not tuned.
 nequip-allegro (blind round 217) on MPS: envsnap says higher, from cuda-only-import of triton at
 ``allegro/nn/_strided/_flashallegro.py:5`` ("Triton GPU kernels: no build for Apple MPS exists"), with
 torch-cuda-api in ``allegro/utils/autotune_triton.py`` beside it. The expectation is moderate: the default
@@ -3156,7 +3153,6 @@ it dispatches only for cuda or xpu tensors (``_flashallegro.py:775``); a Mac run
 unaccelerated path, partial support, not a kernel rewrite. The shape: an optional Triton accelerator module
 reached only through an in-function import behind a config switch, read as the required kernel. Not tuned: a
 measurement round, one level off.
-this cell was not tuned.
 mmrotate (blind round 218, held out, the draw) on ROCm: envsnap says lower ("standard ops, no custom CUDA"),
 from lower findings only: cuda-only-requirement at ``mmrotate-0.3.4.dist-info/METADATA:22`` (mmcv-full) and
 cuda-only-import at ``mmrotate/core/bbox/assigners/atss_kld_assigner.py:3`` (+30 more), each "the CUDA build
@@ -3166,7 +3162,6 @@ wheel or doc (mmcv #3338), and the mmcv 1.5.3-1.8.0 / mmdet <3.0.0 range asserte
 (``mmrotate/__init__.py:24``-``:40``) means a from-source build of an old mmcv-full against a ROCm torch new
 enough for gfx942. The shape: the same as mmdet3d's, a required compiled CUDA package with no ROCm wheel,
 pinned to an old major line, read as plain PyTorch. Not tuned: a measurement round, one level off.
-this cell was not tuned.
 cacheshrink (blind round 219) on XPU: envsnap says moderate, from torch-cuda-api at
 ``cacheshrink/fast_svd.py:227`` (``torch.cuda.Stream``) and ``:232`` (``torch.cuda.stream``), "A CUDA-only
 call: it raises on XPU"; its three cuda-or-cpu defaults (``converter.py:162``, ``hf_modeling.py:61``,
