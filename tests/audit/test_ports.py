@@ -426,7 +426,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-cc-vjepa2", "mps"),
         ("real-matgl", "xpu"),
         ("real-fms-acceleration-foak", "rocm:gfx942"),
-        ("real-nequip-allegro", "mps"),
         ("real-mmrotate", "rocm:gfx942"),
         ("real-cacheshrink", "xpu"),
     }
@@ -3152,7 +3151,8 @@ only inside ``_contract.py:245`` when the README's optional acceleration modifie
 it dispatches only for cuda or xpu tensors (``_flashallegro.py:775``); a Mac run needs float32 and the
 unaccelerated path, partial support, not a kernel rewrite. The shape: an optional Triton accelerator module
 reached only through an in-function import behind a config switch, read as the required kernel. Not tuned: a
-measurement round, one level off.
+measurement round, one level off. Right since stop 24's fix (a script nothing imports does not load what it
+imports): built against since.
 mmrotate (blind round 218, held out, the draw) on ROCm: envsnap says lower ("standard ops, no custom CUDA"),
 from lower findings only: cuda-only-requirement at ``mmrotate-0.3.4.dist-info/METADATA:22`` (mmcv-full) and
 cuda-only-import at ``mmrotate/core/bbox/assigners/atss_kld_assigner.py:3`` (+30 more), each "the CUDA build

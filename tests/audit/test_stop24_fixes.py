@@ -12,6 +12,8 @@
   read as the library's own MPS path, where its CPU kernels refuse anything but CPU tensors.
 - replay-rec 0.22.0 (round 214): torch, Lightning and pytorch-optimizer all in the ``torch`` extra, the whole
   neural side; Lightning read as an option of it, so its missing XPU accelerator counted for nothing.
+- nequip-allegro 0.8.3 (round 217): the optional Triton module, loaded by the model only in a function,
+  read as loaded with the package because a benchmark script nothing imports imports it at its top.
 """
 
 from __future__ import annotations
@@ -320,3 +322,70 @@ def test_an_extra_without_torch_or_a_catch_all_stays_optional(tmp_path: Path) ->
         "replay_rec-0.22.0.dist-info/METADATA": REPLAY_METADATA.replace('extra == "torch"', 'extra == "all"'),
     }
     assert audit_files(tmp_path / "all", catch_all, "xpu").verdict.risk == "lower"
+
+
+# nequip-allegro 0.8.3: allegro/nn/_strided/_flashallegro.py:1-6.
+ALLEGRO_FLASH = (
+    "import torch\n"
+    "\n"
+    "from torch.library import triton_op, wrap_triton\n"
+    "import triton\n"
+    "import triton.language as tl\n"
+    "\n"
+    "\n"
+    "class TritonContracter(torch.nn.Module):\n"
+    "    pass\n"
+)
+# allegro/nn/_strided/_contract.py:245, inside the accelerator modifier.
+ALLEGRO_CONTRACT = (
+    "import torch\n"
+    "\n"
+    "\n"
+    "def enable_TritonContracter(model):\n"
+    "    from ._flashallegro import TritonContracter\n"
+    "\n"
+    "    return TritonContracter()\n"
+)
+# allegro/utils/autotune_triton.py:17 and :361-364, a benchmark run as a script.
+ALLEGRO_AUTOTUNE = (
+    "import torch\n"
+    "from allegro.nn._strided._flashallegro import TritonContracter\n"
+    "\n"
+    "\n"
+    "def bench(contracter):\n"
+    "    return contracter\n"
+    "\n"
+    "\n"
+    'if __name__ == "__main__":\n'
+    "    import argparse\n"
+    "\n"
+    '    parser = argparse.ArgumentParser(description="Autotune TritonContracter")\n'
+)
+ALLEGRO = {
+    # nequip_allegro-0.8.3.dist-info/METADATA:2-3 and :33: triton is not required.
+    "nequip_allegro-0.8.3.dist-info/METADATA": (
+        "Metadata-Version: 2.4\nName: nequip-allegro\nVersion: 0.8.3\nRequires-Dist: nequip>=0.18.0\n\n"
+    ),
+    "allegro/__init__.py": "",
+    "allegro/nn/__init__.py": "",
+    "allegro/nn/_strided/__init__.py": "from ._contract import enable_TritonContracter\n",
+    "allegro/nn/_strided/_contract.py": ALLEGRO_CONTRACT,
+    "allegro/nn/_strided/_flashallegro.py": ALLEGRO_FLASH,
+    "allegro/utils/__init__.py": "",
+    "allegro/utils/autotune_triton.py": ALLEGRO_AUTOTUNE,
+}
+
+
+def test_a_script_nothing_imports_does_not_load_what_it_imports(tmp_path: Path) -> None:
+    report = audit_files(tmp_path, ALLEGRO, "mps")
+    assert report.verdict.risk != "higher"
+    assert "cuda-only-import" not in raised(report)
+
+
+def test_the_same_import_in_a_module_the_package_loads_stays_required(tmp_path: Path) -> None:
+    # The twin: without the __main__ block the benchmark is a module like any other, never known unloaded.
+    library = {**ALLEGRO, "allegro/utils/autotune_triton.py": ALLEGRO_AUTOTUNE.split("if __name__")[0]}
+    library["allegro/utils/__init__.py"] = "from .autotune_triton import bench\n"
+    report = audit_files(tmp_path, library, "mps")
+    assert report.verdict.risk == "higher"
+    assert "cuda-only-import" in raised(report)

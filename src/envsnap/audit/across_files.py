@@ -43,7 +43,7 @@ from envsnap.audit.ports import (
     is_cuda_backend,
 )
 from envsnap.audit.roles import role_of
-from envsnap.audit.scanners.python_local import TOP
+from envsnap.audit.scanners.python_local import SCRIPT, TOP
 
 
 def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:
@@ -1142,13 +1142,20 @@ def _deferred_modules(signals: list[Signal]) -> set[str]:
     both load with the optional Triton path, not with the package.
     """
     top_importers: dict[str, set[str]] = {}
+    scripts: set[str] = set()
     for s in signals:
         if s.kind == "local-import" and s.subject:
             importers = top_importers.setdefault(s.subject, set())
             if TOP in s.detail:
                 # A package's __init__ is imported as the package (`from .tensorrt import X`).
                 importers.add((s.file or "").removesuffix(".py").removesuffix("/__init__"))
+                if SCRIPT in s.detail:
+                    scripts.add((s.file or "").removesuffix(".py"))
+    # A script nothing imports runs only when started itself: nequip-allegro 0.8.3's
+    # allegro/utils/autotune_triton.py (`if __name__ == "__main__":`) imports the optional Triton module at
+    # its top, which the model loads only in a function when its accelerator is picked (#22 blind round 217).
     deferred = {path for path, importers in top_importers.items() if not importers}
+    deferred |= scripts - set(top_importers)
     changed = bool(deferred)
     while changed:
         changed = False

@@ -22,6 +22,9 @@ intmm_triton``), which may be submodules."""
 MAX_NAMES = 64
 MAX_NAME = 200
 TOP = "module-level=1"
+SCRIPT = "script=1"
+"""Beside TOP: the importing file is a script (a top-level ``if __name__ == "__main__":``)."""
+_MAIN_BLOCK = re.compile(rb"""^if\s+__name__\s*==\s*["']__main__["']\s*:""", re.MULTILINE)
 
 
 def local_imports(relative: str, data: bytes, *, submodules: bool = False) -> Iterator[Signal]:
@@ -34,6 +37,7 @@ def local_imports(relative: str, data: bytes, *, submodules: bool = False) -> It
     """
     folders = relative.split("/")[:-1]
     line, counted = 1, 0
+    top = (TOP, SCRIPT) if b"__main__" in data and _MAIN_BLOCK.search(data) else (TOP,)
     for match in _FROM_IMPORT.finditer(data):
         indent, dots, name = match.group(1), len(match.group(2)), (match.group(3) or b"")
         if len(name) > MAX_NAME or not (dots or name):
@@ -54,7 +58,7 @@ def local_imports(relative: str, data: bytes, *, submodules: bool = False) -> It
                 line=line,
                 subject=each,
                 guarded=bool(indent),
-                detail=() if indent else (TOP,),
+                detail=() if indent else top,
             )
 
 
