@@ -1,0 +1,8 @@
+#  Copyright (c) Meta Platforms, Inc. and affiliates.
+#
+#  This source code is licensed under the license found in the
+#  LICENSE file in the root directory of this source tree.
+#
+
+from .callback import Callback
+from .experiment import Experiment, ExperimentConfig

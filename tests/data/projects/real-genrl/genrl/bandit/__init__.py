@@ -1,0 +1,27 @@
+from genrl.bandit.agents import BayesianUCBMABAgent  # noqa
+from genrl.bandit.agents import BootstrapNeuralAgent  # noqa
+from genrl.bandit.agents import DCBAgent  # noqa
+from genrl.bandit.agents import EpsGreedyMABAgent  # noqa
+from genrl.bandit.agents import FixedAgent  # noqa
+from genrl.bandit.agents import GradientMABAgent  # noqa
+from genrl.bandit.agents import LinearPosteriorAgent  # noqa
+from genrl.bandit.agents import MABAgent  # noqa
+from genrl.bandit.agents import NeuralGreedyAgent  # noqa
+from genrl.bandit.agents import NeuralLinearPosteriorAgent  # noqa
+from genrl.bandit.agents import NeuralNoiseSamplingAgent  # noqa
+from genrl.bandit.agents import ThompsonSamplingMABAgent  # noqa
+from genrl.bandit.agents import UCBMABAgent  # noqa
+from genrl.bandit.agents import VariationalAgent  # noqa
+from genrl.bandit.bandits import AdultDataBandit  # noqa
+from genrl.bandit.bandits import BernoulliMAB  # noqa
+from genrl.bandit.bandits import CensusDataBandit  # noqa
+from genrl.bandit.bandits import CovertypeDataBandit  # noqa
+from genrl.bandit.bandits import DataBasedBandit  # noqa
+from genrl.bandit.bandits import GaussianMAB  # noqa
+from genrl.bandit.bandits import MagicDataBandit  # noqa
+from genrl.bandit.bandits import MultiArmedBandit  # noqa
+from genrl.bandit.bandits import MushroomDataBandit  # noqa
+from genrl.bandit.bandits import StatlogDataBandit  # noqa
+from genrl.bandit.core import Bandit  # noqa
+from genrl.bandit.core import BanditAgent  # noqa
+from genrl.bandit.trainer import BanditTrainer, DCBTrainer, MABTrainer  # noqa

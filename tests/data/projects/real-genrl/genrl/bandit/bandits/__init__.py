@@ -1,0 +1,10 @@
+from genrl.bandit.bandits.data_bandits import AdultDataBandit  # noqa
+from genrl.bandit.bandits.data_bandits import CensusDataBandit  # noqa
+from genrl.bandit.bandits.data_bandits import CovertypeDataBandit  # noqa
+from genrl.bandit.bandits.data_bandits import DataBasedBandit  # noqa
+from genrl.bandit.bandits.data_bandits import MagicDataBandit  # noqa
+from genrl.bandit.bandits.data_bandits import MushroomDataBandit  # noqa
+from genrl.bandit.bandits.data_bandits import StatlogDataBandit  # noqa
+from genrl.bandit.bandits.multi_armed_bandits import BernoulliMAB  # noqa
+from genrl.bandit.bandits.multi_armed_bandits import GaussianMAB  # noqa
+from genrl.bandit.bandits.multi_armed_bandits import MultiArmedBandit  # noqa

@@ -1,0 +1,1 @@
+from genrl.classical.qlearning.qlearning import QLearning  # noqa

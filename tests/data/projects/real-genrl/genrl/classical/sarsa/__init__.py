@@ -1,0 +1,1 @@
+from genrl.classical.sarsa.sarsa import SARSA  # noqa

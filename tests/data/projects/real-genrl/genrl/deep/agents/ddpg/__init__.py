@@ -1,0 +1,1 @@
+from genrl.deep.agents.ddpg.ddpg import DDPG  # noqa

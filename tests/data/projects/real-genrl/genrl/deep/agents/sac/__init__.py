@@ -1,0 +1,1 @@
+from genrl.deep.agents.sac.sac import SAC  # noqa

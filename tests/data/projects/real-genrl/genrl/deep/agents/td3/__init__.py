@@ -1,0 +1,1 @@
+from genrl.deep.agents.td3.td3 import TD3  # noqa

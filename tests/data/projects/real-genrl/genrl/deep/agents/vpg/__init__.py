@@ -1,0 +1,1 @@
+from genrl.deep.agents.vpg.vpg import VPG  # noqa

@@ -1,0 +1,1 @@
+from genrl.evolutionary.genetic_hyperparam import GeneticHyperparamTuner
