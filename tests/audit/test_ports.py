@@ -428,6 +428,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-fms-acceleration-foak", "rocm:gfx942"),
         ("real-mmrotate", "rocm:gfx942"),
         ("real-cacheshrink", "xpu"),
+        ("real-torchcde", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3170,7 +3171,15 @@ in ``batched_randomized_svd``, which nothing in the package calls; ``convert_to_
 take any device string, so ``device='xpu'`` moves the model and the SVD initialization follows it, and
 ``empty_cache`` is guarded by ``device.type == 'cuda'`` (``converter.py:382``). The shape: a CUDA-stream
 helper defined but never called, beside a device parameter the caller sets. Not tuned: a measurement round,
-one level off."""
+one level off.
+torchcde (blind round 221) on MPS: envsnap says lower ("standard ops, no custom CUDA"): no finding in the
+package, whose tensors all follow the data's dtype and device (``torchcde/interpolation_cubic.py:19``-``:31``,
+``misc.py:79``). The expectation is moderate: ``cdeint`` hands everything to ``torchdiffeq.odeint``
+(``torchcde/solver.py:226``-``:227``) with its default adaptive dopri5 (README, METADATA:204), which keeps
+time-like tensors in float64 on y0's device, and MPS refuses float64 (the real-torchdiffeq row, issues #223,
+#257): each call needs method='rk4' or options={'dtype': torch.float32}. The shape: a thin wrapper whose
+float64 lives in a required pure-Python dependency's default solver, not in its own source. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

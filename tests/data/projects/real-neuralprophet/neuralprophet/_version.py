@@ -1,0 +1,3 @@
+from importlib import metadata
+
+__version__ = metadata.version("neuralprophet")

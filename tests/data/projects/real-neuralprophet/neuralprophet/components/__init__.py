@@ -1,0 +1,1 @@
+from .base import BaseComponent  # noqa: F401
