@@ -429,6 +429,11 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-mmrotate", "rocm:gfx942"),
         ("real-cacheshrink", "xpu"),
         ("real-torchcde", "mps"),
+        ("real-angle-emb", "rocm:gfx942"),
+        ("real-angle-emb", "xpu"),
+        ("real-gliclass", "xpu"),
+        ("real-gliclass", "mps"),
+        ("real-text2vec", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3179,7 +3184,33 @@ package, whose tensors all follow the data's dtype and device (``torchcde/interp
 time-like tensors in float64 on y0's device, and MPS refuses float64 (the real-torchdiffeq row, issues #223,
 #257): each call needs method='rk4' or options={'dtype': torch.float32}. The shape: a thin wrapper whose
 float64 lives in a required pure-Python dependency's default solver, not in its own source. Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+one level off.
+angle-emb (blind round 222) on ROCm and XPU: envsnap says moderate on both, from cuda-only-requirement at
+``angle_emb-0.6.1.dist-info/METADATA:17`` (``bitsandbytes==0.49.2``), "0.49.2 predates ROCm support (from
+0.50)" and the same for Intel XPU; the top-level ``import bitsandbytes`` (``angle_emb/angle.py:11``) and the
+cuda-then-mps ``set_device`` (``angle_emb/utils.py:29``) are rated lower. The expectation is lower on both:
+AnglE is plain PyTorch whose device is a parameter (``angle.py:712``, ``:726``), ``'cuda'`` is the AMD GPU
+under ROCm PyTorch, and the pinned bitsandbytes is used only for the optional 4/8-bit LLM loading
+(``angle.py:795``-``:801``); the truth takes that pin's ROCm and XPU backends as present, so the pin costs no
+edit on these targets. The shape: an exact pin of a quantization package, imported at top level but used only
+by an opt-in path, read as a required swap. Not tuned: a measurement round, one level off.
+gliclass (blind round 222) on XPU and MPS: envsnap says lower ("standard ops, no custom CUDA"), from lower
+findings only: default-cuda-device at ``gliclass/pipeline.py:184`` (+7 more), "pass 'xpu' (flag, config or
+argument) ... the code takes the device from it", and cuda-availability-check at ``pipeline.py:210``. The
+expectation is moderate: every pipeline's constructor keeps a device string only if
+``torch.cuda.is_available()`` and ``'cuda'`` is in it, else it picks the CPU (``pipeline.py:209``-``:214``),
+so ``device='xpu'`` or ``'mps'`` silently runs on the CPU and only an undocumented ``torch.device`` object
+gets through. The shape: a device parameter filtered by a cuda-or-cpu check that rewrites any other string to
+the CPU, read as a default the caller can override. Not tuned: a measurement round, one level off.
+text2vec (blind round 222, held out, the draw) on XPU: envsnap says moderate, from device-choices at
+``text2vec/bertmatching_model.py:29`` and ``text2vec/similarity.py:20``, module-level cuda/mps/cpu ladders,
+"never 'xpu': on Intel XPU it falls back to the CPU until the selection is edited". The expectation is lower
+(borderline, as the truth says): the main ``SentenceModel`` documents ``device`` as a parameter ('cuda',
+'cpu', 'mps', 'npu'; ``sentence_model.py:61``, ``:79``) and ``encode(device=...)`` moves the model, so
+``device='xpu'`` runs encoding and the CoSENT/SentenceBERT/BGE training; only the side BertMatch model and the
+Similarity helper keep the ladder. The shape: a cuda/mps/cpu ladder in secondary modules beside a documented
+device parameter on the main class. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
