@@ -429,6 +429,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-nequip-allegro", "mps"),
         ("real-mmrotate", "rocm:gfx942"),
         ("real-cacheshrink", "xpu"),
+        ("real-min-dalle", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3170,7 +3171,15 @@ in ``batched_randomized_svd``, which nothing in the package calls; ``convert_to_
 take any device string, so ``device='xpu'`` moves the model and the SVD initialization follows it, and
 ``empty_cache`` is guarded by ``device.type == 'cuda'`` (``converter.py:382``). The shape: a CUDA-stream
 helper defined but never called, beside a device parameter the caller sets. Not tuned: a measurement round,
-one level off."""
+one level off.
+min-dalle (blind round 223) on MPS: envsnap says lower ("standard ops, no custom CUDA"), from lower findings
+only: cuda-amp at ``min_dalle/min_dalle.py:201`` (+3 more), "Autocast disables itself off CUDA",
+cudnn-setting at ``:15``-``:16`` and cuda-availability-check at ``:33``. The expectation is moderate:
+``MinDalle(device=...)`` takes 'mps' and the code is plain PyTorch, but the project's own tracker reports
+the MPS backend broken (kuprel/min-dalle#102: white-noise images on an M1 Pro even with the CUDA autocast and
+cudnn lines removed; #25: ops MPS lacked, generation still wrong), so support is partial and needs edits. The
+shape: device-generic PyTorch whose target failure is a wrong result reported in the tracker, not a construct
+in the code. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
