@@ -434,6 +434,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-gliclass", "xpu"),
         ("real-gliclass", "mps"),
         ("real-text2vec", "xpu"),
+        ("real-min-dalle", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3210,7 +3211,16 @@ text2vec (blind round 222, held out, the draw) on XPU: envsnap says moderate, fr
 'cpu', 'mps', 'npu'; ``sentence_model.py:61``, ``:79``) and ``encode(device=...)`` moves the model, so
 ``device='xpu'`` runs encoding and the CoSENT/SentenceBERT/BGE training; only the side BertMatch model and the
 Similarity helper keep the ladder. The shape: a cuda/mps/cpu ladder in secondary modules beside a documented
-device parameter on the main class. Not tuned: a measurement round, one level off."""
+device parameter on the main class. Not tuned: a measurement round, one level off.
+one level off.
+min-dalle (blind round 223) on MPS: envsnap says lower ("standard ops, no custom CUDA"), from lower findings
+only: cuda-amp at ``min_dalle/min_dalle.py:201`` (+3 more), "Autocast disables itself off CUDA",
+cudnn-setting at ``:15``-``:16`` and cuda-availability-check at ``:33``. The expectation is moderate:
+``MinDalle(device=...)`` takes 'mps' and the code is plain PyTorch, but the project's own tracker reports
+the MPS backend broken (kuprel/min-dalle#102: white-noise images on an M1 Pro even with the CUDA autocast and
+cudnn lines removed; #25: ops MPS lacked, generation still wrong), so support is partial and needs edits. The
+shape: device-generic PyTorch whose target failure is a wrong result reported in the tracker, not a construct
+in the code. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,5 @@
+# -*- coding: utf-8 -*-
+from .unet import UNetModel, SuperResUNetModel
+
+
+__all__ = ['UNetModel', 'SuperResUNetModel']

@@ -1,0 +1,1 @@
+from .min_dalle import MinDalle

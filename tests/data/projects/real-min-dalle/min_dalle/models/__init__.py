@@ -1,0 +1,3 @@
+from .dalle_bart_encoder import DalleBartEncoder
+from .dalle_bart_decoder import DalleBartDecoder
+from .vqgan_detokenizer import VQGanDetokenizer
