@@ -3186,7 +3186,6 @@ time-like tensors in float64 on y0's device, and MPS refuses float64 (the real-t
 #257): each call needs method='rk4' or options={'dtype': torch.float32}. The shape: a thin wrapper whose
 float64 lives in a required pure-Python dependency's default solver, not in its own source. Not tuned: a
 measurement round, one level off.
-one level off.
 angle-emb (blind round 222) on ROCm and XPU: envsnap says moderate on both, from cuda-only-requirement at
 ``angle_emb-0.6.1.dist-info/METADATA:17`` (``bitsandbytes==0.49.2``), "0.49.2 predates ROCm support (from
 0.50)" and the same for Intel XPU; the top-level ``import bitsandbytes`` (``angle_emb/angle.py:11``) and the
@@ -3212,7 +3211,6 @@ text2vec (blind round 222, held out, the draw) on XPU: envsnap says moderate, fr
 ``device='xpu'`` runs encoding and the CoSENT/SentenceBERT/BGE training; only the side BertMatch model and the
 Similarity helper keep the ladder. The shape: a cuda/mps/cpu ladder in secondary modules beside a documented
 device parameter on the main class. Not tuned: a measurement round, one level off.
-one level off.
 min-dalle (blind round 223) on MPS: envsnap says lower ("standard ops, no custom CUDA"), from lower findings
 only: cuda-amp at ``min_dalle/min_dalle.py:201`` (+3 more), "Autocast disables itself off CUDA",
 cudnn-setting at ``:15``-``:16`` and cuda-availability-check at ``:33``. The expectation is moderate:
