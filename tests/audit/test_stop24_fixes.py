@@ -389,3 +389,51 @@ def test_the_same_import_in_a_module_the_package_loads_stays_required(tmp_path: 
     report = audit_files(tmp_path, library, "mps")
     assert report.verdict.risk == "higher"
     assert "cuda-only-import" in raised(report)
+
+
+# gliclass 0.1.21: gliclass/pipeline.py:209-215.
+GLICLASS = (
+    "import torch\n"
+    "\n"
+    "\n"
+    "class ZeroShotClassificationPipeline:\n"
+    "    def __init__(self, model, device='cuda:0'):\n"
+    "        if not isinstance(device, torch.device):\n"
+    '            if torch.cuda.is_available() and "cuda" in device:\n'
+    "                self.device = torch.device(device)\n"
+    "            else:\n"
+    '                self.device = torch.device("cpu")\n'
+    "        else:\n"
+    "            self.device = device\n"
+    "        self.model = model.to(self.device)\n"
+)
+# neuraloperator 2.0.0: neuralop/training/trainer.py:83-91, the autocast device type beside the device.
+NEURALOP = (
+    "import torch\n"
+    "\n"
+    "\n"
+    "class Trainer:\n"
+    "    def __init__(self, model, device='cuda'):\n"
+    "        self.device = device\n"
+    "        if isinstance(self.device, torch.device):\n"
+    "            self.autocast_device_type = self.device.type\n"
+    "        else:\n"
+    '            if "cuda" in self.device:\n'
+    '                self.autocast_device_type = "cuda"\n'
+    "            else:\n"
+    '                self.autocast_device_type = "cpu"\n'
+    "        self.model = model.to(self.device)\n"
+)
+
+
+def test_a_device_kept_only_when_it_names_cuda_is_a_discard(tmp_path: Path) -> None:
+    for target in ("xpu", "mps"):
+        report = audit_files(tmp_path / target, {"gliclass/pipeline.py": GLICLASS}, target)
+        assert report.verdict.risk == "moderate", target
+        assert "device-choices" in raised(report)
+
+
+def test_a_device_type_mapped_from_a_cuda_string_is_no_discard(tmp_path: Path) -> None:
+    # The twin: the Trainer keeps the caller's device; only autocast's device type is derived.
+    report = audit_files(tmp_path, {"neuralop/training/trainer.py": NEURALOP}, "xpu")
+    assert "device-choices" not in raised(report)

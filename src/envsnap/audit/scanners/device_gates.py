@@ -261,16 +261,7 @@ def discarded_devices(node: ast.If) -> list[str] | None:
     parts = (
         node.test.values if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.And) else []
     )
-    compared = [
-        part
-        for part in (parts or [node.test])
-        if isinstance(part, ast.Compare)
-        and len(part.ops) == 1
-        and isinstance(part.ops[0], ast.Eq)
-        and _device_named(part.left)
-        and isinstance(part.comparators[0], ast.Constant)
-        and part.comparators[0].value == "cuda"
-    ]
+    compared = [part for part in (parts or [node.test]) if _names_cuda(part)]
     if not compared:
         return None
     # One assignment per branch (python_shapes.branch_value), to the same name: a returned device is a
@@ -279,15 +270,46 @@ def discarded_devices(node: ast.If) -> list[str] | None:
     if fallback is None or fallback[0] == "return" or fallback[1] != "cpu":
         return None
     kept = branch_value(node.body)
+    if kept is not None and any(
+        isinstance(part.ops[0], ast.In) for part in compared if isinstance(part, ast.Compare)
+    ):
+        # `if "cuda" in device: autocast_type = "cuda"` maps any CUDA string to a device type (neuraloperator
+        # 2.0's Trainer keeps the caller's device beside it): only keeping the device itself is a discard.
+        return None
     if kept is None:
         # `x = device`: the CUDA value the caller gave, kept as it is.
         statement = node.body[0] if len(node.body) == 1 else None
-        if not (isinstance(statement, ast.Assign) and _device_named(statement.value)):
+        if not (isinstance(statement, ast.Assign) and _device_named(_unwrapped(statement.value))):
             return None
         kept = (ast.dump(statement.targets[0]), "cuda")
     if kept[1].split(":")[0] != "cuda" or kept[0] != fallback[0]:
         return None
     return ["cuda", "cpu"]
+
+
+def _names_cuda(test: ast.expr) -> bool:
+    """``device == 'cuda'``, or ``'cuda' in device`` (gliclass 0.1.21's pipeline, #22 blind round 222: any
+    CUDA device string, ``cuda:1`` too, is kept; ``'xpu'`` or ``'mps'`` becomes the CPU)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    left, right = test.left, test.comparators[0]
+    if isinstance(test.ops[0], ast.Eq):
+        return _device_named(left) and isinstance(right, ast.Constant) and right.value == "cuda"
+    if isinstance(test.ops[0], ast.In):
+        return isinstance(left, ast.Constant) and left.value == "cuda" and _device_named(right)
+    return False
+
+
+def _unwrapped(value: ast.expr) -> ast.expr:
+    """The argument of ``torch.device(x)``, else the value itself."""
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr == "device"
+        and len(value.args) == 1
+    ):
+        return value.args[0]
+    return value
 
 
 def _checks_cuda(test: ast.expr) -> bool:
