@@ -1,0 +1,2 @@
+from . import _ivon
+from ._ivon import IVON

@@ -1,0 +1,3 @@
+from .handlers import *
+from .reparameterization_messengers import *
+
