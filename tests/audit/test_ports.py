@@ -433,6 +433,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-angle-emb", "xpu"),
         ("real-text2vec", "xpu"),
         ("real-min-dalle", "mps"),
+        ("real-unstructured-inference", "xpu"),
+        ("real-unstructured-inference", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3217,7 +3219,17 @@ cudnn-setting at ``:15``-``:16`` and cuda-availability-check at ``:33``. The exp
 the MPS backend broken (kuprel/min-dalle#102: white-noise images on an M1 Pro even with the CUDA autocast and
 cudnn lines removed; #25: ops MPS lacked, generation still wrong), so support is partial and needs edits. The
 shape: device-generic PyTorch whose target failure is a wrong result reported in the tracker, not a construct
-in the code. Not tuned: a measurement round, one level off."""
+in the code. Not tuned: a measurement round, one level off.
+unstructured-inference (blind round 225) on XPU and MPS: envsnap says lower ("standard ops, no custom CUDA"),
+from lower findings only: ort-cuda-provider at ``unstructured_inference/models/detectron2onnx.py:112`` (+3
+more), "the project installs onnxruntime ... runs them as the source does", cuda-availability-check at
+``models/tables.py:71`` ("the code takes its CPU branch") and a guarded torch-cuda-api at ``tables.py:85``.
+The expectation is moderate: the pipeline's entry ``load_agent()`` (``tables.py:177``-``:185``) initializes
+the Table Transformer with no device, so the cuda-or-cpu default (``tables.py:71``, ``:82``) leaves it on the
+CPU, and the ONNX layout sessions list only TensorRT, CUDA and CPU providers (``yolox.py:76``-``:81``), so
+neither model reaches an Intel or Apple GPU without edits. The shape: a cuda-or-cpu default on a parameter
+that the library's own entry point never passes, read as a default the caller can override. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

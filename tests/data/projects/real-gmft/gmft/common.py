@@ -1,0 +1,1 @@
+from gmft.base import *

@@ -1,0 +1,1 @@
+from gmft.formatters.base import *

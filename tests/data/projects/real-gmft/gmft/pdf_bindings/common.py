@@ -1,0 +1,1 @@
+from gmft.pdf_bindings.base import *

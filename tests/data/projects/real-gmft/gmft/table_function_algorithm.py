@@ -1,0 +1,3 @@
+raise ImportError(
+    "gmft.table_function_algorithm has been moved to gmft.algorithm.structure."
+)

@@ -1,0 +1,5 @@
+from marker.schema.blocks import Block
+
+
+class Group(Block):
+    pass

@@ -1,0 +1,1 @@
+__version__ = "1.6.14"  # pragma: no cover
