@@ -435,6 +435,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-gliclass", "mps"),
         ("real-text2vec", "xpu"),
         ("real-min-dalle", "mps"),
+        ("real-revlib", "xpu"),
+        ("real-revlib", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3218,7 +3220,15 @@ cudnn-setting at ``:15``-``:16`` and cuda-availability-check at ``:33``. The exp
 the MPS backend broken (kuprel/min-dalle#102: white-noise images on an M1 Pro even with the CUDA autocast and
 cudnn lines removed; #25: ops MPS lacked, generation still wrong), so support is partial and needs edits. The
 shape: device-generic PyTorch whose target failure is a wrong result reported in the tracker, not a construct
-in the code. Not tuned: a measurement round, one level off."""
+in the code. Not tuned: a measurement round, one level off.
+revlib (blind round 226) on XPU and MPS: envsnap says moderate, from one torch-cuda-api finding at
+``revlib/core.py:245`` (``self.cuda: bool = torch.cuda._initialized``), "A CUDA-only call: it raises on XPU"
+(on MPS the same); the ``torch.cuda.amp.autocast`` of the recompute (``:292``) is rated lower. The
+expectation is lower (borderline, as the truth says): ``torch.cuda._initialized`` is a module attribute read,
+not a call, and is simply False off CUDA, which only skips the CUDA RNG save/restore; the reversible modules
+follow their inputs' device, so float32 training runs on the Intel or Apple GPU as shipped, and only AMP or
+dropout inside reversible blocks would want an edit. The shape: a private ``torch.cuda`` flag read as a
+guard, taken for a CUDA call that raises. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
