@@ -437,6 +437,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-unstructured-inference", "mps"),
         ("real-revlib", "xpu"),
         ("real-revlib", "mps"),
+        ("real-pi-zero-pytorch", "mps"),
+        ("real-torchlie", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3240,7 +3242,24 @@ expectation is lower (borderline, as the truth says): ``torch.cuda._initialized`
 not a call, and is simply False off CUDA, which only skips the CUDA RNG save/restore; the reversible modules
 follow their inputs' device, so float32 training runs on the Intel or Apple GPU as shipped, and only AMP or
 dropout inside reversible blocks would want an edit. The shape: a private ``torch.cuda`` flag read as a
-guard, taken for a CUDA call that raises. Not tuned: a measurement round, one level off."""
+guard, taken for a CUDA call that raises. Not tuned: a measurement round, one level off.
+in the code. Not tuned: a measurement round, one level off.
+pi-zero-pytorch (blind round 227) on MPS: envsnap says lower, from "has a code path on Apple MPS: uses
+torch.mps" (``pi_zero_pytorch/labeller/state.py:32``), which turns float64-on-mps at
+``pi_zero_pytorch/pi_zero.py:247`` into a "to check on Apple MPS" note. The expectation is moderate: the MPS
+path covers the labeller's default device and the Dirichlet sampler (``mps_compatible``, ``:430``-``:448``),
+but ``project()`` casts to float64 (``x.double()``, ``:247``) in classifier-free guidance sampling, reached by
+``sample(cond_scale>0)`` with ``remove_parallel_component=True`` by default (``:1726``, ``:1948``-``:1951``),
+so that sampling mode fails on MPS until the cast is edited. The shape: an MPS-aware project whose float64
+cast sits in a core model path, not in the module that names mps. Not tuned: a measurement round, one level
+off.
+torchlie (blind round 227) on MPS: envsnap says moderate, from float64-on-mps at
+``torchlie/functional/so3_impl.py:113`` (+1 more, ``:34``), ``t_ = t_.double()``. The expectation is lower
+(borderline, as the truth says): both casts are inside the validators ``check_group_tensor`` and
+``check_unit_quaternion``, which ``checks_base`` runs only under the opt-in ``enable_checks()`` context
+(``check_contexts.py:18``, ``:40``-``:41``: off by default), and the ops themselves run in the input's dtype,
+float32 by default (``lie_tensor.py:264``). The shape: float64 casts confined to debug-time validators
+behind an off-by-default switch, read as the compute path. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

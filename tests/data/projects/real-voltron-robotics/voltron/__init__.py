@@ -1,0 +1,2 @@
+from .models.materialize import available_models, load
+from .models.util import instantiate_extractor

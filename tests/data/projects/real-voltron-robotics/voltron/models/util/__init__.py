@@ -1,0 +1,1 @@
+from .extraction import instantiate_extractor

@@ -1,0 +1,1 @@
+from .overwatch import OverwatchRich

@@ -1,0 +1,1 @@
+from .process import extract_frames, preprocess_language, unify_batches

@@ -1,0 +1,3 @@
+from .checkpointing import CheckpointSaver, do_resume
+from .metrics import Metrics
+from .utilities import ResumeableDistributedSampler, set_global_seed
