@@ -419,7 +419,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-mri-nufft", "mps"),
         ("real-simple-diarizer", "xpu"),
         ("real-simple-diarizer", "mps"),
-        ("real-equiformer-pytorch", "xpu"),
         ("real-py-real-esrgan", "mps"),
         ("real-daisyrec", "xpu"),
         ("real-daisyrec", "mps"),
@@ -435,8 +434,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-min-dalle", "mps"),
         ("real-unstructured-inference", "xpu"),
         ("real-unstructured-inference", "mps"),
-        ("real-revlib", "xpu"),
-        ("real-revlib", "mps"),
         ("real-pi-zero-pytorch", "mps"),
         ("real-torchlie", "mps"),
     }
@@ -3097,7 +3094,10 @@ XPU"); the float64 casts (``basis.py:86``, ``:110``, ``:173``) are fine on XPU. 
 model follows its parameters' device (``equiformer_pytorch.py:1066-1122``), and the flag read is a module
 attribute that is False off CUDA, so the reversible block (off by default, ``equiformer_pytorch.py:930``) only
 skips forking CUDA RNG states. The shape: a read of a torch.cuda state flag used as a guard, read as a
-CUDA-only call that raises. Not tuned: a measurement round, one level off.
+CUDA-only call that raises. Not tuned: a measurement round, one level off. Right since stop 24's fix (the
+torch.cuda._initialized flag is no call), made on revlib (round 226); equiformer-pytorch was this round's
+draw, but its code was read for the same rule first (tried and taken back after round 212), so it counts as
+built against since.
 py-real-esrgan (blind round 213) on MPS: envsnap says lower ("standard ops, no custom CUDA"), from
 cuda-availability-check and hardcoded-cuda-device at ``py_real_esrgan/__main__.py:33`` (the CLI's cuda-or-cpu
 pick) and cuda-amp at ``model.py:57`` ("on Apple MPS the model runs in float32 as written"), all lower. The
@@ -3242,7 +3242,8 @@ expectation is lower (borderline, as the truth says): ``torch.cuda._initialized`
 not a call, and is simply False off CUDA, which only skips the CUDA RNG save/restore; the reversible modules
 follow their inputs' device, so float32 training runs on the Intel or Apple GPU as shipped, and only AMP or
 dropout inside reversible blocks would want an edit. The shape: a private ``torch.cuda`` flag read as a
-guard, taken for a CUDA call that raises. Not tuned: a measurement round, one level off.
+guard, taken for a CUDA call that raises. Not tuned: a measurement round, one level off. Right since stop 24's
+fix (the torch.cuda._initialized flag is no call): built against since.
 in the code. Not tuned: a measurement round, one level off.
 pi-zero-pytorch (blind round 227) on MPS: envsnap says lower, from "has a code path on Apple MPS: uses
 torch.mps" (``pi_zero_pytorch/labeller/state.py:32``), which turns float64-on-mps at

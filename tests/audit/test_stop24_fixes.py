@@ -437,3 +437,35 @@ def test_a_device_type_mapped_from_a_cuda_string_is_no_discard(tmp_path: Path) -
     # The twin: the Trainer keeps the caller's device; only autocast's device type is derived.
     report = audit_files(tmp_path, {"neuralop/training/trainer.py": NEURALOP}, "xpu")
     assert "device-choices" not in raised(report)
+
+
+# revlib 1.7.2: revlib/core.py:244-246, and :307-308 where the flag guards the CUDA RNG states.
+REVLIB = (
+    "import torch\n"
+    "\n"
+    "\n"
+    "class _ReversibleHalfResidualSwapFn:\n"
+    "    def __init__(self):\n"
+    "        self.cuda_devices = []\n"
+    "        self.cuda: bool = torch.cuda._initialized\n"
+    "        self.autocast: bool = torch.is_autocast_enabled()\n"
+    "\n"
+    "    def forward(self, *inp):\n"
+    "        if self.cuda:\n"
+    "            self.cuda_devices, self.cuda_states = torch.utils.checkpoint.get_device_states(*inp)\n"
+    "        return inp\n"
+)
+
+
+def test_the_cuda_initialized_flag_is_no_call(tmp_path: Path) -> None:
+    for target in ("xpu", "mps"):
+        report = audit_files(tmp_path / target, {"revlib/core.py": REVLIB}, target)
+        assert report.verdict.risk == "lower", target
+        assert "torch-cuda-api" not in raised(report)
+
+
+def test_a_cuda_call_beside_it_still_raises(tmp_path: Path) -> None:
+    # The twin: asking for the current CUDA device raises off CUDA.
+    called = REVLIB.replace("torch.cuda._initialized", "torch.cuda.current_device() >= 0")
+    report = audit_files(tmp_path, {"revlib/core.py": called}, "xpu")
+    assert "torch-cuda-api" in raised(report)

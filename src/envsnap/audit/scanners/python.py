@@ -184,6 +184,7 @@ SAFE_CUDA_CALLS = frozenset(
         "is_available",
         "device_count",
         "is_initialized",
+        "_initialized",
         "manual_seed",
         "manual_seed_all",
         "seed",
@@ -197,6 +198,10 @@ SAFE_CUDA_CALLS = frozenset(
 The seeding calls ("It's safe to call this function if CUDA is not available; in that case, it is silently
 ignored", torch.cuda.manual_seed's docs) also under their module, ``torch.cuda.random.manual_seed``
 (torchattacks 3.5.1's APGD, #22 blind round 145).
+
+``torch.cuda._initialized`` is the flag ``is_initialized()`` returns, False until CUDA starts: revlib 1.7.2
+keeps it (``self.cuda: bool = torch.cuda._initialized``) to save CUDA RNG states only where CUDA runs, as
+RevTorch's reversible blocks do (#22 blind round 226).
 
 ``torch.cuda.OutOfMemoryError`` is ``torch._C.OutOfMemoryError`` (torch/cuda/__init__.py) on every
 build, the same class as ``torch.OutOfMemoryError`` that the XPU and MPS allocators raise too: an
