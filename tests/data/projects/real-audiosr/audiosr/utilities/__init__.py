@@ -1,0 +1,3 @@
+from .tools import *
+from .data import *
+from .model import *

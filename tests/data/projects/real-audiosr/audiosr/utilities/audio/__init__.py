@@ -1,0 +1,3 @@
+from .audio_processing import *
+from .stft import *
+from .tools import *

@@ -1,0 +1,2 @@
+from .audio_mel_dataset import *  # NOQA
+from .scp_dataset import *  # NOQA

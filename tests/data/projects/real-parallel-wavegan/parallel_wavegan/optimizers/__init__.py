@@ -1,0 +1,3 @@
+from torch.optim import *  # NOQA
+
+from .radam import *  # NOQA
