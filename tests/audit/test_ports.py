@@ -436,6 +436,11 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-unstructured-inference", "mps"),
         ("real-pi-zero-pytorch", "mps"),
         ("real-torchlie", "mps"),
+        ("real-parallel-wavegan", "xpu"),
+        ("real-parallel-wavegan", "mps"),
+        ("real-audiosr", "xpu"),
+        ("real-dualcodec", "xpu"),
+        ("real-dualcodec", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3260,7 +3265,37 @@ torchlie (blind round 227) on MPS: envsnap says moderate, from float64-on-mps at
 ``check_unit_quaternion``, which ``checks_base`` runs only under the opt-in ``enable_checks()`` context
 (``check_contexts.py:18``, ``:40``-``:41``: off by default), and the ops themselves run in the input's dtype,
 float32 by default (``lie_tensor.py:264``). The shape: float64 casts confined to debug-time validators
-behind an off-by-default switch, read as the compute path. Not tuned: a measurement round, one level off."""
+behind an off-by-default switch, read as the compute path. Not tuned: a measurement round, one level off.
+parallel-wavegan (blind round 228) on XPU and MPS: envsnap says lower ("standard ops, no custom CUDA"), from
+lower findings only: cuda-availability-check at ``parallel_wavegan/bin/decode.py:138`` and
+``bin/train.py:1043`` ("the code takes its CPU branch"), hardcoded-cuda-device behind that check at
+``decode.py:139`` and ``train.py:1046`` ("falls through to the CPU ... the accelerator sits idle"), a guarded
+apex import (``train.py:1497``) and nccl-backend (``:1057``). The expectation is moderate: the vocoders
+themselves follow their inputs' device, but the only documented entry points are the recipe CLIs
+parallel-wavegan-train and -decode (the README documents no Python device API), and both pick cuda-or-cpu
+(``decode.py:138``-``:141``, ``train.py:1043``-``:1046``) with no device option, so an Intel or Apple GPU is
+never used without a small edit. The shape: a cuda-or-cpu choice in the project's only entry points, with no
+flag to name another device, read as a CPU fallback. Not tuned: a measurement round, one level off.
+audiosr (blind round 228) on XPU: envsnap says moderate, from hardcoded-cuda-device at
+``audiosr/latent_diffusion/modules/audiomae/models_mae.py:545`` (+1 more, ``encoders/modules.py:583``),
+torch-cuda-api at ``audiomae/util/misc.py:259`` and cuda-grad-scaler at ``misc.py:281``. The expectation is
+lower (borderline, as the truth says): those lines are AudioMAE pretraining code and utilities
+(``torch.cuda.set_device``, a GradScaler) and a CLAP branch behind ``enable_cuda=(device == 'cuda')``
+(``ddpm.py:104``-``:106``), none on the super-resolution path; the documented ``-d/--device`` switch
+(README, ``__main__.py:50``-``:56``) passes 'xpu' through ``build_model`` (``pipeline.py:115``-``:121``) to
+the model, checkpoint and DDIM sampler, whose buffers are float32 (``ddpm.py:222``). The shape: CUDA-only
+lines in vendored training utilities of a sub-model, beside a documented device switch on the inference
+entry point. Not tuned: a measurement round, one level off.
+dualcodec (blind round 228) on XPU and MPS: envsnap says lower, from "has a code path on Intel XPU: names the
+'xpu' device" (``dualcodec/utils/utils_infer.py:50``; on MPS "names the 'mps' device",
+``model_tts/valle_nar/modeling_llama.py:166``), which turns hardcoded-cuda-device at ``dualcodec/app.py:31``
+(+5 more) into a "to check" note; the guard ``if not torch.cuda.is_available(): device = "cpu"`` at
+``infer/dualcodec/inference_with_semantic.py:103`` (and ``:37``) is a lower cuda-availability-check ("the
+code takes its CPU branch"). The expectation is moderate: the xpu/mps ladder lives in the f5-tts-derived TTS
+helpers, while the codec's documented API ``dualcodec.Inference(device=...)`` resets any device to 'cpu' when
+CUDA is absent (``:37``-``:39``, ``:103``-``:105``), so ``device='xpu'`` or ``'mps'`` silently runs on the CPU
+until that guard is edited. The shape: a device parameter overridden by a CUDA-or-CPU guard in the main API,
+while a side module names the target. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
