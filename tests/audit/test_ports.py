@@ -441,6 +441,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-audiosr", "xpu"),
         ("real-dualcodec", "xpu"),
         ("real-dualcodec", "mps"),
+        ("real-torch-ppr", "xpu"),
+        ("real-torch-ppr", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3295,7 +3297,18 @@ code takes its CPU branch"). The expectation is moderate: the xpu/mps ladder liv
 helpers, while the codec's documented API ``dualcodec.Inference(device=...)`` resets any device to 'cpu' when
 CUDA is absent (``:37``-``:39``, ``:103``-``:105``), so ``device='xpu'`` or ``'mps'`` silently runs on the CPU
 until that guard is edited. The shape: a device parameter overridden by a CUDA-or-CPU guard in the main API,
-while a side module names the target. Not tuned: a measurement round, one level off."""
+while a side module names the target. Not tuned: a measurement round, one level off.
+behind an off-by-default switch, read as the compute path. Not tuned: a measurement round, one level off.
+torch-ppr (blind round 229) on XPU and MPS: envsnap says lower ("standard ops, no custom CUDA"), from one
+cuda-availability-check at ``torch_ppr/utils.py:41`` ("Returns False on Intel XPU: the code takes its CPU
+branch"; on MPS the same), the cuda-or-cpu default of ``resolve_device``. The expectation is moderate:
+``device='xpu'`` or ``'mps'`` is passed through (``:45``), but the whole computation is a sparse COO product,
+``torch.sparse.addmm`` in ``power_iteration`` (``:346``) on the adjacency built by ``torch.sparse_coo_tensor``
+(``:91``) and moved to the device (``:335``), and released torch had no SparseXPU addmm (NotImplementedError,
+intel/torch-xpu-ops#2211, added late 2025 by #2409) and no SparseMPS tensors or matmul (pytorch#129842,
+#140941, until #157238 and #165232), so the adjacency must stay on the CPU or be densified. The shape:
+device-generic PyTorch whose core op is a torch.sparse product with no kernel on the target's backend, an op
+coverage gap rather than a CUDA construct in the code. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
