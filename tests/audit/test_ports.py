@@ -436,6 +436,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-unstructured-inference", "mps"),
         ("real-pi-zero-pytorch", "mps"),
         ("real-torchlie", "mps"),
+        ("real-clip-server", "rocm:gfx942"),
+        ("real-clip-server", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3260,7 +3262,19 @@ torchlie (blind round 227) on MPS: envsnap says moderate, from float64-on-mps at
 ``check_unit_quaternion``, which ``checks_base`` runs only under the opt-in ``enable_checks()`` context
 (``check_contexts.py:18``, ``:40``-``:41``: off by default), and the ops themselves run in the input's dtype,
 float32 by default (``lie_tensor.py:264``). The shape: float64 casts confined to debug-time validators
-behind an off-by-default switch, read as the compute path. Not tuned: a measurement round, one level off."""
+behind an off-by-default switch, read as the compute path. Not tuned: a measurement round, one level off.
+clip-server (blind round 230) on ROCm and XPU: envsnap says moderate; on ROCm from one torch-pin finding at
+``setup.py:47`` ("torch is capped (torchvision<=0.13.0 ...): the newest torch allowed, 1.12, publishes ROCm
+5.1.1 wheels without code objects for gfx942"), on XPU from the same pin ("predates Intel XPU wheels") with
+the TensorRT cuda-only-import at ``clip_server/model/clip_trt.py:5`` and cuda-only-requirement at
+``setup.py:64``, both rated moderate though called guarded and optional. The expectation is lower (XPU
+borderline, as the truth says): the cap is one arm of a conditional, ``'torchvision<=0.13.0' if
+sys.version_info <= (3, 7, 2) else 'torchvision'``, so on any current Python torch and torchvision are
+unpinned; the default PyTorch executor auto-detects 'cuda' (the AMD GPU under ROCm,
+``clip_torch.py:57``-``:58``) and passes any device string through (``:91``-``:92``), and TensorRT is only the
+optional ``[tensorrt]`` extra behind its own executor. The shape: a version cap inside a Python-version
+conditional expression in install_requires, read as an unconditional pin. Not tuned: a measurement round, one
+level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
