@@ -443,6 +443,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-dualcodec", "mps"),
         ("real-torch-ppr", "xpu"),
         ("real-torch-ppr", "mps"),
+        ("real-clip-server", "rocm:gfx942"),
+        ("real-clip-server", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3308,7 +3310,20 @@ branch"; on MPS the same), the cuda-or-cpu default of ``resolve_device``. The ex
 intel/torch-xpu-ops#2211, added late 2025 by #2409) and no SparseMPS tensors or matmul (pytorch#129842,
 #140941, until #157238 and #165232), so the adjacency must stay on the CPU or be densified. The shape:
 device-generic PyTorch whose core op is a torch.sparse product with no kernel on the target's backend, an op
-coverage gap rather than a CUDA construct in the code. Not tuned: a measurement round, one level off."""
+coverage gap rather than a CUDA construct in the code. Not tuned: a measurement round, one level off.
+behind an off-by-default switch, read as the compute path. Not tuned: a measurement round, one level off.
+clip-server (blind round 230) on ROCm and XPU: envsnap says moderate; on ROCm from one torch-pin finding at
+``setup.py:47`` ("torch is capped (torchvision<=0.13.0 ...): the newest torch allowed, 1.12, publishes ROCm
+5.1.1 wheels without code objects for gfx942"), on XPU from the same pin ("predates Intel XPU wheels") with
+the TensorRT cuda-only-import at ``clip_server/model/clip_trt.py:5`` and cuda-only-requirement at
+``setup.py:64``, both rated moderate though called guarded and optional. The expectation is lower (XPU
+borderline, as the truth says): the cap is one arm of a conditional, ``'torchvision<=0.13.0' if
+sys.version_info <= (3, 7, 2) else 'torchvision'``, so on any current Python torch and torchvision are
+unpinned; the default PyTorch executor auto-detects 'cuda' (the AMD GPU under ROCm,
+``clip_torch.py:57``-``:58``) and passes any device string through (``:91``-``:92``), and TensorRT is only the
+optional ``[tensorrt]`` extra behind its own executor. The shape: a version cap inside a Python-version
+conditional expression in install_requires, read as an unconditional pin. Not tuned: a measurement round, one
+level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
