@@ -445,6 +445,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torch-ppr", "mps"),
         ("real-clip-server", "rocm:gfx942"),
         ("real-clip-server", "xpu"),
+        ("real-stripedhyena", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3323,7 +3324,17 @@ unpinned; the default PyTorch executor auto-detects 'cuda' (the AMD GPU under RO
 ``clip_torch.py:57``-``:58``) and passes any device string through (``:91``-``:92``), and TensorRT is only the
 optional ``[tensorrt]`` extra behind its own executor. The shape: a version cap inside a Python-version
 conditional expression in install_requires, read as an unconditional pin. Not tuned: a measurement round, one
-level off."""
+level off.
+behind an off-by-default switch, read as the compute path. Not tuned: a measurement round, one level off.
+stripedhyena (blind round 231) on ROCm: envsnap says moderate, from cuda-only-requirement at
+``stripedhyena-0.2.2.dist-info/METADATA:213`` (``Requires-Dist: flash-attn >=2.0.0``, "FlashAttention CUDA
+kernels: CUDA-only as used here") and cuda-only-import at ``stripedhyena/layers.py:24`` (flash-attn's
+``rms_norm``); its own fix line names "the ROCm build of flash-attn". The expectation is lower: flash-attn has
+a documented ROCm build for MI300 (Composable Kernel or Triton backend), which covers the MHA and rotary the
+model uses (``model.py:40``-``:51``, ``positional_embeddings.py:12``), the ``rms_norm`` import sits behind the
+opt-in ``use_flash_rmsnorm`` (``layers.py:21``-``:24``), and the rest is plain PyTorch on the 'cuda' device,
+which is the AMD GPU under ROCm torch. The shape: a hard flash-attn requirement whose ROCm build is
+documented, read on ROCm as a CUDA-only package to swap. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,3 @@
+import os
+
+__version__ = "1.0.4"
