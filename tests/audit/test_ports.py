@@ -439,11 +439,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-parallel-wavegan", "xpu"),
         ("real-parallel-wavegan", "mps"),
         ("real-audiosr", "xpu"),
-        ("real-dualcodec", "xpu"),
-        ("real-dualcodec", "mps"),
         ("real-torch-ppr", "xpu"),
         ("real-torch-ppr", "mps"),
-        ("real-clip-server", "rocm:gfx942"),
         ("real-clip-server", "xpu"),
         ("real-stripedhyena", "rocm:gfx942"),
     }
@@ -2122,7 +2119,6 @@ estimator trains on the CPU until the line is edited (or DEVICE rebound in each 
 float32 MLPs after that. The shape: a module-level cuda-or-cpu constant, imported by name across the package,
 as the only device choice (the family of ctc-forced-aligner's and robomimic's), read as a guarded fall-back
 that runs. Not tuned: a measurement round, one level off.
-code path while the main driver hard-wires 'cuda'. Not tuned: a measurement round, one level off.
 crypten (blind round 153, held out) on XPU: lower ("standard ops, no custom CUDA"); its findings are all
 lower: cuda-availability-check at ``crypten/__init__.py:194`` (+4 more, "returns False on Intel XPU: the code
 takes its CPU branch"), hardcoded-cuda-device at ``crypten/mpc/provider/ttp_provider.py:154`` and ``:260``
@@ -2146,7 +2142,6 @@ overrides, ``use_cuda_amp``/``use_cpu_amp`` in ``dp_utils.py:224``-``:271``) pic
 from the later ``use_mps_device``: the pins must be lifted and the training_step override ported. The shape: a
 torch cap at the release that introduced MPS as a beta, read as supporting the target. Not tuned: a
 measurement round, one level off.
-code path while the main driver hard-wires 'cuda'. Not tuned: a measurement round, one level off.
 decile-distil (blind round 154, held out) on XPU and MPS: moderate, from its one blocking finding,
 hardcoded-cuda-device at ``distil/utils/gradmatch_solvers.py:100`` (``x_i = torch.Tensor(x_i).cuda()``, "a
 one-line edit"), with cuda-availability-check at ``active_learning_strategies/strategy.py:20`` (+2 more) read
@@ -2159,7 +2154,6 @@ weighted OMP selection (``supervised_strategy_wrappers.py:309``-``:311``), one s
 the rest runs as shipped with ``args={'device': 'xpu'}`` or 'mps' (borderline: the key is not in the
 docstrings). The shape: a device taken from a config dict, with one hard-wired ``.cuda()`` left in a solver
 behind a single optional strategy. Not tuned: a measurement round, one level off.
-code path while the main driver hard-wires 'cuda'. Not tuned: a measurement round, one level off.
 transformers-cfg (blind round 155, held out) on XPU and MPS: moderate, from device-choices at
 ``transformers_cfg/cli/cli_main.py:57`` (the CLI's ``--device`` admits only ``choices=["cpu", "cuda"]``, with
 a cuda-or-cpu default at ``:56``), its only finding above lower. The expectation is lower on both: that flag
@@ -3244,7 +3238,6 @@ CPU, and the ONNX layout sessions list only TensorRT, CUDA and CPU providers (``
 neither model reaches an Intel or Apple GPU without edits. The shape: a cuda-or-cpu default on a parameter
 that the library's own entry point never passes, read as a default the caller can override. Not tuned: a
 measurement round, one level off.
-in the code. Not tuned: a measurement round, one level off.
 revlib (blind round 226) on XPU and MPS: envsnap says moderate, from one torch-cuda-api finding at
 ``revlib/core.py:245`` (``self.cuda: bool = torch.cuda._initialized``), "A CUDA-only call: it raises on XPU"
 (on MPS the same); the ``torch.cuda.amp.autocast`` of the recompute (``:292``) is rated lower. The
@@ -3254,7 +3247,6 @@ follow their inputs' device, so float32 training runs on the Intel or Apple GPU 
 dropout inside reversible blocks would want an edit. The shape: a private ``torch.cuda`` flag read as a
 guard, taken for a CUDA call that raises. Not tuned: a measurement round, one level off. Right since stop 24's
 fix (the torch.cuda._initialized flag is no call): built against since.
-in the code. Not tuned: a measurement round, one level off.
 pi-zero-pytorch (blind round 227) on MPS: envsnap says lower, from "has a code path on Apple MPS: uses
 torch.mps" (``pi_zero_pytorch/labeller/state.py:32``), which turns float64-on-mps at
 ``pi_zero_pytorch/pi_zero.py:247`` into a "to check on Apple MPS" note. The expectation is moderate: the MPS
@@ -3300,8 +3292,8 @@ code takes its CPU branch"). The expectation is moderate: the xpu/mps ladder liv
 helpers, while the codec's documented API ``dualcodec.Inference(device=...)`` resets any device to 'cpu' when
 CUDA is absent (``:37``-``:39``, ``:103``-``:105``), so ``device='xpu'`` or ``'mps'`` silently runs on the CPU
 until that guard is edited. The shape: a device parameter overridden by a CUDA-or-CPU guard in the main API,
-while a side module names the target. Not tuned: a measurement round, one level off.
-behind an off-by-default switch, read as the compute path. Not tuned: a measurement round, one level off.
+while a side module names the target. Not tuned: a measurement round, one level off. Right since stop 24's fix
+(a caller's device reset to the CPU without CUDA outweighs a device name elsewhere): built against since.
 torch-ppr (blind round 229) on XPU and MPS: envsnap says lower ("standard ops, no custom CUDA"), from one
 cuda-availability-check at ``torch_ppr/utils.py:41`` ("Returns False on Intel XPU: the code takes its CPU
 branch"; on MPS the same), the cuda-or-cpu default of ``resolve_device``. The expectation is moderate:
@@ -3312,7 +3304,6 @@ intel/torch-xpu-ops#2211, added late 2025 by #2409) and no SparseMPS tensors or 
 #140941, until #157238 and #165232), so the adjacency must stay on the CPU or be densified. The shape:
 device-generic PyTorch whose core op is a torch.sparse product with no kernel on the target's backend, an op
 coverage gap rather than a CUDA construct in the code. Not tuned: a measurement round, one level off.
-behind an off-by-default switch, read as the compute path. Not tuned: a measurement round, one level off.
 clip-server (blind round 230) on ROCm and XPU: envsnap says moderate; on ROCm from one torch-pin finding at
 ``setup.py:47`` ("torch is capped (torchvision<=0.13.0 ...): the newest torch allowed, 1.12, publishes ROCm
 5.1.1 wheels without code objects for gfx942"), on XPU from the same pin ("predates Intel XPU wheels") with
@@ -3324,8 +3315,8 @@ unpinned; the default PyTorch executor auto-detects 'cuda' (the AMD GPU under RO
 ``clip_torch.py:57``-``:58``) and passes any device string through (``:91``-``:92``), and TensorRT is only the
 optional ``[tensorrt]`` extra behind its own executor. The shape: a version cap inside a Python-version
 conditional expression in install_requires, read as an unconditional pin. Not tuned: a measurement round, one
-level off.
-behind an off-by-default switch, read as the compute path. Not tuned: a measurement round, one level off.
+level off. ROCm right since stop 24's fix (a cap for old Pythons only is no pin), built against since; XPU still
+one off (the optional TensorRT extra).
 stripedhyena (blind round 231) on ROCm: envsnap says moderate, from cuda-only-requirement at
 ``stripedhyena-0.2.2.dist-info/METADATA:213`` (``Requires-Dist: flash-attn >=2.0.0``, "FlashAttention CUDA
 kernels: CUDA-only as used here") and cuda-only-import at ``stripedhyena/layers.py:24`` (flash-attn's

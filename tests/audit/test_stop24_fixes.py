@@ -21,6 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from envsnap.audit.roles import role_of
+from envsnap.audit.scanners.torch_pin import torch_pins
 from tests.audit.conftest import audit_files, raised
 
 # fvdb-core 0.6.0: src/CMakeLists.txt:1-6.
@@ -469,3 +470,73 @@ def test_a_cuda_call_beside_it_still_raises(tmp_path: Path) -> None:
     called = REVLIB.replace("torch.cuda._initialized", "torch.cuda.current_device() >= 0")
     report = audit_files(tmp_path, {"revlib/core.py": called}, "xpu")
     assert "torch-cuda-api" in raised(report)
+
+
+# dualcodec 0.4.2: dualcodec/infer/dualcodec/inference_with_semantic.py:92-105 (the docstring shortened).
+DUALCODEC_INFERENCE = (
+    "import warnings\n"
+    "\n"
+    "import torch\n"
+    "\n"
+    "\n"
+    "class Inference:\n"
+    "    def __init__(self, dualcodec_path, device='cuda', autocast=True):\n"
+    '        """- device: str, device to run the model"""\n'
+    "        if not torch.cuda.is_available():\n"
+    '            warnings.warn("CUDA is not available, running on CPU.")\n'
+    '            device = "cpu"\n'
+    "        self.model = torch.load(dualcodec_path).to(device)\n"
+)
+# dualcodec/utils/utils_infer.py:45-52: the TTS helpers' own pick, which names xpu and mps.
+DUALCODEC_UTILS = (
+    "import torch\n"
+    "\n"
+    "device = (\n"
+    '    "cuda"\n'
+    "    if torch.cuda.is_available()\n"
+    "    else (\n"
+    '        "xpu"\n'
+    "        if torch.xpu.is_available()\n"
+    '        else "mps" if torch.backends.mps.is_available() else "cpu"\n'
+    "    )\n"
+    ")\n"
+)
+DUALCODEC = {
+    "dualcodec/infer/dualcodec/inference_with_semantic.py": DUALCODEC_INFERENCE,
+    "dualcodec/utils/utils_infer.py": DUALCODEC_UTILS,
+}
+
+
+def test_a_callers_device_reset_without_cuda_outweighs_a_device_name_elsewhere(tmp_path: Path) -> None:
+    for target in ("xpu", "mps"):
+        report = audit_files(tmp_path / target, DUALCODEC, target)
+        assert report.verdict.risk == "moderate", target
+        assert "device-choices" in raised(report)
+        assert report.verdict.reasons[0].startswith("a code path, but a device setting replaces it")
+
+
+def test_a_local_device_reset_without_cuda_is_a_selection(tmp_path: Path) -> None:
+    # The twin: `device` is no parameter but set to "cuda" just before: a cuda-or-cpu pick, not a discard.
+    local = DUALCODEC_INFERENCE.replace(
+        "dualcodec_path, device='cuda', autocast=True", "dualcodec_path, autocast=True"
+    ).replace("        if not torch.cuda", "        device = 'cuda'\n        if not torch.cuda")
+    report = audit_files(tmp_path, {"dualcodec/infer/dualcodec/inference_with_semantic.py": local}, "xpu")
+    assert "device-choices" not in raised(report)
+
+
+# clip-server 0.8.3: setup.py:43-48.
+CLIP_SERVER_SETUP = (
+    "install_requires=[\n"
+    "    'ftfy',\n"
+    "    'torch',\n"
+    "    'regex',\n"
+    "    'torchvision<=0.13.0' if sys.version_info <= (3, 7, 2) else 'torchvision',\n"
+    "    'jina>=3.12.0',\n"
+)
+
+
+def test_a_cap_for_old_pythons_only_is_no_pin() -> None:
+    assert list(torch_pins("setup.py", CLIP_SERVER_SETUP)) == []
+    # The twin: the same cap for every Python.
+    always = CLIP_SERVER_SETUP.replace(" if sys.version_info <= (3, 7, 2) else 'torchvision'", "")
+    assert [s.subject for s in torch_pins("setup.py", always)] == ["torchvision<=0.13.0"]

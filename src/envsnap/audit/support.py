@@ -166,7 +166,9 @@ def covered(finding: Finding, signal: Signal, target: Target, proof: tuple[str, 
             risk="lower",
         )
     if signal.kind == "ort-provider" or (
-        signal.kind == "device-choices" and any(not line.startswith(ONNX_PATH) for line in proof)
+        signal.kind == "device-choices"
+        and not _discards(signal)
+        and any(not line.startswith(ONNX_PATH) for line in proof)
     ):
         # The project has a path for the device elsewhere (it names it, or ports to it): the closed set
         # (or a CUDA-only ONNX Runtime provider list) is one place to add it, not a missing port. A provider
@@ -193,6 +195,13 @@ def covered(finding: Finding, signal: Signal, target: Target, proof: tuple[str, 
             replacement=f"build the project's {name} backend as its docs say",
         )
     return finding
+
+
+def _discards(signal: Signal) -> bool:
+    """A device setting the project replaces with the CPU (``shape=discard...``): the caller's choice of the
+    target is lost there, whatever path for it the project has elsewhere (dualcodec 0.4.2's ``Inference``
+    resets ``device`` to "cpu" without CUDA while its TTS helpers name xpu and mps, #22 blind round 228)."""
+    return any(item.startswith("shape=discard") for item in signal.detail)
 
 
 def _backend_of(signal: Signal) -> str | None:

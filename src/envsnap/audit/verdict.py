@@ -17,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from envsnap.audit.judges.base import NAMES
-from envsnap.audit.judges.device import WAVE64_RULE
+from envsnap.audit.judges.device import DISCARDED, WAVE64_RULE
 from envsnap.audit.judges.packages import BINDS_MODULE
 from envsnap.audit.model import EFFORTS, RISKS, Finding, Risk, Target, Verdict
 from envsnap.audit.support import BREAKS_BUILD, UNPORTED_OP, WEAK_REASONS
@@ -92,6 +92,17 @@ def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[s
     # A ROCm port that turns away the target's GPUs (exllamav3's `if warp != 32: raise`, wave32 RDNA only,
     # #22 blind round 206, *lower* on gfx942 for *higher*): its path is for other AMD GPUs.
     refused = any(f.rule == WAVE64_RULE for f in findings)
+    # A device setting the project's main API replaces with the CPU, beside a device name elsewhere (a weak
+    # path): dualcodec 0.4.2's `Inference` resets `device` to "cpu" without CUDA while its TTS helpers name
+    # xpu and mps (#22 blind round 228); the caller's choice is lost where it matters.
+    discarded = (
+        bool(supported)
+        and supported[0].startswith(WEAK_REASONS)
+        and any(
+            f.rule == "device-choices" and f.meaning.startswith(DISCARDED) and f.risk != "lower"
+            for f in findings
+        )
+    )
     if supported:
         # The project has a path for the target: what is left is finishing or checking it, not a port;
         # unless that path is a build switch over sources that do not compile there (support.covered).
@@ -104,7 +115,7 @@ def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[s
         if unported and not partial and risk == "higher":
             risk = "moderate"
         elif risk != "lower" and not (
-            broken or partial or unimportable or uninstallable or unported or refused
+            broken or partial or unimportable or uninstallable or unported or refused or discarded
         ):
             reasons = [f"to check on {NAMES[target.kind]}: {x}" for x in reasons]
             risk = "lower"
@@ -121,6 +132,8 @@ def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[s
             if uninstallable
             else "a ROCm port, but for wave32 GPUs only"
             if refused
+            else "a code path, but a device setting replaces it with the CPU"
+            if discarded
             else ("already supported" if strong else "has a code path")
         )
         reasons.insert(0, f"{said} on {name}: {supported[0]}")

@@ -48,6 +48,10 @@ DATA_PARALLEL_SOURCE = "https://docs.pytorch.org/docs/stable/generated/torch.nn.
 # ---------------------------------------------------------------------------- device plumbing
 
 
+DISCARDED = "The caller's device is kept only"
+"""How a ``device-choices`` finding of a discard starts (verdict.py: a path elsewhere does not undo it)."""
+
+
 def judge_device_hardcode(signal: Signal, target: Target, ctx: Context) -> Finding | None:
     rule = "hardcoded-cuda-device"
     if target.kind == "cuda":
@@ -743,12 +747,12 @@ def judge_device_choices(signal: Signal, target: Target, ctx: Context) -> Findin
         )
     elif "shape=discard" in signal.detail:
         meaning = (
-            f"The caller's device is kept only when it is CUDA; any other, '{target.kind}' included, is "
+            f"{DISCARDED} when it is CUDA; any other, '{target.kind}' included, is "
             f"replaced by the CPU: {NAMES[target.kind]} sits idle until the check is edited."
         )
     elif "shape=discard-unavailable" in signal.detail:
         meaning = (
-            f"The caller's device is kept only where CUDA is available; anywhere else any device, "
+            f"{DISCARDED} where CUDA is available; anywhere else any device, "
             f"'{target.kind}' included, is replaced by the CPU: {NAMES[target.kind]} sits idle until the "
             "check is edited."
         )

@@ -363,6 +363,28 @@ def discarded_when_unavailable(node: ast.If) -> list[str] | None:
     return ["cuda", "cpu"]
 
 
+def cpu_unless_cuda(node: ast.If) -> ast.expr | None:
+    """``if not torch.cuda.is_available(): [warn]; device = "cpu"``: the name set to the CPU, or None.
+
+    dualcodec 0.4.2's ``Inference(device=...)`` (#22 blind round 228) resets whatever device the caller passed
+    to the CPU wherever CUDA is missing: ``device='xpu'`` or ``'mps'`` runs on the CPU. A discard only where
+    the name is the caller's (a parameter: the scanner checks); a local set to "cuda" just before is a
+    cuda-or-cpu selection instead.
+    """
+    test = node.test
+    if node.orelse or not (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)):
+        return None
+    if not _checks_cuda(test.operand):
+        return None
+    # Log lines and warnings beside the assignment (`warnings.warn("CUDA is not available ...")`).
+    assigns = [statement for statement in node.body if not isinstance(statement, ast.Expr)]
+    found = branch_value(assigns)
+    if found is None or found[0] == "return" or found[1] != "cpu":
+        return None
+    target = assigns[0].targets[0] if isinstance(assigns[0], ast.Assign) else None
+    return target if target is not None and _device_named(target) else None
+
+
 def unset_test(test: ast.expr) -> tuple[bool, bool]:
     """Whether the body, and whether the ``else``, of ``if <test>:`` runs only where the caller gave
     no device: ``device is None``, ``not device`` (and the negations for the ``else``).

@@ -58,6 +58,7 @@ from envsnap.audit.ports import (
 )
 from envsnap.audit.scanners.build import shown_code
 from envsnap.audit.scanners.device_gates import (
+    cpu_unless_cuda,
     discarded_devices,
     discarded_when_unavailable,
     gate_devices,
@@ -1805,6 +1806,8 @@ class _Visitor(ast.NodeVisitor):
         shape = "shape=discard"
         if kept is None and (kept := discarded_when_unavailable(node)) is not None:
             shape = "shape=discard-unavailable"
+        if kept is None and (reset := cpu_unless_cuda(node)) is not None and self._overridable(reset):
+            kept, shape = ["cuda", "cpu"], "shape=discard-unavailable"
         if kept is not None:
             devices = (f"devices={','.join(kept)}", shape)
             self.emit("device-choices", node, ", ".join(kept), guarded=False, detail=devices)

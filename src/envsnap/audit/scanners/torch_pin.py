@@ -58,9 +58,11 @@ def torch_pins(relative: str, text: str) -> Iterator[Signal]:
             continue
         if metadata and (not line.startswith("Requires-Dist:") or _EXTRA.search(line)):
             continue  # only the default install's requirements: an extra's marker names an opt-in
-        if metadata and _PYTHON_MARKER.search(line):
+        if (metadata and _PYTHON_MARKER.search(line)) or "sys.version_info" in line:
             # `torch (>=2.2.2,<2.5.0) ; python_version < "3.9"` beside `torch>=2.2.2` for newer Pythons
             # (rl-games 1.6.5, #22 blind round 113): one of per-interpreter alternatives, not a cap for all.
+            # So is setup.py's `'torchvision<=0.13.0' if sys.version_info <= (3, 7, 2) else 'torchvision'`
+            # (clip-server 0.8.3, #22 blind round 230).
             continue
         companion = _COMPANION.search(line)
         if companion is not None and (pin := _capped(companion.group(2))) is not None:
