@@ -540,3 +540,38 @@ def test_a_cap_for_old_pythons_only_is_no_pin() -> None:
     # The twin: the same cap for every Python.
     always = CLIP_SERVER_SETUP.replace(" if sys.version_info <= (3, 7, 2) else 'torchvision'", "")
     assert [s.subject for s in torch_pins("setup.py", always)] == ["torchvision<=0.13.0"]
+
+
+# flash-sparse-attn 2.0.6: flash_sparse_attn/ops/triton/activations.py:1-29 (the docstring left out).
+FSA_ACTIVATIONS = (
+    "import triton\n"
+    "import triton.language as tl\n"
+    "\n"
+    "\n"
+    "@triton.jit\n"
+    "def exp2(x):\n"
+    "    if tl.target_info.is_cuda():\n"
+    "        return tl.inline_asm_elementwise(\n"
+    '            "ex2.approx.ftz.f32 $0, $1;",\n'
+    '            "=r, r",\n'
+    "            [x],\n"
+    "            dtype=tl.float32,\n"
+    "            is_pure=True,\n"
+    "            pack=1,\n"
+    "        )\n"
+    "    else:\n"
+    "        return tl.exp2(x)\n"
+)
+
+
+def test_triton_ptx_under_a_cuda_target_test_is_not_in_the_rocm_kernel(tmp_path: Path) -> None:
+    report = audit_files(tmp_path, {"fsa/ops/triton/activations.py": FSA_ACTIVATIONS}, "rocm:gfx942")
+    assert "inline-ptx" not in raised(report)
+    assert report.verdict.risk == "lower"
+
+
+def test_the_same_ptx_without_the_test_is_in_it(tmp_path: Path) -> None:
+    # The twin: the PTX on every backend.
+    bare = FSA_ACTIVATIONS.replace("    if tl.target_info.is_cuda():\n", "    if True:\n")
+    report = audit_files(tmp_path, {"fsa/ops/triton/activations.py": bare}, "rocm:gfx942")
+    assert "inline-ptx" in raised(report)

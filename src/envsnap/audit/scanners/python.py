@@ -1515,8 +1515,10 @@ class _Visitor(ast.NodeVisitor):
             # (lietorch's backend set-up, or an `if`'s own test) runs on every build.
             self.emit("cuda-api", node, CUDA_VERSION_PARSE)
         if name is not None and name.endswith("inline_asm_elementwise"):
-            # Triton's escape hatch to inline assembly: PTX on NVIDIA, which no other backend runs.
-            self.emit("inline-ptx", node, TRITON_ASM, detail=self._kernel_reach())
+            # Triton's escape hatch to inline assembly: PTX on NVIDIA, which no other backend runs. Under
+            # `if tl.target_info.is_cuda():` the kernel compiled for an AMD GPU takes the other branch.
+            branch = ("branch=not-rocm",) if self.no_rocm else ()
+            self.emit("inline-ptx", node, TRITON_ASM, detail=(*self._kernel_reach(), *branch))
         if name == "torch.compile":
             # In a function named for it (GLiNER's `def compile(self)`, pytorch-mppi's `MPPI.compile()`,
             # pytorch-optimizer's `compile_foreach_step`): compiling is what a caller asks that function for.
@@ -2218,7 +2220,20 @@ def rocm_test(test: ast.expr) -> bool | None:
         return None
     if isinstance(test, (ast.Name, ast.Attribute, ast.Call)) and _ROCM_WORD.search(ast.unparse(test)):
         return True
+    if _triton_target_test(test) == "is_cuda":
+        return False
     return None
+
+
+def _triton_target_test(test: ast.expr) -> str | None:
+    """``tl.target_info.is_cuda()`` / ``is_hip()``: Triton's test of the backend a kernel compiles for,
+    constant at compile time (flash-sparse-attn 2.0.6's ``exp2``: PTX ``ex2.approx`` on CUDA, ``tl.exp2`` on
+    every other backend, #22 blind round 229). The method's name, or None."""
+    if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute)):
+        return None
+    owner = test.func.value
+    named = ast.unparse(owner).rsplit(".", 1)[-1]
+    return test.func.attr if named == "target_info" and test.func.attr in ("is_cuda", "is_hip") else None
 
 
 _OPENVINO_GPU = re.compile(r"^(?![^\n]*\bcolumns\s*=)[^\n]*[\"']GPU[\"']", re.MULTILINE)
