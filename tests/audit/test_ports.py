@@ -3315,8 +3315,8 @@ unpinned; the default PyTorch executor auto-detects 'cuda' (the AMD GPU under RO
 ``clip_torch.py:57``-``:58``) and passes any device string through (``:91``-``:92``), and TensorRT is only the
 optional ``[tensorrt]`` extra behind its own executor. The shape: a version cap inside a Python-version
 conditional expression in install_requires, read as an unconditional pin. Not tuned: a measurement round, one
-level off. ROCm right since stop 24's fix (a cap for old Pythons only is no pin), built against since; XPU still
-one off (the optional TensorRT extra).
+level off. ROCm right since stop 24's fix (a cap for old Pythons only is no pin), built against since; XPU
+still one off (the optional TensorRT extra).
 stripedhyena (blind round 231) on ROCm: envsnap says moderate, from cuda-only-requirement at
 ``stripedhyena-0.2.2.dist-info/METADATA:213`` (``Requires-Dist: flash-attn >=2.0.0``, "FlashAttention CUDA
 kernels: CUDA-only as used here") and cuda-only-import at ``stripedhyena/layers.py:24`` (flash-attn's
