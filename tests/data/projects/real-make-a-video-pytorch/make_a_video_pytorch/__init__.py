@@ -1,0 +1,4 @@
+from make_a_video_pytorch.make_a_video import PseudoConv3d, SpatioTemporalAttention
+
+from make_a_video_pytorch.make_a_video import ResnetBlock, Downsample, Upsample
+from make_a_video_pytorch.make_a_video import SpaceTimeUnet
