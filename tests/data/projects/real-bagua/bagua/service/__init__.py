@@ -1,0 +1,1 @@
+from .autotune_service import AutotuneService, AutotuneClient  # noqa: F401

@@ -1,0 +1,3 @@
+class BucketManager:
+    def __init__(self):
+        pass

@@ -1,0 +1,3 @@
+from pipegoose.nn.data_parallel.data_parallel import DataParallel
+from pipegoose.nn.tensor_parallel.tensor_parallel import TensorParallel
+from pipegoose.nn.pipeline_parallel.pipeline_parallel import PipelineParallel

@@ -1,0 +1,6 @@
+"""DON'T USE THIS MODULE: Under development."""
+from abc import ABC
+
+
+class Expert(ABC):
+    pass

@@ -1,0 +1,5 @@
+from abc import ABC
+
+
+class Router(ABC):
+    pass

@@ -1,0 +1,6 @@
+from enum import Enum, auto
+
+
+class JobType(Enum):
+    FORWARD = auto()
+    BACKWARD = auto()

@@ -1,0 +1,1 @@
+from pipegoose.optim.zero.optim import DistributedOptimizer
