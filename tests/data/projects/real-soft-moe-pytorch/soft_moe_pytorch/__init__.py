@@ -1,0 +1,2 @@
+from soft_moe_pytorch.soft_moe import SoftMoE
+from soft_moe_pytorch.soft_moe_with_dynamic_slots import DynamicSlotsSoftMoE
