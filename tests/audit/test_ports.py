@@ -443,6 +443,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torch-ppr", "mps"),
         ("real-clip-server", "xpu"),
         ("real-stripedhyena", "rocm:gfx942"),
+        ("real-trackastra", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3315,8 +3316,8 @@ unpinned; the default PyTorch executor auto-detects 'cuda' (the AMD GPU under RO
 ``clip_torch.py:57``-``:58``) and passes any device string through (``:91``-``:92``), and TensorRT is only the
 optional ``[tensorrt]`` extra behind its own executor. The shape: a version cap inside a Python-version
 conditional expression in install_requires, read as an unconditional pin. Not tuned: a measurement round, one
-level off. ROCm right since stop 24's fix (a cap for old Pythons only is no pin), built against since; XPU still
-one off (the optional TensorRT extra).
+level off. ROCm right since stop 24's fix (a cap for old Pythons only is no pin), built against since; XPU
+still one off (the optional TensorRT extra).
 stripedhyena (blind round 231) on ROCm: envsnap says moderate, from cuda-only-requirement at
 ``stripedhyena-0.2.2.dist-info/METADATA:213`` (``Requires-Dist: flash-attn >=2.0.0``, "FlashAttention CUDA
 kernels: CUDA-only as used here") and cuda-only-import at ``stripedhyena/layers.py:24`` (flash-attn's
@@ -3325,7 +3326,16 @@ a documented ROCm build for MI300 (Composable Kernel or Triton backend), which c
 model uses (``model.py:40``-``:51``, ``positional_embeddings.py:12``), the ``rms_norm`` import sits behind the
 opt-in ``use_flash_rmsnorm`` (``layers.py:21``-``:24``), and the rest is plain PyTorch on the 'cuda' device,
 which is the AMD GPU under ROCm torch. The shape: a hard flash-attn requirement whose ROCm build is
-documented, read on ROCm as a CUDA-only package to swap. Not tuned: a measurement round, one level off."""
+documented, read on ROCm as a CUDA-only package to swap. Not tuned: a measurement round, one level off.
+trackastra (blind round 235) on MPS: envsnap says lower, from "has a code path on Apple MPS: names the 'mps'
+device" (``trackastra/cli.py:77``), with torch.mps at ``trackastra/model/model_api.py:89`` as a second sign;
+the cuda-availability-checks (``:82``, ``:107``) are rated lower. The expectation is moderate: 'mps' is a
+listed choice, but ``Trackastra.__init__`` uses it only when PYTORCH_ENABLE_MPS_FALLBACK is set and not '0'
+(``:87``-``:96``, and the same gate in 'automatic', ``:100``-``:104``), so the model runs on Metal only with
+unsupported ops falling back to the CPU and otherwise silently on the CPU; the gate is not in the README and
+its M3 note asks for nightly torch: partial, experimental support. The shape: an MPS branch gated on the
+PyTorch CPU-fallback environment variable, read as a first-class MPS code path. Not tuned: a measurement
+round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
