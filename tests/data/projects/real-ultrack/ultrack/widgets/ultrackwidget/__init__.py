@@ -1,0 +1,1 @@
+from ultrack.widgets.ultrackwidget.ultrackwidget import UltrackWidget
