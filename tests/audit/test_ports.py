@@ -3341,7 +3341,6 @@ model itself never needs TensorRT: dropping the registration (or calling F.inter
 which ROCm runs on torch.device('cuda') (``__init__.py:97``) and XPU/MPS need the CUDA gate (``:74``) and the
 device line edited too. The shape: an NVIDIA-runtime import at module top that only registers converters for
 an optional export path, read as a required runtime. Not tuned: a measurement round, one level off.
-documented, read on ROCm as a CUDA-only package to swap. Not tuned: a measurement round, one level off.
 bagua (blind round 233, held out) on ROCm: envsnap says moderate, from cuda-source at
 ``rust/bagua-core/bagua-core-internal/kernels/bagua_kernels.cu:1`` (14 kernels, every CUDA API in HIPIFY's
 tables, "on a ROCm torch, torch.utils.cpp_extension hipifies it at build"), with NCCL and CUB read as RCCL
@@ -3353,7 +3352,6 @@ build anywhere, so nothing hipifies them: the build, the kernels and the communi
 ported before ``import bagua_core`` (``bagua/torch_api/communication.py:6``) works. The shape: CUDA kernels
 compiled by a non-torch build system (a Rust build script calling nvcc) with no hipify step, credited with
 torch's automatic hipify. Not tuned: a measurement round, one level off.
-documented, read on ROCm as a CUDA-only package to swap. Not tuned: a measurement round, one level off.
 trackastra (blind round 235) on MPS: envsnap says lower, from "has a code path on Apple MPS: names the 'mps'
 device" (``trackastra/cli.py:77``), with torch.mps at ``trackastra/model/model_api.py:89`` as a second sign;
 the cuda-availability-checks (``:82``, ``:107``) are rated lower. The expectation is moderate: 'mps' is a
