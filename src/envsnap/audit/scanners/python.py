@@ -2220,20 +2220,21 @@ def rocm_test(test: ast.expr) -> bool | None:
         return None
     if isinstance(test, (ast.Name, ast.Attribute, ast.Call)) and _ROCM_WORD.search(ast.unparse(test)):
         return True
-    if _triton_target_test(test) == "is_cuda":
+    if _tests_triton_cuda_target(test):
         return False
     return None
 
 
-def _triton_target_test(test: ast.expr) -> str | None:
-    """``tl.target_info.is_cuda()`` / ``is_hip()``: Triton's test of the backend a kernel compiles for,
-    constant at compile time (flash-sparse-attn 2.0.6's ``exp2``: PTX ``ex2.approx`` on CUDA, ``tl.exp2`` on
-    every other backend, #22 blind round 229). The method's name, or None."""
-    if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute)):
-        return None
-    owner = test.func.value
-    named = ast.unparse(owner).rsplit(".", 1)[-1]
-    return test.func.attr if named == "target_info" and test.func.attr in ("is_cuda", "is_hip") else None
+def _tests_triton_cuda_target(test: ast.expr) -> bool:
+    """``tl.target_info.is_cuda()``: Triton's test of the backend a kernel compiles for, constant at compile
+    time (flash-sparse-attn 2.0.6's ``exp2``: PTX ``ex2.approx`` on CUDA, ``tl.exp2`` on every other backend,
+    #22 blind round 229)."""
+    return (
+        isinstance(test, ast.Call)
+        and isinstance(test.func, ast.Attribute)
+        and test.func.attr == "is_cuda"
+        and ast.unparse(test.func.value).rsplit(".", 1)[-1] == "target_info"
+    )
 
 
 _OPENVINO_GPU = re.compile(r"^(?![^\n]*\bcolumns\s*=)[^\n]*[\"']GPU[\"']", re.MULTILINE)
