@@ -1,0 +1,1 @@
+from .MTCNN_test import MTCNN  # noqa: F401

@@ -1,0 +1,1 @@
+from .basenet_test import *  # noqa: F403

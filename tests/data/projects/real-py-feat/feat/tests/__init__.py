@@ -1,0 +1,3 @@
+# -*- coding: utf-8 -*-
+
+"""Unit test package for feat."""
