@@ -1,0 +1,3 @@
+#!/usr/bin/env python3
+
+from .particles_2d import Particles2DEnv

@@ -1,0 +1,3 @@
+
+from .metamodule import MetaModule
+from .parameter_transform import ParameterTransform
