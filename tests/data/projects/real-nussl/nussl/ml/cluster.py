@@ -1,0 +1,2 @@
+from sklearn.mixture import GaussianMixture
+from sklearn.cluster import KMeans, MiniBatchKMeans

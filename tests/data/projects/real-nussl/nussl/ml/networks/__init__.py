@@ -1,0 +1,2 @@
+from .separation_model import SeparationModel
+from . import builders

@@ -1,0 +1,1 @@
+from .NeuralSemiCRFInterval import NeuralSemiCRFInterval
