@@ -1,0 +1,2 @@
+from .minimizer import Minimizer
+from .scipy_minimizer import ScipyMinimizer

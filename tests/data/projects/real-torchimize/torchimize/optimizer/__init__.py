@@ -1,0 +1,1 @@
+from torchimize.optimizer.gna_opt import GNA

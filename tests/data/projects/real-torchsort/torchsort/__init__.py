@@ -1,0 +1,1 @@
+from torchsort.ops import soft_rank, soft_sort
