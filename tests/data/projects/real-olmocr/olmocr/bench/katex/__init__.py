@@ -1,0 +1,1 @@
+from .render import compare_rendered_equations, render_equation
