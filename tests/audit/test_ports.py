@@ -451,6 +451,18 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-ai-models-panguweather", "mps"),
         ("real-pygod", "xpu"),
         ("real-pygod", "mps"),
+        ("real-nussl", "xpu"),
+        ("real-nussl", "mps"),
+        ("real-transkun", "xpu"),
+        ("real-transkun", "mps"),
+        ("real-torchimize", "xpu"),
+        ("real-torchsort", "rocm:gfx942"),
+        ("real-torchsort", "xpu"),
+        ("real-torchsort", "mps"),
+        ("real-olmocr", "rocm:gfx942"),
+        ("real-auton-survival", "rocm:gfx942"),
+        ("real-auton-survival", "xpu"),
+        ("real-auton-survival", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3386,7 +3398,86 @@ available. Set to cpu.' (``:51``-``:54``), so 'xpu' or 'mps' cannot be passed an
 never used until validate_device is edited; the detectors then follow self.device
 (``pygod/detector/dominant.py:151``-``:159``). The shape: a cuda-or-cpu device validator that builds its
 'cuda:N' string with str.format from an int index, the only route to the GPU, read as a harmless availability
-check with a CPU fallback. Not tuned: a measurement round, one level off."""
+check with a CPU fallback. Not tuned: a measurement round, one level off.
+nussl (blind round 240, held out) on XPU and MPS: envsnap says lower, from cuda-availability-check at
+``nussl/separation/base/deep_mixin.py:34`` ("Returns False on Intel XPU: the code takes its CPU branch.", and
+the same for Apple MPS), at ``nussl/ml/train/trainer.py:90`` and at
+``nussl/separation/spatial/projet.py:104``, all rated lower, with two cudnn-setting findings
+(``nussl/core/utils.py:45``-``:46``) and nothing else, so the verdict is "standard ops, no custom CUDA:
+install the target build of the framework". The expectation is moderate: every deep separator
+(``nussl/separation/deep/deep_mask_estimation.py:23``, ``deep_clustering.py:31``,
+``deep_audio_estimation.py:21``) loads its model through ``DeepMixin.load_model``, whose ``device = device if
+torch.cuda.is_available() else 'cpu'`` (``deep_mixin.py:34``) throws away the caller's device whenever CUDA is
+absent, so device='xpu' or device='mps' silently runs on the CPU (model and inputs follow that device,
+``:38``, ``:111``); the trainer (``trainer.py:90``) and PROJET (``projet.py:104``) override the same way, and
+using an Intel or Apple GPU needs those three lines edited. The shape: a cuda-or-cpu override that discards
+the device argument the caller passed, read as a harmless availability check with a CPU fallback (pygod's
+shape in round 238). Not tuned: a measurement round, one level off.
+transkun (blind round 240) on XPU and MPS: envsnap says moderate, from hardcoded-cuda-device at
+``transkun/TrainUtil.py:257`` (+13 more: ``transkun/train.py:149``-``:163``,
+``transkun/crfMinimalExample.py:11``, ``:15``; "Fails at this line on Intel XPU: the build has no 'cuda'
+device ('Torch not compiled with CUDA enabled'); a one-line edit.", and the same for Apple MPS), nccl-backend
+at ``transkun/train.py:31`` ("No NCCL on Intel XPU: init_process_group fails with the 'nccl' backend.") and
+torch-cuda-api at ``transkun/train.py:34`` ("A CUDA-only call: it raises on XPU."). The expectation is lower:
+the README's use is the ``transkun`` audio-to-MIDI command (``METADATA:45``-``:57``), whose ``--device``
+(default 'cpu', ``transkun/transcribe.py:32``) goes untouched to ``torch.load(map_location=device)``,
+``TransKun(conf).to(device)`` and the audio (``:49``, ``:55``, ``:85``), and the model and jit-scripted
+semi-CRF build every tensor on the input's device (``transkun/ModelTransformer.py:176``, ``:233``;
+``transkun/CRF/NeuralSemiCRFInterval.py:22``), so '--device xpu' or '--device mps' runs as shipped; every
+finding sits in the distributed training script and its evaluation helper (``train.py``, ``TrainUtil.py``) or
+the CRF minimal example. The shape: a research repository's training entry point (nccl, set_device, .cuda()
+counters) shipped inside the wheel next to a device-agnostic inference CLI, read as the main path. Not tuned:
+a measurement round, one level off.
+torchimize (blind round 241) on XPU: envsnap says lower, from float64-on-xpu at
+``torchimize/functions/parallel/gda_fun_parallel.py:139`` (+3) ("Arc client GPUs (DG2, Battlemage) emulate or
+lack fp64; Data Center GPU Max (pvc) has it"), a note it rates lower, and reads the rest as standard ops. The
+expectation is moderate: every solver step is torch.linalg.lstsq
+(``torchimize/functions/single/lma_fun_single.py:81``, ``torchimize/functions/single/gna_fun_single.py:67``,
+``torchimize/functions/parallel/lma_fun_parallel.py:98``,
+``torchimize/functions/parallel/gna_fun_parallel.py:140``), an op with no XPU registration yet
+(intel/torch-xpu-ops#4154, pytorch/pytorch#190557, open), so the solvers raise on 'xpu' unless the CPU
+fallback is enabled or the solve is rewritten. The shape: a torch.linalg op with no Intel XPU kernel on a
+solver's main path, read as standard ops. Not tuned: a measurement round, one level off.
+
+torchsort (blind round 241) on ROCm, XPU and MPS: envsnap says lower, from cuda-extension at ``setup.py:40``
+("An optional extension: the project imports its module only in a try that falls back without it, so where it
+does not build the project runs its other path"), with cuda-source on ROCm at ``torchsort/isotonic_cuda.cu:1``
+("on a ROCm torch, torch.utils.cpp_extension hipifies it at build") and cuda-kernel-cpu-twin on XPU and MPS at
+the same line ("tensors must move to the CPU around the call"). The expectation is moderate: the try at
+``torchsort/ops.py:23-40`` does not fall back, it binds stubs that raise ImportError, and the kernel tables
+keyed by device type (``torchsort/ops.py:59-68``, looked up at ``torchsort/ops.py:103``) send a GPU tensor to
+a stub or to a KeyError: on ROCm the CUDA extension is never built because ``setup.py:14-20`` gates it on
+nvcc, so an AMD 'cuda' tensor hits the stub until setup.py is edited; on XPU and MPS the device type is not in
+the tables, and the move to the CPU that envsnap's own message asks for is an edit to ops.py. The shape: an
+import guard whose except branch binds error-raising stubs behind a device-type dispatch table, read as an
+optional extension with a working fallback (and an nvcc-gated CUDAExtension read as one that hipifies on a
+ROCm build). Not tuned: a measurement round, one level off.
+olmocr (blind round 242) on ROCm: envsnap says moderate, from cuda-only-requirement at
+``olmocr-0.4.27.dist-info/METADATA:239`` ("vLLM serving engine (CUDA kernels): CUDA-only as used here."), with
+cuda-only-import at ``olmocr/train/compare_vllm_checkpoint.py:23`` (the same message) as a second sign. The
+expectation is lower: the olmocr code is only an OpenAI-API client of a 'vllm serve' subprocess
+(``olmocr/pipeline.py:807``-``:830``), its GPU check is torch.cuda.get_device_properties
+(``olmocr/check.py:38``), true under ROCm PyTorch, and vLLM itself ships a documented ROCm platform with
+MI300X (FP8 included), so the ROCm builds of torch and vLLM replace the cu128 extra (``METADATA:524``) with no
+edit; borderline against moderate, since the pinned vllm==0.11.2 wheel is the CUDA build. The shape: vLLM,
+which has a first-class ROCm build, read as a CUDA-only requirement on ROCm when a project only spawns and
+calls its server. Not tuned: a measurement round, one level off.
+auton-survival (blind round 243, held out) on ROCm, XPU and MPS: envsnap says moderate, on ROCm and XPU from
+torch-pin at ``auton_survival-0.1.0.dist-info/METADATA:18`` (+1, the torchvision cap at ``:19``) ("torch is
+capped (<2.0,>=1.13): the newest torch allowed, 1.13, publishes ROCm 5.2 wheels without code objects for
+gfx942.", and on XPU "... predates Intel XPU wheels (from torch 2.5)."), and on MPS from float64-on-mps at
+``auton_survival/models/dsm/losses.py:306`` (+5) ("MPS has no float64: 'Cannot convert a MPS Tensor to float64
+dtype': fails if this tensor lives on the MPS device."). The expectation is lower: the library is CPU-only by
+design, with no cuda, device or .to() call in the package (the only device use is
+``auton_survival/models/cmhe/cmhe_torch.py:132``, zeros on x.device), models built and fed on the CPU
+(``auton_survival/models/dsm/__init__.py:324``-``:347``, ``auton_survival/models/dsm/utilities.py:61``,
+``:145``) and results read with .detach().numpy() without .cpu()
+(``auton_survival/models/dcm/dcm_utilities.py:307``, ``:322``); the tracker's 'Add support for GPU execution'
+(auton-survival#4) is still open, so a CUDA box trains on the CPU too and the move to an MI300X, Intel or
+Apple host changes nothing: CPU torch 1.13 installs there and the float64 DSM tensors at ``losses.py:306`` are
+built on logits.device, which is always the CPU. The shape: a CPU-only PyTorch library, whose torch cap and
+float64 never meet a GPU, read as if its tensors had to live on the target device. Not tuned: a measurement
+round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
