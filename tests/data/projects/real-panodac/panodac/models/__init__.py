@@ -1,0 +1,6 @@
+"""Model components for panodac."""
+
+from .idisc import IDisc
+from .idisc_erp import IDiscERP
+
+__all__ = ["IDisc", "IDiscERP"]
