@@ -1,0 +1,11 @@
+from . import models
+from . import preprocessing
+from . import data
+from . import predict
+
+__all__ = [
+    "models",
+    "preprocessing",
+    "data",
+    "predict",
+]

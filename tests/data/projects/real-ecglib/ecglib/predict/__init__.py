@@ -1,0 +1,5 @@
+from .predict import *
+
+__all__ = [
+    "predict",
+]

@@ -1,0 +1,10 @@
+from .functional import *
+from .preprocess import *
+from .composition import *
+
+
+__all__ = [
+    "functional",
+    "preprocess",
+    "composition",
+]

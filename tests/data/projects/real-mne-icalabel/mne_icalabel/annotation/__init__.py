@@ -1,0 +1,1 @@
+from .bids import mark_component, write_components_tsv

@@ -1,0 +1,1 @@
+"""Entry-points for mne-icalabel commands."""

@@ -1,0 +1,1 @@
+from .topomap import get_topomaps
