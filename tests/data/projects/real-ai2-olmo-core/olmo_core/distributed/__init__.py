@@ -1,0 +1,3 @@
+"""
+APIs for distributed communication, bookkeeping, and checkpointing.
+"""

@@ -1,0 +1,3 @@
+"""
+An API for launching experiments on various platforms.
+"""

@@ -1,0 +1,3 @@
+"""
+Common :class:`torch.nn.Module` implementations.
+"""
