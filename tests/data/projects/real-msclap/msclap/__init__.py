@@ -1,0 +1,1 @@
+from .CLAPWrapper import CLAPWrapper as CLAP
