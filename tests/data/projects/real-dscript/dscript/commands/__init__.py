@@ -1,0 +1,9 @@
+__all__ = [
+    "train",
+    "evaluate",
+    "embed",
+    "predict_serial",
+    "predict_block",
+    "predict_bipartite",
+    "extract_3di",
+]

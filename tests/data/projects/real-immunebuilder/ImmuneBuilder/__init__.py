@@ -1,0 +1,3 @@
+from ImmuneBuilder.ABodyBuilder2 import ABodyBuilder2
+from ImmuneBuilder.TCRBuilder2 import TCRBuilder2
+from ImmuneBuilder.NanoBodyBuilder2 import NanoBodyBuilder2
