@@ -1,0 +1,7 @@
+from .registry import AsyncUlyssesPlanner, AsyncUlyssesRegistry, MethodPatchSpec
+
+__all__ = [
+  "AsyncUlyssesPlanner",
+  "AsyncUlyssesRegistry",
+  "MethodPatchSpec",
+]

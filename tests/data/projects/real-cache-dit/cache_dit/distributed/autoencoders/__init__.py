@@ -1,0 +1,3 @@
+from .dispatch import parallelize_autoencoder
+
+__all__ = ["parallelize_autoencoder"]

@@ -1,0 +1,3 @@
+from .dispatch import parallelize_controlnet
+
+__all__ = ["parallelize_controlnet"]

@@ -1,0 +1,3 @@
+from .dispatch import parallelize_text_encoder
+
+__all__ = ["parallelize_text_encoder"]

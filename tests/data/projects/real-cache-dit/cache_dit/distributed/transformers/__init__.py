@@ -1,0 +1,5 @@
+from .dispatch import parallelize_transformer
+
+__all__ = [
+  "parallelize_transformer",
+]

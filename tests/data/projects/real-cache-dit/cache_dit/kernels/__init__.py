@@ -1,0 +1,16 @@
+from .ops import (
+  svdq_get_load_error,
+  svdq_extension_is_available,
+  fp8_comm_per_token_quant,
+  fp8_comm_per_token_dequant,
+  fp8_comm_qkv_permute_quant,
+  fp8_comm_qkv_permute_dequant,
+  fused_merge_attn_states,
+  svdq_gemm_w4a4,
+  svdq_gemm_w4a4_v2,
+  svdq_gemm_w4a4_ext,
+  svdq_quantize_w4a4_act_fuse_lora,
+  svdq_quantize_w4a4_wgt,
+  svdq_set_faster_i2f_mode,
+  svdq_set_log_level,
+)

@@ -1,0 +1,1 @@
+from imagen_pytorch.test import test_trainer
