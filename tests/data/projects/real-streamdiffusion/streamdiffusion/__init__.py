@@ -1,1 +1,0 @@
-from .pipeline import StreamDiffusion
