@@ -1,0 +1,1 @@
+from ._console_gui import ConsoleGui
