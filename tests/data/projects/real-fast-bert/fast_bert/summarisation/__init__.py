@@ -1,0 +1,2 @@
+from .configuration_bertabs import *
+from .modeling_bertabs import *
