@@ -471,6 +471,13 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-tensor-parallel", "xpu"),
         ("real-tensor-parallel", "mps"),
         ("real-opensoundscape", "xpu"),
+        ("real-immunebuilder", "xpu"),
+        ("real-immunebuilder", "mps"),
+        ("real-cache-dit", "xpu"),
+        ("real-imagen-pytorch", "xpu"),
+        ("real-torchmd", "rocm:gfx942"),
+        ("real-torchmd", "xpu"),
+        ("real-torchmd", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3549,7 +3556,56 @@ device='xpu') reaches the Intel GPU without a code edit; ``_gpu_if_available`` (
 default when device is None, and Lightning is the optional LightningSpectrogramModule
 (``opensoundscape/ml/lightning.py:17``), not the CNN the README trains. The shape: an automatic cuda/mps/cpu
 default that a documented device= argument overrides, read as the only device choice, and an optional
-Lightning subclass read as the training path. Not tuned: a measurement round, one level off."""
+Lightning subclass read as the training path. Not tuned: a measurement round, one level off.
+ImmuneBuilder (blind round 248) on XPU and MPS: envsnap says lower, from cuda-availability-check at
+``ImmuneBuilder/ABodyBuilder2.py:88`` ("Returns False on Intel XPU: the code takes its CPU branch.", and the
+same for Apple MPS), at ``ImmuneBuilder/NanoBodyBuilder2.py:89`` and at ``ImmuneBuilder/TCRBuilder2.py:99``,
+all rated lower, and nothing else, so the verdict is "standard ops, no custom CUDA: install the target build
+of the framework". The expectation is moderate: the README's use is ``ABodyBuilder2()`` then
+``predict(sequences)`` (``ImmuneBuilder-1.2.dist-info/METADATA:69-82``), and each predictor's constructor
+hard-wires ``self.device = 'cuda' if torch.cuda.is_available() else 'cpu'`` with no device argument
+(``ABodyBuilder2.py:88``), then builds, loads and feeds the four structure modules on that device
+(``ABodyBuilder2.py:97``, ``:105``, ``:121``), so on an Intel GPU or a Mac the prediction silently runs on the
+CPU and reaching the GPU means editing the three constructors (the structure modules and rigid-body code
+follow the device after that, ``models.py:203``, ``:209``). The shape: a cuda-or-cpu device chosen inside a
+constructor with no argument to override it, read as a harmless availability check. Not tuned: a measurement
+round, one level off.
+cache-dit (blind round 249) on XPU: envsnap says moderate, from torch-cuda-api at
+``cache_dit/attention/backends/ffpa.py:154`` (+19 more) ("A CUDA-only call: it raises on XPU"), device-choices
+at ``cache_dit/_utils/utils.py:706`` ("The device values it admits (auto, cpu, cuda) leave out 'xpu'") and
+hardcoded-cuda-device at ``cache_dit/platforms/platform.py:115`` ("Fails at this line on Intel XPU: the build
+has no 'cuda' device"). The expectation is lower: the README's main use, ``cache_dit.enable_cache(pipe)``
+(``cache_dit/caching/cache_interface.py:26``), is device-following pure-torch block caching on a pipe the user
+puts on 'xpu', with Intel's llm-scaler integration listed (``METADATA:178``); the FFPA attention backend is
+opt-in and checks for CUDA first (``cache_dit/attention/backends/ffpa.py:137-140``), the device choice is the
+``--svdq-quantize-device`` flag of the example CLI, and ``CudaPlatform.default_device`` is only built when
+``torch.cuda.is_available()`` (``cache_dit/platforms/__init__.py:18-26``), so an Intel host gets CpuPlatform.
+The shape: CUDA-only calls in opt-in backends, an example CLI and a platform class selected only on CUDA, read
+as on the caching path. Not tuned: a measurement round, one level off.
+
+imagen-pytorch (blind round 249) (held out) on XPU: envsnap says moderate, from hardcoded-cuda-device at
+``imagen_pytorch/cli.py:52`` ("Fails at this line on Intel XPU: the build has no 'cuda' device"). The
+expectation is lower: training goes through ImagenTrainer's accelerate ``Accelerator``
+(``imagen_pytorch/trainer.py:281-285``), which moves Imagen to its device, the XPU
+(``imagen_pytorch/trainer.py:376-378``); sampling follows the parameters' device
+(``imagen_pytorch/imagen_pytorch.py:2407-2408``) and T5 stays on the CPU without CUDA
+(``imagen_pytorch/t5.py:68-69``); the ``imagen.cuda()`` is in the side ``imagen sample`` CLI command, not the
+library's main use. The shape: an unconditional ``.cuda()`` in a side CLI command, read as on the path of a
+library whose trainer picks the device through accelerate. Not tuned: a measurement round, one level off.
+torchmd (blind round 250) on ROCm, XPU and MPS: envsnap says moderate, from cuda-wheel-index at
+``pyproject.toml:53`` ("Installs the cu126 (CUDA) builds of torch."), and on MPS also from float64-on-mps at
+``torchmd/mycalc.py:50`` (+2 more) ("MPS has no float64: 'Cannot convert a MPS Tensor to float64 dtype': fails
+if this tensor lives on the MPS device."). The expectation is lower: the cu126 index is a uv
+developer-environment source (``[tool.uv.sources]`` at ``pyproject.toml:43-54``, marked explicit and gated to
+Linux/Windows x86, so it never applies on an Apple arm64 Mac), pip installs the unpinned torch the user
+chooses (``PKG-INFO:21``), and the MD code is device-following float32 PyTorch: a free ``--device`` string
+(``torchmd/run.py:54``, ``:156``), parameters cast to single precision before the move
+(``torchmd/parameters.py:12-13``, ``:30-31``), tensors made on ``pos.device`` (``torchmd/forces.py:107``,
+``:329``); the flagged doubles are pinned to the CPU in the ASE helper (``.double().to("cpu")``,
+``torchmd/mycalc.py:50``, ``:52``) and ``torch.double`` at ``torchmd/run.py:147`` is only the opt-in
+--precision double. The shape: a uv-only CUDA wheel index in pyproject (explicit, platform-marked) read as the
+project's install path, and float64 tensors explicitly placed on the CPU read as float64 on the GPU. Not
+tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
