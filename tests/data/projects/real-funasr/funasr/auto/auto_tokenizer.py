@@ -1,0 +1,8 @@
+class AutoTokenizer:
+    """
+    Undo
+    """
+
+    def __init__(self):
+        """Initialize AutoTokenizer."""
+        pass

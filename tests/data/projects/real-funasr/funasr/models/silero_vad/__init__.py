@@ -1,0 +1,1 @@
+"""Silero VAD adapter for the FunASR AutoModel pipeline."""

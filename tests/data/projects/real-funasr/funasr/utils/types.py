@@ -1,0 +1,2 @@
+# Compatibility shim: types was renamed to type_utils
+from funasr.utils.type_utils import *
