@@ -1,0 +1,2 @@
+from lxt.efficient.core import monkey_patch
+from lxt.efficient.zennit_patches import monkey_patch_zennit

@@ -1,0 +1,1 @@
+from lucent.modelzoo.inceptionv1.InceptionV1 import *
