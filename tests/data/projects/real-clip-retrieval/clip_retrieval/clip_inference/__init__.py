@@ -1,0 +1,3 @@
+"""clip inference"""
+
+from .main import main as clip_inference

@@ -1,0 +1,3 @@
+__version__ = "1.0.2"
+
+from .gritlm import GritLM
