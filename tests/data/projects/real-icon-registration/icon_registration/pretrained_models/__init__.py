@@ -1,0 +1,3 @@
+from .OAI_knees import OAI_knees_gradICON_model, OAI_knees_registration_model
+from .lung_ct import LungCT_registration_model, lung_network_preprocess
+from .HCP_brain import brain_registration_model, brain_network_preprocess

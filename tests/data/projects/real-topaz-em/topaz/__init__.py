@@ -1,0 +1,1 @@
+from topaz._version import __version__

@@ -1,0 +1,1 @@
+from .scaled_gaussian_mixture import ScaledGaussianMixture
