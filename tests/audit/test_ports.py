@@ -478,6 +478,11 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torchmd", "rocm:gfx942"),
         ("real-torchmd", "xpu"),
         ("real-torchmd", "mps"),
+        ("real-lxt", "mps"),
+        ("real-torch-lucent", "xpu"),
+        ("real-torch-lucent", "mps"),
+        ("real-clip-retrieval", "xpu"),
+        ("real-clip-retrieval", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3605,7 +3610,42 @@ chooses (``PKG-INFO:21``), and the MD code is device-following float32 PyTorch: 
 ``torchmd/mycalc.py:50``, ``:52``) and ``torch.double`` at ``torchmd/run.py:147`` is only the opt-in
 --precision double. The shape: a uv-only CUDA wheel index in pyproject (explicit, platform-marked) read as the
 project's install path, and float64 tensors explicitly placed on the CPU read as float64 on the GPU. Not
-tuned: a measurement round, one level off."""
+tuned: a measurement round, one level off.
+lxt (blind round 253) on MPS: envsnap says moderate, from cuda-only-requirement at ``PKG-INFO:15`` (+1 more,
+``setup.py:16``) ("8-bit/4-bit quantization kernels: CUDA-only as used here."). The expectation is lower:
+bitsandbytes is listed in the install requirements but never imported anywhere in ``lxt/`` (the efficient path
+is monkey patches of Hugging Face forwards with detach-based autograd rules, ``lxt/efficient/core.py:20``,
+``lxt/efficient/patches.py:111-192``, ``lxt/efficient/rules.py:19-125``), so on a Mac it is only installed,
+and the device-following float32 code (``lxt/efficient/patches.py:119-123`` upcasts to float32, never float64)
+runs on mps tensors. The shape: a CUDA-leaning quantization package declared as a hard dependency but never
+imported, read as a CUDA-only requirement on the code path. Not tuned: a measurement round, one level off.
+
+torch-lucent (blind round 253) on XPU and MPS: envsnap says lower, from no rule ("standard ops, no custom
+CUDA: install the target build of the framework"); hardcoded-cuda-device at
+``lucent/optvis/objectives.py:234`` (+5) and cuda-availability-check reach only the checklist. The expectation
+is moderate: the library itself, not user code, hard-codes ``torch.device('cuda:0' if
+torch.cuda.is_available() else 'cpu')`` at module level or per call (``lucent/optvis/param/spatial.py:22``,
+``lucent/optvis/transform.py:26``, ``lucent/optvis/param/color.py:34``, ``lucent/optvis/param/lowres.py:44``,
+``lucent/optvis/param/cppn.py:39``, ``lucent/optvis/objectives.py:234``), so the image parameters and
+transform tensors of the README's ``render_vis`` are made on the CPU on an Intel GPU or a Mac: the
+visualisation runs on the CPU only, or a model moved to 'xpu'/'mps' meets CPU tensors, and reaching the GPU
+means editing six device picks. The shape: a cuda-or-cpu device pick hard-coded inside library modules (not a
+user-facing default), read as a harmless CPU fallback. Not tuned: a measurement round, one level off.
+clip-retrieval (blind round 254) on XPU and MPS: envsnap says lower, from cuda-availability-check at
+``clip_retrieval/clip_inference/mapper.py:35`` ("Returns False on Intel XPU: the code takes its CPU branch.",
+and the same for Apple MPS), at ``clip_retrieval/clip_back.py:867`` and at
+``clip_retrieval/clip_filter.py:19``, all rated lower, with framework-import of TensorFlow at
+``clip_retrieval/clip_back.py:728`` (an opt-in, lower), and nothing else, so the verdict is "standard ops, no
+custom CUDA: install the target build of the framework". The expectation is moderate: the README's main use is
+``clip-retrieval inference --input_dataset image_folder --output_folder embeddings_folder``
+(``clip_retrieval-2.45.0.dist-info/METADATA:209``), whose ClipMapper hard-wires ``self.device = 'cuda' if
+torch.cuda.is_available() else 'cpu'`` (``mapper.py:35``), calls all_clip's load_clip without a device
+(``mapper.py:36-41``) and moves every batch there (``mapper.py:57``, ``:65``); the CLI has no device option
+(``clip_retrieval/clip_inference/main.py:69-100``) and the backend makes the same choice
+(``clip_back.py:867-868``), so on an Intel GPU or a Mac the embeddings are silently computed on the CPU and
+reaching the GPU means editing those lines (faiss is CPU-only anyway, ``METADATA:26``). The shape: a
+cuda-or-cpu device chosen inside a CLI's worker with no option to override it, read as a harmless availability
+check. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
