@@ -1,0 +1,9 @@
+"""Public GarmentMeasurements API."""
+
+from body_models.garment_measurements._model import (
+    GarmentMeasurementsIdentity,
+)
+
+__all__ = [
+    "GarmentMeasurementsIdentity",
+]

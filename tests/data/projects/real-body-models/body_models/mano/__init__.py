@@ -1,0 +1,1 @@
+"""MANO models. Import a class from the NumPy, Torch, or JAX module."""

@@ -1,0 +1,1 @@
+"""MHR models. Import a class from the NumPy, Torch, or JAX module."""

@@ -1,0 +1,1 @@
+"""SMPL-X models. Import a class from the NumPy, Torch, or JAX module."""

@@ -1,0 +1,6 @@
+POSETRACK_KEYPOINTS = [
+    'nose', 'head_bottom_pt', 'headtop', 'left_ear', 'right_ear',
+    'left_shoulder', 'right_shoulder', 'left_elbow', 'right_elbow',
+    'left_wrist', 'right_wrist', 'left_hip', 'right_hip', 'left_knee',
+    'right_knee', 'left_ankle', 'right_ankle'
+]
