@@ -1,0 +1,3 @@
+from dp_lora.optimizers.dp_optimizer import DPOptimizer
+
+__all__ = ["DPOptimizer"]

@@ -1,0 +1,2 @@
+from . import optim
+from . import analysis

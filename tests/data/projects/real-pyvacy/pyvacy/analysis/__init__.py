@@ -1,0 +1,1 @@
+from .moments_accountant import moments_accountant

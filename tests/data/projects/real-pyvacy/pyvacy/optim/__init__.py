@@ -1,0 +1,1 @@
+from .dp_optimizer import DPSGD, DPAdam, DPAdagrad, DPRMSprop
