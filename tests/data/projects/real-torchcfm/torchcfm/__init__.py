@@ -1,0 +1,2 @@
+from .conditional_flow_matching import *
+from .version import __version__
