@@ -1,0 +1,3 @@
+import torch
+from . import _C, ops
+from .ops import local_corr
