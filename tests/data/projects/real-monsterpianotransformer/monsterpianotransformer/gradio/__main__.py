@@ -1,0 +1,7 @@
+from .app import app
+
+def main():
+    app.launch()
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,3 @@
+from .gpt import *
+from .attention import *
+from .layers import *

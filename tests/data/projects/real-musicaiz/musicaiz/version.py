@@ -1,0 +1,5 @@
+MAJOR = 0
+MINOR = 1
+PATCH = 2
+
+__version__ = "%d.%d.%d" % (MAJOR, MINOR, PATCH)
