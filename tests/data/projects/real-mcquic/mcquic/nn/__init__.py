@@ -1,0 +1,4 @@
+from .blocks import *
+from .convs import *
+from .gdn import *
+from .base import *

@@ -1,0 +1,5 @@
+from .cli import entryPoint
+
+
+if __name__ == "__main__":
+    entryPoint()

@@ -1,0 +1,8 @@
+# Copyright (c) Meta Platforms, Inc. and affiliates.
+#
+# This source code is licensed under the MIT license found in the
+# LICENSE file in the root directory of this source tree.
+
+from ._identity import IdentitySchedule
+from ._ramp_const_cosine import RampConstCosineLRSchedule
+from ._ramp_cosine import RampCosineLRSchedule
