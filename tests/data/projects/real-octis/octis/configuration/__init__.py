@@ -1,0 +1,2 @@
+from . import defaults
+from . import citations

@@ -1,0 +1,1 @@
+from octis.models.early_stopping.pytorchtools import EarlyStopping

@@ -1,0 +1,3 @@
+"""Init package"""
+
+from octis.models.pytorchavitm.avitm.avitm_model import AVITM_model

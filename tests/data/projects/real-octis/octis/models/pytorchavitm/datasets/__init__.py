@@ -1,0 +1,3 @@
+"""Init datasets."""
+
+from octis.models.pytorchavitm.datasets.bow import BOWDataset

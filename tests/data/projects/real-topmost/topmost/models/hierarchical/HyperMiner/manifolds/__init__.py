@@ -1,0 +1,3 @@
+from .euclidean import Euclidean
+# from .hyperboloid import Hyperboloid
+from .poincare import PoincareBall
