@@ -40,13 +40,14 @@ def test_the_corpus_is_big_enough_and_a_third_is_held_out() -> None:
     held = [row for row in INDEX["projects"] if row["held_out"]]
     assert len(names) >= 12
     assert len(set(names)) == len(names)
-    # At most four fifths: since round 31 the draws' misses stay held out (two, cherry-rl and fastreid,
-    # moved to built-against when stop 22 made general fixes on them), and since round 36 rounds only
-    # measure (no tuning), so the part grows with every round (two thirds were reached at round 75, stop 17,
-    # three quarters at round 179, stop 22). The bound keeps a fifth built against, the part the 90% bar
-    # holds (133 projects, 399 cells when it was raised from three quarters), while every measured project
-    # stays in the corpus as a regression check.
-    assert 0.25 <= len(held) / len(names) <= 4 / 5
+    # Since round 31 the draws' misses stay held out (two, cherry-rl and fastreid, moved to built-against
+    # when stop 22 made general fixes on them), and since round 36 rounds only measure (no tuning), so the
+    # held-out part grows with every round (two thirds at round 75, stop 17; three quarters at round 179,
+    # stop 22; four fifths at round 263, stop 25). What the 90% bar needs is a built-against part of its own
+    # size, not a share: at least the 133 projects (399 cells) it held when the bar was raised, while every
+    # measured project stays in the corpus as a regression check.
+    assert len(held) / len(names) >= 0.25
+    assert len(names) - len(held) >= 133
     for name in names:
         assert (PROJECTS / name / "SOURCE.md").is_file() or name.startswith("real-")
         assert any((PROJECTS / name).rglob("*.*"))
@@ -483,6 +484,22 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torch-lucent", "mps"),
         ("real-clip-retrieval", "xpu"),
         ("real-clip-retrieval", "mps"),
+        ("real-body-models", "xpu"),
+        ("real-body-models", "mps"),
+        ("real-mmhuman3d", "rocm:gfx942"),
+        ("real-deepee", "mps"),
+        ("real-pyvacy", "xpu"),
+        ("real-pyvacy", "mps"),
+        ("real-denmarf", "xpu"),
+        ("real-denmarf", "mps"),
+        ("real-torchebm", "xpu"),
+        ("real-torchebm", "mps"),
+        ("real-lazyslide", "xpu"),
+        ("real-torchmil", "mps"),
+        ("real-wsinfer", "xpu"),
+        ("real-mcquic", "rocm:gfx942"),
+        ("real-fast-pytorch-kmeans", "xpu"),
+        ("real-fast-pytorch-kmeans", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3645,7 +3662,130 @@ torch.cuda.is_available() else 'cpu'`` (``mapper.py:35``), calls all_clip's load
 (``clip_back.py:867-868``), so on an Intel GPU or a Mac the embeddings are silently computed on the CPU and
 reaching the GPU means editing those lines (faiss is CPU-only anyway, ``METADATA:26``). The shape: a
 cuda-or-cpu device chosen inside a CLI's worker with no option to override it, read as a harmless availability
-check. Not tuned: a measurement round, one level off."""
+check. Not tuned: a measurement round, one level off.
+body-models (blind round 256) on XPU and MPS: envsnap says moderate, from cuda-only-requirement at
+``body_models-0.26.2.dist-info/METADATA:21`` ("Warp's only GPU backend is CUDA (NVRTC to PTX on the CUDA
+driver): on this target its kernels run on the CPU at best, and a GPU path means rewriting them. An optional
+extra: the project installs and runs without it.") and cuda-only-import at ``body_models/_common/warp.py:11``
+("Its module is one the project imports only in a guard (try/except ImportError): an optional path, the code
+runs without it."). The expectation is lower: Warp is the opt-in ``warp`` extra behind
+``kernel_backend='warp'``, while the default is ``kernel_backend='torch'`` (``body_models/_runtime.py:148``,
+the Warp module imported only at ``:194-198`` and ``body_models/_state.py:58-63``), and the torch runtime
+follows the model's device (``body_models/_runtime.py:169``, ``body_models/_base.py:317``) with float32 model
+arrays (``body_models/smpl/_io.py:74-79``), so ``model.to('xpu')`` or ``model.to('mps')`` runs the README's
+models with no edit; both cells are borderline only for the sparse CSR ``torch.sparse.mm`` of the MHR and SOMA
+models (``body_models/_common/sparse_torch.py:53-59``). The shape: a CUDA-only kernel library named only as an
+optional extra and an opt-in backend switch, whose own messages say the project runs without it, still lifted
+to moderate on targets where the default path is plain PyTorch. Not tuned: a measurement round, one level off.
+
+mmhuman3d (blind round 256) (held out) on ROCm: envsnap says lower, from "has a code path on ROCm: names the
+'hip' device" at ``mmhuman3d/core/conventions/keypoints_mapping/human_data.py:314``, with no other rule rated
+above lower. That line is ``'hip': HUMAN_DATA_HIP`` in a dictionary of keypoint groups (head, left_hand,
+shoulder, hip, body), the human hip joint, not the HIP runtime. The expectation is moderate: the CUDA calls
+themselves answer on ROCm (``torch.cuda.comm.broadcast`` at ``mmhuman3d/models/heads/hybrik_head.py:343-351``,
+``.cuda()`` at ``mmhuman3d/models/architectures/hybrik.py:112-120``, ``init_model(device='cuda:0')`` at
+``mmhuman3d/apis/inference.py:19``), but ``mmhuman3d/__init__.py:18-26`` asserts mmcv between 1.3.17 and
+1.6.1, an mmcv of the torch 1.x era that predates the torch 2.x ROCm builds an MI300X needs, and the PyTorch3D
+renderer (``mmhuman3d/core/cameras/cameras.py:6-8``) must be hipified from source; borderline against lower.
+The shape: a 'hip' string that names a body joint in a keypoint-convention table, read as the ROCm device and
+as project support, while an import-time version assert on a torch-1.x-era framework (mmcv<=1.6.1) goes unread
+as a pin. Not tuned: a measurement round, one level off.
+deepee (blind round 257) on MPS: envsnap says lower, "standard ops, no custom CUDA: install the target build
+of the framework", with no finding at all. The expectation is moderate: the training forward of PrivacyWrapper
+(``deepee/wrapper.py:123``) and PerSampleGradientWrapper (``:351``) always runs the per-sample model clones
+(``:279``-``:282``) through torch.nn.parallel.parallel_apply, whose device lookup (_get_device_index(None),
+then torch.mps.current_device, which does not exist) raises on a Mac in current PyTorch, so using Metal means
+editing forward into a plain loop over the clones; the noise (``:231``) and clipping are generic. The shape: a
+device-agnostic library that routes every forward through torch.nn.parallel.parallel_apply, a CUDA-era
+multi-device helper with no MPS path, read as standard ops. Not tuned: a measurement round, one level off.
+pyvacy (blind round 257) on XPU and MPS: envsnap says lower, from cuda-availability-check at
+``pyvacy/optim/dp_optimizer.py:20`` ("Returns False on Intel XPU: the code takes its CPU branch.", and the
+same for Apple MPS) and hardcoded-cuda-device at the same line ("Behind a CUDA check: runs, but falls through
+to the CPU on Intel XPU, so the accelerator sits idle."), both rated lower. The expectation is moderate: the
+cuda-or-cpu device at ``:20`` is not where the model runs (the user puts the model on 'xpu' or 'mps') but
+where the DP noise goes: every optimizer step samples noise on the CPU (``:19``) and moves it .to(self.device)
+(``:42``) before p.grad.data.add_, so with an XPU or MPS model the CPU noise meets an accelerator gradient and
+the step fails with a device mismatch; training on an Intel or Apple GPU needs ``:42`` edited to follow
+p.grad.device. The shape: a cuda-or-cpu device fixed inside an optimizer and used for a tensor added to the
+user's gradients, read as a harmless availability check with a CPU fallback. Not tuned: a measurement round,
+one level off.
+denmarf (blind round 258) on XPU and MPS: envsnap says moderate, from hardcoded-cuda-device at
+``denmarf/utils.py:27`` ("Behind a boolean CUDA switch (`if cuda:`): the placement under it is CUDA's, so on
+Intel XPU the switch can only be turned off and the work runs on the CPU until the placement takes a device.",
+and the same for Apple MPS), with cuda-availability-check at the same line rated lower, and nothing else. The
+expectation is lower: the switch is determine_device's ``use_cuda`` (``denmarf/utils.py:24-31``), which only
+turns the default ``device='cpu'`` into cuda-or-cpu (``:25-27``) and passes any other device string straight
+to ``torch.device`` (``:28-29``), so ``DensityEstimate(device='xpu')`` or ``device='mps'`` already puts the
+MAF, the batches and the scoring inputs on the GPU (``denmarf/density.py:40``, ``:184``, ``:202``, ``:340``),
+as the README does with ``device='cuda:2'`` (``denmarf-0.3.2.dist-info/METADATA:53-58``); everything reaching
+torch is float32 (``density.py:7``, ``:167``, ``:322``). The shape: a cuda-or-cpu default inside a device
+resolver that passes every other device string through, read as a boolean CUDA switch with no device to take.
+Not tuned: a measurement round, one level off.
+torchebm (blind round 258) on XPU and MPS: envsnap says moderate, from torch-cuda-api at
+``torchebm/cuda/fused_langevin.py:187`` (+3 more, "A CUDA-only call: it raises on XPU.") and
+hardcoded-cuda-device at ``torchebm/cuda/fused_langevin.py:205`` ("Fails at this line on Intel XPU: the build
+has no 'cuda' device ('Torch not compiled with CUDA enabled'); a one-line edit."), and the same for Apple MPS,
+where float64-on-mps at ``torchebm/couplings/ot.py:123`` (+2 more, "MPS has no float64: 'Cannot convert a MPS
+Tensor to float64 dtype': fails if this tensor lives on the MPS device.") adds to it. The expectation is
+lower: ``torchebm/cuda/fused_langevin.py`` is a Triton proof-of-concept benchmark run only as ``python -m
+torchebm.cuda.fused_langevin`` (``:1``, ``:22``, ``:263-266``) that no library module imports
+(``torchebm/cuda/__init__.py:8`` exports nothing, triton is not in Requires-Dist,
+``torchebm-0.8.9.dist-info/METADATA:49``); the library follows the parameters' or the given device
+(``torchebm/core/base_module.py:96-157``, ``torchebm/core/base_sampler.py:41-73``) and AMP falls back to full
+precision off CUDA with a warning (``base_module.py:225-232``). On MPS the two positional.py hits build the
+DiT's sincos tables on the CPU and cast them (``torchebm/models/components/positional.py:15-17``, ``:40``);
+only ExactOTCoupling's auction does ``cost.double()`` on the device (``ot.py:123``), the alternative to the
+README's SinkhornCoupling (``METADATA:331-333``), borderline. The shape: a CUDA-only benchmark module shipped
+in the package but never imported, read as the library's path. Not tuned: a measurement round, one level off.
+LazySlide (blind round 260) on XPU: envsnap says moderate, from device-choices at ``lazyslide/_utils.py:25``
+("The device selection picks among cuda, mps, cpu and never 'xpu': on Intel XPU it falls back to the CPU until
+the selection is edited."). The expectation is lower: that ladder is only the default, get_torch_device at
+``lazyslide/_utils.py:21-31`` is reached from the settings.device getter when nothing was set
+(``lazyslide/_setting.py:120-127``), the public setter takes any torch.device
+(``lazyslide/_setting.py:129-132``), and every tool takes device= ('The device to use for inference',
+``lazyslide/tools/_features.py:71``, ``:130-131``) and moves the model and batches there (``:197``, ``:248``,
+``:293``), so device='xpu' needs no edit; borderline, as the default lands on the CPU. The shape: a
+cuda/mps/cpu ladder that only fills a public setting's default, read as the project's only device choice. Not
+tuned: a measurement round, one level off.
+
+torchmil (blind round 260) (held out) on MPS: envsnap says moderate, from float64-on-mps at
+``torchmil/nn/variational_autoencoder.py:454`` ("MPS has no float64: 'Cannot convert a MPS Tensor to float64
+dtype': fails if this tensor lives on the MPS device."). The expectation is lower: the README's path is ABMIL
+trained by Trainer(model, optimizer, device=...) (``torchmil/utils/trainer.py:26``, ``:69``, ``:206``), which
+takes 'mps' as an argument, and its torch.cuda.empty_cache() calls (``:126``, ``:132``, ``:142``) are no-ops
+without CUDA; the float64 tensor is in the importance-sampled log-likelihood of the VAE-ABMIL autoencoder only
+(``torchmil/nn/variational_autoencoder.py:394-456``), one of many models and not on the main path. The shape:
+a float64 constant in one optional model's evaluation method, read as a float64 tensor on the library's main
+path. Not tuned: a measurement round, one level off.
+
+WSInfer (blind round 260) on XPU: envsnap says lower, from standard ops ("standard ops, no custom CUDA:
+install the target build of the framework"), with no device-choices finding. The expectation is moderate: the
+only device choice in wsinfer run is the ladder at ``wsinfer/modellib/run_inference.py:108-117``
+(WSINFER_FORCE_CPU, else cuda, else mps, else cpu) with no --device option or setting, so on an Intel GPU the
+TorchScript model and batches go to the CPU (``:120``, ``:179``) until that ladder is edited. The shape: a
+cuda/mps/cpu ladder whose first link is an environment variable forcing the CPU, not read as a closed device
+selection. Not tuned: a measurement round, one level off.
+mcquic (blind round 262) on ROCm: envsnap says moderate, from torch-pin at ``setup.py:48`` ("torch is capped
+(<2,>=1.10): the newest torch allowed, 1.13, publishes ROCm 5.2 wheels without code objects for gfx942"). The
+expectation is lower: that install_requires list is built only when the PYPI_BUILDING environment variable is
+set (``setup.py:46-58``), so a pip build of the sdist declares no torch at all and the README's main use,
+``mcquic -qp 2 image out.mcq``, picks cuda when torch.cuda.is_available() (``mcquic/demo.py:38-41``), the
+MI300X under ROCm PyTorch, with the rANS coder a host-side pybind11 extension (``setup.py:14-36``); only the
+conda recipe in the README says pytorch<2 (``PKG-INFO:166``). The shape: a torch cap inside an
+environment-gated install_requires (a publisher's build switch that a user's pip build never sets), read as
+the package's declared pin. Not tuned: a measurement round, one level off.
+fast-pytorch-kmeans (blind round 263) on XPU and MPS: envsnap says moderate, from torch-cuda-api at
+``fast_pytorch_kmeans/util.py:22`` ("A CUDA-only call: it raises on XPU." and "... on MPS."),
+torch.cuda.get_device_properties with torch.cuda.memory_allocated at ``:23`` in check_available_ram. The
+expectation is lower: KMeans and MultiKMeans take their device from the input tensor
+(``fast_pytorch_kmeans/kmeans.py:141``, ``fast_pytorch_kmeans/multi_kmeans.py:145``, the maintainer in
+DeMoriarty/fast_pytorch_kmeans#4: infer the device from the input), and the chunking reaches
+check_available_ram only through will_it_fit with safe_mode=False (``fast_pytorch_kmeans/util.py:47-48``),
+which no caller passes: find_optimal_splits calls will_it_fit(required_memory, device) with the default
+safe_mode=True (``:73``), a try/except torch.empty probe on the tensor's device (``:41-45``), so X.to('xpu')
+or X.to('mps') clusters on the GPU as shipped. The shape: a CUDA-only memory query behind a flag that no
+shipped caller sets (dead on the main path), read as a CUDA-only call on the path. Not tuned: a measurement
+round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
