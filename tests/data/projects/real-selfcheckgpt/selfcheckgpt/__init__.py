@@ -1,0 +1,1 @@
+from selfcheckgpt.version import __version__
