@@ -1,0 +1,2 @@
+from .backbone import *
+from .sam import *

@@ -1,0 +1,3 @@
+from .act import *
+from .norm import *
+from .ops import *

@@ -1,0 +1,2 @@
+from .list import *
+from .network import *

@@ -1,0 +1,1 @@
+from pymatting.cutout.cutout import cutout

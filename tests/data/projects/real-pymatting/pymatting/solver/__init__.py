@@ -1,0 +1,2 @@
+from pymatting.solver.cg import cg
+from pymatting.solver.callback import CounterCallback, ProgressCallback

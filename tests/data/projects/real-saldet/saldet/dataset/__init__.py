@@ -1,0 +1,2 @@
+from .inference import InferenceDataset
+from .saliency import SaliencyDataset

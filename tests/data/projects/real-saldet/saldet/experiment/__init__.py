@@ -1,0 +1,2 @@
+from .inference import inference
+from .train import train

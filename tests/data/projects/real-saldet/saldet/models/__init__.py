@@ -1,0 +1,1 @@
+from ._factory import create_model, list_models, load_checkpoint

@@ -1,0 +1,1 @@
+from .tensor import flat, normalize

@@ -1,0 +1,1 @@
+from .optimizer import create_optimizer

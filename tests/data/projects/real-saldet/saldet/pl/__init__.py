@@ -1,0 +1,2 @@
+from .data import SaliencyPLDataModule
+from .model import SaliencyPLModel

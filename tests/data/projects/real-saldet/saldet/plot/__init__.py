@@ -1,0 +1,1 @@
+from .plot import apply_mask, prepare_mask

@@ -1,0 +1,1 @@
+from .callbacks import create_callbacks

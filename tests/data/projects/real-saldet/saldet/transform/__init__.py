@@ -1,0 +1,1 @@
+from .transform import SaliencyTransform

@@ -1,0 +1,2 @@
+from .device import device
+from .time import now
