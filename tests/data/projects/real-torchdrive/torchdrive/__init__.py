@@ -1,0 +1,1 @@
+VERSION: str = "0.0.1"

@@ -1,0 +1,2 @@
+from .trajectron import Trajectron
+from .mgcvae import MultimodalGenerativeCVAE

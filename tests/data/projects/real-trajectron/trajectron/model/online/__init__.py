@@ -1,0 +1,2 @@
+from .online_trajectron import OnlineTrajectron
+from .online_mgcvae import OnlineMultimodalGenerativeCVAE

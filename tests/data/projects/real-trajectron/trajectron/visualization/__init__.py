@@ -1,0 +1,2 @@
+from .visualization import visualize_prediction, visualize_distribution
+from .visualization_utils import plot_boxplots
