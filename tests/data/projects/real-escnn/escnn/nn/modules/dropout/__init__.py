@@ -1,0 +1,9 @@
+
+from .pointwise import PointwiseDropout
+from .field import FieldDropout
+
+__all__ = [
+    "PointwiseDropout",
+    "FieldDropout"
+]
+

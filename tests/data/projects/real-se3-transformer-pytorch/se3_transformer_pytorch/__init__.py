@@ -1,0 +1,1 @@
+from se3_transformer_pytorch.se3_transformer_pytorch import SE3Transformer
