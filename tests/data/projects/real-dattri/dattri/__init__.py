@@ -1,0 +1,1 @@
+"""dattri module."""

@@ -1,0 +1,1 @@
+"""dattri.benchmark for pre-defined tasks."""

@@ -1,0 +1,1 @@
+"""This module contains benchmark dataset related functions."""

@@ -1,0 +1,1 @@
+"""This module defines the MusicTransformer model for the benchmark."""

@@ -1,0 +1,1 @@
+"""This module contains functions to process maestro datasets."""

@@ -1,0 +1,1 @@
+"""This module defines function to process MIDI files."""

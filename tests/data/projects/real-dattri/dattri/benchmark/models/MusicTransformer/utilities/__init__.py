@@ -1,0 +1,1 @@
+"""This module defines some utility functions for MT."""

@@ -1,0 +1,1 @@
+"""This module defines the Resnet-9 model for the benchmark."""

@@ -1,0 +1,1 @@
+"""dattri.func for some low-level core function of data attribution."""

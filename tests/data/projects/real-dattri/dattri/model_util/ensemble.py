@@ -1,0 +1,1 @@
+"""This module contains functions that generate model ensembles."""

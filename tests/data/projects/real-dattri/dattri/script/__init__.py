@@ -1,0 +1,1 @@
+"""Some scripts could be used as entry points for the package."""

@@ -1,0 +1,1 @@
+from opendataval.dataval.ame.ame import AME, BaggingEvaluator

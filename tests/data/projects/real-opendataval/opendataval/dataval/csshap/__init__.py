@@ -1,0 +1,1 @@
+from opendataval.dataval.csshap.csshap import ClassWiseShapley

@@ -1,0 +1,1 @@
+from opendataval.dataval.dvrl.dvrl import DVRL

@@ -1,0 +1,1 @@
+from opendataval.dataval.knnshap.knnshap import KNNShapley

@@ -1,0 +1,1 @@
+from opendataval.dataval.lava.lava import LavaEvaluator

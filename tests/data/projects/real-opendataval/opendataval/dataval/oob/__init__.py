@@ -1,0 +1,1 @@
+from opendataval.dataval.oob.oob import DataOob

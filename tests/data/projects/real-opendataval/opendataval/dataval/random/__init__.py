@@ -1,0 +1,1 @@
+from opendataval.dataval.random.random import RandomEvaluator

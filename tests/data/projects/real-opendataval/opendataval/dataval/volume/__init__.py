@@ -1,0 +1,1 @@
+from opendataval.dataval.volume.rvs import RobustVolumeShapley

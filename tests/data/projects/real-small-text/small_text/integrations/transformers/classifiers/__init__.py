@@ -1,0 +1,3 @@
+from small_text.integrations.transformers.classifiers.base import ModelLoadingStrategy
+from small_text.integrations.transformers.classifiers.classification import TransformerBasedClassification
+from small_text.integrations.transformers.classifiers.factories import TransformerBasedClassificationFactory
