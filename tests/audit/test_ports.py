@@ -500,6 +500,27 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-mcquic", "rocm:gfx942"),
         ("real-fast-pytorch-kmeans", "xpu"),
         ("real-fast-pytorch-kmeans", "mps"),
+        ("real-evalplus", "xpu"),
+        ("real-evalplus", "mps"),
+        ("real-lm-polygraph", "mps"),
+        ("real-pymatting", "mps"),
+        ("real-llm-blender", "xpu"),
+        ("real-oat-llm", "mps"),
+        ("real-nemo-aligner", "rocm:gfx942"),
+        ("real-senko", "xpu"),
+        ("real-senko", "mps"),
+        ("real-inaspeechsegmenter", "rocm:gfx942"),
+        ("real-autodistill-grounding-dino", "xpu"),
+        ("real-autodistill-grounding-dino", "mps"),
+        ("real-torchdrive", "xpu"),
+        ("real-torchdrive", "mps"),
+        ("real-escnn", "xpu"),
+        ("real-escnn", "mps"),
+        ("real-se3-transformer-pytorch", "mps"),
+        ("real-dattri", "xpu"),
+        ("real-dattri", "mps"),
+        ("real-opendataval", "rocm:gfx942"),
+        ("real-small-text", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -3785,7 +3806,195 @@ which no caller passes: find_optimal_splits calls will_it_fit(required_memory, d
 safe_mode=True (``:73``), a try/except torch.empty probe on the tensor's device (``:41-45``), so X.to('xpu')
 or X.to('mps') clusters on the GPU as shipped. The shape: a CUDA-only memory query behind a flag that no
 shipped caller sets (dead on the main path), read as a CUDA-only call on the path. Not tuned: a measurement
-round, one level off."""
+round, one level off.
+evalplus (blind round 264) on XPU and MPS: envsnap says lower, from cuda-availability-check and
+hardcoded-cuda-device at ``evalplus/provider/hf.py:24`` ("Behind a CUDA check: runs, but falls through to the
+CPU on Intel XPU, so the accelerator sits idle."), both low, and from cuda-only-requirement at
+``evalplus-0.3.1.dist-info/METADATA:36`` and cuda-only-import at ``evalplus/provider/vllm.py:4`` ("vLLM
+serving engine (CUDA kernels): CUDA-only as used here. An optional extra: the project installs and runs
+without it."), so it rests on standard ops. The expectation is moderate: the README's main use is ``pip
+install 'evalplus[vllm]'`` with ``--backend vllm`` (``METADATA:99-106``, the default at
+``evalplus/codegen.py:138``), and vLLM has no Metal backend and only a from-source XPU build, while the one
+local alternative, the hf backend, picks cuda-or-cpu and moves the model and inputs there
+(``evalplus/provider/hf.py:24``, ``:45``, ``:64-66``), so generating on an Intel or Apple GPU means editing
+that line. The shape: a cuda-or-cpu pick on the only local backend that can reach the target, where the
+README's default backend is a CUDA-built engine shipped as an optional extra, read as a CPU fallback that runs
+rather than as the edit the user must make. Not tuned: a measurement round, one level off.
+
+lm-polygraph (blind round 264) on MPS: envsnap says moderate, from cuda-only-requirement at
+``lm_polygraph-0.7.0.dist-info/METADATA:72`` ("8-bit/4-bit quantization kernels: CUDA-only as used here.") and
+float64-on-mps at ``lm_polygraph/estimators/mahalanobis_distance.py:54`` ("MPS has no float64: 'Cannot convert
+a MPS Tensor to float64 dtype': fails if this tensor lives on the MPS device."). The expectation is lower: the
+README's main use wraps a model the user places (``device_map='cuda:0'`` at ``METADATA:161``, so ``'mps'`` on
+a Mac) and WhiteboxModel follows ``model.device`` (``lm_polygraph/utils/model.py:555``, ``:578-585``);
+bitsandbytes is required but never imported by the package, and the float64 inverse belongs to the density
+estimators, whose tensors move to the GPU only behind ``torch.cuda.is_available()``
+(``mahalanobis_distance.py:31-33``, ``:161-165``) and so stay on the CPU on a Mac. The shape: an unconditional
+Requires-Dist on bitsandbytes that no code imports, and a float64 op on tensors that only ever leave the CPU
+behind a CUDA check, each read as an MPS blocker. Not tuned: a measurement round, one level off.
+pymatting (blind round 265) on MPS: envsnap says moderate, from cupy-kernel at
+``pymatting/foreground/estimate_foreground_ml_cupy.py:34`` (+1) ("A CuPy kernel in CUDA C++: no CuPy build
+for Apple MPS compiles it.") and cuda-kernel-string at
+``pymatting/foreground/estimate_foreground_ml_cupy.py:35`` (+1), while the PyOpenCL import at
+``pymatting/foreground/estimate_foreground_ml_pyopencl.py:3``, which it counts as a code path on ROCm and
+XPU, is not one on Apple. The expectation is lower: the README's main use, ``cutout()`` and the CLI, is CPU
+code (Numba kernels and SciPy, ``pymatting/cutout/cutout.py:30-32``, ``pymatting/util/boxfilter.py:6``;
+'There currently is no GPU support for alpha estimation', ``METADATA:167``), and the CuPy foreground
+estimator is one of two optional GPU back ends of the ``gpu`` extra, imported in a try/except
+ModuleNotFoundError (``pymatting/foreground/__init__.py:6-10``), beside an OpenCL one
+(``estimate_foreground_ml_pyopencl.py:98-100``) that Apple's OpenCL runs. The shape: an optional CuPy kernel
+beside a CPU default and an OpenCL alternative, read as the project's GPU path on a target where the CuPy
+module is simply never imported. Not tuned: a measurement round, one level off.
+llm-blender (blind round 266) on XPU: envsnap says moderate, from hardcoded-cuda-device at
+``llm_blender/candidates_generation/generate_candidates.py:267`` ("Behind a boolean CUDA switch (`if cuda:`):
+the placement under it is CUDA's, so on Intel XPU the switch can only be turned off and the work runs on the
+CPU until the placement takes a device."), with BARTScorer(device='cuda:0') at
+``llm_blender/common/evaluation.py:137`` and the GenFuser wrapper's .cuda() at
+``llm_blender/gen_fuser/model_utils.py:39`` ("Fails at this line on Intel XPU") as the two more. The
+expectation is lower: those are the candidate-generation script, the evaluation helper and the fuser-training
+wrapper, while the README's main use (``llm_blender-0.0.2.dist-info/METADATA:113-114``,
+Blender().loadranker('llm-blender/PairRM') then rank) takes the device as a free string
+(``llm_blender/blender/blender.py:154``), moves the ranker there (``:162``) and every batch too (``:223``,
+``:431``, ``:502``, ``:586``); the 'cuda' default (``llm_blender/blender/config.py:6``) is not a closed set.
+The shape: CUDA-hard-coded side scripts (generation, evaluation, training helpers) beside a device-string
+ranking API, read as the library's own path. Not tuned: a measurement round, one level off.
+oat-llm (blind round 266, held out) on MPS: envsnap says moderate, from cuda-only-import at
+``oat/actors/base.py:22`` ("vLLM serving engine (CUDA kernels): CUDA-only as used here.", replacement "vLLM's
+XPU or CPU build (fewer features)"), cuda-only-requirement at ``oat_llm-0.2.4.dist-info/METADATA:24``
+(DeepSpeed, "DeepSpeed's CPU accelerator"), torch-cuda-api at ``oat/algorithms/ppo_multiturn.py:253`` ("A
+CUDA-only call: it raises on MPS.") and hardcoded-cuda-device at ``oat/actors/preference.py:56`` ("a one-line
+edit"). The expectation is higher: the framework is built around vllm.LLM rollout actors
+(``oat/actors/base.py:100``) that have no Apple GPU backend, DeepSpeed learners launched by launchpad, weight
+sync by nccl or CUDA IPC into device='cuda' buffers (``oat/utils/distributed.py:131``, ``:165-171``,
+``oat/actors/base.py:251``), and a required flash-attn==2.7.4.post1 (``METADATA:27``) with no macOS build: the
+rollout engine and weight-sync path would be replaced, not edited. The shape: a required vLLM rollout engine
+and multi-process GPU weight sync, each read as a swappable dependency on MPS because a CPU build exists. Not
+tuned: a measurement round, one level off.
+nemo-aligner (blind round 266) on ROCm: envsnap says higher, from cuda-only-import at
+``nemo_aligner/utils/trt_llm.py:15`` ("NVIDIA TensorRT (engines compiled for one NVIDIA GPU): no build for
+ROCm exists."); every torch.cuda/.cuda() call is rated lower. The expectation is moderate: TensorRT-LLM is the
+optional accelerated generation of the PPO/REINFORCE actors (cfg.trt_llm.enable,
+``nemo_aligner/algorithms/ppo.py:164``), with its own try/except fallback
+(``nemo_aligner/utils/trt_llm.py:26-32``) that the duplicated bare import at ``:15`` defeats, so a one-line
+edit reaches NeMo's own generation; the real ROCm cost is the NVIDIA NeMo container stack
+(``nemo_aligner-0.7.0.dist-info/METADATA:93-98``, ``:114``: NeMo, Megatron-LM, TransformerEngine), which AMD's
+ROCm forks rebuild, and DPO/SFT/reward-model training never touches TensorRT-LLM. The shape: an unconditional
+import of an optional NVIDIA accelerator library, duplicated above its own try/except guard in a module only
+the RL actors import, read as a required engine. Not tuned: a measurement round, one level off.
+Senko (blind round 267) on XPU and MPS: envsnap says moderate, from cuda-only-requirement at
+``senko-0.2.2.dist-info/METADATA:55`` ("NVIDIA RAPIDS (GPU dataframes, machine learning, graphs and vector
+search on CUDA): no build for Intel XPU exists. An optional extra: the project installs and runs without it.")
+and cuda-only-import at ``senko/cluster/cluster_gpu.py:6`` ("... Its module is one the project imports only in
+a guard (try/except ImportError): an optional path, the code runs without it." on XPU; "... The project's
+requirements leave it out on macos (an environment marker): its install there runs without it, so this import
+sits on a path Apple MPS does not take." on MPS). The expectation is lower: cuml-cu12 is only in the nvidia
+extra (``METADATA:55``) and cluster_gpu.py is imported only when the device is cuda, with a fallback to CPU
+clustering on ImportError (``senko/diarizer.py:240-274``); on XPU, Diarizer(device='xpu') becomes
+torch.device('xpu') (``senko/diarizer.py:49``) and runs the pure-PyTorch CAMPPlus moved .to(device)
+(``:204-210``) with Silero VAD and the C++ Fbank on the CPU (``:66``, ``:152``); on macOS the Diarizer always
+takes its own CoreML path (``senko/diarizer.py:45-47``, ``:94-99``, ``:195-199``), with torch replaced by
+coremltools on darwin (``METADATA:42-44``) and M3 timings in the README (``METADATA:78``, ``:208``). The
+shape: a guarded, extra-only CUDA library whose every message says the code runs without it still lifts the
+cell, even where the target has its own first-class path. Not tuned: a measurement round, one level off.
+
+inaSpeechSegmenter (blind round 267) on ROCm: envsnap says moderate, from cuda-only-requirement at
+``inaspeechsegmenter-0.8.0.dist-info/METADATA:45`` ("ONNX Runtime built for CUDA (CUDA and TensorRT execution
+providers): CUDA-only as used here."). The expectation is lower: the main path is Keras CNNs on TensorFlow
+with no device code (``inaSpeechSegmenter/segmenter.py:31``, ``:131``, ``:163``), so the move is installing
+tensorflow-rocm in place of tensorflow[and-cuda] (``METADATA:44``), and onnxruntime-gpu serves only the VBx
+segmenter, which __init__ does not import (``inaSpeechSegmenter/__init__.py``) and which asks for
+CUDAExecutionProvider with a CPU-only retry (``inaSpeechSegmenter/vbx_segmenter.py:255-257``). The shape:
+onnxruntime-gpu read as CUDA-only as used even when its session lists the CPU provider beside CUDA's and sits
+off the main path. Not tuned: a measurement round, one level off.
+autodistill-grounding-dino (blind round 268) (held out) on XPU and MPS: envsnap says lower, from
+cuda-availability-check at ``autodistill_grounding_dino/helpers.py:9`` ("Returns False on Intel XPU: the code
+takes its CPU branch.") and hardcoded-cuda-device at the same line ("Behind a CUDA check: runs, but falls
+through to the CPU on Intel XPU, so the accelerator sits idle."), the same two on MPS, and standard ops
+otherwise. The expectation is moderate: the module-level DEVICE = torch.device('cuda' if
+torch.cuda.is_available() else 'cpu') at ``autodistill_grounding_dino/helpers.py:9`` is passed to
+rf-groundingdino's Model(..., device=DEVICE) at ``autodistill_grounding_dino/helpers.py:80-84`` and
+``:99-103``, and GroundingDINO() takes no device
+(``autodistill_grounding_dino/grounding_dino_model.py:30-36``), so on an Intel GPU or a Mac labeling runs on
+the CPU with the 'will run very slowly' warning (``autodistill_grounding_dino/helpers.py:11-12``) until that
+line is edited; the open autodistill-grounding-dino#3 asks for exactly that mps branch, and the maintainers
+say base models cannot be given a device (autodistill#37). The shape: a cuda-or-cpu device chosen at module
+level and handed to the model loader with no override, read as a harmless availability check. Not tuned: a
+measurement round, one level off.
+torchdrive (blind round 269) on XPU and MPS: envsnap says lower ("standard ops, no custom CUDA"), from
+cuda-amp at ``torchdrive/amp.py:23`` ("Behind a CUDA check: on Intel XPU the project's other branch runs (no
+autocast, float32), slower and with more memory but as written") with cuda-availability-check at
+``torchdrive/amp.py:7`` ("Returns False on Intel XPU: the code takes its CPU branch"), cuda-amp at
+``torchdrive/models/det.py:109`` ("Autocast disables itself off CUDA ... the model runs in float32 as
+written") and the guarded xformers/flash_attn imports at ``torchdrive/attention.py:6``, ``:13``; its only
+moderate findings are hardcoded-cuda-device in the wheel's own tests (``torchdrive/test_attention.py:26-27``,
+``torchdrive/models/test_bev.py:25``, ``:35``), which do not count. The expectation is moderate: the
+mixed-precision switch is cuda-only (``amp.py:7-23`` makes autocast a no-op without CUDA, ``det.py:109``
+hard-codes torch.cuda.amp.autocast), so bf16 training on an Intel GPU or a Mac needs edits to
+torch.autocast(device_type), and the BDD100K detection and segmentation helpers build mmdet/mmseg models on
+mmcv (``models/det.py:4-10``, ``:69-81``, ``models/semantic.py:3-8``, ``:63-70``), whose compiled two-stage
+ops have CPU and CUDA kernels only, and force half precision on any non-CPU device (``det.py:53-57``,
+``:72-73``); the BEV, attention and raymarcher primitives do follow the device (borderline against lower).
+The shape: a library whose training helpers import mmcv/mmdet/mmseg without declaring them, so the
+CUDA-or-CPU compiled ops behind those imports never reach the verdict, and a cuda-only autocast switch read
+as a slower but working path. Not tuned: a measurement round, one level off.
+escnn (blind round 270) on XPU and MPS: envsnap says moderate, from torch-cuda-api at
+``escnn/nn/modules/dropout/field.py:30`` ("A CUDA-only call: it raises on XPU." and "... on MPS."),
+torch.cuda.FloatTensor(*shape, device=device) for the mask of FieldDropout on any non-CPU input. The
+expectation is lower: the README's main use, nn.R2Conv and nn.ReLU on a user tensor
+(``escnn-1.0.11.dist-info/METADATA:171-187``), is device-agnostic float32 PyTorch, its kernel bases sampled in
+float32 and registered as buffers that move with the module
+(``escnn/nn/modules/basismanager/basisexpansion_singleblock.py:59-76``), so model.to('xpu') or model.to('mps')
+runs as shipped; FieldDropout is one optional module off that path, and the other torch.cuda uses are a
+cuda-or-cpu pick for the Thomson grid sampling that runs on the CPU
+(``escnn/group/groups/_numerical_thomson.py:64-65``) and an empty_cache in an equivariance check
+(``escnn/nn/modules/conv/r3_transposed_convolution.py:306``). The shape: a CUDA-only tensor constructor in one
+optional layer of a layer library, read as a CUDA-only call on the main path. Not tuned: a measurement round,
+one level off.
+
+se3-transformer-pytorch (blind round 270) (held out) on MPS: envsnap says moderate, from float64-on-mps at
+``se3_transformer_pytorch/basis.py:124`` ("MPS has no float64: 'Cannot convert a MPS Tensor to float64 dtype':
+fails if this tensor lives on the MPS device."), the @torch_default_dtype(torch.float64) decorator of
+basis_transformation_Q_J. The expectation is lower: that function builds its Sylvester matrices and null space
+with no device, on the CPU, caches them on disk and returns Q_J.float()
+(``se3_transformer_pytorch/basis.py:123-138``), and get_basis casts it to the input's dtype before moving it
+to the input's device (``se3_transformer_pytorch/basis.py:188-189``), so a float32 model on Metal never holds
+a float64 tensor. The shape: a float64 default-dtype scope around a CPU-only precomputation whose result is
+cast to float32 before it reaches the device, read as float64 on the device. Not tuned: a measurement round,
+one level off.
+dattri (blind round 271) on XPU and MPS: envsnap says moderate, from device-choices at
+``dattri/func/projection.py:1346`` ("A check admits only the devices cpu, cuda and raises on any other: 'xpu'
+is refused before any device code runs, until the check is edited." and "... 'mps' ..."), random_project's
+table of valid projector devices (``:1341-1349``). The expectation is lower: the README's main use,
+IFAttributorCG on a torch.func loss (``dattri-0.3.0.dist-info/METADATA:148-191``), is device-following code
+that moves batches with .to(self.device) (``dattri/algorithm/base.py:76-91``,
+``dattri/algorithm/influence_function.py:229``), and TRAK's projector defaults to the CPU
+(``dattri/algorithm/trak.py:25-30``), where features are moved before projecting
+(``dattri/func/projection.py:85-103``), so device='xpu' or 'mps' runs as shipped; the check refuses only an
+opt-in GPU projector. The shape: a device check on an opt-in accelerator (the GPU projector) whose default is
+the CPU, read as a gate on the main path. Not tuned: a measurement round, one level off.
+
+opendataval (blind round 271, held out) on ROCm: envsnap says moderate, from torch-pin at
+``opendataval-1.3.0.dist-info/METADATA:26`` (+1 more) ("torch is capped (torchvision~=0.16.0: each of its
+releases is built for one torch release): the newest torch allowed, 2.1, publishes ROCm 5.6 wheels without
+code objects for gfx942."), with torch~=2.1.0 at ``:27``. The expectation is lower (borderline against
+moderate): the code is device-following, with device=torch.device('cuda') the MI300X under ROCm PyTorch
+(``opendataval/experiment/api.py:132``, ``opendataval/model/api.py:95-96``, ``:143-144``) and LAVA on
+geomloss's tensorized backend rather than KeOps (``opendataval/dataval/lava/otdd.py:203``), and the 2.1 cap is
+met by AMD's ROCm 6.x build of PyTorch 2.1.2, which carries gfx942. The shape: a torch cap whose upstream ROCm
+wheels predate MI300X but which AMD's own ROCm 6 builds of the same torch release satisfy, read as a pin that
+must be lifted. Not tuned: a measurement round, one level off.
+
+small-text (blind round 271) on MPS: envsnap says moderate, from torch-cuda-api at
+``small_text/integrations/pytorch/query_strategies/strategies.py:196`` ("A CUDA-only call: it raises on
+MPS."), a torch.cuda.LongTensor in ExpectedGradientLengthMaxWord.compute_gradient_lengths. The expectation is
+lower: the README's classifiers take a device kwarg that reaches the model and batches
+(``small_text/integrations/transformers/classifiers/classification.py:224``, ``:398``, ``:551``;
+``small_text/integrations/pytorch/classifiers/base.py:69-72`` only sets the cuda-or-cpu default), the
+per-epoch torch.cuda.empty_cache (``classification.py:450-451``) is a no-op without CUDA, and torch 2.3 with
+torchtext 0.18 has macOS arm64 wheels; the CUDA tensor sits in one optional query strategy built for KimCNN
+(``strategies.py:138``, ``:150-155``), off the main path. The shape: a CUDA-only tensor constructor in one
+optional, non-default query strategy, read as a CUDA-only call on the library's main path. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
