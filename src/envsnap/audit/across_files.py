@@ -53,6 +53,7 @@ def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:
     signals = _left_out_of_rocm(signals)
     signals = _unbuilt_rocm_branches(signals)
     signals = _cpu_twins(signals, files)
+    signals = _helper_sources(signals)
     signals = _cpu_builds(signals)
     signals = _jit_only(signals, files)
     signals = _optional_build(signals)
@@ -759,6 +760,39 @@ def _optional_run_time_compiler(signals: list[Signal]) -> list[Signal]:
         msgspec.structs.replace(s, detail=(*s.detail, *marks))
         if (s.kind in kinds or (s.kind == "cuda-source" and RUN_TIME in s.detail))
         and OPTIONAL_RUN_TIME not in s.detail
+        else s
+        for s in signals
+    ]
+
+
+HELPER_SOURCE = "helper-source=1"
+"""Signal detail: CUDA source with no kernel, launch or runtime call of its own, in a tree whose kernels are
+in other files (``_helper_sources``)."""
+
+
+def _helper_sources(signals: list[Signal]) -> list[Signal]:
+    """Mark the CUDA sources that hold no GPU work of their own beside ones that do.
+
+    groundeddino-vl 1.1.1 ships ``ops/csrc/cuda_version.cu`` (``return CUDART_VERSION;``, no kernel, launch
+    or CUDA call) beside its deformable-attention kernels (#22 blind round 268): the kernels are judged
+    where they are (a CPU twin there), and the version file is one to leave out of the target's build, not
+    one more kernel to port. In a tree where no CUDA file counts a kernel of its own (flash-attention's
+    template instantiations, whose kernels live in headers), such files are the CUDA work and stay as they
+    are.
+    """
+
+    def _no_work(s: Signal) -> bool:
+        facts = s.facts()
+        return "kernels" in facts and all(
+            facts.get(key, "0") == "0" for key in ("kernels", "launches", "runtime_calls")
+        )
+
+    sources = [s for s in signals if s.kind == "cuda-source"]
+    if not any("kernels" in s.facts() and not _no_work(s) for s in sources):
+        return signals
+    return [
+        msgspec.structs.replace(s, detail=(*s.detail, HELPER_SOURCE))
+        if s.kind == "cuda-source" and _no_work(s) and s.subject != "CUDA host code"
         else s
         for s in signals
     ]

@@ -9,7 +9,7 @@ import msgspec
 from packaging.version import Version
 
 from envsnap.audit import knowledge
-from envsnap.audit.across_files import CHECKED_LOAD, OPTIONAL_MODULE
+from envsnap.audit.across_files import CHECKED_LOAD, HELPER_SOURCE, OPTIONAL_MODULE
 from envsnap.audit.judges.base import (
     DOCKER_SOURCE,
     DPCT_SOURCE,
@@ -116,6 +116,19 @@ def judge_compiled(signal: Signal, target: Target, ctx: Context) -> Finding | No
             "moderate",
             "move the op's inputs to the project's CPU path, or replace the op with torch ops; port the "
             "kernel for speed",
+            DPCT_SOURCE if target.kind == "xpu" else MPS_SOURCE,
+        )
+    if HELPER_SOURCE in signal.detail and target.kind in ("xpu", "mps"):
+        # No GPU work of its own beside the tree's kernels (across_files._helper_sources): those are judged
+        # where they are; this file only has to stay out of the target's build.
+        return make_finding(
+            signal,
+            rule,
+            f"CUDA code{summary}: nothing in it runs on the GPU; on {NAMES[target.kind]} it only has to be "
+            "left out of the build (the kernels beside it are judged on their own).",
+            "low",
+            "moderate",
+            "leave the file out of the target's build, or guard what it reports",
             DPCT_SOURCE if target.kind == "xpu" else MPS_SOURCE,
         )
     if target.kind == "xpu":
