@@ -3,6 +3,10 @@
 - groundeddino-vl 1.1.1 (round 268): ``ops/csrc/cuda_version.cu`` returns ``CUDART_VERSION`` (no kernel,
   launch or CUDA call) beside the deformable-attention kernels, which have a CPU twin; that file alone made
   the XPU and MPS verdicts *higher* (two levels off).
+- opensoundscape 0.13.2 (round 247): ``_gpu_if_available()`` (a cuda/mps/cpu ladder) is called only under
+  ``if device is None:`` in the 3,000-line ``ml/cnn.py``, on lines with no trigger token: the partial parse of
+  a long module never counted those calls, so the ladder was guarded when the module was parsed whole and
+  unguarded as scanned (tests/audit/test_scan_speedups.py found it).
 """
 
 from __future__ import annotations
@@ -11,6 +15,8 @@ import shutil
 from pathlib import Path
 
 from envsnap.audit import audit, parse_target, scan_tree
+from envsnap.audit.scanners.python import scan_python
+from envsnap.audit.scanners.python_trigger import trigger_lines
 from tests.audit.conftest import project
 
 CSRC = "groundeddino_vl/ops/csrc"
@@ -41,3 +47,21 @@ def test_the_same_file_alone_stays_the_cuda_work(tmp_path: Path) -> None:
     shutil.copy(source, tmp_path / "csrc" / "cuda_version.cu")
     report = audit(scan_tree(str(tmp_path)), None, parse_target("xpu"))
     assert report.verdict.risk == "higher"
+
+
+def test_a_long_modules_helper_called_only_in_guards_is_guarded_as_in_a_whole_parse() -> None:
+    path = Path(project("real-opensoundscape")) / "opensoundscape/ml/cnn.py"
+    data = path.read_bytes()
+    text = data.decode("utf-8")
+    assert len(text.splitlines()) > 400  # parsed in parts
+    hot = trigger_lines(data)
+    ladder = [s for s in scan_python("cnn.py", text, hot) if s.kind == "device-choices"]
+    assert [(s.line, s.guarded) for s in ladder] == [(3053, True)]
+    # Its two calls sit on lines the partial parse does not hold.
+    calls = [
+        n
+        for n, line in enumerate(text.splitlines(), 1)
+        if "_gpu_if_available()" in line and "def " not in line
+    ]
+    assert calls
+    assert not set(calls) & set(hot)

@@ -2275,7 +2275,7 @@ def scan_python(relative: str, text: str, hot: list[int] | None = None) -> Itera
     visitor = _Visitor(relative, lines, hot)
     visitor.trees = [tree]
     visitor.visit(tree)
-    guard_by_callers(visitor, tree)
+    guard_by_callers(visitor, tree, text)
     guard_methods_by_callers(visitor, tree, text)
     seen: set[tuple[str, int | str | None, str]] = set()
     reports = posixpath.basename(relative).startswith(_ENVIRONMENT_REPORTS)

@@ -130,7 +130,7 @@ def guard_methods_by_callers(visitor: _Visitor, tree: ast.Module, text: str) -> 
             visitor.signals[index] = msgspec.structs.replace(visitor.signals[index], guarded=True)
 
 
-def guard_by_callers(visitor: _Visitor, tree: ast.Module) -> None:
+def guard_by_callers(visitor: _Visitor, tree: ast.Module, text: str) -> None:
     """A module-level helper that every caller reaches only inside a guard is guarded too.
 
     ``def _nvidia_arch(): torch.cuda.get_device_capability()`` called only under
@@ -160,6 +160,7 @@ def guard_by_callers(visitor: _Visitor, tree: ast.Module) -> None:
             first = statement.decorator_list[0].lineno if statement.decorator_list else statement.lineno
             spans.append((first, statement.end_lineno or statement.lineno, statement.name))
     lines_of = _word_lines(visitor.lines, set(visitor.inside.values()))
+    guarded_calls = visitor.guarded_calls if whole else _probed_calls(visitor, tree, text, lines_of)
     for index, function in set(visitor.inside.items()):
         uses = lines_of.get(function, [])
         definitions = [n for n in uses if _DEF.match(visitor.lines[n - 1].lstrip())]
@@ -174,10 +175,37 @@ def guard_by_callers(visitor: _Visitor, tree: ast.Module) -> None:
                 visitor.signals[index], guarded=True, detail=(*visitor.signals[index].detail, "self-test=1")
             )
             continue
-        calls = visitor.guarded_calls.get(function, 0)
+        calls = guarded_calls.get(function, 0)
         seen = references.get(function, 0) if whole else len(calls_at)
         if (defined.get(function) == 1 or not whole) and calls and seen == calls:
             visitor.signals[index] = msgspec.structs.replace(visitor.signals[index], guarded=True)
+
+
+def _probed_calls(
+    visitor: _Visitor, tree: ast.Module, text: str, lines_of: dict[str, list[int]]
+) -> dict[str, int]:
+    """The guarded calls per helper in a long module, its callers' lines parsed again.
+
+    The main tree of a long module holds only the statements with a trigger token, and a call such as
+    ``self.device = _gpu_if_available()`` under ``if device is None:`` has none (opensoundscape 0.13.2's
+    ml/cnn.py, #22 blind round 247): the main visit never counted it, where a whole parse does. As for
+    methods (``guard_methods_by_callers``), the statements holding the callers' lines are parsed and
+    visited again.
+    """
+    lines = visitor.lines
+    wanted = sorted(
+        {n for numbers in lines_of.values() for n in numbers if not _DEF.match(lines[n - 1].lstrip())}
+    )
+    if not wanted:
+        return visitor.guarded_calls
+    try:
+        snippet = parse_hot(text, lines, visitor.relative, wanted)
+    except (SyntaxError, ValueError, RecursionError):
+        return visitor.guarded_calls
+    probe = type(visitor)(visitor.relative, lines, wanted)
+    probe.trees = [tree, snippet]
+    probe.visit(snippet)
+    return probe.guarded_calls
 
 
 def _word_lines(lines: list[str], words: set[str], *, attributes: bool = False) -> dict[str, list[int]]:
