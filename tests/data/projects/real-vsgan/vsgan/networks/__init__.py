@@ -1,0 +1,4 @@
+from vsgan.networks.egvsr import EGVSR
+from vsgan.networks.esrgan import ESRGAN
+
+__ALL__ = (ESRGAN, EGVSR)
