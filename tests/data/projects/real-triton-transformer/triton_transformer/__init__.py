@@ -1,0 +1,1 @@
+from triton_transformer.transformer import Transformer
