@@ -1,0 +1,3 @@
+from .transformer_pruner import TransformerPruner
+from .vocabulary_pruner import VocabularyPruner
+from .pipeline_pruner import PipelinePruner
