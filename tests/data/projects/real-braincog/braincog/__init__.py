@@ -1,0 +1,8 @@
+# __all__ = ['base', 'datasets', 'model_zoo', 'utils']
+#
+# from . import (
+#     base,
+#     datasets,
+#     model_zoo,
+#     utils
+# )

@@ -1,0 +1,6 @@
+__all__ = ['surrogate', 'LateralInhibition']
+
+from . import (
+    surrogate,
+    LateralInhibition
+)

@@ -1,0 +1,1 @@
+"""Event data I/O"""

@@ -1,0 +1,2 @@
+"""Pre-processing of event data, such as filters.
+"""

@@ -1,0 +1,1 @@
+"""Various utility functions."""

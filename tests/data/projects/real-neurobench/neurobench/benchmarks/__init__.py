@@ -1,0 +1,3 @@
+from .benchmark import Benchmark
+
+__all__ = ["Benchmark"]

@@ -1,0 +1,6 @@
+import torch.nn as nn
+
+SUPPORTED_ACTIVATIONS = (
+    nn.ReLU,
+    nn.Sigmoid,
+)

@@ -1,0 +1,3 @@
+from .macs import single_layer_MACs
+
+__all__ = ["single_layer_MACs"]

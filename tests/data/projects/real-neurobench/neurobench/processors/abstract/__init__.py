@@ -1,0 +1,4 @@
+from .preprocessor import NeuroBenchPreProcessor
+from .postprocessor import NeuroBenchPostProcessor
+
+__all__ = ["NeuroBenchPreProcessor", "NeuroBenchPostProcessor"]

@@ -1,0 +1,3 @@
+from .proc_manager import ProcessorManager
+
+__all__ = ["ProcessorManager"]
