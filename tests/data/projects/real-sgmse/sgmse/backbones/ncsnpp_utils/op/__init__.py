@@ -1,0 +1,1 @@
+from .upfirdn2d import upfirdn2d
