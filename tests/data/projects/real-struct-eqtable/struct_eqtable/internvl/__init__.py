@@ -1,0 +1,2 @@
+from .internvl import InternVL
+from .internvl_lmdeploy import InternVL_LMDeploy

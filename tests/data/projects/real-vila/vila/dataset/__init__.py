@@ -1,0 +1,1 @@
+from .preprocessors import instantiate_dataset_preprocessor
