@@ -524,6 +524,19 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-groundeddino-vl", "rocm:gfx942"),
         ("real-groundeddino-vl", "xpu"),
         ("real-groundeddino-vl", "mps"),
+        ("real-vsgan", "xpu"),
+        ("real-vsgan", "mps"),
+        ("real-flash-cosine-sim-attention", "xpu"),
+        ("real-quack-kernels", "rocm:gfx942"),
+        ("real-triton-transformer", "rocm:gfx942"),
+        ("real-triton-transformer", "xpu"),
+        ("real-triton-transformer", "mps"),
+        ("real-hebo", "mps"),
+        ("real-cleanunet", "xpu"),
+        ("real-cleanunet", "mps"),
+        ("real-sgmse", "rocm:gfx942"),
+        ("real-sgmse", "xpu"),
+        ("real-sgmse", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -4005,7 +4018,104 @@ and MPS (the op's CPU kernel); ``ops/csrc/cuda_version.cu``, no kernel of its ow
 until that fix. The expectation is lower: the pure-Python wheel builds nothing, so the op's lazy import falls
 back to PyTorch's grid_sample (``ms_deform_attn.py:34``-``:60``, ``:367``) and none of the CUDA sources is
 ever compiled. The shape: kernel sources shipped unbuilt in a wheel beside a guarded PyTorch fallback, read as
-an extension to build."""
+an extension to build.
+vsgan (blind round 272) (held out) on XPU and MPS: envsnap says lower, from cuda-availability-check at
+``vsgan/networks/basenetwork.py:40`` ("Returns False on Intel XPU: the code takes its CPU branch.", on MPS
+"Returns False on Apple MPS: the code takes its CPU branch.") and default-cuda-device at
+``vsgan/networks/basenetwork.py:11``, ``vsgan/networks/esrgan.py:22``, ``vsgan/networks/egvsr.py:21`` ("A
+setting that defaults to 'cuda': pass 'xpu' (flag, config or argument) on Intel XPU; the code takes the device
+from it."), all rated lower, so the tree reads as standard ops. The expectation is moderate: the check at
+``vsgan/networks/basenetwork.py:40-41`` has no CPU branch to take, it raises EnvironmentError('Either NVIDIA
+CUDA or the device (%s) isn't available.') for any device other than 'cpu!' when torch.cuda.is_available() is
+False, so passing device='xpu' or device='mps' is refused and the guard must be edited (then the model and
+frames follow self.device, ``vsgan/networks/esrgan.py:48``, ``:85``, and the OOM retry's
+torch.cuda.empty_cache at ``vsgan/utilities.py:138``, ``:149`` wants the target's own call). The shape: a
+torch.cuda.is_available() test that guards a raise for every non-CPU device, read as a benign CPU fallback,
+which turns the device argument the default-cuda-device rule counts on into one the code refuses. Not tuned: a
+measurement round, one level off.
+flash-cosine-sim-attention (blind round 273) on XPU: envsnap says lower, from standard ops ("standard ops, no
+custom CUDA: install the target build of the framework"), while on ROCm it reads the kernel's WMMA at
+``flash_cosine_sim_attention/flash_cosine_sim_attention_cuda.cu:601`` and on MPS the Triton extra. The
+expectation is moderate: an xpu tensor is not is_cuda, so the README call
+(``flash_cosine_sim_attention-0.2.2.dist-info/METADATA:75-79``) falls to the CPU tiling
+(``flash_cosine_sim_attention/flash_cosine_sim_attention.py:327-329``), which is forward-only (``:156``) and
+adds device results into a normaliser made on the CPU (``:183``, ``:233``), and the Triton twin refuses
+non-CUDA tensors with assert q.is_cuda
+(``flash_cosine_sim_attention/triton_flash_cosine_sim_attention.py:736``): the assert must be edited, or the
+call swapped for the pure PyTorch plain_cosine_sim_attention (``flash_cosine_sim_attention.py:99-142``). The
+shape: an is_cuda dispatch that sends every other device to a forward-only CPU path, and an is_cuda assert in
+the Triton twin, read as device-following standard ops on XPU. Not tuned: a measurement round, one level off.
+
+quack-kernels (blind round 273) on ROCm: envsnap says moderate, from cuda-only-import at
+``quack/cross_entropy.py:11`` (+9 more) ("NVIDIA cuda-python (driver, runtime, NVRTC bindings): CUDA-only as
+used here."), the only finding on that target. The expectation is higher: every op is a CuTe DSL kernel built
+by nvidia-cutlass-dsl (``quack_kernels-0.6.5.dist-info/METADATA:6``) from cutlass.cute and nvgpu cpasync
+(``quack/rmsnorm.py:7-13``), dispatched on NVIDIA sm arches (``quack/rmsnorm.py:100``) and registered as
+custom ops for device_types='cuda' (``quack/rmsnorm.py:368``); the CUTLASS DSL has no AMD backend and the
+PyTorch *_ref functions (``quack/rmsnorm.py:563``) are test references, not a fallback. The shape: a kernel
+library written entirely in NVIDIA's CuTe Python DSL (import cutlass, nvidia-cutlass-dsl), whose CUDA-only
+compiler is not read at all, leaving only its cuda-python import, taken as bindings ROCm can swap. Not tuned:
+a measurement round, one level off.
+
+triton-transformer (blind round 273, held out) on ROCm and XPU: envsnap says lower, from standard ops
+("standard ops, no custom CUDA: install the target build of the framework"). The expectation is moderate: the
+README's use_triton=True kernels are Triton 1.0 code, with the **meta kernel signature
+(``triton_transformer/softmax.py:16-19``, ``triton_transformer/bmm.py:30-32``) and triton.ops.cross_entropy
+(``triton_transformer/cross_entropy.py:13``) that the Triton shipped with ROCm and XPU PyTorch no longer
+compiles, and the triton==1.0.1.dev20210924 pin (``triton_transformer-0.1.1.dist-info/METADATA:19``) cannot be
+installed: the kernels need a port to the current Triton API, or the documented use_triton=False switch
+(``triton_transformer/transformer.py:114``) runs the PyTorch branches. On MPS: envsnap says higher, from
+cuda-only-import at ``triton_transformer/bmm.py:7`` (+4 more) ("Triton GPU kernels: no build for Apple MPS
+exists.") and cuda-only-requirement at ``triton_transformer-0.1.1.dist-info/METADATA:19``. The expectation is
+moderate: every op has a PyTorch branch (``triton_transformer/layernorm.py:300-303``,
+``triton_transformer/softmax.py:137-138``, ``triton_transformer/cross_entropy.py:14-15``,
+``triton_transformer/dropout.py:70-71``) and the Transformer defaults to use_triton=False
+(``transformer.py:114``), so guarding the five module-level triton imports runs the model on MPS. The shape:
+Triton kernels written for Triton 1.0 under an unsatisfiable dev pin, read as Triton that today's ROCm and
+Intel backends compile, and unguarded Triton imports over ops that each keep a PyTorch branch behind a
+default-off switch, read as kernels with no fallback. Not tuned: a measurement round, one level off.
+hebo (blind round 274) on MPS: envsnap says moderate, from float64-on-mps at
+``hebo/design_space/design_space.py:105`` ("MPS has no float64: 'Cannot convert a MPS Tensor to float64
+dtype': fails if this tensor lives on the MPS device."), its one finding. The expectation is lower: HEBO never
+puts a tensor on a device (no cuda, device, mps or xpu line in ``hebo/``), the surrogates are CPU
+torch/gpytorch tensors built from numpy (``hebo/models/scalers.py:46-47``,
+``hebo/optimizers/hebo.py:129-145``), so the ``.double()`` at ``design_space.py:105`` is the CPU tensor's way
+to numpy in ``inverse_transform`` and never meets Metal. The shape: a float64 cast on the path back to numpy
+in a library that never leaves the CPU, read as float64 on the MPS device. Not tuned: a measurement round, one
+level off.
+cleanunet (blind round 278) on XPU and MPS: envsnap says moderate, from hardcoded-cuda-device at
+``cleanunet/denoise.py:112`` (+2 more) ("Fails at this line on Intel XPU: the build has no 'cuda' device
+('Torch not compiled with CUDA enabled'); a one-line edit." and "... on Apple MPS ..."), with denoise.py's
+CleanUNet(...).cuda() at ``cleanunet/denoise.py:81`` and std_normal's .cuda() at ``cleanunet/util.py:159``,
+and from torch-cuda-api at ``cleanunet/distributed.py:121`` (+1 more) ("A CUDA-only call: it raises on XPU."),
+torch.cuda.HalfTensor and torch.cuda.set_device in the distributed-training helper
+(``cleanunet/distributed.py:53``). The expectation is lower: the package's entry point is
+CleanUNet.from_pretrained(varient, device='cpu'), which builds the net .to(device) and loads the checkpoint
+with map_location=device (``cleanunet/__init__.py:62-72``), and the forward makes its masks on x.device in
+float32 (``cleanunet/network.py:118``, ``:340``), so device='xpu' or 'mps' runs as shipped; the .cuda() calls
+and the CUDA assert (``cleanunet/distributed.py:49-53``) sit in the upstream train/denoise scripts copied into
+the wheel, which import their siblings as top-level modules ('from util import', ``cleanunet/train.py:46-53``,
+``cleanunet/denoise.py:49-50``) and so cannot run from the installed package (borderline against moderate for
+training). The shape: a research repo's stand-alone training and inference scripts shipped verbatim inside a
+pip packaging whose own API takes a device, their .cuda() calls read as the package's main path. Not tuned: a
+measurement round, one level off.
+
+sgmse (blind round 278) (held out) on ROCm, XPU and MPS: envsnap says moderate on ROCm and higher on XPU and
+MPS, from cuda-extension at ``sgmse/backbones/ncsnpp_utils/op/fused_act.py:11`` (+1 more) ("CUDA code: on a
+ROCm torch, torch.utils.cpp_extension hipifies it at build; ...", "CUDA code: there is no CUDA compiler for
+Intel GPUs." and "CUDA code: nothing compiles CUDA for Apple GPUs."), the StyleGAN2 JIT loads of
+fused_bias_act and upfirdn2d (``sgmse/backbones/ncsnpp_utils/op/upfirdn2d.py:12``). The expectation is lower
+on ROCm (borderline against moderate) and moderate on XPU and MPS: fused_act.py is imported by nothing
+(``sgmse/backbones/ncsnpp_utils/op/__init__.py:1`` exports only upfirdn2d), the upfirdn2d load runs only when
+torch.cuda.is_available() and leaves upfirdn2d_op None otherwise
+(``sgmse/backbones/ncsnpp_utils/op/upfirdn2d.py:11-20``), and the same file carries a pure-PyTorch
+upfirdn2d_native (``:162-200``) that upfirdn2d already takes for CPU tensors (``:148-157``); under ROCm
+PyTorch the plain shared-memory kernel is hipified and built by the same load, and enhance's .cuda()
+(``sgmse/model.py:437-452``) is the MI300X, while on an Intel GPU or a Mac the fix is routing non-CUDA tensors
+to upfirdn2d_native, the maintainer's documented switch (sp-uhh/sgmse #64), plus the .cuda() edits, not a SYCL
+or Metal port. The shape: an availability-guarded JIT CUDA extension with a pure-PyTorch twin in the same
+module (and a sibling loader nothing imports), read as a required kernel to port. Not tuned: a measurement
+round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
