@@ -1,0 +1,1 @@
+"""Pipeline stage modules (internal - not part of public API)."""

@@ -1,0 +1,4 @@
+from .num_inliers import NumInliersBenchmark
+from .mega_pose_est import MegaDepthPoseEstimationBenchmark
+from .mega_pose_est_mnn import MegaDepthPoseMNNBenchmark
+from .nll_benchmark import MegadepthNLLBenchmark

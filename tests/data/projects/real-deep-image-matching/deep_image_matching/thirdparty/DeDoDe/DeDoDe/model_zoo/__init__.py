@@ -1,0 +1,6 @@
+from .dedode_models import (
+    dedode_detector_B,
+    dedode_detector_L,
+    dedode_descriptor_B,
+    dedode_descriptor_G,
+)

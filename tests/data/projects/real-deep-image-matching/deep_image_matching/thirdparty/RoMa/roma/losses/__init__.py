@@ -1,0 +1,1 @@
+from .robust_loss import RobustLosses

@@ -1,0 +1,1 @@
+from .model_zoo import roma_indoor, roma_outdoor  # noqa: F401
