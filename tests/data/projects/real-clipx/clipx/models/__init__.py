@@ -1,0 +1,5 @@
+"""
+Models package for clipx.
+"""
+
+
