@@ -1,0 +1,1 @@
+from .datasets import dataset_recipes

@@ -1,0 +1,2 @@
+from .causal_deepar_estimator import CausalDeepAREstimator
+from .causal_deepar_network import CausalDeepARNetwork, CausalDeepARTrainingNetwork

@@ -1,0 +1,1 @@
+from .deepvar_estimator import DeepVAREstimator

@@ -1,0 +1,1 @@
+from .lstnet_estimator import LSTNetEstimator

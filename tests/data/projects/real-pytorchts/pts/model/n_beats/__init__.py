@@ -1,0 +1,2 @@
+from .n_beats_ensemble import NBEATSEnsembleEstimator
+from .n_beats_estimator import NBEATSEstimator

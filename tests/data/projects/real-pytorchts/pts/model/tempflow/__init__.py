@@ -1,0 +1,2 @@
+from .tempflow_estimator import TempFlowEstimator
+from .tempflow_network import TempFlowTrainingNetwork, TempFlowPredictionNetwork

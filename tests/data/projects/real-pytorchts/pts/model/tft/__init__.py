@@ -1,0 +1,5 @@
+from .tft_estimator import TemporalFusionTransformerEstimator
+from .tft_network import (
+    TemporalFusionTransformerTrainingNetwork,
+    TemporalFusionTransformerPredictionNetwork,
+)

@@ -1,0 +1,3 @@
+from .time_grad_estimator import TimeGradEstimator
+from .time_grad_network import TimeGradTrainingNetwork, TimeGradPredictionNetwork
+from .epsilon_theta import EpsilonTheta

@@ -1,0 +1,1 @@
+from .transformer_estimator import TransformerEstimator

@@ -1,0 +1,1 @@
+from .transformer_tempflow_estimator import TransformerTempFlowEstimator
