@@ -1,0 +1,6 @@
+from .adamw import BF16FusedAdamW
+
+
+__all__ = [
+    "BF16FusedAdamW"
+]
