@@ -1,0 +1,1 @@
+from .ray_searcher import RaySearcher

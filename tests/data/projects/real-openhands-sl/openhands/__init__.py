@@ -1,0 +1,2 @@
+from .__version import __version__
+from .hub import list_models, list_datasets

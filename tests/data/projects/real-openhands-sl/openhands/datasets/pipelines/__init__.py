@@ -1,0 +1,2 @@
+from .extract_hands import ExtractHandCrops
+from .pose_heatmap import GeneratePoseHeatMap

@@ -1,0 +1,1 @@
+from .loader import get_model, load_decoder, load_encoder
