@@ -1,0 +1,3 @@
+from .cell_emb import *
+from .denoise import *
+from .grn import *

@@ -1,0 +1,3 @@
+from .get_seq import *
+from .sinkhorn import SinkhornDistance
+from .utils import *
