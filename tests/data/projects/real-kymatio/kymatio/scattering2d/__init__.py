@@ -1,0 +1,4 @@
+from .frontend.entry import ScatteringEntry2D
+
+
+__all__ = ['ScatteringEntry2D']
