@@ -1,0 +1,1 @@
+from .cropper import Cropper

@@ -1,0 +1,3 @@
+from .rrdb import RRDBNet
+from .bise import BiSeNet
+from .retinaface import RetinaFace

@@ -1,0 +1,2 @@
+name = 'roop'
+version = '1.3.2'

@@ -1,0 +1,7 @@
+from typing import Any
+
+from insightface.app.common import Face
+import numpy
+
+Face = Face
+Frame = numpy.ndarray[Any, Any]
