@@ -537,6 +537,23 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-sgmse", "rocm:gfx942"),
         ("real-sgmse", "xpu"),
         ("real-sgmse", "mps"),
+        ("real-aquamvs", "xpu"),
+        ("real-aquamvs", "mps"),
+        ("real-clipx", "xpu"),
+        ("real-fba-matting", "xpu"),
+        ("real-fba-matting", "mps"),
+        ("real-nobg", "mps"),
+        ("real-flood-forecast", "xpu"),
+        ("real-flood-forecast", "mps"),
+        ("real-pytorchts", "mps"),
+        ("real-deep-river", "rocm:gfx942"),
+        ("real-deep-river", "xpu"),
+        ("real-autovideo", "xpu"),
+        ("real-autovideo", "mps"),
+        ("real-openhands-sl", "mps"),
+        ("real-kymatio", "xpu"),
+        ("real-kymatio", "mps"),
+        ("real-roop-pip", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -4115,7 +4132,133 @@ PyTorch the plain shared-memory kernel is hipified and built by the same load, a
 to upfirdn2d_native, the maintainer's documented switch (sp-uhh/sgmse #64), plus the .cuda() edits, not a SYCL
 or Metal port. The shape: an availability-guarded JIT CUDA extension with a pure-PyTorch twin in the same
 module (and a sibling loader nothing imports), read as a required kernel to port. Not tuned: a measurement
-round, one level off."""
+round, one level off.
+AquaMVS (blind round 280) (held out) on XPU and MPS: envsnap says lower, from standard ops ("standard ops, no
+custom CUDA: install the target build of the framework"), with no device finding on the pydantic field
+``aquamvs/config.py:288``. The expectation is moderate on both: RuntimeConfig.device is Literal['cpu', 'cuda']
+(``aquamvs/config.py:288``), so the README's Pipeline('config.yaml') rejects device: xpu or device: mps when
+the config is validated (``aquamvs/config.py:522``) and the Literal must be widened before the pipeline, which
+otherwise follows the device string (``aquamvs/pipeline/builder.py:90``, ``aquamvs/features/roma.py:16-34``),
+reaches the GPU; the CLI's unvalidated --device override (``aquamvs/cli.py:371-373``) makes it borderline
+against lower. The shape: a cuda/cpu-only device choice spelled as a typing Literal on a pydantic config
+field, not as a torch.device ladder or a 'cuda' string at a call. Not tuned: a measurement round, one level
+off.
+clipx (blind round 281) (held out) on XPU: envsnap says moderate, from hardcoded-cuda-device at
+``clipx/models/cascadepsp/main.py:37`` ("Fails at this line on Intel XPU: the build has no 'cuda' device
+('Torch not compiled with CUDA enabled'); a one-line edit."), the Refiner's torch.load(model_path,
+map_location={'cuda:0': device}), with the upstream demo's Refiner(device='cuda:0') at
+``clipx/models/cascadepsp_test.py:16``. The expectation is lower (borderline against moderate): the 'cuda:0'
+there is the key of a map_location dict that remaps the checkpoint's saved CUDA storages onto the chosen
+device, not a device the code opens, and remove(device=...) and clipx --device (``clipx/core.py:87``,
+``:116-121``, ``clipx/cli.py:15``) pass 'xpu' through to the refiner's .to(device)
+(``clipx/models/cascadepsp/main.py:43``, ``:71-72``); only the cuda-or-cpu default (``clipx/core.py:35-39``)
+has to be overridden, and U2Net stays on the ONNX CPU provider on every machine
+(``clipx/models/u2net/main.py:29-31``). The shape: a map_location dict whose 'cuda:0' key names where a
+checkpoint was saved, read as a hard-coded CUDA device. Not tuned: a measurement round, one level off.
+
+FBA-Matting (blind round 281) on XPU and MPS: envsnap says lower, from cuda-availability-check at
+``FBA_Matting/networks/models.py:7`` ("Returns False on Apple MPS: the code takes its CPU branch.") and
+hardcoded-cuda-device behind that check ("Behind a CUDA check: runs, but falls through to the CPU on Apple
+MPS"), at the same line in ``FBA_Matting/inference.py:9``, ``FBA_Matting/networks/transforms.py:5`` and
+``FBA_Matting/__main__.py:11``. The expectation is moderate: those four torch.device('cuda' if
+torch.cuda.is_available() else 'cpu') lines are the package's only device choice, fixed at import with no
+device argument anywhere, the ImageNet mean/std tensors are built on that device at import
+(``FBA_Matting/networks/transforms.py:24-25``) and inference moves every input there
+(``FBA_Matting/inference.py:13-16``), so the Intel GPU or Metal is reached only by editing the four picks; as
+shipped it silently runs on the CPU. The shape: module-level cuda-or-cpu device constants with no device
+parameter, read as a harmless CPU fallback rather than the edit that reaching the target takes. Not tuned: a
+measurement round, one level off.
+
+nobg (blind round 281) on MPS: envsnap says moderate, from float64-on-mps at ``nobg/metrics.py:247`` (+3 more)
+("MPS has no float64: 'Cannot convert a MPS Tensor to float64 dtype': fails if this tensor lives on the MPS
+device."), the .double() and dtype=torch.float64 counts in the evaluation metrics (``nobg/metrics.py:254``,
+``:262``, ``:266``). The expectation is lower (borderline against moderate): the README's main use is
+model.predict(processor, image) and the GPU section's .to(device) with bfloat16 autocast
+(``nobg-0.3.1.dist-info/METADATA:140-142``, ``:381-385``), predict follows the model's device and dtype
+(``nobg/utils.py:278-305``), and the float64 lives only in the metrics used to score a fine-tune, off the
+inference path; the decoder's torchvision deform_conv2d (``nobg/birefnet/modeling_birefnet.py:118``) has an
+MPS kernel since torchvision 0.23 (vision #9017). The shape: float64 in an evaluation-metrics module beside a
+device-following inference path, read as float64 on the MPS path. Not tuned: a measurement round, one level
+off.
+flood-forecast (blind round 282, held out) on XPU and MPS: envsnap says lower, from hardcoded-cuda-device at
+``flood_forecast/time_model.py:113`` ("Behind a CUDA check: runs, but falls through to the CPU on Intel XPU,
+so the accelerator sits idle.", the same on Apple MPS) with cuda-availability-check at the same line and the
+same ladder at ``evaluator.py:250``/``:341``, ``basic/lstm_vanilla.py:31`` and ``custom/dilate_loss.py:16``,
+all fine as is. The expectation is moderate: the config-driven trainer never takes a device;
+``PyTorchForecast`` fixes cuda-or-cpu at ``time_model.py:113`` and the model, masks and checkpoint follow it
+(``time_model.py:129-146``), the evaluator, the vanilla LSTM's hidden state, the bottleneck transformer
+(``transformer_xl/transformer_bottleneck.py:230``), the DILATE loss and ``numpy_to_tvar`` (``utils.py:6``,
+``:17``) repeat it, so an Intel or Apple GPU is never used until about six ladders gain a branch. The shape: a
+framework whose only device choice is a cuda-or-cpu ladder with no device argument anywhere on the main path,
+scored as an idle accelerator rather than as edits. Not tuned: a measurement round, one level off.
+pytorchts (blind round 282) on MPS: envsnap says lower, "standard ops, no custom CUDA: install the target
+build of the framework", with no finding in the tree. The expectation is moderate: ``Trainer(device='mps')``
+trains (``pts/trainer.py:66``), but the README's DeepAR (``README.md:61-66``) keeps the default
+``StudentTOutput`` (``pts/model/deepar/deepar_estimator.py:61``,
+``pts/modules/distribution_output.py:222-224``), whose sampling at prediction calls ``aten::_standard_gamma``,
+not implemented on MPS (the same GluonTS DeepAR failure in autogluon#3534), so prediction needs
+PYTORCH_ENABLE_MPS_FALLBACK=1 or a move to the CPU; borderline against lower. The shape: an MPS-missing
+operator reached through a torch.distributions default (StudentT/Gamma sampling), which no source line names.
+Not tuned: a measurement round, one level off.
+deep-river (blind round 282) on ROCm and XPU: envsnap says moderate, from torch-pin at
+``deep_river-0.3.4.dist-info/METADATA:19`` ("torch is capped (==2.2.2): the newest torch allowed, 2.2,
+publishes ROCm 5.7 wheels without code objects for gfx942.", and on XPU "predates Intel XPU wheels (from torch
+2.5)"). The expectation is lower: that pin carries the marker ``sys_platform == "darwin" and platform_machine
+== "x86_64"`` and applies only to Intel Macs; on Linux and Windows the next line, ``torch<2.6,>=2.5``
+(``METADATA:20``), allows ROCm 6.x and the first XPU wheels, and every estimator takes ``device``
+(``deep_river/base.py:123``, ``:138``, ``:168``) with float32 inputs on it (``utils/tensor_conversion.py:48``,
+``:97``, ``:136``). The shape: a Requires-Dist pin under a platform environment marker for another platform
+read as the cap for every target. Not tuned: a measurement round, one level off.
+autovideo (blind round 284) on XPU and MPS: envsnap says lower, from cuda-availability-check at
+``autovideo/base/supervised_base.py:37`` ("Returns False on Intel XPU: the code takes its CPU branch") and
+hardcoded-cuda-device at ``supervised_base.py:39`` ("Behind a CUDA check: runs, but falls through to the CPU
+on Apple MPS, so the accelerator sits idle"), with the same reading of R2p1D's ``DataParallel(...).cuda()`` at
+``autovideo/recognition/R2p1D/model.py:125``, all counted lower. The expectation is moderate:
+``SupervisedPrimitiveBase.__init__`` (``supervised_base.py:36``-``42``) is the one device choice that every
+recognition primitive inherits (TSN, TSM, I3D, ECO, C3D, R(2+1)D, R3D, ST-GCN), with no device hyperparameter,
+and fit/produce move the model and batches to it (``tsn_primitive.py:178``/``:225``/``:247``,
+``utils/training_utils.py:17``/``:38``), so on an Intel or Apple GPU every pipeline trains and predicts on the
+CPU until an xpu/mps branch is added there (and in ``R2p1D/model.py:113``-``125``): an edit to reach the
+target. The shape: a sole, project-wide cuda-or-cpu device choice with no device parameter, read as runs on
+the CPU (lower) rather than an edit to reach the target. Not tuned: a measurement round, one level off.
+openhands-sl (blind round 284) on MPS: envsnap says lower, from framework-import at
+``openhands/core/exp_utils.py:1`` (+7) and framework-requirement at
+``openhands_sl-0.1.13.dist-info/METADATA:22`` ("Lightning's MPS accelerator trains on Apple silicon:
+accelerator='mps' or 'auto'."), with cuda-availability-check and hardcoded-cuda-device at
+``openhands/apis/inference.py:26`` ("Behind a CUDA check: runs, but falls through to the CPU") counted lower.
+The expectation is moderate: Lightning 1.9.5 does reach Metal for training through the user's ``cfg.trainer``
+(``core/exp_utils.py:7``-``10``), but ``InferenceModel`` picks ``torch.device('cuda:0' if
+torch.cuda.is_available() else 'cpu')`` (``apis/inference.py:26``-``28``) and sends every test batch there
+(``inference.py:65``/``:90``/``:128``), so inference and the test metrics run on the CPU of a Mac until that
+line is edited, and the exact pins (numpy==1.23.5, mediapipe==0.10.9, ``METADATA:17``/``:26``) must resolve on
+macOS: borderline against lower. The shape: a Lightning project whose trainer reaches MPS while its own
+inference class chooses cuda-or-cpu outside Lightning, credited with the framework's MPS accelerator for both.
+Not tuned: a measurement round, one level off.
+kymatio (blind round 286) (held out) on XPU and MPS: envsnap says moderate, from cuda-kernel-string at
+``kymatio/scattering1d/backend/torch_skcuda_backend.py:133`` (+3 more) ("CUDA C++ kernel source generated in
+Python and compiled at run time: nothing compiles CUDA for Intel XPU." and "... for Apple MPS."), the
+periodize and modulus kernels that the torch_skcuda backends compile with cupy (also
+``kymatio/scattering2d/backend/torch_skcuda_backend.py:78``, ``:156``). The expectation is lower: the torch
+frontends default to backend='torch' (``kymatio/scattering2d/frontend/torch_frontend.py:10``,
+``kymatio/scattering1d/frontend/torch_frontend.py:11``), a pure-PyTorch path of float32 filter buffers moved
+with ``.to(device)`` (``kymatio/scattering1d/frontend/torch_frontend.py:27-41``) and torch.fft on the input's
+device (``kymatio/scattering2d/backend/torch_backend.py:9-12``, ``:138``), whose cdgmm placement check only
+refuses cuda/cpu mixes (``kymatio/backend/torch_backend.py:194-203``); the skcuda backend is an opt-in string
+that the README presents as an optional speed-up after ``pip install scikit-cuda cupy`` (METADATA:195-206).
+The shape: run-time CUDA kernel strings in an opt-in alternative backend module, selected only by a
+non-default backend argument, read as the library's GPU path. Not tuned: a measurement round, one level off.
+roop-pip (blind round 287) on MPS: envsnap says lower, from the already-supported reading of ONNX Runtime's
+CoreMLExecutionProvider at ``roop/processors/frame/face_enhancer.py:33`` ("already supported on Apple MPS:
+names ONNX Runtime's CoreMLExecutionProvider") and the 'mps' device at ``:34``, with the TensorFlow
+framework-import at ``roop/core.py:18`` and framework-requirement at ``roop_pip-1.0.0.dist-info/METADATA:22``
+only 'to check'. The expectation is moderate: the README's entry point ``roop_interface`` (``METADATA:56-60``)
+hard-codes ``decode_execution_providers(['cuda', 'cpu'])`` (``roop/core.py:92``), which keeps only providers
+whose name holds 'cuda' or 'cpu' (``roop/core.py:102-108``), so the CoreML provider that onnxruntime-silicon
+brings (``METADATA:32``) is filtered out and the swap, the analyser and the GFPGAN enhancer (whose
+cuda/mps/cpu ladder at ``face_enhancer.py:30-35`` then answers 'cpu') all run on the CPU until ``core.py:92``
+is edited; the CLI that takes --execution-provider (``roop/core.py:46``) has no ``roop.run`` in the wheel. The
+shape: a device ladder that names the target's provider, read as support, behind an entry point whose
+hard-coded provider list filters that provider out. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
