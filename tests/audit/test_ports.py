@@ -546,8 +546,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-flood-forecast", "xpu"),
         ("real-flood-forecast", "mps"),
         ("real-pytorchts", "mps"),
-        ("real-deep-river", "rocm:gfx942"),
-        ("real-deep-river", "xpu"),
         ("real-autovideo", "xpu"),
         ("real-autovideo", "mps"),
         ("real-openhands-sl", "mps"),
@@ -4208,7 +4206,8 @@ publishes ROCm 5.7 wheels without code objects for gfx942.", and on XPU "predate
 (``METADATA:20``), allows ROCm 6.x and the first XPU wheels, and every estimator takes ``device``
 (``deep_river/base.py:123``, ``:138``, ``:168``) with float32 inputs on it (``utils/tensor_conversion.py:48``,
 ``:97``, ``:136``). The shape: a Requires-Dist pin under a platform environment marker for another platform
-read as the cap for every target. Not tuned: a measurement round, one level off.
+read as the cap for every target. Not tuned: a measurement round, one level off. Right since stop 25's fix (a
+pin under another platform's marker is no cap there): built against since.
 autovideo (blind round 284) on XPU and MPS: envsnap says lower, from cuda-availability-check at
 ``autovideo/base/supervised_base.py:37`` ("Returns False on Intel XPU: the code takes its CPU branch") and
 hardcoded-cuda-device at ``supervised_base.py:39`` ("Behind a CUDA check: runs, but falls through to the CPU

@@ -7,6 +7,8 @@
   ``if device is None:`` in the 3,000-line ``ml/cnn.py``, on lines with no trigger token: the partial parse of
   a long module never counted those calls, so the ladder was guarded when the module was parsed whole and
   unguarded as scanned (tests/audit/test_scan_speedups.py found it).
+- deep-river 0.3.4 (round 282): ``torch==2.2.2`` for Intel Macs only (a ``Requires-Dist`` platform marker)
+  beside ``torch<2.6,>=2.5`` everywhere else, read as a cap on ROCm and XPU.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pathlib import Path
 from envsnap.audit import audit, parse_target, scan_tree
 from envsnap.audit.scanners.python import scan_python
 from envsnap.audit.scanners.python_trigger import trigger_lines
-from tests.audit.conftest import project
+from tests.audit.conftest import audit_files, project, raised
 
 CSRC = "groundeddino_vl/ops/csrc"
 
@@ -65,3 +67,30 @@ def test_a_long_modules_helper_called_only_in_guards_is_guarded_as_in_a_whole_pa
     ]
     assert calls
     assert not set(calls) & set(hot)
+
+
+# deep_river-0.3.4.dist-info/METADATA:1-3 and 19-20 (the headers between elided).
+DEEP_RIVER_METADATA = (
+    "Metadata-Version: 2.4\n"
+    "Name: deep-river\n"
+    "Version: 0.3.4\n"
+    'Requires-Dist: torch==2.2.2; sys_platform == "darwin" and platform_machine == "x86_64"\n'
+    'Requires-Dist: torch<2.6,>=2.5; sys_platform != "darwin" or platform_machine != "x86_64"\n'
+)
+METADATA = "deep_river-0.3.4.dist-info/METADATA"
+
+
+def test_a_pin_for_another_platform_is_no_cap(tmp_path: Path) -> None:
+    for target in ("rocm:gfx942", "xpu", "mps"):
+        report = audit_files(tmp_path / target.split(":")[0], {METADATA: DEEP_RIVER_METADATA}, target)
+        assert "torch-pin" not in raised(report), target
+        assert report.verdict.risk == "lower", target
+
+
+def test_the_same_pin_without_its_marker_still_caps(tmp_path: Path) -> None:
+    # The twin: an unmarked torch==2.2.2 is what pip installs on Linux too (ROCm 5.7/6.0 wheels of torch 2.2
+    # have no code for gfx942; XPU wheels start at torch 2.5).
+    bare = DEEP_RIVER_METADATA.replace('; sys_platform == "darwin" and platform_machine == "x86_64"', "")
+    for target in ("rocm:gfx942", "xpu"):
+        report = audit_files(tmp_path / target.split(":")[0], {METADATA: bare}, target)
+        assert "torch-pin" in raised(report), target

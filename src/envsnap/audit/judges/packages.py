@@ -259,6 +259,8 @@ def judge_torch_pin(signal: Signal, target: Target, ctx: Context) -> Finding | N
     """
     if target.kind in ("cuda", "cpu") or NOT_INSTALLED_PIN in signal.detail:
         return None
+    if f"not-on={'macos' if target.kind == 'mps' else 'linux'}" in signal.detail:
+        return None  # a pin for another platform (its marker): pip installs another torch here
     try:
         specifier = SpecifierSet(signal.facts().get("spec", ""))
     except InvalidSpecifier:

@@ -199,7 +199,7 @@ def requirement_signal(text: str, relative: str, line: int, code: str) -> Signal
         subject=name,
         detail=((f"package={row.key}",) if row else ("package=cuda-library-wheel",))
         + _pinned(requirement)
-        + _left_out(requirement),
+        + left_out(requirement),
     )
 
 
@@ -220,7 +220,7 @@ _PLATFORMS = {
 """Where the targets run: Apple GPUs on macOS arm64, the others on Linux x86_64."""
 
 
-def _left_out(requirement: Requirement) -> tuple[str, ...]:
+def left_out(requirement: Requirement) -> tuple[str, ...]:
     """``not-on=macos`` where the marker leaves the requirement out there (``; sys_platform == 'linux'``).
 
     InvokeAI lists ``triton; sys_platform=='linux'`` and F5-TTS ``bitsandbytes; platform_system !=

@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from envsnap.audit.model import Signal
-from envsnap.audit.scanners.build import ends_headers, shown_code
+from envsnap.audit.scanners.build import ends_headers, left_out, shown_code
 
 _PEP508 = re.compile(r"""(?:^|["'\s])torch\s*\(?\s*((?:[<>=!~]=?=?\s*[0-9][\w.*+!]*\s*,?\s*)+)""")
 """``torch>=1.10,<1.13.1``, and ``torch (<1.13.1,>=1.10.0)`` as older setuptools wrote METADATA (deepod 0.4.1,
@@ -91,8 +92,24 @@ def torch_pins(relative: str, text: str) -> Iterator[Signal]:
             line=number,
             code=shown_code(line.strip()),  # redacted before the per-file cache stores it
             subject=str(specifier),
-            detail=(f"spec={specifier}",),
+            detail=(f"spec={specifier}", *(_platforms_left_out(line) if metadata else ())),
         )
+
+
+def _platforms_left_out(line: str) -> tuple[str, ...]:
+    """``not-on=linux`` where a ``Requires-Dist`` marker leaves the pin out there.
+
+    deep-river 0.3.4 requires ``torch==2.2.2; sys_platform == "darwin" and platform_machine == "x86_64"``
+    (Intel Macs, whose last torch wheels are 2.2) beside ``torch<2.6,>=2.5`` everywhere else (#22 blind round
+    282): the 2.2.2 pin is no cap where ROCm or XPU run. The same reading as a requirement's marker
+    (scanners.build.left_out).
+    """
+    if ";" not in line:
+        return ()
+    try:
+        return left_out(Requirement(line.split(":", 1)[1].strip()))
+    except InvalidRequirement:
+        return ()
 
 
 def _capped(spec: str) -> SpecifierSet | None:
