@@ -98,18 +98,9 @@ def guard_methods_by_callers(visitor: _Visitor, tree: ast.Module, text: str) -> 
             references[name] = [n for n in uses if n != definitions[0]]
     if not references:
         return
-    wanted = sorted({n for numbers in references.values() for n in numbers})
-    snippet = tree
-    if len(lines) >= CHUNK_MIN_LINES:
-        # The main tree of a long module holds only the statements with a trigger token.
-        try:
-            snippet = parse_hot(text, lines, visitor.relative, wanted)
-        except (SyntaxError, ValueError, RecursionError):
-            return
-    # Visit only what encloses a referencing line (its `if` tests included): the probe's calls.
-    probe = type(visitor)(visitor.relative, lines, wanted)
-    probe.trees = [tree, snippet]
-    probe.visit(snippet)
+    probe = _probe(visitor, tree, text, sorted({n for numbers in references.values() for n in numbers}))
+    if probe is None:
+        return
     sites: dict[str, list[tuple[str | None, bool]]] = {}
     for callee, unit, guarded in probe.call_sites:
         if callee in references:
@@ -196,16 +187,25 @@ def _probed_calls(
     wanted = sorted(
         {n for numbers in lines_of.values() for n in numbers if not _DEF.match(lines[n - 1].lstrip())}
     )
-    if not wanted:
-        return visitor.guarded_calls
-    try:
-        snippet = parse_hot(text, lines, visitor.relative, wanted)
-    except (SyntaxError, ValueError, RecursionError):
-        return visitor.guarded_calls
+    probe = _probe(visitor, tree, text, wanted) if wanted else None
+    return visitor.guarded_calls if probe is None else probe.guarded_calls
+
+
+def _probe(visitor: _Visitor, tree: ast.Module, text: str, wanted: list[int]) -> _Visitor | None:
+    """A second visit of what encloses the ``wanted`` lines (their ``if`` tests included), or None where
+    those statements do not parse. The main tree of a long module holds only the statements with a trigger
+    token, so there they are parsed again."""
+    lines = visitor.lines
+    snippet = tree
+    if len(lines) >= CHUNK_MIN_LINES:
+        try:
+            snippet = parse_hot(text, lines, visitor.relative, wanted)
+        except (SyntaxError, ValueError, RecursionError):
+            return None
     probe = type(visitor)(visitor.relative, lines, wanted)
     probe.trees = [tree, snippet]
     probe.visit(snippet)
-    return probe.guarded_calls
+    return probe
 
 
 def _word_lines(lines: list[str], words: set[str], *, attributes: bool = False) -> dict[str, list[int]]:
