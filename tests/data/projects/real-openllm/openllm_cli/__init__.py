@@ -1,0 +1,4 @@
+"""OpenLLM CLI.
+
+For more information see ``openllm -h``.
+"""
