@@ -1,0 +1,8 @@
+#
+# Copyright (C) 2024 - 2026 Advanced Micro Devices, Inc. All rights reserved.
+# SPDX-License-Identifier: MIT
+#
+
+from .processor import BlockwiseJointTuningProcessor
+
+__all__ = ["BlockwiseJointTuningProcessor"]

@@ -1,0 +1,4 @@
+#
+# Copyright (C) 2024 - 2026 Advanced Micro Devices, Inc. All rights reserved.
+# SPDX-License-Identifier: MIT
+#

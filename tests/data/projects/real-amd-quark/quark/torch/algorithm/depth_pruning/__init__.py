@@ -1,0 +1,8 @@
+#
+# Copyright (C) 2023 - 2025 Advanced Micro Devices, Inc. All rights reserved.
+# SPDX-License-Identifier: MIT
+#
+
+from .layer_importance import LayerImportancePrunerProcessor
+
+__all__ = ["LayerImportancePrunerProcessor"]

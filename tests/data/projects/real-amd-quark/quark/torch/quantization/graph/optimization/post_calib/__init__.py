@@ -1,0 +1,7 @@
+#
+# Copyright (C) 2025 Advanced Micro Devices, Inc. All rights reserved.
+# SPDX-License-Identifier: MIT
+#
+from .adjust_bias_scale import AdjustBiasScaleQOPass
+
+__all__ = ["AdjustBiasScaleQOPass"]

@@ -1,0 +1,2 @@
+__version__ = '0.13'
+git_version = '647cedc'
