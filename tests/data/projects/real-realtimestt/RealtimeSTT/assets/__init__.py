@@ -1,0 +1,1 @@
+"""Package data assets used by RealtimeSTT."""

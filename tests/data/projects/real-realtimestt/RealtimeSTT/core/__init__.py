@@ -1,0 +1,3 @@
+"""
+Contains internal implementation modules for the public recorder API.
+"""

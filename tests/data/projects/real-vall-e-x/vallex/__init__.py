@@ -1,0 +1,7 @@
+from vallex import utils, models, modules, data
+__all__ = [
+    "data",
+    "models",
+    "modules",
+    "utils",
+]

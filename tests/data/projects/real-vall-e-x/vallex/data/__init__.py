@@ -1,0 +1,3 @@
+from .datamodule import *
+from .tokenizer import *
+from .collation import *
