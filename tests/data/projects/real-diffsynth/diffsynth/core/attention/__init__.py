@@ -1,0 +1,1 @@
+from .attention import attention_forward, FLEX_ATTN_AVAILABLE

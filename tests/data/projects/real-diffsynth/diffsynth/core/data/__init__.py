@@ -1,0 +1,1 @@
+from .unified_dataset import UnifiedDataset

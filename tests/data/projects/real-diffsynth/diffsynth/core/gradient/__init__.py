@@ -1,0 +1,1 @@
+from .gradient_checkpoint import gradient_checkpoint_forward

@@ -1,0 +1,2 @@
+from .initialization import skip_model_initialization
+from .layers import *

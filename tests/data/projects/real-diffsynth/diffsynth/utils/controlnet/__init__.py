@@ -1,0 +1,2 @@
+from .controlnet_input import ControlNetInput
+from .annotator import Annotator

@@ -1,0 +1,2 @@
+from .click import generate_click
+from .prosody import extract_prosody

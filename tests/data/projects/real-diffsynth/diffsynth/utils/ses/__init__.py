@@ -1,0 +1,1 @@
+from .ses import ses_search

@@ -1,0 +1,1 @@
+from .tile_worker import TileWorker

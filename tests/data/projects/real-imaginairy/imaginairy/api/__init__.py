@@ -1,0 +1,1 @@
+from .generate import imagine_image_files, imagine  # noqa

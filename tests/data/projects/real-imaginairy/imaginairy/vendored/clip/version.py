@@ -1,0 +1,1 @@
+"""Code for managing CLIP version information"""
