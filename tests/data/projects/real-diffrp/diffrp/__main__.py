@@ -1,0 +1,5 @@
+from .scripts.main import main
+
+
+if __name__ == '__main__':
+    main()

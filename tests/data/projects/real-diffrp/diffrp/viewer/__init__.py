@@ -1,0 +1,1 @@
+from .mpl import Viewer

@@ -1,0 +1,1 @@
+"""Internal implementation package for gswarp."""

@@ -1,0 +1,1 @@
+"""Empty output helpers for public APIs."""

@@ -1,0 +1,1 @@
+"""gswarp internal package."""
