@@ -1,3 +1,0 @@
-from metal_gauss.api import BACKENDS, render
-
-__all__ = ["render", "BACKENDS"]
