@@ -1,0 +1,14 @@
+"""
+Copyright (c) Meta Platforms, Inc. and affiliates.
+
+This source code is licensed under the MIT license found in the
+LICENSE file in the root directory of this source tree.
+"""
+
+from __future__ import annotations
+
+from fairchem.core.units.mlip_unit.api.inference import (
+    InferenceSettings,
+)
+
+__all__ = ["InferenceSettings"]
