@@ -1,0 +1,6 @@
+from ragatouille.integrations._langchain import (
+    RAGatouilleLangChainCompressor,
+    RAGatouilleLangChainRetriever,
+)
+
+__all__ = ["RAGatouilleLangChainRetriever", "RAGatouilleLangChainCompressor"]

@@ -1,0 +1,4 @@
+from .base import LateInteractionModel
+from .colbert import ColBERT
+
+__all__ = ["LateInteractionModel", "ColBERT"]
