@@ -552,6 +552,25 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-kymatio", "xpu"),
         ("real-kymatio", "mps"),
         ("real-roop-pip", "mps"),
+        ("real-openllm", "mps"),
+        ("real-amd-quark", "xpu"),
+        ("real-amd-quark", "mps"),
+        ("real-neural-compressor-pt", "mps"),
+        ("real-realtimestt", "rocm:gfx942"),
+        ("real-realtimestt", "xpu"),
+        ("real-realtimestt", "mps"),
+        ("real-allosaurus", "xpu"),
+        ("real-allosaurus", "mps"),
+        ("real-diffsynth", "rocm:gfx942"),
+        ("real-diffsynth", "mps"),
+        ("real-torch-linear-assignment", "xpu"),
+        ("real-diffrp", "rocm:gfx942"),
+        ("real-diffrp", "xpu"),
+        ("real-diffrp", "mps"),
+        ("real-fairchem-core", "xpu"),
+        ("real-fairchem-core", "mps"),
+        ("real-pylance", "xpu"),
+        ("real-ragatouille", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -4257,7 +4276,157 @@ brings (``METADATA:32``) is filtered out and the swap, the analyser and the GFPG
 cuda/mps/cpu ladder at ``face_enhancer.py:30-35`` then answers 'cpu') all run on the CPU until ``core.py:92``
 is edited; the CLI that takes --execution-provider (``roop/core.py:46``) has no ``roop.run`` in the wheel. The
 shape: a device ladder that names the target's provider, read as support, behind an entry point whose
-hard-coded provider list filters that provider out. Not tuned: a measurement round, one level off."""
+hard-coded provider list filters that provider out. Not tuned: a measurement round, one level off.
+OpenLLM (blind round 288) on MPS: envsnap says lower, from the mps code path at ``openllm/_runners.py:246``
+("has a code path on Apple MPS: names the 'mps' device"), with the cuda-only-import of cuda-python at
+``openllm/_llm.py:259`` (+1) and the cuda-only-requirement of bitsandbytes at
+``openllm-0.4.44.dist-info/METADATA:43`` only 'to check'. The expectation is moderate: that 'mps' line only
+moves the last-token logits to the CPU inside the PyTorch runner, which follows whatever device the model is
+on (``openllm/_runners.py:166-170``, ``:245-247``), but nothing ever puts the model on Metal: the loader picks
+``device_map`` from ``torch.cuda.is_available()`` alone
+(``openllm/serialisation/transformers/__init__.py:98-103``), GPU detection is cuda-python's cuInit, not
+installed on Darwin (``openllm/_llm.py:257-267``, ``METADATA:46``), and ``openllm start --backend pt`` without
+CUDA falls back to float32 on the CPU (``openllm_cli/entrypoint.py:360-365``), so a Mac runs on the CPU until
+the device_map choice is edited; the recommended vLLM backend (``METADATA:103``, ``:353``) has no macOS build,
+and the tracker's MPS request (bentoml/OpenLLM #43) was closed without MPS support. The shape: a
+device-following runner's 'mps' special case, read as an MPS code path, behind a loader whose device choice
+knows only CUDA or the CPU. Not tuned: a measurement round, one level off.
+amd-quark (blind round 289) on XPU and MPS: envsnap says lower, from "has a code path on Intel XPU: uses
+torch.xpu" (``quark/torch/algorithm/qad_trainer/qad_trainer.py:360``) and "has a code path on Apple MPS: uses
+torch.mps" (``:368``), with the torch-cuda-api findings (``quark/torch/kernel/float8_e5m3/triton.py:190``
+(+6), ``quark/torch/quantization/nn/modules/flydsl_a8w4_inference_linear.py:328`` (+6)), the float64-on-mps at
+``quark/torch/algorithm/rotation/hadamard.py:122`` (+13) and the cuda-grad-scaler at
+``quark/torch/algorithm/blockwise_joint_tuning/optim/amp.py:16`` rated lower. The expectation is moderate:
+those torch.xpu/torch.mps calls are one empty_cache ladder copied from transformers' Trainer into the optional
+QAD trainer (``qad_trainer.py:355-370``), while the README lists only 'Linux {ROCm, CUDA, CPU}, Windows {CPU}'
+(``METADATA:153``); on the quantization path every non-CPU tensor is sent to the hw_emulation custom op
+(``quark/torch/kernel/hw_emulation/hw_emulation_interface.py:903-911``), JIT-built at import with CUDA/HIP
+sources only when torch.cuda is available (``quark/torch/kernel/hw_emulation/extensions.py:118-133``,
+``:150-165``), whose non-CUDA build raises 'fake_quantize_per_tensor_affine is not implemented on non
+CUDA-devices' (``quark/torch/kernel/hw_emulation/csrc/python_function_export.cpp:32-38``), so the device test
+must be edited to take the torch-native path (``hw_emulation_interface.py:912-915``), and file-to-file
+quantization defaults to 'cuda' (``quark/torch/quantization/file2file_quantization.py:1891``, ``:1978-1981``).
+The shape: a device ladder in an optional, vendored training loop read as first-class XPU/MPS support,
+outweighing a compiled custom op to which every non-CPU tensor is routed. Not tuned: a measurement round, one
+level off.
+neural-compressor-pt (blind round 289, held out) on MPS: envsnap says lower, from "has a code path on Apple
+MPS: names the 'mps' device" (``neural_compressor/evaluation/lm_eval/models/huggingface.py:177``), with the
+torch-cuda-api at ``neural_compressor/torch/utils/auto_accelerator.py:244`` (+4) rated lower. The expectation
+is moderate: the 'mps' name sits in the vendored lm-eval harness used for accuracy evaluation, not in the
+quantization path; the library's accelerator registry knows hpu, xpu, cuda and cpu only
+(``neural_compressor/torch/utils/auto_accelerator.py:39-42``, ``:170-354``), so auto detection quantizes on
+the CPU on a Mac (``:427-457``), get_device knows cuda/hpu/cpu
+(``neural_compressor/torch/utils/utility.py:573-581``), and the README names Intel hardware, AMD/ARM CPUs and
+NVIDIA GPUs but no Apple GPU (``METADATA:60-62``): an MPS accelerator class and device edits are needed. The
+shape: an 'mps' device name in a vendored evaluation harness read as an MPS code path for a library whose own
+accelerator registry has no MPS. Not tuned: a measurement round, one level off.
+RealtimeSTT (blind round 290) on ROCm, XPU and MPS: envsnap says lower, on ROCm from the rocm device rule at
+``RealtimeSTT/transcription_engines/transcribe_cpp_engine.py:220`` ("has a code path on ROCm: names the 'rocm'
+device"), on XPU and MPS from the fallback ("standard ops, no custom CUDA: install the target build of the
+framework"). The expectation is moderate: the README's default engine and GPU path is faster-whisper on
+CTranslate2 (``realtimestt-1.1.2.dist-info/METADATA:187``, ``:270-271``), whose PyPI wheels are CUDA builds
+with no ROCm, XPU or MPS backend (the project's own tracker, RealtimeSTT#231: 'mps is not currently supported
+for CTranslate2'), and ``RealtimeSTT/core/initialization.py:503`` coerces every device other than 'cuda' to
+'cpu', so a GPU on XPU or MPS needs an engine swap plus an edit; the 'rocm' name belongs to the optional
+transcribe-cpp extra's backend list, not the default path. The shape: a required-by-default CUDA-only
+inference runtime reached through a non-torch package (CTranslate2 behind faster-whisper) is invisible, and a
+device name listed by an optional engine is read as the project's port. Not tuned: a measurement round, one
+level off.
+
+Allosaurus (blind round 290) (held out) on XPU and MPS: envsnap says lower, from the fallback ("standard ops,
+no custom CUDA: install the target build of the framework"), with no device finding. The expectation is
+moderate: the only GPU switch is an integer CUDA ordinal (``allosaurus/run.py:10``, 'specify cuda device id to
+use, -1 means no cuda'), turned into ``torch.device(f'cuda:{device_id}')`` and ``model.cuda(device_id)`` at
+``allosaurus/am/utils.py:16``, ``:62`` and ``.to(device_id)`` at ``:128``, so reaching an Intel or Apple GPU
+means editing ``am/utils.py`` and ``allosaurus/app.py:77-81``; the default ``device_id=-1``
+(``allosaurus/app.py:22``) runs on the CPU as shipped (borderline against lower). The shape: hard-coded cuda
+calls behind an integer-device-id guard (``if device_id >= 0``) are not read as a CUDA-only device path. Not
+tuned: a measurement round, one level off.
+diffsynth (blind round 291) on ROCm and MPS: envsnap says moderate on ROCm, from torch-cuda-api at
+``diffsynth/core/quant/backends/comfy_kitchen.py:205`` ("Reads the CUDA version, which is None on ROCm builds
+of PyTorch: this line raises (AttributeError or TypeError) there, before any GPU code runs"), and lower on
+MPS, from "has a code path on Apple MPS: names the 'mps' device" at ``diffsynth/core/vram/layers.py:66`` with
+torch.mps at ``:67``. The expectation is lower on ROCm: the line reads ``torch.version.cuda is None or ...``
+and only disables comfy-kitchen's cuda registry, so it cannot raise, and it sits in the optional comfy-kitchen
+quantization backend (the quant extra, imported under try at ``comfy_kitchen.py:10``); the rest is plain
+torch.cuda with flash-attn/sage/xformers optional behind an SDPA fallback
+(``diffsynth/core/attention/attention.py:16``-``:57``, ``:114``), and upstream merged a ROCm requirements file
+(pull/1118). The expectation on MPS is moderate: the mps branch is one free-VRAM check in the VRAM-management
+layer, while the device default of every pipeline, ``get_device_type()``
+(``diffsynth/core/device/npu_compatible_device.py:19``-``:27``), knows cuda, npu and cpu only,
+``diffsynth/diffusion/base_pipeline.py:193`` calls ``torch.mps.mem_get_info``, which does not exist, and
+encoders default to device='cuda' (``diffsynth/models/siglip2_image_encoder.py:132``); the maintainers say
+only NVIDIA is supported (issues/58) and the MPS fixes are an open PR (pull/1152). The shape: a version read
+guarded by ``is None or`` taken as an unguarded CUDA-version read, and one mps branch in a memory helper taken
+as an MPS code path while the project's device selection has none. Not tuned: a measurement round, one level
+off.
+torch-linear-assignment (blind round 292) on XPU: envsnap says lower, from its default with no finding
+("standard ops, no custom CUDA: install the target build of the framework"); the lazy Triton import at
+``torch_linear_assignment/_triton.py:46`` is not held against XPU, where Intel's Triton exists. The
+expectation is moderate: the README promises a SciPy CPU fallback for any non-NVIDIA accelerator
+(``METADATA:103``), but only is_cuda inputs are moved to the CPU
+(``torch_linear_assignment/assignment.py:131-133``), so an xpu cost tensor reaches
+``cost[batch_index].numpy()`` at ``torch_linear_assignment/assignment.py:29`` and raises; the caller must move
+the costs to the CPU first (borderline against lower, since the README's own example is a CPU tensor). The
+shape: a host-side NumPy/SciPy fallback that moves only CUDA tensors to the CPU, read as device-agnostic
+standard ops, while any other device tensor reaches .numpy() and fails. Not tuned: a measurement round, one
+level off.
+diffrp (blind round 293) on ROCm, XPU and MPS: envsnap says lower on ROCm, from no rule ("standard ops, no
+custom CUDA: install the target build of the framework"), with hardcoded-cuda-device at
+``diffrp/rendering/mixin.py:48`` (+14) and torch-cuda-api at ``diffrp/rendering/surface_deferred.py:221`` read
+as working unchanged on ROCm, and moderate on XPU and MPS, from hardcoded-cuda-device at
+``diffrp/rendering/mixin.py:48`` ("Fails at this line on Intel XPU: the build has no 'cuda' device ... a
+one-line edit", the same on MPS) and torch-cuda-api at ``diffrp/rendering/surface_deferred.py:221`` ("A
+CUDA-only call: it raises on XPU"). The expectation is moderate on ROCm and higher on XPU and MPS: the
+README's main use is the rasterization session on nvdiffrast, imported at module level at
+``diffrp/rendering/surface_deferred.py:4`` and ``diffrp/rendering/interpolator.py:12`` and run through
+dr.RasterizeCudaContext at ``diffrp/rendering/surface_deferred.py:209-226``, a required dependency
+(``diffrp-0.2.7.dist-info/METADATA:22``) of CUDA kernels with inline PTX that the README says needs a CUDA GPU
+and toolkit (``METADATA:55``, ``:59``); ROCm has only community HIP ports of nvdiffrast to swap in
+(nvdiffrast#240, TRELLIS.2#74), and XPU and MPS have none (nvdiffrast#186). The shape: a required CUDA-kernel
+library pulled in as an ordinary PyPI dependency (here a repackaged nvdiffrast, ``diffrp-nvdiffrast``) and
+imported at module level is not seen, so only the device literals around it are scored. Not tuned: a
+measurement round, one level off.
+fairchem-core (blind round 294) (held out) on XPU and MPS: envsnap says higher, on XPU from cuda-only-import
+at ``fairchem/core/models/uma/uma_nitro/_inference.py:151`` ("NVIDIA cuda-python (driver, runtime, NVRTC
+bindings): no build for Intel XPU exists. Imported inside a function, or in a module the project loads only
+from one") and cuda-only-requirement at ``fairchem_core-2.24.0.dist-info/METADATA:14`` ("NVIDIA cuda-python
+...: no build for Intel XPU exists"), on MPS from cuda-only-import at
+``fairchem/core/models/uma/triton/kernels.py:32`` ("Triton GPU kernels: no build for Apple MPS exists"). The
+expectation is moderate: the cuda-python/CuTe imports sit in the UMA Nitro module, which the predict unit
+loads only for a 'cuda' device (``fairchem/core/units/mlip_unit/predict.py:332-339``) and which imports them
+only for capability 9-12 (``fairchem/core/models/uma/uma_nitro/_inference.py:96-98,150-157``); the Triton
+package is imported lazily inside the umas_fast_gpu backend
+(``fairchem/core/models/uma/nn/execution_backends.py:408,423,505``), chosen only when
+torch.cuda.is_available() (``execution_backends.py:368-369``, ``predict.py:412-415``), and cuda-python is a
+Linux-marker requirement that installs but is never called off CUDA; what XPU and MPS users meet is the
+cpu/cuda assert in ``predict.py:484-485`` (and on MPS a float64 energy sum,
+``fairchem/core/models/uma/outputs.py:61-65``), edits over a plain PyTorch/e3nn general model. The shape:
+CUDA-only fast paths (cuda-python/CuTe kernels, a Triton backend) imported lazily behind a CUDA-device or
+torch.cuda.is_available() gate, with a plain-PyTorch default path, are read as a required CUDA-only dependency
+on XPU and MPS. Not tuned: a measurement round, one level off.
+pylance (blind round 295) (held out) on XPU: envsnap says lower, from the standard-ops default ("standard ops,
+no custom CUDA: install the target build of the framework"), with no finding at the accelerator check. The
+expectation is moderate: create_index's accelerator is documented as 'cuda' (Nvidia) or 'mps' (Apple) only
+(``lance/dataset.py:4489``, ``:4627``, ``lance/indices/builder.py:101``), and
+``train_ivf_centroids_on_accelerator`` raises for any other string (``lance/vector.py:250-256``, the
+cuda regex at ``:134``), so accelerator='xpu' is refused; a torch.device('xpu') slips past onto
+device-following torch code (``lance/torch/kmeans.py:82``), but batch sizing and the OOM retry are CUDA-only
+(``lance/torch/distance.py:76-77``, ``:108``, ``:227``): a small edit, borderline against lower. The shape: an
+accelerator argument validated against a cuda/mps allow-list that raises for any other device string, read as
+device-following standard ops. Not tuned: a measurement round, one level off.
+
+ragatouille (blind round 295) on ROCm: envsnap says lower, from the standard-ops default ("standard ops, no
+custom CUDA: install the target build of the framework"); the hardcoded 'cuda' placements
+(``ragatouille/models/torch_kmeans.py:35``, ``ragatouille/models/colbert.py:456-458``) are rightly lower on
+ROCm. The expectation is moderate: RAGatouille's own code runs on the MI300X, but its README's main use
+(RAG.index, RAG.search) goes through colbert-ai (Requires-Dist colbert-ai>=0.2.19, METADATA:215;
+``Indexer``/``Searcher`` at ``ragatouille/models/index.py:9-10``), whose GPU path, picked because n_gpu is
+torch.cuda.device_count() (``ragatouille/models/colbert.py:39-40``, nranks at ``:55``, ``:71``), JIT-builds
+decompress_residuals.cu and packbits.cu, and packbits.cu's 32-lane __ballot_sync mask needs an edit under HIP
+(the colbert-ai row): borderline against lower. The shape: a pure-Python wrapper whose required dependency
+carries the CUDA kernels, so the tree shows only standard ops and the port cost lives in a package outside it.
+Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
