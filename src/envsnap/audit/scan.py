@@ -70,6 +70,7 @@ def scan_tree(
     signals = _torch_first_sessions(signals, entries)
     signals = across_files(signals, paths)
     signals = _referenced_elsewhere(signals, entries)
+    signals.extend(_metal_kernels(layout, signals))
     signals.sort(key=lambda s: (s.file or "", s.line or 0, s.kind, s.subject))
     return ScanResult(
         root=root,
@@ -415,6 +416,37 @@ def _layout_signals(layout: Sequence[tuple[str, str, str]]) -> list[Signal]:
             )
         )
     return signals
+
+
+CUDA_KERNEL_KINDS = frozenset(
+    {"cuda-source", "cuda-extension", "cuda-kernel-string", "cupy-kernel", "inline-ptx", "cuda-library"}
+)
+"""Signal kinds of CUDA kernel code: a tree holding any has CUDA kernels its Metal shaders port."""
+METAL_KERNEL = "metal-kernel"
+
+
+def _metal_kernels(layout: Sequence[tuple[str, str, str]], signals: Sequence[Signal]) -> list[Signal]:
+    """One ``metal-kernel`` signal when Metal shaders (``.metal``) are the tree's only GPU kernels.
+
+    A project written for Apple silicon first (metal-gauss 0.2.1's rasterizer and SSIM, #22 blind round
+    293) has no CUDA to port, and was read as standard ops on ROCm and XPU; Metal compiles for Apple GPUs
+    only. Beside CUDA kernels (llama.cpp, mmcv, quanto) the shaders are the MPS port of those, judged as
+    such. ``ported`` names the other targets with a backend of their own in the tree.
+    """
+    shaders = sorted({path for path, target, _ in layout if target == "mps" and path.endswith(".metal")})
+    if not shaders or any(s.kind in CUDA_KERNEL_KINDS for s in signals):
+        return []
+    ported = sorted({s.subject for s in signals if s.kind == "port" and s.subject != "mps"})
+    return [
+        Signal(
+            kind=METAL_KERNEL,
+            layer="source",
+            file=shaders[0],
+            code=shaders[0].rpartition("/")[2],
+            subject="metal",
+            detail=(f"shaders={len(shaders)}", f"ported={','.join(ported)}"),
+        )
+    ]
 
 
 def _run(entries: Sequence[Entry], workers: int | None) -> list[FileResult]:

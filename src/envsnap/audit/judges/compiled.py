@@ -719,3 +719,24 @@ def judge_kernel_string(signal: Signal, target: Target, ctx: Context) -> Finding
             NVRTC_SOURCE,
         ),
     )
+
+
+METAL_SOURCE = "https://developer.apple.com/metal/Metal-Shading-Language-Specification.pdf"
+
+
+def judge_metal_kernel(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    """Metal shaders that are the project's only GPU kernels (scan._metal_kernels): no build off Apple."""
+    facts = signal.facts()
+    if target.kind in ("mps", "cpu") or target.kind in facts.get("ported", "").split(","):
+        return None
+    return make_finding(
+        signal,
+        "metal-kernel",
+        f"Metal shaders ({facts.get('shaders', '1')} .metal files) are the project's only GPU kernels: Metal "
+        f"compiles for Apple GPUs only, so on {NAMES[target.kind]} they have no build and the project's "
+        "GPU path is Apple's.",
+        "high",
+        "higher",
+        "port the kernels (HIP, SYCL or Triton) or run the project's PyTorch path on the target's device",
+        METAL_SOURCE,
+    )

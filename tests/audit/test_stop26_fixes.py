@@ -1,0 +1,75 @@
+"""Fixes after measurement rounds 288-295 (#22, stop 26), each with the real files and a twin.
+
+- metal-gauss 0.2.1 (round 293): Gaussian-splatting training on Apple silicon, its rasterizer, SSIM and Adam
+  written as Metal shaders (``metal_gauss/csrc/*.metal``) with no CUDA anywhere: read as standard ops on ROCm
+  and XPU (*lower* for *higher*, two levels off), because the audit looked only for CUDA to port.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from envsnap.audit import audit, parse_target, scan_tree
+from tests.audit.conftest import project
+
+CSRC = "metal_gauss/csrc"
+
+
+def _copy_csrc(root: Path) -> Path:
+    shutil.copytree(Path(project("real-metal-gauss")) / CSRC, root / CSRC)
+    return root
+
+
+def test_metal_shaders_that_are_the_only_kernels_do_not_run_off_apple(tmp_path: Path) -> None:
+    scanned = scan_tree(str(_copy_csrc(tmp_path)))
+    for target in ("rocm:gfx942", "xpu"):
+        report = audit(scanned, None, parse_target(target))
+        metal = [f for f in report.findings if f.rule == "metal-kernel"]
+        assert len(metal) == 1, target
+        assert "5 .metal files" in metal[0].meaning
+        assert report.verdict.risk == "higher", target
+    mps = audit(scanned, None, parse_target("mps"))
+    assert not any(f.rule == "metal-kernel" for f in mps.findings)
+    assert mps.verdict.risk == "lower"
+    assert mps.verdict.supported
+
+
+def test_the_whole_project_is_higher_off_apple_and_lower_on_it() -> None:
+    scanned = scan_tree(project("real-metal-gauss"))
+    risks = {t: audit(scanned, None, parse_target(t)).verdict.risk for t in ("rocm:gfx942", "xpu", "mps")}
+    assert risks == {"rocm:gfx942": "higher", "xpu": "higher", "mps": "lower"}
+
+
+def test_beside_cuda_kernels_the_shaders_are_their_mps_port(tmp_path: Path) -> None:
+    # The twin: the same shaders beside a CUDA kernel (llama.cpp's, mmcv's, quanto's layout) are the Apple
+    # port of that kernel; the CUDA source is what is judged on ROCm and XPU.
+    _copy_csrc(tmp_path)
+    (tmp_path / "csrc").mkdir()
+    (tmp_path / "csrc" / "adam.cu").write_text(
+        "__global__ void adam(float* p, const float* g, int n) {\n"
+        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  if (i < n) p[i] -= 0.001f * g[i];\n"
+        "}\n",
+        encoding="utf-8",
+    )
+    scanned = scan_tree(str(tmp_path))
+    for target in ("rocm:gfx942", "xpu"):
+        report = audit(scanned, None, parse_target(target))
+        assert not any(f.rule == "metal-kernel" for f in report.findings), target
+
+
+def test_a_backend_of_the_targets_own_is_no_metal_only_tree(tmp_path: Path) -> None:
+    # The twin: a SYCL backend folder beside the shaders is the project's XPU port.
+    _copy_csrc(tmp_path)
+    (tmp_path / "sycl").mkdir()
+    (tmp_path / "sycl" / "adam.cpp").write_text(
+        "#include <sycl/sycl.hpp>\nvoid adam(sycl::queue& q, float* p, const float* g, int n) {\n"
+        "  q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) { p[i] -= 0.001f * g[i]; });\n}\n",
+        encoding="utf-8",
+    )
+    scanned = scan_tree(str(tmp_path))
+    xpu = audit(scanned, None, parse_target("xpu"))
+    assert not any(f.rule == "metal-kernel" for f in xpu.findings)
+    rocm = audit(scanned, None, parse_target("rocm:gfx942"))
+    assert [f.rule for f in rocm.findings if f.rule == "metal-kernel"] == ["metal-kernel"]

@@ -1,0 +1,3 @@
+from metal_gauss.api import BACKENDS, render
+
+__all__ = ["render", "BACKENDS"]
