@@ -1,0 +1,3 @@
+from super_gradients.common.environment.monitoring.monitoring import SystemMonitor
+
+__all__ = ["SystemMonitor"]

@@ -1,0 +1,3 @@
+from super_gradients.import_utils import patch_pytorch_quantization_modules_if_needed
+
+__all__ = ["patch_pytorch_quantization_modules_if_needed"]
