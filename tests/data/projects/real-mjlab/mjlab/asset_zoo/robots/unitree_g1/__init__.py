@@ -1,0 +1,1 @@
+"""Unitree G1 humanoid."""

@@ -1,0 +1,1 @@
+"""Unitree Go1 quadruped."""

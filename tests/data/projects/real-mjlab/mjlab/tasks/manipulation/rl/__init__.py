@@ -1,0 +1,3 @@
+from mjlab.tasks.manipulation.rl.runner import (
+  ManipulationOnPolicyRunner as ManipulationOnPolicyRunner,
+)

@@ -1,0 +1,1 @@
+"""Motion imitation environments for legged robots."""

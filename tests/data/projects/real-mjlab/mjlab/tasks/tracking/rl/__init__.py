@@ -1,0 +1,3 @@
+from mjlab.tasks.tracking.rl.runner import (
+  MotionTrackingOnPolicyRunner as MotionTrackingOnPolicyRunner,
+)

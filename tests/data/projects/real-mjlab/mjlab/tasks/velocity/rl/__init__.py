@@ -1,0 +1,3 @@
+from mjlab.tasks.velocity.rl.runner import (
+  VelocityOnPolicyRunner as VelocityOnPolicyRunner,
+)

@@ -1,0 +1,3 @@
+from sb3_contrib.common.vec_env.async_eval import AsyncEval
+
+__all__ = ["AsyncEval"]
