@@ -1,0 +1,2 @@
+from .great import GReaT
+from . import metrics
