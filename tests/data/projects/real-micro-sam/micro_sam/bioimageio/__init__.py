@@ -1,0 +1,1 @@
+from .model_export import export_sam_model

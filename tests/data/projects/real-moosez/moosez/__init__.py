@@ -1,0 +1,3 @@
+from .moosez import moose
+
+__all__ = ['moose']

@@ -1,0 +1,2 @@
+from .plot import *
+from .render import *
