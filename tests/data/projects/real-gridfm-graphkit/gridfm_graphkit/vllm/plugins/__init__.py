@@ -1,0 +1,1 @@
+"""vLLM plugin entry points for gridfm-graphkit."""
