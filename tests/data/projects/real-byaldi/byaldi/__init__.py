@@ -1,0 +1,6 @@
+from importlib.metadata import version
+
+from .RAGModel import RAGMultiModalModel
+
+__version__ = version("Byaldi")
+__all__ = ["RAGMultiModalModel"]

@@ -1,0 +1,3 @@
+from .fast import *
+from .differentiable_binarization import *
+from .linknet import *

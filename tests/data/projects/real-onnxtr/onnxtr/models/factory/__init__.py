@@ -1,0 +1,1 @@
+from .hub import *

@@ -1,0 +1,1 @@
+from .lw_detr import *

@@ -1,0 +1,2 @@
+from .models import *
+from .zoo import *
