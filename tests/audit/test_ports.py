@@ -571,6 +571,14 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-fairchem-core", "mps"),
         ("real-pylance", "xpu"),
         ("real-ragatouille", "rocm:gfx942"),
+        ("real-be-great", "xpu"),
+        ("real-moosez", "xpu"),
+        ("real-mattergen", "rocm:gfx942"),
+        ("real-metatrain", "rocm:gfx942"),
+        ("real-metatrain", "mps"),
+        ("real-verl", "rocm:gfx942"),
+        ("real-verl", "mps"),
+        ("real-onnxtr", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -4426,7 +4434,90 @@ torch.cuda.device_count() (``ragatouille/models/colbert.py:39-40``, nranks at ``
 decompress_residuals.cu and packbits.cu, and packbits.cu's 32-lane __ballot_sync mask needs an edit under HIP
 (the colbert-ai row): borderline against lower. The shape: a pure-Python wrapper whose required dependency
 carries the CUDA kernels, so the tree shows only standard ops and the port cost lives in a package outside it.
-Not tuned: a measurement round, one level off."""
+Not tuned: a measurement round, one level off.
+be-great (blind round 298) on XPU: envsnap says moderate, from device-choices at ``be_great/great.py:436``
+("The device selection picks among cuda, mps, cpu and never 'xpu': on Intel XPU it falls back to the CPU until
+the selection is edited."). The expectation is lower: the 'auto' branch of ``_resolve_device`` does pick only
+cuda, mps or cpu (``be_great/great.py:432-441``), but any other string goes straight to torch.device and the
+model is moved there (``be_great/great.py:451-457``), so sample(device='xpu') reaches the Intel GPU with no
+edit, and fit trains through Hugging Face's Trainer (``be_great/great.py:511-515``), which picks the XPU by
+itself; only the default 'auto' sampling lands on the CPU: borderline against moderate. The shape: an
+auto-detect list that omits XPU in front of a pass-through for any explicit device string, read as a selection
+that must be edited. Not tuned: a measurement round, one level off.
+moosez (blind round 299) on XPU: envsnap says lower, from the standard-ops default ("standard ops, no custom
+CUDA: install the target build of the framework"); the device selection at ``moosez/system.py:221``-``:242``
+is not read as a device choice, though it names 'mps' at ``:225`` and ``:239``. The expectation is moderate:
+the README's main use is the ``moosez`` CLI, which takes no device option (``moosez/moosez.py:50``-``:105``)
+and calls ``check_device`` (``:244``), whose ``get_accelerator_information`` returns 'cuda' when
+torch.cuda.is_available(), else 'mps', else 'cpu' (``moosez/system.py:233``-``:242``), so an Intel host runs
+the nnU-Net predictor on the CPU until that selection is edited; only the Python API's explicit accelerator
+string (``moosez/moosez.py:414``-``:415``, ``moosez/predict.py:41``-``:42``) might reach the XPU: borderline
+against lower. The shape: a cuda/mps/cpu auto-selection written as accelerator-name strings returned from a
+helper (a dict, with torch.device built from the string elsewhere) is not read as a device choice that leaves
+XPU out. Not tuned: a measurement round, one level off.
+MatterGen (blind round 300) on ROCm: envsnap says lower, from standard ops ("standard ops, no custom CUDA:
+install the target build of the framework"), with no finding on the Linux requirement torch==2.2.1+cu118 and
+its cu118 torchvision/torchaudio at ``mattergen-1.0.3.dist-info/METADATA:45-47`` (the same cap gives a
+torch-pin finding on XPU only). The expectation is moderate (borderline against lower): the model code is
+plain PyTorch/PyG with 'cuda' as the AMD GPU (``mattergen/common/utils/globals.py:17-19``, ``:29-31``), but
+the pin is a CUDA build of torch 2.2, older than the ROCm 6 wheels that cover gfx942, and the required
+torch_scatter/torch_sparse/torch_cluster (``METADATA:51-54``) must then be rebuilt with their HIP paths
+against the newer ROCm torch; no code edit, the pins move. The shape: an exact torch pin to an old CUDA-local
+build (+cu118) read as 'install the target build of the framework' on ROCm, where the pin itself predates the
+target's wheels. Not tuned: a measurement round, one level off.
+
+metatrain (blind round 300) (held out) on ROCm and MPS: envsnap says lower, on ROCm from standard ops
+("standard ops, no custom CUDA: install the target build of the framework"), on MPS from the mps code path at
+``metatrain/experimental/classifier/model.py:28`` ("has a code path on Apple MPS: names the 'mps' device") and
+torch.mps at ``metatrain/utils/devices.py:9``, with float64-on-mps at
+``metatrain/composition/__init__.py:105`` (+103 more) only as a point to check. The expectation is moderate on
+both: on ROCm the README's example architecture, SOAP-BPNN
+(``metatrain-2026.4.1.dist-info/METADATA:176-200``), computes its features with torch-spex over
+sphericart-torch from the soap-bpnn extra (``metatrain/soap_bpnn/modules/power_spectrum.py:3``,
+``METADATA:47-48``), whose GPU kernels are CUDA compiled with NVRTC at run time with no HIP path, so the AMD
+GPU means switching to PET or keeping SOAP-BPNN on the CPU (borderline against lower); on MPS the 'mps' device
+is listed only for the LLPR wrapper and the experimental classifier (``metatrain/llpr/model.py:52``), while
+SOAP-BPNN and PET declare ['cuda', 'cpu'] (``metatrain/soap_bpnn/model.py:195``,
+``metatrain/pet/model.py:69``), so pick_devices refuses gpu/mps for them
+(``metatrain/utils/devices.py:76-81``) and the float64 additive models and scaler sit on the training device
+(``metatrain/soap_bpnn/trainer.py:139-143``, ``:218-222``). The shape: a per-architecture device allow-list
+(__supported_devices__) where mps appears only for side architectures, read as MPS support for the whole
+package, beside a CUDA-only compiled library reached through an optional extra that the tree names only in its
+metadata. Not tuned: a measurement round, one level off.
+verl (blind round 301, held out) on ROCm: envsnap says moderate, from cuda-only-import at
+``verl/models/llama/megatron/layers/parallel_rmsnorm.py:21`` (+1 more) ("NVIDIA Apex (fused optimizers, layer
+norm, amp): CUDA-only as used here."); the torch.cuda calls and the nccl backend are rated lower there. The
+expectation is lower: Apex is imported only by the optional Megatron backend (``parallel_rmsnorm.py:21``,
+``verl/utils/megatron/optimizer.py:19-20``), while the default strategy is fsdp
+(``verl/trainer/config/ppo_trainer.yaml:26``, ``:107``, ``:146``), and the project supports AMD itself:
+'[SUPPORT AMD: torch]' branches in ``verl/single_controller/base/worker.py:123``-``:174``
+(ROCR_VISIBLE_DEVICES, torch.cuda.set_device when the device name says AMD), a '0.6.3+rocm624' vLLM branch at
+``verl/third_party/vllm/__init__.py:51``, and its later README 'verl runs on AMD ROCm GPUs (MI300X / MI325X /
+MI355X)'; Apex itself has a ROCm build. The shape: a CUDA-only import confined to an optional, non-default
+backend, weighed above the project's own ROCm branches. Not tuned: a measurement round, one level off.
+verl (blind round 301, held out) on MPS: envsnap says moderate, from cuda-only-import at
+``verl/models/llama/megatron/layers/parallel_rmsnorm.py:21`` (+1 more) ("NVIDIA Apex (fused optimizers, layer
+norm, amp): CUDA-only as used here."), torch-cuda-api at ``verl/single_controller/base/worker.py:129`` (+37
+more), hardcoded-cuda-device at ``verl/utils/megatron_utils.py:105`` (+13 more) ("a one-line edit") and
+nccl-backend at ``verl/utils/distributed.py:21`` (+5 more). The expectation is higher: the main use is
+distributed RLHF whose every layer assumes a CUDA-class cluster: Ray workers placed on 'GPU' resources
+(``verl/single_controller/ray/base.py:93``, ``:166``-``:184``), FSDP device meshes on 'cuda' with nccl process
+groups (``verl/workers/fsdp_workers.py:51``-``:53``, ``:622``, ``:907``), a vLLM rollout by default
+(``verl/trainer/config/ppo_trainer.yaml:70``) and a module-level flash_attn import in the actor and critic
+(``verl/workers/actor/dp_actor.py:34``, ``verl/workers/critic/dp_critic.py:34``); a Mac has no FSDP/NCCL, no
+vLLM GPU backend and no flash-attn, so the worker and sharding layer must be rewritten for a single-process
+loop. The shape: a distributed-only training stack (Ray GPU placement, FSDP, NCCL, a CUDA/ROCm rollout engine)
+read as a sum of one-line device edits on MPS. Not tuned: a measurement round, one level off.
+OnnxTR (blind round 303) (held out) on XPU: envsnap says moderate, from ort-cuda-provider at
+``onnxtr/cli/main.py:146`` (+5 more) ("The project picks ONNX Runtime's provider among CUDA, CoreML and the
+CPU: on Intel XPU its ONNX models run on the CPU until the choice names the target's provider."). The
+expectation is lower: Intel is a documented target, the ``openvino`` extras install onnxruntime-openvino for
+'Intel CPU | GPU' (``onnxtr-0.9.0.dist-info/METADATA:345-346``, ``:361``), and the README sends the user to
+ORT's OpenVINO options to pick the GPU device (``METADATA:365-367``), which
+``EngineConfig(providers=[('OpenVINOExecutionProvider', {'device_type': 'GPU'})])`` passes straight to the
+session (``onnxtr/models/engine.py:61-69``, ``:132``): configuration, no code edit. The shape: an ONNX Runtime
+project whose auto-picker names only CUDA/CoreML/CPU but which ships a documented OpenVINO install extra and a
+free providers argument is read as needing a provider edit. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
