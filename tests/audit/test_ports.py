@@ -561,7 +561,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-realtimestt", "mps"),
         ("real-allosaurus", "xpu"),
         ("real-allosaurus", "mps"),
-        ("real-diffsynth", "rocm:gfx942"),
         ("real-diffsynth", "mps"),
         ("real-torch-linear-assignment", "xpu"),
         ("real-diffrp", "rocm:gfx942"),
@@ -4350,7 +4349,8 @@ means editing ``am/utils.py`` and ``allosaurus/app.py:77-81``; the default ``dev
 (``allosaurus/app.py:22``) runs on the CPU as shipped (borderline against lower). The shape: hard-coded cuda
 calls behind an integer-device-id guard (``if device_id >= 0``) are not read as a CUDA-only device path. Not
 tuned: a measurement round, one level off.
-diffsynth (blind round 291) on ROCm and MPS: envsnap says moderate on ROCm, from torch-cuda-api at
+diffsynth (blind round 291) on MPS, and on ROCm until stop 26 read ``is None or`` as a guard: envsnap said
+moderate on ROCm, from torch-cuda-api at
 ``diffsynth/core/quant/backends/comfy_kitchen.py:205`` ("Reads the CUDA version, which is None on ROCm builds
 of PyTorch: this line raises (AttributeError or TypeError) there, before any GPU code runs"), and lower on
 MPS, from "has a code path on Apple MPS: names the 'mps' device" at ``diffsynth/core/vram/layers.py:66`` with

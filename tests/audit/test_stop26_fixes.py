@@ -3,6 +3,9 @@
 - metal-gauss 0.2.1 (round 293): Gaussian-splatting training on Apple silicon, its rasterizer, SSIM and Adam
   written as Metal shaders (``metal_gauss/csrc/*.metal``) with no CUDA anywhere: read as standard ops on ROCm
   and XPU (*lower* for *higher*, two levels off), because the audit looked only for CUDA to port.
+- diffsynth 2.1.12 (round 291): ``if torch.version.cuda is None or tuple(int(v) for v in
+  torch.version.cuda.split(".")[:2]) < (13, 0):`` in its comfy-kitchen backend read as a CUDA-version parse
+  that raises on ROCm (*moderate* for *lower*); the ``is None or`` skips the parse where the version is None.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ import shutil
 from pathlib import Path
 
 from envsnap.audit import audit, parse_target, scan_tree
+from envsnap.audit.scanners.python import scan_python
+from envsnap.audit.scanners.python_trigger import trigger_lines
 from tests.audit.conftest import project
 
 CSRC = "metal_gauss/csrc"
@@ -73,3 +78,31 @@ def test_a_backend_of_the_targets_own_is_no_metal_only_tree(tmp_path: Path) -> N
     assert not any(f.rule == "metal-kernel" for f in xpu.findings)
     rocm = audit(scanned, None, parse_target("rocm:gfx942"))
     assert [f.rule for f in rocm.findings if f.rule == "metal-kernel"] == ["metal-kernel"]
+
+
+def _version_parses(text: str) -> list[int | None]:
+    data = text.encode()
+    return [s.line for s in scan_python("m.py", text, trigger_lines(data)) if s.kind == "cuda-api"]
+
+
+def test_a_cuda_version_parse_after_is_none_or_never_runs_where_it_is_none() -> None:
+    path = Path(project("real-diffsynth")) / "diffsynth/core/quant/backends/comfy_kitchen.py"
+    line = path.read_text(encoding="utf-8").splitlines()[204]
+    assert line.strip().startswith("if torch.version.cuda is None or tuple(int(v)")
+    body = "import torch\n\n\ndef setup(ck):\n" + line + "\n" + '            ck.registry.disable("cuda")\n'
+    body = body.replace("        if torch", "    if torch").replace("            ck.", "        ck.")
+    assert _version_parses(body) == []
+    report = audit(scan_tree(project("real-diffsynth")), None, parse_target("rocm:gfx942"))
+    assert not any(f.rule == "torch-cuda-api" and f.risk != "lower" for f in report.findings)
+    assert report.verdict.risk == "lower"
+
+
+def test_the_other_forms_of_the_test_guard_and_the_wrong_polarity_does_not() -> None:
+    parse = 'int(torch.version.cuda.split(".")[0]) >= 12'
+    assert _version_parses(f"import torch\nNEW = not torch.version.cuda or {parse}\n") == []
+    assert _version_parses(f"import torch\nNEW = torch.version.cuda is not None and {parse}\n") == []
+    assert _version_parses(f"import torch\nNEW = torch.version.cuda and {parse}\n") == []
+    # The twins: no test first, or a test that lets the parse run exactly where the version is None.
+    assert _version_parses(f"import torch\nNEW = {parse}\n") == [2]
+    assert _version_parses(f"import torch\nNEW = torch.version.cuda is None and {parse}\n") == [2]
+    assert _version_parses(f"import torch\nNEW = torch.version.cuda is not None or {parse}\n") == [2]

@@ -92,6 +92,7 @@ from envsnap.audit.scanners.python_shapes import (
     catches_cuda_refusal,
     catches_dtype_refusal,
     catches_import_error,
+    checks_cuda_version,
     compared_strings,
     cpu_by_default,
     cpu_comparison,
@@ -1310,8 +1311,12 @@ class _Visitor(ast.NodeVisitor):
             # `(get_current_accelerator() or torch.device("cuda")).type` (transformers 5.24 bark): the
             # machine's accelerator first (xpu, mps); 'cuda' only where there is none.
             self.compared.update(id(sub) for value in node.values[1:] for sub in ast.walk(value))
+        checked = 0
         for value in node.values:
             self.visit(value)
+            if not checked and checks_cuda_version(value, node.op):
+                checked = 1
+                self.conditional += 1
             if not raised and (
                 (isinstance(node.op, ast.And) and self._is_guard(value))
                 or (isinstance(node.op, ast.Or) and skips_cuda(value))
@@ -1321,6 +1326,7 @@ class _Visitor(ast.NodeVisitor):
                 raised = 1
                 self.guard += 1
         self.guard -= raised
+        self.conditional -= checked
 
     def _is_guard(self, test: ast.AST) -> bool:
         """An availability check, a device or backend test, or a user switch (``if args.cuda:``)."""

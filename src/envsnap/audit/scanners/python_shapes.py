@@ -1234,6 +1234,29 @@ def parses_cuda_version(node: ast.Call) -> bool:
     return name in _VERSION_READERS and bool(node.args) and _is_cuda_version(node.args[0])
 
 
+def checks_cuda_version(node: ast.expr, op: ast.boolop) -> bool:
+    """Whether this operand of an ``or``/``and`` lets the later ones run only where ``torch.version.cuda`` is
+    set: ``torch.version.cuda is None or <parse>`` and ``not torch.version.cuda or ...``; ``torch.version.cuda
+    is not None and <parse>`` and ``torch.version.cuda and ...`` (diffsynth 2.1.12's comfy-kitchen backend,
+    #22 blind round 291: the parse after ``is None or`` never runs on a ROCm build)."""
+    if isinstance(op, ast.Or):
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return _is_cuda_version(node.operand)
+        wanted: type[ast.cmpop] = ast.Is
+    else:
+        if _is_cuda_version(node):
+            return True
+        wanted = ast.IsNot
+    return (
+        isinstance(node, ast.Compare)
+        and _is_cuda_version(node.left)
+        and len(node.ops) == 1
+        and isinstance(node.ops[0], wanted)
+        and isinstance(node.comparators[0], ast.Constant)
+        and node.comparators[0].value is None
+    )
+
+
 def _is_cuda_version(node: ast.expr) -> bool:
     return (
         isinstance(node, ast.Attribute)
