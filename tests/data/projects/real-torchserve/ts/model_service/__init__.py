@@ -1,0 +1,6 @@
+
+"""
+Model services code
+"""
+
+from . import model_service
