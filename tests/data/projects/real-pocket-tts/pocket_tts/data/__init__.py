@@ -1,0 +1,2 @@
+"""Audio loading and writing support. Datasets for raw audio
+or also including some metadata."""

@@ -1,0 +1,1 @@
+"""Modules used for building the models."""

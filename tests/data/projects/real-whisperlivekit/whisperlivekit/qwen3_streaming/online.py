@@ -1,0 +1,4 @@
+from ._shim import reexport
+
+reexport("qwen3_asr_causal.online", globals())
+
