@@ -1,0 +1,1 @@
+"""Data migration utilities for upgrading legacy output directories."""

@@ -1,0 +1,19 @@
+# ------------------------------------------------------------------------
+# Trackers
+# Copyright (c) 2026 Roboflow. All Rights Reserved.
+# Licensed under the Apache License, Version 2.0 [see LICENSE for details]
+# ------------------------------------------------------------------------
+
+from trackers.core.mcbyte.masks.base import (
+    MaskGenerator,
+    MaskOutput,
+    MaskPropagator,
+    TrackletSnapshot,
+)
+
+__all__ = [
+    "MaskGenerator",
+    "MaskOutput",
+    "MaskPropagator",
+    "TrackletSnapshot",
+]

@@ -1,0 +1,11 @@
+# ------------------------------------------------------------------------
+# Trackers
+# Copyright (c) 2026 Roboflow. All Rights Reserved.
+# Licensed under the Apache License, Version 2.0 [see LICENSE for details]
+# ------------------------------------------------------------------------
+
+"""Hyperparameter tuning utilities for MOT trackers."""
+
+from trackers.tune.tuner import Tuner
+
+__all__ = ["Tuner"]
