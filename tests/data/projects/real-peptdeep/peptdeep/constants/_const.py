@@ -1,0 +1,3 @@
+import os
+
+CONST_FOLDER = os.path.dirname(__file__)

@@ -1,0 +1,1 @@
+from peptdeep.mass_spec import match, ms_reader

@@ -1,0 +1,1 @@
+from peptdeep.model.generic_property_prediction import *

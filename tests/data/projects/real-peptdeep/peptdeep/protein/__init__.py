@@ -1,0 +1,1 @@
+from peptdeep.protein import fasta

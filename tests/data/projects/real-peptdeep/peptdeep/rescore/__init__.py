@@ -1,0 +1,1 @@
+from peptdeep.rescore import feature_extractor
