@@ -1,0 +1,5 @@
+from .acdc import ACDC
+
+__all__ = [
+    'ACDC'
+]

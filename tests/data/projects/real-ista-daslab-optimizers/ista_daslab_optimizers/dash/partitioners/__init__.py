@@ -1,0 +1,2 @@
+from .gpu_partitioner import DashGpuPartitioner
+from .layer_partitioner import DashLayerPartitioner

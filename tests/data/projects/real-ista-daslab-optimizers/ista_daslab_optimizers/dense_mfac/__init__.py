@@ -1,0 +1,5 @@
+from .dense_mfac import DenseMFAC
+
+__all__ = [
+    'DenseMFAC'
+]

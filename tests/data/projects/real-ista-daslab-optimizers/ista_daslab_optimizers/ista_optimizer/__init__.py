@@ -1,0 +1,5 @@
+from .ista_optimizer import ISTAOptimizer
+
+__all__ = [
+    'ISTAOptimizer'
+]

@@ -1,0 +1,5 @@
+from .micro_adam import MicroAdam
+
+__all__ = [
+    'MicroAdam',
+]
