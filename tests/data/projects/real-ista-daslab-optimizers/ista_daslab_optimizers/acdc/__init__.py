@@ -1,5 +1,0 @@
-from .acdc import ACDC
-
-__all__ = [
-    'ACDC'
-]

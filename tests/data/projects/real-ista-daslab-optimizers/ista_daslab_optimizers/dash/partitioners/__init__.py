@@ -1,2 +1,0 @@
-from .gpu_partitioner import DashGpuPartitioner
-from .layer_partitioner import DashLayerPartitioner

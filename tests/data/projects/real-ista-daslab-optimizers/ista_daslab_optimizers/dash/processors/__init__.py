@@ -1,3 +1,0 @@
-from .gpu_processor_1d import DashGpuProcessor1D
-from .gpu_processor_2d import DashGpuProcessor2D
-from .layer_processor import DashLayerProcessor

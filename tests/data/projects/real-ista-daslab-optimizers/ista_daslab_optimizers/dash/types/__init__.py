@@ -1,7 +1,0 @@
-from .algo_one_dim_type import DashAlgoOneDim
-from .evd_heuristic_type import DashEvdHeuristic
-from .grafting_type import DashGraftingType
-from .inv_root_method_type import DashInverseRootMethodType
-from .matrix_scaling_type import DashMatrixScalingType
-from .ndb_return_type import DashNdbReturnType
-from .partition_info import DashPartitionInfo

@@ -1,5 +1,0 @@
-from .dense_mfac import DenseMFAC
-
-__all__ = [
-    'DenseMFAC'
-]

@@ -1,5 +1,0 @@
-from .ista_optimizer import ISTAOptimizer
-
-__all__ = [
-    'ISTAOptimizer'
-]

@@ -1,5 +1,0 @@
-from .micro_adam import MicroAdam
-
-__all__ = [
-    'MicroAdam',
-]
