@@ -1,0 +1,5 @@
+from ._base import BaseCluster
+
+__all__ = [
+    "BaseCluster",
+]

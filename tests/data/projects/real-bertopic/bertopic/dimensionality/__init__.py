@@ -1,0 +1,5 @@
+from ._base import BaseDimensionalityReduction
+
+__all__ = [
+    "BaseDimensionalityReduction",
+]

@@ -1,0 +1,3 @@
+from ._diff import DifferenceClassifier
+
+__all__ = ["DifferenceClassifier"]

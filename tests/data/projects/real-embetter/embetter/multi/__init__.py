@@ -1,0 +1,6 @@
+from embetter.error import NotInstalled
+
+try:
+    from embetter.multi._clip import ClipEncoder
+except ModuleNotFoundError:
+    ClipEncoder = NotInstalled("ClipEncoder", "sentence-tfm")

@@ -1,0 +1,3 @@
+from .lightgcn import LightGCNConfig, LightGCNScorer
+
+__all__ = ["LightGCNScorer", "LightGCNConfig"]

@@ -1,0 +1,13 @@
+# This file is part of LensKit.
+# Copyright (C) 2018-2023 Boise State University.
+# Copyright (C) 2023-2025 Drexel University.
+# Licensed under the MIT license, see LICENSE.md for details.
+# SPDX-License-Identifier: MIT
+
+"""
+Components for generating sochastic outputs in LensKit pipelines.
+"""
+
+from ._ranker import StochasticTopNConfig, StochasticTopNRanker
+
+__all__ = ["StochasticTopNConfig", "StochasticTopNRanker"]
