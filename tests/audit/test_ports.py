@@ -578,6 +578,20 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-verl", "rocm:gfx942"),
         ("real-verl", "mps"),
         ("real-onnxtr", "xpu"),
+        ("real-vibevoice", "xpu"),
+        ("real-jax-triton", "xpu"),
+        ("real-jax-triton", "mps"),
+        ("real-facemap", "xpu"),
+        ("real-facemap", "mps"),
+        ("real-lightning-pose", "rocm:gfx942"),
+        ("real-lightning-pose", "mps"),
+        ("real-trackers", "xpu"),
+        ("real-peptdeep", "xpu"),
+        ("real-trainstream", "xpu"),
+        ("real-trainstream", "mps"),
+        ("real-scao", "xpu"),
+        ("real-scao", "mps"),
+        ("real-lenskit", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -4517,7 +4531,117 @@ ORT's OpenVINO options to pick the GPU device (``METADATA:365-367``), which
 ``EngineConfig(providers=[('OpenVINOExecutionProvider', {'device_type': 'GPU'})])`` passes straight to the
 session (``onnxtr/models/engine.py:61-69``, ``:132``): configuration, no code edit. The shape: an ONNX Runtime
 project whose auto-picker names only CUDA/CoreML/CPU but which ships a documented OpenVINO install extra and a
-free providers argument is read as needing a provider edit. Not tuned: a measurement round, one level off."""
+free providers argument is read as needing a provider edit. Not tuned: a measurement round, one level off.
+vibevoice (blind round 306) on XPU: envsnap says lower ("standard ops, no custom CUDA"), its device-choices
+findings at ``demo/inference_from_file.py:170`` and ``demo/gradio_demo.py:1178`` ("The device selection picks
+among cuda, mps, cpu and never 'xpu': on Intel XPU it falls back to the CPU until the selection is edited.",
+moderate) not counted because ``demo/`` is read as an examples folder. The expectation is moderate: the
+README's only usages are the two demo scripts (METADATA:176-195), whose device ladder is cuda, then mps, then
+cpu (``demo/inference_from_file.py:170-171``) and whose loaders send every other device to the cpu branch with
+device_map='cpu' (``demo/inference_from_file.py:288-294``, ``demo/gradio_demo.py:104``), so an Intel GPU sits
+idle until an xpu branch is added to both loaders. The shape: a wheel whose README entry points live in a
+top-level ``demo/`` folder, discounted as examples, so the main path's device selection is not scored. Not
+tuned: a measurement round, one level off.
+jax-triton (blind round 307) on XPU and MPS: envsnap says moderate, from framework-import at
+``jax_triton/__init__.py:27`` (+19) ("JAX reaches Intel GPUs only through an experimental plugin (Intel
+Extension for OpenXLA): partial op coverage." on XPU, "JAX reaches Apple GPUs only through the experimental
+jax-metal plugin: ops and dtypes are missing." on MPS) and, on MPS, cuda-only-requirement at
+``jax_triton-0.3.1.dist-info/METADATA:10`` and cuda-only-import at ``jax_triton/triton_lib.py:49`` ("Triton
+GPU kernels: no build for Apple MPS exists. Every import of it is guarded (try/except), so the code runs
+without it"). The expectation is higher: the library exists only to launch Triton kernels from JAX, and its
+triton_kernel_call primitive is lowered for platform='cuda' and platform='rocm' alone
+(``jax_triton/triton_lib.py:711-721``), compile_ttir_inplace raises 'Unsupported device.' for anything else
+(``jax_triton/triton_lib.py:246``), and the package will not import without jaxlib's GPU Triton support
+(``jax_triton/__init__.py:27``, ``:37-45``); Triton has no Metal backend, and its Intel XPU backend has no JAX
+custom-call runtime, so neither target has a path short of writing a new lowering, compile step and launcher.
+The shape: a Triton-launcher library whose kernel lowering is registered only for CUDA and ROCm is read as a
+JAX project on an experimental device plugin, with its try/except triton import taken for an optional extra,
+when the guarded import is the whole library. Not tuned: a measurement round, one level off.
+facemap (blind round 308) on XPU and MPS: envsnap says lower, from hardcoded-cuda-device at
+``facemap/gui/gui.py:862`` ("Behind a CUDA check: runs, but falls through to the CPU on Intel XPU, so the
+accelerator sits idle."), default-cuda-device at ``facemap/neural_prediction/prediction_utils.py:110`` ("A
+setting that defaults to 'cuda': pass 'xpu' (flag, config or argument) on Intel XPU; the code takes the device
+from it.") and cuda-availability-check at ``facemap/pose/model_training.py:16`` ("Returns False on Intel XPU:
+the code takes its CPU branch."), all low, so the verdict is standard ops. The expectation is moderate: the
+only GPU the project knows is CUDA (README 'GPU version (CUDA) on Windows or Linux',
+``facemap-1.0.8.dist-info/METADATA:116``); the GUI's GPU checkbox hard-codes torch.device('cuda') and falls
+back to the CPU (``facemap/gui/gui.py:862-870``), the pose model takes the GUI device or cuda-or-cpu
+(``facemap/pose/pose.py:82-85``), and no flag, config or argument lets a GUI or pose user pass 'xpu' or 'mps':
+the keypoint tracking runs on the CPU until an xpu/mps branch is added. The shape: a CUDA-or-CPU device choice
+with no device argument on the main (GUI) path, read as a default the user can override. Not tuned: a
+measurement round, one level off.
+
+lightning-pose (blind round 308) (held out) on ROCm and MPS: envsnap says lower on ROCm, from framework-import
+at ``lightning_pose/callbacks.py:10`` ("Lightning's CUDA accelerator runs on ROCm PyTorch (torch.cuda is HIP
+there): the code stays.") and the guarded TensorRT import at ``lightning_pose/api/model_runtime.py:193``, and
+moderate on MPS, from torch-cuda-api at ``lightning_pose/data/video/pynvvc.py:243`` ("MPS has no CUDA streams
+or graphs: this call raises; the capture must go."); neither verdict sees NVIDIA DALI. The expectation is
+moderate on ROCm and higher on MPS: the README says 'Lightning Pose requires a Linux or WSL environment with
+an NVIDIA GPU' (``lightning_pose-2.4.3.dist-info/METADATA:86``), the semi-supervised losses stream unlabeled
+video through a DALI GPU pipeline (``lightning_pose/data/video/dali.py:51-54``, guard at
+``lightning_pose/utils/device.py:33-80``) from nvidia-dali-cuda110, a Linux x86_64-only requirement
+(``METADATA:35``); on ROCm that pipeline needs DALI's CPU mode or a new loader, on a Mac DALI does not exist
+at all (lightning-pose#190, 'The limiting factor so far is DALI') and the 732-line loader must be rewritten.
+The shape: NVIDIA DALI, a CUDA-only data-loading library imported lazily and required through a
+platform-marked Requires-Dist, is not known to envsnap at all. Not tuned: a measurement round, one level off.
+
+trackers (blind round 308) on XPU: envsnap says moderate, from device-choices at
+``trackers/utils/device.py:26`` ("The device selection picks among cuda, mps, cpu and never 'xpu': on Intel
+XPU it falls back to the CPU until the selection is edited."). The expectation is lower: the README's main use
+is update(detections) on SORT/ByteTrack/OC-SORT/BoT-SORT, numpy/scipy Kalman filters and IoU matching that
+need no GPU; torch lives only in optional extras whose device is a pass-through string
+(``trackers/scripts/track.py:578-583``, ``trackers/core/mcbyte/masks/sam.py:157``,
+``trackers/core/mcbyte/masks/cutie.py:510``), so --model.device xpu reaches torch and only 'auto' misses xpu.
+The shape: a cuda/mps/cpu auto-picker that is only the default of a free device string, in a package whose
+core needs no GPU, read as a device selection that must be edited. Not tuned: a measurement round, one level
+off.
+peptdeep (blind round 309) (held out) on XPU: envsnap says lower, from standard ops with no rule firing
+("standard ops, no custom CUDA: install the target build of the framework"); the mps code path it saw is
+torch.mps at ``peptdeep/utils/device_utils.py:6``. The expectation is moderate: the device table knows only
+gpu/cuda/mps/m1 (``peptdeep/utils/device_utils.py:11-28``) and get_device silently returns the CPU for any
+other name or an unavailable device (``peptdeep/utils/device_utils.py:47-56``), so device_type 'xpu' from the
+settings (``peptdeep/constants/default_settings.yaml:26-32``, applied to all four models at
+``peptdeep/pretrained_models.py:407-411``) runs on the CPU until a table entry is added, and the rescore
+percolator picks cuda or cpu only (``peptdeep/rescore/percolator.py:73-74``). The shape: a device choice
+written as a name-to-device dict with a silent CPU fallback, not an if/elif ladder, is not read as a device
+selection that leaves out xpu. Not tuned: a measurement round, one level off.
+TrainStream (blind round 310) (held out) on XPU and MPS: envsnap says moderate, from cuda-kernel-checked-build
+at ``trainstream/csrc/bindings.cpp:1`` (+6 more) ("CUDA code built only behind a CUDA check (0 kernels, 0
+launches, 5 CUDA API calls): on Intel XPU it is skipped and the project's other path runs (its ops on CPU
+tensors, or plain torch)."), with torch-cuda-api at ``trainstream/integrations/huggingface.py:253`` (+11 more)
+on XPU and ``trainstream/paging.py:179`` (+11 more) on MPS ("MPS has no CUDA streams or graphs: this call
+raises; the capture must go.") and hardcoded-cuda-device at ``trainstream/wrapper.py:436``. The expectation is
+higher: the C++/CUDA extension is the whole engine, not an optional build
+(``trainstream-0.4.1.dist-info/METADATA:50``, 'An NVIDIA GPU and a CUDA build of PyTorch', ``:79-85``);
+``import trainstream`` JIT-compiles it with ``torch.utils.cpp_extension.load`` over two ``.cu`` files with
+real ``__global__`` kernels (``trainstream/__init__.py:23-29``, ``trainstream/_build.py:27-40``, ``:192-199``,
+``trainstream/csrc/offload_adamw_kernel.cu:83``, ``:138``) behind guards that raise, not skip, on a torch
+without CUDA (``trainstream/_build.py:157-167``), and there is no torch path beside it: ``OffloadAdamW``
+rejects non-CUDA parameters (``trainstream/optimizer.py:164-165``). The shape: a required extension JIT-built
+at import through cpp_extension.load, whose CUDA checks raise, is read as an optional CUDA-checked build with
+a plain-torch fallback. Not tuned: a measurement round, one level off.
+
+SCAO (blind round 310) on XPU and MPS: envsnap says moderate, from torch-cuda-api at ``scao/optimizer.py:549``
+("A CUDA-only call: it raises on XPU."; on MPS "MPS has no CUDA streams or graphs: this call raises; the
+capture must go."). The expectation is lower: that ``with torch.cuda.stream(self._precond_stream)`` runs only
+when ``self._precond_stream is not None`` (``scao/optimizer.py:546-549``), and the stream is created only when
+``async_precond and torch.cuda.is_available()`` (``scao/optimizer.py:187-189``), so off CUDA the curvature
+update runs synchronously (``scao/optimizer.py:550-551``); the optional CUDA extension and the Triton EMA
+kernel are skipped off CUDA with a warning fallback (``scao/cuda/__init__.py:72-92``, ``:232-240``,
+``scao/cuda/triton_ops.py:17-23``), the README promises the same PyTorch path on every environment
+(``scao-0.2.4.dist-info/METADATA:181-194``), and the rest follows the parameter's device; on MPS the eigh of
+``scao/preconditioner.py:502-505`` needs a 2026 torch or PYTORCH_ENABLE_MPS_FALLBACK=1 (borderline). The
+shape: a CUDA stream used under an attribute that is None unless torch.cuda.is_available() held at
+construction is read as a reachable CUDA-only call. Not tuned: a measurement round, one level off.
+LensKit (blind round 311) on MPS: envsnap says lower, from the mps code path at ``lenskit/cli/doctor.py:180``
+("uses torch.mps"), which it reads as supported, with float64-on-mps at ``lenskit/flexmf/_implicit.py:346``
+("MPS has no float64: 'Cannot convert a MPS Tensor to float64 dtype'") only as a check. The expectation is
+moderate: the README's Mac story is CPU-only torch (``METADATA:153``) and the device pick never takes mps
+(``lenskit/training.py:121-124``); with LK_DEVICE=mps (``training.py:119-120``) FlexMF moves its interaction
+matrices to sparse CSR on the device (``lenskit/flexmf/_implicit.py:194-201``) and the WARP sampler casts to
+float64 on the device (``:346``), so training on MPS needs edits. The shape: a diagnostics command that lists
+torch.backends.mps among the backends it reports, read as an MPS code path that outweighs a real float64 cast
+on the training device. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
