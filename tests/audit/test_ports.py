@@ -563,9 +563,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-allosaurus", "mps"),
         ("real-diffsynth", "mps"),
         ("real-torch-linear-assignment", "xpu"),
-        ("real-diffrp", "rocm:gfx942"),
-        ("real-diffrp", "xpu"),
-        ("real-diffrp", "mps"),
         ("real-fairchem-core", "xpu"),
         ("real-fairchem-core", "mps"),
         ("real-pylance", "xpu"),
@@ -4393,7 +4390,8 @@ the costs to the CPU first (borderline against lower, since the README's own exa
 shape: a host-side NumPy/SciPy fallback that moves only CUDA tensors to the CPU, read as device-agnostic
 standard ops, while any other device tensor reaches .numpy() and fails. Not tuned: a measurement round, one
 level off.
-diffrp (blind round 293) on ROCm, XPU and MPS: envsnap says lower on ROCm, from no rule ("standard ops, no
+diffrp (blind round 293) on ROCm, XPU and MPS until stop 26's nvdiffrast row (now right on all three):
+envsnap said lower on ROCm, from no rule ("standard ops, no
 custom CUDA: install the target build of the framework"), with hardcoded-cuda-device at
 ``diffrp/rendering/mixin.py:48`` (+14) and torch-cuda-api at ``diffrp/rendering/surface_deferred.py:221`` read
 as working unchanged on ROCm, and moderate on XPU and MPS, from hardcoded-cuda-device at

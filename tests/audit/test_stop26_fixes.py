@@ -2,10 +2,15 @@
 
 - metal-gauss 0.2.1 (round 293): Gaussian-splatting training on Apple silicon, its rasterizer, SSIM and Adam
   written as Metal shaders (``metal_gauss/csrc/*.metal``) with no CUDA anywhere: read as standard ops on ROCm
-  and XPU (*lower* for *higher*, two levels off), because the audit looked only for CUDA to port.
+  and XPU (*lower* for *higher*, two levels off), because the audit looked only for CUDA to port. Then
+  mps-pointops 1.0.0 (round 314), Metal point-cloud ops that run torch versions on other devices, came out
+  *higher* for *lower*: *higher* needs the project's own code to bind the 'mps' device.
 - diffsynth 2.1.12 (round 291): ``if torch.version.cuda is None or tuple(int(v) for v in
   torch.version.cuda.split(".")[:2]) < (13, 0):`` in its comfy-kitchen backend read as a CUDA-version parse
   that raises on ROCm (*moderate* for *lower*); the ``is None or`` skips the parse where the version is None.
+- diffrp 0.2.7 (round 293): renders through nvdiffrast (a required ``diffrp-nvdiffrast``, imported at module
+  level), CUDA kernels for NVIDIA GPUs only, which the knowledge table did not know (*moderate* for *higher*
+  on XPU and MPS); tiny-cuda-nn, the other NVIDIA-only neural-graphics library, came with it.
 """
 
 from __future__ import annotations
@@ -33,7 +38,14 @@ def test_metal_shaders_that_are_the_only_kernels_do_not_run_off_apple(tmp_path: 
         metal = [f for f in report.findings if f.rule == "metal-kernel"]
         assert len(metal) == 1, target
         assert "5 .metal files" in metal[0].meaning
-        assert report.verdict.risk == "higher", target
+        # No code binds a device: ops that get the caller's tensors may fall back to torch (mps-pointops).
+        assert report.verdict.risk == "moderate", target
+    # The trainer that binds the Apple device makes the project's GPU path Apple's.
+    shutil.copy(Path(project("real-metal-gauss")) / "metal_gauss/train.py", tmp_path / "train.py")
+    bound = audit(scan_tree(str(tmp_path)), None, parse_target("xpu"))
+    metal = [f for f in bound.findings if f.rule == "metal-kernel"]
+    assert "binds the 'mps' device (train.py:" in metal[0].meaning
+    assert bound.verdict.risk == "higher"
     mps = audit(scanned, None, parse_target("mps"))
     assert not any(f.rule == "metal-kernel" for f in mps.findings)
     assert mps.verdict.risk == "lower"
@@ -44,6 +56,20 @@ def test_the_whole_project_is_higher_off_apple_and_lower_on_it() -> None:
     scanned = scan_tree(project("real-metal-gauss"))
     risks = {t: audit(scanned, None, parse_target(t)).verdict.risk for t in ("rocm:gfx942", "xpu", "mps")}
     assert risks == {"rocm:gfx942": "higher", "xpu": "higher", "mps": "lower"}
+
+
+def test_a_compared_or_mps_modules_device_is_no_binding(tmp_path: Path) -> None:
+    # The twins of the binding: a device test, and an MPS-named module's own device (mps-pointops'
+    # `_ball_query_mps.py` allocates on 'mps' for its Metal kernel), leave the caller's device in charge.
+    _copy_csrc(tmp_path)
+    (tmp_path / "ops.py").write_text(
+        'def knn(x):\n    if x.device.type == "mps":\n        return _metal(x)\n    return _torch(x)\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "_knn_mps.py").write_text(
+        'import torch\n\nWIDTH = torch.empty(1, device="mps")\n', encoding="utf-8"
+    )
+    assert audit(scan_tree(str(tmp_path)), None, parse_target("xpu")).verdict.risk == "moderate"
 
 
 def test_beside_cuda_kernels_the_shaders_are_their_mps_port(tmp_path: Path) -> None:
@@ -106,3 +132,37 @@ def test_the_other_forms_of_the_test_guard_and_the_wrong_polarity_does_not() -> 
     assert _version_parses(f"import torch\nNEW = {parse}\n") == [2]
     assert _version_parses(f"import torch\nNEW = torch.version.cuda is None and {parse}\n") == [2]
     assert _version_parses(f"import torch\nNEW = torch.version.cuda is not None or {parse}\n") == [2]
+
+
+def test_nvdiffrast_is_a_cuda_only_package() -> None:
+    scanned = scan_tree(project("real-diffrp"))
+    for target in ("xpu", "mps"):
+        report = audit(scanned, None, parse_target(target))
+        nvdiffrast = [f for f in report.findings if "nvdiffrast" in f.meaning and f.risk == "higher"]
+        assert {f.rule for f in nvdiffrast} == {"cuda-only-import", "cuda-only-requirement"}, target
+        assert report.verdict.risk == "higher", target
+    # On ROCm the rasterizer is a torch extension that a ROCm torch hipifies at build: moderate, as any.
+    rocm = audit(scanned, None, parse_target("rocm:gfx942"))
+    assert rocm.verdict.risk == "moderate"
+    assert any("hipifies" in f.replacement for f in rocm.findings if "nvdiffrast" in f.meaning)
+
+
+def _tree(root: Path, body: str) -> str:
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (root / "pkg" / "field.py").write_text(body, encoding="utf-8")
+    return str(root)
+
+
+def test_tiny_cuda_nn_at_module_level_is_higher_and_behind_a_guard_is_not(tmp_path: Path) -> None:
+    imported = _tree(tmp_path / "a", "import tinycudann as tcnn\n\nENCODING = tcnn.Encoding\n")
+    report = audit(scan_tree(imported), None, parse_target("xpu"))
+    assert report.verdict.risk == "higher"
+    assert any("tiny-cuda-nn" in f.meaning for f in report.findings)
+    # The twin: nerfstudio's shape, an optional fast path with a torch fallback.
+    guarded = _tree(
+        tmp_path / "b",
+        "try:\n    import tinycudann as tcnn\nexcept ImportError:\n    tcnn = None\n\n"
+        "FAST = tcnn is not None\n",
+    )
+    assert audit(scan_tree(guarded), None, parse_target("xpu")).verdict.risk != "higher"

@@ -70,7 +70,7 @@ def scan_tree(
     signals = _torch_first_sessions(signals, entries)
     signals = across_files(signals, paths)
     signals = _referenced_elsewhere(signals, entries)
-    signals.extend(_metal_kernels(layout, signals))
+    signals.extend(_metal_kernels(layout, signals, entries))
     signals.sort(key=lambda s: (s.file or "", s.line or 0, s.kind, s.subject))
     return ScanResult(
         root=root,
@@ -425,13 +425,26 @@ CUDA_KERNEL_KINDS = frozenset(
 METAL_KERNEL = "metal-kernel"
 
 
-def _metal_kernels(layout: Sequence[tuple[str, str, str]], signals: Sequence[Signal]) -> list[Signal]:
+APPLE_DEVICE = re.compile(
+    rb"""\bdevice\s*(?::\s*\w+\s*)?(?<![=!<>])=\s*["']mps["']|torch\.device\(\s*["']mps["']\s*\)"""
+)
+"""The Apple device bound, not compared: ``device = "mps"``, ``device: str = "mps"``,
+``torch.device("mps")``."""
+APPLE_DEVICE_AT = "apple-device="
+
+
+def _metal_kernels(
+    layout: Sequence[tuple[str, str, str]], signals: Sequence[Signal], entries: Sequence[Entry]
+) -> list[Signal]:
     """One ``metal-kernel`` signal when Metal shaders (``.metal``) are the tree's only GPU kernels.
 
     A project written for Apple silicon first (metal-gauss 0.2.1's rasterizer and SSIM, #22 blind round
     293) has no CUDA to port, and was read as standard ops on ROCm and XPU; Metal compiles for Apple GPUs
     only. Beside CUDA kernels (llama.cpp, mmcv, quanto) the shaders are the MPS port of those, judged as
-    such. ``ported`` names the other targets with a backend of their own in the tree.
+    such. ``ported`` names the other targets with a backend of their own in the tree. Where the project's
+    own code binds the Apple device (metal-gauss's trainer: ``device = "mps"``), its GPU path is Apple's;
+    ops that take the caller's tensors may fall back to torch elsewhere (mps-pointops 1.0.0, round 314, runs
+    its ``reference`` versions off MPS): the place is noted as ``apple-device=``.
     """
     shaders = sorted({path for path, target, _ in layout if target == "mps" and path.endswith(".metal")})
     if not shaders or any(s.kind in CUDA_KERNEL_KINDS for s in signals):
@@ -444,9 +457,30 @@ def _metal_kernels(layout: Sequence[tuple[str, str, str]], signals: Sequence[Sig
             file=shaders[0],
             code=shaders[0].rpartition("/")[2],
             subject="metal",
-            detail=(f"shaders={len(shaders)}", f"ported={','.join(ported)}"),
+            detail=(f"shaders={len(shaders)}", f"ported={','.join(ported)}", *_apple_device(entries)),
         )
     ]
+
+
+def _apple_device(entries: Sequence[Entry]) -> tuple[str, ...]:
+    """``apple-device=path:line`` for the first core Python file that binds the 'mps' device, outside the
+    modules named for MPS (``_ball_query_mps.py``: that device's own member)."""
+    from envsnap.audit.file_scan import read_capped
+    from envsnap.audit.scanners.artifacts import NotRegularFile
+
+    for entry in entries:
+        name = entry.relative.rpartition("/")[2].lower()
+        if entry.kind != "python" or "mps" in name or role_of(entry.relative) != "core":
+            continue
+        try:
+            data = read_capped(entry)
+        except (OSError, NotRegularFile):
+            continue
+        found = APPLE_DEVICE.search(data) if data else None
+        if data is not None and found is not None:
+            line = data.count(b"\n", 0, found.start()) + 1
+            return (f"{APPLE_DEVICE_AT}{entry.relative}:{line}",)
+    return ()
 
 
 def _run(entries: Sequence[Entry], workers: int | None) -> list[FileResult]:

@@ -729,14 +729,31 @@ def judge_metal_kernel(signal: Signal, target: Target, ctx: Context) -> Finding 
     facts = signal.facts()
     if target.kind in ("mps", "cpu") or target.kind in facts.get("ported", "").split(","):
         return None
+    kernels = (
+        f"Metal shaders ({facts.get('shaders', '1')} .metal files) are the project's only GPU kernels: Metal "
+        f"compiles for Apple GPUs only, so on {NAMES[target.kind]} they have no build"
+    )
+    bound = facts.get("apple-device")
+    if bound is not None:
+        return make_finding(
+            signal,
+            "metal-kernel",
+            f"{kernels}, and the project's own code binds the 'mps' device ({bound}): its GPU path is"
+            " Apple's.",
+            "high",
+            "higher",
+            "port the kernels (HIP, SYCL or Triton) or run the project's PyTorch path on the target's device",
+            METAL_SOURCE,
+        )
+    # Ops that take the caller's tensors (mps-pointops 1.0.0, round 314) may run a torch version elsewhere:
+    # what runs there, and how fast, is the project's fallback, which the shaders do not show.
     return make_finding(
         signal,
         "metal-kernel",
-        f"Metal shaders ({facts.get('shaders', '1')} .metal files) are the project's only GPU kernels: Metal "
-        f"compiles for Apple GPUs only, so on {NAMES[target.kind]} they have no build and the project's "
-        "GPU path is Apple's.",
-        "high",
-        "higher",
-        "port the kernels (HIP, SYCL or Triton) or run the project's PyTorch path on the target's device",
+        f"{kernels}; the project binds no device of its own, so its ops get the caller's tensors: check that"
+        " they fall back to torch off Apple (slower), or port the kernels.",
+        "medium",
+        "moderate",
+        "the project's torch path on the target's device (check it exists), or a port of the kernels",
         METAL_SOURCE,
     )
