@@ -1,0 +1,2 @@
+import sys
+sys.path.append('third_party/grit_src')

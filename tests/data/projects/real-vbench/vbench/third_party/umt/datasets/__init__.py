@@ -1,0 +1,1 @@
+from .build import build_dataset, build_pretraining_dataset

@@ -1,0 +1,1 @@
+from .nudenet import NudeDetector
