@@ -1,0 +1,1 @@
+"""Metal shader sources distributed with mps_pointops."""
