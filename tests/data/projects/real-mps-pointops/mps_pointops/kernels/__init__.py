@@ -1,1 +1,0 @@
-"""Metal shader sources distributed with mps_pointops."""
