@@ -1,0 +1,3 @@
+from .datasets import fetch_data
+
+__all__ = ["fetch_data"]

@@ -1,0 +1,5 @@
+from .agnp import *
+from .climate import *
+from .convgnp import *
+from .fullconvgnp import *
+from .gnp import *

@@ -1,0 +1,3 @@
+from .density import *
+from .identity import *
+from .setconv import *
