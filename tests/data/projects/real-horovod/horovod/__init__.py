@@ -1,0 +1,3 @@
+from horovod.runner import run
+
+__version__ = '0.28.1'

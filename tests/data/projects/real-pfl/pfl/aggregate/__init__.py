@@ -1,0 +1,1 @@
+# Copyright © 2023-2024 Apple Inc.

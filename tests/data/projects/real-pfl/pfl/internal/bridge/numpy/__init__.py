@@ -1,0 +1,3 @@
+# Copyright © 2023-2024 Apple Inc.
+
+from .common import NumpyCommonBridge
