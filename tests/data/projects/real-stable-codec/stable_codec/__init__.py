@@ -1,0 +1,1 @@
+from stable_codec.model import StableCodec
