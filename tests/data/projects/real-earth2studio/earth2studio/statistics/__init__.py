@@ -1,0 +1,27 @@
+# SPDX-FileCopyrightText: Copyright (c) 2024-2026 NVIDIA CORPORATION & AFFILIATES.
+# SPDX-FileCopyrightText: All rights reserved.
+# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+# http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+from .acc import acc
+from .base import Metric, Statistic
+from .brier import brier_score
+from .crps import crps
+from .energy_score import energy_score
+from .fss import fss
+from .lsd import log_spectral_distance
+from .moments import mean, std, variance  # noqa
+from .rank import rank_histogram  # noqa
+from .rmse import mae, rmse, skill_spread, spread_skill_ratio  # noqa
+from .weights import lat_weight  # noqa
