@@ -1,0 +1,6 @@
+from circuit_tracer.frontend.local_server import Server, serve
+
+__all__ = [
+    "Server",
+    "serve",
+]

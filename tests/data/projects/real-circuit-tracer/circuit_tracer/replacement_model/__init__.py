@@ -1,0 +1,9 @@
+"""
+ReplacementModel implementations for different backends.
+"""
+
+from .replacement_model import ReplacementModel
+
+__all__ = [
+    "ReplacementModel",
+]

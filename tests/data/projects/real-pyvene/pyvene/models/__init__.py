@@ -1,0 +1,1 @@
+"""Core model intervention classes and utilities, as well as model-specific implementations."""

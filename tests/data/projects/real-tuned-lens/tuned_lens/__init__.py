@@ -1,0 +1,2 @@
+"""The tuned lens package."""
+from .nn import TunedLens

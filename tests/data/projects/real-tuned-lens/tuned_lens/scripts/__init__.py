@@ -1,0 +1,1 @@
+"""Implementations of subcommands."""
