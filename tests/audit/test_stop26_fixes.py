@@ -11,6 +11,9 @@
 - diffrp 0.2.7 (round 293): renders through nvdiffrast (a required ``diffrp-nvdiffrast``, imported at module
   level), CUDA kernels for NVIDIA GPUs only, which the knowledge table did not know (*moderate* for *higher*
   on XPU and MPS); tiny-cuda-nn, the other NVIDIA-only neural-graphics library, came with it.
+- smolagents 1.26.0 (round 312, the draw): torch only in extras, ``torch`` (torch, torchvision, numpy) and
+  ``vllm`` (vllm, torch); the smallest was taken as the PyTorch path, so the opt-in vLLM engine read as
+  required (*moderate* for *lower* everywhere).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import shutil
 from pathlib import Path
 
 from envsnap.audit import audit, parse_target, scan_tree
+from envsnap.audit.scanners.build import scan_metadata
 from envsnap.audit.scanners.python import scan_python
 from envsnap.audit.scanners.python_trigger import trigger_lines
 from tests.audit.conftest import project
@@ -166,3 +170,31 @@ def test_tiny_cuda_nn_at_module_level_is_higher_and_behind_a_guard_is_not(tmp_pa
         "FAST = tcnn is not None\n",
     )
     assert audit(scan_tree(guarded), None, parse_target("xpu")).verdict.risk != "higher"
+
+
+def _optional(metadata: str) -> dict[str, bool]:
+    return {s.subject: "optional=1" in s.detail for s in scan_metadata("METADATA", metadata)}
+
+
+def test_an_extra_named_for_torch_is_the_torch_path_whatever_its_size() -> None:
+    path = Path(project("real-smolagents")) / "smolagents-1.26.0.dist-info/METADATA"
+    found = _optional(path.read_text(encoding="utf-8"))
+    assert found["vllm"] is True  # the vllm extra is an option, not the PyTorch path
+    assert found["torchvision"] is False  # the torch extra is
+    for target in ("rocm:gfx942", "xpu", "mps"):
+        assert (
+            audit(scan_tree(project("real-smolagents")), None, parse_target(target)).verdict.risk == "lower"
+        )
+
+
+def test_without_an_extra_named_for_torch_the_smallest_is_still_the_path() -> None:
+    # The twin: replay-rec's shape, torch only in a neural extra that is not named for torch.
+    metadata = (
+        "Metadata-Version: 2.1\nName: demo\n"
+        'Requires-Dist: torch; extra == "neural"\n'
+        'Requires-Dist: lightning; extra == "neural"\n'
+        'Requires-Dist: torch; extra == "all"\n'
+        'Requires-Dist: lightning; extra == "all"\n'
+        'Requires-Dist: vllm; extra == "all"\n\nREADME\n'
+    )
+    assert _optional(metadata)["lightning"] is False

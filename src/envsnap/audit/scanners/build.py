@@ -310,6 +310,9 @@ def scan_metadata(relative: str, text: str) -> Iterator[Signal]:
     yield from _documented_ort_builds(relative, lines, body)
 
 
+_TORCH_EXTRA_NAMES = frozenset({"torch", "pytorch"})
+
+
 def _torch_path(torch_extras: set[str], extras_of_each: list[set[str]]) -> set[str]:
     """The extras that are the project's PyTorch path, where torch itself is only an extra's.
 
@@ -317,8 +320,13 @@ def _torch_path(torch_extras: set[str], extras_of_each: list[set[str]]) -> set[s
     option of it (replay-rec 0.22's ``torch`` extra holds torch, Lightning and pytorch-optimizer, the whole
     neural side, #22 blind round 214). Only the smallest extra naming torch counts, never a catch-all
     (skrl's ``all`` adds JAX and Warp to torch); torch itself stays as declared (thinc 8's ``torch`` extra
-    is one of its framework shims, beside ``mxnet`` and ``tensorflow``).
+    is one of its framework shims, beside ``mxnet`` and ``tensorflow``). An extra named for torch is that
+    path whatever its size: smolagents 1.26 has ``torch`` (torch, torchvision, numpy) and ``vllm`` (vllm,
+    torch), and the smaller one is vLLM's opt-in model class (#22 blind round 312).
     """
+    named = torch_extras & _TORCH_EXTRA_NAMES
+    if named:
+        return named
     sizes = {
         name: sum(name in named for named in extras_of_each) for name in torch_extras - _CATCH_ALL_EXTRAS
     }
