@@ -198,3 +198,15 @@ def test_without_an_extra_named_for_torch_the_smallest_is_still_the_path() -> No
         'Requires-Dist: vllm; extra == "all"\n\nREADME\n'
     )
     assert _optional(metadata)["lightning"] is False
+
+
+def test_flashinfer_at_module_level_is_higher_off_nvidia(tmp_path: Path) -> None:
+    # tokasaurus 0.0.4 (round 320, two off and left) serves through a pinned flashinfer-python.
+    engine = _tree(
+        tmp_path / "a", "import flashinfer\n\nATTENTION = flashinfer.BatchPrefillWithPagedKVCacheWrapper\n"
+    )
+    (tmp_path / "a" / "requirements.txt").write_text("flashinfer-python==0.2.0.post2\n", encoding="utf-8")
+    for target in ("rocm:gfx942", "xpu", "mps"):
+        report = audit(scan_tree(engine), None, parse_target(target))
+        assert report.verdict.risk == "higher", target
+        assert any("FlashInfer" in f.meaning for f in report.findings), target
