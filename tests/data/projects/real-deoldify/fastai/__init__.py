@@ -1,0 +1,2 @@
+from .version import __version__
+
