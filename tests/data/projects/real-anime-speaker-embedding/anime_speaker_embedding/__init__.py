@@ -1,0 +1,3 @@
+from .model import AnimeSpeakerEmbedding
+
+__all__ = ["AnimeSpeakerEmbedding"]
