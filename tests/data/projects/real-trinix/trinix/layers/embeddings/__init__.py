@@ -1,0 +1,7 @@
+from .alibi import FastALiBiPositionEmbedding
+from .rope import FastRoPEPositionEmbedding
+
+__all__ = [
+    "FastRoPEPositionEmbedding",
+    "FastALiBiPositionEmbedding",
+]

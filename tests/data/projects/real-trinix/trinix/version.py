@@ -1,0 +1,5 @@
+__version__ = "0.1.4"
+
+
+def version():
+    return __version__
