@@ -1,0 +1,6 @@
+from ..base import SplatDataItem
+
+class ColmapDataItem(SplatDataItem):
+    """
+    Data set item for COLMAP datasets.
+    """

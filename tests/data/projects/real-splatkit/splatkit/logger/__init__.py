@@ -1,0 +1,6 @@
+from .base import SplatLogger
+
+__all__ = [
+    "SplatLogger",
+]
+

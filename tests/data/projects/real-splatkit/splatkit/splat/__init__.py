@@ -1,0 +1,4 @@
+from .model import SplatModel
+from .training_state import SplatTrainingState
+
+__all__ = ['SplatModel', 'SplatTrainingState']
