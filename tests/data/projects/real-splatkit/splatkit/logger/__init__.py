@@ -1,6 +1,0 @@
-from .base import SplatLogger
-
-__all__ = [
-    "SplatLogger",
-]
-
