@@ -1,0 +1,1 @@
+from .debye_calculator import DebyeCalculator

@@ -1,0 +1,5 @@
+import sys
+
+from debyecalculator.gui import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+from .profiling import Profiler
