@@ -1,0 +1,4 @@
+from empanada.data.single_class_instance_dataset import SingleClassInstanceDataset
+from empanada.data.bc_dataset import BCDataset
+from empanada.data.panoptic_dataset import PanopticDataset
+from empanada.data.volume_dataset import VolumeDataset

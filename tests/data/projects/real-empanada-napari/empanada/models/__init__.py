@@ -1,0 +1,2 @@
+from empanada.models.panoptic_deeplab import PanopticDeepLab, PanopticDeepLabPR, PanopticDeepLabBC
+from empanada.models.panoptic_bifpn import PanopticBiFPN, PanopticBiFPNPR

@@ -1,0 +1,2 @@
+from empanada.models.encoders.regnet import *
+from empanada.models.encoders.resnet import *

@@ -1,0 +1,2 @@
+from empanada.models.quantization.panoptic_deeplab import QuantizablePanopticDeepLab, QuantizablePanopticDeepLabPR
+from empanada.models.quantization.panoptic_bifpn import QuantizablePanopticBiFPN, QuantizablePanopticBiFPNPR

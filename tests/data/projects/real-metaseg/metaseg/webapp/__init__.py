@@ -1,0 +1,1 @@
+from .app import metaseg_app as metaseg_app
