@@ -1,0 +1,3 @@
+class SteppableComponentIF:
+    def step(self) -> None:
+        raise NotImplementedError

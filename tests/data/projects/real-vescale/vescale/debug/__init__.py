@@ -1,0 +1,3 @@
+from .debug_log import DebugLogger
+
+__all__ = ["DebugLogger", "pdb"]

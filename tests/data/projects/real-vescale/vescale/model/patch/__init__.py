@@ -1,0 +1,24 @@
+################################################################################
+#
+# Copyright 2023 ByteDance Ltd. and/or its affiliates. All rights reserved.
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#    http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+#
+################################################################################
+
+from .linear import RowParallelLinear
+from .vp_embedding import VocabParallelEmbedding
+from .vp_cross_entropy import VocabParallelCrossEntropy
+
+
+def get_all_model_patch():
+    return [RowParallelLinear.patch, VocabParallelEmbedding.patch, VocabParallelCrossEntropy.patch]
