@@ -1,0 +1,11 @@
+# Copyright 2025 The IREE Authors
+#
+# Licensed under the Apache License v2.0 with LLVM Exceptions.
+# See https://llvm.org/LICENSE.txt for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+
+from .conv import *
+from .layout_customizable_conv import *
+from .library import *
+from .utils import *
+from .graph import *

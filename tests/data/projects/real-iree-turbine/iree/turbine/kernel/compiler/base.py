@@ -1,0 +1,7 @@
+NDEBUG = False
+
+
+class CodegenError(Exception): ...
+
+
+class ValidationError(CodegenError): ...

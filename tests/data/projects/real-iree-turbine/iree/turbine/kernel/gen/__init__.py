@@ -1,0 +1,4 @@
+from .thread import *
+from .kernel import *
+
+from .._support.tracing import TestLaunchContext

@@ -1,0 +1,9 @@
+# Copyright 2023 Nod Labs, Inc
+#
+# Licensed under the Apache License v2.0 with LLVM Exceptions.
+# See https://llvm.org/LICENSE.txt for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+
+# Debugging must be loaded first as other low level things depend on it.
+from .debugging import *
+from .exceptions import *
