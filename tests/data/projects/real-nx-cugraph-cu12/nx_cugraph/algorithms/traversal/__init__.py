@@ -1,0 +1,3 @@
+# SPDX-FileCopyrightText: Copyright (c) 2023, NVIDIA CORPORATION.
+# SPDX-License-Identifier: Apache-2.0
+from .breadth_first_search import *

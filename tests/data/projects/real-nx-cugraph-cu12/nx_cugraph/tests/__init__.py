@@ -1,0 +1,2 @@
+# SPDX-FileCopyrightText: Copyright (c) 2023-2024, NVIDIA CORPORATION.
+# SPDX-License-Identifier: Apache-2.0
