@@ -1,0 +1,1 @@
+"""Training code for Piper 1."""
