@@ -1,0 +1,7 @@
+from .sure import ENSURELoss
+from .measplit import (
+    Phase2PhaseLoss,
+    Artifact2ArtifactLoss,
+    WeightedSplittingLoss,
+    RobustSplittingLoss,
+)

@@ -1,0 +1,3 @@
+from .trainer import Trainer
+from .testing import test
+from .adversarial import AdversarialTrainer, AdversarialOptimizer

@@ -1,0 +1,62 @@
+from .basics import (
+    Convolve1d,
+    Convolve2d,
+    Convolve3d,
+    Diag,
+    Diff1d,
+    Diff2dgram,
+    Diff3dgram,
+    Diffnd,
+    Identity,
+    Patch2D,
+    Patch3D,
+)
+from .ct import CT
+from .linearmaps import (
+    Add,
+    BlockDiagonal,
+    ConjTranspose,
+    Hstack,
+    Kron,
+    LinearMap,
+    Matmul,
+    Multiply,
+    Vstack,
+)
+from .mri import FFTCn, Gmri, GmriGram, NuSense, NuSenseGram, Sense
+from .spect import SPECT, parallel_hole_psfs, required_rotation_shape
+from .wavelets import Wavelet2D
+
+__all__ = [
+    "CT",
+    "SPECT",
+    "Add",
+    "BlockDiagonal",
+    "ConjTranspose",
+    "Convolve1d",
+    "Convolve2d",
+    "Convolve3d",
+    "Diag",
+    "Diff1d",
+    "Diff2dgram",
+    "Diff3dgram",
+    "Diffnd",
+    "FFTCn",
+    "Gmri",
+    "GmriGram",
+    "Hstack",
+    "Identity",
+    "Kron",
+    "LinearMap",
+    "Matmul",
+    "Multiply",
+    "NuSense",
+    "NuSenseGram",
+    "Patch2D",
+    "Patch3D",
+    "Sense",
+    "Vstack",
+    "Wavelet2D",
+    "parallel_hole_psfs",
+    "required_rotation_shape",
+]

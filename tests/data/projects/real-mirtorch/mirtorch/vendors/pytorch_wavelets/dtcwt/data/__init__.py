@@ -1,0 +1,1 @@
+"""Bundled filter coefficients used by the vendored DTCWT implementation."""

@@ -1,0 +1,3 @@
+from .layers import ScatLayer, ScatLayerj2
+
+__all__ = ["ScatLayer", "ScatLayerj2"]
