@@ -1,0 +1,4 @@
+from .common import *
+from .segmentation import *
+from .wrappers import *
+from .mean_std import *
