@@ -1,0 +1,2 @@
+from . import library
+from .kernels import *

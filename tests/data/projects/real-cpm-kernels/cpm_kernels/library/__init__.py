@@ -1,0 +1,4 @@
+from . import nvrtc
+from . import cuda
+from . import cudart
+from . import cublaslt

@@ -1,0 +1,1 @@
+from .router.token_load import TokenLoad

@@ -1,0 +1,5 @@
+from .continues_batch.impl import ContinuesBatchBackend
+from .continues_batch.impl_for_return_all_prompt_logprobs import ReturnPromptLogProbBackend
+from .splitfuse.impl import SplitFuseBackend
+from .beamsearch.impl import BeamSearchBackend
+from .diverse_backend.impl import DiversehBackend
