@@ -1,2 +1,0 @@
-from . import library
-from .kernels import *

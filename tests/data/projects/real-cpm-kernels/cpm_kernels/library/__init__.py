@@ -1,4 +1,0 @@
-from . import nvrtc
-from . import cuda
-from . import cudart
-from . import cublaslt
