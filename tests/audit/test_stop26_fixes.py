@@ -14,8 +14,6 @@
 - smolagents 1.26.0 (round 312, the draw): torch only in extras, ``torch`` (torch, torchvision, numpy) and
   ``vllm`` (vllm, torch); the smallest was taken as the PyTorch path, so the opt-in vLLM engine read as
   required (*moderate* for *lower* everywhere).
-- amd-quark 0.13 (round 289): one ``torch.mps.empty_cache()`` in its optional QAD trainer read as an MPS and
-  XPU path, beside CUDA-only findings across the package (*lower* for *moderate*).
 """
 
 from __future__ import annotations
@@ -212,37 +210,3 @@ def test_flashinfer_at_module_level_is_higher_off_nvidia(tmp_path: Path) -> None
         report = audit(scan_tree(engine), None, parse_target(target))
         assert report.verdict.risk == "higher", target
         assert any("FlashInfer" in f.meaning for f in report.findings), target
-
-
-def _weak_path_tree(root: Path, cuda_files: int) -> str:
-    (root / "pkg").mkdir(parents=True)
-    (root / "pkg" / "__init__.py").write_text("", encoding="utf-8")
-    (root / "pkg" / "trainer.py").write_text(
-        "import torch\n\n\ndef free():\n    if torch.backends.mps.is_available():\n"
-        "        torch.mps.empty_cache()\n",
-        encoding="utf-8",
-    )
-    for i in range(cuda_files):
-        (root / "pkg" / f"op{i}.py").write_text(
-            f"import torch\n\n\ndef op{i}(x):\n    return x.cuda() * 2\n", encoding="utf-8"
-        )
-    return str(root)
-
-
-def test_a_path_named_in_one_file_does_not_outweigh_cuda_code_in_several(tmp_path: Path) -> None:
-    report = audit(scan_tree(_weak_path_tree(tmp_path / "a", 4)), None, parse_target("mps"))
-    assert report.verdict.risk == "moderate"
-    assert report.verdict.reasons[0].startswith("a code path in one file, beside CUDA-only code in several")
-    # The twin: three files of CUDA-only code, and the named path still sets the verdict.
-    assert (
-        audit(scan_tree(_weak_path_tree(tmp_path / "b", 3)), None, parse_target("mps")).verdict.risk
-        == "lower"
-    )
-
-
-def test_amd_quark_optional_trainer_is_no_mps_path() -> None:
-    scanned = scan_tree(project("real-amd-quark"))
-    for target in ("xpu", "mps"):
-        verdict = audit(scanned, None, parse_target(target)).verdict
-        assert verdict.risk == "moderate", target
-        assert "qad_trainer" in verdict.reasons[0], target

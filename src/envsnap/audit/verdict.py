@@ -28,8 +28,6 @@ KERNEL_RULES = frozenset(
     {"cuda-only-package", "compiled-cuda-extension", "cuda-extension", "cuda-source", UNPORTED_OP}
 )
 MAX_REASONS = 5
-INCIDENTAL_FILES = 4
-"""A weak path named in one file does not outweigh CUDA-only findings in this many files (verdict.decide)."""
 
 
 # On ROCm torch.utils.cpp_extension hipifies the CUDA sources of a CUDAExtension at build: many such kernels
@@ -105,16 +103,6 @@ def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[s
             for f in findings
         )
     )
-    # One file names the target's device (a weak path) while the CUDA-only findings fill several others: the
-    # named path is a side module's, not the project's (modalities' conversion model copied from transformers,
-    # amd-quark's optional trainer, #22 blind rounds 289-328); measured below.
-    incidental = (
-        risk == "moderate"
-        and bool(supported)
-        and supported[0].startswith(WEAK_REASONS)
-        and len({_evidence_file(line) for line in supported if line.startswith(WEAK_REASONS)}) == 1
-        and len({f.location.split(":")[0] for f in findings if f.risk != "lower"}) >= INCIDENTAL_FILES
-    )
     if supported:
         # The project has a path for the target: what is left is finishing or checking it, not a port;
         # unless that path is a build switch over sources that do not compile there (support.covered).
@@ -127,14 +115,7 @@ def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[s
         if unported and not partial and risk == "higher":
             risk = "moderate"
         elif risk != "lower" and not (
-            broken
-            or partial
-            or unimportable
-            or uninstallable
-            or unported
-            or refused
-            or discarded
-            or incidental
+            broken or partial or unimportable or uninstallable or unported or refused or discarded
         ):
             reasons = [f"to check on {NAMES[target.kind]}: {x}" for x in reasons]
             risk = "lower"
@@ -153,8 +134,6 @@ def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[s
             if refused
             else "a code path, but a device setting replaces it with the CPU"
             if discarded
-            else "a code path in one file, beside CUDA-only code in several"
-            if incidental
             else ("already supported" if strong else "has a code path")
         )
         reasons.insert(0, f"{said} on {name}: {supported[0]}")
@@ -168,11 +147,6 @@ def decide(findings: Sequence[Finding], target: Target, *, supported: Sequence[s
         supported=tuple(supported),
         cuda_only=cuda_only[:MAX_REASONS],
     )
-
-
-def _evidence_file(line: str) -> str:
-    """The file of a support.evidence line (``names the 'mps' device (pkg/x.py:12)``)."""
-    return line.rpartition("(")[2].split(":")[0]
 
 
 def _reasons(findings: Sequence[Finding], risk: Risk) -> list[str]:
