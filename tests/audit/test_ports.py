@@ -615,6 +615,18 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-mmtrack", "rocm:gfx942"),
         ("real-metaseg", "rocm:gfx942"),
         ("real-metaseg", "mps"),
+        ("real-modalities", "mps"),
+        ("real-pruna", "rocm:gfx942"),
+        ("real-pruna", "mps"),
+        ("real-cupy-knn", "xpu"),
+        ("real-cupy-knn", "mps"),
+        ("real-torch-nl", "mps"),
+        ("real-piper-tts", "rocm:gfx942"),
+        ("real-matcha-tts", "mps"),
+        ("real-mirtorch", "xpu"),
+        ("real-pytorch-toolbelt", "xpu"),
+        ("real-pytorch-toolbelt", "mps"),
+        ("real-lightllm", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -4870,7 +4882,17 @@ predictors fix the device to cuda-else-cpu in __init__ with no device argument i
 segment-anything-video#70 reports the MPS float64 error once it is. The shape: a cuda-else-cpu device pick
 hard-wired in a constructor (no device argument), read as standard ops on MPS although it never reaches the
 Apple GPU, while the same pick counts as moderate on XPU only through the torch pin. Not tuned: a measurement
-round, one level off."""
+round, one level off.
+LightLLM (blind round 335) on ROCm: envsnap says lower, from no rule at all ("standard ops, no custom CUDA:
+install the target build of the framework"): the Triton kernels under ``lightllm/models/llama/triton_kernel/``
+and ``lightllm/common/basemodel/triton_kernel/`` raise nothing on ROCm, and the ``.cuda()`` calls
+(``lightllm/models/llama/model.py:135``) and nccl backend
+(``lightllm/server/router/model_infer/mode_backend/base_backend.py:73``) are answered by ROCm PyTorch. The
+expectation is moderate: the maintainers say AMD GPUs are 'not supported now' (ModelTC/LightLLM#406), and a
+serving stack built on NVIDIA-tuned Triton attention, decoding and int4/int8 dequant-GEMM kernels
+(``lightllm/models/llama/triton_kernel/context_flashattention_nopad.py``, ``flash_decoding.py``) is untested
+there; borderline against lower. The shape: a Triton-kernel project whose maintainers state no AMD support,
+read as plain PyTorch that ROCm runs as shipped. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
