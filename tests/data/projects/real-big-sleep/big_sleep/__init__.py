@@ -1,0 +1,1 @@
+from big_sleep.big_sleep import BigSleep, Imagine
