@@ -1,0 +1,3 @@
+from . import lang
+from . import utils
+from ._translation_model import TranslationModel

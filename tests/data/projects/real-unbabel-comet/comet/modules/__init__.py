@@ -1,0 +1,3 @@
+# flake8: noqa
+from .feedforward import FeedForward
+from .layerwise_attention import LayerwiseAttention
