@@ -1,0 +1,1 @@
+from .v015 import *  # noqa: F401,F403
