@@ -627,6 +627,14 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-pytorch-toolbelt", "xpu"),
         ("real-pytorch-toolbelt", "mps"),
         ("real-lightllm", "rocm:gfx942"),
+        ("real-dl-translate", "xpu"),
+        ("real-dl-translate", "mps"),
+        ("real-mujoco-mjx", "rocm:gfx942"),
+        ("real-jaxsim", "mps"),
+        ("real-harmony-pytorch", "xpu"),
+        ("real-scimilarity", "mps"),
+        ("real-mauve-text", "xpu"),
+        ("real-mauve-text", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1252,7 +1260,6 @@ update is a few elementwise torch ops (lerp, sign, mul) that follow the paramete
 an opt-in Triton module reached only behind a constructor flag like a kernel on the main path. Not tuned: a
 measurement round, one level off. Right since stop 23's fix (METADATA headers end at an empty line, not at a
 licence's whitespace-only line), which no rule aimed at it.
-
 pytorch-optimizer (blind round 79) on XPU: the moderate findings are torch-cuda-api at
 ``pytorch_optimizer/optimizer/utils/offload.py:47``, ``:107`` and ``:112`` (``torch.cuda.Stream()``,
 ``torch.cuda.stream``, ``current_stream().wait_stream``). The expectation is lower: they all sit in
@@ -1261,7 +1268,6 @@ pytorch-optimizer (blind round 79) on XPU: the moderate findings are torch-cuda-
 only defaults off for non-CUDA grads, ``base/optimizer.py:503``-``504``), and the bitsandbytes/torchao loaders
 are gated extras. envsnap lets one optional helper module's CUDA streams set the level of a whole library. Not
 tuned: a measurement round, one level off.
-
 pytorch-optimizer (blind round 79) on MPS: the same ``offload.py:47``/``:107``/``:112`` CUDA streams, plus
 float64-on-mps at ``pytorch_optimizer/base/optimizer.py:450`` and 18 more (``dtype = torch.float64 if p.dtype
 == torch.float64 else torch.float32``, ``dtypes=(torch.float32, torch.float64)`` in the foreach checks of
@@ -1533,7 +1539,6 @@ Intel build and torchtext cannot be installed together without swapping the Voca
 discontinued torch companion package (torchtext) whose own pin on torch caps the framework below the target's
 first build; envsnap reads the framework floor from the project's torch requirement only. Not tuned: a
 measurement round, one level off.
-
 facenet-pytorch (blind round 66) and resemble-enhance (built against) on ROCm: moderate since stop 19, when
 the torch pins of a wheel's METADATA (an sdist's PKG-INFO) began to be read: ``Requires-Dist: torch
 <2.3.0,>=2.2.0`` and ``torch ==2.1.1``, whose ROCm wheels on download.pytorch.org (ROCm 5.7, 5.6) carry no
@@ -1577,7 +1582,6 @@ the CPU, so ``device='xpu'`` / ``'mps'`` runs as shipped; only the demo and the 
 changed. A borderline truth. The shape: a device literal passed as a config argument at an entry point (demo
 script, GUI callback) counted like a hard-coded ``.cuda()`` in library code. Not tuned: a measurement round,
 one level off.
-
 schnetpack (blind round 102, held out) on MPS: moderate, from six float64-on-mps findings:
 ``schnetpack/interfaces/ase_interface.py:265`` and ``md/calculators/schnetpack_calculator.py:98``
 (``load_model( model_file, device=torch.device("cpu")).to(torch.float64)``),
@@ -3602,7 +3606,6 @@ expectation is moderate: every solver step is torch.linalg.lstsq
 (intel/torch-xpu-ops#4154, pytorch/pytorch#190557, open), so the solvers raise on 'xpu' unless the CPU
 fallback is enabled or the solve is rewritten. The shape: a torch.linalg op with no Intel XPU kernel on a
 solver's main path, read as standard ops. Not tuned: a measurement round, one level off.
-
 torchsort (blind round 241) on ROCm, XPU and MPS: envsnap says lower, from cuda-extension at ``setup.py:40``
 ("An optional extension: the project imports its module only in a try that falls back without it, so where it
 does not build the project runs its other path"), with cuda-source on ROCm at ``torchsort/isotonic_cuda.cu:1``
@@ -3731,7 +3734,6 @@ opt-in and checks for CUDA first (``cache_dit/attention/backends/ffpa.py:137-140
 ``torch.cuda.is_available()`` (``cache_dit/platforms/__init__.py:18-26``), so an Intel host gets CpuPlatform.
 The shape: CUDA-only calls in opt-in backends, an example CLI and a platform class selected only on CUDA, read
 as on the caching path. Not tuned: a measurement round, one level off.
-
 imagen-pytorch (blind round 249) (held out) on XPU: envsnap says moderate, from hardcoded-cuda-device at
 ``imagen_pytorch/cli.py:52`` ("Fails at this line on Intel XPU: the build has no 'cuda' device"). The
 expectation is lower: training goes through ImagenTrainer's accelerate ``Accelerator``
@@ -3763,7 +3765,6 @@ is monkey patches of Hugging Face forwards with detach-based autograd rules, ``l
 and the device-following float32 code (``lxt/efficient/patches.py:119-123`` upcasts to float32, never float64)
 runs on mps tensors. The shape: a CUDA-leaning quantization package declared as a hard dependency but never
 imported, read as a CUDA-only requirement on the code path. Not tuned: a measurement round, one level off.
-
 torch-lucent (blind round 253) on XPU and MPS: envsnap says lower, from no rule ("standard ops, no custom
 CUDA: install the target build of the framework"); hardcoded-cuda-device at
 ``lucent/optvis/objectives.py:234`` (+5) and cuda-availability-check reach only the checklist. The expectation
@@ -3804,7 +3805,6 @@ models with no edit; both cells are borderline only for the sparse CSR ``torch.s
 models (``body_models/_common/sparse_torch.py:53-59``). The shape: a CUDA-only kernel library named only as an
 optional extra and an opt-in backend switch, whose own messages say the project runs without it, still lifted
 to moderate on targets where the default path is plain PyTorch. Not tuned: a measurement round, one level off.
-
 mmhuman3d (blind round 256) (held out) on ROCm: envsnap says lower, from "has a code path on ROCm: names the
 'hip' device" at ``mmhuman3d/core/conventions/keypoints_mapping/human_data.py:314``, with no other rule rated
 above lower. That line is ``'hip': HUMAN_DATA_HIP`` in a dictionary of keypoint groups (head, left_hand,
@@ -3874,7 +3874,6 @@ the selection is edited."). The expectation is lower: that ladder is only the de
 ``:293``), so device='xpu' needs no edit; borderline, as the default lands on the CPU. The shape: a
 cuda/mps/cpu ladder that only fills a public setting's default, read as the project's only device choice. Not
 tuned: a measurement round, one level off.
-
 torchmil (blind round 260) (held out) on MPS: envsnap says moderate, from float64-on-mps at
 ``torchmil/nn/variational_autoencoder.py:454`` ("MPS has no float64: 'Cannot convert a MPS Tensor to float64
 dtype': fails if this tensor lives on the MPS device."). The expectation is lower: the README's path is ABMIL
@@ -3884,7 +3883,6 @@ without CUDA; the float64 tensor is in the importance-sampled log-likelihood of 
 (``torchmil/nn/variational_autoencoder.py:394-456``), one of many models and not on the main path. The shape:
 a float64 constant in one optional model's evaluation method, read as a float64 tensor on the library's main
 path. Not tuned: a measurement round, one level off.
-
 WSInfer (blind round 260) on XPU: envsnap says lower, from standard ops ("standard ops, no custom CUDA:
 install the target build of the framework"), with no device-choices finding. The expectation is moderate: the
 only device choice in wsinfer run is the ladder at ``wsinfer/modellib/run_inference.py:108-117``
@@ -3926,7 +3924,6 @@ local alternative, the hf backend, picks cuda-or-cpu and moves the model and inp
 that line. The shape: a cuda-or-cpu pick on the only local backend that can reach the target, where the
 README's default backend is a CUDA-built engine shipped as an optional extra, read as a CPU fallback that runs
 rather than as the edit the user must make. Not tuned: a measurement round, one level off.
-
 lm-polygraph (blind round 264) on MPS: envsnap says moderate, from cuda-only-requirement at
 ``lm_polygraph-0.7.0.dist-info/METADATA:72`` ("8-bit/4-bit quantization kernels: CUDA-only as used here.") and
 float64-on-mps at ``lm_polygraph/estimators/mahalanobis_distance.py:54`` ("MPS has no float64: 'Cannot convert
@@ -4002,7 +3999,6 @@ takes its own CoreML path (``senko/diarizer.py:45-47``, ``:94-99``, ``:195-199``
 coremltools on darwin (``METADATA:42-44``) and M3 timings in the README (``METADATA:78``, ``:208``). The
 shape: a guarded, extra-only CUDA library whose every message says the code runs without it still lifts the
 cell, even where the target has its own first-class path. Not tuned: a measurement round, one level off.
-
 inaSpeechSegmenter (blind round 267) on ROCm: envsnap says moderate, from cuda-only-requirement at
 ``inaspeechsegmenter-0.8.0.dist-info/METADATA:45`` ("ONNX Runtime built for CUDA (CUDA and TensorRT execution
 providers): CUDA-only as used here."). The expectation is lower: the main path is Keras CNNs on TensorFlow
@@ -4056,7 +4052,6 @@ cuda-or-cpu pick for the Thomson grid sampling that runs on the CPU
 (``escnn/nn/modules/conv/r3_transposed_convolution.py:306``). The shape: a CUDA-only tensor constructor in one
 optional layer of a layer library, read as a CUDA-only call on the main path. Not tuned: a measurement round,
 one level off.
-
 se3-transformer-pytorch (blind round 270) (held out) on MPS: envsnap says moderate, from float64-on-mps at
 ``se3_transformer_pytorch/basis.py:124`` ("MPS has no float64: 'Cannot convert a MPS Tensor to float64 dtype':
 fails if this tensor lives on the MPS device."), the @torch_default_dtype(torch.float64) decorator of
@@ -4078,7 +4073,6 @@ that moves batches with .to(self.device) (``dattri/algorithm/base.py:76-91``,
 (``dattri/func/projection.py:85-103``), so device='xpu' or 'mps' runs as shipped; the check refuses only an
 opt-in GPU projector. The shape: a device check on an opt-in accelerator (the GPU projector) whose default is
 the CPU, read as a gate on the main path. Not tuned: a measurement round, one level off.
-
 opendataval (blind round 271, held out) on ROCm: envsnap says moderate, from torch-pin at
 ``opendataval-1.3.0.dist-info/METADATA:26`` (+1 more) ("torch is capped (torchvision~=0.16.0: each of its
 releases is built for one torch release): the newest torch allowed, 2.1, publishes ROCm 5.6 wheels without
@@ -4089,7 +4083,6 @@ geomloss's tensorized backend rather than KeOps (``opendataval/dataval/lava/otdd
 met by AMD's ROCm 6.x build of PyTorch 2.1.2, which carries gfx942. The shape: a torch cap whose upstream ROCm
 wheels predate MI300X but which AMD's own ROCm 6 builds of the same torch release satisfy, read as a pin that
 must be lifted. Not tuned: a measurement round, one level off.
-
 small-text (blind round 271) on MPS: envsnap says moderate, from torch-cuda-api at
 ``small_text/integrations/pytorch/query_strategies/strategies.py:196`` ("A CUDA-only call: it raises on
 MPS."), a torch.cuda.LongTensor in ExpectedGradientLengthMaxWord.compute_gradient_lengths. The expectation is
@@ -4135,7 +4128,6 @@ non-CUDA tensors with assert q.is_cuda
 call swapped for the pure PyTorch plain_cosine_sim_attention (``flash_cosine_sim_attention.py:99-142``). The
 shape: an is_cuda dispatch that sends every other device to a forward-only CPU path, and an is_cuda assert in
 the Triton twin, read as device-following standard ops on XPU. Not tuned: a measurement round, one level off.
-
 quack-kernels (blind round 273) on ROCm: envsnap says moderate, from cuda-only-import at
 ``quack/cross_entropy.py:11`` (+9 more) ("NVIDIA cuda-python (driver, runtime, NVRTC bindings): CUDA-only as
 used here."), the only finding on that target. The expectation is higher: every op is a CuTe DSL kernel built
@@ -4146,7 +4138,6 @@ PyTorch *_ref functions (``quack/rmsnorm.py:563``) are test references, not a fa
 library written entirely in NVIDIA's CuTe Python DSL (import cutlass, nvidia-cutlass-dsl), whose CUDA-only
 compiler is not read at all, leaving only its cuda-python import, taken as bindings ROCm can swap. Not tuned:
 a measurement round, one level off.
-
 triton-transformer (blind round 273, held out) on ROCm and XPU: envsnap says lower, from standard ops
 ("standard ops, no custom CUDA: install the target build of the framework"). The expectation is moderate: the
 README's use_triton=True kernels are Triton 1.0 code, with the **meta kernel signature
@@ -4189,7 +4180,6 @@ the wheel, which import their siblings as top-level modules ('from util import',
 training). The shape: a research repo's stand-alone training and inference scripts shipped verbatim inside a
 pip packaging whose own API takes a device, their .cuda() calls read as the package's main path. Not tuned: a
 measurement round, one level off.
-
 sgmse (blind round 278) (held out) on ROCm, XPU and MPS: envsnap says moderate on ROCm and higher on XPU and
 MPS, from cuda-extension at ``sgmse/backbones/ncsnpp_utils/op/fused_act.py:11`` (+1 more) ("CUDA code: on a
 ROCm torch, torch.utils.cpp_extension hipifies it at build; ...", "CUDA code: there is no CUDA compiler for
@@ -4228,7 +4218,6 @@ device, not a device the code opens, and remove(device=...) and clipx --device (
 has to be overridden, and U2Net stays on the ONNX CPU provider on every machine
 (``clipx/models/u2net/main.py:29-31``). The shape: a map_location dict whose 'cuda:0' key names where a
 checkpoint was saved, read as a hard-coded CUDA device. Not tuned: a measurement round, one level off.
-
 FBA-Matting (blind round 281) on XPU and MPS: envsnap says lower, from cuda-availability-check at
 ``FBA_Matting/networks/models.py:7`` ("Returns False on Apple MPS: the code takes its CPU branch.") and
 hardcoded-cuda-device behind that check ("Behind a CUDA check: runs, but falls through to the CPU on Apple
@@ -4241,7 +4230,6 @@ device argument anywhere, the ImageNet mean/std tensors are built on that device
 shipped it silently runs on the CPU. The shape: module-level cuda-or-cpu device constants with no device
 parameter, read as a harmless CPU fallback rather than the edit that reaching the target takes. Not tuned: a
 measurement round, one level off.
-
 nobg (blind round 281) on MPS: envsnap says moderate, from float64-on-mps at ``nobg/metrics.py:247`` (+3 more)
 ("MPS has no float64: 'Cannot convert a MPS Tensor to float64 dtype': fails if this tensor lives on the MPS
 device."), the .double() and dtype=torch.float64 counts in the evaluation metrics (``nobg/metrics.py:254``,
@@ -4388,7 +4376,6 @@ transcribe-cpp extra's backend list, not the default path. The shape: a required
 inference runtime reached through a non-torch package (CTranslate2 behind faster-whisper) is invisible, and a
 device name listed by an optional engine is read as the project's port. Not tuned: a measurement round, one
 level off.
-
 Allosaurus (blind round 290) (held out) on XPU and MPS: envsnap says lower, from the fallback ("standard ops,
 no custom CUDA: install the target build of the framework"), with no device finding. The expectation is
 moderate: the only GPU switch is an integer CUDA ordinal (``allosaurus/run.py:10``, 'specify cuda device id to
@@ -4473,7 +4460,6 @@ device-following torch code (``lance/torch/kmeans.py:82``), but batch sizing and
 (``lance/torch/distance.py:76-77``, ``:108``, ``:227``): a small edit, borderline against lower. The shape: an
 accelerator argument validated against a cuda/mps allow-list that raises for any other device string, read as
 device-following standard ops. Not tuned: a measurement round, one level off.
-
 ragatouille (blind round 295) on ROCm: envsnap says lower, from the standard-ops default ("standard ops, no
 custom CUDA: install the target build of the framework"); the hardcoded 'cuda' placements
 (``ragatouille/models/torch_kmeans.py:35``, ``ragatouille/models/colbert.py:456-458``) are rightly lower on
@@ -4515,7 +4501,6 @@ torch_scatter/torch_sparse/torch_cluster (``METADATA:51-54``) must then be rebui
 against the newer ROCm torch; no code edit, the pins move. The shape: an exact torch pin to an old CUDA-local
 build (+cu118) read as 'install the target build of the framework' on ROCm, where the pin itself predates the
 target's wheels. Not tuned: a measurement round, one level off.
-
 metatrain (blind round 300) (held out) on ROCm and MPS: envsnap says lower, on ROCm from standard ops
 ("standard ops, no custom CUDA: install the target build of the framework"), on MPS from the mps code path at
 ``metatrain/experimental/classifier/model.py:28`` ("has a code path on Apple MPS: names the 'mps' device") and
@@ -4606,7 +4591,6 @@ back to the CPU (``facemap/gui/gui.py:862-870``), the pose model takes the GUI d
 the keypoint tracking runs on the CPU until an xpu/mps branch is added. The shape: a CUDA-or-CPU device choice
 with no device argument on the main (GUI) path, read as a default the user can override. Not tuned: a
 measurement round, one level off.
-
 lightning-pose (blind round 308) (held out) on ROCm and MPS: envsnap says lower on ROCm, from framework-import
 at ``lightning_pose/callbacks.py:10`` ("Lightning's CUDA accelerator runs on ROCm PyTorch (torch.cuda is HIP
 there): the code stays.") and the guarded TensorRT import at ``lightning_pose/api/model_runtime.py:193``, and
@@ -4620,7 +4604,6 @@ video through a DALI GPU pipeline (``lightning_pose/data/video/dali.py:51-54``, 
 at all (lightning-pose#190, 'The limiting factor so far is DALI') and the 732-line loader must be rewritten.
 The shape: NVIDIA DALI, a CUDA-only data-loading library imported lazily and required through a
 platform-marked Requires-Dist, is not known to envsnap at all. Not tuned: a measurement round, one level off.
-
 trackers (blind round 308) on XPU: envsnap says moderate, from device-choices at
 ``trackers/utils/device.py:26`` ("The device selection picks among cuda, mps, cpu and never 'xpu': on Intel
 XPU it falls back to the CPU until the selection is edited."). The expectation is lower: the README's main use
@@ -4656,7 +4639,6 @@ without CUDA (``trainstream/_build.py:157-167``), and there is no torch path bes
 rejects non-CUDA parameters (``trainstream/optimizer.py:164-165``). The shape: a required extension JIT-built
 at import through cpp_extension.load, whose CUDA checks raise, is read as an optional CUDA-checked build with
 a plain-torch fallback. Not tuned: a measurement round, one level off.
-
 SCAO (blind round 310) on XPU and MPS: envsnap says moderate, from torch-cuda-api at ``scao/optimizer.py:549``
 ("A CUDA-only call: it raises on XPU."; on MPS "MPS has no CUDA streams or graphs: this call raises; the
 capture must go."). The expectation is lower: that ``with torch.cuda.stream(self._precond_stream)`` runs only
@@ -4710,7 +4692,6 @@ torch.cuda.is_available() is False (``ocnn/nn/octree_conv.py:347-352``); the ker
 'pure PyTorch ... portable' (``METADATA:105``). The shape: CUDA-only calls inside an optional Triton kernel
 package that the layer selects only when torch.cuda.is_available(), read as calls on the main path. Not tuned:
 a measurement round, one level off.
-
 MoGe (blind round 314) (held out) on XPU and MPS: envsnap says moderate, from torch-cuda-api at
 ``moge/scripts/eval_baseline.py:65`` ("A CUDA-only call: it raises on XPU.", +3 more) and
 hardcoded-cuda-device at ``moge/scripts/app.py:54`` ("Fails at this line on Apple MPS: the build has no 'cuda'
@@ -4770,7 +4751,6 @@ trainable intervention, while the main loader IntervenableModel.load uses a plai
 (``pyvene/models/intervenable_base.py:1267``, ``:1322``). The shape: a hard-coded 'cuda:0' map_location on a
 secondary reload helper, weighed as if it sat on the main forward path. Not tuned: a measurement round, one
 level off.
-
 circuit-tracer (blind round 319) on XPU and MPS: envsnap says lower on both, from standard ops ("standard ops,
 no custom CUDA: install the target build of the framework"), with no finding on the sparse COO activations or
 the cuda-else-cpu default device. The expectation is moderate on both: the default device is cuda-else-cpu
@@ -4847,7 +4827,6 @@ unfinished, while cupy-rocm lacks the hipTensor that ``gpu4pyscf/lib/cupy_helper
 package whose core kernels are prebuilt CUDA shared libraries loaded with ctypes at import (only the
 load_library calls in the tree, the .so shipped in the wheel) is scored from its few run-time CuPy kernel
 strings, as portable through cupy-rocm and hiprtc. Not tuned: a measurement round, one level off.
-
 BioEmu (blind round 326) (held out) on ROCm: envsnap says moderate, from cuda-wheel-index at
 ``bioemu/hpacker_setup/setup_sidechain_relax.sh:20`` ("Installs the cu118 (CUDA) builds of torch."), its only
 finding. The expectation is lower (borderline against moderate): that script sets up HPacker for the optional
@@ -4868,7 +4847,6 @@ a torch 1.x-era stack that predates gfx942: mmcv-full must be hipified and built
 ROCm torch, with version wrangling. The shape: a compiled-ops dependency pinned only in a non-default extra
 (mim) and asserted at import time, whose version range predates the target's torch wheels, is invisible to the
 torch-pin reading. Not tuned: a measurement round, one level off.
-
 metaseg (blind round 327) (held out) on ROCm and MPS: envsnap says moderate on ROCm, from torch-pin at
 ``metaseg-0.7.8.dist-info/METADATA:49`` ("torch is capped (torchvision<0.16.0,>=0.15.2: each of its releases
 is built for one torch release): the newest torch allowed, 2.0, publishes ROCm 5.4 wheels without code objects
@@ -4892,7 +4870,51 @@ expectation is moderate: the maintainers say AMD GPUs are 'not supported now' (M
 serving stack built on NVIDIA-tuned Triton attention, decoding and int4/int8 dequant-GEMM kernels
 (``lightllm/models/llama/triton_kernel/context_flashattention_nopad.py``, ``flash_decoding.py``) is untested
 there; borderline against lower. The shape: a Triton-kernel project whose maintainers state no AMD support,
-read as plain PyTorch that ROCm runs as shipped. Not tuned: a measurement round, one level off."""
+read as plain PyTorch that ROCm runs as shipped. Not tuned: a measurement round, one level off.
+dl-translate (blind round 338) (held out) on XPU and MPS: envsnap says moderate, from hardcoded-cuda-device at
+``dl_translate/_translation_model.py:20`` ("Fails at this line on Intel XPU: the build has no 'cuda' device
+(Torch not compiled with CUDA enabled); a one-line edit.", the same on Apple MPS). The expectation is lower:
+line 20 is only the branch taken when the user passes device='gpu'; the README documents passing any string
+accepted by torch.device() (``dl_translate-0.3.1.dist-info/METADATA:83``) and ``_select_device`` forwards it
+unchanged (``dl_translate/_translation_model.py:22``), so device='xpu' or device='mps' runs with no edit, with
+model and inputs following self.device (``:129``, ``:186``); only the 'auto' default knows just cuda
+(``:16``), which falls back to the CPU rather than failing. The shape: a device selector's 'gpu'-to-'cuda'
+alias branch, beside a documented pass-through of any torch.device string, read as a hard-coded CUDA device on
+the path. Not tuned: a measurement round, one level off.
+MuJoCo XLA (blind round 340) on ROCm: envsnap says moderate, from cuda-only-import at
+``mujoco/mjx/codegen/generate_warp_types.py:30`` ("Warp's only GPU backend is CUDA ... Declared only in an
+optional extra"). The expectation is lower: the default path is pure JAX, ``mujoco/mjx/_src/io.py:73-75``
+picks Impl.JAX for any 'gpu' platform, and Warp is opt-in behind MJX_GPU_DEFAULT_WARP (``io.py:64-71``). The
+shape: a CUDA-only library declared only in an optional extra, behind an opt-in flag, still lifts a ROCm cell
+whose default path is the framework's. Not tuned: a measurement round, one level off.
+jaxsim (blind round 340) (held out) on MPS: envsnap says moderate, from framework-import at
+``jaxsim/__init__.py:9`` ("JAX reaches Apple GPUs only through the experimental jax-metal plugin"). The
+expectation is lower: the project handles METAL itself, forcing 32-bit with an 'experimental' warning
+(``jaxsim/__init__.py:14-29``) and skipping checks there (``jaxsim/exceptions.py:26``). The shape: a JAX
+project's own Metal branch is not read as a documented target. Not tuned: a measurement round, one level off.
+harmony-pytorch (blind round 341) (held out) on xpu: envsnap says lower, from the standard-ops rule at
+``src/envsnap/audit/verdict.py:142`` ("standard ops, no custom CUDA: install the target build of the
+framework"). The expectation is moderate: ``use_gpu`` picks cuda, then mps, else CPU
+(``harmony/harmony.py:120-131``), so on an Intel GPU it silently falls back to CPU with 'Neither CUDA nor MPS
+is available', and GPU use needs an edit adding 'xpu'. The shape: a cuda/mps/cpu device selection that
+silently drops to CPU for any other accelerator is read as device-agnostic. Not tuned: a measurement round,
+one level off.
+scimilarity (blind round 341) on mps: envsnap says lower, from the standard-ops rule at
+``src/envsnap/audit/verdict.py:142`` ("standard ops, no custom CUDA: install the target build of the
+framework"). The expectation is moderate: ``use_gpu`` means CUDA, with ``self.model.cuda()`` and
+``profiles.cuda()`` hard-coded (``scimilarity/cell_embedding.py:63``, ``:140``), ``.is_cuda``/``.cuda()`` in
+``scimilarity/interpreter.py:116-118``, so a Mac user must edit them to 'mps'. The shape: a boolean use_gpu
+flag that means .cuda() is not read as a hard-coded CUDA device on MPS. Not tuned: a measurement round, one
+level off.
+mauve-text (blind round 343) on XPU and MPS: envsnap says lower, from its standard-ops rule ("standard ops, no
+custom CUDA: install the target build of the framework"), with no finding at ``mauve/utils.py:17-21``. The
+expectation is moderate: the only GPU path is a CUDA index, documented as 'Supply gpu_id (e.g. 0 or 3) to use
+GPU or -1 to use CPU' (``mauve/compute_mauve.py:64``), and ``mauve/utils.py:17-21`` returns cuda:{device_id}
+only when torch.cuda is available, else the CPU, so featurizing with gpt2-large on an Intel or Apple GPU needs
+an edit to get_device_from_arg (borderline against lower: the default device_id=-1 runs on the CPU as
+shipped). The shape: a cuda-if-available-else-cpu device selector keyed on a GPU index, which never fails off
+CUDA but silently leaves the XPU/MPS GPU unused, read as device-agnostic standard ops. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
