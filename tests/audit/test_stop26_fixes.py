@@ -210,3 +210,10 @@ def test_flashinfer_at_module_level_is_higher_off_nvidia(tmp_path: Path) -> None
         report = audit(scan_tree(engine), None, parse_target(target))
         assert report.verdict.risk == "higher", target
         assert any("FlashInfer" in f.meaning for f in report.findings), target
+
+
+def test_a_binding_counts_in_a_module_whose_name_only_contains_mps(tmp_path: Path) -> None:
+    # "mps" inside a word (timestamps.py) names no MPS module: the binding there is the project's own.
+    _copy_csrc(tmp_path)
+    (tmp_path / "timestamps.py").write_text('DEVICE = None\ndevice = "mps"\n', encoding="utf-8")
+    assert audit(scan_tree(str(tmp_path)), None, parse_target("xpu")).verdict.risk == "higher"

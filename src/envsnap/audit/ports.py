@@ -51,14 +51,19 @@ def layout_evidence(relative: str) -> list[tuple[str, str]]:
     """``(target kind, reason)`` for each backend this path's folders or file name belong to."""
     folder, _, name = relative.rpartition("/")
     by_folder = _folder_evidence(folder)
-    lower = name.lower()
     found: list[tuple[str, str]] = []
     for kind in _FOLDER:
         if kind in by_folder:
             found.append((kind, f"{kind} backend folder {by_folder[kind]}/"))
-        elif _FILE_WORDS.search(lower) and _FILE[kind].search(lower):
+        elif backend_file(name, kind):
             found.append((kind, f"{kind} backend file {name}"))
     return found
+
+
+def backend_file(name: str, kind: str) -> bool:
+    """Whether a file name is a backend source of the target kind (``knn.metal``, ``_ball_query_mps.py``)."""
+    lower = name.lower()
+    return bool(_FILE_WORDS.search(lower) and _FILE[kind].search(lower))
 
 
 _FILE_WORDS = re.compile(r"hip|rocm|amd|xpu|sycl|mps|metal|\.mm$|\.dp\.")

@@ -25,6 +25,7 @@ import msgspec
 from envsnap.audit.across_files import across_files
 from envsnap.audit.cli_switches import mark_opt_in, off_options, switch_names
 from envsnap.audit.model import DEFAULT_ONLY, DEVICE_CHOICE, TORCH_FIRST, UNREFERENCED, ScanResult, Signal
+from envsnap.audit.ports import backend_file
 from envsnap.audit.roles import role_of
 from envsnap.audit.scan_cache import FileResult, ScanCache, Stamp
 from envsnap.audit.walk import Entry, walk
@@ -469,8 +470,8 @@ def _apple_device(entries: Sequence[Entry]) -> tuple[str, ...]:
     from envsnap.audit.scanners.artifacts import NotRegularFile
 
     for entry in entries:
-        name = entry.relative.rpartition("/")[2].lower()
-        if entry.kind != "python" or "mps" in name or role_of(entry.relative) != "core":
+        named = backend_file(entry.relative.rpartition("/")[2], "mps")
+        if entry.kind != "python" or named or role_of(entry.relative) != "core":
             continue
         try:
             data = read_capped(entry)

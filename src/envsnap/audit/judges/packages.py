@@ -81,7 +81,7 @@ def package_finding(
         # with it (InvokeAI lists pytorch-lightning without a Trainer in its device path).
         risk = "lower"
         meaning += " A requirement alone installs there: the imports that drive the Trainer decide."
-    platform = "macos" if target.kind == "mps" else "linux"
+    platform = _platform(target)
     if f"not-on={platform}" in signal.detail and signal.kind == "import":
         # across_files._left_out_imports: the project's own install there runs without the package.
         risk = LOWER_RISK[risk]
@@ -183,6 +183,11 @@ blind rounds such imports sat beside the project's own handling (a platform mark
 presence flag) in all seven cells where they cut a documented path."""
 
 
+def _platform(target: Target) -> str:
+    """Where the target runs, as ``scanners.build.left_out`` names it in ``not-on=`` marks."""
+    return "macos" if target.kind == "mps" else "linux"
+
+
 def _other_device_path(signal: Signal, row: knowledge.Alternative, target: Target) -> bool:
     """An import, inside a function, of another GPU's backend (PyG 2.6 profile/utils.py reads XPU memory
     through ``ipex.xpu`` in a helper; #22 blind round 10). At module level it loads on every device."""
@@ -259,7 +264,7 @@ def judge_torch_pin(signal: Signal, target: Target, ctx: Context) -> Finding | N
     """
     if target.kind in ("cuda", "cpu") or NOT_INSTALLED_PIN in signal.detail:
         return None
-    if f"not-on={'macos' if target.kind == 'mps' else 'linux'}" in signal.detail:
+    if f"not-on={_platform(target)}" in signal.detail:
         return None  # a pin for another platform (its marker): pip installs another torch here
     try:
         specifier = SpecifierSet(signal.facts().get("spec", ""))
