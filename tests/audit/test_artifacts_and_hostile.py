@@ -176,6 +176,29 @@ def test_secrets_on_a_flagged_line_are_redacted(tmp_path: Path) -> None:
         assert token not in text
 
 
+def test_a_token_in_a_file_or_folder_name_is_redacted_everywhere(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Locations, roll-up components and support evidence carry names: redacted like code lines."""
+    token = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z01"
+    key = "AKIA" + "IOSFODNN7EXAMPLE"
+    (tmp_path / token).mkdir()
+    (tmp_path / token / f"{key}.py").write_text('x = torch.zeros(1).to("cuda")\n')
+    (tmp_path / "hip").mkdir()
+    (tmp_path / "hip" / f"{token}_hip.cpp").write_text(
+        "#include <hip/hip_runtime.h>\nvoid f() { hipGetDevice(&d); }\n"
+    )
+    for target in ("xpu", "rocm:gfx942"):
+        report = audit(scan_tree(str(tmp_path)), None, parse_target(target))
+        assert any(f.rule == "hardcoded-cuda-device" for f in report.findings)
+        assert any("<redacted>" in f.location for f in report.findings)
+        print_out(render_audit(report))
+        for text in (capsys.readouterr().out, audit_json(report), audit_markdown(report)):
+            assert token not in text
+            assert key not in text
+            assert "redacted" in text  # Markdown escapes the angle brackets
+
+
 def test_a_huge_line_is_shortened_in_the_finding(tmp_path: Path) -> None:
     (tmp_path / "gen.py").write_text("x = t.cuda(); y = [" + "1, " * 50_000 + "]\n")
     report = audit(scan_tree(str(tmp_path)), None, parse_target("cpu"))

@@ -31,6 +31,7 @@ from envsnap.audit.support import (
 from envsnap.audit.target import parse_target, target_from_snapshot
 from envsnap.audit.verdict import decide, rank
 from envsnap.snapshot.model import Snapshot
+from envsnap.snapshot.scrub import scrub_report
 
 __all__ = ["audit", "parse_target", "scan_tree", "target_from_snapshot"]
 
@@ -83,7 +84,9 @@ def audit(
     findings = _collapse(findings)
     findings.sort(key=lambda f: (*rank(f), f.role != "core", f.layer, f.location))
     counted = [f for f in findings if include_tests or f.role == "core"]
-    return AuditReport(
+    # A file or folder name can hold a token (a key pasted as a file name): every string of the report,
+    # locations, skipped files and roll-up components included, is redacted, not only the code lines.
+    report = AuditReport(
         target=target,
         project=scan.root if scan else None,
         environment=environment_label if snapshot is not None else None,
@@ -100,6 +103,7 @@ def audit(
         if scan is not None and target.kind == "rocm"
         else None,
     )
+    return scrub_report(report)
 
 
 COLLAPSED = frozenset(
