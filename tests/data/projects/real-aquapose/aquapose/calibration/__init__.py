@@ -1,0 +1,68 @@
+"""Calibration loading and refractive camera geometry."""
+
+from .loader import (
+    CalibrationData,
+    CameraData,
+    UndistortionMaps,
+    compute_undistortion_maps,
+    load_calibration_data,
+    undistort_image,
+)
+from .luts import (
+    ForwardLUT,
+    InverseLUT,
+    LutConfigLike,
+    camera_overlap_graph,
+    compute_lut_hash,
+    generate_forward_luts,
+    generate_inverse_lut,
+    ghost_point_lookup,
+    load_forward_luts,
+    load_inverse_lut,
+    load_inverse_luts,
+    save_forward_luts,
+    save_inverse_lut,
+    save_inverse_luts,
+    validate_forward_lut,
+    validate_inverse_lut,
+)
+from .projection import RefractiveProjectionModel, triangulate_rays
+from .uncertainty import (
+    UncertaintyResult,
+    build_rig_from_calibration,
+    build_synthetic_rig,
+    compute_triangulation_uncertainty,
+    generate_uncertainty_report,
+)
+
+__all__ = [
+    "CalibrationData",
+    "CameraData",
+    "ForwardLUT",
+    "InverseLUT",
+    "LutConfigLike",
+    "RefractiveProjectionModel",
+    "UncertaintyResult",
+    "UndistortionMaps",
+    "build_rig_from_calibration",
+    "build_synthetic_rig",
+    "camera_overlap_graph",
+    "compute_lut_hash",
+    "compute_triangulation_uncertainty",
+    "compute_undistortion_maps",
+    "generate_forward_luts",
+    "generate_inverse_lut",
+    "generate_uncertainty_report",
+    "ghost_point_lookup",
+    "load_calibration_data",
+    "load_forward_luts",
+    "load_inverse_lut",
+    "load_inverse_luts",
+    "save_forward_luts",
+    "save_inverse_lut",
+    "save_inverse_luts",
+    "triangulate_rays",
+    "undistort_image",
+    "validate_forward_lut",
+    "validate_inverse_lut",
+]

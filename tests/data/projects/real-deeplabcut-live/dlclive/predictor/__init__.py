@@ -1,0 +1,1 @@
+from dlclive.predictor.single_predictor import HeatmapPredictor
