@@ -1,0 +1,2 @@
+from .muq import MuQ, MuQConfig
+from .muq_mulan import MuQMuLan, MuQMuLanConfig
