@@ -1,0 +1,3 @@
+from .accuracy import *
+from .fscores import *
+from .sklearn_metrics import *
