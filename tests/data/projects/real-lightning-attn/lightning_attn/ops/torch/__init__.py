@@ -1,0 +1,2 @@
+from .linear_attention import *
+from .srmsnorm import *

@@ -1,0 +1,1 @@
+from .utils import _build_slope_tensor, get_memory
