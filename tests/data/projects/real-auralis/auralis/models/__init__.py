@@ -1,0 +1,2 @@
+from .xttsv2 import XTTSv2Engine
+

@@ -1,0 +1,4 @@
+MODEL_REGISTRY = {}
+
+def register_model(name, model):
+    MODEL_REGISTRY[name] = model

@@ -1,0 +1,3 @@
+from .clean import clean_text
+
+__all__ = ["clean_text"]
