@@ -1,0 +1,3 @@
+from .utils import *
+from .models import *
+from .ReFL import *

@@ -1,0 +1,1 @@
+from .blip_pretrain import *

@@ -1,0 +1,4 @@
+from .AestheticScore import *
+from .BLIPScore import *
+from .CLIPScore import *
+from .BLIP import *

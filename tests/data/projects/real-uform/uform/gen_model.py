@@ -1,0 +1,1 @@
+from uform.torch_decoders import VLMForCausalLM, VLMProcessor # legacy path
