@@ -635,6 +635,15 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-scimilarity", "mps"),
         ("real-mauve-text", "xpu"),
         ("real-mauve-text", "mps"),
+        ("real-music2latent", "xpu"),
+        ("real-music2latent", "mps"),
+        ("real-muq", "xpu"),
+        ("real-muq", "mps"),
+        ("real-poutyne", "xpu"),
+        ("real-poutyne", "mps"),
+        ("real-vit-pytorch", "mps"),
+        ("real-uform", "rocm:gfx942"),
+        ("real-uform", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -4914,7 +4923,56 @@ only when torch.cuda is available, else the CPU, so featurizing with gpt2-large 
 an edit to get_device_from_arg (borderline against lower: the default device_id=-1 runs on the CPU as
 shipped). The shape: a cuda-if-available-else-cpu device selector keyed on a GPU index, which never fails off
 CUDA but silently leaves the XPU/MPS GPU unused, read as device-agnostic standard ops. Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+music2latent (blind round 345, held out) on XPU and MPS: envsnap says lower, from its standard-ops default
+("standard ops, no custom CUDA: install the target build of the framework"), with no finding at
+``music2latent/inference.py:16`` or ``:140``. The expectation is moderate: the README's ``EncoderDecoder()``
+picks ``torch.device('cuda' if torch.cuda.is_available() else 'cpu')`` (``music2latent/inference.py:16``), so
+on an Intel GPU or a Mac it runs on the CPU unless the undocumented device argument is passed, and the encoder
+and decoder run under ``torch.autocast(device_type='cuda', dtype=torch.float16, enabled=mixed_precision)``
+(``inference.py:140``, ``:145``, ``utils.py:73``), which leaves fp16 off there. The shape: a cuda-else-cpu
+default device in a library constructor plus a cuda-typed autocast are read as no finding at all. Not tuned: a
+measurement round, one level off.
+
+muq (blind round 345) on XPU and MPS: envsnap says moderate, from hardcoded-cuda-device at
+``src/muq/muq_mulan/modules/extend_distributed.py:166`` ("Behind a boolean CUDA switch (`if cuda:`): the
+placement under it is CUDA's, so on Intel XPU the switch can only be turned off and the work runs on the CPU
+until the placement takes a device."). The expectation is lower: that ``t.cuda()`` is an all-to-all probe in
+MuQ-MuLan's distributed training helper, off the inference path; the README's ``device = 'cuda'``
+(``README.md:44``, ``:66``) is the user's own string, the model code carries no device, ``is_flash`` defaults
+to False (``src/muq/muq/models/muq_model.py:28``), and a third party reports MuQ inference tested on MPS
+(ASLP-lab/SongFormer PR #4). The shape: a .cuda() in a distributed-training helper is weighed as if it were on
+the inference path. Not tuned: a measurement round, one level off.
+poutyne (blind round 346) on XPU and MPS: envsnap says moderate, from torch-cuda-api at
+``poutyne/utils.py:250`` ("A CUDA-only call: it raises on XPU." / "it raises on MPS."), its only finding. The
+expectation is lower: Poutyne's ``Model(device=...)`` moves the network with ``.to(device)`` and takes any
+torch device; the flagged ``torch.cuda.set_rng_state_all`` at ``poutyne/utils.py:250`` (with
+``torch.cuda.get_rng_state_all`` at ``:231``) sits in the random-state checkpoint helpers, which loop over
+``torch.cuda.device_count()`` devices and so save and restore an empty list on a machine without CUDA instead
+of raising, and the docstring at ``poutyne/framework/metrics/predefined/bincount.py:51-56`` and ``:68``
+documents a loop fallback for MPS devices. The shape: a torch.cuda RNG-state call that is a per-device loop
+(``*_rng_state_all``), a no-op where no CUDA device exists, read as a CUDA-only call that raises. Not tuned: a
+measurement round, one level off.
+vit-pytorch (blind round 349) on mps: envsnap says moderate, from float64-on-mps at
+``vit_pytorch/simple_vit_orthog_residual_update.py:94`` ("MPS has no float64: 'Cannot convert a MPS Tensor to
+float64 dtype': fails if this tensor lives on the MPS device."). The expectation is lower: the README's main
+use, ``from vit_pytorch import ViT``, is device-agnostic plain PyTorch, the code itself routes darwin to a
+manual-attention fallback (``vit_pytorch/vit_nd_masking.py:58-76``), and the .double() sits in one of the
+zoo's dozens of side variants (SimpleViT with orthogonal residual updates, ``double_precision = True`` at
+``vit_pytorch/simple_vit_orthog_residual_update.py:77``), not on the main path. The shape: a float64 cast in
+one optional model of a model zoo, read as a blocker for the whole package. Not tuned: a measurement round,
+one level off.
+UForm (blind round 351) (held out) on rocm:gfx942 and xpu: envsnap says moderate on rocm:gfx942, from ort-
+cuda-provider at ``uform/onnx_encoders.py:20`` ("ONNX Runtime's CUDAExecutionProvider exists only in its
+NVIDIA builds: on ROCm the session skips it (a warning) and runs on the CPU"), and lower on xpu, from the
+supported-backend rule at ``uform/onnx_encoders.py:21`` ("names ONNX Runtime's OpenVINOExecutionProvider").
+The expectation is lower on rocm:gfx942: the torch backend with device='cuda' runs on ROCm PyTorch as is
+(``uform/torch_encoders.py:18``), and the ONNX GPU path is one of two backends; and moderate on xpu: OpenVINO
+sits in the CPU provider list (``uform/onnx_encoders.py:21``), device='gpu' demands CUDA/TensorRT
+(``uform/onnx_encoders.py:35``), and the torch encoders move inputs only for 'cuda'
+(``uform/torch_encoders.py:277``). The shape: a project with two backends is judged by its ONNX provider list
+alone, and a provider named in a CPU fallback list is read as GPU support. Not tuned: a measurement round, one
+level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
