@@ -193,7 +193,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-ffcv", "mps"),
         ("real-flair", "xpu"),
         ("real-spacy-transformers", "rocm:gfx942"),
-        ("real-avalanche-lib", "xpu"),
         ("real-avalanche-lib", "mps"),
         ("real-lycoris-lora", "mps"),
         ("real-norse", "xpu"),
@@ -639,9 +638,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-music2latent", "mps"),
         ("real-muq", "xpu"),
         ("real-muq", "mps"),
-        ("real-poutyne", "xpu"),
-        ("real-poutyne", "mps"),
         ("real-vit-pytorch", "mps"),
+        ("real-fastai", "xpu"),
+        ("real-transformers4rec", "xpu"),
         ("real-uform", "rocm:gfx942"),
         ("real-uform", "xpu"),
     }
@@ -1462,6 +1461,9 @@ is not flagged). Every strategy takes device= and moves model and batches with `
 CUDA call whose loop is bounded by ``torch.cuda.device_count()`` (zero iterations off CUDA) read as unguarded,
 a float64 on a tensor created without a device (CPU), and ``.cpu()`` followed by other methods before
 ``.double()``. Not tuned: a measurement round, one level off.
+Since stop 27 the XPU cell is right: ``set_rng_state`` and ``set_rng_state_all`` are queued until CUDA
+initialises (``_lazy_call``) and never raise, so they bind nothing (python.SAFE_CUDA_CALLS); MPS stays
+moderate on the float64 lines.
 lycoris-lora (blind round 91) on MPS: moderate. The deciding findings are cuda-only-import at
 ``lycoris/kernels/triton/boft/apply.py:15`` (+22 more ``import triton`` in ``lycoris/kernels/triton/``, "no
 build for Apple MPS exists", though the same message notes the requirement's Linux-only marker),
@@ -4951,8 +4953,19 @@ torch device; the flagged ``torch.cuda.set_rng_state_all`` at ``poutyne/utils.py
 ``torch.cuda.device_count()`` devices and so save and restore an empty list on a machine without CUDA instead
 of raising, and the docstring at ``poutyne/framework/metrics/predefined/bincount.py:51-56`` and ``:68``
 documents a loop fallback for MPS devices. The shape: a torch.cuda RNG-state call that is a per-device loop
-(``*_rng_state_all``), a no-op where no CUDA device exists, read as a CUDA-only call that raises. Not tuned: a
-measurement round, one level off.
+(``*_rng_state_all``), a no-op where no CUDA device exists, read as a CUDA-only call that raises. Fixed in
+stop 27 (python.SAFE_CUDA_CALLS: setting a CUDA RNG state is queued, never raised), so poutyne counts as built
+against and both cells are right.
+fastai (held out) on XPU: lower since stop 27, for moderate. Its only XPU finding that was moderate was
+``torch.cuda.set_rng_state_all`` at ``fastai/torch_core.py:191``, which does not raise (see poutyne); the
+truth's reasons are elsewhere: ``default_device()`` knows CUDA, MPS and the CPU only
+(``fastai/torch_core.py:264-277``) and mixed precision asserts ``dls.device.type == 'cuda'``
+(``fastai/callback/fp16.py:186``), both read as guarded or opt-in. Right before for a wrong reason; one
+level off now.
+transformers4rec (built against) on XPU: lower since stop 27, for moderate, for the same reason: its
+moderate came from ``torch.cuda.random.set_rng_state_all`` at ``transformers4rec/torch/trainer.py:764``,
+while the truth rests on ``place_model_on_device`` being True only for ``device.type == 'cuda'``
+(``transformers4rec/config/trainer.py:128-135``) and a transformers pin older than upstream XPU PyTorch.
 vit-pytorch (blind round 349) on mps: envsnap says moderate, from float64-on-mps at
 ``vit_pytorch/simple_vit_orthog_residual_update.py:94`` ("MPS has no float64: 'Cannot convert a MPS Tensor to
 float64 dtype': fails if this tensor lives on the MPS device."). The expectation is lower: the README's main

@@ -192,6 +192,8 @@ SAFE_CUDA_CALLS = frozenset(
         "seed",
         "seed_all",
         "empty_cache",
+        "set_rng_state",
+        "set_rng_state_all",
         "OutOfMemoryError",
     }
 )
@@ -199,7 +201,10 @@ SAFE_CUDA_CALLS = frozenset(
 
 The seeding calls ("It's safe to call this function if CUDA is not available; in that case, it is silently
 ignored", torch.cuda.manual_seed's docs) also under their module, ``torch.cuda.random.manual_seed``
-(torchattacks 3.5.1's APGD, #22 blind round 145).
+(torchattacks 3.5.1's APGD, #22 blind round 145). Setting the RNG state is queued the same way
+(``set_rng_state`` hands ``_lazy_call`` a closure that runs only once CUDA initialises; ``set_rng_state_all``
+loops over the states ``get_rng_state_all`` returned, none without CUDA): both return None on torch 2.13's
+CPU build (poutyne 1.19's checkpoint RNG restore, ``utils.py:250``, #22 blind round 346).
 
 ``torch.cuda._initialized`` is the flag ``is_initialized()`` returns, False until CUDA starts: revlib 1.7.2
 keeps it (``self.cuda: bool = torch.cuda._initialized``) to save CUDA RNG states only where CUDA runs, as
