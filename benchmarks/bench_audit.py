@@ -33,7 +33,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import envsnap as envsnap_package
-from envsnap.audit.file_scan import read_capped
+from envsnap.audit.file_read import read_capped
 from envsnap.audit.scan import scan_tree
 from envsnap.audit.scanners.python_trigger import triggered
 from envsnap.audit.walk import walk

@@ -17,7 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from envsnap.audit.file_scan import MAX_TEXT_BYTES, scan_file
+from envsnap.audit.file_read import MAX_TEXT_BYTES
+from envsnap.audit.file_scan import scan_file
 from envsnap.audit.scanners import build
 from envsnap.audit.scanners import python_shapes as python_scan
 from envsnap.audit.walk import Entry

@@ -8,15 +8,14 @@ the scanners.
 
 from __future__ import annotations
 
-import os
-import stat
 import struct
 import zipfile
 import zlib
 
+from envsnap.audit.file_read import MAX_TEXT_BYTES, NotRegularFile, read_capped
 from envsnap.audit.model import Signal, Skipped
 from envsnap.audit.scan_cache import FileResult
-from envsnap.audit.scanners.artifacts import NotRegularFile, scan_artifact
+from envsnap.audit.scanners.artifacts import scan_artifact
 from envsnap.audit.scanners.build import scan_build
 from envsnap.audit.scanners.native import scan_native
 from envsnap.audit.scanners.native_trigger import native_triggered
@@ -24,9 +23,6 @@ from envsnap.audit.scanners.python import scan_python
 from envsnap.audit.scanners.python_trigger import trigger_lines
 from envsnap.audit.scanners.torch_pin import is_pin_file, torch_pins
 from envsnap.audit.walk import Entry
-
-MAX_TEXT_BYTES = 2 * 1024 * 1024
-"""Source files larger than this are generated or vendored, not written by hand: left out, listed."""
 
 
 def scan_file(entry: Entry) -> FileResult:
@@ -99,32 +95,3 @@ memory (10,000 unary minus signs). The file is listed as unreadable and the audi
 def _one_line(err: BaseException) -> str:
     text = " ".join(str(err).split()) or type(err).__name__
     return text[:120]
-
-
-def read_capped(entry: Entry) -> bytes | None:
-    """The file's bytes, or None past the cap; ``os.read`` skips the io layer (a third of the cost).
-
-    O_NOFOLLOW: a file swapped for a link after the walk is refused, not followed; O_NONBLOCK: a
-    file swapped for a FIFO does not hang the scan.
-    """
-    flags = (
-        os.O_RDONLY
-        | getattr(os, "O_NOFOLLOW", 0)
-        | getattr(os, "O_NONBLOCK", 0)
-        | getattr(os, "O_CLOEXEC", 0)
-    )
-    fd = os.open(entry.path, flags)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise NotRegularFile("not a regular file")
-        chunks = []
-        size = 0
-        while size <= MAX_TEXT_BYTES:
-            chunk = os.read(fd, MAX_TEXT_BYTES + 1 - size if size else 65536)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    finally:
-        os.close(fd)
-    return None if size > MAX_TEXT_BYTES else b"".join(chunks)

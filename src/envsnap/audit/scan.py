@@ -97,8 +97,7 @@ def _referenced_elsewhere(signals: list[Signal], entries: Sequence[Entry]) -> li
     }
     if not marked:
         return signals
-    from envsnap.audit.file_scan import read_capped
-    from envsnap.audit.scanners.artifacts import NotRegularFile
+    from envsnap.audit.file_read import NotRegularFile, read_capped
 
     named: set[str] = set()
     patterns = {name: re.compile(rb"\b" + re.escape(name.encode()) + rb"\b") for name in marked}
@@ -364,8 +363,7 @@ def _torch_first_sessions(signals: list[Signal], entries: Sequence[Entry]) -> li
 
 
 def _python_texts(entries: Sequence[Entry]) -> Iterator[tuple[str, bytes]]:
-    from envsnap.audit.file_scan import read_capped
-    from envsnap.audit.scanners.artifacts import NotRegularFile
+    from envsnap.audit.file_read import NotRegularFile, read_capped
 
     for entry in entries:
         if entry.kind != "python":
@@ -466,8 +464,7 @@ def _metal_kernels(
 def _apple_device(entries: Sequence[Entry]) -> tuple[str, ...]:
     """``apple-device=path:line`` for the first core Python file that binds the 'mps' device, outside the
     modules named for MPS (``_ball_query_mps.py``: that device's own member)."""
-    from envsnap.audit.file_scan import read_capped
-    from envsnap.audit.scanners.artifacts import NotRegularFile
+    from envsnap.audit.file_read import NotRegularFile, read_capped
 
     for entry in entries:
         named = backend_file(entry.relative.rpartition("/")[2], "mps")

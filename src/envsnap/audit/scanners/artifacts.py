@@ -20,6 +20,7 @@ import zipfile
 from collections import Counter
 from typing import BinaryIO
 
+from envsnap.audit.file_read import NotRegularFile
 from envsnap.audit.model import Signal
 from envsnap.audit.scanners.onnx_proto import read_header
 from envsnap.snapshot.files import check_zip_directory
@@ -59,10 +60,6 @@ def scan_artifact(path: str, relative: str) -> Signal | None:
         if suffix == ".onnx":
             return _signal(relative, "onnx", _onnx(handle, size))
         return _torch_file(handle, relative, head)
-
-
-class NotRegularFile(ValueError):
-    """A FIFO, device or socket where a model file was listed (swapped after the walk)."""
 
 
 def open_regular(path: str) -> BinaryIO:
