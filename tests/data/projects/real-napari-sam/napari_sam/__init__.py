@@ -1,0 +1,6 @@
+__version__ = "0.4.13"
+from ._widget import SamWidget
+
+__all__ = (
+    "SamWidget"
+)

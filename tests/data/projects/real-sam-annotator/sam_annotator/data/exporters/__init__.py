@@ -1,0 +1,1 @@
+"""Auto-generated __init__.py file."""
