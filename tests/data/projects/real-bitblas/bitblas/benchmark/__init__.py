@@ -1,0 +1,4 @@
+# Copyright (c) Microsoft Corporation.
+# Licensed under the MIT License.
+
+from .operator import BitblasOperatorBenchmarkBase  # noqa: F401
