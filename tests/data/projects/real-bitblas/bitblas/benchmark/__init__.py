@@ -1,4 +1,0 @@
-# Copyright (c) Microsoft Corporation.
-# Licensed under the MIT License.
-
-from .operator import BitblasOperatorBenchmarkBase  # noqa: F401
