@@ -1,0 +1,4 @@
+from .longskip_module import LongSkip
+from .stem_skip import StemSkip
+
+__all__ = ["LongSkip", "StemSkip"]

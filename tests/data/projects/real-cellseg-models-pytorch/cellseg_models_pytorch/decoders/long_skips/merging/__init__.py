@@ -1,0 +1,3 @@
+from .merge_block import Merge
+
+__all__ = ["Merge"]

@@ -1,0 +1,4 @@
+from .onnx import HoverNetONNXWrapper, export_hovernet_onnx
+from .hovernet import HoverNet
+
+__all__ = ["HoverNetONNXWrapper", "export_hovernet_onnx", "HoverNet"]
