@@ -1,0 +1,2 @@
+from .constantq import *
+from .filters import *
