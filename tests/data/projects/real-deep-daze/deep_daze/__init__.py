@@ -1,0 +1,1 @@
+from deep_daze.deep_daze import DeepDaze, Imagine

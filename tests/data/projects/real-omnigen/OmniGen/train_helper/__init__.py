@@ -1,0 +1,2 @@
+from .data import DatasetFromJson, TrainDataCollator
+from .loss import training_losses
