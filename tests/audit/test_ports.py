@@ -643,6 +643,23 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-transformers4rec", "xpu"),
         ("real-uform", "rocm:gfx942"),
         ("real-uform", "xpu"),
+        ("real-napari-sam", "xpu"),
+        ("real-sam-annotator", "xpu"),
+        ("real-sam-annotator", "mps"),
+        ("real-pointtorch", "rocm:gfx942"),
+        ("real-pointtorch", "xpu"),
+        ("real-pointtorch", "mps"),
+        ("real-torch-pointcloud", "rocm:gfx942"),
+        ("real-torch-pointcloud", "xpu"),
+        ("real-totalspineseg", "mps"),
+        ("real-cellseg-models-pytorch", "xpu"),
+        ("real-cellseg-models-pytorch", "mps"),
+        ("real-speechlib", "rocm:gfx942"),
+        ("real-speechlib", "mps"),
+        ("real-whisperplus", "mps"),
+        ("real-fast-hadamard-transform", "rocm:gfx942"),
+        ("real-deep-daze", "xpu"),
+        ("real-deep-daze", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -4985,7 +5002,86 @@ sits in the CPU provider list (``uform/onnx_encoders.py:21``), device='gpu' dema
 (``uform/onnx_encoders.py:35``), and the torch encoders move inputs only for 'cuda'
 (``uform/torch_encoders.py:277``). The shape: a project with two backends is judged by its ONNX provider list
 alone, and a provider named in a CPU fallback list is read as GPU support. Not tuned: a measurement round, one
-level off."""
+level off.
+napari-sam (blind round 352) on XPU: envsnap says lower, from standard ops ("standard ops, no custom CUDA:
+install the target build of the framework"), having found no device selection at
+``napari_sam/_widget.py:60-66``. The expectation is moderate: the nested ``if not torch.cuda.is_available():
+if not torch.backends.mps.is_available(): self.device = 'cpu'`` at ``napari_sam/_widget.py:60-66`` picks among
+cuda, mps and cpu only, so on an Intel GPU SAM runs on the CPU until edited (``_widget.py:567``). The shape: a
+cuda/mps/cpu device choice written as nested negated ifs (not if/elif) is not read as a device selection,
+though the same choice written as if/elif is (napari-segment-anything, right). Not tuned: a measurement round,
+one level off.
+
+sam-annotator (blind round 352) (held out) on XPU and MPS: envsnap says lower, from standard ops ("standard
+ops, no custom CUDA: install the target build of the framework"). The expectation is moderate:
+``sam_annotator/core/predictor.py:168``, ``:405`` and ``:708`` choose ``torch.device('cuda' if
+torch.cuda.is_available() else 'cpu')`` with no device option, and the memory manager
+(``sam_annotator/core/memory_manager.py:34-157``) is torch.cuda-only, so on an Intel GPU or a Mac SAM runs on
+the CPU until these lines are edited; the README names only a CUDA GPU (METADATA:80). The shape: a cuda-else-
+cpu ``torch.device`` choice inside a class initialiser, with no user-facing device option, is not read as a
+device selection that needs an edit. Not tuned: a measurement round, one level off.
+pointtorch (blind round 354) on ROCm, XPU and MPS: envsnap says lower, from the standard-ops default
+("standard ops, no custom CUDA: install the target build of the framework"). The expectation is moderate: the
+neighbour search and pooling import torch_cluster and torch_scatter at module top
+(``pointtorch/operations/torch/_knn_search.py:8``, ``pointtorch/operations/torch/_voxel_downsampling.py:8``),
+PyG extensions with CUDA/CPU wheels only and no XPU or MPS kernels. The shape: a required third-party compiled
+extension package (torch-cluster, torch-scatter) that is not in Requires-Dist reads as standard ops. Not
+tuned: a measurement round, one level off.
+
+torch-pointcloud (blind round 354) (held out) on ROCm and XPU: envsnap says lower, from the standard-ops
+default ("standard ops, no custom CUDA: install the target build of the framework"). The expectation is
+moderate: the README says most models need pyg-lib and some a CUDA extension (spconv, flash-attn) built for
+the CUDA version (``torch_pointcloud-0.0.18.dist-info/METADATA:96``), and pyg-lib ships no ROCm or XPU wheels.
+The shape: a compiled dependency named only in the README, loaded through an optional-import helper, is not
+seen. Not tuned: a measurement round, one level off.
+TotalSpineSeg (blind round 356) on mps: envsnap says lower, from the MPS code-path rule at
+``totalspineseg/utils/predict_nnunet.py:165`` ("names the 'mps' device"). The expectation is moderate: the
+README's main use is the ``totalspineseg`` CLI, whose ``--device`` admits only cuda and cpu
+(``totalspineseg/inference.py:94``) and raises on anything else (``totalspineseg/inference.py:153``); only a
+helper script accepts mps. The shape: an 'mps' name in a side utility is read as a supported path although the
+entry point refuses the device. Not tuned: a measurement round, one level off.
+
+cellseg-models-pytorch (blind round 356) (held out) on xpu, mps: envsnap says lower, from standard ops
+("standard ops, no custom CUDA: install the target build of the framework"). The expectation is moderate: a
+device argument is accepted (``cellseg_models_pytorch/models/cellpose/cellpose.py:33``), but post-processing
+copies to CPU only when ``tensor.is_cuda`` and then calls ``.numpy()``
+(``cellseg_models_pytorch/inference/post_processor.py:541-548``), so xpu/mps outputs fail on the inference
+path. The shape: an is_cuda-guarded host copy before .numpy() is not read as a CUDA-only branch that other
+devices fall through. Not tuned: a measurement round, one level off.
+speechlib (blind round 357) on rocm:gfx942 and mps: envsnap says lower, on ROCm from the standard-ops rule
+("standard ops, no custom CUDA: install the target build of the framework") and on MPS from the MPS code path
+at ``speechlib/components/diarizer.py:60`` ("has a code path on Apple MPS: uses torch.mps"). The expectation
+is moderate: the README's recommended FasterWhisperASR builds a CTranslate2 WhisperModel(device='cuda')
+(``speechlib/components/asr.py:104-106``), whose PyPI wheels are CUDA-only and have no Metal backend, so ROCm
+needs CTranslate2's ROCm build and a Mac runs ASR on CPU unless switched to WhisperASR with its device
+(``speechlib/components/asr.py:59``) edited; only the diarizer moves to MPS. The shape: a pipeline whose
+inference engine is a non-PyTorch package (faster-whisper/CTranslate2) named only in Requires-Dist, and whose
+single MPS branch covers one stage. Not tuned: a measurement round, one level off.
+
+whisperplus (blind round 357) (held out) on mps: envsnap says lower, from the MPS code path at
+``whisperplus/app.py:144`` ("has a code path on Apple MPS: names the 'mps' device"). The expectation is
+moderate: the main SpeechToTextPipeline defaults to flash_attention_2=True
+(``whisperplus/pipelines/whisper.py:18,37-38``) and the README installs flash-attn, which has no Apple build,
+so flash_attention_2=False is needed, and kadirnar/whisper-plus#71 reports diarization failing on MPS. The
+shape: an 'mps' device in a side app (Gradio) read as support while the library's main path defaults to a
+CUDA-only attention backend. Not tuned: a measurement round, one level off.
+fast-hadamard-transform (blind round 358) on rocm:gfx942: envsnap says moderate, from cuda-extension at
+``setup.py:136`` ("CUDA code: on a ROCm torch, torch.utils.cpp_extension hipifies it at build") and
+torch-cuda-api at ``setup.py:182`` ("Reads the CUDA version, which is None on ROCm builds of PyTorch"). The
+expectation is higher: the only implementation is the compiled ``fast_hadamard_transform_cuda`` imported
+unconditionally (``fast_hadamard_transform/fast_hadamard_transform_interface.py:13``), no ROCm build is
+released and the hipify port is an open, unmerged upstream PR (#11), so a user has to carry that port
+themselves; the truth was marked borderline against moderate. The shape: a required CUDA extension whose ROCm
+port exists only as an unmerged upstream PR is read as a hipify-at-build swap. Not tuned: a measurement round,
+one level off.
+deep-daze (blind round 359) (held out) on xpu and mps: envsnap says lower, from its fallback ('standard ops, 
+no custom CUDA: install the target build of the framework'), with no finding on the device selection. The 
+expectation is moderate: ``deep_daze/deep_daze.py:340`` sets the device to 'cuda' if 
+torch.cuda.is_available() else 'cpu', so the imagine CLI runs on the CPU on XPU and MPS (open issues #204, 
+#121, #166), and the training step uses torch.cuda.amp autocast/GradScaler (``deep_daze/deep_daze.py:12``, 
+``:377``, ``:504``) that must move to torch.amp for the target. The shape: a cuda-or-cpu conditional device 
+expression in a class constructor, with torch.cuda.amp imported by name, is read as portable standard ops. 
+Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
