@@ -56,6 +56,10 @@ it OPT_IN where the project's argparse option of that name is off by default (no
 store_true)."""
 BUILT_MODULE = "module="
 """Signal detail prefix of a ``cuda-extension``: the module it builds (``CUDAExtension("name", ...)``)."""
+CUDA_OR_CPU = "cuda-or-cpu=1"
+"""Signal detail of a ``device-choices`` selection between CUDA and the CPU alone, bound to a name read
+again (``device = "cuda" if torch.cuda.is_available() else "cpu"``): off CUDA the work runs on the CPU, the
+GPU idle, unless the caller can pass a device (scan._caller_devices drops it where the project takes one)."""
 UNREFERENCED = "unreferenced="
 """Signal detail prefix: Triton inline asm in a ``@triton.jit`` function (named after the ``=``) that no line
 of its module names but the ``def``; scan._referenced_elsewhere drops it where another file names it."""

@@ -24,7 +24,15 @@ import msgspec
 
 from envsnap.audit.across_files import across_files
 from envsnap.audit.cli_switches import mark_opt_in, off_options, switch_names
-from envsnap.audit.model import DEFAULT_ONLY, DEVICE_CHOICE, TORCH_FIRST, UNREFERENCED, ScanResult, Signal
+from envsnap.audit.model import (
+    CUDA_OR_CPU,
+    DEFAULT_ONLY,
+    DEVICE_CHOICE,
+    TORCH_FIRST,
+    UNREFERENCED,
+    ScanResult,
+    Signal,
+)
 from envsnap.audit.ports import backend_file
 from envsnap.audit.roles import role_of
 from envsnap.audit.scan_cache import FileResult, ScanCache, Stamp
@@ -68,6 +76,7 @@ def scan_tree(
     signals = _own_module_imports(signals, entries)
     signals = _alternative_modules(signals, entries)
     signals = _unseen_picker_calls(signals, entries)
+    signals = _caller_devices(signals, entries)
     signals = _torch_first_sessions(signals, entries)
     signals = across_files(signals, paths)
     signals = _referenced_elsewhere(signals, entries)
@@ -80,6 +89,26 @@ def scan_tree(
         files_parsed=parsed,
         skipped=tuple(sorted(skipped, key=lambda s: s.file)),
     )
+
+
+_DEVICE_PARAMETER = re.compile(rb"\bdef\s+(?:__init__|[A-Za-z]\w*)\s*\([^)]*?\b(?:device|map_location)\b")
+"""A public function or a constructor with a ``device`` (or ``map_location``) parameter: the caller's."""
+
+
+def _caller_devices(signals: list[Signal], entries: Sequence[Entry]) -> list[Signal]:
+    """Drop the cuda-or-cpu picks (CUDA_OR_CPU) of a project whose code lets the caller pass a device.
+
+    ``device = "cuda" if torch.cuda.is_available() else "cpu"`` leaves an Intel or Apple GPU idle, and where
+    nothing in the project takes a device that pick is the only way onto a GPU: an edit to use one. Where a
+    public function or constructor of the project's own code (tests, examples and scripts aside) takes
+    ``device=``, the caller chooses, and the pick is a default. Read only for trees with such a pick.
+    """
+    if not any(s.kind == "device-choices" and CUDA_OR_CPU in s.detail for s in signals):
+        return signals
+    for _, data in _python_texts([e for e in entries if role_of(e.relative) == "core"]):
+        if _DEVICE_PARAMETER.search(data):
+            return [s for s in signals if not (s.kind == "device-choices" and CUDA_OR_CPU in s.detail)]
+    return signals
 
 
 def _referenced_elsewhere(signals: list[Signal], entries: Sequence[Entry]) -> list[Signal]:

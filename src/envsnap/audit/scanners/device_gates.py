@@ -312,7 +312,7 @@ def _unwrapped(value: ast.expr) -> ast.expr:
     return value
 
 
-def _checks_cuda(test: ast.expr) -> bool:
+def checks_cuda(test: ast.expr) -> bool:
     """``torch.cuda.is_available()``, ``is_torch_cuda_available()``: a call asking whether CUDA is there."""
     if not isinstance(test, ast.Call):
         return False
@@ -336,7 +336,7 @@ def discarded_when_unavailable(node: ast.If) -> list[str] | None:
     The ``if`` branch must keep the setting (fill it only where unset); one that assigns it outright is a
     cuda-or-cpu selection, not a discard of the caller's choice.
     """
-    if not _checks_cuda(node.test):
+    if not checks_cuda(node.test):
         return None
     fallback = branch_value(node.orelse)
     if fallback is None or fallback[0] == "return" or fallback[1] != "cpu":
@@ -374,7 +374,7 @@ def cpu_unless_cuda(node: ast.If) -> ast.expr | None:
     test = node.test
     if node.orelse or not (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)):
         return None
-    if not _checks_cuda(test.operand):
+    if not checks_cuda(test.operand):
         return None
     # Log lines and warnings beside the assignment (`warnings.warn("CUDA is not available ...")`).
     assigns = [statement for statement in node.body if not isinstance(statement, ast.Expr)]

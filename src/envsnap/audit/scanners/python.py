@@ -24,6 +24,7 @@ from envsnap.audit.model import (
     ADAPTER,
     BUILT_MODULE,
     CLI_SWITCH,
+    CUDA_OR_CPU,
     CUDA_SWITCH,
     CUDA_VERSION_PARSE,
     DATA_PARALLEL,
@@ -58,6 +59,7 @@ from envsnap.audit.ports import (
 )
 from envsnap.audit.scanners.build import shown_code
 from envsnap.audit.scanners.device_gates import (
+    checks_cuda,
     cpu_unless_cuda,
     discarded_devices,
     discarded_when_unavailable,
@@ -367,6 +369,7 @@ class _Visitor(ast.NodeVisitor):
         self.main_block = 0
         """Depth inside ``if __name__ == "__main__":``: a guard for what runs there, not for what it calls."""
         self.chained: set[int] = set()
+        self.assigned_picks: dict[int, ast.expr] = {}
         self.params: list[set[str]] = []
         self.host_names: list[set[str]] = []
         """Per function: local names bound to a tensor made from host memory (``torch.from_numpy``)."""
@@ -1787,8 +1790,53 @@ class _Visitor(ast.NodeVisitor):
         found = selection_chain(node)
         if found is None or not all(self._is_guard(test) for test in found[0]):
             return
-        devices = (f"devices={','.join(found[1])}", "shape=selection", *self._picker())
+        alone = len({name.split(":")[0] for name in found[1]} - {"cpu"}) < 2
+        if alone and not self._own_device(node, found[0]):
+            return
+        devices = (
+            f"devices={','.join(found[1])}",
+            "shape=selection",
+            *((CUDA_OR_CPU,) if alone else ()),
+            *self._picker(),
+        )
         self.emit("device-choices", node, ", ".join(found[1]), guarded=False, detail=devices)
+
+    def _own_device(self, node: ast.If | ast.IfExp, tests: list[ast.expr]) -> bool:
+        """Whether a pick between CUDA and the CPU alone is the code's own device (CUDA_OR_CPU).
+
+        Only CUDA availability is asked (not a setting: an "auto" value beside it means the user chooses),
+        and the pick is bound to a name read again (``self.device``, ``device``), so the work follows it:
+        off CUDA that work runs on the CPU with the GPU idle. DaisyRec 2.3's recommenders (``self.device =
+        'cuda' if torch.cuda.is_available() else 'cpu'``, #22 blind round 214).
+        """
+        if not all(checks_cuda(test) for test in tests):
+            return False
+        if any("auto" in strings for strings in self.choice_strings):
+            return False
+        if isinstance(node, ast.If):
+            first = node.body[0]
+            target = first.targets[0] if isinstance(first, ast.Assign) else None
+            return target is None or self._placed_later(target)
+        target = self.assigned_picks.get(id(node))
+        return target is not None and self._placed_later(target)
+
+    def _placed_later(self, target: ast.expr) -> bool:
+        """Whether the name a pick is bound to is read again (in its function, or anywhere for ``self.x``
+        and module names): a pick nothing reads places nothing."""
+        if isinstance(target, ast.Attribute):
+            if not (isinstance(target.value, ast.Name) and target.value.id == "self"):
+                return False
+            pattern = rf"\bself\.{re.escape(target.attr)}\b"
+        elif isinstance(target, ast.Name):
+            if self.function_nodes:
+                return any(
+                    isinstance(n, ast.Name) and n.id == target.id and isinstance(n.ctx, ast.Load)
+                    for n in ast.walk(self.function_nodes[-1])
+                )
+            pattern = rf"\b{re.escape(target.id)}\b"
+        else:
+            return False
+        return len(re.findall(pattern, "".join(self.lines))) > 1
 
     def _mark_tested(self, test: ast.expr) -> None:
         """``if ev.double():`` (a GUI event's double-click, Cellpose's Qt viewer, #22 blind round 56): a call
@@ -2082,6 +2130,16 @@ class _Visitor(ast.NodeVisitor):
         # `device = <selection>` where `device` is a parameter: the caller's value comes first.
         if isinstance(node.value, ast.IfExp) and self._overridable(node.targets[0]):
             self.chained.add(id(node.value))
+        picked = node.value
+        if (
+            isinstance(picked, ast.Call)
+            and isinstance(picked.func, ast.Attribute)
+            and picked.func.attr == "device"
+            and len(picked.args) == 1
+        ):
+            picked = picked.args[0]
+        if isinstance(picked, ast.IfExp):
+            self.assigned_picks[id(picked)] = node.targets[0]
         if self.functions == 0 or isinstance(node.targets[0], ast.Attribute):
             self._nccl_setting(node.value)  # `backend = "nccl"` at module level, `cfg.backend = "nccl"`
             self._table_row(node.value)

@@ -1021,9 +1021,11 @@ def selection_chain(node: ast.If | ast.IfExp) -> tuple[list[ast.expr], list[str]
 
     ``"cuda" if cuda.is_available() else "mps" if mps.is_available() else "cpu"`` (F5-TTS) and the
     ``if/elif/else`` form assigning or returning one device per branch (bark's ``_grab_best_device``).
-    Only a chain that enumerates two or more accelerators counts (#22 blind round 6): a plain
-    ``"cuda" if ... else "cpu"`` is a CUDA default any device passes through (whisper, minGPT); one that
-    names MPS but not XPU has been told which backends the project supports.
+    A chain that enumerates two or more accelerators counts (#22 blind round 6): one that names MPS but
+    not XPU has been told which backends the project supports. A plain ``"cuda" if ... else "cpu"`` is
+    returned too, but the scanner keeps it only where it is the code's own device (python
+    ``_Visitor._own_device``) and the project takes no device from its caller (scan._caller_devices):
+    elsewhere it is a CUDA default any device passes through (whisper, minGPT).
     """
     tests: list[ast.expr] = []
     devices: list[str] = []
@@ -1062,7 +1064,9 @@ def selection_chain(node: ast.If | ast.IfExp) -> tuple[list[ast.expr], list[str]
         devices.append(value)
         break
     accelerators = {name.split(":")[0] for name in devices} - _NOT_ACCELERATORS
-    if len(where) > 1 or len(accelerators) < 2 or not is_device_menu(devices):
+    if len(where) > 1 or not is_device_menu(devices):
+        return None
+    if len(accelerators) < 2 and not (accelerators == {"cuda"} and len(devices) == 2):
         return None
     return tests, devices
 
