@@ -1,0 +1,2 @@
+from .config import ALBERTConfig, ALBERTLayerConfig
+from .encoder import ALBERTEncoder, ALBERTLayerGroup

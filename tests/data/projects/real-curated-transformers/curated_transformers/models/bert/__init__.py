@@ -1,0 +1,2 @@
+from .config import BERTConfig
+from .encoder import BERTEncoder

@@ -1,0 +1,3 @@
+from .causal_lm import LlamaCausalLM
+from .config import LlamaConfig
+from .decoder import LlamaDecoder

@@ -1,0 +1,3 @@
+from .causal_lm import MPTCausalLM
+from .config import MPTConfig
+from .decoder import MPTDecoder

@@ -1,0 +1,1 @@
+from .profile import use_nvtx_ranges_for_forward_pass

@@ -1,0 +1,8 @@
+# -*- coding: utf-8 -*-
+
+PAD = '<pad>'
+UNK = '<unk>'
+BOS = '<bos>'
+EOS = '<eos>'
+
+MIN = -1e32
