@@ -1,0 +1,3 @@
+from .duot5 import DuoT5
+
+__all__ = ["DuoT5"]

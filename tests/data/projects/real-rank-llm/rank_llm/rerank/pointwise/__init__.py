@@ -1,0 +1,3 @@
+from .monot5 import MonoT5
+
+__all__ = ["MonoT5"]
