@@ -1,0 +1,3 @@
+from typing import List
+
+modules: List[str]
