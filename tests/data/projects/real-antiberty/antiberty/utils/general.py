@@ -1,0 +1,2 @@
+def exists(x):
+    return x is not None
