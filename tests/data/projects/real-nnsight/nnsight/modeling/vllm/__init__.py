@@ -1,0 +1,3 @@
+from .vllm import VLLM
+
+__all__ = ["VLLM"]

@@ -1,0 +1,1 @@
+"""Sparse autoencoder components."""
