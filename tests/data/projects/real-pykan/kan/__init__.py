@@ -1,0 +1,3 @@
+from .MultKAN import *
+from .utils import *
+#torch.use_deterministic_algorithms(True)

@@ -1,0 +1,1 @@
+from .distribute import distribute

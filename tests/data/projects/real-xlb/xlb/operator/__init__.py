@@ -1,0 +1,2 @@
+from xlb.operator.operator import Operator
+from xlb.operator.parallel_operator import ParallelOperator

@@ -1,0 +1,1 @@
+from xlb.operator.stream.stream import Stream
