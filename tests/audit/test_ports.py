@@ -643,6 +643,19 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-fast-hadamard-transform", "rocm:gfx942"),
         ("real-deep-daze", "xpu"),
         ("real-deep-daze", "mps"),
+        ("real-tner", "xpu"),
+        ("real-supar", "xpu"),
+        ("real-librecommender", "xpu"),
+        ("real-librecommender", "mps"),
+        ("real-rank-llm", "rocm:gfx942"),
+        ("real-rank-llm", "xpu"),
+        ("real-rank-llm", "mps"),
+        ("real-nnsight", "mps"),
+        ("real-sparse-autoencoder", "xpu"),
+        ("real-xlb", "rocm:gfx942"),
+        ("real-xlb", "xpu"),
+        ("real-xlb", "mps"),
+        ("real-pykan", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -5071,7 +5084,76 @@ autodistill-grounding-dino, catenets, clip-retrieval, daisyrec, evalplus, fba-ma
 patchfm, pot, pytorchyolo, pyvacy, sam-annotator, torch-lucent, torchange (25 cells). One off since then,
 *moderate* for *lower* on XPU and MPS, their picks in a side path while the model follows its parameters:
 adam-mini, oodeel, speechtokenizer, torch-geometric-temporal.
-"""
+
+tner (blind round 360) (held out) on XPU: envsnap says lower, from the standard-ops default ("standard ops, no
+custom CUDA: install the target build of the framework"), with no finding on the device pick. The expectation
+is moderate: ``tner/ner_model.py:84-88`` picks 'mps', then 'cuda' by ``torch.cuda.device_count()``, then
+'cpu', and TransformersNER takes no device argument, so the README's main use runs on CPU on an Intel GPU
+until the device pick is edited (borderline against lower). The shape: a mps-then-cuda-then-cpu cascade inside
+a constructor with no device parameter is a closed device choice on XPU, missed because the mps branch reads
+as device-agnostic code. Not tuned: a measurement round, one level off.
+
+supar (blind round 360) on XPU: envsnap says lower, from the standard-ops default ("standard ops, no custom
+CUDA: install the target build of the framework"). The expectation is moderate:
+``supar/parsers/parser.py:193`` (Parser.load, the README's main use) and ``supar/utils/field.py:153`` (where
+every batch is placed) hard-code ``'cuda' if torch.cuda.is_available() else 'cpu'`` with no device argument,
+and training sets up nccl and ``torch.cuda.set_device`` at ``supar/utils/parallel.py:23-31``, so an Intel GPU
+is never used without edits. The shape: a cuda-or-cpu pick assigned to an args attribute or returned from a
+property (``args.device = ...``, ``Field.device``) is a closed device choice on XPU, missed because it is not
+bound to a plain name. Not tuned: a measurement round, one level off.
+LibRecommender (blind round 361) (held out) on XPU and MPS: envsnap says lower, from the standard-ops rule
+("standard ops, no custom CUDA: install the target build of the framework"), with no device finding. The
+expectation is moderate: ``libreco/torchops/configs.py:4-8`` device_config turns 'cuda' into the CUDA device
+when one is available and every other string, 'xpu' or 'mps' included, into the CPU, and the model docstrings
+limit device to {'cpu', 'cuda'} (``libreco/algorithms/lightgcn.py:58-62``), so the README's LightGCN(...,
+device='cuda') (``librecommender-1.5.2.dist-info/METADATA:98``) needs an edit to configs.py before it can use
+an Intel or Apple GPU. The shape: a device helper that compares the user's string against 'cuda' alone and
+silently maps every other device to the CPU, read as a free device argument. Not tuned: a measurement round,
+one level off.
+
+RankLLM (blind round 361) on ROCm, XPU and MPS: envsnap says moderate everywhere. On ROCm it is from cuda-
+only-import at ``rank_llm/rerank/listwise/rank_listwise_os_llm.py:10`` and cuda-only-requirement at
+``rank_llm-0.25.7.dist-info/METADATA:212`` ("vLLM serving engine (CUDA kernels): CUDA-only as used here."); on
+XPU and MPS from the optional TensorRT-LLM extra (``METADATA:217``, ``rank_listwise_os_llm.py:147``) and
+torch-cuda-api at ``rank_llm/rerank/listwise/lit5/modeling_t5.py:1007`` (+6, "A CUDA-only call: it raises on
+XPU."), the LiT5 model-parallel helpers. The expectation is lower on ROCm and XPU: the main path is vLLM,
+built with no device (``rank_llm/rerank/vllm_handler.py:19-26``) so vLLM's own ROCm and XPU platforms take it,
+and the CUDA assert only fires for device 'cuda' (``rank_listwise_os_llm.py:128-129``); higher on MPS: the
+README says RankLLM is not compatible with macOS, Intel or Apple Silicon (``METADATA:269``), and vLLM,
+imported at module top, has no Metal backend, so the README's ZephyrReranker needs another inference engine.
+The shape: a required vLLM dependency read as a CUDA-only import on ROCm (where vLLM has a platform) and not
+as a blocker on MPS (where it has none), with the project's own 'not compatible with macOS' statement unread.
+Not tuned: a measurement round, one level off.
+nnsight (blind round 366) (held out) on mps: envsnap says moderate, from cuda-only-requirement at
+``METADATA:48`` ("Triton GPU kernels: no build for Apple MPS exists. An optional extra: the project installs
+and runs without it."). The expectation is lower: triton comes only with the 'vllm' extra
+(``METADATA:47-48``), while the README's main use, LanguageModel over transformers, takes the user's
+device_map and names no device of its own (``nnsight/modeling/huggingface.py:80``). The shape: a CUDA-only
+package named only in an optional extra is weighed as a cost on the main path though the rule's own message
+says the project runs without it. Not tuned: a measurement round, one level off.
+
+sparse-autoencoder (blind round 366) on xpu: envsnap says lower, from no rule (``standard ops, no custom CUDA:
+install the target build of the framework``). The expectation is moderate: the sweep builds its source model
+with HookedTransformer.from_pretrained and no device (``sparse_autoencoder/train/sweep.py:67-70``), leaving
+the choice to TransformerLens's default, which knows cuda, mps and cpu only, so an XPU run lands on the CPU
+until the models are moved by hand. The shape: a device choice delegated to a dependency's default, with no
+device named in the project's own code, is read as device-agnostic. Not tuned: a measurement round, one level
+off.
+XLB (blind round 367) (held out) on rocm:gfx942, xpu and mps: envsnap says higher, from cuda-only-import at
+``xlb/experimental/ooc/utils.py:1`` (+35 more) and cuda-only-requirement at ``METADATA:16`` ('Warp's only GPU
+backend is CUDA ... a GPU path means rewriting them'). The expectation is moderate: Warp is one of two shipped
+backends chosen by the user (``xlb/default_config.py:14``), the JAX backend is pure jnp with a CPU fallback
+(``xlb/default_config.py:48``), so a GPU path needs a ROCm jaxlib (or Intel's OpenXLA plugin, jax-metal) and
+edits to ``xlb/helper/ibm_helper.py:192``, not a kernel rewrite. The shape: a CUDA-only kernel library that is
+one of two user-selectable backends, beside a portable one, is read as required. Not tuned: a measurement
+round, one level off.
+
+pykan (blind round 367) on mps: envsnap says lower, from standard ops ('standard ops, no custom CUDA: install
+the target build of the framework'). The expectation is moderate: ``kan/spline.py:117`` calls
+torch.linalg.lstsq in curve2coef, run at init and on each grid update in fit, an op MPS does not implement, so
+the MPS fallback variable or an edit is needed. The shape: an op missing on MPS (linalg.lstsq) on the main
+training path is not flagged. Not
+tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
