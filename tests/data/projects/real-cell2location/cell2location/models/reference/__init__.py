@@ -1,0 +1,5 @@
+from ._reference_model import RegressionModel
+
+__all__ = [
+    "RegressionModel",
+]

@@ -1,0 +1,3 @@
+from .fclayers import FCLayers
+
+__all__ = ["FCLayers"]

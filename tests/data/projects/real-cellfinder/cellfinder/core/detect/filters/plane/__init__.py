@@ -1,0 +1,1 @@
+from .plane_filter import TileProcessor

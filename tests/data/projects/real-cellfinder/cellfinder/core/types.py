@@ -1,0 +1,6 @@
+from typing import Union
+
+import dask.array as da
+import numpy as np
+
+array = Union[da.Array, np.ndarray]
