@@ -1,0 +1,1 @@
+from dp.result import Prediction, PhonemizerResult

@@ -1,0 +1,2 @@
+# Ultralytics YOLO 🚀, AGPL-3.0 license
+from .heatmap import Heatmap

@@ -1,0 +1,1 @@
+# Ultralytics YOLO 🚀, AGPL-3.0 license
