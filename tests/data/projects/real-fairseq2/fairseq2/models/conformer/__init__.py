@@ -1,0 +1,12 @@
+# Copyright (c) Meta Platforms, Inc. and affiliates.
+# All rights reserved.
+#
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+
+from __future__ import annotations
+
+from fairseq2.models.conformer.block import ConformerBlock as ConformerBlock
+from fairseq2.models.conformer.convolution import (
+    ConformerConvolution as ConformerConvolution,
+)

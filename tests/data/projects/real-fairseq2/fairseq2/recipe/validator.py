@@ -1,0 +1,11 @@
+# Copyright (c) Meta Platforms, Inc. and affiliates.
+# All rights reserved.
+#
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+
+from __future__ import annotations
+
+from fairseq2.validator import NOOP_VALIDATOR as NOOP_VALIDATOR  # noqa: F401
+from fairseq2.validator import StandardValidator as StandardValidator  # noqa: F401
+from fairseq2.validator import Validator as Validator  # noqa: F401
