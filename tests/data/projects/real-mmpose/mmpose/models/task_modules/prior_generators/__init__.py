@@ -1,0 +1,2 @@
+# Copyright (c) OpenMMLab. All rights reserved.
+from .mlvl_point_generator import MlvlPointGenerator  # noqa
