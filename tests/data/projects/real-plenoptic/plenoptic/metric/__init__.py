@@ -1,0 +1,10 @@
+"""
+Image quality metrics.
+
+These functions and classes address questions of the form "how different are these
+images?"
+"""
+
+import lazy_loader as lazy
+
+__getattr__, __dir__, __all__ = lazy.attach_stub(__name__, __file__)
