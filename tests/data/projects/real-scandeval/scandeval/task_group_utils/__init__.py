@@ -1,0 +1,1 @@
+"""Utility functions related to the different tasks and task groups."""

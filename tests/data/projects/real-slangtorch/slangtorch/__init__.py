@@ -1,0 +1,5 @@
+from .slangtorch import (
+    loadModule,
+    clearPersistentShaderCache,
+    clearSessionShaderCache,
+    clearShaderCaches)

@@ -1,0 +1,2 @@
+from .compile import jit_compile, run_ninja, NinjaResult
+from .wrapper import wrapModule
