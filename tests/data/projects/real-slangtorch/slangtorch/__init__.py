@@ -1,5 +1,0 @@
-from .slangtorch import (
-    loadModule,
-    clearPersistentShaderCache,
-    clearSessionShaderCache,
-    clearShaderCaches)

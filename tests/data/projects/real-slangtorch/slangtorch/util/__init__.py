@@ -1,2 +1,0 @@
-from .compile import jit_compile, run_ninja, NinjaResult
-from .wrapper import wrapModule
