@@ -1,0 +1,1 @@
+"""This module contains helper functions for the gym environments."""
