@@ -656,6 +656,14 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-xlb", "xpu"),
         ("real-xlb", "mps"),
         ("real-pykan", "mps"),
+        ("real-cellfinder", "mps"),
+        ("real-cell2location", "mps"),
+        ("real-deep-phonemizer", "xpu"),
+        ("real-deep-phonemizer", "mps"),
+        ("real-happytransformer", "xpu"),
+        ("real-hummingbird-ml", "mps"),
+        ("real-plenoptic", "mps"),
+        ("real-scandeval", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -5153,7 +5161,63 @@ the target build of the framework'). The expectation is moderate: ``kan/spline.p
 torch.linalg.lstsq in curve2coef, run at init and on each grid update in fit, an op MPS does not implement, so
 the MPS fallback variable or an edit is needed. The shape: an op missing on MPS (linalg.lstsq) on the main
 training path is not flagged. Not
-tuned: a measurement round, one level off."""
+tuned: a measurement round, one level off.
+cellfinder (blind round 368) on MPS: envsnap says moderate, from float64-on-mps at
+``cellfinder/core/detect/filters/plane/tile_walker.py:98`` ("MPS has no float64: 'Cannot convert a MPS Tensor
+to float64 dtype': fails if this tensor lives on the MPS device."). The expectation is lower: the project runs
+on macOS as shipped, setting PYTORCH_ENABLE_MPS_FALLBACK at ``cellfinder/__init__.py:29`` and reporting it
+tested on macOS (PR #418), and detection defaults to the CPU with SciPy filters unless the device is cuda
+(``cellfinder/core/detect/detect.py:166``, ``:188``), so the float64 tile tensor never lands on MPS on the
+main path. The shape: a float64 cast in code reached only with a user-chosen GPU device, where the default
+pick is cuda-or-cpu, is read as an MPS failure. Not tuned: a measurement round, one level off.
+
+cell2location (blind round 368) (held out) on MPS: envsnap says lower, from the standard-ops default
+("standard ops, no custom CUDA: install the target build of the framework"). The expectation is moderate:
+training goes through scvi-tools' Lightning trainer with accelerator='auto'
+(``cell2location/models/_cell2location_model.py:222``), and the tracker has open issue #408 (MPS not detected,
+training falls back to the CPU) and #332 (model load fails on Apple Silicon), so a Mac user must force the
+accelerator and work around both. The shape: MPS gaps that live in a wrapped trainer (scvi-tools/Lightning
+'auto' not picking MPS) and in tracker reports, with no marker in the project's own code. Not tuned: a
+measurement round, one level off.
+deep-phonemizer (blind round 369) (held out) on XPU and MPS: envsnap says lower, from standard-ops ("standard
+ops, no custom CUDA: install the target build of the framework"), with no device finding in the tree. The
+expectation is moderate: inference takes a device string (``dp/model/model.py:305``), but the README's
+training recipe counts GPUs with ``torch.cuda.device_count()`` (``README.md:89``) and ``dp/train.py:72`` picks
+only ``torch.device(f'cuda:{rank}')`` or the CPU, with ``ddp_backend: 'nccl'`` in
+``dp/configs/forward_config.yaml:49``, so on XPU or MPS training silently runs on the CPU until edited (and
+the forward model's CTC loss needs the MPS fallback). The shape: a cuda-or-cpu device pick written as an
+f-string ``torch.device(f'cuda:{rank}')`` behind ``num_gpus > 0``, not read as a hard-coded CUDA device. Not
+tuned: a measurement round, one level off.
+happytransformer (blind round 371) on xpu: envsnap says lower, from the standard-ops rule ("standard ops, no
+custom CUDA: install the target build of the framework"). The expectation is moderate: the library's own
+device pick ``happytransformer/happy_transformer.py:85`` knows only mps, cuda:0 and cpu, so on an Intel GPU
+the README's inference silently runs on CPU until that private method is edited. The shape: a device chooser
+that lists cuda and mps but not xpu is read as device-agnostic code. Not tuned: a measurement round, one level
+off.
+
+hummingbird-ml (blind round 371, held out) on mps: envsnap says moderate, from float64-on-mps at
+``hummingbird/ml/operator_converters/_nb_implementations.py:34`` ("MPS has no float64: 'Cannot convert a MPS
+Tensor to float64 dtype'"). The expectation is lower: the executor downcasts float64 inputs to float32
+(``hummingbird/ml/_executor.py:105``) and the README's tree, linear and MLP converters are float32; only the
+naive-Bayes converters keep float64. The shape: float64 in one optional operator converter among many is read
+as on the main path. Not tuned: a measurement round, one level off.
+plenoptic (blind round 373) (held out) on mps: envsnap says moderate, from float64-on-mps at
+``plenoptic/validate.py:585`` ("MPS has no float64: 'Cannot convert a MPS Tensor to float64 dtype': fails if
+this tensor lives on the MPS device"). The expectation is lower: that line is a dtype check that only names
+torch.float64 as the allowed dtype when the caller's image is already float64 (``plenoptic/validate.py:584``);
+plenoptic creates no float64 tensors of its own, its tensors follow the input's device and dtype
+(``plenoptic/process/convolutions.py:432``), and the README's main use feeds float32 images, with issue #352
+only asking for an MPS advisory. The shape: a torch.float64 that appears only as a value in a dtype-validation
+branch mirroring the caller's own dtype is read as a float64 tensor placed on the device. Not tuned: a
+measurement round, one level off.
+scandeval (blind round 374) (held out) on xpu: envsnap says lower, from standard ops at the project level
+("standard ops, no custom CUDA: install the target build of the framework"), with no finding on
+``scandeval/benchmark_config_factory.py:229-252``. The expectation is moderate: the Device enum knows cpu, mps
+and cuda only (``scandeval/enums.py:37-38``) and prepare_device auto-picks cuda, then mps, then cpu
+(``scandeval/benchmark_config_factory.py:248-252``), so on an Intel GPU the evaluation silently runs on the
+CPU until the enum and the mapping gain an xpu entry. The shape: a cuda/mps/cpu auto-selection ladder with no
+xpu branch and no free-form device option, read as running rather than as falling back to the CPU. Not tuned:
+a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
