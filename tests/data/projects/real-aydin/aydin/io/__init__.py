@@ -1,0 +1,2 @@
+# flake8: noqa
+from aydin.io.io import imread

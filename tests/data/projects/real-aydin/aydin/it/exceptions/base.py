@@ -1,0 +1,2 @@
+class ArrayShapeDoesNotMatchError(Exception):
+    pass
