@@ -1,0 +1,1 @@
+from .backend_approximator import BackendApproximator

@@ -1,0 +1,5 @@
+r"""
+A collection of augmentations to modify the training data on the fly.
+"""
+
+from .nnpe import NNPE

@@ -1,0 +1,9 @@
+from .calibration_error import calibration_error
+from .posterior_contraction import posterior_contraction
+from .root_mean_squared_error import root_mean_squared_error
+from .expected_calibration_error import expected_calibration_error
+from .classifier_two_sample_test import classifier_two_sample_test
+from .model_misspecification import bootstrap_comparison, summary_space_comparison
+from .calibration_log_gamma import calibration_log_gamma, gamma_null_distribution, gamma_discrepancy
+from .posterior_z_score import posterior_z_score
+from .correlation import correlation

@@ -1,0 +1,1 @@
+from .free_form_flow import FreeFormFlow

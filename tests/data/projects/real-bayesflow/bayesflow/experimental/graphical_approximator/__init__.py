@@ -1,0 +1,3 @@
+from .graphical_approximator import GraphicalApproximator
+
+__all__ = ["GraphicalApproximator"]

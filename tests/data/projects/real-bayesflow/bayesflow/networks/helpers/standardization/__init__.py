@@ -1,0 +1,1 @@
+from .standardization import Standardization

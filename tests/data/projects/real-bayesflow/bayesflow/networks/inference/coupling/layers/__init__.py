@@ -1,0 +1,2 @@
+from .dual_coupling import DualCoupling
+from .single_coupling import SingleCoupling

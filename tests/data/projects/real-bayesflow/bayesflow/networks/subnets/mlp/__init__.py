@@ -1,0 +1,2 @@
+from .mlp import MLP
+from .time_mlp import TimeMLP

@@ -1,0 +1,3 @@
+from .unet import UNet
+from .resuvit import ResidualUViT
+from .uvit import UViT

@@ -1,0 +1,1 @@
+from .dense_fourier import DenseFourier

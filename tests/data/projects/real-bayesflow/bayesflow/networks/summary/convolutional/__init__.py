@@ -1,0 +1,2 @@
+from .convolutional_network import ConvolutionalNetwork
+from .double_conv import DoubleConv

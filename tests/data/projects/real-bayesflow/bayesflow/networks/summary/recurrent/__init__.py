@@ -1,0 +1,1 @@
+from .time_series_network import TimeSeriesNetwork

@@ -1,0 +1,3 @@
+from .set_transformer import SetTransformer
+from .time_series_transformer import TimeSeriesTransformer
+from .fusion_transformer import FusionTransformer

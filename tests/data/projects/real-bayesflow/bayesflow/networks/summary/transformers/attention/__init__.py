@@ -1,0 +1,4 @@
+from .induced_set_attention import InducedSetAttention
+from .multihead_attention import MultiHeadAttention
+from .pooling_by_multihead_attention import PoolingByMultiHeadAttention
+from .set_attention import SetAttention

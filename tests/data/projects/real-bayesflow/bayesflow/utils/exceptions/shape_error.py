@@ -1,0 +1,4 @@
+class ShapeError(Exception):
+    """Class for error in expected shapes."""
+
+    pass

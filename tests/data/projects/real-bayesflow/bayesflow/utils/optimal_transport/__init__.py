@@ -1,0 +1,1 @@
+from .optimal_transport import optimal_transport

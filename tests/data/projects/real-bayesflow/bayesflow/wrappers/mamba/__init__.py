@@ -1,0 +1,1 @@
+from .mamba import Mamba

@@ -1,0 +1,1 @@
+from .neural_distribution import NeuralDistribution
