@@ -1,0 +1,1 @@
+from .generic import create_pytorch_objects

@@ -1,0 +1,1 @@
+exclude_parameters = {"differential_privacy"}

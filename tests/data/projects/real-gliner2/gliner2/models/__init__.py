@@ -1,0 +1,1 @@
+"""Architecture implementations for GLiNER2 (span and boundary)."""

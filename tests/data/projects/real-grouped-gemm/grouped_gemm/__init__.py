@@ -1,0 +1,2 @@
+import grouped_gemm.ops
+import grouped_gemm.backend
