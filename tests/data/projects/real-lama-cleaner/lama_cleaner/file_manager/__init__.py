@@ -1,0 +1,1 @@
+from .file_manager import FileManager

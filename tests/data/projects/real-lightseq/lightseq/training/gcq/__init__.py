@@ -1,0 +1,1 @@
+from .gcq import GCQ, GCQState, encode_and_decode
