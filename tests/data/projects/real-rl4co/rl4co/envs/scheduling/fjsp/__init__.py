@@ -1,0 +1,2 @@
+NO_OP_ID = -1
+INIT_FINISH = 9999.0

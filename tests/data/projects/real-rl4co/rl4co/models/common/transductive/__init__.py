@@ -1,0 +1,1 @@
+from rl4co.models.common.transductive.base import TransductiveModel

@@ -1,0 +1,2 @@
+from .model import AttentionModel
+from .policy import AttentionModelPolicy

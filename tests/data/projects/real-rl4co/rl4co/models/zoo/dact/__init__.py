@@ -1,0 +1,2 @@
+from .model import DACT
+from .policy import DACTPolicy

@@ -1,0 +1,2 @@
+from .model import MatNet
+from .policy import MatNetPolicy

@@ -1,0 +1,2 @@
+from .model import MDAM
+from .policy import MDAMPolicy

@@ -1,0 +1,1 @@
+from .model import MVMoE_AM, MVMoE_POMO

@@ -1,0 +1,2 @@
+from .model import N2S
+from .policy import N2SPolicy

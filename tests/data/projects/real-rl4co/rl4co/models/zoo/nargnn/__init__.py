@@ -1,0 +1,2 @@
+from .encoder import NARGNNEncoder
+from .policy import NARGNNPolicy

@@ -1,0 +1,2 @@
+from .model import NeuOpt
+from .policy import NeuOptPolicy

@@ -1,0 +1,2 @@
+from .model import SymNCO
+from .policy import SymNCOPolicy
