@@ -1,0 +1,5 @@
+from waifu_scorer.predict import WaifuScorer
+
+__all__ = [
+    "WaifuScorer",
+]

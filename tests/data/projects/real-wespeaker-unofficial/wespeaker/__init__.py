@@ -1,0 +1,2 @@
+from wespeaker.cli.speaker import load_model  # noqa
+from wespeaker.cli.speaker import load_model_pt  # noqa
