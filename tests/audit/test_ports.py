@@ -664,6 +664,20 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-hummingbird-ml", "mps"),
         ("real-plenoptic", "mps"),
         ("real-scandeval", "xpu"),
+        ("real-aydin", "rocm:gfx942"),
+        ("real-aydin", "xpu"),
+        ("real-aydin", "mps"),
+        ("real-anemoi-training", "mps"),
+        ("real-gandlf", "xpu"),
+        ("real-gandlf", "mps"),
+        ("real-gliner2", "xpu"),
+        ("real-lama-cleaner", "xpu"),
+        ("real-neuralhydrology", "xpu"),
+        ("real-resemble-perth", "xpu"),
+        ("real-resemble-perth", "mps"),
+        ("real-rl4co", "mps"),
+        ("real-wespeaker-unofficial", "xpu"),
+        ("real-wespeaker-unofficial", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -5217,7 +5231,91 @@ and cuda only (``scandeval/enums.py:37-38``) and prepare_device auto-picks cuda,
 (``scandeval/benchmark_config_factory.py:248-252``), so on an Intel GPU the evaluation silently runs on the
 CPU until the enum and the mapping gain an xpu entry. The shape: a cuda/mps/cpu auto-selection ladder with no
 xpu branch and no free-form device option, read as running rather than as falling back to the CPU. Not tuned:
-a measurement round, one level off."""
+a measurement round, one level off.
+aydin (blind round 376) on rocm:gfx942, xpu and mps: envsnap says moderate on ROCm and higher on XPU and MPS,
+from cuda-only-import at ``aydin/features/groups/uniform.py:6`` (+1 more) ("Numba CUDA kernels: CUDA-only as
+used here"; "no build for Intel XPU exists", "no build for Apple MPS exists"). The expectation is lower on
+ROCm and moderate on XPU and MPS: the Numba CUDA filter is an accelerator tried inside a try/except that falls
+back to Numba/SciPy on the CPU (``aydin/features/groups/uniform.py:516-533``, ``:539-559``; likewise
+``aydin/util/edge_filter/fast_edge_filter.py:32``), the PyTorch CNN path picks cuda:0 else cpu
+(``aydin/util/torch/device.py:5-8``), which ROCm torch answers, and XPU/MPS only need an added branch there
+(the README supports Macs on CPU, ``METADATA:203-207``). The shape: an optional Numba CUDA kernel guarded by a
+CUDA-support check with a CPU fallback, read as a required CUDA-only kernel. Not tuned: a measurement round,
+one level off.
+
+anemoi-training (blind round 376) on mps: envsnap says lower, from the mps code path at
+``anemoi/training/distributed/single.py:57`` ("has a code path on Apple MPS: uses torch.mps"), with
+torch-cuda-api at ``anemoi/training/diagnostics/callbacks/profiler.py:57`` and hardcoded-cuda-device at
+``anemoi/training/diagnostics/profilers.py:510`` only as things to check. The expectation is moderate: the MPS
+branch lives only in the single-device strategy under device auto, while the accelerator schema admits only
+cpu/gpu/auto/cuda/tpu and defaults to cuda (``anemoi/training/schemas/system.py:27-28``,
+``anemoi/training/train/train.py:565-571``), and torch.cuda.memory_summary sits on the training path
+(``anemoi/training/train/train.py:753``); borderline against lower. The shape: an mps branch in one secondary
+strategy read as first-class MPS support, while the device check that gates the run (the same one envsnap
+flags for XPU) has no 'mps'. Not tuned: a measurement round, one level off.
+GaNDLF (blind round 378) on XPU and MPS: envsnap says lower on XPU, from the supported-path rule at
+``GANDLF/utils/modelio.py:95`` ("imports OpenVINO"), and moderate on MPS, from cuda-grad-scaler at
+``GANDLF/grad_clipping/grad_scaler.py:9`` ("A CUDA GradScaler disables itself off CUDA"). The expectation is
+moderate on XPU: training and inference go through a Lightning Trainer whose accelerator is one of
+cpu/gpu/auto (``GANDLF/training_manager.py:119-151``, ``GANDLF/inference_manager.py:47-48``), and Lightning
+has no XPU accelerator, so an Intel GPU is not used until that setup is edited; the OpenVINO import is an
+optional export path, not the device path. It is lower on MPS: Lightning's auto/gpu accelerator picks MPS at
+the default precision 32, and the CUDA GradScaler only matters for a float16 setting. The shape: an optional
+OpenVINO export import read as an XPU code path, and a CUDA GradScaler off the default precision read as an
+MPS edit, in a Lightning project whose accelerator list decides the device. Not tuned: a measurement round,
+one level off.
+
+GLiNER2 (blind round 378) on XPU: envsnap says moderate, from device-choices at ``gliner2/models/base.py:202``
+("A check admits only the devices cpu, mps, cuda and raises on any other"), with hardcoded-cuda-device and
+nccl-backend at ``gliner2/training/trainer.py:800-804``. The expectation is lower: the README's main use is
+CPU-first inference with a user-chosen map_location (METADATA:100, :183) on plain PyTorch/transformers; the
+device check sits in the optional DisentangledFlash backend selection (``gliner2/models/base.py:373``, extra
+disentangled-flash), and the trainer's cuda-or-cpu choice is the training path. The shape: a device allow-list
+inside an optional attention backend, and a trainer's device setup, read as the main inference path. Not
+tuned: a measurement round, one level off.
+lama-cleaner (blind round 379) on xpu: envsnap says lower, from the standard-ops rule ("standard ops, no
+custom CUDA: install the target build of the framework"), and no device-choices finding fires. The expectation
+is moderate: the --device option takes choices=AVAILABLE_DEVICES (``lama_cleaner/parse_args.py:54``), a module
+constant that lists cuda, cpu and mps only (``lama_cleaner/const.py:35``), so 'xpu' is refused at the command
+line, and the fp16 and offload paths test device == torch.device('cuda') (``lama_cleaner/model/sd.py:89``)
+with torch.cuda.amp.autocast in LDM (``lama_cleaner/model/ldm.py:272``). The shape: an argparse device
+whitelist passed through a named constant defined in another module rather than a literal list is not read as
+a device-choices restriction. Not tuned: a measurement round, one level off.
+neuralhydrology (blind round 380) on xpu: envsnap says lower, from the standard-ops rule ("standard ops, no
+custom CUDA: install the target build of the framework"). The expectation is moderate: the config setter
+``neuralhydrology/utils/config.py:328-332`` accepts only 'cpu', 'mps' or 'cuda:X' and raises for anything
+else, and both device pickers ``neuralhydrology/training/basetrainer.py:367-389`` and
+``neuralhydrology/evaluation/tester.py:83-104`` know cuda, mps and cpu only, so on an Intel GPU nh-run train
+cannot be pointed at the XPU and auto-selection silently trains on the CPU until three places are edited. The
+shape: a device chooser and config validator that list cuda and mps but not xpu are read as device-agnostic
+code. Not tuned: a measurement round, one level off.
+resemble-perth (blind round 382) (held out) on XPU and MPS: envsnap says moderate, from device-choices at
+``perth/cli/watermark_cli.py:34`` ("The device values it admits (cpu, cuda) leave out 'xpu': the setting or
+flag cannot select Intel XPU without an edit, nor does the selection it feeds handle it.", and the same for
+'mps'). The expectation is lower: the README's main use is the Python API,
+``PerthImplicitWatermarker(device=...)`` (METADATA:126), which takes 'xpu' or 'mps' as given and moves
+PerthNet with ``.to(device)`` (``perth/perth_net/perth_net_implicit/perth_watermarker.py:17-23``), every
+tensor following ``self.perth_net.device`` (``perth_watermarker.py:31-52``); the cpu/cuda choices bind only
+the secondary ``perth`` CLI. The shape: a CLI flag's restricted choices read as the project's only device
+selection when the documented library API passes any device through. Not tuned: a measurement round, one level
+off.
+
+rl4co (blind round 382) on MPS: envsnap says lower, from standard ops ("standard ops, no custom CUDA: install
+the target build of the framework"). The expectation is moderate: the tracker says it did not run on a MacBook
+without changes (rl4co PR #111, closed), and the README's ``RL4COTrainer(max_epochs=10, accelerator='gpu',
+precision='16-mixed')`` (METADATA:227) keeps the trainer's default ``precision='16-mixed'``
+(``rl4co/utils/trainer.py:57``), Lightning's CUDA-style mixed precision that must be changed on MPS;
+borderline against lower, since Lightning does pick MPS for 'gpu'. The shape: a Lightning trainer wrapper
+whose default 16-mixed precision is not weighed for MPS, where the rule already weighs Lightning for XPU. Not
+tuned: a measurement round, one level off.
+wespeaker-unofficial (blind round 383) (held out) on XPU and MPS: envsnap says moderate, from device-choices
+at ``wespeaker/diar/extract_emb.py:30`` ("A check admits only the devices cpu, cuda and raises on any other:
+'xpu' is refused before any device code runs, until the check is edited."). The expectation is lower: that
+check is the ONNX provider pick of a diarization recipe script (``wespeaker/diar/extract_emb.py:28-35``), off
+the README's main use; the CLI and ``Speaker`` take any torch device, the CLI's own help naming mps and xpu
+(``wespeaker/cli/utils.py:72-77``, ``wespeaker/cli/speaker.py:72-74``). The shape: a cpu/cuda-only device
+check in a side recipe script (an ONNX Runtime provider pick) outweighs a main-path device argument that
+documents the target. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
