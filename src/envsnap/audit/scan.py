@@ -118,8 +118,9 @@ def _caller_devices(signals: list[Signal], entries: Sequence[Entry]) -> list[Sig
 
     ``device = "cuda" if torch.cuda.is_available() else "cpu"`` leaves an Intel or Apple GPU idle, and where
     nothing in the project takes a device that pick is the only way onto a GPU: an edit to use one. Where a
-    public function or constructor of the project's own code (tests, examples and scripts aside) takes
-    ``device=``, the caller chooses, and the pick is a default. Read only for trees with such a pick.
+    public function or constructor of the project's own code (``roles.role_of`` "core": tests, examples,
+    benchmarks, docs and vendored code aside) takes ``device=``, the caller chooses, and the pick is a
+    default. Read only for trees with such a pick.
     """
     if not any(s.kind == "device-choices" and CUDA_OR_CPU in s.detail for s in signals):
         return signals
