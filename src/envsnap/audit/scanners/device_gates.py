@@ -279,7 +279,7 @@ def discarded_devices(node: ast.If) -> list[str] | None:
     if kept is None:
         # `x = device`: the CUDA value the caller gave, kept as it is.
         statement = node.body[0] if len(node.body) == 1 else None
-        if not (isinstance(statement, ast.Assign) and _device_named(_unwrapped(statement.value))):
+        if not (isinstance(statement, ast.Assign) and _device_named(unwrapped_device(statement.value))):
             return None
         kept = (ast.dump(statement.targets[0]), "cuda")
     if kept[1].split(":")[0] != "cuda" or kept[0] != fallback[0]:
@@ -300,7 +300,7 @@ def _names_cuda(test: ast.expr) -> bool:
     return False
 
 
-def _unwrapped(value: ast.expr) -> ast.expr:
+def unwrapped_device(value: ast.expr) -> ast.expr:
     """The argument of ``torch.device(x)``, else the value itself."""
     if (
         isinstance(value, ast.Call)

@@ -67,6 +67,7 @@ from envsnap.audit.scanners.device_gates import (
     is_default_call,
     returned_gate,
     unset_test,
+    unwrapped_device,
 )
 from envsnap.audit.scanners.python_callers import (
     called_name,
@@ -2130,14 +2131,7 @@ class _Visitor(ast.NodeVisitor):
         # `device = <selection>` where `device` is a parameter: the caller's value comes first.
         if isinstance(node.value, ast.IfExp) and self._overridable(node.targets[0]):
             self.chained.add(id(node.value))
-        picked = node.value
-        if (
-            isinstance(picked, ast.Call)
-            and isinstance(picked.func, ast.Attribute)
-            and picked.func.attr == "device"
-            and len(picked.args) == 1
-        ):
-            picked = picked.args[0]
+        picked = unwrapped_device(node.value)
         if isinstance(picked, ast.IfExp):
             self.assigned_picks[id(picked)] = node.targets[0]
         if self.functions == 0 or isinstance(node.targets[0], ast.Attribute):
