@@ -512,20 +512,16 @@ def _metal_kernels(
 def _apple_device(entries: Sequence[Entry]) -> tuple[str, ...]:
     """``apple-device=path:line`` for the first core Python file that binds the 'mps' device, outside the
     modules named for MPS (``_ball_query_mps.py``: that device's own member)."""
-    from envsnap.audit.file_read import NotRegularFile, read_capped
-
-    for entry in entries:
-        named = backend_file(entry.relative.rpartition("/")[2], "mps")
-        if entry.kind != "python" or named or role_of(entry.relative) != "core":
-            continue
-        try:
-            data = read_capped(entry)
-        except (OSError, NotRegularFile):
-            continue
-        found = APPLE_DEVICE.search(data) if data else None
-        if data is not None and found is not None:
+    core = [
+        entry
+        for entry in entries
+        if role_of(entry.relative) == "core" and not backend_file(entry.relative.rpartition("/")[2], "mps")
+    ]
+    for relative, data in _python_texts(core):
+        found = APPLE_DEVICE.search(data)
+        if found is not None:
             line = data.count(b"\n", 0, found.start()) + 1
-            return (f"{APPLE_DEVICE_AT}{entry.relative}:{line}",)
+            return (f"{APPLE_DEVICE_AT}{relative}:{line}",)
     return ()
 
 
