@@ -20,11 +20,12 @@ class NotRegularFile(ValueError):
     """A FIFO, device or socket where a file was listed (swapped after the walk)."""
 
 
-def read_capped(entry: Entry) -> bytes | None:
-    """The file's bytes, or None past the cap; ``os.read`` skips the io layer (a third of the cost).
+def regular_fd(path: str) -> int:
+    """A descriptor of the file opened for reading, refused unless it is a regular file (never a link).
 
-    O_NOFOLLOW: a file swapped for a link after the walk is refused, not followed; O_NONBLOCK: a
-    file swapped for a FIFO does not hang the scan.
+    O_NOFOLLOW: a file swapped for a link after the walk is refused, not followed; O_NONBLOCK: opening a
+    FIFO swapped in after the walk returns at once instead of waiting for a writer, and its type is then
+    refused. The caller reads this one descriptor, so the file checked is the file read.
     """
     flags = (
         os.O_RDONLY
@@ -32,10 +33,21 @@ def read_capped(entry: Entry) -> bytes | None:
         | getattr(os, "O_NONBLOCK", 0)
         | getattr(os, "O_CLOEXEC", 0)
     )
-    fd = os.open(entry.path, flags)
+    fd = os.open(path, flags)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise NotRegularFile("not a regular file")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_capped(entry: Entry) -> bytes | None:
+    """The file's bytes (``regular_fd``), or None past the cap; ``os.read`` skips the io layer (a third of
+    the cost)."""
+    fd = regular_fd(entry.path)
+    try:
         chunks = []
         size = 0
         while size <= MAX_TEXT_BYTES:

@@ -14,13 +14,12 @@ import json
 import mmap
 import os
 import re
-import stat
 import struct
 import zipfile
 from collections import Counter
 from typing import BinaryIO
 
-from envsnap.audit.file_read import NotRegularFile
+from envsnap.audit.file_read import regular_fd
 from envsnap.audit.model import Signal
 from envsnap.audit.scanners.onnx_proto import read_header
 from envsnap.snapshot.files import check_zip_directory
@@ -63,22 +62,12 @@ def scan_artifact(path: str, relative: str) -> Signal | None:
 
 
 def open_regular(path: str) -> BinaryIO:
-    """The file opened for reading, refused unless it is a regular file (never a link).
+    """The file opened for reading, refused unless it is a regular file (``file_read.regular_fd``).
 
-    O_NONBLOCK: opening a FIFO swapped in after the walk returns at once instead of waiting for a
-    writer; its type is then refused. O_NOFOLLOW: a file swapped for a link is refused, not followed.
     Every reader below reads this one handle, so the file checked is the file read.
     """
-    flags = (
-        os.O_RDONLY
-        | getattr(os, "O_NOFOLLOW", 0)
-        | getattr(os, "O_NONBLOCK", 0)
-        | getattr(os, "O_CLOEXEC", 0)
-    )
-    fd = os.open(path, flags)
+    fd = regular_fd(path)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise NotRegularFile("not a regular file")
         return os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)
