@@ -1,0 +1,2 @@
+from .AutoModel import AutoModel
+from .OpusMT import OpusMT

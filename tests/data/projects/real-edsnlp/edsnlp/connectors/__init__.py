@@ -1,0 +1,2 @@
+from .brat import BratConnector
+from .omop import OmopConnector

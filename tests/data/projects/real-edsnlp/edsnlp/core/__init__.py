@@ -1,0 +1,2 @@
+from .registries import registry
+from .pipeline import PipelineProtocol

@@ -1,0 +1,1 @@
+from .contextual_matcher import ContextualMatcher

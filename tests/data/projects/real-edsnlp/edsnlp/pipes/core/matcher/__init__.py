@@ -1,0 +1,1 @@
+from .matcher import GenericMatcher

@@ -1,0 +1,1 @@
+from .sentences import SentenceSegmenter

@@ -1,0 +1,17 @@
+# Default punctuation defined for the sentencizer : https://spacy.io/api/sentencizer
+punctuation = {
+    "!",
+    ".",
+    "?",
+    "܂",
+    "‼",
+    "‽",
+    "⁇",
+    "⁈",
+    "⁉",
+    "﹖",
+    "﹗",
+    "！",
+    "．",
+    "？",
+}

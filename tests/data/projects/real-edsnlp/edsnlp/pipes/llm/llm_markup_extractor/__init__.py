@@ -1,0 +1,1 @@
+from .llm_markup_extractor import LlmMarkupExtractor

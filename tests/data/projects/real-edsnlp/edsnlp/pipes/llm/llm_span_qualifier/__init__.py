@@ -1,0 +1,1 @@
+from .llm_span_qualifier import LlmSpanQualifier

@@ -1,0 +1,1 @@
+from .dates import DatesMatcher

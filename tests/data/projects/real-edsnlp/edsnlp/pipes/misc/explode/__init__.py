@@ -1,0 +1,1 @@
+from .explode import Explode

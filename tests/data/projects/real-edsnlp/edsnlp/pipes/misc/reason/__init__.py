@@ -1,0 +1,2 @@
+from .patterns import reasons
+from .reason import ReasonMatcher

@@ -1,0 +1,3 @@
+from .sections import SectionsMatcher
+
+Sections = SectionsMatcher

@@ -1,0 +1,96 @@
+"""`eds.dementia` pipeline"""
+
+from typing import Optional
+
+from edsnlp.core import PipelineProtocol
+from edsnlp.pipes.base import SpanSetterArg
+from edsnlp.pipes.core.contextual_matcher.models import FullConfig
+
+from ..base import DisorderMatcher
+from .patterns import default_patterns
+
+
+class DementiaMatcher(DisorderMatcher):
+    """
+    The `eds.dementia` pipeline component extracts mentions of dementia.
+
+    ??? info "Details of the used patterns"
+        ```{ .python .no-check }
+        # fmt: off
+        --8<-- "edsnlp/pipes/ner/disorders/dementia/patterns.py"
+        # fmt: on
+        ```
+
+    Extensions
+    ----------
+    On each span `span` that match, the following attributes are available:
+
+    - `span._.detailed_status`: set to None
+
+    Examples
+    --------
+    ```python
+    import edsnlp, edsnlp.pipes as eds
+
+    nlp = edsnlp.blank("eds")
+    nlp.add_pipe(eds.sentences())
+    nlp.add_pipe(
+        eds.normalizer(
+            accents=True,
+            lowercase=True,
+            quotes=True,
+            spaces=True,
+            pollution=dict(
+                information=True,
+                bars=True,
+                biology=True,
+                doctors=True,
+                web=True,
+                coding=True,
+                footer=True,
+            ),
+        ),
+    )
+    nlp.add_pipe(eds.dementia())
+    ```
+
+    Below are a few examples:
+
+    --8<-- "docs/assets/fragments/dementia-examples.md"
+
+    Parameters
+    ----------
+    nlp : Optional[PipelineProtocol]
+        The pipeline
+    name : Optional[str]
+        The name of the component
+    patterns: FullConfig
+        The patterns to use for matching
+    label : str
+        The label to use for the `Span` object and the extension
+    span_setter : SpanSetterArg
+        The span setter to use
+
+    Authors and citation
+    --------------------
+    The `eds.dementia` component was developed by AP-HP's Data Science team with a
+    team of medical experts, following the insights of the algorithm proposed
+    by [@petitjean_2024].
+    """
+
+    def __init__(
+        self,
+        nlp: Optional[PipelineProtocol],
+        name: str = "dementia",
+        *,
+        patterns: FullConfig = default_patterns,
+        label: str = "dementia",
+        span_setter: SpanSetterArg = {"ents": True, "dementia": True},
+    ):
+        super().__init__(
+            nlp=nlp,
+            name=name,
+            patterns=patterns,
+            label=label,
+            span_setter=span_setter,
+        )

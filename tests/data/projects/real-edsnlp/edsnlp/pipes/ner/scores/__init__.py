@@ -1,0 +1,3 @@
+from edsnlp.pipes.ner.scores.base_score import SimpleScoreMatcher
+
+Score = SimpleScoreMatcher

@@ -1,0 +1,3 @@
+from .family import FamilyContextQualifier
+
+FamilyContext = FamilyContextQualifier

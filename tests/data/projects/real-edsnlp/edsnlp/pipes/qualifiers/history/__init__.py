@@ -1,0 +1,3 @@
+from .history import HistoryQualifier
+
+History = HistoryQualifier

@@ -1,0 +1,3 @@
+from .hypothesis import HypothesisQualifier
+
+Hypothesis = HypothesisQualifier

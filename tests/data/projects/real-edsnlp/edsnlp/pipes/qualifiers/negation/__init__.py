@@ -1,0 +1,3 @@
+from .negation import NegationQualifier
+
+Negation = NegationQualifier

@@ -1,0 +1,3 @@
+from .reported_speech import ReportedSpeechQualifier
+
+ReportedSpeech = ReportedSpeechQualifier

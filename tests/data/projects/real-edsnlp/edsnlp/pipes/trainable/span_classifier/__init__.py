@@ -1,0 +1,1 @@
+from .factory import create_component

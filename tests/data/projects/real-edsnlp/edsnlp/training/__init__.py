@@ -1,0 +1,2 @@
+from .trainer import train, GenericScorer, TrainingData
+from .optimizer import ScheduledOptimizer, LinearSchedule

@@ -1,0 +1,1 @@
+"""Inference server runtime and HTTP protocol adapters."""
