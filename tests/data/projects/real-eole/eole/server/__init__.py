@@ -1,1 +1,0 @@
-"""Inference server runtime and HTTP protocol adapters."""
