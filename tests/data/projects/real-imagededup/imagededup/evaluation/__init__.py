@@ -1,0 +1,1 @@
+from .evaluation import evaluate

@@ -1,0 +1,2 @@
+from .hashing import PHash, AHash, DHash, WHash
+from .cnn import CNN

@@ -1,0 +1,2 @@
+from .plotter import plot_duplicates
+from .models import CustomModel

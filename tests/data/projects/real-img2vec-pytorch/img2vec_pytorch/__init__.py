@@ -1,0 +1,1 @@
+from img2vec_pytorch.img_to_vec import Img2Vec
