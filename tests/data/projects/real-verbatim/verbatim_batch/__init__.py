@@ -1,0 +1,5 @@
+"""Batch processing entrypoint for verbatim."""
+
+from verbatim_batch.main import main
+
+__all__ = ["main"]

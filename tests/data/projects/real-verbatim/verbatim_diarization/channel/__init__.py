@@ -1,0 +1,3 @@
+from .diarize import ChannelDiarization
+
+__all__ = ["ChannelDiarization"]

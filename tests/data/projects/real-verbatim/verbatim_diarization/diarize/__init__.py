@@ -1,0 +1,3 @@
+from .factory import create_diarizer
+
+__all__ = ["create_diarizer"]

@@ -1,0 +1,3 @@
+from .diarize import SenkoDiarization
+
+__all__ = ["SenkoDiarization"]

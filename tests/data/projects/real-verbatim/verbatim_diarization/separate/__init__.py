@@ -1,0 +1,3 @@
+from .base import SeparationStrategy
+
+__all__ = ["SeparationStrategy"]

@@ -1,0 +1,3 @@
+from .diarize import EnergyDiarization
+
+__all__ = ["EnergyDiarization"]

@@ -1,0 +1,1 @@
+"""Streaming transcription application."""

@@ -1,0 +1,1 @@
+"""Learning vision for cells"""
