@@ -1,0 +1,1 @@
+from .yaapt import yaapt
