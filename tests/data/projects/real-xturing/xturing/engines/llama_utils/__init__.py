@@ -1,0 +1,5 @@
+from xturing.engines.llama_utils.llama import (
+    LlamaConfig,
+    LlamaForCausalLM,
+    LlamaTokenizer,
+)

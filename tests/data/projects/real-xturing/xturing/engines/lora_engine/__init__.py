@@ -1,0 +1,5 @@
+from xturing.engines.lora_engine.lora import (
+    LoraConfig,
+    LoraModel,
+    prepare_model_for_int8_training,
+)

@@ -1,0 +1,3 @@
+from xturing.preprocessors.base import BasePreprocessor
+from xturing.preprocessors.instruction_collator import InstructionDataCollator
+from xturing.preprocessors.text_collator import TextDataCollator
