@@ -678,6 +678,13 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-rl4co", "mps"),
         ("real-wespeaker-unofficial", "xpu"),
         ("real-wespeaker-unofficial", "mps"),
+        ("real-img2vec-pytorch", "xpu"),
+        ("real-img2vec-pytorch", "mps"),
+        ("real-verbatim", "rocm:gfx942"),
+        ("real-jacobi-poly", "xpu"),
+        ("real-jacobi-poly", "mps"),
+        ("real-yaltai", "xpu"),
+        ("real-xturing", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -5315,7 +5322,47 @@ check is the ONNX provider pick of a diarization recipe script (``wespeaker/diar
 the README's main use; the CLI and ``Speaker`` take any torch device, the CLI's own help naming mps and xpu
 (``wespeaker/cli/utils.py:72-77``, ``wespeaker/cli/speaker.py:72-74``). The shape: a cpu/cuda-only device
 check in a side recipe script (an ONNX Runtime provider pick) outweighs a main-path device argument that
-documents the target. Not tuned: a measurement round, one level off."""
+documents the target. Not tuned: a measurement round, one level off.
+img2vec-pytorch (blind round 385) (held out) on xpu and mps: envsnap says lower, from the default rule
+("standard ops, no custom CUDA: install the target build of the framework"), with no device finding at
+``img2vec_pytorch/img_to_vec.py:63``. The expectation is moderate: the README's only GPU switch is
+Img2Vec(cuda=True), and ``img2vec_pytorch/img_to_vec.py:63`` builds torch.device(f'cuda:{gpu}' if cuda else
+'cpu'), so an Intel or Apple user must edit that line (the 'Add MPS Support' pull request #50 was closed). The
+shape: a device chosen by a boolean constructor flag between an f-string 'cuda:{index}' and 'cpu' is not read
+as a cuda-or-cpu device choice. Not tuned: a measurement round, one level off.
+Verbatim (blind round 387) on rocm:gfx942: envsnap says lower, from the standard-ops rule ("standard ops, no
+custom CUDA: install the target build of the framework"). The expectation is moderate: ROCm torch makes
+``verbatim/config.py:247`` pick 'cuda', but the default faster-whisper back end
+(``verbatim/voices/transcribe/faster_whisper.py:47-59``) runs CTranslate2, whose PyPI wheels are CUDA-only, so
+a ROCm user must switch back ends or run whisper on CPU. The shape: a required non-torch inference engine
+(CTranslate2 via faster-whisper) imported by name carries its own CUDA-only device story that the torch-level
+scan does not see. Not tuned: a measurement round, one level off.
+jacobi-poly (blind round 389) on xpu and mps: envsnap says higher, from cuda-only-import at
+``jacobi_poly/_main.py:8`` ("Numba CUDA kernels: no build for Intel XPU exists", and the same for Apple MPS).
+The expectation is moderate: the Numba CUDA kernel is only taken for tensors whose device string holds 'cuda'
+(``jacobi_poly/_main.py:106-111``), its build is wrapped in a CudaSupportError fallback (``_main.py:59-68``),
+and every other device goes to the Numba CPU target='parallel' ufunc (``_main.py:54``, ``_main.py:113``), so
+an XPU or MPS user needs a host round trip (or an array-API rewrite of a ten-line recurrence), not a kernel
+port. The shape: a Numba CUDA kernel that is one branch beside a Numba CPU ufunc of the same function is read
+as a required CUDA-only kernel. Not tuned: a measurement round, one level off.
+YALTAi (blind round 390) (held out) on XPU: envsnap says lower, from standard ops, no custom CUDA ("standard
+ops, no custom CUDA: install the target build of the framework"), finding no CUDA call in
+``yaltai/kraken_yaltai.py:179`` and ``:189``, where the device string is passed through to .to(device). The
+expectation is moderate: the package requires kraken~=5.3.0 (``YALTAi-2.0.5.dist-info/METADATA:20``), which
+pins torch~=2.4.0 and lightning~=2.4.0, a torch that predates the upstream XPU wheels, and the README offers
+only ``--device cuda:0`` or ``--device cpu`` (``METADATA:62``). The shape: a torch pin that predates the
+target's wheels, carried by a required dependency's own pin rather than the project's Requires-Dist, is not
+seen. Not tuned: a measurement round, one level off.
+xTuring (blind round 391) on rocm:gfx942: envsnap says lower, from the standard-ops default ("standard ops, no
+custom CUDA: install the target build of the framework"), with no ROCm finding for the hard pins. The
+expectation is moderate: ROCm PyTorch answers the cuda-or-cpu pick at ``xturing/config/__init__.py:6`` and
+``autocast('cuda')`` at ``xturing/engines/causal.py:93``, but the wheel hard-requires bitsandbytes==0.41.1
+(``xturing-0.1.8.dist-info/METADATA:232``), CUDA-only at that version and behind the README's INT8 models
+(``xturing/engines/llama_engine.py:61``), and deepspeed==0.9.5 imported at
+``xturing/trainers/lightning_trainer.py:7``; both pins need swapping for ROCm builds (borderline against lower
+for plain LoRA). The shape: a hard pin of a CUDA-only package version that is flagged for XPU and MPS is not
+weighed on ROCm, where only later releases of that package have ROCm builds. Not tuned: a measurement round,
+one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
