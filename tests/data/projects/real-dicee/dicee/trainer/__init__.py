@@ -1,0 +1,1 @@
+from .dice_trainer import DICE_Trainer # noqa
