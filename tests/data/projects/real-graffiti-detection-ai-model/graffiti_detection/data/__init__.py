@@ -1,0 +1,1 @@
+"""Data utilities for augmentation, datasets, and preprocessing."""

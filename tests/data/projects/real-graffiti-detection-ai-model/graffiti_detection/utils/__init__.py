@@ -1,0 +1,1 @@
+"""Alert and visualization utility modules."""
