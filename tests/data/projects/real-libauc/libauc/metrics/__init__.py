@@ -1,0 +1,2 @@
+from .metrics_k import *
+from .metrics import *

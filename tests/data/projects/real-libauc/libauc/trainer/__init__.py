@@ -1,0 +1,3 @@
+from .config import *
+from .core import *
+from .data import *

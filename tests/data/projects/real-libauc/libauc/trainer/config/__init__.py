@@ -1,0 +1,2 @@
+from .args import *
+from .spaces import *

@@ -1,0 +1,2 @@
+from .utils import *
+from .paper_utils import *

@@ -1,0 +1,2 @@
+from local_attention.local_attention import LocalAttention
+from local_attention.transformer import LocalTransformer, LocalMHA, DynamicPositionBias
