@@ -1,0 +1,36 @@
+# Copyright 2021 The NetKet Authors - All rights reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#    http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Online statistics accumulator for streaming MCMC data."""
+
+from netket._src.stats.online_stats.accumulator import OnlineStats
+from netket._src.stats.online_stats.operations import (
+    online_statistics,
+    expand_max_lag,
+    thin_acf_by_2,
+)
+from netket._src.stats.online_stats.accumulator_batch import (
+    OnlineStatsBatch,
+    online_statistics_batch,
+    _delta_method_stats,
+)
+
+__all__ = [
+    "OnlineStats",
+    "online_statistics",
+    "expand_max_lag",
+    "thin_acf_by_2",
+    "OnlineStatsBatch",
+    "online_statistics_batch",
+]

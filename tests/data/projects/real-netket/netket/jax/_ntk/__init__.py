@@ -1,0 +1,1 @@
+from .logic import empirical_ntk_by_jacobian

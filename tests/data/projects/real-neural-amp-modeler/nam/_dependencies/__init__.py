@@ -1,0 +1,3 @@
+"""
+Hard-coded dependencies that need to be included manually for some reason.
+"""

@@ -1,0 +1,6 @@
+class HandshakeError(Exception):
+    """
+    Raised if a handshake fails
+    """
+
+    pass

@@ -1,0 +1,1 @@
+"""Package resources for the simplified trainer."""

@@ -1,0 +1,2 @@
+from .hypersolver import Hypersolver
+from .numerical_solvers import Euler
