@@ -1,1 +1,0 @@
-from .logic import empirical_ntk_by_jacobian
