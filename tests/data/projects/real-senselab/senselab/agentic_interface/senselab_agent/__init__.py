@@ -1,0 +1,3 @@
+"""This is the senselab AI agentic interface."""
+
+from .extension import AIAgentExtension

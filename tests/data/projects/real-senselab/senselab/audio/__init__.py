@@ -1,0 +1,1 @@
+"""This module contains implementations related to audio processing."""

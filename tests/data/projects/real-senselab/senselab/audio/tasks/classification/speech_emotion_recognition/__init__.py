@@ -1,0 +1,3 @@
+""".. include:: ./doc.md"""  # noqa: D415
+
+from .api import classify_emotions_from_speech  # noqa: F401

@@ -1,0 +1,3 @@
+""".. include:: ./doc.md"""  # noqa: D415
+
+from .api import augment_audios  # noqa: F401

@@ -1,0 +1,3 @@
+""".. include:: ./doc.md"""  # noqa: D415
+
+from .api import diarize_audios  # noqa: F401

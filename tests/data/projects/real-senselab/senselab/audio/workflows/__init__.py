@@ -1,0 +1,3 @@
+"""Workflows and pipelines for audio processing and analysis."""
+
+from .explore_conversation import explore_conversation  # noqa: F401

@@ -1,0 +1,1 @@
+""".. include:: ./doc.md"""  # noqa: D415

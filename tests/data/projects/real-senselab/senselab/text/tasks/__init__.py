@@ -1,0 +1,1 @@
+"""This module if for processing text."""

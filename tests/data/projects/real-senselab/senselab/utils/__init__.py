@@ -1,0 +1,1 @@
+"""This module contains the implementation of utility functions."""

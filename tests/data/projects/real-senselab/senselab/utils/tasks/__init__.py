@@ -1,0 +1,1 @@
+"""This module provides the API of the senselab utils data structures."""

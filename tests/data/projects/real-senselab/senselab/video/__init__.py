@@ -1,0 +1,1 @@
+"""This module contains implementation for video processing."""

@@ -1,0 +1,1 @@
+"""Tasks for video processing."""

@@ -1,0 +1,1 @@
+from .scalar_weight import ScalarWeightClassifier

@@ -1,0 +1,3 @@
+from spacy import require_gpu
+
+require_gpu()
