@@ -685,6 +685,22 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-jacobi-poly", "mps"),
         ("real-yaltai", "xpu"),
         ("real-xturing", "rocm:gfx942"),
+        ("real-casanovo", "mps"),
+        ("real-comfy-aimdo", "xpu"),
+        ("real-comfy-aimdo", "mps"),
+        ("real-dinotool", "mps"),
+        ("real-german-ocr", "xpu"),
+        ("real-genie-dca", "xpu"),
+        ("real-genie-dca", "mps"),
+        ("real-muvi", "xpu"),
+        ("real-mostlyai-engine", "xpu"),
+        ("real-mostlyai-engine", "mps"),
+        ("real-neurodiffeq", "xpu"),
+        ("real-senselab", "xpu"),
+        ("real-senselab", "mps"),
+        ("real-spacy-curated-transformers", "xpu"),
+        ("real-spyrit", "mps"),
+        ("real-pado-optics", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -5362,7 +5378,110 @@ expectation is moderate: ROCm PyTorch answers the cuda-or-cpu pick at ``xturing/
 ``xturing/trainers/lightning_trainer.py:7``; both pins need swapping for ROCm builds (borderline against lower
 for plain LoRA). The shape: a hard pin of a CUDA-only package version that is flagged for XPU and MPS is not
 weighed on ROCm, where only later releases of that package have ROCm builds. Not tuned: a measurement round,
-one level off."""
+one level off.
+casanovo (blind round 392) on mps: envsnap says lower, from the mps code path at
+``casanovo/denovo/model_runner.py:725`` ("has a code path on Apple MPS: names the 'mps' device"). The
+expectation is moderate: in 5.2.1 the project overrides accelerator='auto' to 'cpu' on Apple Silicon 'due to
+incompatibility with MPS accelerators' (``casanovo/config.py:156-163``, ``casanovo/utils.py:264``), so a user
+must set accelerator: mps in the config against a documented incompatibility; the 'mps' at
+``model_runner.py:725`` only picks the strategy when a user has chosen it. The shape: an 'mps' string in a
+strategy or accelerator check read as a supported MPS path, while the default path is steered to the CPU on
+Macs. Not tuned: a measurement round, one level off.
+
+comfy-aimdo (blind round 392) on xpu and mps: envsnap says moderate, from torch-cuda-api at
+``comfy_aimdo/torch.py:36`` ("A CUDA-only call: it raises on XPU." / "... on MPS."). The expectation is
+higher: the package is a native VRAM allocator on the CUDA/HIP virtual-memory driver APIs
+(cuMemAddressReserve/cuMemCreate/cuMemMap, ``comfy_aimdo-0.6.0.dist-info/METADATA:60-61``), shipped only as
+prebuilt cuda and rocm libraries loaded with ctypes (``comfy_aimdo/control.py:78-96``), plugged in as
+torch.cuda's CUDAPluggableAllocator (``comfy_aimdo/torch.py:36-42``), and it returns unsupported on macOS
+(``control.py:85-95``); XPU or MPS needs a rewrite of the native allocator. The shape: a required prebuilt
+CUDA/HIP native library loaded with ctypes.CDLL (no sources in the tree) is not seen as a compiled CUDA
+dependency, so only the Python-side torch.cuda call is scored. Not tuned: a measurement round, one level off.
+dinotool (blind round 393) (held out) on mps: envsnap says lower, from its default 'standard ops, no custom
+CUDA: install the target build of the framework' (no rule fired on ``dinotool/cli.py:475``). The expectation
+is moderate: the CLI, the README's main use, chooses ``'cuda' if torch.cuda.is_available() else 'cpu'``
+(``dinotool/cli.py:475``, again at ``dinotool/cli.py:871``) and documents the device as 'cuda' or 'cpu'
+(``dinotool/cli.py:837``), so on a Mac it silently runs on the CPU until that line is edited. The shape: a
+cuda-else-cpu device fallback that never fails but never reaches the target's GPU is read as portable. Not
+tuned: a measurement round, one level off.
+german-ocr (blind round 394) on XPU: envsnap says moderate, from device-choices at ``german_ocr/cli.py:179``
+(+1 more) ("The device values it admits (auto, cuda, cpu, mps) leave out 'xpu': the setting or flag cannot
+select Intel XPU without an edit, nor does the selection it feeds handle it"). The expectation is lower: the
+CLI choice list feeds only the HuggingFace backend, which loads Qwen2-VL with device_map='auto'
+(``german_ocr/hf_backend.py:72``) and moves inputs to self.model.device (``german_ocr/hf_backend.py:148``), so
+accelerate places the model on an XPU whatever --device says; the default backends are Ollama and llama.cpp
+(``german_ocr/ocr.py:80-86``), and the README documents Vulkan for AMD/Intel/NVIDIA and OpenVINO for Intel
+(``german_ocr-0.6.0.dist-info/METADATA:347-348``, ``german_ocr/llamacpp_backend.py:180-185``); borderline
+against moderate for the missing xpu branch in _get_device (``german_ocr/hf_backend.py:50-57``). The shape: a
+device choice list without 'xpu' is read as blocking the target when the model it feeds is placed by
+device_map='auto' and the main paths are non-torch runtimes with a documented Intel backend. Not tuned: a
+measurement round, one level off.
+genie-dca (blind round 394) on xpu and mps: envsnap says lower, from the standard-ops default ("standard ops,
+no custom CUDA: install the target build of the framework"), with no finding for the device pick. The
+expectation is moderate: the main 'genie' entry hard-codes torch.device('cuda') if torch.cuda.is_available()
+else the CPU, with no device flag (``Genie/main.py:153-159``), and 'genie-aa' defaults --device to 'cuda'
+(``Genie_aa/utils/parser.py:108-111``) through adabmDCA's get_device (``Genie_aa/main.py:74``), so an Intel or
+Apple GPU user silently samples on the CPU until those lines are edited; on MPS the
+torch.compile(mode='max-autotune') wrapper (``Genie/main.py:34-39``) may also need dropping to eager. The
+README states the story: 'Device: cuda or cpu' (``genie_dca-2.0.2.dist-info/METADATA:213``) and 'Recommended:
+NVIDIA GPU (8GB+ VRAM) with CUDA 11.7+' (``METADATA:327``). The shape: a cuda-else-cpu device pick in the
+entry point, with no flag to override it, is not weighed as an edit for XPU and MPS. Not tuned: a measurement
+round, one level off.
+muvi (blind round 396) on xpu: envsnap says moderate, from torch-cuda-api at ``muvi/core/gpu.py:8`` ("A
+CUDA-only call: it raises on XPU."). The expectation is lower: the flagged torch.cuda.mem_get_info sits in the
+helper get_free_gpu_idx (``muvi/core/gpu.py:4-14``), which the model never calls, and the model's device is a
+user argument turned into torch.device(device) for any string (``muvi/core/models.py:245-253``), so
+device='xpu' runs with the XPU torch build. The shape: a CUDA-only call in an exported but unused utility
+helper is scored as if it were on the main path. Not tuned: a measurement round, one level off.
+
+mostlyai-engine (blind round 396) on xpu and mps: envsnap says lower, from standard ops ("standard ops, no
+custom CUDA: install the target build of the framework"), with no device-selection finding. The expectation is
+moderate: every auto-detection is cuda-or-cpu (``mostlyai/engine/_tabular/common.py:90``,
+``mostlyai/engine/_tabular/training.py:393``, ``mostlyai/engine/_language/training.py:312``), the docstrings
+name only cuda or cpu (``mostlyai/engine/_tabular/interface.py:85``), and bf16, int4/bitsandbytes and batch
+sizing are gated on device.type == 'cuda' (``mostlyai/engine/_language/common.py:40-94``), so an XPU or Apple
+user silently gets the CPU unless device is passed and the cuda-gated paths edited; the macOS [gpu] extra pins
+bitsandbytes==0.42.0 with no MPS backend (METADATA:45). The shape: a torch.device('cuda') if
+torch.cuda.is_available() else torch.device('cpu') auto-detection, with cuda-only dtype and quantisation
+gates, reads as device-agnostic standard ops. Not tuned: a measurement round, one level off.
+neurodiffeq (blind round 397) on xpu: envsnap says lower, from the standard-ops rule ("standard ops, no custom
+CUDA: install the target build of the framework"). The expectation is moderate: ``neurodiffeq/utils.py:37-39``
+raises ValueError for any device other than cuda, cuda:x or cpu, and ``neurodiffeq/utils.py:31-35`` only
+auto-detects CUDA at import, so an XPU user must edit set_tensor_type before the GPU is used. The shape: a
+device-validating regex or allow-list that names only cuda is read as plain device-agnostic code, not as a
+hard-coded device to change. Not tuned: a measurement round, one level off.
+senselab (blind round 398) on xpu and mps: envsnap says lower, from the standard-ops rule on XPU ("standard
+ops, no custom CUDA: install the target build of the framework") and from the mps code path at
+``senselab/utils/data_structures/device.py:37`` ("names the 'mps' device") with torch.mps at ``device.py:116``
+on MPS. The expectation is moderate: the DeviceType enum has no XPU member (``device.py:34-37``) and the tasks
+on the README's main path pass compatible_devices=[DeviceType.CUDA, DeviceType.CPU]
+(``senselab/audio/tasks/speaker_embeddings/speechbrain.py:50``, ``speech_to_text/huggingface.py:52``,
+``speaker_diarization/pyannote.py:58``), so an Intel or Apple GPU user silently gets the CPU until each task's
+list is edited. The shape: a central device selector that names MPS, read as support although the callers
+restrict it to CUDA and CPU. Not tuned: a measurement round, one level off.
+
+spacy-curated-transformers (blind round 398) on xpu: envsnap says lower, from the standard-ops rule ("standard
+ops, no custom CUDA: install the target build of the framework"). The expectation is moderate: the package
+takes its device from thinc (``spacy_curated_transformers/models/architectures.py:1314``,
+get_torch_default_device()), and thinc's prefer_gpu/require_gpu only know CuPy CUDA and MPS, so putting the
+model on an XPU needs edits outside the README's spacy.prefer_gpu() path. The shape: a device delegated to a
+framework wrapper (thinc) whose GPU switch has no XPU branch. Not tuned: a measurement round, one level off.
+
+spyrit (blind round 398) (held out) on mps: envsnap says moderate, from the float64-on-mps rule at
+``spyrit/misc/dual_arm.py:610`` (+3 more) ("MPS has no float64: 'Cannot convert a MPS Tensor to float64
+dtype'"). The expectation is lower: the README says spyrit is available on MacOs (``spyrit-3.1.1.dist-
+info/METADATA:203``), the core operators default to float32 with a user-chosen device
+(``spyrit/core/meas.py:101``, ``:485``), and float64 lives in the misc dual-arm calibration tool
+(``spyrit/misc/dual_arm.py:739``) and as a recommendation for the dynamic warp (``spyrit/core/warp.py:51``).
+The shape: float64 in a side tool under misc/, off the main path, counted as an MPS blocker. Not tuned: a
+measurement round, one level off.
+pado-optics (blind round 399) on XPU: envsnap says lower, from its standard-ops default ("standard ops, no
+custom CUDA: install the target build of the framework"), with no finding on the device default. The
+expectation is moderate: the light source's device parameter defaults to 'cuda:0' at ``pado/light.py:1148``
+and the docstrings name only 'cpu' and 'cuda:0' (``pado/light.py:57``), so an XPU user must pass or edit the
+device. The shape: a hard-coded 'cuda:0' as a keyword default in a signature is not read as a device pin. Not
+tuned: a measurement
+round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
