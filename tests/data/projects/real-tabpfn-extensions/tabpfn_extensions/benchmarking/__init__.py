@@ -1,0 +1,3 @@
+from .experiment import Experiment
+
+__all__ = ["Experiment"]

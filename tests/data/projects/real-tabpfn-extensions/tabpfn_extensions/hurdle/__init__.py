@@ -1,0 +1,3 @@
+from tabpfn_extensions.hurdle.hurdle import AutoHurdleRegressor
+
+__all__ = ["AutoHurdleRegressor"]

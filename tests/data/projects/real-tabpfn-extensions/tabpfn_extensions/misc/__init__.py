@@ -1,0 +1,1 @@
+# Import utility modules for sklearn compatibility

@@ -1,0 +1,5 @@
+from .crt import tabpfn_crt
+
+__all__ = [
+    "tabpfn_crt",
+]

@@ -1,0 +1,3 @@
+from . import scoring_utils
+
+__all__ = ["scoring_utils"]

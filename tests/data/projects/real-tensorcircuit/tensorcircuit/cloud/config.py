@@ -1,0 +1,1 @@
+tencent_base_url = "https://quantum.tencent.com/cloud/quk/"

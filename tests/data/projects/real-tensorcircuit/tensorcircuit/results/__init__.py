@@ -1,0 +1,4 @@
+from . import counts
+from . import readout_mitigation
+
+rem = readout_mitigation  # alias

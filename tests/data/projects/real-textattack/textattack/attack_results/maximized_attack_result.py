@@ -1,0 +1,11 @@
+"""
+MaximizedAttackResult Class
+============================
+
+"""
+
+from .attack_result import AttackResult
+
+
+class MaximizedAttackResult(AttackResult):
+    """The result of a successful attack."""

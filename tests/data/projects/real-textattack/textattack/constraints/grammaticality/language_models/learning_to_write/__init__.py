@@ -1,0 +1,7 @@
+"""
+"Learning To Write"
+--------------------------
+
+"""
+
+from .learning_to_write import LearningToWriteLanguageModel

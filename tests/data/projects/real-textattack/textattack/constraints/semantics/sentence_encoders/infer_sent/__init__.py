@@ -1,0 +1,6 @@
+"""
+infer sent
+^^^^^^^^^^^^
+"""
+
+from .infer_sent import InferSent

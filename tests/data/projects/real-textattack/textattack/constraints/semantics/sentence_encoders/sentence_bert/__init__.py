@@ -1,0 +1,6 @@
+"""
+sBERT
+^^^^^^^
+"""
+
+from .sbert import SBERT

@@ -1,0 +1,7 @@
+"""
+
+Dataset Helpers
+---------------------------------------------------------------------
+"""
+
+from .ted_multi import TedMultiTranslationDataset

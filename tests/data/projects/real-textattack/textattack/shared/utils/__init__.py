@@ -1,0 +1,5 @@
+from .install import *
+from .misc import *
+from .strings import *
+from .tensor import *
+from .importing import *
