@@ -1,0 +1,2 @@
+__all__ = ["HILP"]
+from .ilp_solver import HILP

@@ -1,0 +1,3 @@
+__all__ = ["RK_rotor"]
+
+from .rk_rotor import RK_rotor 
