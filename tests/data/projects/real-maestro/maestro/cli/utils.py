@@ -1,0 +1,2 @@
+def str2bool(value: str) -> bool:
+    return value.lower() in {"y", "t", "yes", "true"}

@@ -1,0 +1,1 @@
+from maestro.trainer.common.metrics import BLEUMetric, MeanAveragePrecisionMetric
