@@ -1,0 +1,1 @@
+from fastrag.agents.memory.conversation_memory import ConversationMemory

@@ -1,0 +1,1 @@
+from .colbert import ColBERTRetriever

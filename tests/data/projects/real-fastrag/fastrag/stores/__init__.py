@@ -1,0 +1,1 @@
+from .plaid import PLAIDDocumentStore
