@@ -1,0 +1,31 @@
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+#pragma once
+
+#include <hidet/runtime/callbacks.h>
+#include <hidet/runtime/common.h>
+
+struct Workspace {
+    void *base;
+    size_t allocated_nbytes;
+    Workspace() {
+        base = nullptr;
+        allocated_nbytes = 0;
+    }
+};
+
+struct BaseContext {
+    /* The clean workspace. The buffer only contains zero values. */
+    Workspace clean_workspace;
+    /* The dirty workspace. The buffer contains arbitrary values. */
+    Workspace dirty_workspace;
+};

@@ -1,0 +1,3 @@
+from . import float32
+from . import float16
+from . import int32

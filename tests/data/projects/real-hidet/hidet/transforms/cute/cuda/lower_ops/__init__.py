@@ -1,0 +1,25 @@
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+from .registry import OpEmitter, Buffer, register_impl, emit_op, request_smem_nbytes, TmaTensor, tma_tensor
+from . import registry
+from . import tensor
+from . import partition
+from . import copy
+from . import rearrange
+from . import collective
+from . import arithmetic
+from . import mma
+from . import subtensor
+from . import reduce
+from . import misc
+from . import mbarrier
+from . import algorithm
