@@ -1,1 +1,0 @@
-from .selective_scan_fwd import selective_scan_fn, SelectiveScanFn
