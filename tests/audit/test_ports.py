@@ -701,6 +701,21 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-spacy-curated-transformers", "xpu"),
         ("real-spyrit", "mps"),
         ("real-pado-optics", "xpu"),
+        ("real-tensorcircuit", "xpu"),
+        ("real-tensorcircuit", "mps"),
+        ("real-textattack", "xpu"),
+        ("real-textattack", "mps"),
+        ("real-batch-nl-torch", "mps"),
+        ("real-maestro", "rocm:gfx942"),
+        ("real-megadetector", "xpu"),
+        ("real-fastrag", "xpu"),
+        ("real-hashformers", "xpu"),
+        ("real-hashformers", "mps"),
+        ("real-alakazam-mira-mini", "xpu"),
+        ("real-alphafold3-pytorch", "mps"),
+        ("real-tridec", "xpu"),
+        ("real-tridec", "mps"),
+        ("real-trainkernel", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -5481,7 +5496,102 @@ expectation is moderate: the light source's device parameter defaults to 'cuda:0
 and the docstrings name only 'cpu' and 'cuda:0' (``pado/light.py:57``), so an XPU user must pass or edit the
 device. The shape: a hard-coded 'cuda:0' as a keyword default in a signature is not read as a device pin. Not
 tuned: a measurement
-round, one level off."""
+round, one level off.
+tensorcircuit (blind round 400) on xpu and mps: envsnap says lower, from the fallback rule ('standard ops, no
+custom CUDA: install the target build of the framework'). The expectation is moderate: the backend device
+helpers know only cpu and gpu and raise on any other device
+(``tensorcircuit/backends/pytorch_backend.py:484``, ``:492``; ``jax_backend.py:642-653``), and the complex64
+state vectors (``tensorcircuit/cons.py:28``) are not covered by jax-metal. The shape: device-to-string helpers
+that raise ValueError for anything but cpu/cuda are not read as a device gate. Not tuned: a measurement round,
+one level off.
+
+textattack (blind round 400) on xpu and mps: envsnap says lower, from the fallback rule ('standard ops, no
+custom CUDA: install the target build of the framework'). The expectation is moderate: the package-wide device
+is an env override else cuda-else-cpu (``textattack/shared/utils/misc.py:10-12``), so XPU and MPS are skipped
+for the CPU unless the undocumented TA_DEVICE is set, and training's multi-GPU path counts only torch.cuda
+devices (``textattack/trainer.py:630-637``). The shape: a module-level cuda-else-cpu default device with no
+other backend named is not read as a silent CPU fallback on XPU/MPS. Not tuned: a measurement round, one level
+off.
+batch-nl-torch (blind round 402) on mps: envsnap says moderate, from torch-compile-mps at
+``batch_nl/neighbourlist.py:97`` ("torch.compile on MPS is an early prototype (Inductor's Metal backend):
+expect unsupported ops and fall-backs; validate against eager mode"). The expectation is lower: the compile is
+an option with an eager path the project documents, ``calculate_neighbourlist(use_torch_compile=True)`` at
+``batch_nl/neighbourlist.py:151`` switching at ``:178``, the device is a parameter (``:91``) and the default
+dtype is float32 (``:22``), so an MPS user passes device='mps' and, if Inductor fails,
+use_torch_compile=False, with no edit. The shape: a torch.compile that sits behind a documented on/off switch
+with an eager fallback is read as a required compile on MPS. Not tuned: a measurement round, one level off.
+maestro (blind round 403) (held out) on ROCm: envsnap says moderate, from cuda-only-requirement at
+``METADATA:258`` ("FlashAttention CUDA kernels: CUDA-only as used here."). The expectation is lower:
+flash-attn is only a Requires-Dist of the florence-2 extra (``METADATA:258``), maestro's own code never
+imports it, FlashAttention has a ROCm build for MI300, and the device helper takes 'cuda' that ROCm torch
+answers to (``maestro/trainer/common/utils/device.py:28``, ``:36``). The shape: a CUDA-named attention package
+pinned only in an optional extra's requirements, with a ROCm build and no import in the project's code, read
+as a CUDA-only requirement on ROCm. Not tuned: a measurement round, one level off.
+
+megadetector (blind round 403) on XPU: envsnap says lower, from standard ops ("standard ops, no custom CUDA:
+install the target build of the framework"). The expectation is moderate: the device auto-pick knows cuda:0,
+then MPS, then DirectML, else CPU (``megadetector/detection/pytorch_detector.py:863-880``), so on an Intel GPU
+it silently runs on the CPU until device='xpu' is passed through detector_options (``:857``), and the CLI help
+names only CUDA, mps and cpu (``megadetector/detection/run_inference_with_yolov5_val.py:1022``). The shape: a
+cuda/mps/DirectML auto-pick with a silent CPU fallback and no xpu branch, read as plain standard ops on XPU.
+Not tuned: a measurement round, one level off; borderline against lower.
+fastrag (blind round 404) on XPU: envsnap says moderate, from hardcoded-cuda-device at
+``fastrag/rankers/colbert.py:42`` ("Behind a boolean CUDA switch (`if cuda:`): the placement under it is
+CUDA's, so on Intel XPU the switch can only be turned off and the work runs on the CPU until the placement
+takes a device."). The expectation is lower: the README's main use is Haystack pipelines for Intel Xeon and
+Gaudi (METADATA:4, :113) that run on the CPU by default (``fastrag/prompt_compressors/llm_lingua.py:26``), the
+ColBERT ranker's ``.cuda()`` sits under ``use_gpu``, which defaults to False
+(``fastrag/rankers/colbert.py:23``, ``:41-42``), and the other components take a Haystack device
+(``fastrag/generators/ipex.py:33``). The shape: a .cuda() behind an opt-in GPU flag that defaults to off, in
+an optional component, is weighed as a blocker on the main path. Not tuned: a measurement round, one level
+off.
+hashformers (blind round 405) on xpu and mps: envsnap says lower, from the plain-framework rule ("standard
+ops, no custom CUDA: install the target build of the framework"), with no finding at
+``hashformers/segmenter/auto.py:13``. The expectation is moderate: the main entry point defaults both devices
+to 'cuda' (``hashformers/segmenter/auto.py:13``, ``:18``), the auto device picks only cuda or cpu
+(``hashformers/mcp_server.py:1301``), and the batching path calls torch.cuda.device/Event/synchronize
+(``hashformers/beamsearch/minicons_lm.py:198``), so an XPU or MPS user must override both device arguments;
+borderline against lower. The shape: a 'cuda' string default of a constructor keyword on the main path is not
+read as a hard-coded device. Not tuned: a measurement round, one level off.
+alakazam-mira-mini (blind round 406) on xpu: envsnap says lower, from its standard-ops default (no rule fires;
+"standard ops, no custom CUDA: install the target build of the framework"). The expectation is moderate: the
+device pick knows only cuda, mps and cpu (``alakazam_mira/cli.py:20-29``, ``mira_vm/engine.py:79-81``), CPU is
+documented as unplayable (``alakazam_mira_mini-0.1.11.dist-info/METADATA:50-51``), and a forced
+MIRA_DEVICE=xpu gets no autocast or synchronize, which are cuda/mps only (``mira_vm/engine.py:88-90``,
+``:406-408``). The shape: a cuda-then-mps-then-cpu selection written with torch.cuda.is_available() and
+torch.backends.mps.is_available() instead of 'cuda' literals, which leaves XPU on the CPU without any rule
+seeing it. Not tuned: a measurement round, one level off.
+
+alphafold3-pytorch (blind round 406) on mps: envsnap says moderate, from cuda-only-import at
+``alphafold3_pytorch/tensor_typing.py:88`` ("DeepSpeed (ops compiled per accelerator): CUDA-only as used
+here.") and hardcoded-cuda-device at ``alphafold3_pytorch/cli.py:47`` ("Behind a boolean CUDA switch (`if
+cuda:`)"). The expectation is lower: the DeepSpeed import sits under an opt-in DEEPSPEED_CHECKPOINTING flag
+(``alphafold3_pytorch/tensor_typing.py:85-88``), the .cuda() is behind the CLI's --use-cuda option
+(``alphafold3_pytorch/cli.py:23``, ``:46-47``), and the README's main use builds Alphafold3 on user tensors
+while the trainer's Lightning Fabric accelerator='auto' picks mps (``alphafold3_pytorch/trainer.py:169``,
+``:199-200``). The shape: an optional CUDA-only import guarded by an off-by-default environment flag, counted
+as a required one. Not tuned: a measurement round, one level off.
+tridec (blind round 407) (held out) on xpu and mps: envsnap says lower on XPU, from standard ops ('standard
+ops, no custom CUDA: install the target build of the framework'), and moderate on MPS, from cuda-only-import
+at ``tridec/api.py:73`` ('Triton GPU kernels: no build for Apple MPS exists'), cuda-only-requirement at
+``tridec-0.2.2.dist-info/METADATA:26`` and float64-on-mps at ``tridec/backends/bp_torch.py:101``. The
+expectation is moderate on XPU: the Triton GPU backend is gated on ``torch.cuda.is_available()``
+(``tridec/api.py:75``) with device 'cuda' (``tridec/api.py:168``) and Relay-BP is Triton-only
+(``METADATA:179``), so the GPU path needs edits; and lower on MPS: the project ships an experimental Metal
+backend through triton-msl that auto-selection picks on darwin (``METADATA:200-219``,
+``tridec/api.py:80-91``), fp32 on CPU tensors, so the float64 torch path is not the Mac path. The shape: a
+Triton project whose own non-CUDA backend (triton-msl) is read as missing, and whose GPU gate on torch.cuda
+hides from the XPU reading. Not tuned: a measurement round, one level off.
+
+trainkernel (blind round 407) on rocm:gfx942: envsnap says moderate, from cuda-kernel-string at
+``trainkernel/codegen.py:818`` ('hiprtc compiles the same dialect, but the compile-and-launch path ... must be
+ported') and cuda-extension at ``trainkernel/runtime.py:143`` ('on a ROCm torch, torch.utils.cpp_extension
+hipifies it at build'). The expectation is higher: the product is a generated CUDA kernel built on
+nvcuda::wmma fragments and mma_sync (``trainkernel/codegen.py:589-614``) with __nv_bfloat16
+(``trainkernel/codegen.py:15``), compiled with sm_ gencode flags (``trainkernel/runtime.py:135-150``), and the
+README requires an NVIDIA SM80+ GPU and nvcc (``METADATA:85``); a HIP code generator for MI300X would be a
+rewrite. The shape: generated CUDA that uses WMMA tensor-core intrinsics is read as hipify-able source, when
+wmma has no hipify mapping. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
