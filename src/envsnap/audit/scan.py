@@ -454,7 +454,8 @@ APPLE_GPU_CODE = re.compile(
 def _apple_named_files(
     layout: list[tuple[str, str, str]], entries: Sequence[Entry]
 ) -> list[tuple[str, str, str]]:
-    """Drop the MPS backend evidence of a Python file named ``mps`` whose code never drives an Apple GPU.
+    """Drop the MPS backend evidence of a Python file named for MPS or Metal whose code never drives an Apple
+    GPU (only those files are read).
 
     MPS is also a Matrix Product State: NetKet 3.23's ``models/tensor_networks/mps.py`` (#22 blind round
     397) and TensorKrowch's ``models/mps.py`` are tensor-network models, not a Metal backend, and their names
