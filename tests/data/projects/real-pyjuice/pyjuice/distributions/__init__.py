@@ -1,0 +1,3 @@
+# `pyjuice.distributions` is an alias of `pyjuice.nodes.distributions`
+
+from pyjuice.nodes.distributions import *

@@ -1,0 +1,1 @@
+from .region_graph import RegionGraph, PartitionNode, InnerRegionNode, InputRegionNode

@@ -1,0 +1,1 @@
+"""Triton kernels for the circuit layers, split by computation phase and sparsity pattern."""

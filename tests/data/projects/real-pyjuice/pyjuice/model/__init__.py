@@ -1,0 +1,1 @@
+from .tensorcircuit import TensorCircuit, compile

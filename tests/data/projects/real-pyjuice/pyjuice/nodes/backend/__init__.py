@@ -1,0 +1,1 @@
+from .normalize import normalize_ns_parameters

@@ -1,0 +1,1 @@
+from .lowrank_forward import fw_lowrank

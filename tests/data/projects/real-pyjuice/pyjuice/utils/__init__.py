@@ -1,0 +1,1 @@
+from pyjuice.utils.bitset import BitSet

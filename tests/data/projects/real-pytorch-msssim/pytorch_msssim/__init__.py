@@ -1,0 +1,1 @@
+from .ssim import ssim, ms_ssim, SSIM, MS_SSIM
