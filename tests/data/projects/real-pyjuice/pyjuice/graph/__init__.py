@@ -1,1 +1,0 @@
-from .region_graph import RegionGraph, PartitionNode, InnerRegionNode, InputRegionNode

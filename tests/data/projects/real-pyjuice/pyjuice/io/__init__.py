@@ -1,1 +1,0 @@
-from .io import load, save

@@ -1,1 +1,0 @@
-"""Triton kernels for the circuit layers, split by computation phase and sparsity pattern."""

@@ -1,1 +1,0 @@
-from .tensorcircuit import TensorCircuit, compile

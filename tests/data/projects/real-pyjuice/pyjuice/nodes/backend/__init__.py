@@ -1,1 +1,0 @@
-from .normalize import normalize_ns_parameters

@@ -1,1 +1,0 @@
-from .lowrank_forward import fw_lowrank

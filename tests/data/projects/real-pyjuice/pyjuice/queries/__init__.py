@@ -1,4 +1,0 @@
-from .base import query
-from .conditional import conditional
-from .marginal import marginal
-from .sample import sample

@@ -1,1 +1,0 @@
-from pyjuice.utils.bitset import BitSet

@@ -1,2 +1,0 @@
-from .visualize import plot_pc
-from .visualize import plot_tensor_node_connection
