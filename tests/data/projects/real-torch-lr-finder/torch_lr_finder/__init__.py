@@ -1,0 +1,3 @@
+from torch_lr_finder.lr_finder import LRFinder
+from torch_lr_finder.lr_finder import TrainDataLoaderIter
+from torch_lr_finder.lr_finder import ValDataLoaderIter
