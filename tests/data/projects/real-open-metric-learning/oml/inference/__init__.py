@@ -1,0 +1,1 @@
+from oml.inference.abstract import inference, inference_cached, pairwise_inference

@@ -1,0 +1,1 @@
+from oml.models.texts.huggingface import HFWrapper

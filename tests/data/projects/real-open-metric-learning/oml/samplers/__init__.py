@@ -1,0 +1,3 @@
+from oml.samplers.balance import BalanceSampler
+from oml.samplers.category_balance import CategoryBalanceSampler
+from oml.samplers.distinct_category_balance import DistinctCategoryBalanceSampler

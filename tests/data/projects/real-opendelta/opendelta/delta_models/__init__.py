@@ -1,0 +1,2 @@
+from .lora import LoraModel, LoraConfig
+from .bitfit import BitFitModel
