@@ -1,0 +1,3 @@
+from .custom import *
+from .LEVIR_CD import *
+from .SVCD import *

@@ -1,0 +1,1 @@
+from .model import DeepLabV3, DeepLabV3Plus
