@@ -1,0 +1,9 @@
+"""
+BiaPy utils package.
+
+This package contains general-purpose utility modules used across BiaPy, including:
+
+- callbacks
+- misc
+- util
+"""
