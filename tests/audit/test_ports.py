@@ -716,6 +716,18 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-tridec", "xpu"),
         ("real-tridec", "mps"),
         ("real-trainkernel", "rocm:gfx942"),
+        ("real-sceptr", "xpu"),
+        ("real-sceptr", "mps"),
+        ("real-scalesurfer", "xpu"),
+        ("real-saev", "xpu"),
+        ("real-saev", "mps"),
+        ("real-open-dubbing", "xpu"),
+        ("real-open-dubbing", "mps"),
+        ("real-open-metric-learning", "mps"),
+        ("real-chex", "xpu"),
+        ("real-chex", "mps"),
+        ("real-biapy", "xpu"),
+        ("real-biapy", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -5591,7 +5603,64 @@ nvcuda::wmma fragments and mma_sync (``trainkernel/codegen.py:589-614``) with __
 (``trainkernel/codegen.py:15``), compiled with sm_ gencode flags (``trainkernel/runtime.py:135-150``), and the
 README requires an NVIDIA SM80+ GPU and nvcc (``METADATA:85``); a HIP code generator for MI300X would be a
 rewrite. The shape: generated CUDA that uses WMMA tensor-core intrinsics is read as hipify-able source, when
-wmma has no hipify mapping. Not tuned: a measurement round, one level off."""
+wmma has no hipify mapping. Not tuned: a measurement round, one level off.
+sceptr (blind round 408) (held out) on XPU and MPS: envsnap says lower, from its default for standard ops with
+no custom CUDA ("standard ops, no custom CUDA: install the target build of the framework"). The expectation is
+moderate: the accelerator pick returns cuda or cpu only, ``sceptr/model.py:380-388``, with the MPS branch
+commented out 'until MPS support is more stable / complete', ``sceptr/model.py:384-386``, so
+enable_hardware_acceleration (``sceptr/model.py:172``) silently stays on the CPU. The shape: a device picker
+that knows only cuda and cpu (and a commented-out mps branch) is invisible when no literal 'cuda' string or
+torch.cuda-only call sits on the path. Not tuned: a measurement round, one level off.
+
+scalesurfer (blind round 408) on XPU: envsnap says moderate, from torch-cuda-api at
+``scalesurfer/experiments/segmentation.py:568`` ("A CUDA-only call: it raises on XPU."). The expectation is
+lower: the README's main use passes a documented device argument, ``scalesurfer/scalesurfer.py:149``, and the
+inference runtime guards every cuda call by the device string, ``scalesurfer/inference/_runtime.py:44-56``,
+``:69``; the flagged get_device_name sits in an experiments helper off the main path. The shape: a CUDA-only
+call in an experiments module outside the README's main use outweighs a device-string-guarded runtime. Not
+tuned: a measurement round, one level off.
+
+saev (blind round 408) on XPU and MPS: envsnap says lower, from its default for standard ops with no custom
+CUDA ("standard ops, no custom CUDA: install the target build of the framework"). The expectation is moderate:
+the training config types the device as Literal['cuda', 'cpu'], ``saev/config.py:211``, the other configs
+default to 'cuda', ``saev/config.py:118``, ``:246``, and the activation dump falls back from cuda to cpu only,
+``saev/activations.py:894-896``. The shape: a device restricted to cuda/cpu by a typing.Literal annotation in
+a config dataclass is not read as a CUDA-only device choice. Not tuned: a measurement round, one level off.
+open-dubbing (blind round 412) (held out) on xpu and mps: envsnap says higher, from cuda-only-requirement at
+``open_dubbing-0.2.3.dist-info/METADATA:23`` ("CTranslate2 inference engine (CPU and CUDA backends): no build
+for Intel XPU exists"). The expectation is moderate: CTranslate2 is reached only through the faster-whisper
+STT, and ``--stt transformers`` is a documented choice (``open_dubbing/command_line.py:89-92``), already the
+default on macOS (``open_dubbing/main.py:256-268``); the real work is widening ``--device`` beyond cpu/cuda
+(``command_line.py:128``). The shape: a CUDA-only requirement behind a CLI backend switch with a torch
+alternative is read as required. Not tuned: a measurement round, one level off.
+
+open-metric-learning (blind round 412) on mps: envsnap says moderate, from hardcoded-cuda-device at
+``oml/lightning/pipelines/train_postprocessor.py:61`` ("Fails at this line on Apple MPS: the build has no
+'cuda' device"). The expectation is lower: that line picks cuda:0 only when the config asks for accelerator
+'gpu' (the postprocessor pipeline, an extra), while the Python API follows ``get_device(model)`` and the
+'cuda' autocast at ``oml/inference/abstract.py:39`` is disabled off CUDA. The shape: a cuda device guarded by
+a config switch in an optional pipeline is read as on the main path. Not tuned: a measurement round, one level
+off.
+chex (blind round 414) on xpu and mps: envsnap says moderate, from framework-import at
+``chex/_src/asserts.py:28`` ("JAX reaches Intel GPUs only through an experimental plugin (Intel Extension for
+OpenXLA): partial op coverage"; on mps "JAX reaches Apple GPUs only through the experimental jax-metal plugin:
+ops and dtypes are missing") and framework-requirement at ``METADATA:22``. The expectation is lower: chex is a
+pure-Python testing and assertion library with no device code of its own; its device asserts count JAX
+platform names (``chex/_src/asserts_internal.py:309-314``) and its dataclasses, variants and shape asserts run
+on whatever JAX backend is installed, so a user on those targets meets only the framework's own coverage, not
+an edit to chex. The shape: a framework-agnostic helper library is charged with its framework's experimental-
+backend gap as if its own code ran kernels on that backend. Not tuned: a measurement round, one level off.
+BiaPy (blind round 415) (held out) on XPU and MPS: envsnap says moderate, from hardcoded-cuda-device at
+``biapy/engine/metrics.py:1194`` ("Fails at this line on ... the build has no 'cuda' device"), nccl-backend at
+``biapy/__init__.py:135`` and torch-cuda-api at ``biapy/utils/misc.py:238`` (plus float64-on-mps at
+``biapy/engine/metrics.py:114`` on MPS). The expectation is lower: the documented SYSTEM.DEVICE option takes
+'mps' or 'xpu' (``biapy/config/config.py:65-67``, added for macOS in BiaPyX/BiaPy#84) and init_devices uses it
+when CUDA is absent (``biapy/utils/misc.py:231-233``); the .cuda() calls sit in a contrastive loss behind
+LOSS.CONTRAST.ENABLE, the float64 behind a class-rebalance option, and nccl/set_device in the multi-GPU path
+only. The shape: a config-selected device string (SYSTEM.DEVICE documented to accept mps/xpu) is not read as
+the target's device branch, so CUDA calls in opt-in losses and the distributed path decide the cell. Not
+tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
