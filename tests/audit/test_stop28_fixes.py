@@ -13,7 +13,7 @@ import os
 import shutil
 from pathlib import Path
 
-from envsnap.audit import scan_tree
+from envsnap.audit import audit, parse_target, scan_tree
 from envsnap.audit.scan import APPLE_GPU_CODE
 from tests.audit.conftest import project
 
@@ -92,3 +92,75 @@ def test_a_hostile_file_named_mps_is_read_capped_and_linear(tmp_path: Path) -> N
     ) * 4000
     (tmp_path / "mps.py").write_text(body[: 2 * 1024 * 1024], encoding="utf-8")
     assert _mps_ports(tmp_path) == []
+
+
+WRAPPER = '''"""JIT-compiling the optional CUDA extensions (pyjuice 2.6.3's utils/cuda_ext.py, in short)."""
+
+
+def jit_load(name, sources, extra_cuda_cflags=None, **kwargs):
+    from torch.utils.cpp_extension import load
+
+    return load(name=name, sources=sources, extra_cuda_cflags=extra_cuda_cflags, **kwargs)
+'''
+
+CALLER = """import os
+import warnings
+
+from fastpath.cuda_ext import jit_load
+
+_HERE = os.path.dirname(__file__)
+
+
+def get_module():
+    {body}
+"""
+SWALLOWED_CALL = """try:
+        return jit_load("fast_sum", sources=[os.path.join(_HERE, "fast_sum.cu")])
+    except Exception as e:
+        warnings.warn(f"falling back to the Triton kernels ({e})")
+        return None"""
+PLAIN_CALL = """return jit_load("fast_sum", sources=[os.path.join(_HERE, "fast_sum.cu")])"""
+
+KERNEL = """#include <cute/tensor.hpp>
+__global__ void fast_sum(float* x) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(0), "r"(1));
+}
+"""
+
+
+def _kernel_tree(root: Path, body: str) -> Path:
+    package = root / "fastpath"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("import torch\n", encoding="utf-8")
+    (package / "cuda_ext.py").write_text(WRAPPER, encoding="utf-8")
+    (package / "kernels.py").write_text(CALLER.format(body=body), encoding="utf-8")
+    (package / "fast_sum.cu").write_text(KERNEL, encoding="utf-8")
+    return root
+
+
+def test_a_jit_build_through_the_projects_wrapper_with_a_fallback_is_optional(tmp_path: Path) -> None:
+    """pyjuice 2.6.3 (round 410, *higher* for *lower* on ROCm, two levels off): its sm_90 CuTe kernels are
+    JIT-built through its own ``jit_load`` wrapper of torch's load(), each call in a ``try`` that falls back
+    to Triton. The wrapper's call is the build; the kernel's CuTe include and PTX are as optional as it."""
+    tree = _kernel_tree(tmp_path / "swallowed", SWALLOWED_CALL)
+    builds = [s for s in scan_tree(str(tree)).signals if s.kind == "jit-build"]
+    assert {s.file for s in builds} == {"fastpath/cuda_ext.py", "fastpath/kernels.py"}
+    report = audit(scan_tree(str(tree)), None, parse_target("rocm:gfx942"))
+    assert report.verdict.risk == "lower", report.verdict.reasons
+    # The twin: the same wrapper called with no fallback; the CuTe kernel is the op's only path.
+    twin = _kernel_tree(tmp_path / "required", PLAIN_CALL)
+    report = audit(scan_tree(str(twin)), None, parse_target("rocm:gfx942"))
+    assert report.verdict.risk == "higher", report.verdict.reasons
+
+
+def test_sources_passed_to_a_record_are_no_build(tmp_path: Path) -> None:
+    """birder's ``KernelSpec(sources=[...".cu"])`` describes a kernel; its loader's own load() builds it.
+    Only calls of a function the project defines around load() (sources its parameter) count as builds."""
+    tree = _kernel_tree(tmp_path / "spec", SWALLOWED_CALL)
+    (tree / "fastpath" / "cuda_ext.py").write_text(
+        WRAPPER.replace("sources=sources", 'sources=["other.cu"]'), encoding="utf-8"
+    )
+    wrapped = [s for s in scan_tree(str(tree)).signals if s.kind == "jit-build" and "wrapped=1" in s.detail]
+    assert len(wrapped) == 1  # the call is seen...
+    report = audit(scan_tree(str(tree)), None, parse_target("rocm:gfx942"))
+    assert report.verdict.risk == "higher"  # ...but with no pass-through wrapper it is not the build

@@ -40,6 +40,7 @@ from envsnap.audit.model import (
     NOT_ROCM_ASSERT,
     OFF_MPS,
     OPT_IN,
+    PASS_THROUGH,
     SCALER_SWITCH,
     SWALLOWED,
     TOLERATED,
@@ -47,6 +48,7 @@ from envsnap.audit.model import (
     UNREFERENCED,
     USES,
     WAVE64_REFUSED,
+    WRAPPED,
     Signal,
 )
 from envsnap.audit.ports import (
@@ -330,6 +332,19 @@ def lazy_packages(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Uses:
             if row is not None:
                 keys[(row.key, branches)] = None
     return tuple(keys)
+
+
+def _wrapped_build(node: ast.Call) -> bool:
+    """A call that passes CUDA sources as ``sources=[...]`` (or a second positional list) to something other
+    than torch's own builders: a project's wrapper of ``torch.utils.cpp_extension.load``."""
+    keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg}
+    sources = keywords.get("sources", node.args[1] if len(node.args) > 1 else None)
+    if not isinstance(sources, (ast.List, ast.Tuple)):
+        return False
+    return any(
+        isinstance(s, ast.Constant) and isinstance(s.value, str) and s.value.endswith((".cu", ".cuh"))
+        for s in ast.walk(sources)
+    )
 
 
 class _Visitor(ast.NodeVisitor):
@@ -1578,6 +1593,11 @@ class _Visitor(ast.NodeVisitor):
             self.emit("cupy-kernel", node, name)
         if name in EXTENSION_CALLS:
             self._extension(node, name)
+        elif _wrapped_build(node):
+            # `jit_load(name, sources=[os.path.join(here, "blockscale.cu")])` (pyjuice 2.6.3's wrapper of
+            # torch's load(), #22 blind round 410): the same JIT build, one call away.
+            callee = (self.dotted(node.func) or "").rsplit(".", 1)[-1]
+            self.emit("jit-build", node, callee, guarded=True, detail=(*self._build_marks(), WRAPPED))
         if name is not None and name.rsplit(".", 1)[-1] in XLA_CUSTOM_CALL_REGISTRARS:
             platform = _custom_call_platform(node)
             if platform is not None and platform.lower() in ("gpu", "cuda"):
@@ -1678,6 +1698,18 @@ class _Visitor(ast.NodeVisitor):
         given = [*node.args[:1], *(kw.value for kw in node.keywords if kw.arg == "device")]
         return any(self._overridable(arg) for arg in given)
 
+    def _build_marks(self) -> tuple[str, ...]:
+        """Where a JIT build sits: in a ``try`` whose handler swallows its failure, or in a handler."""
+        marks: tuple[str, ...] = (SWALLOWED,) if self.swallowed and not self.handling else ()
+        return marks + ((FALLBACK_BUILD,) if self.handling else ())
+
+    def _parameters(self) -> frozenset[str]:
+        """The parameter names of the innermost function, or nothing at module level."""
+        if not self.function_nodes:
+            return frozenset()
+        args = self.function_nodes[-1].args
+        return frozenset(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
+
     def _extension(self, node: ast.Call, name: str) -> None:
         keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg}
         short = name.rsplit(".", 1)[1]
@@ -1691,8 +1723,10 @@ class _Visitor(ast.NodeVisitor):
             # sru 2.6's `try: load(sources=[..., "sru_cuda_kernel.cu"]) except Exception: warn; load(dummy)`
             # (#22 blind round 123): a build whose failure is swallowed, and the handler's own build is the
             # fallback, not a kernel the project needs (across_files._jit_only).
-            marks: tuple[str, ...] = (SWALLOWED,) if self.swallowed and not self.handling else ()
-            marks += (FALLBACK_BUILD,) if self.handling else ()
+            marks = self._build_marks()
+            sources = keywords.get("sources", node.args[1] if len(node.args) > 1 else None)
+            if isinstance(sources, ast.Name) and sources.id in self._parameters():
+                marks += (f"{PASS_THROUGH}{self.function_names[-1]}",)
             self.emit("jit-build", node, short, guarded=True, detail=marks)
         with_cuda = keywords.get("with_cuda")
         if (
