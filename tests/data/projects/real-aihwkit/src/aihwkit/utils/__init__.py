@@ -1,0 +1,7 @@
+# -*- coding: utf-8 -*-
+
+# (C) Copyright 2026 IBM. All Rights Reserved.
+#
+# Licensed under the MIT license. See LICENSE file in the project root for details.
+
+"""Utilities and helpers for aihwkit."""

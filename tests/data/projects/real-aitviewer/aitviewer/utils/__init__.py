@@ -1,0 +1,2 @@
+from .decorators import *
+from .utils import *
