@@ -1,0 +1,2 @@
+from audonnx.core.testing import create_model
+from audonnx.core.testing import create_model_proto
