@@ -1,0 +1,3 @@
+from easytranscriber.data.dataset import StreamingAudioFileDataset
+
+__all__ = ["StreamingAudioFileDataset"]

@@ -1,0 +1,2 @@
+"""Time budget features. The budget stop itself is part of efficio.Run; the planner and
+auto-shutdown here are planned for a future release."""

@@ -1,0 +1,1 @@
+"""Profiling and the end-of-run report."""
