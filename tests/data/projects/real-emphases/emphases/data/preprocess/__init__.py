@@ -1,0 +1,3 @@
+from .core import *
+from . import mels
+from . import loudness

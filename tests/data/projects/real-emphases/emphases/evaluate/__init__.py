@@ -1,0 +1,3 @@
+from .core import *
+from . import metrics
+from .metrics import Metrics

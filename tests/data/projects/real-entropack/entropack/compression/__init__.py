@@ -1,0 +1,4 @@
+from .api import CompressionFallbackWarning, compress, decompress
+from .compressed_tensor import CompressedTensor
+
+__all__ = ["CompressedTensor", "CompressionFallbackWarning", "compress", "decompress"]
