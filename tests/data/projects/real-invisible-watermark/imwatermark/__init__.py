@@ -1,0 +1,1 @@
+from .watermark import WatermarkEncoder, WatermarkDecoder
