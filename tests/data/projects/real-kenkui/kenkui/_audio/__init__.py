@@ -1,0 +1,1 @@
+"""Private audio implementation package."""

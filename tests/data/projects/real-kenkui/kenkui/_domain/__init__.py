@@ -1,0 +1,1 @@
+"""Internal functional domain package."""

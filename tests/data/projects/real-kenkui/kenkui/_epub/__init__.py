@@ -1,0 +1,1 @@
+"""Private EPUB implementation package."""

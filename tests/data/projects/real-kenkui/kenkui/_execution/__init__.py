@@ -1,0 +1,1 @@
+"""Private execution implementation package."""

@@ -1,0 +1,1 @@
+"""PDF evidence and pure preprocessing; extraction backends are loaded separately."""

@@ -1,0 +1,1 @@
+"""Private text-to-speech implementation package."""
