@@ -729,6 +729,20 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-biapy", "xpu"),
         ("real-biapy", "mps"),
         ("real-flash-cosine-sim-attention", "rocm:gfx942"),
+        ("real-aihwkit", "xpu"),
+        ("real-aihwkit", "mps"),
+        ("real-audiblez", "xpu"),
+        ("real-easytranscriber", "xpu"),
+        ("real-easytranscriber", "mps"),
+        ("real-efficio", "xpu"),
+        ("real-efficio", "mps"),
+        ("real-entropack", "rocm:gfx942"),
+        ("real-entropack", "xpu"),
+        ("real-entropack", "mps"),
+        ("real-framelift-video", "mps"),
+        ("real-inkan", "mps"),
+        ("real-kazane", "mps"),
+        ("real-kelp-o-matic", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -5669,7 +5683,86 @@ JIT build's failure is swallowed at import
 includes as optional as its sources (pyjuice's CuTe kernels, round 410); but here the call then raises an
 ImportError naming ``use_triton = True`` (``:325``): the fallback is a switch in every call, the truth's
 moderate (borderline against lower).
-"""
+
+aihwkit (blind round 416) on xpu and mps: envsnap says moderate, from cuda-kernel-cpu-build at
+``src/rpucuda/cuda/bit_line_maker.cu:1`` ("Built only where nvcc is found: the project's CMake build goes on
+without CUDA and compiles its CPU implementation"), with cmake-cuda at ``cmake/dependencies_cuda.cmake:12``.
+The expectation is higher: the GPU analog tiles are the RPUCuda backend (``src/rpucuda/cuda``, 37 .cu files)
+with no SYCL or Metal port, and ``tiles/base.py:905-908`` sends any non-cuda device to the CPU simulator, so
+GPU simulation on those targets needs a rewrite of the kernels. The shape: a CUDA backend that is the
+project's whole GPU story reads as an optional extension with a CPU fallback, because the CMake build also
+compiles a CPU simulator. Not tuned: a measurement round, one level off.
+audiblez (blind round 417) on xpu: envsnap says moderate, from hardcoded-cuda-device at ``audiblez/cli.py:34``
+("Behind a boolean CUDA switch (`if cuda:`): the placement under it is CUDA's, so on Intel XPU the switch can
+only be turned off and the work runs on the CPU until the placement takes a device"). The expectation is
+lower: the README's main use runs on the CPU by default (``audiblez-0.4.9.dist-info/METADATA:138``) and runs
+as shipped on an Intel machine; only the opt-in --cuda flag (``audiblez/cli.py:30-34``) knows torch.cuda
+alone, borderline against moderate. The shape: an opt-in CUDA switch over a CPU default is read as a required
+edit for XPU rather than as a shipped CPU path. Not tuned: a measurement round, one level off.
+easytranscriber (blind round 418) on XPU and MPS: envsnap says higher, from cuda-only-import at
+``easytranscriber/asr/ct2.py:11`` ("CTranslate2 inference engine (CPU and CUDA backends): no build for Intel
+XPU exists") and cuda-only-requirement at ``easytranscriber-0.3.0.dist-info/METADATA:18``. The expectation is
+moderate: ctranslate2 is only the default of two backends (``easytranscriber/pipelines.py:59``), the
+transformers backend (``easytranscriber/pipelines.py:331``) runs anywhere torch does, so the port is
+device='xpu'/'mps' instead of the 'cuda' default (``easytranscriber/pipelines.py:100``) and backend='hf'. The
+shape: a CUDA-only engine behind a backend switch with a documented pure-torch alternative is read as
+required. Not tuned: a measurement round, one level off.
+
+efficio (blind round 418, held out) on XPU and MPS: envsnap says lower, from no rule ("standard ops, no custom
+CUDA: install the target build of the framework"). The expectation is moderate: device detection is
+torch.cuda-only (``efficio/env/hardware.py:16``), so on XPU or MPS it silently trains on CPU, and
+autocast(device_type='cuda') (``efficio/run.py:149``) and GradScaler('cuda') (``efficio/run.py:61``) need a
+device branch. The shape: a torch.cuda.is_available()-or-CPU detector plus 'cuda'-typed autocast and
+GradScaler are not counted as hard-coded CUDA device paths. Not tuned: a measurement round, one level off.
+entropack (blind round 419) on ROCm, XPU and MPS: envsnap says higher, from inline-ptx at
+``entropack/schemes/dfloat11/dfloat11.cu:82`` (+2 more) ('Inline PTX is NVIDIA's ISA: nothing translates it
+for ROCm (hipify leaves it as is, so the build fails)'), and on ROCm also warp-mask-32bit at
+``entropack/schemes/lattice_rans/lattice_rans.cu:433`` (+2 more) ('A 32-bit lane mask (0xffffffff) in a *_sync
+intrinsic: from HIP 6.2 on this is a compile error'). The expectation is moderate: the .cu kernels are
+compiled at run time through CuPy only by the optional cuda backend, whose probe needs torch.cuda and an
+importable cupy (``entropack/backends/cuda/__init__.py:4-12``); without it the dispatcher falls back to the
+pure-torch eager lanes (``entropack/backends/__init__.py:17-19``, ``entropack/schemes/dfloat11/eager.py``), so
+compress/decompress run on any device, and what needs edits is the CUDA-only CompressedLinear check
+(``entropack/linear/linear.py:324-328``), the README's device='cuda' examples and, on MPS, the float64 in
+``entropack/schemes/lattice_rans/eager.py:36-38``. The shape: CUDA sources with inline PTX that are JIT-
+compiled by an optional backend behind a probe, with a registered pure-framework fallback lane, are read as a
+required extension. Not tuned: a measurement round, one level off.
+framelift-video (blind round 420) on mps: envsnap says lower, from the fallback verdict with no finding
+("standard ops, no custom CUDA: install the target build of the framework"), citing no line. The expectation
+is moderate: the README's Apple row is ``--device cpu`` (``framelift_video-2.1.0.dist-info/METADATA:692``),
+the device choice is auto/cpu/cuda/igpu (``framelift/options.py:17``) and ``Device.torch_device`` returns
+``cuda:N`` or ``cpu`` (``framelift/device.py:49``), so an Apple GPU is never used until the device code is
+edited. The shape: a device selection written as a dataclass property returning ``torch.device(f'cuda:{id}')
+if self.is_cuda else torch.device('cpu')``, with the choices held in a tuple constant elsewhere, is not read
+as a CUDA-or-CPU selection. Not tuned: a measurement round, one level off.
+inkan (blind round 421) on mps: envsnap says moderate, from torch-compile-mps at ``inkan/basis.py:149``
+("torch.compile on MPS is an early prototype (Inductor's Metal backend): expect unsupported ops and
+fall-backs; validate against eager mode"). The expectation is lower: the README names MPS among the supported
+devices ('Supported devices: CPU, CUDA (NVIDIA), MPS (Apple Silicon)', ``inkan-0.5.2.dist-info/METADATA:79``)
+and benchmarks on it (``:220``), the compiled basis has an eager twin the layer selects with
+``compile_basis=False`` (``inkan/basis.py:153-157``, ``inkan/layer.py:20-25``, ``:110``), and every tensor
+follows the input's device in float32, so an MPS user moves the model to 'mps' and, if Inductor fails, passes
+compile_basis=False, with no edit. The shape: a module-level torch.compile with a documented eager switch, in
+a project that names MPS as supported, is read as a required compile on MPS. Not tuned: a measurement round,
+one level off.
+kazane (blind round 422) on mps: envsnap says moderate, from float64-on-mps at ``kazane/decimate.py:68`` (+2
+more) ("MPS has no float64: 'Cannot convert a MPS Tensor to float64 dtype': fails if this tensor lives on the
+MPS device"). The expectation is lower: the float64 sinc kernel is built once on the CPU in ``__init__`` and
+stored as a float32 buffer (``kazane/decimate.py:72`` ``.float()``, ``kazane/upsample.py:69``
+``kernel.float()``), so no float64 tensor ever reaches the MPS device; forward is torch.fft rfft/irfft
+(``kazane/fftconv.py:28-50``), device-generic. The shape: float64 used only for construction-time CPU
+precomputation and cast to float32 before registering a buffer, read as a float64 tensor living on the device.
+Not tuned: a measurement round, one level off.
+
+kelp-o-matic (blind round 422) on mps: envsnap says moderate, from ort-cuda-provider at
+``kelp_o_matic/utils.py:88`` ("ONNX Runtime's CUDAExecutionProvider exists only in its NVIDIA builds: on Apple
+MPS the session skips it (a warning) and runs on the CPU, until the providers list names the target's
+provider"). The expectation is lower: macOS is the project's own documented install path, the Darwin marker
+pulls the plain onnxruntime (``kelp_o_matic-0.14.1.dist-info/METADATA:16``) while onnxruntime-gpu is only for
+non-Darwin (``:15``), and the provider list ends in CPUExecutionProvider (``kelp_o_matic/utils.py:91``), so a
+Mac user runs as shipped on the CPU path the project chose for that platform. The shape: a platform-marked
+Requires-Dist that gives macOS a CPU build on purpose, read as a CUDA provider the Mac must replace. Not
+tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
