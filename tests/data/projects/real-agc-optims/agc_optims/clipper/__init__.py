@@ -1,0 +1,2 @@
+from .agc import AGC
+
