@@ -1,0 +1,2 @@
+from .dropout import *
+from .keepalive import *

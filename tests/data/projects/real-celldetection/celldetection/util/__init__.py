@@ -1,0 +1,5 @@
+from .util import *
+from .timer import *
+from .schedule import *
+from .shm_cache import *
+from .logging import *

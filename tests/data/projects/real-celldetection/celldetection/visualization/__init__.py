@@ -1,0 +1,2 @@
+from .images import *
+from .cmaps import *

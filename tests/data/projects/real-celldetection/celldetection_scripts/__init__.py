@@ -1,0 +1,1 @@
+from .cpn_inference import cpn_inference
