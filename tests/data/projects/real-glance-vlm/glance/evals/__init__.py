@@ -1,0 +1,1 @@
+"""Eval harness: dataset loaders, metrics, plots, markdown report."""

@@ -1,0 +1,3 @@
+
+from gobrec.recommender import Recommender
+import gobrec.mabs
