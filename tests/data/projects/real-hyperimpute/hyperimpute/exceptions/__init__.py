@@ -1,0 +1,6 @@
+class StudyCancelled(Exception):
+    pass
+
+
+class BuildCancelled(Exception):
+    pass
