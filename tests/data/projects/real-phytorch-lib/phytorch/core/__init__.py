@@ -1,0 +1,5 @@
+"""Core functionality for PhyTorch."""
+
+from .result import FitResult
+
+__all__ = ['FitResult']

@@ -1,0 +1,2 @@
+from .prospectmodels import prospectdcore as prospectd
+from .prospectmodels import fitparams as prospectdparams

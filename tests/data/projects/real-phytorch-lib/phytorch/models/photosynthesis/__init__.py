@@ -1,0 +1,5 @@
+"""Photosynthesis models for PhyTorch."""
+
+from .fvcb import FvCB
+
+__all__ = ['FvCB']
