@@ -743,6 +743,23 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-inkan", "mps"),
         ("real-kazane", "mps"),
         ("real-kelp-o-matic", "mps"),
+        ("real-celldetection", "mps"),
+        ("real-cellstitch-cuda", "xpu"),
+        ("real-cellstitch-cuda", "mps"),
+        ("real-dora-search", "xpu"),
+        ("real-gobrec", "xpu"),
+        ("real-hydragnn", "xpu"),
+        ("real-hydragnn", "mps"),
+        ("real-hyperimpute", "xpu"),
+        ("real-hyperimpute", "mps"),
+        ("real-hurricore", "xpu"),
+        ("real-hurricore", "mps"),
+        ("real-philtorch", "rocm:gfx942"),
+        ("real-philtorch", "xpu"),
+        ("real-photorch", "xpu"),
+        ("real-photorch", "mps"),
+        ("real-phytorch-lib", "xpu"),
+        ("real-phytorch-lib", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -5762,7 +5779,87 @@ pulls the plain onnxruntime (``kelp_o_matic-0.14.1.dist-info/METADATA:16``) whil
 non-Darwin (``:15``), and the provider list ends in CPUExecutionProvider (``kelp_o_matic/utils.py:91``), so a
 Mac user runs as shipped on the CPU path the project chose for that platform. The shape: a platform-marked
 Requires-Dist that gives macOS a CPU build on purpose, read as a CUDA provider the Mac must replace. Not
-tuned: a measurement round, one level off."""
+tuned: a measurement round, one level off.
+celldetection (blind round 426) on mps: envsnap says lower, from the standard-ops default at
+``src/envsnap/audit/verdict.py:142`` ("standard ops, no custom CUDA: install the target build of the
+framework"). The expectation is moderate: the README's main use picks only 'cuda' or 'cpu'
+(``CellDetection-0.4.9.dist-info/METADATA:96``), as does the Inference helper
+(``celldetection/models/inference.py:10``), which also wraps ``torch.cuda.amp.autocast``
+(``celldetection/models/inference.py:24``), so an MPS user edits the device pick; envsnap gives XPU moderate
+only through Lightning. The shape: a cuda-or-cpu device pick with no MPS branch in the README's main use reads
+as standard ops on MPS. Not tuned: a measurement round, one level off.
+
+cellstitch-cuda (blind round 426) on xpu, mps: envsnap says moderate, from cuda-only-import at
+``src/envsnap/audit/judges/packages.py:210`` and cuda-only-requirement ("CuPy built for CUDA: CUDA-only as
+used here.", ``cellstitch_cuda/evaluation.py:5``, ``cellstitch_cuda-1.5.7.dist-info/METADATA:24``) and
+torch-cuda-api at ``cellstitch_cuda/preprocessing_cupy.py:198`` ("A CUDA-only call: it raises on XPU."). The
+expectation is higher: CuPy has no Intel GPU or Metal backend and the whole stitching path is cp/cupyx arrays
+(``cellstitch_cuda/alignment.py:34-54``, ``cellstitch_cuda/frame.py:1``, ``cellstitch_cuda/interpolate.py:4``,
+``cellstitch_cuda/preprocessing_cupy.py:7``), with no NumPy fallback, so the array code must be rewritten
+(borderline against moderate, as CuPy mirrors NumPy). The shape: a required CuPy that is the package's whole
+compute path, not an optional accelerator, is scored as a swap on targets CuPy does not reach. Not tuned: a
+measurement round, one level off.
+dora-search (blind round 427) (held out) on xpu: envsnap says lower, from the standard-ops fallback ("standard
+ops, no custom CUDA: install the target build of the framework"), with no finding on
+``dora/executor.py:62-65`` or ``dora/distrib.py:95-109``. The expectation is moderate: single-process ``dora
+run`` is untouched, but the documented ``-d`` DDP launcher counts ``torch.cuda.device_count()`` and exits with
+'DDP is only available on GPU. Make sure GPUs are properly configured with cuda.'
+(``dora/executor.py:62-65``), and ``distrib.init`` defaults to the nccl backend with ``torch.cuda.set_device``
+(``dora/distrib.py:95-109``), so multi-XPU training needs edits to xpu device counting and the xccl backend
+(borderline against lower). The shape: a launcher library whose multi-GPU path gates on
+torch.cuda.device_count() and defaults to nccl is read as standard ops because the cuda calls sit in a
+launcher, not a model. Not tuned: a measurement round, one level off.
+gobrec (blind round 428) (held out) on xpu: envsnap says lower, from the standard-ops default ("standard ops,
+no custom CUDA: install the target build of the framework"), with no rule firing on
+``gobrec/mabs/lin_mabs/lin.py:67``. The expectation is moderate: the GPU switch is ``self.device = 'cuda' if
+use_gpu else 'cpu'`` at ``gobrec/mabs/lin_mabs/lin.py:67``, the only way the README's main use
+(``LinUCB(seed=42, use_gpu=True)``, METADATA:77) reaches a GPU, so an Intel GPU user must edit the device
+choice before any bandit runs there. The shape: a boolean use_gpu switch that maps to a 'cuda' string literal
+assigned to an attribute and later passed as ``device=`` to tensor factories is not read as a hard-coded CUDA
+device. Not tuned: a measurement round, one level off.
+HydraGNN (blind round 429) on xpu and mps: envsnap says lower, from the standard-ops rule ("standard ops, no
+custom CUDA: install the target build of the framework"). The expectation is moderate: device choice goes only
+through torch.cuda and names devices ``'cuda:'+localrank`` (``hydragnn/utils/distributed.py:165-203``), nccl
+else gloo (``:115-118``), map_location from ``cuda:0`` (``hydragnn/utils/model.py:90``), so an Intel or Apple
+GPU is never used until edited, as upstream later did in ORNL/HydraGNN#334. The shape: a device helper built
+from torch.cuda.device_count() and a 'cuda:' string, with no cuda-or-cpu literal pair, goes unread as a device
+choice. Not tuned: a measurement round, one level off.
+
+hyperimpute (blind round 429) (held out) on xpu and mps: envsnap says moderate, from device-choices at
+``hyperimpute/plugins/imputers/plugin_gain.py:20`` ("The device selection picks among cuda, cpu and never
+'xpu'") and, on mps, float64-on-mps at ``hyperimpute/plugins/imputers/plugin_sinkhorn.py:82`` ("MPS has no
+float64"). The expectation is lower: the README's default imputer is sklearn/XGBoost/CatBoost on ``DEVICE =
+'cpu'`` (``hyperimpute/plugins/core/device.py:1``), the neural plugins run as shipped on CPU, and the sinkhorn
+``.double()`` sits on that CPU device. The shape: a cuda-or-cpu fallback in optional plugins of a CPU-first
+library is scored as a port edit. Not tuned: a measurement round, one level off.
+
+hurricore (blind round 429) on xpu and mps: envsnap says lower, from the standard-ops rule ("standard ops, no
+custom CUDA: install the target build of the framework"). The expectation is moderate: the LoggerHook imports
+and calls ``torch.cuda.mem_get_info`` and ``torch.cuda.utilization`` on every log step
+(``hurricore/hooks/logger_hook.py:5,114,123``), which fail without CUDA, and ``set_cuda_visible_devices``
+(``hurricore/utils/config_utils.py:19-21``). The shape: ``from torch.cuda import NAME`` calls on the main path
+are not read as torch.cuda use. Not tuned: a measurement round, one level off.
+philtorch (blind round 431) on rocm:gfx942 and xpu: envsnap says lower, from the supported rule at
+``philtorch/align/_dtw_kernels.py:458`` ("branches on torch.version.hip") on ROCm and from "standard ops, no
+custom CUDA: install the target build of the framework" on XPU. The expectation is moderate: the native filter
+kernels live in a compiled extension that the wheel ships as a binary (dropped from the tree), built for CUDA
+only with CUDA_HOME (``philtorch-0.7.0.dist-info/METADATA:123``), so GPU filters on ROCm or XPU need the
+documented unroll_factor > 1 swap (``METADATA:281``). The shape: a project whose kernels ship only as a
+compiled .so reads as pure PyTorch once the binary is gone, and one hip branch in an optional Triton path
+reads as ROCm support. Not tuned: a measurement round, one level off.
+
+photorch (blind round 431) (held out) on xpu and mps: envsnap says lower, from "standard ops, no custom CUDA:
+install the target build of the framework". The expectation is moderate: the GPU path is 'cuda' only,
+``photorch/src/fvcb/fitaci.py:22-33`` moves the model and enables AMP only when device == 'cuda', so 'xpu' or
+'mps' needs edits. The shape: a device branch that compares the device string to 'cuda' is not read as a
+hard-coded CUDA path. Not tuned: a measurement round, one level off.
+
+phytorch-lib (blind round 431) on xpu and mps: envsnap says lower, from "standard ops, no custom CUDA: install
+the target build of the framework". The expectation is moderate:
+``phytorch/core/optimizers/torch_optimizer.py:50-57`` reaches a GPU only when device == 'cuda' and silently
+falls back to CPU otherwise, with torch.cuda.amp GradScaler (``torch_optimizer.py:6``). The shape: a device
+branch that compares the device string to 'cuda' is not read as a
+hard-coded CUDA path. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
