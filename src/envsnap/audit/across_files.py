@@ -48,6 +48,21 @@ from envsnap.audit.roles import role_of
 from envsnap.audit.scanners.python_local import SCRIPT, TOP
 
 
+def wrapper_builds(signals: list[Signal]) -> list[Signal]:
+    """Keep the calls passing CUDA ``sources=`` (WRAPPED) only where they call the project's load() wrapper.
+
+    pyjuice 2.6.3 JIT-builds through ``jit_load``, whose ``load(sources=sources)`` takes its parameter
+    (PASS_THROUGH, #22 blind round 410): its calls are the builds. A call passing ``sources=`` to anything
+    else (birder's ``KernelSpec(sources=[...])`` records) builds nothing, dropped before any pass reads it.
+    """
+    builds = [s for s in signals if s.kind == "jit-build"]
+    if not any(WRAPPED in s.detail for s in builds):
+        return signals
+    wrappers = {d.removeprefix(PASS_THROUGH) for s in builds for d in s.detail if d.startswith(PASS_THROUGH)}
+    unbuilt = [s for s in builds if WRAPPED in s.detail and s.subject not in wrappers]
+    return [s for s in signals if s not in unbuilt]
+
+
 def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:
     """``signals`` with what the other files of the tree say about each (``files``: every scanned path)."""
     signals = _extra_files(signals)
@@ -440,14 +455,10 @@ def _jit_only(signals: list[Signal], files: set[str]) -> list[Signal]:
         for s in signals
         if s.kind == "jit-build" and (s.file, s.line) not in places and FALLBACK_BUILD not in s.detail
     ]
-    # A wrapper of load() whose sources are its parameter (pyjuice 2.6.3's `jit_load`, #22 blind round 410)
-    # builds what its callers name: where those calls are seen, they are the builds. A call passing
-    # `sources=` to anything else (birder's `KernelSpec(sources=[...])` records) builds nothing.
-    wrappers = {d.removeprefix(PASS_THROUGH) for s in loads for d in s.detail if d.startswith(PASS_THROUGH)}
-    calls = [s for s in loads if WRAPPED in s.detail and s.subject in wrappers]
-    loads = [s for s in loads if WRAPPED not in s.detail]
-    if calls:
-        loads = [s for s in loads if not any(d.startswith(PASS_THROUGH) for d in s.detail)] + calls
+    # A wrapper of load() whose sources are its parameter builds what its callers name (wrapper_builds):
+    # where those calls are seen, they are the builds.
+    if any(WRAPPED in s.detail for s in loads):
+        loads = [s for s in loads if not any(d.startswith(PASS_THROUGH) for d in s.detail)]
     # Or each library they build is loaded only in such a `try` (torchani 2.9 JIT-builds cuAEV in its
     # `ani build-extensions` command and loads it with torch.ops.load_library under `except Exception`).
     libraries = {s.subject for s in signals if s.kind == "optional-library"}

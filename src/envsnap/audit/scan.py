@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 
 import msgspec
 
-from envsnap.audit.across_files import across_files
+from envsnap.audit.across_files import across_files, wrapper_builds
 from envsnap.audit.cli_switches import mark_opt_in, off_options, switch_names
 from envsnap.audit.model import (
     CUDA_OR_CPU,
@@ -73,6 +73,7 @@ def scan_tree(
         parsed += was_parsed
     # Backend files walk does not scan (an mps/ folder's .mm sources) still name the ops a port covers.
     paths = {entry.relative for entry in entries} | {relative for relative, _, _ in layout}
+    signals = wrapper_builds(signals)
     signals = _cli_switches(signals, entries)
     signals = _own_module_imports(signals, entries)
     signals = _alternative_modules(signals, entries)
