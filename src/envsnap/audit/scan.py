@@ -475,7 +475,8 @@ def _apple_named_files(
         for relative, data in _python_texts([e for e in entries if e.relative in named])
         if APPLE_GPU_CODE.search(data)
     }
-    return [item for item in layout if item[0] not in named - apple or item[1] != "mps"]
+    not_apple = named - apple
+    return [item for item in layout if item[0] not in not_apple or item[1] != "mps"]
 
 
 def _layout_signals(layout: Sequence[tuple[str, str, str]]) -> list[Signal]:

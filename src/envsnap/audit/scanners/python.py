@@ -334,11 +334,16 @@ def lazy_packages(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Uses:
     return tuple(keys)
 
 
+def _sources_argument(node: ast.Call) -> ast.expr | None:
+    """The ``sources`` of a build call: the keyword, else the second positional argument (load's order)."""
+    given = next((kw.value for kw in node.keywords if kw.arg == "sources"), None)
+    return given if given is not None else node.args[1] if len(node.args) > 1 else None
+
+
 def _wrapped_build(node: ast.Call) -> bool:
     """A call that passes CUDA sources as ``sources=[...]`` (or a second positional list) to something other
     than torch's own builders: a project's wrapper of ``torch.utils.cpp_extension.load``."""
-    keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg}
-    sources = keywords.get("sources", node.args[1] if len(node.args) > 1 else None)
+    sources = _sources_argument(node)
     if not isinstance(sources, (ast.List, ast.Tuple)):
         return False
     return any(
@@ -1703,13 +1708,6 @@ class _Visitor(ast.NodeVisitor):
         marks: tuple[str, ...] = (SWALLOWED,) if self.swallowed and not self.handling else ()
         return marks + ((FALLBACK_BUILD,) if self.handling else ())
 
-    def _parameters(self) -> frozenset[str]:
-        """The parameter names of the innermost function, or nothing at module level."""
-        if not self.function_nodes:
-            return frozenset()
-        args = self.function_nodes[-1].args
-        return frozenset(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
-
     def _extension(self, node: ast.Call, name: str) -> None:
         keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg}
         short = name.rsplit(".", 1)[1]
@@ -1724,8 +1722,8 @@ class _Visitor(ast.NodeVisitor):
             # (#22 blind round 123): a build whose failure is swallowed, and the handler's own build is the
             # fallback, not a kernel the project needs (across_files._jit_only).
             marks = self._build_marks()
-            sources = keywords.get("sources", node.args[1] if len(node.args) > 1 else None)
-            if isinstance(sources, ast.Name) and sources.id in self._parameters():
+            sources = _sources_argument(node)
+            if isinstance(sources, ast.Name) and self.params and sources.id in self.params[-1]:
                 marks += (f"{PASS_THROUGH}{self.function_names[-1]}",)
             self.emit("jit-build", node, short, guarded=True, detail=marks)
         with_cuda = keywords.get("with_cuda")
@@ -1871,7 +1869,7 @@ class _Visitor(ast.NodeVisitor):
             pattern = rf"\b{re.escape(target.id)}\b"
         else:
             return False
-        return len(re.findall(pattern, "".join(self.lines))) > 1
+        return len(re.findall(pattern, self.text)) > 1
 
     def _mark_tested(self, test: ast.expr) -> None:
         """``if ev.double():`` (a GUI event's double-click, Cellpose's Qt viewer, #22 blind round 56): a call
