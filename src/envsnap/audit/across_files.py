@@ -59,8 +59,8 @@ def wrapper_builds(signals: list[Signal]) -> list[Signal]:
     if not any(WRAPPED in s.detail for s in builds):
         return signals
     wrappers = {d.removeprefix(PASS_THROUGH) for s in builds for d in s.detail if d.startswith(PASS_THROUGH)}
-    unbuilt = [s for s in builds if WRAPPED in s.detail and s.subject not in wrappers]
-    return [s for s in signals if s not in unbuilt]
+    unbuilt = {id(s) for s in builds if WRAPPED in s.detail and s.subject not in wrappers}
+    return [s for s in signals if id(s) not in unbuilt]
 
 
 def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:
