@@ -223,3 +223,15 @@ async def test_keys_typed_during_start_up_are_taken_in_order(
             assert app.main.active_tab == "devices"
     finally:
         release.set()
+
+
+async def test_the_probes_fallback_timer_stops_once_the_sample_starts_them(make_app: AppFactory) -> None:
+    """The probes start on the first sample; their 1 s fallback must not linger to fire into an idle app.
+
+    Left running, it kept ``envsnap-start-probes`` among the live timers of an app whose keys came
+    and went within that second (a CI run of the issue sequence above failed so).
+    """
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until_ready(app, pilot)
+        assert "envsnap-start-probes" not in running_timers(app)

@@ -162,6 +162,7 @@ class EnvsnapApp(App[int]):
         self._failures = 0
         self._sample_timer: Timer | None = None
         self._collection_started = False
+        self._probes_timer: Timer | None = None
         self._save_queued = False
         """``s`` was pressed while probing: save as soon as the snapshot is complete."""
         self._saving = False
@@ -227,7 +228,9 @@ class EnvsnapApp(App[int]):
             # The probes (python, extensions) hold the GIL and the import lock for seconds and
             # would delay the first sample; they start when it is drawn (or after
             # FIRST_SAMPLE_WAIT_S, should the driver hang).
-            self.set_timer(FIRST_SAMPLE_WAIT_S, self._start_collection, name="envsnap-start-probes")
+            self._probes_timer = self.set_timer(
+                FIRST_SAMPLE_WAIT_S, self._start_collection, name="envsnap-start-probes"
+            )
             return  # the snapshots folder is listed with the probes: the first card needs neither
         self._load_snapshot(Path(str(self.snapshot_path)))
         self._list_snapshots()
@@ -481,6 +484,8 @@ class EnvsnapApp(App[int]):
         if self._collection_started or not self.live:
             return
         self._collection_started = True
+        if self._probes_timer is not None:
+            self._probes_timer.stop()  # the sample came first: the fallback must not linger
         self._collect_snapshot()
         # Reading the folder's headers imports the YAML store (PyYAML, packaging): after the card too.
         self._list_snapshots()
