@@ -1,0 +1,1 @@
+from .prodigy import Prodigy
