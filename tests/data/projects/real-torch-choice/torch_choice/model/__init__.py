@@ -1,0 +1,2 @@
+from .conditional_logit_model import *
+from .nested_logit_model import *

@@ -1,0 +1,3 @@
+from .estimator import BaseEstimator, ConfigurableBaseEstimator
+
+__all__ = ["BaseEstimator", "ConfigurableBaseEstimator"]

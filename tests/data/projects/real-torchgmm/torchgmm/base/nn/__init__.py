@@ -1,0 +1,3 @@
+from .configurable import Configurable
+
+__all__ = ["Configurable"]

@@ -1,0 +1,5 @@
+from .gmm import GaussianMixture
+
+__all__ = [
+    "GaussianMixture",
+]

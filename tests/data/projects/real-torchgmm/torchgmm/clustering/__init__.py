@@ -1,0 +1,5 @@
+from .kmeans import KMeans
+
+__all__ = [
+    "KMeans",
+]

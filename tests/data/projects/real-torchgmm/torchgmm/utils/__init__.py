@@ -1,0 +1,3 @@
+from .lightning_module import NonparametricLightningModule
+
+__all__ = ["NonparametricLightningModule"]

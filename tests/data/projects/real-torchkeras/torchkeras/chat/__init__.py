@@ -1,0 +1,3 @@
+from .chatgpt import ChatGPT
+from .ollama import Ollama
+from .chatllm import ChatLLM

@@ -1,0 +1,11 @@
+from .config import (
+    ModelConfig,
+    InferredConfig,
+    safe_merge_config,
+)
+
+__all__ = [
+    "ModelConfig",
+    "InferredConfig",
+    "safe_merge_config",
+]

@@ -1,0 +1,4 @@
+from .config import DANetConfig
+from .danet import DANetBackbone, DANetModel
+
+__all__ = ["DANetConfig", "DANetBackbone", "DANetModel"]

@@ -1,0 +1,4 @@
+from .config import DeepCrossConfig
+from .deepcross_model import DeepCrossModel,DeepCrossBackbone
+
+__all__ = ["DeepCrossConfig", "DeepCrossBackbone", "DeepCrossModel"]

@@ -1,0 +1,4 @@
+from .config import DeepKNNConfig
+from .deepknn_model import DeepKNNModel
+
+__all__ = ["DeepKNNConfig",  "DeepKNNModel"]

@@ -1,0 +1,4 @@
+from .config import FMConfig
+from .fm_model import FMModel,FMBackbone
+
+__all__ = ["FMConfig", "FMBackbone", "FMModel"]

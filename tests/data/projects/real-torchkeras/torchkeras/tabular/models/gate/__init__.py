@@ -1,0 +1,8 @@
+from .config import GatedAdditiveTreeEnsembleConfig
+from .gate_model import GatedAdditiveTreeEnsembleModel, GatedAdditiveTreesBackbone
+
+__all__ = [
+    "GatedAdditiveTreesBackbone",
+    "GatedAdditiveTreeEnsembleModel",
+    "GatedAdditiveTreeEnsembleConfig",
+]

@@ -1,0 +1,2 @@
+from .config import PeMLPConfig
+from .pemlp_model import PeMLPModel

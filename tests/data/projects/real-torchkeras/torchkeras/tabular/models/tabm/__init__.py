@@ -1,0 +1,2 @@
+from .config import TabMConfig
+from .tabm_model import TabMModel

@@ -1,0 +1,3 @@
+from .resnet import ResNet50
+from .unet import UNet
+from .ssd import SSD300
