@@ -1,0 +1,4 @@
+import pathlib
+from typing import Union
+
+PathLike = Union[str, pathlib.Path]

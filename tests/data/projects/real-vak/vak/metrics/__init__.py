@@ -1,0 +1,2 @@
+from .classification import *  # noqa: F401, F403
+from .distance import *  # noqa: F401, F403

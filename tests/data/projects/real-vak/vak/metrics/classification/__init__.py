@@ -1,0 +1,5 @@
+from .classification import Accuracy
+
+__all__ = [
+    "Accuracy",
+]

@@ -1,0 +1,3 @@
+from .distance import CharacterErrorRate, Levenshtein
+
+__all__ = ["Levenshtein", "CharacterErrorRate"]

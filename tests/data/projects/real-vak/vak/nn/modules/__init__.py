@@ -1,0 +1,7 @@
+from .activation import NormReLU
+from .conv import Conv2dTF
+
+__all__ = [
+    "Conv2dTF",
+    "NormReLU",
+]

@@ -1,0 +1,3 @@
+from .bruteforce import brute_force
+
+__all__ = ["brute_force"]

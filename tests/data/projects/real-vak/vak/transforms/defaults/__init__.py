@@ -1,0 +1,3 @@
+from . import frame_classification
+
+__all__ = ["frame_classification"]

@@ -1,0 +1,3 @@
+from vision_mamba.model import Vim
+
+__all__ = ["Vim"]
