@@ -1,0 +1,1 @@
+"""Vendored bitsandbytes primitives (temporary — see experts.py header for provenance)."""

@@ -1,0 +1,1 @@
+"""formats — see experts4bit_qlora/README-LAYOUT.md for what belongs here."""

@@ -1,0 +1,2 @@
+from .base_specification import CogView4ModelSpecification
+from .control_specification import CogView4ControlModelSpecification

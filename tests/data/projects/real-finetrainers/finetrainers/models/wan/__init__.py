@@ -1,0 +1,2 @@
+from .base_specification import WanModelSpecification
+from .control_specification import WanControlModelSpecification

@@ -1,0 +1,2 @@
+from .control_trainer import ControlTrainer
+from .sft_trainer import SFTTrainer

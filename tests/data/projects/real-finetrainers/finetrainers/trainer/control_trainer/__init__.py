@@ -1,0 +1,2 @@
+from .config import ControlFullRankConfig, ControlLowRankConfig
+from .trainer import ControlTrainer

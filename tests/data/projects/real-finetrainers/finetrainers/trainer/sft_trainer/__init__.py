@@ -1,0 +1,2 @@
+from .config import SFTFullRankConfig, SFTLowRankConfig
+from .trainer import SFTTrainer
