@@ -760,6 +760,19 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-photorch", "mps"),
         ("real-phytorch-lib", "xpu"),
         ("real-phytorch-lib", "mps"),
+        ("real-prodigyopt", "xpu"),
+        ("real-prodigyopt", "mps"),
+        ("real-silva-networks", "xpu"),
+        ("real-torch-choice", "mps"),
+        ("real-torchkeras", "xpu"),
+        ("real-torchkeras", "mps"),
+        ("real-experts4bit-qlora", "rocm:gfx942"),
+        ("real-experts4bit-qlora", "xpu"),
+        ("real-experts4bit-qlora", "mps"),
+        ("real-exordium", "mps"),
+        ("real-finetrainers", "xpu"),
+        ("real-finetrainers", "mps"),
+        ("real-galmoss", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -5859,7 +5872,67 @@ the target build of the framework". The expectation is moderate:
 ``phytorch/core/optimizers/torch_optimizer.py:50-57`` reaches a GPU only when device == 'cuda' and silently
 falls back to CPU otherwise, with torch.cuda.amp GradScaler (``torch_optimizer.py:6``). The shape: a device
 branch that compares the device string to 'cuda' is not read as a
-hard-coded CUDA path. Not tuned: a measurement round, one level off."""
+hard-coded CUDA path. Not tuned: a measurement round, one level off.
+prodigyopt (blind round 433) (held out) on XPU and MPS: envsnap says moderate, from hardcoded-cuda-device at
+``prodigyopt/prodigy.py:219`` ("Fails at this line on Intel XPU: the build has no 'cuda' device ... a one-line
+edit"). The expectation is lower: the README's main use, ``Prodigy(net.parameters())``, keeps every state
+tensor on the parameters' device (``prodigyopt/prodigy.py:178``), and the one ``torch.zeros(2).cuda()`` sits
+under ``fsdp_in_use`` (``prodigyopt/prodigy.py:218-219``), set only for FSDP-flattened parameters
+(``prodigyopt/prodigy.py:157-158``), a path a single-device XPU or MPS user never reaches. The shape: a hard-
+coded ``.cuda()`` inside a branch guarded by a distributed-only flag is read as on the main path of a device-
+agnostic library. Not tuned: a measurement round, one level off.
+silva-networks (blind round 434) on xpu: envsnap says moderate, from device-choices at
+``silva_networks/public_experiments.py:69`` ("The device values it admits (auto, cpu, cuda, mps) leave out
+'xpu'"), with cuda-grad-scaler at ``silva_networks/training.py:278``. The expectation is lower: the README's
+main use is the Python API with ``resolve_device`` (METADATA:285-288), which passes 'xpu' through
+``torch.device`` unchanged (``silva_networks/device.py:20-27``); only the experiment CLI's choices omit xpu.
+The shape: a restricted device list on a secondary CLI is read as blocking a library whose API accepts any
+device string. Not tuned: a measurement round, one level off.
+torch-choice (blind round 435) on mps: envsnap says moderate, from float64-on-mps at
+``torch_choice/utils/std.py:125`` ("MPS has no float64: 'Cannot convert a MPS Tensor to float64 dtype'"). The
+expectation is lower: the README names 'mps' for Apple Silicon (METADATA:187) and the float64 Hessian only
+feeds the standard errors, whose RuntimeError ``torch_choice/model/_fit_mixin.py:836`` catches and skips. The
+shape: float64 in an optional post-fit step whose failure the caller catches is read as a blocker. Not tuned:
+a measurement round, one level off.
+
+torchkeras (blind round 435) (held out) on xpu, mps: envsnap says moderate, from hardcoded-cuda-device at
+``torchkeras/vision/ssd.py:123`` ("Fails at this line ... the build has no 'cuda' device") and, on xpu,
+framework-import at ``torchkeras/tools/lightning.py:2`` ("Lightning has no XPU accelerator"). The expectation
+is lower: the main KerasModel path builds ``accelerate.Accelerator`` at ``torchkeras/kerasmodel.py:258``,
+which picks xpu or mps itself; the ssd model and the Lightning tool are side modules. The shape: a .cuda() in
+a side model and an optional Lightning helper outweigh an accelerate-driven main loop. Not tuned: a
+measurement round, one level off.
+experts4bit-qlora (blind round 438) on rocm:gfx942, xpu and mps: envsnap says lower on ROCm, from the ROCm
+backend file at ``experts4bit_qlora/_rocm.py`` ('already supported on ROCm: rocm backend file _rocm.py'), and
+moderate on XPU and MPS, from torch-cuda-api at ``experts4bit_qlora/engines/paged_runner.py:1130`` ('CUDA
+graph capture raises on XPU') and cuda-only-import at ``experts4bit_qlora/absmax_dq.py:162``. The expectation
+is moderate on ROCm and higher on XPU and MPS: the README says GPU execution needs Linux and NVIDIA CUDA
+(``METADATA:87``, ``METADATA:105``), ``_rocm.py:1-8`` says no AMD card has run the suites and exists to refuse
+paths on AMD, ``train.py:31`` hard-codes 'cuda' and ``engines/offload.py:224-232`` calls libcuda through
+ctypes. The shape: a file named for ROCm that holds refusals, not a backend, is read as ROCm support, and a
+documented NVIDIA-only 4-bit engine counts as edits off NVIDIA. Not tuned: a measurement round, one level off.
+
+exordium (blind round 438) (held out) on mps: envsnap says lower, from the Apple path at
+``exordium/utils/device.py:5`` ('has a code path on Apple MPS: uses torch.mps'). The expectation is moderate:
+the helper at ``utils/device.py:5-17`` is not used by the feature-extractor wrappers, which build
+f'cuda:{gpu_id}' and call .cuda() (``audio/wavlm.py:18``, ``video/l2csnet.py:20-34``, ``video/emonet.py:35``,
+``video/emonet.py:261``). The shape: one device helper that names mps outweighs the hard-coded cuda devices of
+the models a user actually calls. Not tuned: a measurement round, one level off.
+
+finetrainers (blind round 438) on xpu and mps: envsnap says lower, from the device names at
+``finetrainers/utils/torch.py:343`` ('names the xpu device') and ``finetrainers/parallel/accelerate.py:92``
+('uses torch.mps'). The expectation is moderate: the SFT trainer calls torch.cuda.reset_peak_memory_stats
+unguarded on its main loop (``trainer/sft_trainer/trainer.py:713``, ``:934``) and the parallel backends
+default to 'nccl' (``parallel/accelerate.py:46``, ``trainer/sft_trainer/trainer.py:764``). The shape: a
+device-type list or an AMP switch that names the target is read as a supported path while unguarded torch.cuda
+calls on the training loop stay. Not tuned: a measurement round, one level off.
+galmoss (blind round 439) on mps: envsnap says lower, from the standard-ops rule ("standard ops, no custom
+CUDA: install the target build of the framework"), with no finding at ``galmoss/data.py:181``. The expectation
+is moderate: ``galmoss/data.py:181`` moves a NumPy float64 array to the device
+(``torch.from_numpy(...astype(np.float64)).to(self.device)``) before the float32 cast at
+``galmoss/data.py:250-260``, which MPS rejects. The shape: a float64 tensor made by ``torch.from_numpy`` of a
+NumPy ``astype(np.float64)`` and sent to a user-chosen device is not read as float64 on MPS. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
