@@ -760,8 +760,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-photorch", "mps"),
         ("real-phytorch-lib", "xpu"),
         ("real-phytorch-lib", "mps"),
-        ("real-prodigyopt", "xpu"),
-        ("real-prodigyopt", "mps"),
         ("real-silva-networks", "xpu"),
         ("real-torch-choice", "mps"),
         ("real-torchkeras", "xpu"),
@@ -5873,14 +5871,6 @@ the target build of the framework". The expectation is moderate:
 falls back to CPU otherwise, with torch.cuda.amp GradScaler (``torch_optimizer.py:6``). The shape: a device
 branch that compares the device string to 'cuda' is not read as a
 hard-coded CUDA path. Not tuned: a measurement round, one level off.
-prodigyopt (blind round 433) (held out) on XPU and MPS: envsnap says moderate, from hardcoded-cuda-device at
-``prodigyopt/prodigy.py:219`` ("Fails at this line on Intel XPU: the build has no 'cuda' device ... a one-line
-edit"). The expectation is lower: the README's main use, ``Prodigy(net.parameters())``, keeps every state
-tensor on the parameters' device (``prodigyopt/prodigy.py:178``), and the one ``torch.zeros(2).cuda()`` sits
-under ``fsdp_in_use`` (``prodigyopt/prodigy.py:218-219``), set only for FSDP-flattened parameters
-(``prodigyopt/prodigy.py:157-158``), a path a single-device XPU or MPS user never reaches. The shape: a hard-
-coded ``.cuda()`` inside a branch guarded by a distributed-only flag is read as on the main path of a device-
-agnostic library. Not tuned: a measurement round, one level off.
 silva-networks (blind round 434) on xpu: envsnap says moderate, from device-choices at
 ``silva_networks/public_experiments.py:69`` ("The device values it admits (auto, cpu, cuda, mps) leave out
 'xpu'"), with cuda-grad-scaler at ``silva_networks/training.py:278``. The expectation is lower: the README's

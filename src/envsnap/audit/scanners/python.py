@@ -848,8 +848,10 @@ class _Visitor(ast.NodeVisitor):
         main = is_main_check(node.test)
         self.main_block += main
         self.branches.append((id(node), 0))
-        # Only the processes a distributed launcher starts take this body: multi-process code.
-        launched = launcher_test(node.test)
+        # Only the processes a distributed launcher starts take this body: multi-process code. So is a
+        # body that reaches a collective on every pass: prodigyopt 1.1's `if fsdp_in_use:` builds a
+        # `.cuda()` buffer and all-reduces it (#22 blind round 433); one device's run never enters.
+        launched = launcher_test(node.test) or calls_collective(node.body, self.dotted)
         self.guard += launched
         self.multi_process += launched
         self._visit_block(node.body)
