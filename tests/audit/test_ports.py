@@ -539,7 +539,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-allosaurus", "xpu"),
         ("real-allosaurus", "mps"),
         ("real-diffsynth", "mps"),
-        ("real-torch-linear-assignment", "xpu"),
         ("real-fairchem-core", "xpu"),
         ("real-fairchem-core", "mps"),
         ("real-pylance", "xpu"),
@@ -771,6 +770,8 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-finetrainers", "xpu"),
         ("real-finetrainers", "mps"),
         ("real-galmoss", "mps"),
+        ("real-trinix", "xpu"),
+        ("real-shared-tensor", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -4543,17 +4544,6 @@ only NVIDIA is supported (issues/58) and the MPS fixes are an open PR (pull/1152
 guarded by ``is None or`` taken as an unguarded CUDA-version read, and one mps branch in a memory helper taken
 as an MPS code path while the project's device selection has none. Not tuned: a measurement round, one level
 off.
-torch-linear-assignment (blind round 292) on XPU: envsnap says lower, from its default with no finding
-("standard ops, no custom CUDA: install the target build of the framework"); the lazy Triton import at
-``torch_linear_assignment/_triton.py:46`` is not held against XPU, where Intel's Triton exists. The
-expectation is moderate: the README promises a SciPy CPU fallback for any non-NVIDIA accelerator
-(``METADATA:103``), but only is_cuda inputs are moved to the CPU
-(``torch_linear_assignment/assignment.py:131-133``), so an xpu cost tensor reaches
-``cost[batch_index].numpy()`` at ``torch_linear_assignment/assignment.py:29`` and raises; the caller must move
-the costs to the CPU first (borderline against lower, since the README's own example is a CPU tensor). The
-shape: a host-side NumPy/SciPy fallback that moves only CUDA tensors to the CPU, read as device-agnostic
-standard ops, while any other device tensor reaches .numpy() and fails. Not tuned: a measurement round, one
-level off.
 diffrp (blind round 293) on ROCm, XPU and MPS until stop 26's nvdiffrast row (now right on all three):
 envsnap said lower on ROCm, from no rule ("standard ops, no
 custom CUDA: install the target build of the framework"), with hardcoded-cuda-device at
@@ -5922,7 +5912,19 @@ is moderate: ``galmoss/data.py:181`` moves a NumPy float64 array to the device
 (``torch.from_numpy(...astype(np.float64)).to(self.device)``) before the float32 cast at
 ``galmoss/data.py:250-260``, which MPS rejects. The shape: a float64 tensor made by ``torch.from_numpy`` of a
 NumPy ``astype(np.float64)`` and sent to a user-chosen device is not read as float64 on MPS. Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+trinix (blind round 324) on XPU, after stop 29's is_cuda refusal: envsnap says moderate, from torch-cuda-api
+at ``trinix/layers/attention/functional.py:101`` ("Accepts CUDA tensors only ..."), the ``if not q.is_cuda:
+raise ValueError`` of ``triton_attn_func``. The expectation is lower: that function runs only for
+``kernel_type='triton'`` (``trinix/layers/attention/base.py:456-457``), the default being 'flash', which falls
+back to PyTorch without flash_attn (``:145-150``). The shape: a refusal in an opt-in kernel's entry point read
+as on the main path, as the ``assert q.is_cuda`` it is equivalent to already was. Moved by a general rule.
+shared-tensor (blind round 434, back as built against in stop 29) on MPS: envsnap says moderate, from
+torch-cuda-api at ``shared_tensor/utils.py:126`` (+2) ("Accepts CUDA tensors only ..."). The expectation is
+higher: the README rejects MPS (``METADATA:73-76``) and the library exists to pass CUDA IPC handles between
+processes (``shared_tensor/utils.py:41``), which MPS has no counterpart of. The shape: a library built on a
+CUDA runtime feature (IPC), with no kernel; envsnap sees its is_cuda refusals, not that nothing on the target
+can replace what they guard."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 from envsnap.audit import audit, parse_target, scan_tree
-from envsnap.audit.model import MULTI_PROCESS
+from envsnap.audit.model import IS_CUDA_ASSERT, MULTI_PROCESS
 from tests.audit.conftest import project
 
 OPTIMIZER = """import torch
@@ -84,3 +84,59 @@ def test_prodigy_is_device_following_off_cuda(tmp_path: Path) -> None:
     assert text.count(reduce) == 1
     optimizer.write_text(text.replace(reduce, "pass"), encoding="utf-8")
     assert audit(scan_tree(str(tree)), None, parse_target("mps")).verdict.risk == "moderate"
+
+
+PAYLOAD_CHECK = """import torch
+
+
+def _raise_unsupported(message):
+    raise TypeError(f"{message}: only CUDA tensors can be shared")
+
+
+def validate(obj):
+    if isinstance(obj, torch.Tensor):
+        if not obj.is_cuda:
+            _raise_unsupported("CPU tensors are not supported")
+        return
+    if any(not t.is_cuda for t in obj):
+        raise TypeError("every tensor must be on CUDA")
+"""
+
+
+def _refusals(root: Path) -> list[int]:
+    return [
+        s.line or 0
+        for s in scan_tree(str(root)).signals
+        if s.kind == "cuda-api" and s.subject == IS_CUDA_ASSERT
+    ]
+
+
+def test_an_is_cuda_test_before_a_raise_refuses_other_devices_as_an_assert_does(tmp_path: Path) -> None:
+    """shared-tensor 0.2.16 (round 434, *lower* for *higher* on MPS, two levels off): every payload is checked
+    with ``if not obj.is_cuda: _raise_unsupported_payload(...)``, a module helper that always raises."""
+    tree = _tree(tmp_path / "share", PAYLOAD_CHECK)
+    assert _refusals(tree) == [10, 13]
+    for target, risk in (("rocm:gfx942", "lower"), ("xpu", "moderate"), ("mps", "moderate")):
+        report = audit(scan_tree(str(tree)), None, parse_target(target))
+        assert report.verdict.risk == risk, (target, report.verdict.reasons)
+
+
+def test_an_is_cuda_test_that_does_not_raise_is_a_dispatch(tmp_path: Path) -> None:
+    """Twins: the helper warns instead of raising, the branch moves the tensor, or the test admits CPU too."""
+    for name, text in (
+        ("warns", PAYLOAD_CHECK.replace('    raise TypeError(f"{message}', '    print(f"{message}')),
+        (
+            "moves",
+            PAYLOAD_CHECK.replace('_raise_unsupported("CPU tensors are not supported")', "obj = obj.cuda()"),
+        ),
+        ("admits-cpu", PAYLOAD_CHECK.replace("not t.is_cuda for", "not (t.is_cuda or t.is_cpu) for")),
+    ):
+        tree = _tree(tmp_path / name, text)
+        expected = {"warns": [13], "moves": [13], "admits-cpu": [10]}[name]
+        assert _refusals(tree) == expected, name
+
+
+def test_shared_tensor_is_refused_off_cuda() -> None:
+    real = Path(project("real-shared-tensor"))
+    for target, risk in (("rocm:gfx942", "lower"), ("xpu", "moderate"), ("mps", "moderate")):
+        assert audit(scan_tree(str(real)), None, parse_target(target)).verdict.risk == risk, target

@@ -245,7 +245,8 @@ CPU build): ``is_bf16_supported()`` is False, ``memory_allocated()`` is 0 (#22 b
 
 
 def _is_cuda_assert(signal: Signal, target: Target) -> Finding:
-    """``assert q.is_cuda``: True for a ROCm torch's GPU tensors, False for any other device's."""
+    """``assert q.is_cuda`` (or ``if not q.is_cuda: raise``): True for a ROCm torch's GPU tensors, False for
+    any other device's."""
     if target.kind == "rocm":
         return make_finding(
             signal,
@@ -269,8 +270,9 @@ def _is_cuda_assert(signal: Signal, target: Target) -> Finding:
     return make_finding(
         signal,
         "torch-cuda-api",
-        f"Asserts its tensors are CUDA tensors: tensors on {NAMES[target.kind]} are refused (AssertionError) "
-        "before the code it protects runs; the check, and whatever it protects, need an edit.",
+        f"Accepts CUDA tensors only (`is_cuda` asserted, or tested before a raise): tensors on "
+        f"{NAMES[target.kind]} are refused before the code it protects runs; the check, and whatever it "
+        "protects, need an edit.",
         "low",
         "moderate",
         "check `t.device.type` against the devices the code supports",

@@ -135,6 +135,7 @@ from envsnap.audit.scanners.python_shapes import (
     presence_flag_for,
     presence_names,
     ptx_detail,
+    refuses_non_cuda_tensor,
     refuses_wave64,
     requirement_strings,
     requires_cuda,
@@ -777,6 +778,10 @@ class _Visitor(ast.NodeVisitor):
         self._mark_off_mps(node.test, list(node.body), list(node.orelse))
         if refuses_wave64(node):
             self.emit("cuda-api", node, WAVE64_REFUSED, guarded=False)
+        if refuses_non_cuda_tensor(node, self.trees):
+            # `if not obj.is_cuda: raise ...` (shared-tensor 0.2.16's payload checks, #22 blind round 434):
+            # the `assert q.is_cuda` above written as an `if`, the raise often in a helper of the module.
+            self.emit("cuda-api", node, IS_CUDA_ASSERT)
         if tensor_dispatch(node):
             # No finding: across_files._jit_only reads a JIT build in a module that picks by tensor device.
             self.emit("tensor-dispatch", node, "is_cuda", guarded=True)

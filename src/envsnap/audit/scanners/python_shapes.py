@@ -1338,6 +1338,41 @@ def _tests_is_cuda(test: ast.expr) -> bool:
     )
 
 
+def refuses_non_cuda_tensor(node: ast.If, trees: list[ast.Module]) -> bool:
+    """``if not x.is_cuda: raise``, ``if any(not t.is_cuda for t in ts): _raise_unsupported(...)``: an ``if``
+    whose body raises (itself, or by calling a function of the module that always does) unless a tensor is
+    a CUDA one, the ``assert x.is_cuda`` of ``asserts_cuda_tensor`` written out."""
+    test = node.test
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        refused = asserts_cuda_tensor(test.operand)
+    elif (
+        isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "any" and test.args
+    ):
+        inner = test.args[0]
+        refused = (
+            isinstance(inner, (ast.GeneratorExp, ast.ListComp))
+            and isinstance(inner.elt, ast.UnaryOp)
+            and isinstance(inner.elt.op, ast.Not)
+            and asserts_cuda_tensor(inner.elt.operand)
+        )
+    else:
+        refused = False
+    if not refused or not node.body:
+        return False
+    last = node.body[-1]
+    if isinstance(last, ast.Raise):
+        return True
+    call = last.value if isinstance(last, ast.Expr) else None
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
+        return False
+    name = call.func.id
+    return any(
+        isinstance(statement, ast.FunctionDef) and statement.name == name and _always_raises(statement.body)
+        for tree in trees
+        for statement in tree.body
+    )
+
+
 def asserts_cuda_tensor(test: ast.expr) -> bool:
     """``assert q.is_cuda``, ``assert all(t.is_cuda for t in ts)``, ``assert x.is_cuda and ...``: the
     statement fails unless a tensor is a CUDA one. ``assert not x.is_cuda`` (a CPU-only op) and an
