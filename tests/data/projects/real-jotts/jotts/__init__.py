@@ -1,0 +1,1 @@
+from .jotts import JoTTS
