@@ -1,0 +1,1 @@
+"""Per-layer forward binding: chosen once per (mode, backend, multiplier)."""

@@ -1,0 +1,1 @@
+"""Adapter export: native LyCORIS, ComfyUI, merged checkpoints, diffusers shards."""

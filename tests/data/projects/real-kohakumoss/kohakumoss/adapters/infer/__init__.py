@@ -1,0 +1,1 @@
+"""Inference adapters: file formats, the adapter stack, stored-base bypass chains."""

@@ -1,0 +1,1 @@
+"""The installed LyCORIS: version check, kernel backend choice and tile tuning switch."""

@@ -1,0 +1,1 @@
+"""Diffusion pieces: objectives, timestep samplers, sampling."""

@@ -1,0 +1,1 @@
+"""Kernel backends; each package registers its implementations on import."""

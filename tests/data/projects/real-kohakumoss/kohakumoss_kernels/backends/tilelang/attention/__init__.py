@@ -1,0 +1,1 @@
+"""TileLang varlen attention: the kernels, the ops and the registry entry."""

@@ -1,0 +1,1 @@
+"""TileLang MOSS block ops: norms, FFN, residual, RoPE, loss and the fused linears."""

@@ -1,0 +1,1 @@
+"""TileLang text-encoder ops: token-serial gated delta rule and causal attention."""

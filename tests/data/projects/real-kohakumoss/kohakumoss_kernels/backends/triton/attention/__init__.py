@@ -1,0 +1,1 @@
+"""Triton varlen attention: the kernels, the ops and the registry entry."""

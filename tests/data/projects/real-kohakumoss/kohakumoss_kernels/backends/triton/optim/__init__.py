@@ -1,0 +1,1 @@
+"""Triton optimizer step kernels: per-tensor and multi-tensor AdamW."""

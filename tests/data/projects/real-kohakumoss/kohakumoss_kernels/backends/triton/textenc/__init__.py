@@ -1,0 +1,1 @@
+"""Triton text-encoder ops: causal GQA attention and the gated delta rule."""

@@ -1,0 +1,1 @@
+"""Hardware description: arch table, measured device rates, toolchain discovery."""
