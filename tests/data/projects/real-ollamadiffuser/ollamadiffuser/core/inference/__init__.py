@@ -1,0 +1,5 @@
+"""Inference engine with strategy-based architecture"""
+
+from .engine import InferenceEngine
+
+__all__ = ["InferenceEngine"]

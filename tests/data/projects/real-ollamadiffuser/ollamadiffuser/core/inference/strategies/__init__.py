@@ -1,0 +1,1 @@
+"""Inference strategies for different model types"""
