@@ -772,6 +772,21 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-galmoss", "mps"),
         ("real-trinix", "xpu"),
         ("real-shared-tensor", "mps"),
+        ("real-kohakumoss", "rocm:gfx942"),
+        ("real-kohakumoss", "mps"),
+        ("real-koila", "rocm:gfx942"),
+        ("real-koila", "xpu"),
+        ("real-koila", "mps"),
+        ("real-ramtorch", "xpu"),
+        ("real-ramtorch", "mps"),
+        ("real-sonar-space", "rocm:gfx942"),
+        ("real-sonar-space", "xpu"),
+        ("real-solwa", "xpu"),
+        ("real-solwa", "mps"),
+        ("real-whisply", "rocm:gfx942"),
+        ("real-whisply", "xpu"),
+        ("real-yolo5face", "xpu"),
+        ("real-zflows", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -5924,7 +5939,78 @@ torch-cuda-api at ``shared_tensor/utils.py:126`` (+2) ("Accepts CUDA tensors onl
 higher: the README rejects MPS (``METADATA:73-76``) and the library exists to pass CUDA IPC handles between
 processes (``shared_tensor/utils.py:41``), which MPS has no counterpart of. The shape: a library built on a
 CUDA runtime feature (IPC), with no kernel; envsnap sees its is_cuda refusals, not that nothing on the target
-can replace what they guard."""
+can replace what they guard.
+kohakumoss (blind round 441) on rocm:gfx942 and mps: envsnap says lower on ROCm, from the supported rule at
+``kohakumoss_kernels/hardware/device.py:88`` ("branches on torch.version.hip"), and higher on MPS, from
+cuda-only-import at ``kohakumoss_kernels/backends/triton/__init__.py:10`` ("Triton GPU kernels: no build for
+Apple MPS exists"). The expectation is moderate on both: device.py:88 only names the HIP version in a cache
+key, while gfx942's capability 9.4 is read as sm90 with fp8 (``kohakumoss_kernels/hardware/arch.py:26``), and
+on MPS every kernel op falls back to torch.compile or eager, with device.query treating mps as cpu
+(``device.py:129``). The shape: a version string in a cache key is read as a ROCm branch, and optional Triton
+kernels with an eager fallback are read as required. Not tuned: a measurement round, one level off.
+
+koila (blind round 441) on rocm:gfx942, xpu and mps: envsnap says lower on all three, from the default rule
+("standard ops, no custom CUDA: install the target build of the framework"). The expectation is moderate: the
+free-memory query behind every batch size calls pynvml's nvidia_smi whenever torch.cuda.is_available()
+(``koila/gpus.py:6``, ``gpus.py:74``), which fails on ROCm without NVML, and returns None on XPU and MPS so
+batching is skipped (``koila/lazy.py:425``). The shape: a required NVIDIA-only library (pynvml/NVML) on the
+main path is not counted as a CUDA-only dependency. Not tuned: a measurement round, one level off.
+ramtorch (blind round 442) on XPU and MPS: envsnap says moderate, from torch-cuda-api at
+``ramtorch/_delayed_optim_triton.py:151`` (+31 more) ('A CUDA-only call: it raises on XPU.') and at
+``ramtorch/modules/linear.py:183`` (+31 more) ('MPS has no CUDA streams or graphs: this call raises; the
+capture must go.'). The expectation is lower: the README's main use, OffloadModel and Pipeline, takes the
+device as an argument and gates every torch.cuda stream, event, set_device and pin_memory on device.type ==
+'cuda' (``ramtorch/offload.py:729-731``, ``:816-817``, ``:512-518``; ``ramtorch/pipeline.py:208``, ``:458``),
+so device='xpu:0' or 'mps' runs the synchronous non-CUDA path as shipped; the cited lines are the opt-in
+Triton optimizer fusion (use_triton=False by default, ``ramtorch/delayed_optim.py:13``, refused off NVIDIA at
+``ramtorch/_delayed_optim_triton.py:99-100``) and the legacy per-layer ramtorch.Linear kept for backward
+compatibility. The shape: torch.cuda stream and event calls that sit behind a device.type == 'cuda' guard, or
+in opt-in and legacy modules, counted as raising on the main path. Not tuned: a measurement round, one level
+off.
+SONAR (blind round 443) on ROCm and XPU: envsnap says lower, from its default at no rule ("standard ops, no
+custom CUDA: install the target build of the framework"). The expectation is moderate: SONAR requires
+fairseq2, whose native fairseq2n must match the exact torch build and ships only CPU and CUDA variants
+(``METADATA:79``; fairseq2#1264 open), so a ROCm or XPU user builds it locally (``METADATA:83``). The shape: a
+required pure-Python dependency whose native companion package has no wheel for the target is read as plain
+PyTorch. Not tuned: a measurement round, one level off.
+
+solwa (blind round 443) (held out) on XPU and MPS: envsnap says lower, from its default at no rule ("standard
+ops, no custom CUDA: install the target build of the framework"). The expectation is moderate: the core eigen-
+solve ``torch.linalg.eig`` on complex matrices (``solwa/rcwa.py:1975``) has no MPS kernel and no native XPU
+one, complex128 (``solwa/rcwa.py:56``) is refused on MPS, and the device default only knows 'cuda' or CPU
+(``solwa/rcwa.py:36``). The shape: a torch.linalg op without a kernel on the target, at the heart of the
+algorithm, is read as a standard op. Not tuned: a measurement round, one level off.
+whisply (blind round 444) on rocm:gfx942 and xpu: on ROCm envsnap says lower, from no rule ("standard ops, no
+custom CUDA: install the target build of the framework"); on XPU it says moderate, from device-choices at
+``whisply/diarize_utils.py:215`` ("The device selection picks among mps, cuda, cpu and never 'xpu': on Intel
+XPU it falls back to the CPU until the selection is edited"). The expectation is moderate on ROCm and higher
+on XPU: the transcription engine is CTranslate2 through faster-whisper and whisperX with device='cuda' and
+float16 (``whisply/transcription.py:817-822``, ``:426-432``), pinned in Requires-Dist (faster-whisper==1.2.1,
+whisperx~=3.8.6, ``whisply-0.15.0.dist-info/METADATA:15``, ``:19``); the PyPI ctranslate2 wheels are
+CUDA-only, so ROCm needs the CTranslate2 ROCm build swapped in, and CTranslate2 has no Intel GPU backend, so
+the XPU needs another engine; the README names only CPU, NVIDIA and Apple MLX (``METADATA:4``, ``:69-70``).
+The shape: a transcription engine reached through faster-whisper/whisperX imports inside methods, a CUDA-only
+non-torch runtime, read as plain PyTorch because only the pyannote device pick is seen. Not tuned: a
+measurement round, one level off.
+yolo5face (blind round 445) on xpu: envsnap says lower, from the standard-ops rule ("standard ops, no custom
+CUDA: install the target build of the framework"), and reads nothing from the device selector at
+``yolo5face/get_model.py:49-55``. The expectation is moderate: ``get_model`` keeps only 'mps'
+(``yolo5face/get_model.py:50``) or 'cuda'/an int with torch.cuda.is_available()
+(``yolo5face/get_model.py:51-52``) and sends every other device to torch.device('cpu')
+(``yolo5face/get_model.py:55``), so device='xpu' silently runs on the CPU until the selector gains an xpu
+branch. The shape: a cuda/mps/cpu device selector written as one compound if/else on torch.backends.mps and
+torch.cuda.is_available() with no device list, which envsnap's device-choices rule does not recognise, so XPU
+is read as plain standard ops. Not tuned: a measurement round, one level off.
+zflows (blind round 446) on mps: envsnap says moderate, from torch-compile-mps at
+``zflows/core/transforms.py:199`` ("torch.compile on MPS is an early prototype (Inductor's Metal backend):
+expect unsupported ops and fall-backs; validate against eager mode.") and float64-on-mps at
+``zflows/core/nn.py:141`` ("MPS has no float64: 'Cannot convert a MPS Tensor to float64 dtype': fails if this
+tensor lives on the MPS device."). The expectation is lower: the README's main use is eager PyTorch that
+follows the input's device (``zflows/core/transforms.py:718``, ``zflows/core/numerics.py:282``), the
+torch.compile fast paths are opt-in enable_* calls whose plain counterparts return the same result, and the
+double() at ``zflows/core/nn.py:141`` builds the MADE precedence mask from a CPU adjacency tensor at
+construction, before any .to('mps'). The shape: an opt-in torch.compile accelerator and a float64 cast of a
+constructor-time CPU mask read as on the MPS path. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
