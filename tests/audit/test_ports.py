@@ -291,7 +291,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-inseq", "mps"),
         ("real-largesteps", "rocm:gfx942"),
         ("real-whisper-live", "mps"),
-        ("real-zuko", "mps"),
         ("real-segment-anything-fast", "xpu"),
         ("real-piano-transcription-inference", "xpu"),
         ("real-piano-transcription-inference", "mps"),
@@ -785,8 +784,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-solwa", "mps"),
         ("real-whisply", "rocm:gfx942"),
         ("real-whisply", "xpu"),
-        ("real-yolo5face", "xpu"),
-        ("real-zflows", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -2375,13 +2372,6 @@ levels off); since that module is read as loaded only with its backend (scan._ow
 module-top importers of a lazily loaded module), ROCm and XPU are right and MPS is one off. The shape: a
 package whose only engine (CTranslate2) has no backend for the target, named only as a requirement.
 measurement round, one level off.
-zuko (blind round 148, held out) on MPS: moderate, from its only finding, float64-on-mps at ``zuko/nn.py:274``
-(``precedence = adjacency.double() @ adjacency.double().t() == adjacency.sum(dim=-1)``). The expectation is
-lower: that line is in ``MaskedMLP.__init__`` and works on the boolean adjacency mask built at construction,
-on the CPU, before the flow is ever moved; the flows are nn.Modules moved with ``.to('mps')`` and run in
-float32, with no device string in the package and a GMM cholesky (``mixtures.py:206``) that MPS has. The
-shape: a float64 cast in a constructor's mask algebra on a freshly built CPU tensor, read as float64 on the
-device. Not tuned: a measurement round, one level off.
 torchensemble (blind round 148, held out) on XPU and MPS: lower ("standard ops, no custom CUDA"); its only
 findings are hardcoded-cuda-device at ``torchensemble/_base.py:81``, ``:218``, ``:351`` (+4 more), read as
 "Behind a CUDA check: runs, but falls through to the CPU", low effort. The expectation is moderate on both:
@@ -5991,26 +5981,7 @@ CUDA-only, so ROCm needs the CTranslate2 ROCm build swapped in, and CTranslate2 
 the XPU needs another engine; the README names only CPU, NVIDIA and Apple MLX (``METADATA:4``, ``:69-70``).
 The shape: a transcription engine reached through faster-whisper/whisperX imports inside methods, a CUDA-only
 non-torch runtime, read as plain PyTorch because only the pyannote device pick is seen. Not tuned: a
-measurement round, one level off.
-yolo5face (blind round 445) on xpu: envsnap says lower, from the standard-ops rule ("standard ops, no custom
-CUDA: install the target build of the framework"), and reads nothing from the device selector at
-``yolo5face/get_model.py:49-55``. The expectation is moderate: ``get_model`` keeps only 'mps'
-(``yolo5face/get_model.py:50``) or 'cuda'/an int with torch.cuda.is_available()
-(``yolo5face/get_model.py:51-52``) and sends every other device to torch.device('cpu')
-(``yolo5face/get_model.py:55``), so device='xpu' silently runs on the CPU until the selector gains an xpu
-branch. The shape: a cuda/mps/cpu device selector written as one compound if/else on torch.backends.mps and
-torch.cuda.is_available() with no device list, which envsnap's device-choices rule does not recognise, so XPU
-is read as plain standard ops. Not tuned: a measurement round, one level off.
-zflows (blind round 446) on mps: envsnap says moderate, from torch-compile-mps at
-``zflows/core/transforms.py:199`` ("torch.compile on MPS is an early prototype (Inductor's Metal backend):
-expect unsupported ops and fall-backs; validate against eager mode.") and float64-on-mps at
-``zflows/core/nn.py:141`` ("MPS has no float64: 'Cannot convert a MPS Tensor to float64 dtype': fails if this
-tensor lives on the MPS device."). The expectation is lower: the README's main use is eager PyTorch that
-follows the input's device (``zflows/core/transforms.py:718``, ``zflows/core/numerics.py:282``), the
-torch.compile fast paths are opt-in enable_* calls whose plain counterparts return the same result, and the
-double() at ``zflows/core/nn.py:141`` builds the MADE precedence mask from a CPU adjacency tensor at
-construction, before any .to('mps'). The shape: an opt-in torch.compile accelerator and a float64 cast of a
-constructor-time CPU mask read as on the MPS path. Not tuned: a measurement round, one level off."""
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

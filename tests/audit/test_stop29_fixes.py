@@ -140,3 +140,98 @@ def test_shared_tensor_is_refused_off_cuda() -> None:
     real = Path(project("real-shared-tensor"))
     for target, risk in (("rocm:gfx942", "lower"), ("xpu", "moderate"), ("mps", "moderate")):
         assert audit(scan_tree(str(real)), None, parse_target(target)).verdict.risk == risk, target
+
+
+SELECTOR = """import torch
+
+
+def get_model(device="cuda"):
+    if (
+        (torch.backends.mps.is_available() and device == "mps")
+        or (device == "cuda" or isinstance(device, int))
+        and torch.cuda.is_available()
+    ):
+        device = torch.device(device)
+    else:
+        device = torch.device("cpu")
+    return torch.nn.Linear(4, 4).to(device)
+"""
+
+
+def _choices(root: Path) -> list[str]:
+    return [s.subject or "" for s in scan_tree(str(root)).signals if s.kind == "device-choices"]
+
+
+def test_an_or_of_device_comparisons_keeps_those_devices_and_discards_the_rest(tmp_path: Path) -> None:
+    """yolo5face 0.0.10's ``get_model`` (round 445, *lower* for *moderate* on XPU): 'mps' or 'cuda' kept,
+    any other device silently replaced by the CPU."""
+    tree = _tree(tmp_path / "faces", SELECTOR)
+    assert _choices(tree) == ["mps, cuda, cpu"]
+    report = audit(scan_tree(str(tree)), None, parse_target("xpu"))
+    assert report.verdict.risk == "moderate", report.verdict.reasons
+    assert any("kept only when it is MPS or CUDA" in f.meaning for f in report.findings)
+    assert audit(scan_tree(str(tree)), None, parse_target("mps")).verdict.risk == "lower"
+
+
+def test_an_or_that_negates_or_names_no_cuda_is_no_discard(tmp_path: Path) -> None:
+    for name, text in (
+        ("negated", SELECTOR.replace('(device == "cuda" or', '(not device == "cuda" or')),
+        ("no-cuda", SELECTOR.replace('(device == "cuda" or', '(device == "npu" or')),
+        ("keeps-other", SELECTOR.replace('device = torch.device("cpu")', 'device = torch.device("meta")')),
+    ):
+        assert _choices(_tree(tmp_path / name, text)) == [], name
+
+
+def test_yolo5face_sends_xpu_to_the_cpu() -> None:
+    real = Path(project("real-yolo5face"))
+    assert audit(scan_tree(str(real)), None, parse_target("xpu")).verdict.risk == "moderate"
+
+
+FLOW = """import torch
+from torch import nn
+
+
+class MaskedMLP(nn.Sequential):
+    def __init__(self, adjacency, hidden=64):
+        precedence = adjacency.double() @ adjacency.double().t() == adjacency.sum(dim=-1)
+        super().__init__(nn.Linear(adjacency.shape[1], hidden), nn.ReLU())
+        self.register_buffer("mask", precedence)
+
+
+class Flow(nn.Module):
+    def enable_fast_path(self, mode="reduce-overhead"):
+        self._fast = torch.compile(self.forward, mode=mode)
+        return self
+"""
+
+
+def _mps_findings(root: Path) -> list[tuple[str, str]]:
+    report = audit(scan_tree(str(root)), None, parse_target("mps"))
+    return sorted(
+        (f.rule, f.risk) for f in report.findings if f.rule in ("float64-on-mps", "torch-compile-mps")
+    )
+
+
+def test_constructor_mask_algebra_and_an_enable_method_are_off_the_mps_path(tmp_path: Path) -> None:
+    """zflows 0.6.2 (round 446) and zuko (round 148), *moderate* for *lower* on MPS: the float64 is the
+    MADE mask worked out in ``__init__`` on the host, and torch.compile sits in ``enable_*`` fast paths."""
+    tree = _tree(tmp_path / "flows", FLOW)
+    assert _mps_findings(tree) == [("torch-compile-mps", "lower")]  # host float64 is no finding
+    assert audit(scan_tree(str(tree)), None, parse_target("mps")).verdict.risk == "lower"
+
+
+def test_device_math_in_a_constructor_and_compile_on_the_main_path_still_count(tmp_path: Path) -> None:
+    twin = FLOW.replace("adjacency.double() @", "adjacency.to(self.device).double() @").replace(
+        "def enable_fast_path(", "def forward_fast("
+    )
+    assert _mps_findings(_tree(tmp_path / "twin", twin)) == [
+        ("float64-on-mps", "moderate"),
+        ("torch-compile-mps", "moderate"),
+    ]
+
+
+def test_zflows_and_zuko_run_on_mps() -> None:
+    for name in ("real-zflows", "real-zuko"):
+        assert (
+            audit(scan_tree(str(Path(project(name)))), None, parse_target("mps")).verdict.risk == "lower"
+        ), name

@@ -748,8 +748,9 @@ def judge_device_choices(signal: Signal, target: Target, ctx: Context) -> Findin
             f"'{target.kind}' is refused before any device code runs, until the check is edited."
         )
     elif "shape=discard" in signal.detail:
+        kept = " or ".join(name.upper() for name in allowed if name != "cpu") or "CUDA"
         meaning = (
-            f"{DISCARDED} when it is CUDA; any other, '{target.kind}' included, is "
+            f"{DISCARDED} when it is {kept}; any other, '{target.kind}' included, is "
             f"replaced by the CPU: {NAMES[target.kind]} sits idle until the check is edited."
         )
     elif "shape=discard-unavailable" in signal.detail:

@@ -258,12 +258,16 @@ def _ladder_rung(test: ast.expr) -> tuple[str, str] | None:
 def discarded_devices(node: ast.If) -> list[str] | None:
     """``if device == 'cuda' [and ...]: x = 'cuda' else: x = 'cpu'``: the caller's device survives only
     when it is CUDA, any other becomes the CPU; the names it keeps, or None."""
+    kept_names = ["cuda", "cpu"]
     parts = (
         node.test.values if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.And) else []
     )
     compared = [part for part in (parts or [node.test]) if _names_cuda(part)]
     if not compared:
-        return None
+        either = _either_device(node.test)
+        if either is None:
+            return None
+        compared, kept_names = either
     # One assignment per branch (python_shapes.branch_value), to the same name: a returned device is a
     # selection's, not a discard of the caller's.
     fallback = branch_value(node.orelse)
@@ -284,7 +288,33 @@ def discarded_devices(node: ast.If) -> list[str] | None:
         kept = (ast.dump(statement.targets[0]), "cuda")
     if kept[1].split(":")[0] != "cuda" or kept[0] != fallback[0]:
         return None
-    return ["cuda", "cpu"]
+    return kept_names
+
+
+def _either_device(test: ast.expr) -> tuple[list[ast.expr], list[str]] | None:
+    """``(mps available and device == "mps") or (device == "cuda" and cuda available)`` (yolo5face 0.0.10's
+    ``get_model``, #22 blind round 445): an ``or`` of device comparisons, CUDA among them; the comparisons
+    and the devices they keep, the CPU added. A negation anywhere turns the sense round: no discard."""
+    if not (isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or)):
+        return None
+    compared: list[ast.expr] = []
+    names: list[str] = []
+    for node in ast.walk(test):
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return None
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq):
+            right = node.comparators[0]
+            if not (isinstance(right, ast.Constant) and isinstance(right.value, str)):
+                continue
+            if not _device_named(node.left):
+                continue
+            if right.value not in DEVICE_WORDS:
+                return None
+            compared.append(node)
+            names.append(right.value)
+    if "cuda" not in names:
+        return None
+    return compared, [*dict.fromkeys(names), "cpu"]
 
 
 def _names_cuda(test: ast.expr) -> bool:

@@ -1564,7 +1564,12 @@ class _Visitor(ast.NodeVisitor):
         if name == "torch.compile":
             # In a function named for it (GLiNER's `def compile(self)`, pytorch-mppi's `MPPI.compile()`,
             # pytorch-optimizer's `compile_foreach_step`): compiling is what a caller asks that function for.
-            named = any("compile" in function.lower() for function in self.function_names)
+            # So in a method that turns a fast path on (zflows 0.6.2's `enable_for_ladj`, `enable_grad`,
+            # #22 blind round 446): the caller calls it to opt in.
+            named = any(
+                "compile" in function.lower() or function.startswith("enable_")
+                for function in self.function_names
+            )
             guarded = self.conditional > 0 or self.guard > 0 or named
             self.emit("torch-compile", node, "torch.compile", guarded=guarded)
         if name == "torch.ops.load_library" and (self.swallowed or self.tolerated) and node.args:
@@ -1597,7 +1602,7 @@ class _Visitor(ast.NodeVisitor):
         ):
             # `torch.from_numpy(a).double()` is a host tensor (pytorch-tabnet 4.1's sampler weights,
             # #22 blind round 12): float64 stays on the CPU unless moved, which the move's line shows.
-            host = self._host_tensor(func.value)
+            host = self._host_tensor(func.value) or self._built_in_constructor(func.value)
             detail = ("host=1",) if host else (OFF_MPS,) if id(node) in self.off_mps else ()
             self.emit("float64", node, ".double()", detail=detail)
         if name in CUPY_KERNELS:
@@ -2132,6 +2137,23 @@ class _Visitor(ast.NodeVisitor):
                 kw.arg in ("device", "map_location") and self._names_cpu(kw.value) for kw in node.keywords
             )
         return isinstance(node, ast.Name) and bool(self.host_names) and node.id in self.host_names[-1]
+
+    def _built_in_constructor(self, node: ast.AST) -> bool:
+        """Whether ``node`` is worked out in an ``__init__`` from what it was given, no device named: a
+        module's constructor runs before the caller moves it, on the host. zflows 0.6.2's MADE-style masks
+        and zuko's (``adjacency.double() @ adjacency.double().t() == ...``, #22 blind round 446) are host
+        math."""
+        if not (self.function_names and self.function_names[-1] == "__init__"):
+            return False
+        for part in ast.walk(node):
+            if isinstance(part, ast.Call) and (
+                any(kw.arg == "device" for kw in part.keywords)
+                or (isinstance(part.func, ast.Attribute) and part.func.attr in ("to", "cuda", "xpu", "mps"))
+            ):
+                return False
+            if "device" in (getattr(part, "attr", None) or getattr(part, "id", None) or ""):
+                return False
+        return True
 
     def _names_cpu(self, value: ast.expr) -> bool:
         """``"cpu"`` or ``torch.device("cpu")``."""
