@@ -1,0 +1,1 @@
+"""Standalone paper-1 reproduction programs."""

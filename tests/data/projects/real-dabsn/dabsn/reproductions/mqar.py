@@ -1,0 +1,9 @@
+from .common import main as _main
+
+
+def main():
+    _main("mqar")
+
+
+if __name__ == "__main__":
+    main()
