@@ -1,0 +1,3 @@
+from everyvoice.cli import app
+
+app()

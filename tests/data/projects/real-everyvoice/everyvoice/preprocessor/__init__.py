@@ -1,0 +1,1 @@
+from .preprocessor import Preprocessor  # noqa: F401
