@@ -1,0 +1,3 @@
+from .picogpt import PicoGPT
+
+__all__ = ["PicoGPT"]

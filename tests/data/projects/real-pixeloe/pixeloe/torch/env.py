@@ -1,0 +1,1 @@
+TORCH_COMPILE = False
