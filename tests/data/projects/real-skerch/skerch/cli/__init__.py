@@ -1,0 +1,5 @@
+#!/usr/bin/env python
+# -*- coding: utf-8 -*-
+
+
+"""Command Line Interfacing utilities for ``skerch``."""
