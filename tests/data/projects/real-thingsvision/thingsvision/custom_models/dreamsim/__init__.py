@@ -1,0 +1,1 @@
+from .dreamsim import DreamSim

@@ -1,0 +1,1 @@
+from .harmonization import Harmonization

@@ -1,0 +1,1 @@
+from .vision_transformer import vit_base, vit_small, vit_tiny

@@ -1,0 +1,1 @@
+from .helpers import save_features, split_features, store_features

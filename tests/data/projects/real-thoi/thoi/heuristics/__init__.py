@@ -1,0 +1,2 @@
+from .simulated_annealing import simulated_annealing, random_sampler
+from .greedy import greedy
