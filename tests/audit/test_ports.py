@@ -784,6 +784,22 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-solwa", "mps"),
         ("real-whisply", "rocm:gfx942"),
         ("real-whisply", "xpu"),
+        ("real-breakable-cuda-graphs", "xpu"),
+        ("real-breakable-cuda-graphs", "mps"),
+        ("real-ciffy", "xpu"),
+        ("real-cisco-tsm", "xpu"),
+        ("real-daam", "xpu"),
+        ("real-daam", "mps"),
+        ("real-everyvoice", "mps"),
+        ("real-elektronn3", "xpu"),
+        ("real-elektronn3", "mps"),
+        ("real-homr", "rocm:gfx942"),
+        ("real-homr", "xpu"),
+        ("real-picogpt", "xpu"),
+        ("real-pixeloe", "xpu"),
+        ("real-pixeloe", "mps"),
+        ("real-thingsvision", "mps"),
+        ("real-torchjd", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -5981,7 +5997,96 @@ CUDA-only, so ROCm needs the CTranslate2 ROCm build swapped in, and CTranslate2 
 the XPU needs another engine; the README names only CPU, NVIDIA and Apple MLX (``METADATA:4``, ``:69-70``).
 The shape: a transcription engine reached through faster-whisper/whisperX imports inside methods, a CUDA-only
 non-torch runtime, read as plain PyTorch because only the pyannote device pick is seen. Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+breakable-cuda-graphs (blind round 448) on XPU and MPS: envsnap says moderate, from torch-cuda-api at
+``breakable_cuda_graphs.py:263`` ('CUDA graph capture raises on XPU.'; on MPS 'MPS has no CUDA streams or
+graphs: this call raises; the capture must go.'). The expectation is higher: the library's whole purpose is
+segmenting torch.cuda.CUDAGraph capture (``breakable_cuda_graphs.py:223-263``), so removing the capture leaves
+nothing; XPU needs a rebuild on another graph API and MPS has none. The shape: a library whose sole function
+is a CUDA-only runtime feature is scored as a CUDA call to edit rather than a rewrite. Not tuned: a
+measurement round, one level off.
+ciffy (blind round 449) on xpu: envsnap says moderate, from device-choices at ``ciffy/cli/helpers.py:54``
+("The device selection picks among cuda, mps, cpu and never 'xpu': on Intel XPU it falls back to the CPU until
+the selection is edited."). The expectation is lower: the main use is ``ciffy.load`` then
+``.torch().to(device)`` (``ciffy/polymer/base.py:737``), which takes any torch device, and the only CUDA call
+is guarded (``ciffy/nn/embedding.py:148-149``); the auto pick lives only in the CLI helpers, which also take
+an explicit device (borderline against moderate). The shape: a device auto-pick in a CLI helper, off the
+library's main path, read as the project's device selection. Not tuned: a measurement round, one level off.
+
+cisco-tsm (blind round 449) on xpu: envsnap says lower, from standard ops ("standard ops, no custom CUDA:
+install the target build of the framework"). The expectation is moderate: the model's device is cpu unless
+``torch.cuda.is_available()`` and backend == 'gpu', then cuda:0 (``cisco_tsm/cisco_tsm_mr.py:90-92``), so an
+XPU is never used without editing that pick. The shape: a cuda-or-cpu device pick set in an ``__init__`` as
+``torch.device("cuda:0")`` under a backend flag, not read as a device selection that skips the target. Not
+tuned: a measurement round, one level off.
+daam (blind round 450) (held out) on xpu and mps: envsnap says lower, from the standard-ops default (no rule
+fired: 'standard ops, no custom CUDA: install the target build of the framework'), on both targets. The
+expectation is moderate: the README's main use hard-codes device = 'cuda' (``README.md:50``),
+``daam/utils.py:22-27`` picks cuda else cpu for auto_device and the seeded generator (``daam/utils.py:52``),
+and requirements.txt pins diffusers==0.21.2, transformers==4.30.2 and accelerate==0.23.0 from 2023, before
+native torch xpu support; on MPS only the device edit is needed, borderline against lower. The shape: a device
+hard-coded only in the README's usage snippet, with the package's own helpers falling back to cpu off CUDA,
+plus old exact pins of the framework's ecosystem, reads as standard ops. Not tuned: a measurement round, one
+level off.
+EveryVoice (blind round 451) on mps: envsnap says lower, from the supported rule at
+``everyvoice/model/vocoder/HiFiGAN_iSTFT_lightning/hfgl/utils.py:77`` ("names the 'mps' device"). The
+expectation is moderate: the project's tracker (EveryVoiceTTS/EveryVoice issue 332) says training on MPS fails
+on aten::bucketize and needs PYTORCH_ENABLE_MPS_FALLBACK=1, and the hfgl/utils.py:77 branch is itself a CPU
+fallback for complex math. The shape: an mps branch that moves work off MPS is read as MPS support. Not tuned:
+a measurement round, one level off.
+
+elektronn3 (blind round 451) on xpu, mps: envsnap says lower, from the standard-ops rule ("standard ops, no
+custom CUDA: install the target build of the framework"). The expectation is moderate: mixed precision is
+``torch.cuda.amp`` (``elektronn3/training/trainer.py:31``, GradScaler at ``trainer.py:367``), inference and
+model loading pick cuda-or-cpu (``elektronn3/inference/inference.py:390``, ``elektronn3/models/base.py:35``),
+and the README (``METADATA:53``) says MacOS support is not planned. The shape: ``from torch.cuda import amp``
+with GradScaler and cuda-or-cpu device picks are not counted as edits for XPU/MPS. Not tuned: a measurement
+round, one level off.
+homr (blind round 452) on ROCm and XPU: envsnap says lower, from the standard-ops default with no finding
+("standard ops, no custom CUDA: install the target build of the framework"), while on MPS it reads the CoreML
+provider at ``homr/onnx_providers.py:67``. The expectation is moderate: 0.7.0 asks ONNX Runtime only for
+CUDAExecutionProvider or CoreMLExecutionProvider (``homr/onnx_providers.py:83-96``, ``homr/main.py:414-415``),
+requires the CPU onnxruntime build (``homr-0.7.0.dist-info/METADATA:19``) and names only an NVIDIA GPU
+(``homr-0.7.0.dist-info/METADATA:43,56``), so on an MI300X or an Intel GPU it runs on the CPU until AMD's
+ROCm/MIGraphX or the OpenVINO ONNX Runtime build is installed and the provider list is edited, which is what
+homr#143 did for AMD after this release. The shape: an ONNX Runtime provider selection that knows only the
+CUDA and CoreML providers, read as standard ops on targets whose provider it never asks for. Not tuned: a
+measurement round, one level off.
+picogpt (blind round 453) on xpu: envsnap says lower, from standard ops ("standard ops, no custom CUDA:
+install the target build of the framework"). The expectation is moderate: ``picogpt/picogpt.py:13-19``
+_select_device_and_amp knows only cuda, mps and cpu, so device='auto' and even an explicit device='xpu' end on
+the CPU, and the mixed-precision autocast is cuda-only (``picogpt/picogpt.py:108``, ``picogpt/model.py:181``);
+using the Intel GPU needs an xpu branch there. The shape: a device picker whose fall-through is a silent
+'cpu', so an unknown device string never reaches torch, read as plain standard ops. Not tuned: a measurement
+round, one level off.
+
+pixeloe (blind round 453) on xpu and mps: envsnap says moderate, from hardcoded-cuda-device at
+``pixeloe/slang/cli.py:37`` ("Fails at this line on Intel XPU: the build has no 'cuda' device ('Torch not
+compiled with CUDA enabled'); a one-line edit."). The expectation is lower: the .cuda() sits in the optional
+pixeloe.slang CLI (a console script for the Slang backend), behind ``if a.backend != 'cpu'``
+(``pixeloe/slang/cli.py:36-37``), while the README's main use, pixelize() on a tensor, sends any non-cuda,
+non-cpu tensor to the device-agnostic torch pipeline (``pixeloe/slang/auto.py:65-66``) that follows x.device
+throughout (``pixeloe/torch/color.py:24-34``); the README names Intel Arc and Apple Silicon (METADATA:90,
+:314). The shape: a .cuda() in a side CLI for an NVIDIA-leaning optional backend, weighed as if it were on the
+library's main path. Not tuned: a measurement round, one level off.
+thingsvision (blind round 455) on mps: envsnap says lower, from "standard ops, no custom CUDA: install the
+target build of the framework". The expectation is moderate: the README's CLI path validates --device with
+device_type, which admits only 'cpu', 'cuda' or 'cuda:x' and raises "Invalid device string" for anything else
+(``thingsvision/thingsvision.py:11-15``, help at ``:42-46``), and the README's Python example picks cuda else
+cpu (``thingsvision-2.7.3.dist-info/METADATA:196``), so a Mac user edits the CLI check or writes device='mps'
+by hand; the Python API itself keeps device='mps' (``thingsvision/core/extraction/base.py:30-50``), hence
+borderline. The shape: an argparse type= validator that accepts only cpu/cuda device strings is not read as a
+device choice that shuts out MPS. Not tuned: a measurement round, one level off.
+
+torchjd (blind round 455) (held out) on mps: envsnap says moderate, from float64-on-mps at
+``torchjd/aggregation/_pcd.py:139`` (+1 more) ("MPS has no float64: 'Cannot convert a MPS Tensor to float64
+dtype': fails if this tensor lives on the MPS device."). The expectation is lower: that line is
+``self.tau.to(device="cpu", dtype=torch.float64)`` and the next one a torch.full with no device
+(``_pcd.py:140``), host math whose result is cast back with ``weights.to(device=gramian.device,
+dtype=gramian.dtype)`` (``_pcd.py:130``), like the numpy float64 projections after .cpu()
+(``torchjd/_linalg/_dual_cone.py:130-132``, ``torchjd/aggregation/_cagrad.py:50``). The shape: a float64
+tensor placed explicitly on the CPU (device='cpu' in the same call, or a factory with no device) is read as
+living on the MPS device. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
