@@ -799,7 +799,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-pixeloe", "xpu"),
         ("real-pixeloe", "mps"),
         ("real-thingsvision", "mps"),
-        ("real-torchjd", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -6077,16 +6076,7 @@ cpu (``thingsvision-2.7.3.dist-info/METADATA:196``), so a Mac user edits the CLI
 by hand; the Python API itself keeps device='mps' (``thingsvision/core/extraction/base.py:30-50``), hence
 borderline. The shape: an argparse type= validator that accepts only cpu/cuda device strings is not read as a
 device choice that shuts out MPS. Not tuned: a measurement round, one level off.
-
-torchjd (blind round 455) (held out) on mps: envsnap says moderate, from float64-on-mps at
-``torchjd/aggregation/_pcd.py:139`` (+1 more) ("MPS has no float64: 'Cannot convert a MPS Tensor to float64
-dtype': fails if this tensor lives on the MPS device."). The expectation is lower: that line is
-``self.tau.to(device="cpu", dtype=torch.float64)`` and the next one a torch.full with no device
-(``_pcd.py:140``), host math whose result is cast back with ``weights.to(device=gramian.device,
-dtype=gramian.dtype)`` (``_pcd.py:130``), like the numpy float64 projections after .cpu()
-(``torchjd/_linalg/_dual_cone.py:130-132``, ``torchjd/aggregation/_cagrad.py:50``). The shape: a float64
-tensor placed explicitly on the CPU (device='cpu' in the same call, or a factory with no device) is read as
-living on the MPS device. Not tuned: a measurement round, one level off."""
+"""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

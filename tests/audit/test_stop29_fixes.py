@@ -235,3 +235,66 @@ def test_zflows_and_zuko_run_on_mps() -> None:
         assert (
             audit(scan_tree(str(Path(project(name)))), None, parse_target("mps")).verdict.risk == "lower"
         ), name
+
+
+HOST_COPY = """import torch
+
+
+def aggregate(gramian, tau):
+    g = gramian.to(device="cpu", dtype=torch.float64)
+    t = tau.to("cpu", torch.float64)
+    return (g @ t).to(device=gramian.device, dtype=gramian.dtype)
+"""
+
+
+def _float64_lines(root: Path) -> list[int]:
+    report = audit(scan_tree(str(root)), None, parse_target("mps"))
+    return sorted(int(f.location.rsplit(":", 1)[1]) for f in report.findings if f.rule == "float64-on-mps")
+
+
+def test_a_float64_copy_made_on_the_cpu_stays_off_mps(tmp_path: Path) -> None:
+    """torchjd 0.18 (round 455, the round's draw; *moderate* for *lower* on MPS) works its Gramians out in
+    float64 on the CPU (``gramian.to(device="cpu", dtype=torch.float64)``) and casts the result back."""
+    assert _float64_lines(_tree(tmp_path / "cpu", HOST_COPY)) == []
+    twin = HOST_COPY.replace('device="cpu", dtype', "device=gramian.device, dtype").replace(
+        '"cpu", torch', '"mps", torch'
+    )
+    assert _float64_lines(_tree(tmp_path / "device", twin)) == [5, 6]
+    real = Path(project("real-torchjd"))
+    assert audit(scan_tree(str(real)), None, parse_target("mps")).verdict.risk == "lower"
+
+
+HIP_STUB = '''class CUDABackend:
+    platform_name = "cuda"
+
+    def compile_source(self, source, output_path):
+        return nvcc(source, output_path)
+
+
+class HIPBackend:
+    """A placeholder: to implement HIP support, locate hipcc and compile with it."""
+
+    platform_name = "hip"
+
+    def compile_source(self, source, output_path):
+        """Compile with hipcc."""
+        raise NotImplementedError("HIP backend is not yet implemented.")
+'''
+
+
+def _rocm_ports(root: Path) -> list[int]:
+    return [s.line or 0 for s in scan_tree(str(root)).signals if s.kind == "port" and s.subject == "rocm"]
+
+
+def test_a_backend_class_that_only_raises_not_implemented_is_no_rocm_path(tmp_path: Path) -> None:
+    """brainevent 0.2.1 (round 448, *lower* for *higher* on ROCm, two levels off): its ``HIPBackend`` names
+    the 'hip' platform and raises NotImplementedError from every method; the GPU kernels are CUDA .cu."""
+    assert _rocm_ports(_tree(tmp_path / "stub", HIP_STUB)) == []
+    # The twin: the same class with a method that compiles.
+    working = HIP_STUB.replace(
+        '        raise NotImplementedError("HIP backend is not yet implemented.")',
+        "        return hipcc(source)",
+    )
+    assert _rocm_ports(_tree(tmp_path / "working", working)) == [11]
+    real = Path(project("real-brainevent"))
+    assert audit(scan_tree(str(real)), None, parse_target("rocm:gfx942")).verdict.risk == "higher"

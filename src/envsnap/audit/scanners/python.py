@@ -411,6 +411,7 @@ class _Visitor(ast.NodeVisitor):
         """Ids of the elif / else-if links seen from the head of their chain (a chain is judged once)."""
         """Plain-name calls (``_helper(x)``) made inside a guard, by callee name."""
         self.compared: set[int] = set()
+        self.stub_class = 0
         self.flags_of_imports: frozenset[str] | None = None
         self.off_mps: set[int] = set()
         """Ids of float64 dtype nodes in a branch that runs only off MPS (``_mark_off_mps``)."""
@@ -542,6 +543,8 @@ class _Visitor(ast.NodeVisitor):
         guarded: bool | None = None,
         detail: tuple[str, ...] = (),
     ) -> None:
+        if kind == "port" and self.stub_class:
+            return  # a backend that is only a plan names its device without a path to it
         is_guarded = self.guard > 0 if guarded is None else guarded
         if kind == "cuda-api" and self._mirrors_cuda():
             # `def cuda(self, idx=None): ... torch.cuda.current_device()` (transparent-background 1.3.4's
@@ -1198,7 +1201,12 @@ class _Visitor(ast.NodeVisitor):
         # notochord 0.8.0's MIDI Dataset (#22 blind round 207) augments in float64: on the CPU, per item.
         dataset = any((self.dotted(base) or "").endswith("Dataset") for base in node.bases)
         self.dataset_class += dataset
+        # brainevent 0.2.1's `HIPBackend` (#22 blind round 448): `platform_name = "hip"` and a docstring
+        # on how to write it, every method raising NotImplementedError; the name is no ROCm path.
+        stub = _stub_class(node)
+        self.stub_class += stub
         self.generic_visit(node)
+        self.stub_class -= stub
         self.dataset_class -= dataset
         self.class_switches.pop()
         self.class_unset.pop()
@@ -1636,6 +1644,16 @@ class _Visitor(ast.NodeVisitor):
         "cpu" (feature_extraction_lasr.py ``_torch_extract_fbank_features(self, waveform, device="cpu")``):
         the float64 stays on the host unless a caller picks the device."""
         func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "to":
+            # `gramian.to(device="cpu", dtype=torch.float64)`, `.to("cpu", torch.float64)` (torchjd 0.18's
+            # aggregators, #22 blind round 455): the copy is made on the host, as `.cpu().double()` is.
+            named = {kw.arg: kw.value for kw in node.keywords}
+            device = named.get("device", node.args[0] if len(node.args) == 2 else None)
+            dtype = named.get("dtype", node.args[-1] if node.args else None)
+            if dtype is not None and self.dotted(dtype) in FLOAT64_NAMES and device is not None:
+                if self._names_cpu(device):
+                    self.host_dtypes.add(id(dtype))
+                return
         if isinstance(func, ast.Attribute) and func.attr == "to" and node.args and not node.keywords:
             # `torch.from_numpy(grid).to(torch.float64)` (diffusers 0.42 embeddings.py): a host tensor's cast.
             if self.dotted(node.args[0]) in FLOAT64_NAMES and self._host_tensor(func.value):
@@ -2373,6 +2391,22 @@ def _admits_every_accelerator(statement: ast.stmt) -> bool:
     if isinstance(statement, ast.Assert):
         return cpu_comparison(statement.test) == "ne"
     return isinstance(statement, ast.If) and cpu_only_test(statement.test)
+
+
+def _stub_class(node: ast.ClassDef) -> bool:
+    """Whether every method of a class only raises NotImplementedError (a docstring aside), one at least."""
+    methods = [m for m in node.body if isinstance(m, ast.FunctionDef | ast.AsyncFunctionDef)]
+    return bool(methods) and all(_not_implemented(method.body) for method in methods)
+
+
+def _not_implemented(body: list[ast.stmt]) -> bool:
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    if len(body) != 1 or not isinstance(body[0], ast.Raise):
+        return False
+    raised = body[0].exc
+    raised = raised.func if isinstance(raised, ast.Call) else raised
+    return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
 
 
 _CAST_METHODS = frozenset({"double", "float64", "to_double", "as_double"})
