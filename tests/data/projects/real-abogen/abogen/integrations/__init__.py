@@ -1,0 +1,1 @@
+"""Integration clients for external services."""

@@ -1,0 +1,3 @@
+from apax.bal.api import kernel_selection
+
+__all__ = ["kernel_selection"]
