@@ -1,0 +1,2 @@
+__all__ = ["unify_tensors"]
+from .unify_tensors import unify_tensors

@@ -1,0 +1,1 @@
+"""Uni-pKa preprocessing helpers."""

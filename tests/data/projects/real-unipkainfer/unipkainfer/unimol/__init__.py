@@ -1,0 +1,1 @@
+from . import data, losses, models, tasks  # noqa: F401
