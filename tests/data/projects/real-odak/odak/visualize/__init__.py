@@ -1,0 +1,9 @@
+"""
+``odak.visualize``
+
+Provides necessary definitions for visualization.
+
+"""
+
+# To get sub-modules.
+from .export import *

@@ -1,0 +1,3 @@
+from oddasr.app import main
+
+main()

@@ -1,0 +1,4 @@
+
+from flask import Blueprint
+
+bp = Blueprint('front', __name__, url_prefix='')

@@ -1,0 +1,1 @@
+from .oddtts import app
