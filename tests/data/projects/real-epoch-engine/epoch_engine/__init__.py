@@ -1,0 +1,2 @@
+# Author: Sergey Polivin <s.polivin@gmail.com>
+# License: MIT License
