@@ -1,0 +1,1 @@
+"""Reproducible, lazily provisioned ICA Lens experiments."""
