@@ -1,0 +1,1 @@
+"""Shared tensor-product coefficient, layout and runtime utilities."""

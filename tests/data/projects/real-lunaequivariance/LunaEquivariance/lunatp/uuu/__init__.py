@@ -1,0 +1,3 @@
+"""UUU tensor-product implementation; invoke through TensorProduct."""
+
+__all__ = []

@@ -1,0 +1,1 @@
+"""Generated CUDA kernels for UUU tensor products."""

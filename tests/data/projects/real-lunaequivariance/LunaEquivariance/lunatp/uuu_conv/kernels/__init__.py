@@ -1,0 +1,1 @@
+"""Generated CUDA kernels for channel-preserving UUU graph convolution."""

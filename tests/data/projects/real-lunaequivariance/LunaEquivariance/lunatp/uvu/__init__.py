@@ -1,0 +1,3 @@
+"""Internal UVU implementation; use TensorProduct."""
+
+__all__: list[str] = []

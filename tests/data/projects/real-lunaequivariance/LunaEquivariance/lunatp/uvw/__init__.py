@@ -1,0 +1,3 @@
+"""Internal UVW implementation; use TensorProduct."""
+
+__all__: list[str] = []

@@ -1,0 +1,1 @@
+"""CUDA source generators and compile-time layout helpers."""

@@ -1,0 +1,3 @@
+"""Internal UVW_CONV implementation; use TensorProductConv."""
+
+__all__: list[str] = []

@@ -1,0 +1,1 @@
+"""CUDA kernels and bindings for scalar activations."""

@@ -1,0 +1,1 @@
+"""Philox-exact fused Dropout with compact, reusable random decisions."""

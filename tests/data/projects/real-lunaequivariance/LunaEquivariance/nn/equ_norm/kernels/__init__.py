@@ -1,0 +1,1 @@
+"""CUDA generators for fused equivariant normalization."""

@@ -1,0 +1,1 @@
+"""Gate CUDA forward and first, second, and third gradients."""

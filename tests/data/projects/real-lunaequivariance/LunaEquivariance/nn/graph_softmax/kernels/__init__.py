@@ -1,0 +1,1 @@
+"""Native graph softmax kernels."""

@@ -1,0 +1,1 @@
+"""NormActivation forward CUDA and shared backward CUDA with bias reduction."""

@@ -1,0 +1,1 @@
+"""Native CUDA/CUTLASS CSR attention kernels."""

@@ -1,0 +1,1 @@
+"""Fused CUDA kernels for CSR attention convolution."""

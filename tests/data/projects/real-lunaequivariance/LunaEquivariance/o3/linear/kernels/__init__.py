@@ -1,0 +1,1 @@
+"""Linear contraction programs, CUDA generators and strided layouts."""

@@ -1,0 +1,1 @@
+"""Norm graph planning, CUDA emission, and operand layouts."""

@@ -1,0 +1,1 @@
+"""Spherical-harmonic CUDA generation and scalar lowering."""
