@@ -800,7 +800,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-pixeloe", "mps"),
         ("real-thingsvision", "mps"),
         ("real-abogen", "xpu"),
-        ("real-apax", "mps"),
         ("real-unifiedefficientloader", "xpu"),
         ("real-unifiedefficientloader", "mps"),
         ("real-oddasr", "xpu"),
@@ -811,7 +810,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-icatcher", "xpu"),
         ("real-icatcher", "mps"),
         ("real-lunaequivariance", "rocm:gfx942"),
-        ("real-lyroi", "xpu"),
         ("real-omnilingual-asr", "xpu"),
         ("real-omnilingual-asr", "mps"),
     }
@@ -6101,14 +6099,6 @@ platform switch that returns the literal 'cuda' (or 'mps' on Apple) as a plain s
 pipeline's device= argument, with no torch.cuda call nearby, goes unseen as a hard-coded CUDA device. Not
 tuned: a measurement round, one level off.
 
-apax (blind round 456) on mps: envsnap says moderate, from framework-import at ``apax/__init__.py:6`` ("JAX
-reaches Apple GPUs only through the experimental jax-metal plugin: ops and dtypes are missing.") and
-framework-requirement at ``apax-0.14.0.dist-info/METADATA:19``. The expectation is higher: the README gives
-GPU support only on Linux (``apax-0.14.0.dist-info/METADATA:76``), jax-metal is abandoned and has no float64,
-and apax forces jax_enable_x64 globally (``apax/__init__.py:19``) with float64 geometry throughout
-(``apax/layers/distances.py:54``, ``apax/md/ase_calc.py:43``). The shape: a JAX project that turns on x64
-globally and computes in float64, read as a generic experimental-plugin cost rather than a dtype the Metal
-backend cannot run. Not tuned: a measurement round, one level off.
 unifiedefficientloader (blind round 457) on XPU and MPS: envsnap says lower, from no rule at all ("standard
 ops, no custom CUDA: install the target build of the framework"). The expectation is moderate: the README's
 fast path is CUDA streams (``unifiedefficientloader-0.5.4.dist-info/METADATA:189``), ``direct_gpu`` is gated
@@ -6175,14 +6165,6 @@ vendored CUTLASS/CuTe headers (``LunaEquivariance/utils/extension.py:72-118``), 
 package's core, have no torch fallback. The shape: run-time CUDA sources compiled by nvcc as cpp_extension
 modules with inline PTX and CUTLASS includes are read as hiprtc-portable kernel strings. Not tuned: a
 measurement round, one level off.
-
-LyROI (blind round 462) (held out) on XPU: envsnap says lower, from no rule ("standard ops, no custom CUDA:
-install the target build of the framework"). The expectation is moderate: the CLI's device choices are
-gpu/cpu/cpu-max/mps (``lyroi/entrypoints.py:41``), get_torch_device asserts the same list ('Other devices are
-not tested/supported', ``lyroi/nnunet_interface.py:8-9``) and maps the default 'gpu' to torch.device('cuda')
-(``lyroi/nnunet_interface.py:16-18``), so an XPU user must edit the device mapping before nnU-Net's predictor
-sees an XPU device. The shape: a project-specific device alias ('gpu') hard-wired to cuda behind an argparse
-choices list and an assert that admit mps but not xpu. Not tuned: a measurement round, one level off.
 omnilingual-asr (blind round 463) on xpu and mps: envsnap says lower, from "standard ops, no custom CUDA:
 install the target build of the framework". The expectation is moderate: the README's pipeline calls pass no
 device (``omnilingual_asr-0.2.0.dist-info/METADATA:124``, ``:174``) and ASRInferencePipeline defaults to

@@ -298,3 +298,61 @@ def test_a_backend_class_that_only_raises_not_implemented_is_no_rocm_path(tmp_pa
     assert _rocm_ports(_tree(tmp_path / "working", working)) == [11]
     real = Path(project("real-brainevent"))
     assert audit(scan_tree(str(real)), None, parse_target("rocm:gfx942")).verdict.risk == "higher"
+
+
+def test_a_gate_naming_a_variant_of_a_device_still_gates(tmp_path: Path) -> None:
+    """lyroi 0.3 (round 462, the round's draw; *lower* for *moderate* on XPU): ``assert device in ['cpu',
+    'cpu-max', 'gpu', 'mps']``, 'cpu-max' being its all-cores CPU; a variant name kept the list from reading
+    as a menu of devices."""
+    gate = (
+        "def get_torch_device(device='gpu'):\n    assert device in ['cpu', 'cpu-max', 'gpu', 'mps'], device\n"
+    )
+    assert _choices(_tree(tmp_path / "gate", gate)) == ["cpu, cpu-max, gpu, mps"]
+    # A list of other words (run modes) is still no device menu.
+    modes = "def run(mode='fast'):\n    assert mode in ['fast', 'fast-max', 'slow'], mode\n"
+    assert _choices(_tree(tmp_path / "modes", modes)) == []
+    real = Path(project("real-lyroi"))
+    assert audit(scan_tree(str(real)), None, parse_target("xpu")).verdict.risk == "moderate"
+
+
+X64 = """import jax
+
+jax.config.update("jax_enable_x64", True)
+"""
+
+
+def _x64(root: Path) -> list[tuple[str, int]]:
+    return [(s.file or "", s.line or 0) for s in scan_tree(str(root)).signals if s.kind == "jax-x64"]
+
+
+def test_jax_64_bit_mode_turned_on_at_import_is_no_apple_gpu(tmp_path: Path) -> None:
+    """apax 0.14 (round 456, *moderate* for *higher* on MPS) turns jax_enable_x64 on in its ``__init__``:
+    every array defaults to float64, which jax-metal does not run."""
+    tree = _tree(tmp_path / "x64", X64)
+    assert _x64(tree) == [("optim/__init__.py", 3)]
+    report = audit(scan_tree(str(tree)), None, parse_target("mps"))
+    assert [(f.rule, f.risk) for f in report.findings if f.rule == "jax-x64-on-mps"] == [
+        ("jax-x64-on-mps", "higher")
+    ]
+    assert audit(scan_tree(str(tree)), None, parse_target("rocm:gfx942")).verdict.risk == "lower"
+    real = Path(project("real-apax"))
+    assert audit(scan_tree(str(real)), None, parse_target("mps")).verdict.risk == "higher"
+
+
+def test_jax_64_bit_mode_off_optional_or_in_a_jax_backend_is_not(tmp_path: Path) -> None:
+    """Twins: turned off; inside a try (cvxpylayers' optional JAX interface) or a function; in the JAX
+    backend folder of a multi-framework project (phiml's ``backend/jax/``)."""
+    for name, text in (
+        ("off", X64.replace("True", "False")),
+        (
+            "try",
+            "try:\n    import jax\n    jax.config.update('jax_enable_x64', True)\n"
+            "except ImportError:\n    pass\n",
+        ),
+        ("function", "import jax\n\n\ndef enable():\n    jax.config.update('jax_enable_x64', True)\n"),
+    ):
+        assert _x64(_tree(tmp_path / name, text)) == [], name
+    backend = tmp_path / "multi" / "lib" / "backend" / "jax"
+    backend.mkdir(parents=True)
+    (backend / "_jax_backend.py").write_text(X64, encoding="utf-8")
+    assert _x64(tmp_path / "multi") == []

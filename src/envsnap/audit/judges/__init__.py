@@ -48,6 +48,7 @@ from envsnap.audit.judges.device import (
     judge_device_default,
     judge_device_hardcode,
     judge_float64,
+    judge_jax_x64,
     judge_nccl,
 )
 from envsnap.audit.judges.hipify import judge_inventory, judge_unsupported
@@ -108,6 +109,7 @@ JUDGES: Mapping[str, Judge] = {
     "artifact": judge_artifact,
     "device-default": judge_device_default,
     "torch-compile": judge_compile,
+    "jax-x64": judge_jax_x64,
     "cache-hint": judge_blind_spot,
     "nvtx": judge_blind_spot,
     "cufile": judge_blind_spot,

@@ -179,6 +179,26 @@ def judge_compile(signal: Signal, target: Target, ctx: Context) -> Finding | Non
     )
 
 
+JAX_METAL_SOURCE = "https://github.com/jax-ml/jax/issues/20938"
+"""Apple's jax-metal maintainers there: "Fp64 is not supported in jax-metal backend" (2024)."""
+
+
+def judge_jax_x64(signal: Signal, target: Target, ctx: Context) -> Finding | None:
+    """JAX's 64-bit mode turned on at import: jax-metal, JAX's only way to an Apple GPU, has no float64."""
+    if target.kind != "mps":
+        return None
+    return make_finding(
+        signal,
+        "jax-x64-on-mps",
+        "Turns JAX's 64-bit mode on when the package is imported: its arrays default to float64, which "
+        "jax-metal (JAX's experimental Apple GPU plugin) does not run; on a Mac it runs on the CPU.",
+        "high",
+        "higher",
+        "float32 throughout (leave jax_enable_x64 off) before an Apple GPU can be used, or run on the CPU",
+        JAX_METAL_SOURCE,
+    )
+
+
 def judge_cuda_guard(signal: Signal, target: Target, ctx: Context) -> Finding | None:
     if target.kind in ("cuda", "rocm", "cpu"):
         return None

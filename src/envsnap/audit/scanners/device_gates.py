@@ -64,7 +64,8 @@ def _menu(node: ast.AST, lookup: Lookup) -> list[str] | None:
 def is_gate_menu(names: list[str]) -> bool:
     """Device names only, a GPU among them (``gpu`` is the CUDA device in TotalSegmentator's and Lightning's
     vocabularies) and the CPU or another accelerator: a menu of devices, not one device tested."""
-    words = {name.split(":")[0] for name in names}
+    # `'cpu-max'` (lyroi 0.3's all-cores CPU, #22 blind round 462) is a variant of the device it names.
+    words = {name.split(":")[0].split("-")[0] for name in names}
     return len(words) >= 2 and bool(words & {"cuda", "gpu"}) and words <= DEVICE_WORDS
 
 

@@ -1569,6 +1569,21 @@ class _Visitor(ast.NodeVisitor):
             # `if tl.target_info.is_cuda():` the kernel compiled for an AMD GPU takes the other branch.
             branch = ("branch=not-rocm",) if self.no_rocm else ()
             self.emit("inline-ptx", node, TRITON_ASM, detail=(*self._kernel_reach(), *branch))
+        if (
+            name is not None
+            and name.endswith("config.update")
+            and name.startswith("jax")
+            and node.col_offset == 0  # a statement of the module itself: not in a try, an if or a def
+            and not self._jax_backend_module()
+            and len(node.args) == 2
+            and isinstance(node.args[0], ast.Constant)
+            and node.args[0].value == "jax_enable_x64"
+            and isinstance(node.args[1], ast.Constant)
+            and node.args[1].value is True
+        ):
+            # apax 0.14's `jax.config.update("jax_enable_x64", True)` at import (#22 blind round 456): every
+            # Python float in the package's arrays is float64 from then on, on every device.
+            self.emit("jax-x64", node, "jax_enable_x64")
         if name == "torch.compile":
             # In a function named for it (GLiNER's `def compile(self)`, pytorch-mppi's `MPPI.compile()`,
             # pytorch-optimizer's `compile_foreach_step`): compiling is what a caller asks that function for.
@@ -2172,6 +2187,13 @@ class _Visitor(ast.NodeVisitor):
             if "device" in (getattr(part, "attr", None) or getattr(part, "id", None) or ""):
                 return False
         return True
+
+    def _jax_backend_module(self) -> bool:
+        """Whether this file is in a folder for the JAX backend of a multi-framework project (phiml 1.x's
+        ``backend/jax/``): its settings hold only for users who pick JAX."""
+        return any(
+            part.lower().strip("_") in ("jax", "jax_backend") for part in self.relative.split("/")[:-1]
+        )
 
     def _names_cpu(self, value: ast.expr) -> bool:
         """``"cpu"`` or ``torch.device("cpu")``."""

@@ -42,6 +42,7 @@ _TRIGGER_TOKENS = (
     rb"device is None:",  # `if device is None: device = choose_device()` (only where _UNSET_FILL follows)
     rb"\bfind_spec\(\s*[\"']",  # a package asked for by name: a stand-in may be installed (python._stand_ins)
     rb"\bregister_(?:custom_call|ffi)_target\b",  # a compiled XLA custom call (JAX), per platform
+    rb"\bjax_enable_x64\b",  # JAX's 64-bit mode turned on at import (no float64 on jax-metal)
     # ONNX Runtime's providers (DirectML, CANN, QNN, WebGPU, Vitis AI: across_files._ort_choices)
     rb"\b(?:ROCM|MIGraphX|OpenVINO|CoreML|Tensorrt|Dml|CANN|QNN|WebGpu|VitisAI)ExecutionProvider\b",
 )
@@ -119,6 +120,7 @@ def _anchors() -> tuple[bytes, ...]:
         b"find_spec(",
         b"custom_call_target",
         b"ffi_target",
+        b"jax_enable_x64",
         b"library.impl",
         b"library.custom_op",
         b"load_library",
