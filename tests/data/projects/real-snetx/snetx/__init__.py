@@ -1,0 +1,4 @@
+from . import dataset
+from . import models
+from . import snn
+from . import utils

@@ -1,0 +1,2 @@
+from . import neuron
+from . import utils

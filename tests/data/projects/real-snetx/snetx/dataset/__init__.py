@@ -1,0 +1,2 @@
+from . import ddp
+from . import vision

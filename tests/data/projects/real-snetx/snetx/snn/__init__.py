@@ -1,0 +1,2 @@
+from . import algorithm
+from . import neuron
