@@ -1,4 +1,0 @@
-from . import dataset
-from . import models
-from . import snn
-from . import utils

@@ -1,2 +1,0 @@
-from . import neuron
-from . import utils

@@ -1,2 +1,0 @@
-from . import ddp
-from . import vision

@@ -1,2 +1,0 @@
-from . import algorithm
-from . import neuron
