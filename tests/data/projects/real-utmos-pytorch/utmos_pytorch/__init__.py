@@ -1,0 +1,2 @@
+from .utmos_scripted import UTMOSScoreScripted, get_scripted_utmos
+from .utmos_torch import UTMOSScoreTorch

@@ -1,0 +1,1 @@
+from .score import Score

@@ -1,0 +1,3 @@
+from .template_matcher import Template_Matcher
+
+__all__ = ["Template_Matcher"]
