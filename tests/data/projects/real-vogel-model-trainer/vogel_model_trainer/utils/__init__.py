@@ -1,0 +1,1 @@
+"""Utility functions for image and video processing."""
