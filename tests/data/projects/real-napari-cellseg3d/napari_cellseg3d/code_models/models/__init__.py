@@ -1,0 +1,1 @@
+"""Contains model code and wrappers for the models, as classes."""

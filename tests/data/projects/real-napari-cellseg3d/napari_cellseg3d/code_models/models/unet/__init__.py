@@ -1,0 +1,4 @@
+"""Building block of a UNet model.
+
+Used mostly by the TRAILMAP model.
+"""

@@ -1,0 +1,1 @@
+"""Building blocks for WNet model."""

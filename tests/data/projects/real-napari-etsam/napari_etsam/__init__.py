@@ -1,0 +1,8 @@
+"""napari plugin for ETSAM cryo-ET membrane segmentation."""
+
+try:
+    from ._version import version as __version__
+except ImportError:
+    __version__ = "unknown"
+
+__all__ = ()
