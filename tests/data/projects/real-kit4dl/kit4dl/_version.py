@@ -1,0 +1,3 @@
+"""Kit4DL version."""
+
+__version__ = "2024.5b2"

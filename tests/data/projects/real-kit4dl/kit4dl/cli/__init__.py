@@ -1,0 +1,1 @@
+"""Kit4DL CLI sub-package."""

@@ -1,0 +1,1 @@
+"""Kit4DL nn subpackage."""
