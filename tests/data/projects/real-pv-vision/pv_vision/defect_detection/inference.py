@@ -1,0 +1,1 @@
+# apply a trained YOLO model

@@ -1,0 +1,1 @@
+# train a YOLO model. Transfer learning is included

@@ -1,0 +1,1 @@
+from .modelhandler import ModelHandler
