@@ -812,6 +812,23 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-lunaequivariance", "rocm:gfx942"),
         ("real-omnilingual-asr", "xpu"),
         ("real-omnilingual-asr", "mps"),
+        ("real-snl-toadstool", "xpu"),
+        ("real-snl-toadstool", "mps"),
+        ("real-sylber", "xpu"),
+        ("real-sylber", "mps"),
+        ("real-uttm", "xpu"),
+        ("real-uttm", "mps"),
+        ("real-vogel-model-trainer", "xpu"),
+        ("real-vogel-model-trainer", "mps"),
+        ("real-napari-cellseg3d", "mps"),
+        ("real-napari-etsam", "rocm:gfx942"),
+        ("real-napari-etsam", "xpu"),
+        ("real-napari-etsam", "mps"),
+        ("real-kit4dl", "mps"),
+        ("real-edgeval", "rocm:gfx942"),
+        ("real-egnlib", "xpu"),
+        ("real-egnlib", "mps"),
+        ("real-pv-vision", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -6174,7 +6191,95 @@ device='mps' by hand into fairseq2's untested path (its fairseq2n native library
 builds), and the tracker's issue #7 asks for Metal acceleration as a feature; device is an argument, hence
 borderline. The shape: a cuda-else-cpu default device in the library's entry point, with no other device
 named, is not read as a device choice that shuts out XPU and MPS. Not tuned: a measurement round, one level
-off."""
+off.
+snl-toadstool (blind round 464) on XPU and MPS: envsnap says moderate, from torch-cuda-api at
+``toadstool/data/utils.py:199`` (+3 more) ('A CUDA-only call: it raises on XPU') and nccl-backend at
+``toadstool/distributed.py:38`` ('No NCCL on Intel XPU: init_process_group fails with the 'nccl' backend').
+The expectation is lower: the README path is Trainer plus CudaCallback(device) with a caller-chosen device
+(``toadstool/models/callbacks/CudaCallback.py:22``) and AMP off by default with amp_device a constructor
+argument (``toadstool/models/dl_utils.py:132``); the torch.cuda memory callbacks, the GPU-memory helper and
+the nccl DDP/FSDP helpers are opt-in extras. The shape: CUDA-only calls in optional helpers and debug
+callbacks of a training library are counted as if they sat on the main training path. Not tuned: a measurement
+round, one level off.
+
+Sylber (blind round 464, held out) on XPU and MPS: envsnap says lower, from standard ops, no custom CUDA
+('install the target build of the framework'). The expectation is moderate: the README call
+Segmenter(model_ckpt='sylber') keeps the default device='cuda' (``sylber/model/sylber.py:37``) and moves the
+model with .to(device) at ``sylber/model/sylber.py:54`` before the CUDA-unavailable fallback to cpu at
+``:56-58``, so it raises on a machine without CUDA unless device='xpu'/'mps' is passed by hand (borderline
+against lower). The shape: a constructor's device='cuda' default used before its own cpu fallback is not read
+as a hard-coded cuda on the main path. Not tuned: a measurement round, one level off.
+uttm (blind round 465) (held out) on XPU and MPS: envsnap says lower, from the standard-ops default ("standard
+ops, no custom CUDA: install the target build of the framework"), with no finding at
+``uttm/template_matcher.py:46-49``. The expectation is moderate: ``Template_Matcher(device='cuda')``
+(``uttm/template_matcher.py:41``) rewrites every device but 'cpu', 'xpu' and 'mps' included, to
+``torch.device('cuda' if torch.cuda.is_available() else 'cpu')`` (``uttm/template_matcher.py:46-49``), so an
+Intel GPU or Mac user silently runs on the CPU until the constructor is edited. The shape: a constructor that
+takes a device argument but maps any non-'cpu' value to cuda-else-cpu is read as a caller-chosen device, not
+as a cuda-only selection. Not tuned: a measurement round, one level off.
+vogel-model-trainer (blind round 466) (held out) on XPU and MPS: envsnap says lower, from no rule (standard
+ops: 'standard ops, no custom CUDA: install the target build of the framework'), reading the cuda-else-cpu
+selections at ``vogel_model_trainer/core/classifier.py:53`` and ``vogel_model_trainer/core/evaluator.py:53``
+as harmless availability checks. The expectation is moderate: training goes through transformers' Trainer
+(``vogel_model_trainer/core/trainer.py:367-390``), which can find an Intel or Apple GPU, but classify and
+evaluate hard-code torch.device('cuda' if torch.cuda.is_available() else 'cpu') (``core/classifier.py:53-58``,
+``core/evaluator.py:53-58``) and the README's GPU story is CUDA only (``METADATA:175``, ``:196``), so on XPU
+or MPS inference silently runs on the CPU until those lines are edited. The shape: a cuda-else-cpu device
+choice with no device argument, on the README's main inference path, read as a guarded availability check
+rather than a CUDA-only device selection. Not tuned: a measurement round, one level off.
+napari-cellseg3d (blind round 468) on MPS: envsnap says lower, from the mps code path at
+``napari_cellseg3d/code_models/worker_training.py:1123`` ("names the 'mps' device"), with the
+hardcoded-cuda-device of ``napari_cellseg3d/dev_scripts/remote_training.py:97`` left as a thing to check. The
+expectation is moderate: the README says MacOS is supported and gives an ARM64 install (``METADATA:186``,
+``:198-208``), but that is the CPU path, since get_device is cuda-else-cpu
+(``napari_cellseg3d/code_models/model_framework.py:355``) and the device menu lists only CUDA GPUs
+(``model_framework.py:338-342``); the only 'mps' line sets PYTORCH_ENABLE_MPS_FALLBACK for a device the UI
+never offers. The shape: an 'mps' comparison in a worker, unreachable from the plugin's own cuda-else-cpu
+device choice, read as a supported MPS code path. Not tuned: a measurement round, one level off.
+
+napari-etsam (blind round 468) (held out) on ROCm, XPU and MPS: envsnap says lower on all three, from
+standard-ops ("standard ops, no custom CUDA: install the target build of the framework"), and it finds no
+device rule at all in the worker's cuda-else-cpu ``napari_etsam/etsam_worker.py:48-54``. The expectation is
+moderate on each: the README requires Linux or Windows with an NVIDIA GPU and says 'macOS is not supported'
+(``METADATA:56``, ``:87``), the installer supports NVIDIA GPUs only (``METADATA:130``) and exists only for
+x86_64 Linux and Windows (``napari_etsam/etsam_env.py:224-236``), so any non-NVIDIA user builds the ETSAM
+environment by hand, and XPU/MPS also need an edit of the worker's device choice. The shape: a thin front end
+whose torch work runs in a separately installed, NVIDIA-only environment, with the port story in its README
+and installer rather than in torch calls, read as plain standard ops. Not tuned: a measurement round, one
+level off.
+kit4dl (blind round 469) (held out) on MPS: envsnap says lower, from no rule (its summary reads 'standard ops,
+no custom CUDA: install the target build of the framework'). The expectation is moderate: the only GPU switch
+is ``cuda_id``, checked with ``torch.cuda.is_available()`` and silently falling back to the CPU on a Mac
+(``kit4dl/nn/validators.py:66``), and the module device is hard-coded ``torch.device(f'cuda:{self.cuda_id}')``
+(``kit4dl/nn/confmodels.py:126``), so reaching MPS needs edits to the configuration model. The shape: a
+configuration field that names a CUDA device index, with a cuda-availability check that falls back to CPU, is
+a CUDA-only device selection even when the trainer underneath (Lightning's 'gpu') could map to MPS. Not tuned:
+a measurement round, one level off.
+edgeval (blind round 470) on rocm:gfx942: envsnap says moderate, from cuda-source at
+``edgeval_cu/cuda/auction_kernel.cu:1`` ("on a ROCm torch, torch.utils.cpp_extension hipifies it at build").
+The expectation is higher: the kernels are not a cpp_extension but two .cu files compiled by a hand-written
+nvcc step with -arch sm_XX (``setup.py:57-75``) that raises 'nvcc not found' at install (``setup.py:26``), and
+loaded through ctypes (``edgeval_cu/auction.py:140-148``), so no hipify runs; borderline against moderate. The
+shape: raw .cu sources built by a custom nvcc command in setup.py and loaded with ctypes are read as a torch
+cpp_extension that ROCm hipifies. Not tuned: a measurement round, one level off.
+
+egnlib (blind round 470) (held out) on xpu, mps: envsnap says lower, from 'standard ops, no custom CUDA' on
+xpu and from the mps device branch at ``egn/classifier.py:88`` ("names the 'mps' device") on mps. The
+expectation is moderate: device 'auto' goes cuda, mps, cpu (``egn/classifier.py:75-91``) so an Intel GPU
+silently trains on CPU, autocast maps any non-CUDA device to 'cpu' (``egn/engine.py:31``) and DDP takes nccl
+only on CUDA (``egn/utils/dist.py:66``); on MPS every layer runs torch.linalg.eigh
+(``egn/functional.py:169``), which the MPS backend does not implement, so the auto default needs
+PYTORCH_ENABLE_MPS_FALLBACK=1 or device='cpu'. The shape: a device resolver without an 'xpu' branch inside a
+helper function is missed, and a linalg op that MPS lacks is not weighed against an mps branch. Not tuned: a
+measurement round, one level off.
+pv-vision (blind round 471) (held out) on mps: envsnap says moderate, from float64-on-mps at
+``pv_vision/cell_classification/cnn_train_val.py:218`` ("MPS has no float64: 'Cannot convert a MPS Tensor to
+float64 dtype': fails if this tensor lives on the MPS device"). The expectation is lower: the project's main
+training and inference path is ModelHandler, which takes device=torch.device('mps') as shipped
+(``pv_vision/nn/modelhandler.py:160``) and guards its torch.cuda memory queries behind device.type == 'cuda'
+(``pv_vision/nn/modelhandler.py:321``); the .double() cast sits in the older cell_classification train_model
+helper, not on that path. The shape: a float64 cast in a legacy helper module beside the documented main API
+is read as if it were on the main path. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:
