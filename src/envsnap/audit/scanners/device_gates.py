@@ -268,7 +268,7 @@ def discarded_devices(node: ast.If) -> list[str] | None:
         either = _either_device(node.test)
         if either is None:
             return None
-        compared, kept_names = either
+        kept_names = either
     # One assignment per branch (python_shapes.branch_value), to the same name: a returned device is a
     # selection's, not a discard of the caller's.
     fallback = branch_value(node.orelse)
@@ -292,13 +292,12 @@ def discarded_devices(node: ast.If) -> list[str] | None:
     return kept_names
 
 
-def _either_device(test: ast.expr) -> tuple[list[ast.expr], list[str]] | None:
+def _either_device(test: ast.expr) -> list[str] | None:
     """``(mps available and device == "mps") or (device == "cuda" and cuda available)`` (yolo5face 0.0.10's
-    ``get_model``, #22 blind round 445): an ``or`` of device comparisons, CUDA among them; the comparisons
-    and the devices they keep, the CPU added. A negation anywhere turns the sense round: no discard."""
+    ``get_model``, #22 blind round 445): an ``or`` of ``==`` device comparisons, CUDA among them; the devices
+    they keep, the CPU added. A negation anywhere turns the sense round: no discard."""
     if not (isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or)):
         return None
-    compared: list[ast.expr] = []
     names: list[str] = []
     for node in ast.walk(test):
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
@@ -311,11 +310,10 @@ def _either_device(test: ast.expr) -> tuple[list[ast.expr], list[str]] | None:
                 continue
             if right.value not in DEVICE_WORDS:
                 return None
-            compared.append(node)
             names.append(right.value)
     if "cuda" not in names:
         return None
-    return compared, [*dict.fromkeys(names), "cpu"]
+    return [*dict.fromkeys(names), "cpu"]
 
 
 def _names_cuda(test: ast.expr) -> bool:

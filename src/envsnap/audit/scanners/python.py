@@ -1660,18 +1660,22 @@ class _Visitor(ast.NodeVisitor):
         the float64 stays on the host unless a caller picks the device."""
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr == "to":
-            # `gramian.to(device="cpu", dtype=torch.float64)`, `.to("cpu", torch.float64)` (torchjd 0.18's
-            # aggregators, #22 blind round 455): the copy is made on the host, as `.cpu().double()` is.
             named = {kw.arg: kw.value for kw in node.keywords}
             device = named.get("device", node.args[0] if len(node.args) == 2 else None)
             dtype = named.get("dtype", node.args[-1] if node.args else None)
-            if dtype is not None and self.dotted(dtype) in FLOAT64_NAMES and device is not None:
+            if device is not None and dtype is not None and self.dotted(dtype) in FLOAT64_NAMES:
+                # `gramian.to(device="cpu", dtype=torch.float64)`, `.to("cpu", torch.float64)` (torchjd 0.18's
+                # aggregators, #22 blind round 455): the copy is made on the host, as `.cpu().double()` is.
                 if self._names_cpu(device):
                     self.host_dtypes.add(id(dtype))
-                return
-        if isinstance(func, ast.Attribute) and func.attr == "to" and node.args and not node.keywords:
-            # `torch.from_numpy(grid).to(torch.float64)` (diffusers 0.42 embeddings.py): a host tensor's cast.
-            if self.dotted(node.args[0]) in FLOAT64_NAMES and self._host_tensor(func.value):
+            elif (
+                node.args
+                and not node.keywords
+                and self.dotted(node.args[0]) in FLOAT64_NAMES
+                and self._host_tensor(func.value)
+            ):
+                # `torch.from_numpy(grid).to(torch.float64)` (diffusers 0.42 embeddings.py): a host tensor's
+                # cast.
                 self.host_dtypes.add(id(node.args[0]))
             return
         short = name.rsplit(".", 1)[-1].lower() if name else ""
