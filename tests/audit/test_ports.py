@@ -829,6 +829,33 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-egnlib", "xpu"),
         ("real-egnlib", "mps"),
         ("real-pv-vision", "mps"),
+        ("real-accmt", "xpu"),
+        ("real-accmt", "mps"),
+        ("real-acetn", "xpu"),
+        ("real-armcortnet", "xpu"),
+        ("real-armcortnet", "mps"),
+        ("real-arraybridge", "xpu"),
+        ("real-arraybridge", "mps"),
+        ("real-celnn", "rocm:gfx942"),
+        ("real-celnn", "xpu"),
+        ("real-denoiser", "rocm:gfx942"),
+        ("real-denoiser", "xpu"),
+        ("real-denoiser", "mps"),
+        ("real-haralick-torch", "xpu"),
+        ("real-haralick-torch", "mps"),
+        ("real-hayakoe", "xpu"),
+        ("real-hayakoe", "mps"),
+        ("real-leanquant", "rocm:gfx942"),
+        ("real-leanquant", "xpu"),
+        ("real-leanquant", "mps"),
+        ("real-lettucecfd", "xpu"),
+        ("real-lettucecfd", "mps"),
+        ("real-mambavision", "xpu"),
+        ("real-mambavision", "mps"),
+        ("real-neural-admixture", "rocm:gfx942"),
+        ("real-neural-admixture", "xpu"),
+        ("real-neural-style", "xpu"),
+        ("real-neural-style", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -6279,7 +6306,172 @@ training and inference path is ModelHandler, which takes device=torch.device('mp
 (``pv_vision/nn/modelhandler.py:160``) and guards its torch.cuda memory queries behind device.type == 'cuda'
 (``pv_vision/nn/modelhandler.py:321``); the .double() cast sits in the older cell_classification train_model
 helper, not on that path. The shape: a float64 cast in a legacy helper module beside the documented main API
-is read as if it were on the main path. Not tuned: a measurement round, one level off."""
+is read as if it were on the main path. Not tuned: a measurement round, one level off.
+accmt (blind round 472) on xpu and mps: envsnap says moderate, from torch-cuda-api at ``accmt/tunnel.py:97``
+("A CUDA-only call: it raises on XPU.") on xpu, and on mps from float64-on-mps at ``accmt/evaluator.py:224``
+(+6 more: ``accmt/metrics.py:221-229``, ``accmt/modules.py:183-187``; "MPS has no float64: 'Cannot convert a
+MPS Tensor to float64 dtype'") with the same tunnel.py line. The expectation is lower: the trainer is
+Accelerate code, one module-level Accelerator() picks xpu or mps and prepare() places model, optimizer and
+dataloaders (``accmt/__init__.py:55-60``, ``accmt/trainer.py:1586``, ``:1604``), and the CUDA-only bits sit on
+opt-in paths: torch.cuda.synchronize in ModelTunnel, built only in ACCMT_ASYNC mode
+(``accmt/trainer.py:508``), float64 device tensors in module.log with a tracker, MetricParallel and the
+separate Evaluator; the 'accmt launch' CLI needs CUDA (``cli/launch.py:61-62``) but the README names
+'accelerate launch' instead (``METADATA:168``), hence borderline against moderate. The shape: CUDA calls and
+float64 casts in opt-in helpers (async evaluation, custom logging, parallel metrics) of an Accelerate-based
+trainer are weighed as if they sat on its main training path. Not tuned: a measurement round, one level off.
+
+acetn (blind round 472) (held out) on xpu: envsnap says lower, from float64-on-xpu at
+``acetn/ipeps/ipeps_config.py:81`` ("Arc client GPUs (DG2, Battlemage) emulate or lack fp64; Data Center GPU
+Max (pvc) has it") and hardcoded-cuda-device at ``ipeps_config.py:88``, all low risk, with nccl-backend at
+``acetn/utils/distributed.py:58`` and torch-cuda-api at ``distributed.py:64`` ("A CUDA-only call: it is behind
+a guard, skipped on XPU.") rated lower too. The expectation is moderate: one device runs with device='xpu'
+through torch.device (``acetn/ipeps/ipeps_config.py:89-90``), but the README's multi-GPU mode, 'torchrun
+--nproc_per_node=N' (``METADATA:62-66``), a headline feature (``METADATA:22``), raises NotImplementedError for
+any device but cpu or cuda (``acetn/utils/distributed.py:41-48``) and then takes nccl and
+torch.cuda.set_device, the latter guarded only by device != cpu (``distributed.py:58-64``), so it needs edits;
+borderline against lower for single-device runs. The shape: a device-count helper that raises
+NotImplementedError for non-CUDA devices on the README's torchrun path goes unseen, and a
+torch.cuda.set_device behind a not-cpu test is read as guarded. Not tuned: a measurement round, one level off.
+armcortnet (blind round 473) (held out) on xpu and mps: envsnap says lower, from "standard ops, no custom
+CUDA: install the target build of the framework", its only findings being cuda-availability-check at
+``armcortnet/prediction.py:32`` and ``:93`` ("Returns False on Intel XPU: the code takes its CPU branch.") and
+a guarded torch.cuda call at ``armcortnet/prediction.py:34``. The expectation is moderate: Net takes no device
+argument (``armcortnet/prediction.py:76``) and builds nnU-Net's predictor with its default cuda device when
+torch.cuda.is_available(), else pins device=torch.device('cpu') (``armcortnet/prediction.py:93-110``), so the
+README's Net(bone_type=...).predict (``armcortnet-0.8.0.dist-info/METADATA:249-252``) silently runs on the CPU
+on an Intel GPU or a Mac; using the accelerator is an edit to the predictor construction; borderline against
+lower since CPU inference runs as shipped. The shape: a cuda-else-cpu branch that picks a third-party
+predictor's default (CUDA) device, with no device argument for the caller, is read as a harmless CPU fallback
+rather than a device choice that shuts out XPU and MPS. Not tuned: a measurement round, one level off.
+arraybridge (blind round 473) on xpu and mps: envsnap says lower, from cuda-only-requirement at
+``arraybridge-0.5.2.dist-info/METADATA:52`` ("CuPy built for CUDA: CUDA-only as used here. An optional extra:
+the project installs and runs without it.") and framework-requirement on the optional JAX and TensorFlow
+extras (``arraybridge-0.5.2.dist-info/METADATA:29``, ``:32``), finding nothing in the code. The expectation is
+moderate: the PyTorch accelerator is CUDA-only in code the README's AcceleratorDevice(i) relies on
+(``arraybridge-0.5.2.dist-info/METADATA:100-101``): TorchLibrary.device_of reports any non-CUDA tensor, xpu or
+mps, as HOST (``arraybridge/libraries.py:1403``), counts torch.cuda devices (``:1408-1409``), uploads and
+moves with .to(f'cuda:{i}') (``:1418``, ``:1421``) and queues on torch.cuda.Stream (``:1447``); JAX
+accelerators are platform 'gpu' only (``arraybridge/libraries.py:1739-1746``), and CuPy has no Intel or Metal
+build; host and OpenCL (pyclesperanto) paths run as shipped, borderline against lower. The shape: CUDA device
+strings built with an f-string ('cuda:{i}') and is_cuda tests inside a multi-library device abstraction are
+not read as a hard-coded CUDA device; only the packaging extras are. Not tuned: a measurement round, one level
+off.
+celnn (blind round 474) on rocm:gfx942, xpu: envsnap says lower, from cuda-only-requirement at
+``celnn-1.0.0.dist-info/METADATA:234`` ("CuPy built for CUDA: CUDA-only as used here. An optional extra: the
+project installs and runs without it"). The expectation is moderate: the package's only GPU path is the CuPy
+stencil backend that device='gpu'/'auto' selects (``celnn/backends/__init__.py:23-34``). On ROCm it needs a
+hand-installed or hand-built ROCm CuPy in place of the extra's cupy-cuda12x and nvidia-cuda-nvrtc-cu12
+(``METADATA:234-235``; CUDA_PATH is hunted in the nvidia wheels at
+``celnn/backends/cupy_backend.py:111-126``), borderline against lower; on XPU CuPy has no backend at all, so
+'auto' silently falls back to NumPy (``celnn/backends/__init__.py:30-33``), 'gpu' raises
+(``celnn/backends/cupy_backend.py:98``) and using the Intel GPU needs a new backend wired into get_backend
+(``celnn/backends/__init__.py:34``), borderline against higher. The shape: an optional CUDA-only array library
+that is the project's whole GPU story is read as harmless because the CPU path installs and runs without it.
+Not tuned: a measurement round, one level off.
+denoiser (blind round 475) on ROCm, XPU and MPS: envsnap says moderate, from torch-pin at
+``requirements.txt:10`` ("torch is capped (==1.5.1): the newest torch allowed, 1.5, has no ROCm wheels", on
+XPU "predates Intel XPU wheels", on MPS "predates Apple MPS wheels"), with the torchaudio==0.5.1 pins at
+``requirements.txt:9`` and ``requirements_cuda.txt:8``. The expectation is lower: the README's install for
+using the pre-trained models is ``pip install denoiser`` (``PKG-INFO:34-38``), whose install_requires are open
+floors, torch>=1.5 and torchaudio>=0.5 (``setup.py:37-38``); the exact pins live in the requirements files the
+README reserves for cloning the repository to train or hack (``PKG-INFO:41-50``). enhance, evaluate and live
+take --device with a CPU default (``denoiser/enhance.py:32``, ``:113``, ``:135``) over
+Conv1d/ConvTranspose1d/LSTM, so a current torch runs them on any target as shipped; only the training recipe's
+model.cuda() (``train.py:68-69``) is CUDA-minded, hence borderline on XPU/MPS. The shape: exact
+torch/torchaudio pins in a development requirements.txt beside a setup.py whose install_requires only sets a
+floor are read as a cap on the package itself. Not tuned: a measurement round, one level off.
+haralick-torch (blind round 476) (held out) on XPU and MPS: envsnap says lower, from cuda-availability-check
+at ``haralick_torch/cli.py:30`` ("Returns False on Intel XPU: the code takes its CPU branch", the same on
+Apple MPS), a low-effort finding that leaves the verdict at 'standard ops, no custom CUDA'. The expectation is
+moderate: the README's first use is the haralick-torch CLI (``METADATA:33``), which has no device flag and
+picks 'cuda' if torch.cuda.is_available() else 'cpu' (``haralick_torch/cli.py:30``), and the README's API
+example does the same (``METADATA:43``), so on an Intel GPU or a Mac the texture extraction silently runs on
+the CPU until cli.py is edited; the API functions take a device argument (``haralick_torch/io.py:7``,
+``haralick_torch/core.py:3``), hence borderline against lower. The shape: a cuda-else-cpu device choice with
+no device argument, in the console script that is the package's main entry point, read as a harmless
+availability check rather than a CUDA-only device selection. Not tuned: a measurement round, one level off.
+hayakoe (blind round 476) on XPU and MPS: envsnap says lower, from default-cuda-device at
+``hayakoe/api/tts.py:204`` ("A setting that defaults to 'cuda': pass 'xpu' (flag, config or argument) ...; the
+code takes the device from it") and cuda-availability-check at ``hayakoe/api/tts.py:289``, and it has no
+finding at ``hayakoe/api/tts.py:34``. The expectation is moderate: the backend is chosen from the device
+string, PyTorch only when device.startswith('cuda') and ONNX Runtime otherwise (``hayakoe/api/tts.py:34``),
+with CPUExecutionProvider as the only provider (``hayakoe/api/tts.py:320``, ``hayakoe/api/speaker.py:159``),
+and the PyTorch path demands torch.cuda.is_available() (``hayakoe/api/tts.py:289``), so TTS(device='xpu') or
+TTS(device='mps') silently runs on the CPU and the GPU needs edits to _backend_for and _validate_cuda; the
+README's CPU ONNX default (``METADATA:49-50``) runs as shipped, hence borderline against lower. The shape: a
+device string that a startswith('cuda') test routes to a CPU-only backend is read as a caller-chosen device
+that the target string can simply replace. Not tuned: a measurement round, one level off.
+leanquant (blind round 477) on rocm:gfx942, xpu and mps: envsnap says lower on ROCm, from cupy-kernel at
+``leanquant/leanquant_utils.py:44`` ("CuPy's ROCm build compiles it with hiprtc") with cuda-only-import at
+``leanquant/leanquant_utils.py:6`` read as lower ("Declared only in an optional extra: this module is that
+feature's, and the project runs without it"), and moderate on XPU and MPS, from cuda-kernel-string at
+``leanquant/leanquant_utils.py:14`` ("nothing compiles CUDA for Intel XPU" / "for Apple MPS"), the cupy-kernel
+finding calling the kernel "a fast path it can go without". The expectation is moderate on ROCm and higher on
+XPU and MPS: CuPy is declared only in the cuda11/cuda12 extras (``METADATA:13-16``) but imported
+unconditionally by the one module the package exists for (``leanquant/leanquant_utils.py:6``, pulled in by
+``leanquant/__init__.py:1``), and Sub4BitLinear.forward has no torch path: its 4-bit decode is the RawKernel
+(``leanquant/leanquant_utils.py:75-91``), so on ROCm it needs an experimental CuPy-for-ROCm build and a hiprtc
+check of the kernel (borderline against higher), and on XPU and MPS, where no CuPy exists, the decode must be
+rewritten; the README is CUDA 11/12 only (``METADATA:29``, ``:33-41``). The shape: a CuPy dependency listed
+only under extras is read as an optional fast path, when the package's core module imports it at import time
+and has no fallback. Not tuned: a measurement round, one level off.
+
+lettucecfd (blind round 477) on xpu and mps: envsnap says higher, from cuda-kernel-string at
+``lettuce/cuda_native/_template.py:55`` ("CUDA C++ kernel source generated in Python and compiled at run time:
+nothing compiles CUDA for Intel XPU" / "for Apple MPS"), and it has no finding at the real blocker. The
+expectation is moderate: the generated CUDAExtension is the cuda_native fast path, switched on only for a cuda
+device (``lettuce/_context.py:17-20``, ``:29-33``) and built only when context.use_native is set
+(``lettuce/_simulation.py:172-229``), with the full pure-torch collide-and-stream path (roll/where/einsum,
+``lettuce/_simulation.py:242-305``, ``lettuce/_flow.py:175-226``) beside it; what stops an Intel GPU or a Mac
+is Context's assert that the device name holds 'cuda' or 'cpu' (``lettuce/_context.py:35-37``, ``:46-48``) and
+the CLI's --cuda/--no-cuda switch (``lettuce/cli.py:26-28``, ``:43-49``), edits, not a rewrite. The shape: a
+generated CUDA kernel string behind a cuda-only opt-out switch, with a complete torch path, is read as the
+only compute path, while a device-name whitelist by assert is not seen at all. Not tuned: a measurement round,
+one level off.
+mambavision (blind round 478) on XPU and MPS: envsnap says moderate, from hardcoded-cuda-device at
+``mambavision/train.py:353`` (+7 more) ("Fails at this line on Intel XPU: the build has no 'cuda' device
+('Torch not compiled with CUDA enabled'); a one-line edit."), with torch-cuda-api at
+``mambavision/train.py:399`` and nccl-backend at ``mambavision/train.py:401``, and no finding on the mamba_ssm
+import. The expectation is higher: every MambaVisionMixer calls mamba_ssm's fused selective_scan_fn, imported
+at module top (``mambavision/models/mamba_vision.py:26``, called at ``:415-424``) with no fallback, from the
+required mamba-ssm==2.2.4 (``mambavision-1.2.0.dist-info/METADATA:26``), a CUDA/HIP extension with no SYCL
+build that does not build on macOS (state-spaces/mamba#130); the maintainer says the op is implemented for
+CUDA only (NVlabs/MambaVision#43), so XPU or Apple needs a re-implemented scan. The shape: a required
+third-party CUDA-kernel package (mamba_ssm, unknown to the knowledge base) imported at the top of the model
+module is not read as a CUDA-only dependency, and the verdict comes from the .cuda() lines of the shipped
+train.py instead. Not tuned: a measurement round, one level off.
+neural-admixture (blind round 479) (held out) on rocm:gfx942: envsnap says moderate, from cuda-source at
+``neural_admixture/src/utils_c/pack2bit.cu:1`` ("CUDA code (2 kernels, 2 launches, 2 CUDA API calls) ... on a
+ROCm torch, torch.utils.cpp_extension hipifies it at build"). The expectation is lower: the .cu is JIT-built
+with torch.utils.cpp_extension.load (``neural_admixture/model/train.py:125``), which hipifies it under ROCm
+PyTorch, and its two kernels are plain elementwise 2-bit packing with <<<>>> launches and
+cudaDeviceSynchronize (``src/utils_c/pack2bit.cu:10-60``, ``:115``), no PTX, no warp intrinsics; the device
+pick, torch.compile and nccl all take ROCm's 'cuda' (``src/main.py:91-92``, ``model/neural_admixture.py:314``,
+``src/utils.py:89``); borderline against moderate since the README's only build advice is nvcc
+(``METADATA:164-176``). The shape: a small, hipify-clean cpp_extension kernel on a JIT load path is weighed as
+a port rather than as a ROCm build that runs as shipped. Not tuned: a measurement round, one level off.
+
+neural-admixture (blind round 479) (held out) on xpu: envsnap says higher, from cuda-source at
+``neural_admixture/src/utils_c/pack2bit.cu:1`` ("CUDA code (2 kernels, 2 launches, 2 CUDA API calls): there is
+no CUDA compiler for Intel GPUs"). The expectation is moderate: the kernel is only a 2-bit pack/unpack of the
+genotype matrix behind ``num_gpus>0 and device.type != 'mps'`` (``neural_admixture/model/train.py:120-129``),
+and the MPS branch already runs without it (``packed_data = data``, ``train.py:128-129``); reaching the Intel
+GPU needs edits to the cuda/mps/cpu device pick (``src/main.py:90-98``, ``entry.py:168``), that gate and the
+torch<=2.4.0 pin (``METADATA:23``), not a kernel rewrite. The shape: an optional CUDA kernel with an in-tree
+pure-PyTorch path (used for MPS) is read as a required kernel with no target path. Not tuned: a measurement
+round, one level off.
+
+neural-style (blind round 479) on xpu, mps: envsnap says lower, from 'standard ops, no custom CUDA', with
+hardcoded-cuda-device at ``neural_style/loader/CaffeLoader.py:256`` read as "Behind a CUDA check: runs, but
+falls through to the CPU" and ``torch.cuda.FloatTensor`` at ``neural_style/neural_style.py:329`` as a lower
+torch-cuda-api. The expectation is moderate: the check at ``CaffeLoader.py:255`` is a test for the letter 'c'
+in the -gpu flag, not for CUDA; the default -gpu 0 (``neural_style.py:20``) means torch.cuda.FloatTensor and
+'cuda:0' (``neural_style.py:327-329``) and cnn.cuda() (``CaffeLoader.py:256``), ModelParallel names only cuda
+or cpu devices (``CaffeLoader.py:113-120``), so on a Mac the default run fails with 'Torch not compiled with
+CUDA enabled' (open issue neural-style-pt#96) and -gpu c is the CPU; the Intel or Apple GPU needs edits to
+setup_gpu and the loader. The shape: a CLI's GPU-index flag with a 'c' for CPU escape, mapped straight to
+torch.cuda.FloatTensor and .cuda(), is read as a guarded availability check rather than a CUDA-only device
+selection on the main path. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

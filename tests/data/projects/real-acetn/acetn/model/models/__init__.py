@@ -1,0 +1,8 @@
+from .ising import IsingModel
+from .heisenberg import HeisenbergModel
+
+__all__ = ['IsingModel', 
+           'HeisenbergModel',]
+
+models = {'ising': IsingModel,
+          'heisenberg': HeisenbergModel,}

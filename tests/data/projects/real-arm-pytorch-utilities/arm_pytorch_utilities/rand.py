@@ -1,0 +1,1 @@
+from pytorch_seed import seed, SavedRNG

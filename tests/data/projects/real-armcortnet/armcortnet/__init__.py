@@ -1,0 +1,2 @@
+from armcortnet.prediction import Net
+from armcortnet.utils import write_polydata

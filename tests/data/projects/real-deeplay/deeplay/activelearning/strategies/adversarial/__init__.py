@@ -1,0 +1,1 @@
+from .adversarial import AdversarialStrategy

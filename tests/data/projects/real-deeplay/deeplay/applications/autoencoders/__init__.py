@@ -1,0 +1,2 @@
+from .vae import VariationalAutoEncoder
+from .wae import WassersteinAutoEncoder

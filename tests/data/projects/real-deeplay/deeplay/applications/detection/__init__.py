@@ -1,0 +1,1 @@
+from .lodestar import LodeSTAR

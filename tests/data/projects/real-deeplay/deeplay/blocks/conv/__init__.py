@@ -1,0 +1,3 @@
+__all__ = ["Conv2dBlock"]
+
+from .conv2d import Conv2dBlock

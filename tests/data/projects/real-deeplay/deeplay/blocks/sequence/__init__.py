@@ -1,0 +1,1 @@
+from .sequence1d import Sequence1dBlock

@@ -1,0 +1,2 @@
+from .history import LogHistory
+from .progress import RichProgressBar, TQDMProgressBar

@@ -1,0 +1,1 @@
+from .attention_unet import AttentionUNet

@@ -1,0 +1,3 @@
+from .gcn import *
+from .mpn import *
+from .tpu import *

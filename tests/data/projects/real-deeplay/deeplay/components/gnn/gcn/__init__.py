@@ -1,0 +1,2 @@
+from .gcn import GraphConvolutionalNeuralNetwork
+from .normalization import *

@@ -1,0 +1,3 @@
+from .external import External
+from .layer import Layer
+from .optimizers import *

@@ -1,0 +1,1 @@
+from .resnet18 import BackboneResnet18

@@ -1,0 +1,2 @@
+from .cyclegan import CycleGANDiscriminator
+from .dcgan import DCGANDiscriminator

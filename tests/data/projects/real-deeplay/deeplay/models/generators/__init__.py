@@ -1,0 +1,2 @@
+from .cyclegan import CycleGANResnetGenerator
+from .dcgan import DCGANGenerator

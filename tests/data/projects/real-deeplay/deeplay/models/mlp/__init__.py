@@ -1,0 +1,1 @@
+from .sized import SmallMLP, MediumMLP, LargeMLP, XLargeMLP

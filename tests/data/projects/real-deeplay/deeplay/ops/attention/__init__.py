@@ -1,0 +1,2 @@
+from .cross import MultiheadCrossAttention
+from .self import MultiheadSelfAttention

@@ -1,0 +1,1 @@
+from .leanquant_utils import LeanQuantModelForCausalLM, Sub4BitLinear, replace_with_quantizers

@@ -1,0 +1,2 @@
+from .wrapper import LeWrapper, LePreprocess
+from .utils import *

@@ -1,0 +1,3 @@
+from ._boundary import *
+from ._collision import *
+from ._equilibrium import *

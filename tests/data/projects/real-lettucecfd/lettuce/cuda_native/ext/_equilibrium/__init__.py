@@ -1,0 +1,5 @@
+from .quadratic_equilibrium import NativeQuadraticEquilibrium
+
+__all__ = [
+    'NativeQuadraticEquilibrium',
+]

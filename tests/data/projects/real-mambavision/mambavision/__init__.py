@@ -1,0 +1,1 @@
+from .models.registry import create_model

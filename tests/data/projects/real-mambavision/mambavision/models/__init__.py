@@ -1,0 +1,3 @@
+from .mamba_vision import *
+
+from .registry import create_model

@@ -1,0 +1,1 @@
+from ._version import __version__, __version_tuple__
