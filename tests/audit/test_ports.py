@@ -846,6 +846,22 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-neural-admixture", "xpu"),
         ("real-neural-style", "xpu"),
         ("real-neural-style", "mps"),
+        ("real-bilateralfilter-torch", "rocm:gfx942"),
+        ("real-flashscenic", "mps"),
+        ("real-grid-fusion-pytorch", "rocm:gfx942"),
+        ("real-grizzlyme", "xpu"),
+        ("real-grizzlyme", "mps"),
+        ("real-hiera-optim", "xpu"),
+        ("real-hiera-optim", "mps"),
+        ("real-lanczos-triton", "rocm:gfx942"),
+        ("real-late-interaction-kernels", "rocm:gfx942"),
+        ("real-late-interaction-kernels", "xpu"),
+        ("real-memcnn", "xpu"),
+        ("real-romiseg", "mps"),
+        ("real-roundpipe", "mps"),
+        ("real-triton-augment", "rocm:gfx942"),
+        ("real-trphysx", "xpu"),
+        ("real-trphysx", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -6429,7 +6445,186 @@ or cpu devices (``CaffeLoader.py:113-120``), so on a Mac the default run fails w
 CUDA enabled' (open issue neural-style-pt#96) and -gpu c is the CPU; the Intel or Apple GPU needs edits to
 setup_gpu and the loader. The shape: a CLI's GPU-index flag with a 'c' for CPU escape, mapped straight to
 torch.cuda.FloatTensor and .cuda(), is read as a guarded availability check rather than a CUDA-only device
-selection on the main path. Not tuned: a measurement round, one level off."""
+selection on the main path. Not tuned: a measurement round, one level off.
+bilateralfilter-torch (blind round 480) on rocm:gfx942: envsnap says moderate, from cuda-source at
+``csrc/bf_layer_gpu_backward.cu:1`` (+2 more, with cuda-extension at ``setup.py:19``) ("CUDA code (1 kernels,
+1 launches, 17 CUDA API calls) ... on a ROCm torch, torch.utils.cpp_extension hipifies it at build"), its own
+HIPIFY inventory mapping all 5 CUDA APIs used. The expectation is lower: the GPU library is a plain torch
+CUDAExtension (``setup.py:19-24``) that ROCm PyTorch hipifies at build, and its kernels are per-voxel loops
+over __constant__ memory filled by cudaMemcpyToSymbol and launched with <<<>>> under AT_DISPATCH
+(``csrc/bf_layer_gpu_forward.cu:25-43``, ``:236-239``, ``:256-272``), error checks with
+cudaPeekAtLastError/cudaDeviceSynchronize (``utils/cuda_error_check.h:15-50``), no PTX, no warp intrinsics;
+BilateralFilter3d(use_gpu=True) (``bilateral_filter_layer.py:168``, ``:185``) then runs on the AMD GPU;
+borderline against moderate since the README only knows nvcc and the NVIDIA toolkit (``PKG-INFO:105-117``).
+The shape: a small, hipify-clean setup.py CUDAExtension whose every CUDA API has a HIP mapping is weighed as a
+port rather than as a ROCm build that runs as shipped. Not tuned: a measurement round, one level off.
+flashscenic (blind round 481) on mps: envsnap says lower, from 'standard ops, no custom CUDA', with
+default-cuda-device at ``flashscenic/aucell.py:6`` ("A setting that defaults to 'cuda': pass 'mps' (flag,
+config or argument) on Apple MPS; the code takes the device from it") and the same at
+``flashscenic/pipeline.py:50``. The expectation is moderate: the README's one-call pipeline
+(``flashscenic-0.2.0.dist-info/METADATA:43-51``) hands its device straight to the required regdiffusion's
+RegDiffusionTrainer (``flashscenic/pipeline.py:210-212``), whose constructor raises for device == 'mps'
+("unreliable training behavior on Apple's silicon", regdiffusion/trainer.py:191-193), so
+run_flashscenic(device='mps') dies in step 1 and the GRN step must be split off to the CPU through the
+step-by-step API (``METADATA:98-121``) or the pipeline edited; the flashscenic stages themselves are float32
+topk/argsort/gather/scatter_add_ (``flashscenic/aucell.py:32-68``, ``flashscenic/cistarget.py:73``) that run
+on mps; borderline against lower. The shape: a device argument that the project passes through is read as
+enough, when the required dependency it is passed to refuses the target by name, outside the tree. Not tuned:
+a measurement round, one level off.
+grid-fusion-pytorch (blind round 482) on rocm:gfx942: envsnap says moderate, from cuda-extension at
+``torch_fusion/counting_model.py:8`` and cuda-source at ``torch_fusion/cuda/counting_model.cu:1`` ("CUDA code
+(4 kernels, 4 launches, 0 CUDA API calls): on a ROCm torch, torch.utils.cpp_extension hipifies it at build").
+The expectation is lower: both modules JIT-build their extension with torch.utils.cpp_extension.load
+(``torch_fusion/point_cloud_fusion.py:7-12``, ``torch_fusion/counting_model.py:8-13``), which hipifies the .cu
+sources under ROCm PyTorch with no extra nvcc flags, and the kernels are plain elementwise loops over
+PackedTensorAccessor32 with float atomicAdd, <cuda.h> includes and <<<blocks, 256>>> launches
+(``torch_fusion/cuda/point_cloud_fusion.cu:3-4``, ``:61``, ``:84``; ``counting_model.cu:85-110``, ``:140``),
+no PTX, no warp intrinsics; the is_cuda asserts (``point_cloud_fusion.py:16-21``) hold for ROCm tensors;
+borderline against moderate since the README asks for 'PyTorch ... with CUDA support' (``METADATA:27``). The
+shape: a small, hipify-clean cpp_extension kernel on a JIT load path is weighed as a port rather than as a
+ROCm build that runs as shipped (as neural-admixture in round 479). Not tuned: a measurement round, one level
+off.
+
+grizzlyme (blind round 482) on xpu: envsnap says moderate, from device-choices at ``grizzly/utils.py:7`` ("The
+device selection picks among cuda, mps, cpu and never 'xpu': on Intel XPU it falls back to the CPU until the
+selection is edited"). The expectation is lower: only device='auto' is that cuda, mps, cpu ladder
+(``grizzly/utils.py:6-12``); any other string is returned as torch.device(name) (``grizzly/utils.py:13``), the
+quick start already passes the device (``METADATA:65``), GrizzlyExperiment(device='xpu') keeps it
+(``grizzly/experiment.py:26``) and every tensor follows it (``grizzly/engine.py:23-36``,
+``grizzly/hamiltonian.py:114-128``), float64/complex128 being native on Data Center GPU Max; borderline
+against moderate since compute_all_Mk sizes batches from host RAM for non-CUDA devices
+(``grizzly/engine.py:158-163``). The shape: an 'auto' ladder that passes any named device through is read as a
+closed cuda/mps/cpu choice with no way in for the target. Not tuned: a measurement round, one level off.
+
+grizzlyme (blind round 482) on mps: envsnap says lower, from the mps code path at
+``grizzly/radint_torch.py:224`` ("names the 'mps' device") and torch.mps at ``grizzly/utils.py:9``, which turn
+float64-on-mps at ``grizzly/engine.py:26`` (+28 more) ("MPS has no float64 ... fails if this tensor lives on
+the MPS device") into a 'to check' note. The expectation is moderate: the 'mps' at ``radint_torch.py:224-227``
+is an exclusion that sends the radial integrals to the CPU because 'MPS has no float64', and the README says
+'Apple MPS is not supported for the float64 engine — use device="cpu"' (``METADATA:56``, ``:142``), yet
+device='auto' picks mps on a Mac (``grizzly/utils.py:9-10``), where the float64/complex128 static tensors
+(``grizzly/engine.py:26-36``), complex128 eigh (``grizzly/hamiltonian.py:87``, ``:137``) and float64 spectral
+assembly (``grizzly/spectral.py:102-111``) fail; borderline against higher, as a float32 engine gives up the
+chinook parity (``METADATA:96``, ``:120``). The shape: a device check that names 'mps' only to route it away
+to the CPU is read as MPS support, and it silences the float64-on-mps findings of the main path. Not tuned: a
+measurement round, one level off.
+hiera-optim (blind round 483) on xpu: envsnap says moderate, from torch-cuda-api at ``hiera_optim/fp8.py:89``
+(+10 more: ``hiera_optim/kernels/gpu_config.py:15``, ``:20``, ``:24`` and the is_cuda asserts at
+``hiera_optim/kernels/fused_mlp_block.py:133``, ``hiera_optim/kernels/mask_gather.py:98`` and five more
+kernels) ("A CUDA-only call: it raises on XPU."). The expectation is lower: the README's optimize(model)
+(``hiera_optim-0.2.1.dist-info/METADATA:128-140``) keeps fused_block and fused_mlp off
+(``hiera_optim/patch.py:544-545``) and swaps in plain F.scaled_dot_product_attention and torch gather/scatter
+(``hiera_optim/attention/mask_unit.py:96-100``, ``hiera_optim/ops/mask_gather.py:84-111``), graph_safe's
+torch.cuda capability probe is wrapped in try/except (``hiera_optim/patch.py:583-590``), and the CUDA-only
+calls sit in the opt-in fused Triton kernels and the Transformer Engine fp8 helper (``hiera_optim/fp8.py:40``,
+``:89``); borderline against moderate because the unconditional triton>=2.3.0 requirement (``METADATA:23``)
+may pull the PyPI triton over PyTorch XPU's own. The shape: is_cuda asserts and torch.cuda capability queries
+inside opt-in fused kernels and an fp8 helper that the default entry point never reaches are weighed as if
+they sat on the main path. Not tuned: a measurement round, one level off.
+
+hiera-optim (blind round 483) on mps: envsnap says higher, from cuda-only-requirement at
+``hiera_optim-0.2.1.dist-info/METADATA:23`` and cuda-only-import at ``hiera_optim/kernels/flash_qpool.py:36``
+(+11 more) ("Triton GPU kernels: no build for Apple MPS exists."). The expectation is moderate: the required
+triton and the load-time import chain (``hiera_optim/__init__.py:26``, ``hiera_optim/patch.py:21-22``,
+``hiera_optim/kernels/mask_gather.py:16``) do block install and import on a Mac, but the kernels they bring in
+serve only the opt-in fused_block/fused_mlp modes (``hiera_optim/patch.py:544-545``); the default optimize()
+path is plain SDPA and torch gather/scatter (``hiera_optim/attention/mask_unit.py:96-100``,
+``hiera_optim/ops/mask_gather.py:84-111``), so installing with --no-deps and making the two imports at
+``hiera_optim/patch.py:21-22`` lazy is a small edit, not a rewrite; the README's reduce-overhead CUDA Graph
+recipe and fused AdamW (``METADATA:159``, ``:167``) do not carry over, hence borderline against higher. The
+shape: Triton kernels imported eagerly but used only behind opt-in flags, beside a pure-torch default path,
+are read as the package's required GPU path. Not tuned: a measurement round, one level off.
+lanczos-triton (blind round 484) on rocm:gfx942: envsnap says lower, from the supported-path note 'already
+supported on ROCm: branches on torch.version.hip (``lanczos_triton/resize.py:30``)', with
+cuda-only-requirement at ``lanczos_triton-0.1.0.dist-info/METADATA:10`` ("Triton GPU kernels: the CUDA build
+is swapped for the ROCm one; the code stays") and every torch.cuda call read as "Works unchanged on ROCm". The
+expectation is moderate: the torch.version.hip branch is a refusal, not a ROCm path: _image raises 'image must
+be on an NVIDIA CUDA device' when torch.version.hip is set (``lanczos_triton/resize.py:30-31``) and Resizer
+does the same (``:82-83``), and the README asks for an NVIDIA GPU and an 'NVIDIA CUDA tensor'
+(``METADATA:65-66``, ``:93``); the Triton kernels are plain tl ops (``lanczos_triton/_kernels.py:7-183``) that
+ROCm's Triton compiles, so deleting the two hip checks is the edit, not a rewrite. The shape: a check on
+torch.version.hip that raises is read as a ROCm-aware branch, the same evidence as a project that already
+handles ROCm. Not tuned: a measurement round, one level off.
+
+late-interaction-kernels (blind round 484) on rocm:gfx942 and xpu: envsnap says moderate, from metal-kernel at
+``late_interaction_kernels/mps/_maxsim.metal`` ("Metal shaders (1 .metal files) are the project's only GPU
+kernels: Metal compiles for Apple GPUs only, so on ROCm they have no build", the same on Intel XPU), while the
+Triton findings are all lower. The expectation is lower: the Metal file is the MPS backend only
+(``late_interaction_kernels/mps/metal.py:120``, ``:158-167``), not the project's only GPU kernels: the Triton
+forward/backward kernels (``late_interaction_kernels/forward.py:162``, ``backward/lowmem.py``,
+``backward/unified.py``) are the CUDA path, which ROCm PyTorch takes through Q.is_cuda
+(``late_interaction_kernels/retrieve.py:54``, ``:239``, ``pylate_compat.py:63-70``), and on XPU the documented
+entry points MaxSimScorer, retrieve, maxsim_padded and the PyLate/colpali drop-ins fall to the einsum
+reference or the library's own scoring (``retrieve.py:54-76``, ``padded.py:248``, ``pylate_compat.py:63-74``,
+``reference.py:75``), as the README's platform table says (``METADATA:97-101``); borderline against moderate
+on both (Hopper-sized autotune budgets for MI300X's capability 9.4, ``_utils.py:100-101``; CUDA-only backward
+on a direct xpu maxsim call, ``backward/lowmem.py:236``). The shape: a per-platform Metal backend beside
+Triton kernels and a torch reference is read as the project's only GPU kernels because the Triton kernels are
+counted as a swappable dependency, not as kernels. Not tuned: a measurement round, one level off.
+memcnn (blind round 485) on xpu: envsnap says moderate, from torch-cuda-api at ``memcnn/models/revop.py:452``
+(+2 more) ("A CUDA-only call: it raises on XPU."), with hardcoded-cuda-device at ``memcnn/train.py:37``. The
+expectation is lower: the torch.cuda.device/get_rng_state calls sit in get_device_states/set_device_states
+(``memcnn/models/revop.py:444-461``), reached only when preserve_rng_state is set (default False,
+``revop.py:127``, ``:36``) and torch.cuda._initialized (``revop.py:43-45``), and they only ever see tensors
+with ``arg.is_cuda`` (``revop.py:447-448``), so on an Intel GPU they are never called; the library itself,
+InvertibleModuleWrapper and the couplings (``memcnn-1.5.2.dist-info/METADATA:87-89``), follows the device of
+the wrapped module and input, and its storage resize_ trick (``revop.py:64``, ``:103``) is implemented for
+XPU; only the RevNet experiment runner is cuda-or-cpu (``train.py:36-37``, ``:56``,
+``trainers/classification.py:59``), borderline against moderate. The shape: CUDA RNG-state helpers copied from
+torch.utils.checkpoint, filtered to is_cuda tensors and behind a torch.cuda._initialized guard, are read as
+CUDA-only calls on the main path. Not tuned: a measurement round, one level off.
+romiseg (blind round 486) (held out) on mps: envsnap says moderate, from float64-on-mps at
+``romiseg/utils/generate_volume.py:210`` (+2 more, ``romiseg/utils/vox_to_coord.py:349``, ``:356``) ("MPS has
+no float64: 'Cannot convert a MPS Tensor to float64 dtype': fails if this tensor lives on the MPS device").
+The expectation is lower: the package's main use, segmentation/fileset_segmentation/file_segmentation, takes
+device='mps' as given and moves the float32 ResNet U-Net and its inputs to it
+(``romiseg/predict/segmentation.py:56-66``, ``:89``, ``:108``, ``:190-201``), and the .double() casts sit in
+the voxel ground-truth tooling and the camera projection of the 3D model (``utils/generate_volume.py:210``,
+``utils/vox_to_coord.py:349-356``, reached only through ``models/unet3d.py:15``), off the README's
+segmentation path (``METADATA:91-92``); borderline against moderate for the cuda-or-cpu training CLIs
+(``cli/train_cnn.py:227``, ``cli/finetune.py:175``). The shape: float64 casts in auxiliary 3D/ground-truth
+utilities, never reached by the documented 2D segmentation path, are weighed as if they ran on the MPS device
+of the main path. Not tuned: a measurement round, one level off.
+
+roundpipe (blind round 486) on mps: envsnap says moderate, from torch-cuda-api at ``roundpipe/device.py:165``
+(+44 more) ("MPS has no CUDA streams or graphs: this call raises; the capture must go"), with
+cuda-availability-check at ``roundpipe/device.py:322`` and torch-compile-mps at
+``roundpipe/models/function.py:11`` as lower, and no finding on the JIT-built C++ optimizer. The expectation
+is higher: the streams are not a capture to drop but the framework itself: CPU-resident parameters are
+streamed to each GPU over separate upload/compute/download torch.cuda streams with an inter-stream memory
+manager (``roundpipe/device.py:25-176``, ``run.py:174``, ``:224``, ``:253``, ``:366``, ``transfer.py``), and
+MPS has no user streams and no mem_get_info (``device.py:345``); devices are counted with
+torch.cuda.device_count(), so on a Mac the device list is empty and get_next_device fails
+(``device.py:322``, ``:360``), and roundpipe.optim.Adam JIT-builds ``optim/csrc/adam.cpp`` with -fopenmp
+-march=native (``optim/optim_builder.py:17``, ``:54``), which Apple clang rejects; the README names only
+Nvidia, AMD and Ascend (``METADATA:71``); borderline against moderate if the whole pipeline is collapsed onto
+the single MPS queue. The shape: a framework whose core design is multi-stream host-to-device overlap is read
+as scattered torch.cuda stream calls that can each be removed, and a cpp_extension CPU build with GCC-only
+flags is not seen. Not tuned: a measurement round, one level off.
+triton-augment (blind round 487) on rocm:gfx942: envsnap says lower, from cuda-only-requirement at
+``triton_augment-0.3.0.dist-info/METADATA:29`` ("Triton GPU kernels: the CUDA build is swapped for the ROCm
+one; the code stays"), with the is_cuda gate at ``triton_augment/functional.py:70`` read as passing on ROCm.
+The expectation is moderate: the README's main example sets degrees/translate/scale/shear
+(``METADATA:121-136``), and every affine launch of the fused kernel compiles sample_nearest (the default
+interpolation is NEAREST, ``triton_augment/transforms.py:1339``; ``kernels/fused_kernel.py:207-210``), which
+calls tl.extra.cuda.libdevice.rint (``triton_augment/kernels/geometric_kernel.py:274-275``): the CUDA
+libdevice (__nv_rintf), which Triton's HIP backend does not redirect and cannot link (cf.
+triton-lang/triton#7135, Comfy-Org/comfy-kitchen#113), so a one-line edit (tl.floor(x + 0.5)) is needed; the
+rest, is_cuda and the plain Triton kernels, runs as shipped. The shape: a Triton kernel that reaches into the
+CUDA-specific ``tl.extra.cuda.libdevice`` namespace is weighed as portable Triton, though the HIP backend has
+no such extern functions. Not tuned: a measurement round, one level off.
+
+trphysx (blind round 487) on xpu, mps: envsnap says lower, from 'standard ops, no custom CUDA', with the
+cuda-availability-check at ``trphysx/config/args.py:242`` read as "Returns False ...: the code takes its CPU
+branch". The expectation is moderate: that branch is the transformer pipeline's only device pick,
+configTorchDevices (called from config setup, ``trphysx/config/args.py:178``), which sets src_device to
+'cuda:N' or 'cpu' (``args.py:242-259``) with no device field in TrainingArguments (``args.py:130-145``), and
+the Trainer places model and batches on args.src_device (``trphysx/utils/trainer.py:65, 263, 341``), so on an
+Intel or Apple GPU training silently runs on the CPU until src_device is overridden or the picker edited;
+borderline against lower, since the fix is one attribute. The shape: a cuda-else-cpu pick that feeds the whole
+training loop, with no argument through which the target's device can come in, is read as a harmless CPU
+fall-back rather than a device selection that locks the accelerator out. Not tuned: a measurement round, one
+level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

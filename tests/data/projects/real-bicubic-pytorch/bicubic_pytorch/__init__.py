@@ -1,0 +1,3 @@
+__all__ = ['core', 'core_warp']
+
+from .core import imresize

@@ -1,0 +1,3 @@
+"""Benchmark scripts shipped with the package."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+from . import data, draw, processors, render, utils
+
+# USE_FLASHFFTCONV = True

@@ -1,0 +1,1 @@
+from .graph import draw_grafx

@@ -1,0 +1,3 @@
+r"""Diagnostics and reliability assessment."""
+
+from .coverage import *

@@ -1,0 +1,5 @@
+"""Allow running as: python -m mempalace"""
+
+from .cli import main
+
+main()

@@ -1,0 +1,8 @@
+#!/usr/bin/env python
+# -*- coding: utf-8 -*-
+
+"""
+# Models Definitions.
+
+This module contains neural network model definitions.
+"""

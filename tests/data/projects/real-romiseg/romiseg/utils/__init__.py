@@ -1,0 +1,8 @@
+#!/usr/bin/env python3
+# -*- coding: utf-8 -*-
+
+"""
+# Utilities Submodule.
+
+This submodule contains various utilities.
+"""

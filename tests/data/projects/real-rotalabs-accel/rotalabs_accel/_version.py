@@ -1,0 +1,3 @@
+"""Version information for rotalabs-accel."""
+
+__version__ = "1.1.1"

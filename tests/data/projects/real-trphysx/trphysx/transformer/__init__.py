@@ -1,0 +1,4 @@
+
+from .phys_transformer_base import PhysformerBase
+from .phys_transformer_gpt2 import PhysformerGPT2
+from .phys_transformer_helpers import PhysformerTrain
