@@ -774,6 +774,7 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-koila", "mps"),
         ("real-ramtorch", "xpu"),
         ("real-ramtorch", "mps"),
+        ("real-ramtorch", "rocm:gfx942"),
         ("real-sonar-space", "rocm:gfx942"),
         ("real-sonar-space", "xpu"),
         ("real-solwa", "xpu"),
@@ -853,9 +854,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-grizzlyme", "mps"),
         ("real-hiera-optim", "xpu"),
         ("real-hiera-optim", "mps"),
-        ("real-lanczos-triton", "rocm:gfx942"),
-        ("real-late-interaction-kernels", "rocm:gfx942"),
-        ("real-late-interaction-kernels", "xpu"),
         ("real-memcnn", "xpu"),
         ("real-romiseg", "mps"),
         ("real-roundpipe", "mps"),
@@ -6027,7 +6025,10 @@ Triton optimizer fusion (use_triton=False by default, ``ramtorch/delayed_optim.p
 ``ramtorch/_delayed_optim_triton.py:99-100``) and the legacy per-layer ramtorch.Linear kept for backward
 compatibility. The shape: torch.cuda stream and event calls that sit behind a device.type == 'cuda' guard, or
 in opt-in and legacy modules, counted as raising on the main path. Not tuned: a measurement round, one level
-off.
+off. On ROCm it was right for a wrong reason until stop 30: ``if parameter.device.type != "cuda" or
+torch.version.hip is not None: raise`` (``ramtorch/_delayed_optim_triton.py:99-100``) was read as a ROCm
+path, and since lanczos-triton's round-484 miss a check that raises on ROCm is a refusal; it sits in the same
+opt-in Triton fusion, so ROCm is now moderate for lower, the shape above.
 SONAR (blind round 443) on ROCm and XPU: envsnap says lower, from its default at no rule ("standard ops, no
 custom CUDA: install the target build of the framework"). The expectation is moderate: SONAR requires
 fairseq2, whose native fairseq2n must match the exact torch build and ships only CPU and CUDA variants
@@ -6534,33 +6535,6 @@ path is plain SDPA and torch gather/scatter (``hiera_optim/attention/mask_unit.p
 recipe and fused AdamW (``METADATA:159``, ``:167``) do not carry over, hence borderline against higher. The
 shape: Triton kernels imported eagerly but used only behind opt-in flags, beside a pure-torch default path,
 are read as the package's required GPU path. Not tuned: a measurement round, one level off.
-lanczos-triton (blind round 484) on rocm:gfx942: envsnap says lower, from the supported-path note 'already
-supported on ROCm: branches on torch.version.hip (``lanczos_triton/resize.py:30``)', with
-cuda-only-requirement at ``lanczos_triton-0.1.0.dist-info/METADATA:10`` ("Triton GPU kernels: the CUDA build
-is swapped for the ROCm one; the code stays") and every torch.cuda call read as "Works unchanged on ROCm". The
-expectation is moderate: the torch.version.hip branch is a refusal, not a ROCm path: _image raises 'image must
-be on an NVIDIA CUDA device' when torch.version.hip is set (``lanczos_triton/resize.py:30-31``) and Resizer
-does the same (``:82-83``), and the README asks for an NVIDIA GPU and an 'NVIDIA CUDA tensor'
-(``METADATA:65-66``, ``:93``); the Triton kernels are plain tl ops (``lanczos_triton/_kernels.py:7-183``) that
-ROCm's Triton compiles, so deleting the two hip checks is the edit, not a rewrite. The shape: a check on
-torch.version.hip that raises is read as a ROCm-aware branch, the same evidence as a project that already
-handles ROCm. Not tuned: a measurement round, one level off.
-
-late-interaction-kernels (blind round 484) on rocm:gfx942 and xpu: envsnap says moderate, from metal-kernel at
-``late_interaction_kernels/mps/_maxsim.metal`` ("Metal shaders (1 .metal files) are the project's only GPU
-kernels: Metal compiles for Apple GPUs only, so on ROCm they have no build", the same on Intel XPU), while the
-Triton findings are all lower. The expectation is lower: the Metal file is the MPS backend only
-(``late_interaction_kernels/mps/metal.py:120``, ``:158-167``), not the project's only GPU kernels: the Triton
-forward/backward kernels (``late_interaction_kernels/forward.py:162``, ``backward/lowmem.py``,
-``backward/unified.py``) are the CUDA path, which ROCm PyTorch takes through Q.is_cuda
-(``late_interaction_kernels/retrieve.py:54``, ``:239``, ``pylate_compat.py:63-70``), and on XPU the documented
-entry points MaxSimScorer, retrieve, maxsim_padded and the PyLate/colpali drop-ins fall to the einsum
-reference or the library's own scoring (``retrieve.py:54-76``, ``padded.py:248``, ``pylate_compat.py:63-74``,
-``reference.py:75``), as the README's platform table says (``METADATA:97-101``); borderline against moderate
-on both (Hopper-sized autotune budgets for MI300X's capability 9.4, ``_utils.py:100-101``; CUDA-only backward
-on a direct xpu maxsim call, ``backward/lowmem.py:236``). The shape: a per-platform Metal backend beside
-Triton kernels and a torch reference is read as the project's only GPU kernels because the Triton kernels are
-counted as a swappable dependency, not as kernels. Not tuned: a measurement round, one level off.
 memcnn (blind round 485) on xpu: envsnap says moderate, from torch-cuda-api at ``memcnn/models/revop.py:452``
 (+2 more) ("A CUDA-only call: it raises on XPU."), with hardcoded-cuda-device at ``memcnn/train.py:37``. The
 expectation is lower: the torch.cuda.device/get_rng_state calls sit in get_device_states/set_device_states

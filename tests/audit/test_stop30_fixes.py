@@ -97,3 +97,61 @@ def test_a_required_mamba_ssm_import_is_moderate_off_cuda_and_ported_on_rocm() -
     assert _risk(tree, "xpu") == "moderate"
     assert _risk(tree, "mps") == "moderate"
     assert _risk(tree, "rocm:gfx942") == "lower"
+
+
+RESIZE = """import torch
+
+
+def _image(image):
+    if image.device.type != "cuda" or torch.version.hip is not None:
+        raise ValueError("image must be on an NVIDIA CUDA device")
+    return image
+"""
+
+
+def test_a_check_that_raises_on_rocm_is_a_refusal_not_a_port(tmp_path: Path) -> None:
+    """lanczos-triton 0.1.0 (round 484): its only ROCm test turns ROCm away; it was read as a ROCm path."""
+    report = audit(scan_tree(str(project("real-lanczos-triton"))), None, parse_target("rocm:gfx942"))
+    assert report.verdict.risk == "moderate"
+    assert not report.verdict.supported
+    assert report.findings[0].location == "lanczos_triton/resize.py:30"
+    assert report.findings[0].meaning.startswith("A check that raises refuses a ROCm build")
+    # Twins: the same test with a ROCm path in the body (a port), and on XPU (no refusal there).
+    tree = tmp_path / "resize"
+    (tree / "resize").mkdir(parents=True)
+    (tree / "resize" / "__init__.py").write_text(RESIZE, encoding="utf-8")
+    assert _risk(tree, "rocm:gfx942") == "moderate"
+    assert _risk(tree, "xpu") == "lower"
+    (tree / "resize" / "__init__.py").write_text(
+        RESIZE.replace(
+            '        raise ValueError("image must be on an NVIDIA CUDA device")\n',
+            "        image = image.float()\n",
+        ),
+        encoding="utf-8",
+    )
+    ported = audit(scan_tree(str(tree)), None, parse_target("rocm:gfx942"))
+    assert ported.verdict.risk == "lower"
+    assert ported.verdict.supported
+
+
+def test_metal_shaders_beside_triton_kernels_are_the_apple_backend() -> None:
+    """late-interaction-kernels 0.4.5 (round 484): Triton MaxSim kernels plus ``mps/_maxsim.metal``; the
+    shaders were read as the project's only GPU kernels, moderate on ROCm and XPU."""
+    tree = project("real-late-interaction-kernels")
+    for target in ("rocm:gfx942", "xpu"):
+        report = audit(scan_tree(str(tree)), None, parse_target(target))
+        assert report.verdict.risk == "lower", target
+        assert not [f for f in report.findings if f.rule == "metal-kernel"]
+
+
+def test_metal_shaders_with_no_other_kernels_still_count(tmp_path: Path) -> None:
+    """Twin: the same tree without its Triton modules keeps the metal-kernel finding."""
+    tree = tmp_path / "lik"
+    shutil.copytree(project("real-late-interaction-kernels"), tree)
+    for path in tree.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        if "triton" in text:
+            kept = [line for line in text.splitlines() if "triton" not in line]
+            path.write_text("\n".join(kept) + "\n", encoding="utf-8")
+    report = audit(scan_tree(str(tree)), None, parse_target("xpu"))
+    assert [f.rule for f in report.findings if f.rule == "metal-kernel"] == ["metal-kernel"]

@@ -115,6 +115,8 @@ WRAPPED = "wrapped=1"
 IS_CUDA_ASSERT = "Tensor.is_cuda"
 """The subject of an ``assert t.is_cuda`` signal (a ``cuda-api`` one, judged by judges.device)."""
 NOT_ROCM_ASSERT = "assert not torch.version.hip"
+NOT_ROCM_RAISE = "if torch.version.hip: raise"
+"""cuda-api subject: the ``if`` form of NOT_ROCM_ASSERT, a branch taken on ROCm builds that only raises."""
 WAVE64_REFUSED = "refuses 64-lane wavefronts"
 """cuda-api subject: ``if warp_size != 32: raise`` on the device's properties: the project turns away AMD GPUs
 that run 64-lane wavefronts (CDNA, GCN)."""

@@ -525,13 +525,14 @@ def _metal_kernels(
     A project written for Apple silicon first (metal-gauss 0.2.1's rasterizer and SSIM, #22 blind round
     293) has no CUDA to port, and was read as standard ops on ROCm and XPU; Metal compiles for Apple GPUs
     only. Beside CUDA kernels (llama.cpp, mmcv, quanto) the shaders are the MPS port of those, judged as
-    such. ``ported`` names the other targets with a backend of their own in the tree. Where the project's
-    own code binds the Apple device (metal-gauss's trainer: ``device = "mps"``), its GPU path is Apple's;
-    ops that take the caller's tensors may fall back to torch elsewhere (mps-pointops 1.0.0, round 314, runs
-    its ``reference`` versions off MPS): the place is noted as ``apple-device=``.
+    such, and so are they beside Triton kernels. ``ported`` names the other targets with a backend of their
+    own in the tree. Where the project's own code binds the Apple device (metal-gauss's trainer: ``device =
+    "mps"``), its GPU path is Apple's; ops that take the caller's tensors may fall back to torch elsewhere
+    (mps-pointops 1.0.0, round 314, runs its ``reference`` versions off MPS): the place is noted as
+    ``apple-device=``.
     """
     shaders = sorted({path for path, target, _ in layout if target == "mps" and path.endswith(".metal")})
-    if not shaders or any(s.kind in CUDA_KERNEL_KINDS for s in signals):
+    if not shaders or any(s.kind in CUDA_KERNEL_KINDS or _triton_import(s) for s in signals):
         return []
     ported = sorted({s.subject for s in signals if s.kind == "port" and s.subject != "mps"})
     return [
@@ -544,6 +545,12 @@ def _metal_kernels(
             detail=(f"shaders={len(shaders)}", f"ported={','.join(ported)}", *_apple_device(entries)),
         )
     ]
+
+
+def _triton_import(signal: Signal) -> bool:
+    """Triton kernels are GPU kernels too: late-interaction-kernels 0.4.5 (#22 blind round 484) runs MaxSim
+    in Triton on CUDA and ROCm and ships ``mps/_maxsim.metal`` as its Apple backend, not as its only one."""
+    return signal.kind == "import" and signal.facts().get("package") == "triton"
 
 
 def _apple_device(entries: Sequence[Entry]) -> tuple[str, ...]:

@@ -31,6 +31,7 @@ from envsnap.audit.model import (
     LEGACY_FALLBACK,
     MULTI_PROCESS,
     NOT_ROCM_ASSERT,
+    NOT_ROCM_RAISE,
     OFF_MPS,
     OPT_IN,
     SCALER_SWITCH,
@@ -348,17 +349,22 @@ def judge_cuda_api(signal: Signal, target: Target, ctx: Context) -> Finding | No
             "test `torch.version.cuda` first (read `torch.version.hip` or `torch.xpu` on the other builds)",
             ACCEL_SOURCE,
         )
-    if signal.subject == NOT_ROCM_ASSERT:
+    if signal.subject in (NOT_ROCM_ASSERT, NOT_ROCM_RAISE):
         if target.kind != "rocm":
-            return None  # torch.version.hip is None on every other build: the assert passes
+            return None  # torch.version.hip is None on every other build: the check passes
+        check, stop = (
+            ("An assert", "stops with an AssertionError")
+            if signal.subject == NOT_ROCM_ASSERT
+            else ("A check that raises", "raises")
+        )
         return make_finding(
             signal,
             rule,
-            "An assert refuses a ROCm build (torch.version.hip is set there): this path stops with an "
-            "AssertionError on AMD GPUs until it is ported or the assert is lifted.",
+            f"{check} refuses a ROCm build (torch.version.hip is set there): this path {stop} on AMD GPUs "
+            "until it is ported or the check is lifted.",
             "medium",
             "moderate",
-            "port the path it guards (or take the project's other path on ROCm), then drop the assert",
+            "port the path it guards (or take the project's other path on ROCm), then drop the check",
             HIP_SOURCE,
         )
     if target.kind == "rocm":

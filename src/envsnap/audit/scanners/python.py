@@ -38,6 +38,7 @@ from envsnap.audit.model import (
     LEGACY_FALLBACK,
     MULTI_PROCESS,
     NOT_ROCM_ASSERT,
+    NOT_ROCM_RAISE,
     OFF_MPS,
     OPT_IN,
     PASS_THROUGH,
@@ -791,7 +792,16 @@ class _Visitor(ast.NodeVisitor):
         self._selection(node)
         self._device_gate(node)
         self._mark_tested(node.test)
-        self.visit(node.test)
+        if _raises_on_rocm(node):
+            # `if image.device.type != "cuda" or torch.version.hip is not None: raise ValueError(...)`
+            # (lanczos-triton 0.1.0, #22 blind round 484): visit_Assert's `assert torch.version.hip is None`
+            # written as an `if`; the test names HIP to turn it away, no evidence of a port.
+            self.emit("cuda-api", node, NOT_ROCM_RAISE)
+            self.refusing_rocm += 1
+            self.visit(node.test)
+            self.refusing_rocm -= 1
+        else:
+            self.visit(node.test)
         # `if __name__ == "__main__":` is a demo entry point: what it hard-codes is the caller's choice.
         switch = (
             self._module_switch(node.test)
@@ -2361,6 +2371,16 @@ def _requirement(visitor: _Visitor, node: ast.Constant, *, optional: bool = Fals
 
 _MAIN_BLOCK = re.compile(r"""^if\s+__name__\s*==\s*["']__main__["']\s*:""", re.MULTILINE)
 _ROCM_WORD = re.compile(r"(?i)(?<![a-z])(?:rocm|hip)(?![a-z])")
+
+
+def _raises_on_rocm(node: ast.If) -> bool:
+    """An ``if`` whose body only raises and whose test holds on a ROCm build (alone, or as one side of an
+    ``or``): the code refuses ROCm there."""
+    if not (len(node.body) == 1 and isinstance(node.body[0], ast.Raise)):
+        return False
+    test = node.test
+    sides = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) else [test]
+    return any(rocm_test(side) is True for side in sides)
 
 
 def rocm_test(test: ast.expr) -> bool | None:
