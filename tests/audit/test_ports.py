@@ -860,6 +860,21 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-triton-augment", "rocm:gfx942"),
         ("real-trphysx", "xpu"),
         ("real-trphysx", "mps"),
+        ("real-ca-tome", "rocm:gfx942"),
+        ("real-cacgmm-gpu", "xpu"),
+        ("real-cacgmm-gpu", "mps"),
+        ("real-dayhoff", "xpu"),
+        ("real-dayhoff", "mps"),
+        ("real-kage-cucounter", "rocm:gfx942"),
+        ("real-kairos-asr", "rocm:gfx942"),
+        ("real-kairos-asr", "xpu"),
+        ("real-muonium", "mps"),
+        ("real-perlin-cupy", "rocm:gfx942"),
+        ("real-perlin-cupy", "xpu"),
+        ("real-perlin-cupy", "mps"),
+        ("real-sagesim", "rocm:gfx942"),
+        ("real-sagesim", "xpu"),
+        ("real-sagesim", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -6598,7 +6613,121 @@ Intel or Apple GPU training silently runs on the CPU until src_device is overrid
 borderline against lower, since the fix is one attribute. The shape: a cuda-else-cpu pick that feeds the whole
 training loop, with no argument through which the target's device can come in, is read as a harmless CPU
 fall-back rather than a device selection that locks the accelerator out. Not tuned: a measurement round, one
-level off."""
+level off.
+ca-tome (blind round 488) on rocm:gfx942: envsnap says moderate, from torch-pin at
+``ca_tome-0.1.3.dist-info/METADATA:17`` ("torch is capped (<2.2.2,>=1.12.1): the newest torch allowed, 2.2,
+publishes ROCm 5.7 wheels without code objects for gfx942"), with torch-cuda-api at ``ca_tome/utils.py:27`` as
+lower. The expectation is lower: the package is plain PyTorch over a diffusers pipeline, pipe.to('cuda')
+(``METADATA:92``) is the AMD GPU under ROCm PyTorch, init_generator's cuda branch (``ca_tome/utils.py:26-27``)
+is HIP-backed and the merge is gather/scatter/argsort (``ca_tome/merge.py:78-184``); the truth took a ROCm
+torch build inside the pin (2.2.1+rocm5.7) as installable on MI300X and flagged the pin as borderline against
+moderate. If envsnap's fact about the 2.2 ROCm wheels' code objects holds, the truth is the one off here, and
+the cell should move to moderate when the next round re-reads it. The shape: a hard torch upper cap that ends
+before the target's first fully supported framework build is weighed against a pure-torch package whose code
+needs nothing else. Not tuned: a measurement round, one level off.
+
+cacgmm-gpu (blind round 488) (held out) on xpu, mps: envsnap says moderate, from cuda-only-import at
+``cacgmm/cacg.py:6`` (+4 more, ``cacg_trainer.py:4``, ``cacgmm.py:6``, ``cacgmm_trainer.py:6``,
+``utils.py:1``) ("CuPy built for CUDA: CUDA-only as used here", replacement "NumPy, or torch tensors on the
+target device"). The expectation is higher: CuPy is not an optional accelerator here but the whole package,
+imported unconditionally by every module with no NumPy or torch fallback (``cacgmm/__init__.py:1-4``), and
+every computation, complex einsum, cp.linalg.eigh on Hermitian covariances and the EM loop
+(``cacgmm/cacg.py:31-37``, ``:117-126``, ``cacg_trainer.py:98-107``, ``cacgmm_trainer.py:74-144``), is CuPy;
+CuPy has no Intel GPU backend and no macOS build, so on XPU the package must be re-targeted to dpnp or torch
+and on Apple silicon rewritten (pb_bss's NumPy on the CPU, or torch/MLX), with the complex64/128 eigh and
+float64 (``cacg_trainer.py:85``) that MPS lacks; borderline against moderate on XPU since dpnp mirrors much of
+the API. The shape: a package written entirely in CuPy is weighed like one CuPy import beside a NumPy path, so
+the swap to NumPy/torch is scored as an edit when it is a rewrite of every module. Not tuned: a measurement
+round, one level off.
+dayhoff (blind round 489) on xpu, mps: envsnap says lower, from 'standard ops, no custom CUDA', with no
+finding at all (2 of 14 files parsed). The expectation is moderate: the README's main use loads the
+Jamba-architecture models through Hugging Face (``dayhoff-0.1.2.dist-info/METADATA:121``) and says 'you will
+need PyTorch, mamba=ssm, causal-conv1d, and flash-attn', 'CUDA 12.8 and above' and 'uv pip install
+--no-build-isolation flash-attn causal-conv1d mamba-ssm' (``METADATA:78``, ``:84``, ``:99-103``), none of
+which has an Intel or macOS build, and transformers' Jamba mixer raises 'Fast Mamba kernels are not available
+... on a CUDA device' unless the model is loaded with use_mamba_kernels=False, after which its pure-torch slow
+scan runs; the package's own wrappers build ai21labs/Jamba-v0.1 through AutoModelForCausalLM
+(``dayhoff/model.py:254-310``, ``utils.py:47-65``) and pass a device through (``model.py:164-171``), with
+flash-attn off by default (``model.py:261``), so the port is a config change, borderline against higher for
+the 3B models on the slow scan. The shape: CUDA-only extensions that the README requires but Requires-Dist
+does not name, and that the package never imports because a transformers architecture pulls them in at model
+load, are invisible to a scan of imports and requirements. Not tuned: a measurement round, one level off.
+kage-cucounter (blind round 491) (held out) on rocm:gfx942: envsnap says moderate, from cmake-cuda at
+``CMakeLists.txt:2`` (+1 more, ``:5``) ("The CMake build enables the CUDA language."), with cuda-source at
+``cucounter/backend/hashtable.cu:1`` and ``kernels.cu:1`` ("on a ROCm torch, torch.utils.cpp_extension
+hipifies it at build") and cuda-only-import at ``cucounter/counter.py:2`` (CuPy, with cupy-rocm offered). The
+expectation is higher: the whole counter is a CUDA C++ extension with no HIP path, built by a plain CMake
+build_ext (``setup.py:23-80``, ``:91-92``) that enables the CUDA language, requires the CUDA toolkit and
+targets sm_75 (``CMakeLists.txt:2``, ``:5``, ``:7``), not by torch.utils.cpp_extension, so nothing hipifies it
+on a ROCm machine; the kernels use cooperative_groups, 64-bit atomicCAS and cudaOccupancyMaxPotentialBlockSize
+(``cucounter/backend/kernels.cu:4``, ``:55``, ``:72``), the table lives in cudaMalloc memory even for NumPy
+input (``backend/hashtable.cu:25-38``), and the README says it 'only supports Nvidia GPUs with CUDA'
+(``PKG-INFO:11``); porting means hipifying every source and rewriting the CMake build for HIP; borderline
+against moderate, as the seven CUDA APIs all map to HIP and the kernels are small. The shape: standalone .cu
+sources built by the project's own CMake/pybind11 extension, outside torch, are credited with the automatic
+hipify that only torch.utils.cpp_extension performs. Not tuned: a measurement round, one level off.
+
+kairos-asr (blind round 491) on rocm:gfx942, xpu: envsnap says lower, from cuda-only-requirement at
+``kairos_asr-0.7.0.dist-info/METADATA:40`` ("An optional extra: the project installs and runs without it.")
+and ort-cuda-provider at ``kairos_asr/models/onnx_model.py:119`` (+7 more) ("the session skips it (a warning)
+and runs on the CPU, until the providers list names the target's provider"), with cuda-availability-check at
+``kairos_asr/core/cli.py:38`` for xpu. The expectation is moderate: the acoustic model, the RNN-T encoder,
+decoder and joint, is ONNX, and _get_providers knows only CUDAExecutionProvider/TensorRT, giving
+CPUExecutionProvider for any other device (``kairos_asr/models/onnx_model.py:84-95``), so on an AMD or Intel
+GPU the whole recognition runs on the CPU until the provider list and the [gpu] extra (onnxruntime-gpu,
+``METADATA:40``) are edited for MIGraphX or OpenVINO; on xpu there is also no way in at all, since
+device_utils turns any device but cuda, mps/metal and cpu into 'cpu' with a warning
+(``kairos_asr/utils/device_utils.py:30-38``; CLI choices at ``core/cli.py:208``), while on ROCm 'auto' becomes
+cuda and only the torchaudio mel front end reaches the GPU (``utils/device_utils.py:23-25``,
+``core/feature_extractor.py:42-53``); borderline against lower, since transcription still works. The shape: a
+GPU story that is entirely an ONNX Runtime CUDA provider list is read as an optional CPU fall-back, although
+the GPU path the project ships is lost on the target and needs an edit to the provider selection and the
+device helper to come back. Not tuned: a measurement round, one level off.
+muonium (blind round 492) (held out) on MPS: envsnap says higher, from cuda-only-import at
+``muonium/kernels/gram.py:2`` ("Triton GPU kernels: no build for Apple MPS exists"), with the is_cuda assert
+at ``gram.py:114``, torch.cuda.device at ``gram.py:140`` and the foreach driver's torch.device('cuda') at
+``muonium/optim/optim.py:555`` as moderate. The expectation is moderate: the Triton module is one Gram-matrix
+helper (``muonium/kernels/gram.py:21-150``) that the package reaches only through a use_triton switch
+(``muonium/orthogonalize/orthogonalize.py:48-55``, default True at ``:72``), and pure-torch twins of both
+orthogonalizers already ship beside it (pe_loop at ``muonium/orthogonalize/polar_express.py:28-68``, ns_loop
+at ``newton_schulz.py:16-57``); on a Mac, making the ``import triton`` lazy (``gram.py:2``, pulled in at load
+by ``newton_schulz.py:13`` and ``polar_express.py:16``) and passing use_triton=False from
+``muonium/optim/algorithms/base.py:118`` are small edits, after which the Muon step is plain matmuls under
+torch.compile; the foreach driver stays off for non-CUDA params (``optim.py:267-269``); borderline against
+higher, since the package's fast path is CUDA/Triton by design. The shape: a Triton kernel that sits behind a
+flag with a shipped torch fallback is weighed as the only implementation, because the fallback is selected by
+a default argument rather than by a device check. Not tuned: a measurement round, one level off.
+perlin-cupy (blind round 493) (held out) on rocm:gfx942, xpu and mps: envsnap says moderate on all three, from
+cuda-only-import at ``perlin_cupy/perlin2d.py:1`` (+1 more, ``perlin_cupy/perlin3d.py:1``) ("CuPy built for
+CUDA: CUDA-only as used here.", with cupy-rocm-7-0 offered as the replacement on ROCm). The expectation is
+lower on rocm:gfx942 and higher on xpu and mps: the package is nothing but CuPy's NumPy-compatible array API
+(cp.mgrid, cp.random.rand, cp.cos/sin, dstack, repeat, cp.sum in ``perlin_cupy/perlin2d.py:23-46``,
+``perlin_cupy/perlin3d.py:27-59``) with no RawKernel, ElementwiseKernel or CUDA source and no Requires-Dist
+(``perlin_cupy-0.0.3.dist-info/METADATA:1-18``), so on ROCm the user installs the ROCm CuPy wheel and imports
+it as shipped (borderline against moderate: the README names only NVIDIA CUDA and CUDA 10/11 toolkits,
+``METADATA:35``, ``:54-55``); on Intel and Apple GPUs CuPy has no backend at all and the code has no NumPy or
+torch fallback, so the noise must be re-expressed on dpnp, torch or MLX (borderline against moderate for xpu,
+where dpnp could keep most calls). The shape: a package whose whole compute layer is CuPy is weighed by the
+import alone, the same moderate for every target, rather than as a swap of wheels where CuPy has a build for
+the target (ROCm) and as a missing library where it has none (Intel, Apple). Not tuned: a measurement round,
+one level off.
+sagesim (blind round 494) (held out) on rocm:gfx942, xpu, mps: envsnap says moderate on all three, from
+cuda-only-import at ``sagesim/__init__.py:5`` ("CuPy built for CUDA: CUDA-only as used here"), and on xpu and
+mps also from hardcoded-cuda-device at ``sagesim/math_utils.py:199`` (+15), the
+``@jit.rawkernel(device="cuda")`` decorators read as a torch 'cuda' device string ("a one-line edit"). The
+expectation is lower on ROCm: the README names "AMD GPU with ROCm" and a tested ROCm 7.2.0 / CuPy 14.0.1 setup
+on Frontier (``METADATA:42, 45``) and tells the user to pick the CuPy CUDA or ROCm build (``METADATA:73``);
+the cupyx.jit kernels (``model.py:2731``, ``math_utils.py:86``) compile through HIP, GPU-aware MPI detection
+covers ROCm (``gpu_kernels.py:14-32``), and only the CU-count workaround that names gfx90a/MI250X/MI210
+(``model.py:1774-1781``) may need SAGESIM_NUM_SMS on MI300X, borderline against moderate. The expectation is
+higher on XPU and MPS: CuPy is the whole engine, imported at package load (``__init__.py:5``,
+``model.py:24``), every agent step is a generated cupyx.jit raw kernel with a __threadfence grid barrier
+(``model.py:2260-2272, 2731``, ``jit_extensions.py:16-33``), CuPy has no Intel or Metal build and there is no
+CPU backend (``model.py:924-925``), so those targets need the kernel layer rewritten. The shape: a package
+whose only compute path is CuPy raw kernels is weighed as a swappable CUDA-only import (one level too high
+where the README documents the CuPy ROCm build, one level too low where no CuPy build exists), and the CuPy
+JIT decorator's device="cuda" is mistaken for a torch device pick. Not tuned: a measurement round, one level
+off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,1 @@
+"""Translation engines: our Kabardian model (ONNX Runtime) and MADLAD-400 (Core ML, Neural Engine)."""

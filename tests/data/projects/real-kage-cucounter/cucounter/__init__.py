@@ -1,0 +1,2 @@
+from . import counter
+from .counter import Counter

@@ -1,0 +1,5 @@
+from .asr import KairosASR
+from . import dtypes
+
+
+__all__ = ["KairosASR", "dtypes"]

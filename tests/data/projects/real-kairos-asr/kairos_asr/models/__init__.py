@@ -1,0 +1,4 @@
+from .utils import ModelDownloader
+
+__all__ = ["ModelDownloader"]
+

@@ -1,0 +1,4 @@
+from .model_downloader import ModelDownloader
+
+__all__ = ["ModelDownloader"]
+

@@ -1,0 +1,3 @@
+from .gram import gram_, gram
+
+__all__ = ["gram", "gram_"]

@@ -1,0 +1,3 @@
+from muscriptor.main import main
+
+main()

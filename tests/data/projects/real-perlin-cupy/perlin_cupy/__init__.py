@@ -1,0 +1,3 @@
+from .perlin3d import generate_fractal_noise_3d, generate_perlin_noise_3d
+from .perlin2d import generate_perlin_noise_2d, generate_fractal_noise_2d
+from .interpolant import interpolant

@@ -1,0 +1,2 @@
+from .CloudSimulator import *
+from .band_magnitudes import *

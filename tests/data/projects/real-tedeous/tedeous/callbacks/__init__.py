@@ -1,0 +1,2 @@
+from tedeous.callbacks.adaptive_lambda import AdaptiveLambda
+from tedeous.callbacks.early_stopping import EarlyStopping

@@ -1,0 +1,1 @@
+from tedeous.optimizers.optimizer import Optimizer

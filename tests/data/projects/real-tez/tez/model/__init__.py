@@ -1,0 +1,2 @@
+from .config import TezConfig
+from .tez import Tez
