@@ -699,7 +699,9 @@ def _module_path(path: str | None) -> str:
 
 def _eager_modules(signals: list[Signal]) -> set[str]:
     """The modules that load whenever the project is imported: each package root's ``__init__`` and, from
-    there, every project module some such module imports at its top, unguarded (python_local)."""
+    there, every project module some such module imports at its top, unguarded. Only the imports
+    scan._own_module_imports reads are seen (up to four levels above a module that imports a known package),
+    which is the chain that decides whether that package loads with the project."""
     eager = {_module_path(s.file) for s in signals if _root_init(s.file)}
     edges: dict[str, set[str]] = {}
     for s in signals:
