@@ -667,7 +667,7 @@ def _extra_only_imports(signals: list[Signal]) -> list[Signal]:
     eager = _eager_modules(signals) if variants else set()
     loaded_with_project: set[str] = set()
     for s in signals:
-        if s.kind == "import" and "module-level=1" in s.detail and not s.guarded:
+        if s.kind == "import" and TOP in s.detail and not s.guarded:
             key = s.facts().get("package", "")
             if _root_init(s.file) or (key in variants and _module_path(s.file) in eager):
                 loaded_with_project.add(key)
@@ -1254,7 +1254,7 @@ def _deferred_modules(signals: list[Signal]) -> set[str]:
             importers = top_importers.setdefault(s.subject, set())
             if TOP in s.detail:
                 # A package's __init__ is imported as the package (`from .tensorrt import X`).
-                importers.add((s.file or "").removesuffix(".py").removesuffix("/__init__"))
+                importers.add(_module_path(s.file))
                 if SCRIPT in s.detail:
                     scripts.add((s.file or "").removesuffix(".py"))
     # A script nothing imports runs only when started itself: nequip-allegro 0.8.3's
