@@ -875,6 +875,24 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-sagesim", "rocm:gfx942"),
         ("real-sagesim", "xpu"),
         ("real-sagesim", "mps"),
+        ("real-colorcc", "rocm:gfx942"),
+        ("real-colorcc", "xpu"),
+        ("real-comet-smlm", "rocm:gfx942"),
+        ("real-comet-smlm", "xpu"),
+        ("real-diffct-mlx", "rocm:gfx942"),
+        ("real-dilated-attention-pytorch", "rocm:gfx942"),
+        ("real-gefen", "xpu"),
+        ("real-gefen", "mps"),
+        ("real-geoswe", "xpu"),
+        ("real-geoswe", "mps"),
+        ("real-invisible-watermark-gpu", "rocm:gfx942"),
+        ("real-prprop3d", "xpu"),
+        ("real-prprop3d", "mps"),
+        ("real-stream-transformer", "xpu"),
+        ("real-stream-transformer", "mps"),
+        ("real-vidmag", "mps"),
+        ("real-views-hydranet", "xpu"),
+        ("real-opticalflow3d", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -6727,7 +6745,197 @@ CPU backend (``model.py:924-925``), so those targets need the kernel layer rewri
 whose only compute path is CuPy raw kernels is weighed as a swappable CUDA-only import (one level too high
 where the README documents the CuPy ROCm build, one level too low where no CuPy build exists), and the CuPy
 JIT decorator's device="cuda" is mistaken for a torch device pick. Not tuned: a measurement round, one level
-off."""
+off.
+colorcc (blind round 496) (held out) on rocm:gfx942, xpu: envsnap says higher on rocm:gfx942, from
+warp-mask-32bit at ``colorcc/cuda/kernels.cu:108`` (+1, ``:201``) ("A 32-bit lane mask (0xffffffff) in a
+*_sync intrinsic: from HIP 6.2 on this is a compile error ...; on wave64 it would also cover half a
+wavefront", itself marked low effort), and moderate on xpu, from device-choices at ``colorcc/__init__.py:136``
+("A check admits only the devices cuda, mps and raises on any other: 'xpu' is refused ... until the check is
+edited"), with cupy-kernel at ``colorcc/__init__.py:56`` read as lower ("an opt-in the project does not
+install by default") and cuda-source at ``colorcc/cuda/kernels.cu:1`` read as a fast path over "the project's
+torch ops". The expectation is moderate on ROCm: ROCm PyTorch reports the AMD GPU as 'cuda', so label() takes
+the CuPy path (``colorcc/__init__.py:136-137``, ``:45-58``); with CuPy's ROCm build instead of the
+cupy-cuda12x/13x extras (``colorcc-0.1.2.dist-info/METADATA:19-22``) the kernel compiles through hiprtc once
+the 32-bit ballot masks and the 32-lane arithmetic (``kernels.cu:93``, ``:106-110``, ``:196-209``) are widened
+for wave64: kernel edits, no rewrite, borderline against higher. The expectation is higher on XPU: the only
+compute is the union-find kernels, once in CUDA C through CuPy/NVRTC and once in Metal through
+torch.mps.compile_shader (``colorcc/__init__.py:32-58``); there is no torch-ops fallback on any device, only
+the cc3d/OpenCV CPU reference (``colorcc/reference.py``, ``METADATA:183-184``), so lifting the check at
+``__init__.py:136-141`` leaves nothing to run on an Intel GPU until the kernels are rewritten in SYCL or
+Triton. The shape: a package whose every backend is its own custom kernel (CUDA C, Metal) is read as torch
+code with an optional CuPy fast path, so on a target with no kernel the device check looks like the blocker,
+while on ROCm a 32-bit warp mask in a small hiprtc-compilable kernel is scored as a rewrite. Not tuned: a
+measurement round, one level off.
+
+comet-smlm (blind round 496) on rocm:gfx942, xpu: envsnap says moderate on rocm:gfx942 and higher on xpu, both
+from cuda-only-import at ``comet/core/cuda_wrapper/cuda_wrapper.py:3`` (+4 more, among them the module-level
+``from numba import cuda`` at ``comet/core/drift_optimizer.py:7``) ("Numba CUDA kernels: CUDA-only as used
+here"; on xpu "no build for Intel XPU exists"), with device-choices at
+``comet/core/pytorch_wrapper/pytorch_util.py:5`` as moderate on xpu. The expectation is lower on ROCm: the
+numba-cuda kernels are one of three backends, chosen only when numba's cuda.is_available() is true
+(``comet/core/backends.py:20-27``, ``:102-113``; ``drift_optimizer.py:232-234``), which it is not on an AMD
+GPU, so best_backend() falls to the torch backend because ROCm PyTorch's torch.cuda.is_available() is true
+(``backends.py:59-88``, ``pytorch_util.py:5-6``) and its float32 gathers, exp and index_add_
+(``pytorch_wrapper/pytorch_wrapper.py:13-47``) run on the MI300X as shipped; the README names the torch
+backend for machines without an NVIDIA GPU (``comet_smlm-1.2.0.dist-info/METADATA:75-80``, ``:91-99``). The
+expectation is moderate on XPU: nothing needs rewriting, the numba CPU kernel runs as shipped
+(``drift_optimizer.py:527-542``), but the GPU is unreachable because device_available knows cuda, mps or cpu
+(``pytorch_util.py:4-10``): a one-branch edit, the device-choices finding, borderline against lower. The
+shape: an optional numba-cuda backend behind a run-time probe, with torch and CPU backends shipped beside it
+and picked automatically, is weighed as the package's only compute path. Not tuned: a measurement round, one
+level off.
+diffct-mlx (blind round 497) (held out) on rocm:gfx942: envsnap says moderate, from cuda-only-import at
+``diffct/constants.py:9`` (+5 more: ``diffct/kernels/cone_beam.py:10``, ``fan_beam.py:10``,
+``parallel_beam.py:11``, ``diffct/utils.py:11``, ``diffct_mlx/orchestration/out_of_core.py:782``) and
+cuda-only-requirement at ``diffct_mlx-2.1.0.dist-info/METADATA:18`` ("Numba CUDA kernels: CUDA-only as used
+here.", with numba-hip offered as the replacement). The expectation is higher: off Apple silicon the backend
+is torch (``diffct_mlx/backend/__init__.py:50-56``) and every Siddon and footprint projector, the core of the
+package, exists only as a numba cuda.jit kernel (``diffct/constants.py:58``, ``:65``;
+``diffct/kernels/cone_beam.py:28``, ``:209``, ``:401``) fed through cuda.as_cuda_array and a numba
+external_stream on torch.cuda.current_stream() (``diffct/utils.py:110``, ``:149``;
+``diffct/projectors.py:186-196``); numba-cuda has no AMD target, the README requires a CUDA GPU, toolkit and
+numba-cuda[cu12] (``METADATA:413-438``), and there is no CPU or torch-op fallback, so MI300X needs the kernels
+re-expressed; borderline against moderate only if AMD's experimental numba-hip fork takes the kernels and the
+torch hand-off unchanged. The shape: Numba CUDA kernels that are the whole compute path are weighed on ROCm as
+a swap to the numba-hip target, the same moderate as an optional Numba helper, although that fork is
+experimental and the torch/numba array and stream bridge is CUDA-specific. Not tuned: a measurement round, one
+level off.
+
+dilated-attention-pytorch (blind round 497) on rocm:gfx942: envsnap says lower, from cuda-only-requirement at
+``dilated_attention_pytorch-0.2.0.dist-info/METADATA:16`` and cuda-only-import at
+``dilated_attention_pytorch/dilated_attention.py:4`` ("xFormers memory-efficient attention kernels: the CUDA
+build is swapped for the ROCm one; the code stays.", replacement "xformers wheels from the PyTorch ROCm
+index"). The expectation is moderate: the only attention op is xops.memory_efficient_attention with
+LowerTriangularMask (``dilated_attention_pytorch/dilated_attention.py:97-100``), and the required xformers is
+pinned to <0.0.22,>=0.0.20 (``METADATA:16``), releases that predate xformers' ROCm builds and pull a torch 2.0
+whose ROCm wheels predate MI300, so the ROCm xformers the finding offers cannot be installed without relaxing
+the pin (or swapping the call for torch SDPA); a dependency edit, no kernels; borderline against lower since a
+newer ROCm xformers keeps the same API. The shape: a required CUDA library that has ROCm wheels today is
+credited as a plain wheel swap without reading the project's upper-bound version pin, which excludes every
+ROCm release. Not tuned: a measurement round, one level off.
+gefen (blind round 498) on xpu, mps: envsnap says moderate, from torch-cuda-api at
+``gefen/kernels/_build_notice.py:125`` ("Reads the CUDA version, which is None on Intel XPU builds of PyTorch:
+this line raises ... before any GPU code runs"), and on mps also float64-on-mps at
+``gefen/partitioning.py:193`` (+3 more, ``partitioning.py:94``, ``quantization.py:228-229``) ("MPS has no
+float64 ... fails if this tensor lives on the MPS device"). The expectation is lower: line 125 sits in
+_torch_cuda_version behind an ``if torch.version.cuda is None: return None`` (``_build_notice.py:121-125``),
+and the whole build helper is reached only through the fused kernels, which Gefen switches off when
+torch.cuda.is_available() is false (``gefen/gefen.py:449-453``), and through the period search and the
+codebook histogram, which take their CUDA branch only for device.type == 'cuda' (``gefen.py:338``,
+``:428-431``); on an Intel or Apple GPU the optimizer runs its shipped pure-torch path: the period search in
+NumPy on the host (``gefen.py:806-807``, ``partitioning.py:54``), torch.bincount histograms
+(``gefen.py:349-365``) and the codebook DP in numba on CPU tensors (``quantization.py:211-255``); the float64
+casts flagged are on those CPU tensors (``quantization.py:212``, ``:228-229``) or inside the 'gpu' period
+backend, which refuses non-cuda tensors (``partitioning.py:186-193``, ``:208``); borderline against moderate
+since the README's memory claims lean on the fused CUDA kernels (``gefen-1.2.3.dist-info/METADATA:96-101``).
+The shape: a None-guarded torch.version.cuda read in a JIT-build helper that only the CUDA branch reaches, and
+float64 on host tensors or in a CUDA-only backend, are weighed as main-path blockers of an optimizer whose
+non-CUDA path is pure torch. Not tuned: a measurement round, one level off.
+
+geoswe (blind round 498) on xpu, mps: envsnap says higher, from cuda-kernel-string at ``geoswe/solver.py:152``
+(+4 more, ``solver.py:75``, ``:233``, ``:355``, ``:459``; 43 kernel strings in all) ("CUDA C++ kernel source
+generated in Python and compiled at run time: nothing compiles CUDA for Intel XPU"). The expectation is
+moderate: the CUDA C kernels are compiled only on the CuPy backend (``solver.py:37-60``; the CFL kernel behind
+``_USING_CUPY`` at ``solver.py:2590-2592``), and backend.py falls back by itself to NumPy when CuPy is missing
+or sees no device (``geoswe/backend.py:104-130``), running the same scheme in float64 on the CPU
+(``solver.py:756-758``, ``:793``), the path the README documents for prototyping and CI
+(``geoswe-1.1.1.dist-info/METADATA:90-91``, ``:128``, ``:155-156``), in a package whose only required
+dependency is NumPy (``METADATA:27``) and which lists macOS (``METADATA:23``); so on an Intel or Apple machine
+it runs as shipped, without the GPU, and only the GPU speed needs the kernels ported to SYCL or Metal;
+borderline against higher for production-scale runs (``METADATA:97``). The shape: CUDA C kernel strings
+compiled through CuPy only on its own backend, beside an automatic NumPy backend that runs the same scheme,
+are read as the only compute path. Not tuned: a measurement round, one level off.
+invisible-watermark-gpu (blind round 499) on rocm:gfx942: envsnap says lower, from framework-import at
+``imwatermark/dwtSvd.py:4`` (+1 more, ``imwatermark/watermark.py:7``) ("JAX runs on AMD GPUs through its
+supported ROCm plugin: install that build; the code stays"), with no finding at all on pycudwt (3 of 13 files
+parsed). The expectation is moderate: the package cannot be imported without pycudwt, a CUDA-only wavelet
+library that the README builds against the NVIDIA toolkit for an SM gencode
+(``invisible_watermark_gpu-0.2.4.dist-info/METADATA:19``, ``:37-54``, pycudwt-multitarget==1.0.5 in
+Requires-Dist) and that ``imwatermark/dwt.py:5``, ``maxDctOptimized.py:3``, ``dwtDctSvdOptimized.py:6`` and
+``dwtSvd.py:6`` import unconditionally through ``watermark.py:10-15`` at package load; it has no ROCm build
+(ROCm/legacy-rocm-build#1520 only suggests hipify), so an AMD machine needs the imports made lazy and the pin
+dropped before even the README's CPU default dwtDct (``watermark.py:103-105``, ``maxDct.py:31-38``) runs, and
+the four Wavelets methods (``dwt.py:33-51``, ``maxDctOptimized.py:31-47``, ``dwtDctSvdOptimized.py:38-49``,
+``dwtSvd.py:38-56``) need pywt.dwt2/idwt2 in place of the GPU transform; borderline against higher, since the
+package's GPU wavelet path itself is lost. On xpu and mps envsnap is right at moderate, but only through the
+JAX import, not through pycudwt. The shape: a required third-party CUDA library (a compiled CUDA package named
+in Requires-Dist and imported with 'from X import Y' at package load) that envsnap does not know is invisible,
+so the package is read as plain framework code plus a JAX import. Not tuned: a measurement round, one level
+off.
+prprop3d (blind round 500) on xpu, mps: envsnap says lower, from cuda-only-import at ``PRProp3D/model.py:5``
+(x4) ("CuPy built for CUDA: CUDA-only as used here. The import is guarded (try/except): the code has a path
+without it", replacement 'NumPy, or torch tensors on the target device'), with cuda-availability-check at
+``PRProp3D/model.py:4`` ("Returns False on Intel XPU: the code takes its CPU branch", the same on Apple MPS)
+as a low-effort note. The expectation is moderate: the package's whole GPU story is the import switch at
+``PRProp3D/model.py:1-15``, CuPy plus cupyx.scipy gaussian_filter/tukey when torch.cuda.is_available(),
+NumPy/SciPy otherwise, and every array op goes through the cp alias (``model.py:49-51, 529-546, 656-693``). On
+an Intel GPU or a Mac the simulation silently runs on the CPU (a documented mode,
+``prprop3d-0.3.9.dist-info/METADATA:22``; the README times it at 47 s on an M1 Pro against 0.42 s on an A100,
+``METADATA:230``) and the GPU has no way in: CuPy has no Intel or Metal backend, so the switch must be
+re-targeted (dpnp for xpu, with host-side gaussian_filter/tukey and the .get() copies at ``model.py:575-576,
+704, 730-738`` replaced), and for MPS the float64/complex128 fields (``model.py:49-51, 130, 536, 635-644``)
+have no MPS dtype, so a torch or MLX port at complex64 is needed; borderline against lower for the documented
+CPU run (and against higher on mps for the port). The shape: a CUDA-or-NumPy import switch is read as a
+harmless guarded import because the CPU branch runs, as with celnn (blind round 474), though the target's GPU
+is then never used; the guard is an if on torch.cuda.is_available(), not the try/except the finding names. Not
+tuned: a measurement round, one level off.
+stream-transformer (blind round 501) on xpu, mps: envsnap says moderate, from torch-cuda-api at
+``stream_transformer/engine.py:72`` ("A CUDA-only call: it raises on XPU" / "... on MPS",
+torch.cuda.synchronize), with the torch.cuda.Stream and torch.cuda.stream calls (``prefetcher.py:31-32``,
+``:66``) already read as behind a guard. The expectation is lower: that synchronize sits inside the
+double-buffered branch (``engine.py:69-92``), taken only when use_double_buffer is true, and use_double_buffer
+is ANDed with is_cuda, which holds only for a 'cuda' device with torch.cuda available (``engine.py:40-41``);
+StreamEngine accepts device='xpu' or 'mps' (``engine.py:29``, ``:38``) and every non-CUDA device takes the
+package's own sequential fallback that builds and loads one layer at a time on that device
+(``engine.py:93-102``, ``prefetcher.py:73-82``), KV-cache pinning is off without CUDA (``kv_cache.py:19``) and
+the LLaMA block is SDPA, repeat_interleave and real-valued RoPE in float32 (``models/llama.py:28-34``,
+``:81-86``); borderline against moderate since the README documents only 'cuda' or 'cpu' (``METADATA:289``)
+and the scaffolded scripts pick cuda-or-cpu (``cli.py:95``, ``:143``). The shape: a CUDA-only call guarded not
+by a torch.cuda check at the call site but by an instance flag computed in __init__ from device.type == 'cuda'
+and torch.cuda.is_available() (self.is_cuda, then self.use_double_buffer) is read as unguarded, so a class
+with an explicit non-CUDA fallback is scored as one that raises on the target. Not tuned: a measurement round,
+one level off.
+vidmag (blind round 502) on mps: envsnap says moderate, from op-not-ported at
+``src/vidmag/cuda/bindings.cpp:1`` ("No Apple MPS kernel for this op in the project's Apple MPS backend: CUDA
+code (0 kernels, 0 launches, 81 CUDA API calls): nothing compiles CUDA for Apple GPUs"), having found the
+Metal backend folder (``src/vidmag/metal/__init__.py``) and marked the .cu kernels and the CMake CUDA build
+lower as built for MPS by the project itself. The expectation is lower: bindings.cpp is only the pybind11 glue
+of the optional CUDA extension, which the CMake build skips when no nvcc is found
+(``src/vidmag/cuda/CMakeLists.txt:40-60``, ``PKG-INFO:100-102``); the Metal backend implements the primitive
+ops and takes the four pipelines from the generic binder (``src/vidmag/api.py:366-369``,
+``metal/runtime.py:35-59``, ``metal/kernels.metal``), comes second in backend='auto'
+(``backend/registry.py:46-53``), is documented for Apple silicon and measured on an M2 Max
+(``PKG-INFO:82-83``, ``:171``, ``:260-271``), and the torch backend picks mps itself in float32
+(``torch_backend/runtime.py:40-41``, ``torch_backend/ops.py:77-87``); only the CUDA-only fp16 option is lost
+(``api.py:103-107``). The shape: a project whose own Metal backend is built from primitive ops plus a generic
+pipeline layer is checked binding by binding against its optional CUDA extension, so the extension's pybind11
+file reads as an op with no Metal twin. Not tuned: a measurement round, one level off.
+
+views-hydranet (blind round 502) on xpu: envsnap says lower, from 'standard ops, no custom CUDA', with
+hardcoded-cuda-device and cuda-availability-check at ``views_hydranet/utils/utils_device.py:21`` read as
+"Behind a CUDA check: runs, but falls through to the CPU on Intel XPU, so the accelerator sits idle", all at
+lower. The expectation is moderate: setup_device, cuda if available else cpu (``utils/utils_device.py:21``),
+is the manager's only device (``manager/hydranet_manager.py:184``) and drives training, artifact loading and
+inference (``hydranet_manager.py:255``, ``:276``, ``:353``; ``train/training_engine.py:83-101``), with no
+config field or argument through which 'xpu' can come in, so an Intel GPU host trains on the CPU behind a
+warning banner, or is refused outright when require_cuda is set (``utils/utils_logging.py:37-43``;
+``utils/config_initializer.py:417``); borderline against lower, since the fix is one line of setup_device. The
+shape: a cuda-else-cpu pick that feeds the whole training and inference path, with no way in for the target's
+device, is read as a harmless CPU fall-back rather than a device selection that locks the accelerator out (the
+trphysx shape of round 487). Not tuned: a measurement round, one level off.
+opticalflow3d (blind round 503) on rocm:gfx942: envsnap says moderate, from cuda-only-import at
+``opticalflow3D/helpers/farneback_functions.py:5`` ("Numba CUDA kernels: CUDA-only as used here", replacement
+numba-hip), with the CuPy imports and the cupy-cuda113 requirement (``METADATA:29``) as swappable moderate
+findings. The expectation is higher: the Farneback and Lucas-Kanade solvers are Numba ``@cuda.jit`` kernels
+(``helpers/farneback_functions.py:124, 335, 377``; ``helpers/pyrlk_functions.py:239, 345``, device helpers
+at ``:16-169``) launched as ``kernel[blocks, threads]`` on CuPy arrays (``farneback_functions.py:530, 547,
+552``; ``pyrlk_functions.py:492, 498``), Numba has no ROCm target of its own, and AMD's numba-hip is
+experimental and does not take CuPy arrays directly, needing wrappers and manual stream syncs
+(fbpic/fbpic#740), so MI300X needs the kernel layer re-targeted, not a package swap; borderline against
+moderate since the cupyx.scipy.ndimage filters run on ROCm CuPy and the kernels are short per-voxel loops.
+The shape: Numba CUDA kernels are weighed as a one-package swap to numba-hip on ROCm (while the same import
+is higher on XPU and MPS), although numba-hip is not a drop-in for kernels fed CuPy arrays. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,1 @@
+"""Tests for :mod:`comet_fiducials`."""

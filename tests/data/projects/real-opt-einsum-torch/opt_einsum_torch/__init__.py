@@ -1,0 +1,2 @@
+from .einsum import einsum
+from .planner import EinsumPlanner
