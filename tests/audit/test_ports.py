@@ -81,7 +81,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-rembg", "rocm:gfx942"),
         ("real-huggingsound", "mps"),
         ("real-k-diffusion", "mps"),
-        ("real-keops", "rocm:gfx942"),
         ("real-denoising-diffusion-pytorch", "mps"),
         ("real-braintaichi", "rocm:gfx942"),
         ("real-torchao", "mps"),
@@ -111,7 +110,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-colossalai", "rocm:gfx942"),
         ("real-colossalai", "xpu"),
         ("real-segment-anything", "mps"),
-        ("real-spconv", "rocm:gfx942"),
         ("real-torchaudio", "xpu"),
         ("real-torchaudio", "mps"),
         ("real-fairseq", "rocm:gfx942"),
@@ -120,7 +118,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-gfpgan", "xpu"),
         ("real-gfpgan", "mps"),
         ("real-pykeen", "mps"),
-        ("real-pycuda", "rocm:gfx942"),
         ("real-clip-interrogator", "mps"),
         ("real-pytorch-forecasting", "mps"),
         ("real-e3nn", "mps"),
@@ -709,7 +706,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-alphafold3-pytorch", "mps"),
         ("real-tridec", "xpu"),
         ("real-tridec", "mps"),
-        ("real-trainkernel", "rocm:gfx942"),
         ("real-sceptr", "xpu"),
         ("real-sceptr", "mps"),
         ("real-scalesurfer", "xpu"),
@@ -806,7 +802,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-fujicv", "xpu"),
         ("real-icatcher", "xpu"),
         ("real-icatcher", "mps"),
-        ("real-lunaequivariance", "rocm:gfx942"),
         ("real-omnilingual-asr", "xpu"),
         ("real-omnilingual-asr", "mps"),
         ("real-snl-toadstool", "xpu"),
@@ -881,18 +876,16 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-comet-smlm", "xpu"),
         ("real-diffct-mlx", "rocm:gfx942"),
         ("real-dilated-attention-pytorch", "rocm:gfx942"),
-        ("real-gefen", "xpu"),
         ("real-gefen", "mps"),
         ("real-geoswe", "xpu"),
         ("real-geoswe", "mps"),
-        ("real-invisible-watermark-gpu", "rocm:gfx942"),
         ("real-prprop3d", "xpu"),
         ("real-prprop3d", "mps"),
-        ("real-stream-transformer", "xpu"),
-        ("real-stream-transformer", "mps"),
         ("real-vidmag", "mps"),
         ("real-views-hydranet", "xpu"),
         ("real-opticalflow3d", "rocm:gfx942"),
+        ("real-gefen", "rocm:gfx942"),
+        ("real-minference", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -910,9 +903,6 @@ k-diffusion (blind round 8) builds float64 tensors on the caller's device in one
 distribution (utils.rand_log_logistic): envsnap rates that a real MPS failure (moderate); the expectation
 calls the library's samplers and models, which A1111 runs on Apple silicon, as shipped (lower). Nothing in
 the source says which distribution a user configures.
-KeOps (blind round 10): its generated kernels are CUDA C++ compiled with NVRTC; hiprtc compiles the same
-dialect, so envsnap rates a port of the binder (moderate); the expectation calls it a missing backend
-(higher): KeOps ships no HIP binder and its kernels assume NVIDIA's launch model.
 denoising-diffusion-pytorch (blind round 12, kept aside): the classifier-free-guidance variant projects the
 guidance update in float64 on the model's device (``project()``: ``x.double()``, on by default through
 ``remove_parallel_component=True``), which MPS refuses: envsnap rates that a real MPS failure (moderate); the
@@ -1021,13 +1011,6 @@ moves it with ``torch.as_tensor(transformed_points, device=self.predictor.device
 edit (moderate). The float64 is implicit, numpy's default carried across two files into a device tensor;
 envsnap's float64 signals are the explicit dtypes, and following a numpy array's dtype across calls is
 dataflow no reader does. Not tuned (measurement round; one level off).
-spconv (blind round 38, kept aside) on ROCm: the kernels envsnap sees are the CUDA C++ strings its pccm
-generators carry (csrc/sparse/all.py: thrust sorts and small ``__global__`` helpers), which hiprtc/hipcc
-compile as the same dialect, so it rates a port of the compile path (moderate); the expectation calls it a
-missing backend (higher): the convolution GEMMs come from the required package cumm, whose tensor-core
-templates are picked per NVIDIA architecture (core.py: Volta ``TensorOp((8, 8, 4))``, Turing, Ampere) and
-which has no HIP backend (spconv#780, TheRock#5711). The kernels are in a dependency the tree does not hold
-and envsnap has no row for cumm. Not tuned: a measurement round, and the draw kept spconv aside.
 torchaudio (blind round 39, kept aside) on XPU and MPS: the project builds XPU wheels (audio#3814) and ships
 macOS wheels, and its transforms, models and pipelines are plain torch, so the expectation is lower. envsnap
 counts ``models/decoder/_cuda_ctc_decoder.py:77`` (``torch.device("cuda")`` in CUCTCDecoder, the CUDA beam
@@ -1061,16 +1044,6 @@ in training_loop.py as choices that only idle the accelerator (lower). The expec
 attempt (pykeen/pykeen#975, open since 2022) hit crashes that needed PYTORCH_ENABLE_MPS_FALLBACK=1 and device
 fixes in the evaluator: MPS op coverage, not a line envsnap can read. Not tuned: a measurement round, one
 level off.
-pycuda (blind round 43, kept aside) on ROCm: the library is a binding of the CUDA driver API (README: "access
-Nvidia's CUDA parallel computation API"; no HIP build, AMD users go to the separate PyOpenCL), so the
-expectation is a missing backend (higher). envsnap rates its parts one by one: the CUDA C strings that
-gpuarray/elementwise/curandom generate (``cuda-kernel-string``, e.g. ``curandom.py:282``) as a port of the
-compile path to hiprtc (moderate), and the C++ wrapper (``src/cpp/cuda.hpp``,
-``src/wrapper/wrap_cudadrv.cpp``) as hipify-mappable ``cuda-source`` (lower, every cuXxx call it sees has a
-HIP twin). That the driver API is the whole project, so mapping it is writing the HIP backend, no single line
-says. (The ``cuda-only-requirement`` on ``pyproject.toml:57`` is ruff's isort ``known-local-folder =
-["pycuda"]``, the project naming itself, not a requirement.) Not tuned: a measurement round, and the draw kept
-pycuda aside.
 (fairscale, round 43, and basicsr, round 42, were one level off on every target for CUDA extensions built only
 when the user sets an environment variable; right since that switch makes the build optional, and both moved
 to the built-against part.)
@@ -5735,15 +5708,6 @@ backend through triton-msl that auto-selection picks on darwin (``METADATA:200-2
 Triton project whose own non-CUDA backend (triton-msl) is read as missing, and whose GPU gate on torch.cuda
 hides from the XPU reading. Not tuned: a measurement round, one level off.
 
-trainkernel (blind round 407) on rocm:gfx942: envsnap says moderate, from cuda-kernel-string at
-``trainkernel/codegen.py:818`` ('hiprtc compiles the same dialect, but the compile-and-launch path ... must be
-ported') and cuda-extension at ``trainkernel/runtime.py:143`` ('on a ROCm torch, torch.utils.cpp_extension
-hipifies it at build'). The expectation is higher: the product is a generated CUDA kernel built on
-nvcuda::wmma fragments and mma_sync (``trainkernel/codegen.py:589-614``) with __nv_bfloat16
-(``trainkernel/codegen.py:15``), compiled with sm_ gencode flags (``trainkernel/runtime.py:135-150``), and the
-README requires an NVIDIA SM80+ GPU and nvcc (``METADATA:85``); a HIP code generator for MI300X would be a
-rewrite. The shape: generated CUDA that uses WMMA tensor-core intrinsics is read as hipify-able source, when
-wmma has no hipify mapping. Not tuned: a measurement round, one level off.
 sceptr (blind round 408) (held out) on XPU and MPS: envsnap says lower, from its default for standard ops with
 no custom CUDA ("standard ops, no custom CUDA: install the target build of the framework"). The expectation is
 moderate: the accelerator pick returns cuda or cpu only, ``sceptr/model.py:380-388``, with the MPS branch
@@ -6230,18 +6194,6 @@ and raises 'GPU is not available. Was torch compiled with CUDA?' unless torch.cu
 a CUDA device string built with str.format (not a literal 'cuda') behind a torch.cuda.is_available() guard
 that raises instead of falling back is not read as a hard-coded CUDA device. Not tuned: a measurement round,
 one level off.
-LunaEquivariance (blind round 462) on ROCm: envsnap says moderate, from cuda-kernel-string at
-``LunaEquivariance/lunatp/utils/graph.py:9`` (+130 more) ("CUDA C++ kernel source generated in Python and
-compiled at run time: hiprtc compiles the same dialect, but the compile-and-launch path (NVRTC, the driver
-API) must be ported to hiprtc/HIP and what HIP lacks (32-lane warp assumptions, PTX) checked in the source").
-The expectation is higher: the strings are not NVRTC sources but full C++ extensions built by nvcc through
-torch.utils.cpp_extension with -gencode=arch=compute_XX flags, refused without CUDA_HOME
-(``LunaEquivariance/utils/jit.py:73-81``, ``LunaEquivariance/utils/extension.py:37-69``), carrying inline PTX
-(``LunaEquivariance/nn/activation/kernels/forward.py:215``, asm volatile tanh.approx.f32) and including the
-vendored CUTLASS/CuTe headers (``LunaEquivariance/utils/extension.py:72-118``), and the tensor products, the
-package's core, have no torch fallback. The shape: run-time CUDA sources compiled by nvcc as cpp_extension
-modules with inline PTX and CUTLASS includes are read as hiprtc-portable kernel strings. Not tuned: a
-measurement round, one level off.
 omnilingual-asr (blind round 463) on xpu and mps: envsnap says lower, from "standard ops, no custom CUDA:
 install the target build of the framework". The expectation is moderate: the README's pipeline calls pass no
 device (``omnilingual_asr-0.2.0.dist-info/METADATA:124``, ``:174``) and ASRInferencePipeline defaults to
@@ -6813,24 +6765,26 @@ the pin (or swapping the call for torch SDPA); a dependency edit, no kernels; bo
 newer ROCm xformers keeps the same API. The shape: a required CUDA library that has ROCm wheels today is
 credited as a plain wheel swap without reading the project's upper-bound version pin, which excludes every
 ROCm release. Not tuned: a measurement round, one level off.
-gefen (blind round 498) on xpu, mps: envsnap says moderate, from torch-cuda-api at
-``gefen/kernels/_build_notice.py:125`` ("Reads the CUDA version, which is None on Intel XPU builds of PyTorch:
-this line raises ... before any GPU code runs"), and on mps also float64-on-mps at
-``gefen/partitioning.py:193`` (+3 more, ``partitioning.py:94``, ``quantization.py:228-229``) ("MPS has no
-float64 ... fails if this tensor lives on the MPS device"). The expectation is lower: line 125 sits in
-_torch_cuda_version behind an ``if torch.version.cuda is None: return None`` (``_build_notice.py:121-125``),
-and the whole build helper is reached only through the fused kernels, which Gefen switches off when
-torch.cuda.is_available() is false (``gefen/gefen.py:449-453``), and through the period search and the
-codebook histogram, which take their CUDA branch only for device.type == 'cuda' (``gefen.py:338``,
-``:428-431``); on an Intel or Apple GPU the optimizer runs its shipped pure-torch path: the period search in
-NumPy on the host (``gefen.py:806-807``, ``partitioning.py:54``), torch.bincount histograms
-(``gefen.py:349-365``) and the codebook DP in numba on CPU tensors (``quantization.py:211-255``); the float64
-casts flagged are on those CPU tensors (``quantization.py:212``, ``:228-229``) or inside the 'gpu' period
-backend, which refuses non-cuda tensors (``partitioning.py:186-193``, ``:208``); borderline against moderate
-since the README's memory claims lean on the fused CUDA kernels (``gefen-1.2.3.dist-info/METADATA:96-101``).
-The shape: a None-guarded torch.version.cuda read in a JIT-build helper that only the CUDA branch reaches, and
-float64 on host tensors or in a CUDA-only backend, are weighed as main-path blockers of an optimizer whose
-non-CUDA path is pure torch. Not tuned: a measurement round, one level off.
+gefen (blind round 498) on mps: envsnap says moderate, from float64-on-mps at ``gefen/partitioning.py:193``
+(+3 more, ``partitioning.py:94``, ``quantization.py:228-229``) ("MPS has no float64 ... fails if this tensor
+lives on the MPS device"). The expectation is lower: the float64 casts flagged are on CPU tensors
+(``quantization.py:212``, ``:228-229``) or inside the 'gpu' period backend, which refuses non-cuda tensors
+(``partitioning.py:186-193``, ``:208``); on an Apple GPU the optimizer runs its shipped pure-torch path: the
+period search in NumPy on the host (``gefen.py:806-807``, ``partitioning.py:54``), torch.bincount histograms
+(``gefen.py:349-365``) and the codebook DP in numba on CPU tensors (``quantization.py:211-255``); borderline
+against moderate since the README's memory claims lean on the fused CUDA kernels
+(``gefen-1.2.3.dist-info/METADATA:96-101``). The shape: float64 on host tensors or in a CUDA-only backend
+weighed as a main-path blocker. Not tuned: a measurement round, one level off. (Its XPU cell, the same verdict
+from the ``torch.version.cuda.split`` at ``_build_notice.py:125`` behind ``if torch.version.cuda is None:
+return None``, is right since stop 31 reads that guard clause.)
+gefen (blind round 498) on ROCm, since stop 31: envsnap says lower, standard ops, the fused kernels' ``.cu``
+files read as JIT-built where the project loads them, beside a device-generic torch path (``gefen.py:338``,
+``:428-431``). The expectation is moderate: gefen takes its CUDA branch for any tensor whose device.type is
+'cuda', which an AMD GPU under ROCm torch is, and the build preflight then raises because torch.version.cuda
+is None (``_build_notice.py:266-273``), even with fused=False; before stop 31 envsnap was right on this cell
+only through the ``torch.version.cuda.split`` at ``_build_notice.py:125``, which the ``is None: return None``
+above it guards. The shape: a preflight that raises on a build without a CUDA version, reached on ROCm through
+a device.type == 'cuda' branch, is not read. Not a fix target: one level off.
 
 geoswe (blind round 498) on xpu, mps: envsnap says higher, from cuda-kernel-string at ``geoswe/solver.py:152``
 (+4 more, ``solver.py:75``, ``:233``, ``:355``, ``:459``; 43 kernel strings in all) ("CUDA C++ kernel source
@@ -6845,23 +6799,6 @@ it runs as shipped, without the GPU, and only the GPU speed needs the kernels po
 borderline against higher for production-scale runs (``METADATA:97``). The shape: CUDA C kernel strings
 compiled through CuPy only on its own backend, beside an automatic NumPy backend that runs the same scheme,
 are read as the only compute path. Not tuned: a measurement round, one level off.
-invisible-watermark-gpu (blind round 499) on rocm:gfx942: envsnap says lower, from framework-import at
-``imwatermark/dwtSvd.py:4`` (+1 more, ``imwatermark/watermark.py:7``) ("JAX runs on AMD GPUs through its
-supported ROCm plugin: install that build; the code stays"), with no finding at all on pycudwt (3 of 13 files
-parsed). The expectation is moderate: the package cannot be imported without pycudwt, a CUDA-only wavelet
-library that the README builds against the NVIDIA toolkit for an SM gencode
-(``invisible_watermark_gpu-0.2.4.dist-info/METADATA:19``, ``:37-54``, pycudwt-multitarget==1.0.5 in
-Requires-Dist) and that ``imwatermark/dwt.py:5``, ``maxDctOptimized.py:3``, ``dwtDctSvdOptimized.py:6`` and
-``dwtSvd.py:6`` import unconditionally through ``watermark.py:10-15`` at package load; it has no ROCm build
-(ROCm/legacy-rocm-build#1520 only suggests hipify), so an AMD machine needs the imports made lazy and the pin
-dropped before even the README's CPU default dwtDct (``watermark.py:103-105``, ``maxDct.py:31-38``) runs, and
-the four Wavelets methods (``dwt.py:33-51``, ``maxDctOptimized.py:31-47``, ``dwtDctSvdOptimized.py:38-49``,
-``dwtSvd.py:38-56``) need pywt.dwt2/idwt2 in place of the GPU transform; borderline against higher, since the
-package's GPU wavelet path itself is lost. On xpu and mps envsnap is right at moderate, but only through the
-JAX import, not through pycudwt. The shape: a required third-party CUDA library (a compiled CUDA package named
-in Requires-Dist and imported with 'from X import Y' at package load) that envsnap does not know is invisible,
-so the package is read as plain framework code plus a JAX import. Not tuned: a measurement round, one level
-off.
 prprop3d (blind round 500) on xpu, mps: envsnap says lower, from cuda-only-import at ``PRProp3D/model.py:5``
 (x4) ("CuPy built for CUDA: CUDA-only as used here. The import is guarded (try/except): the code has a path
 without it", replacement 'NumPy, or torch tensors on the target device'), with cuda-availability-check at
@@ -6879,22 +6816,6 @@ CPU run (and against higher on mps for the port). The shape: a CUDA-or-NumPy imp
 harmless guarded import because the CPU branch runs, as with celnn (blind round 474), though the target's GPU
 is then never used; the guard is an if on torch.cuda.is_available(), not the try/except the finding names. Not
 tuned: a measurement round, one level off.
-stream-transformer (blind round 501) on xpu, mps: envsnap says moderate, from torch-cuda-api at
-``stream_transformer/engine.py:72`` ("A CUDA-only call: it raises on XPU" / "... on MPS",
-torch.cuda.synchronize), with the torch.cuda.Stream and torch.cuda.stream calls (``prefetcher.py:31-32``,
-``:66``) already read as behind a guard. The expectation is lower: that synchronize sits inside the
-double-buffered branch (``engine.py:69-92``), taken only when use_double_buffer is true, and use_double_buffer
-is ANDed with is_cuda, which holds only for a 'cuda' device with torch.cuda available (``engine.py:40-41``);
-StreamEngine accepts device='xpu' or 'mps' (``engine.py:29``, ``:38``) and every non-CUDA device takes the
-package's own sequential fallback that builds and loads one layer at a time on that device
-(``engine.py:93-102``, ``prefetcher.py:73-82``), KV-cache pinning is off without CUDA (``kv_cache.py:19``) and
-the LLaMA block is SDPA, repeat_interleave and real-valued RoPE in float32 (``models/llama.py:28-34``,
-``:81-86``); borderline against moderate since the README documents only 'cuda' or 'cpu' (``METADATA:289``)
-and the scaffolded scripts pick cuda-or-cpu (``cli.py:95``, ``:143``). The shape: a CUDA-only call guarded not
-by a torch.cuda check at the call site but by an instance flag computed in __init__ from device.type == 'cuda'
-and torch.cuda.is_available() (self.is_cuda, then self.use_double_buffer) is read as unguarded, so a class
-with an explicit non-CUDA fallback is scored as one that raises on the target. Not tuned: a measurement round,
-one level off.
 vidmag (blind round 502) on mps: envsnap says moderate, from op-not-ported at
 ``src/vidmag/cuda/bindings.cpp:1`` ("No Apple MPS kernel for this op in the project's Apple MPS backend: CUDA
 code (0 kernels, 0 launches, 81 CUDA API calls): nothing compiles CUDA for Apple GPUs"), having found the
@@ -6935,7 +6856,15 @@ experimental and does not take CuPy arrays directly, needing wrappers and manual
 moderate since the cupyx.scipy.ndimage filters run on ROCm CuPy and the kernels are short per-voxel loops.
 The shape: Numba CUDA kernels are weighed as a one-package swap to numba-hip on ROCm (while the same import
 is higher on XPU and MPS), although numba-hip is not a drop-in for kernels fed CuPy arrays. Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+minference (blind round 151) (held out, the draw) on ROCm, since stop 31: envsnap says higher, from
+cuda-kernel-string at ``minference/ops/pit_sparse_flash_attention.py:240`` (PyCUDA's SourceModule compiles it:
+the project's own compile path, with no HIP twin). The expectation is moderate: that PyCUDA module is the
+older v1 kernel, and the paths the README uses are Triton kernels (ROCm's Triton runs them) and the
+minference.cuda extension, which torch's CUDAExtension hipifies when built from source (``setup.py:140``);
+before stop 31 every runtime-compiled kernel string was moderate on ROCm, right here. The shape: a legacy
+module's PyCUDA kernel beside the main Triton path weighs as the project's compiler. Not a fix target: the
+draw kept minference aside."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -75,6 +75,7 @@ def across_files(signals: list[Signal], files: set[str]) -> list[Signal]:
     signals = _jit_only(signals, files)
     signals = _optional_build(signals)
     signals = _run_time_compiled(signals)
+    signals = _cupy_compiled_strings(signals)
     signals = _unported_ops(signals, files)
     signals = _extra_only_imports(signals)
     signals = _left_out_imports(signals)
@@ -422,6 +423,27 @@ NATIVE_KINDS = frozenset(
     }
 )
 """Signal kinds of native CUDA sources (what a build compiles)."""
+
+
+OWN_COMPILER = "compiler=own"
+CUPY_COMPILER = "compiler=cupy"
+
+
+def _cupy_compiled_strings(signals: list[Signal]) -> list[Signal]:
+    """A kernel string in a module that compiles nothing, in a project that compiles CuPy kernels, is CuPy's.
+
+    cuCIM 26.10 keeps its color kernels' CUDA source in ``kernel/cuda_kernel_source.py`` and hands it to
+    ``cupy.RawKernel`` in the modules that import it (#22 stop 31): CuPy's ROCm build compiles it with
+    hiprtc, so it is not a compiler of the project's own to port.
+    """
+    if not any(s.kind == "cupy-kernel" for s in signals):
+        return signals
+    return [
+        msgspec.structs.replace(s, detail=tuple(CUPY_COMPILER if d == OWN_COMPILER else d for d in s.detail))
+        if s.kind == "cuda-kernel-string" and OWN_COMPILER in s.detail
+        else s
+        for s in signals
+    ]
 
 
 def _jit_only(signals: list[Signal], files: set[str]) -> list[Signal]:

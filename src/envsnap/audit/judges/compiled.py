@@ -585,10 +585,16 @@ Said = tuple[str, Effort, str, str]
 
 
 def _runtime_kernel(
-    signal: Signal, target: Target, rule: str, on_rocm: Said, elsewhere: Said
+    signal: Signal,
+    target: Target,
+    rule: str,
+    on_rocm: Said,
+    elsewhere: Said,
+    rocm_risk: Risk = "moderate",
 ) -> Finding | None:
     """CUDA C++ compiled at run time: hiprtc compiles the dialect on ROCm (moderate: port the path and
-    check the source); nothing does for Intel or Apple GPUs (higher); one level lower when guarded."""
+    check the source, unless ``rocm_risk`` says the path itself is the port); nothing does for Intel or
+    Apple GPUs (higher); one level lower when guarded."""
     if target.kind == "cuda":
         return None
     meaning, effort, fix, source = on_rocm if target.kind == "rocm" else elsewhere
@@ -597,7 +603,7 @@ def _runtime_kernel(
             " Its module is one the project loads only in a guard (try/except ImportError), or only from "
             "such a module: an optional fast path, the code runs without it."
         )
-    risk: Risk = "moderate" if target.kind == "rocm" else "higher"
+    risk: Risk = rocm_risk if target.kind == "rocm" else "higher"
     finding = make_finding(signal, rule, meaning, effort, risk, fix, source)
     if signal.guarded:
         return msgspec.structs.replace(finding, risk=LOWER_RISK[finding.risk])
@@ -699,18 +705,31 @@ def judge_kernel_string(signal: Signal, target: Target, ctx: Context) -> Finding
             f"select the project's {NAMES[target.kind]} backend",
             NVRTC_SOURCE,
         )
-    return _runtime_kernel(
-        signal,
-        target,
-        "cuda-kernel-string",
-        (
+    if facts.get("compiler") == "own":
+        on_rocm: Said = (
+            "CUDA C++ kernel source compiled at run time by the project's own NVRTC, nvcc or driver-API "
+            "path (not CuPy's or torch's, which have ROCm builds): there is no HIP path to switch to; the "
+            "compiler, the launches and the kernels (32-lane warps, PTX, CUDA-only headers) are a port.",
+            "high",
+            "write the HIP backend: hiprtc or hipcc for the compile, HIP for the launches (hipify maps both)",
+            HIPRTC_SOURCE,
+        )
+        rocm_risk: Risk = "higher"
+    else:
+        on_rocm = (
             "CUDA C++ kernel source generated in Python and compiled at run time: hiprtc compiles the same "
             "dialect, but the compile-and-launch path (NVRTC, the driver API) must be ported to hiprtc/HIP "
             "and what HIP lacks (32-lane warp assumptions, PTX) checked in the source.",
             "medium",
             "port the runtime compiler to hiprtc and the launches to HIP (hipify maps both)",
             HIPRTC_SOURCE,
-        ),
+        )
+        rocm_risk = "moderate"
+    return _runtime_kernel(
+        signal,
+        target,
+        "cuda-kernel-string",
+        on_rocm,
         (
             "CUDA C++ kernel source generated in Python and compiled at run time: nothing compiles CUDA for "
             f"{NAMES.get(target.kind, target.kind)}.",
@@ -718,6 +737,7 @@ def judge_kernel_string(signal: Signal, target: Target, ctx: Context) -> Finding
             "generate the kernels in the target's language (SYCL, Metal) or express them in torch ops",
             NVRTC_SOURCE,
         ),
+        rocm_risk,
     )
 
 

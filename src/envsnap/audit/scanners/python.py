@@ -342,6 +342,17 @@ def _sources_argument(node: ast.Call) -> ast.expr | None:
     return given if given is not None else node.args[1] if len(node.args) > 1 else None
 
 
+def _returns_without_cuda_version(statement: ast.stmt) -> bool:
+    """``if torch.version.cuda is None: return`` (or ``if not torch.version.cuda:``): a guard clause that
+    leaves where the build has no CUDA version. Not one that raises: that stops the program off CUDA."""
+    return (
+        isinstance(statement, ast.If)
+        and guards_rest(statement)
+        and not isinstance(statement.body[-1], ast.Raise)
+        and checks_cuda_version(statement.test, ast.Or())
+    )
+
+
 def _wrapped_build(node: ast.Call) -> bool:
     """A call that passes CUDA sources as ``sources=[...]`` (or a second positional list) to something other
     than torch's own builders: a project's wrapper of ``torch.utils.cpp_extension.load``."""
@@ -406,6 +417,9 @@ class _Visitor(ast.NodeVisitor):
         self.predicates: frozenset[str] | None = None
         """Functions that return False unless a device test passed (``_device_predicates``): guards.
         Read from ``trees`` the first time a test calls a plain name or a ``self.`` method."""
+        self.device_attributes: frozenset[str] | None = None
+        """``self.`` attributes bound to a yes/no device test (``_device_attributes``): guards. Read from
+        ``trees`` the first time a test reads a ``self.`` attribute no other rule knows."""
         self.trees: list[ast.Module] = []
         self.call_sites: list[tuple[str, str | None, bool]] = []
         """Each ``self.`` (or ``cls.``) method call: the method, the calling unit, whether guarded."""
@@ -988,8 +1002,14 @@ class _Visitor(ast.NodeVisitor):
         """
         clauses = 0
         switched = 0
+        version_set = 0
         for statement in statements:
             self.visit(statement)
+            if not version_set and _returns_without_cuda_version(statement):
+                # `if torch.version.cuda is None: return None` (gefen 1.2.3's _torch_cuda_version, #22 stop
+                # 31): the reads of the version after it run only on a build that has one.
+                version_set = 1
+                self.conditional += 1
             if (
                 guards_rest(statement)
                 and self._is_guard(statement.test)  # type: ignore[attr-defined]
@@ -1004,6 +1024,7 @@ class _Visitor(ast.NodeVisitor):
                 self.opt_in += 1
         self.guard -= clauses + switched
         self.opt_in -= switched
+        self.conditional -= version_set
 
     def _switched_off_return(self, statement: ast.stmt) -> bool:
         """``if not self._enabled: return False`` where ``__init__`` sets ``self._enabled`` from a parameter
@@ -1402,6 +1423,13 @@ class _Visitor(ast.NodeVisitor):
                 return True
             if isinstance(sub, ast.Name | ast.Attribute) and switch_word(sub):
                 return True
+            if (
+                isinstance(sub, ast.Attribute)
+                and isinstance(sub.value, ast.Name)
+                and sub.value.id == "self"
+                and sub.attr in self._device_attributes()
+            ):
+                return True
             # `if self._should_stream(x):` where that returns False unless x is on CUDA.
             if isinstance(sub, ast.Call) and (callee := called_name(sub)) is not None:
                 if self.predicates is None:
@@ -1458,6 +1486,29 @@ class _Visitor(ast.NodeVisitor):
             ):
                 flags.add(sub.targets[0].id)
         return frozenset(flags)
+
+    def _device_attributes(self) -> frozenset[str]:
+        """``self.`` attributes bound to a yes/no device test anywhere in the module: stream-transformer
+        0.2.2's ``self.is_cuda = self.device.type == 'cuda' and ...`` then ``self.use_double_buffer =
+        use_double_buffer and self.is_cuda`` (#22 stop 31): ``if self.use_double_buffer:`` tests the device as
+        the comparison would, like a local flag (``_device_flags``)."""
+        if self.device_attributes is None:
+            self.device_attributes = frozenset()  # _is_guard asks this again for the values it reads
+            found: set[str] = set()
+            for tree in self.trees:
+                for sub in ast.walk(tree):
+                    if (
+                        isinstance(sub, ast.Assign)
+                        and len(sub.targets) == 1
+                        and isinstance(target := sub.targets[0], ast.Attribute)
+                        and isinstance(target.value, ast.Name)
+                        and target.value.id == "self"
+                        and isinstance(sub.value, (ast.Compare, ast.BoolOp, ast.UnaryOp))
+                        and self._is_guard(sub.value)
+                    ):
+                        found.add(target.attr)
+            self.device_attributes = frozenset(found)
+        return self.device_attributes
 
     def visit_Compare(self, node: ast.Compare) -> None:
         # `device.type == "cuda"` branches on the device: device-agnostic, not a hard-coded device.
@@ -2085,6 +2136,17 @@ class _Visitor(ast.NodeVisitor):
         others = module_backend_classes("".join(self.lines)) - {"cuda"}
         return ("member=cuda", f"siblings={','.join(sorted(others))}")
 
+    def _kernel_compiler(self) -> str:
+        """What compiles the module's CUDA C++ strings: ``cupy`` (the module uses CuPy, whose ROCm build runs
+        RawKernel source through hiprtc), ``torch`` (torch's cpp_extension, which ROCm torch hipifies), else
+        ``own``: the project's own NVRTC, nvcc or driver-API path (PyCUDA's SourceModule, KeOps' NVRTC binder,
+        spconv's cumm, a subprocess nvcc), which has no HIP twin to switch to (#22 stop 31)."""
+        if "cupy" in self.text:
+            return "cupy"
+        if "cpp_extension" in self.text or "load_inline" in self.text:
+            return "torch"
+        return "own"
+
     def visit_List(self, node: ast.List | ast.Tuple | ast.Set) -> None:
         self._admitted_dtypes(node)
         if not vocabulary_list(node):
@@ -2124,7 +2186,8 @@ class _Visitor(ast.NodeVisitor):
             return
         if "__global__" in value and _KERNEL_SOURCE.search(value):
             # CUDA C++ the project generates and compiles at run time (KeOps' f-string kernels).
-            self.emit("cuda-kernel-string", node, "CUDA C++ kernel source", detail=self._backend_member())
+            detail = (*self._backend_member(), f"compiler={self._kernel_compiler()}")
+            self.emit("cuda-kernel-string", node, "CUDA C++ kernel source", detail=detail)
             return
         if value in PORT_STRINGS and not self.vocabulary:
             # A device table, a dispatch key or a comparison that names the target: the code has a path.

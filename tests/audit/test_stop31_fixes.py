@@ -1,0 +1,155 @@
+"""Fixes after measurement rounds 496-503 (#22, stop 31), each with the real files and a twin.
+
+- A CUDA C++ kernel string that the project compiles itself (PyCUDA's SourceModule, KeOps' NVRTC binder,
+  spconv's cumm, nvcc in a subprocess) is higher on ROCm: no HIP path ships to switch to. Through CuPy
+  (whose ROCm build compiles RawKernel source with hiprtc) or torch's cpp_extension (hipified by ROCm
+  torch) it stays moderate. Corpus truths: keops, pycuda, spconv, lunaequivariance, trainkernel say higher
+  on ROCm; leanquant (CuPy) and lettucecfd (cpp_extension) moderate.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from envsnap.audit import audit, parse_target, scan_tree
+from envsnap.audit.knowledge import alternative_for_distribution, alternative_for_import
+from envsnap.audit.model import AuditReport
+from tests.audit.conftest import project
+
+KERNEL = 'r"""\nextern "C" __global__ void scale(float* x) { x[threadIdx.x] *= 2.0f; }\n"""'
+
+
+def _report(tree: Path | str, target: str) -> AuditReport:
+    return audit(scan_tree(str(tree)), None, parse_target(target))
+
+
+@pytest.mark.parametrize("name", ["real-keops", "real-pycuda", "real-spconv"])
+def test_a_kernel_string_the_project_compiles_itself_is_a_port_on_rocm(name: str) -> None:
+    report = _report(project(name), "rocm:gfx942")
+    assert report.verdict.risk == "higher", report.verdict.reasons
+    strings = [f for f in report.findings if f.rule == "cuda-kernel-string" and f.role == "core"]
+    assert strings
+    assert strings[0].risk == "higher"
+    assert "own NVRTC, nvcc or driver-API" in strings[0].meaning
+
+
+def _module(root: Path, body: str) -> Path:
+    package = root / "kern"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "ops.py").write_text(body, encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize(
+    ("compiler", "risk"),
+    [
+        (f"from pycuda.compiler import SourceModule\n\nMOD = SourceModule({KERNEL})\n", "higher"),
+        (f"import cupy as cp\n\nMOD = cp.RawModule(code={KERNEL})\n", "moderate"),
+        (
+            f"from torch.utils.cpp_extension import load_inline\n\nMOD = load_inline('k', '', {KERNEL})\n",
+            "moderate",
+        ),
+    ],
+)
+def test_the_twins_by_compiler(tmp_path: Path, compiler: str, risk: str) -> None:
+    strings = [
+        f
+        for f in _report(_module(tmp_path, compiler), "rocm:gfx942").findings
+        if f.rule == "cuda-kernel-string"
+    ]
+    assert strings
+    assert strings[0].risk == risk
+
+
+def test_a_string_module_compiled_by_cupy_kernels_elsewhere_is_cupys(tmp_path: Path) -> None:
+    """cuCIM keeps its kernels' source in a module of strings and hands it to CuPy in the modules that
+    import it: the string has CuPy's hiprtc on ROCm."""
+    root = _module(tmp_path / "split", f"SOURCE = {KERNEL}\n")
+    (root / "kern" / "jitter.py").write_text(
+        "import cupy\nfrom .ops import SOURCE\n\nK = cupy.RawKernel(SOURCE, 'scale')\n", encoding="utf-8"
+    )
+    strings = [f for f in _report(root, "rocm:gfx942").findings if f.rule == "cuda-kernel-string"]
+    assert strings
+    assert strings[0].risk == "moderate"
+    assert _report(project("real-cucim"), "rocm:gfx942").verdict.risk == "moderate"
+    # Alone, the same module of strings compiles nothing the project shows: the project's own path.
+    alone = _module(tmp_path / "alone", f"SOURCE = {KERNEL}\n")
+    strings = [f for f in _report(alone, "rocm:gfx942").findings if f.rule == "cuda-kernel-string"]
+    assert strings
+    assert strings[0].risk == "higher"
+
+
+VERSION_READ = """import torch
+
+
+def cuda_version():
+{guard}    parts = torch.version.cuda.split(".")
+    return int(parts[0]), int(parts[1])
+"""
+
+
+@pytest.mark.parametrize(
+    ("guard", "flagged"),
+    [
+        ("    if torch.version.cuda is None:\n        return None\n", False),
+        ("    if not torch.version.cuda:\n        return None\n", False),
+        ("    if torch.version.cuda is None:\n        raise RuntimeError('needs CUDA')\n", True),
+        ("", True),
+    ],
+)
+def test_a_cuda_version_read_after_a_return_when_it_is_unset_does_not_raise(
+    tmp_path: Path, guard: str, flagged: bool
+) -> None:
+    """gefen 1.2.3's ``_torch_cuda_version`` returns None first where ``torch.version.cuda`` is None (XPU,
+    MPS and ROCm builds): the ``.split`` after it runs only on a CUDA build. A guard that raises stops the
+    program there instead, so the read keeps its finding."""
+    source = VERSION_READ.format(guard=guard)
+    line = source.splitlines().index('    parts = torch.version.cuda.split(".")') + 1
+    findings = _report(_module(tmp_path, source), "xpu").findings
+    reads = [f for f in findings if f.rule == "torch-cuda-api" and f.location == f"kern/ops.py:{line}"]
+    assert bool(reads) is flagged
+
+
+ENGINE = """import torch
+
+
+class Engine(torch.nn.Module):
+    def __init__(self, device=None, use_double_buffer=True):
+        super().__init__()
+        self.device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
+        self.is_cuda = self.device.type == "cuda" and torch.cuda.is_available()
+        self.use_double_buffer = {flag}
+
+    def forward(self, x):
+        if self.use_double_buffer:
+            torch.cuda.synchronize(self.device)
+        return x.to(self.device)
+"""
+
+
+def test_a_self_attribute_bound_to_a_device_test_guards_like_the_test(tmp_path: Path) -> None:
+    """stream-transformer 0.2.2 sets ``self.use_double_buffer = use_double_buffer and self.is_cuda`` in
+    ``__init__`` and synchronizes CUDA streams only under it: off CUDA the layer-by-layer fallback runs."""
+    assert (Path(project("real-stream-transformer")) / "stream_transformer" / "engine.py").is_file()
+    for target in ("xpu", "mps"):
+        report = _report(project("real-stream-transformer"), target)
+        assert report.verdict.risk == "lower", (target, report.verdict.reasons)
+    gated = _module(tmp_path / "gated", ENGINE.format(flag="use_double_buffer and self.is_cuda"))
+    assert _report(gated, "xpu").verdict.risk == "lower"
+    # Twin: the same switch taken from the caller alone is no device test; the call runs on XPU.
+    plain = _module(tmp_path / "plain", ENGINE.format(flag="use_double_buffer"))
+    assert _report(plain, "xpu").verdict.risk == "moderate"
+
+
+def test_pycudwt_is_a_cuda_only_library_with_cpu_and_torch_stand_ins() -> None:
+    """invisible-watermark-gpu 0.2.4 requires pycudwt (PDWT's CUDA wavelets) and imports it in four modules;
+    with no row, its ROCm verdict came from the JAX import alone (lower)."""
+    row = alternative_for_distribution("pycudwt")
+    assert row is not None
+    assert row is alternative_for_import("pycudwt")
+    report = _report(project("real-invisible-watermark-gpu"), "rocm:gfx942")
+    assert report.verdict.risk == "moderate"
+    assert any(f.rule == "cuda-only-import" and "pycudwt" in f.meaning for f in report.findings)
