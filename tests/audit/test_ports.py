@@ -886,6 +886,20 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-opticalflow3d", "rocm:gfx942"),
         ("real-gefen", "rocm:gfx942"),
         ("real-minference", "rocm:gfx942"),
+        ("real-chisao", "xpu"),
+        ("real-chisao", "mps"),
+        ("real-choosegpu", "rocm:gfx942"),
+        ("real-choosegpu", "xpu"),
+        ("real-chrombpnet-pytorch", "mps"),
+        ("real-eden-grasp-gen", "rocm:gfx942"),
+        ("real-eden-grasp-gen", "xpu"),
+        ("real-eden-grasp-gen", "mps"),
+        ("real-fade-kv", "xpu"),
+        ("real-fade-kv", "mps"),
+        ("real-fast-attnres", "mps"),
+        ("real-sparse-kappa", "xpu"),
+        ("real-unigradicon", "xpu"),
+        ("real-unigradicon", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -6864,7 +6878,129 @@ older v1 kernel, and the paths the README uses are Triton kernels (ROCm's Triton
 minference.cuda extension, which torch's CUDAExtension hipifies when built from source (``setup.py:140``);
 before stop 31 every runtime-compiled kernel string was moderate on ROCm, right here. The shape: a legacy
 module's PyCUDA kernel beside the main Triton path weighs as the project's compiler. Not a fix target: the
-draw kept minference aside."""
+draw kept minference aside.
+chisao (blind round 505) (held out) on xpu, mps: envsnap says lower, from cuda-only-requirement at
+``chisao-0.1.1.dist-info/METADATA:28`` ("CuPy built for CUDA: CUDA-only as used here. An optional extra: the
+project installs and runs without it", also ``:30``, ``:32``) and cuda-only-import at ``chisao/_gpu.py:29``,
+``core.py:121``, ``seeding.py:42``, ``single_whip.py:30`` ("The import is guarded (try/except): the code has a
+path without it", replacement 'NumPy, or torch tensors on the target device'), all at lower. The expectation
+is moderate: the package's only GPU backend is CuPy, chosen by the probe at ``chisao/_gpu.py:24-47`` and the
+cp/np switch (``seeding.py:61-77``; ``core.py:2919``; ``single_whip.py:75, 195``), and a 'GPU-native'
+optimizer (``METADATA:4``, ``:50-57``) then runs on NumPy on an Intel GPU box or a Mac (``__init__.py:76-82``;
+``core.py:126`` 'much slower'), the README's documented fallback (``METADATA:82-85``); putting the population
+on the target GPU means re-targeting that switch (dpnp for xpu) and the cp.cuda device queries
+(``core.py:321-371``; ``single_whip.py:346-347``), and for mps a float32 pass since positions, logL and seeds
+are float64 (``core.py:187-188``; ``seeding.py:82, 124``); borderline against lower for the documented CPU
+run, and against higher on mps. The shape: a CUDA-or-NumPy array-module switch is read as a harmless guarded
+import because the CPU branch runs, as with prprop3d (blind round 500) and celnn (blind round 474), though the
+target's GPU is never used. Not tuned: a measurement round, one level off.
+choosegpu (blind round 505) on rocm:gfx942, xpu: envsnap says lower, from cuda-only-import at
+``choosegpu/__init__.py:327`` ("NVIDIA RAPIDS ...: no build for ROCm exists. The import is guarded
+(try/except): the code has a path without it", the same for Intel XPU) and ``:328`` (CuPy), with
+cuda-availability-check at ``:198`` on xpu, all at lower; the nvitop requirement
+(``choosegpu-0.0.3.dist-info/METADATA:19``) and its NVML import (``__init__.py:52-53``) raise no finding, and
+the rmm/cupy imports sit under ``if enable and memory_pool:`` (``__init__.py:326``), not in a try/except. The
+expectation is moderate: the README's main call configure_gpu(enable=True) (``METADATA:76-80``) finds free
+GPUs only through NVML via nvitop (``__init__.py:51-98``), which has no AMD or Intel support
+(XuehaiPan/nvitop#74), so the query fails, get_available_gpus returns [] (``__init__.py:99-101``) and
+configure_gpu raises 'No GPUs available.' (``__init__.py:296-297``) on an MI300X or Intel GPU host; the fix is
+an amdsmi or xpu branch like the Apple one (``__init__.py:42-46``, ``:253-286``), one function of edits;
+borderline against higher on ROCm since free-GPU detection is the package's whole job. The shape: a required
+NVIDIA-only management library (NVML through nvitop or pynvml) that the main path depends on is not a rule at
+all, so a GPU chooser with only an NVIDIA and an Apple branch reads as standard ops. Not tuned: a measurement
+round, one level off.
+chrombpnet-pytorch (blind round 505) on mps: envsnap says lower, from framework-import at
+``chrombpnet/bpnet.py:272`` ("TensorFlow reaches Apple GPUs only through Apple's tensorflow-metal plugin ...
+Imported only inside the function that uses it", a lazy Keras export), with default-cuda-device at
+``chrombpnet/interpret.py:26`` and ``:270`` read as "A setting that defaults to 'cuda': pass 'mps' (flag,
+config or argument)", Lightning's MPS accelerator at ``main.py:26`` and the snp_utils cuda-or-cpu checks
+(``snp_utils.py:179-181``), all at lower. The expectation is moderate: training and predict do reach the Apple
+GPU through Lightning's accelerator='gpu'/auto (``main.py:199-200``, ``:256-257``, ``:281``), but the README's
+interpret command and the default pipeline (``chrombpnet_pytorch-0.0.3.dist-info/METADATA:140-148``;
+``main.py:131``, ``:380-384``) hard-code ``model.to(f'cuda:{args.gpu[0]}')`` (``main.py:313``), which envsnap
+does not flag, and call run_modisco_and_shap without a device (``main.py:317-318``), so its device='cuda'
+default (``interpret.py:270``, ``:333``) has no flag or argument to take 'mps' from the CLI; two small edits;
+borderline against lower for training alone. The shape: an f-string 'cuda:{...}' device in .to() is not read
+as a hard-coded CUDA device, and a library default of 'cuda' counts as a setting the user can change even when
+the project's own CLI never passes it. Not tuned: a measurement round, one level off.
+eden-grasp-gen (blind round 506) (held out) on rocm:gfx942, xpu, mps: envsnap says moderate on ROCm and higher
+on XPU and MPS, from cuda-source at ``grasp_gen/pointnet2_ops/_ext-src/src/ball_query_gpu.cu:1`` (+3 more .cu
+files; on XPU and MPS led by ``_ext-src/include/cuda_utils.h:1``) ("CUDA code ... on a ROCm torch,
+torch.utils.cpp_extension hipifies it at build"; "there is no CUDA compiler for Intel GPUs"; "nothing compiles
+CUDA for Apple GPUs"), while it reads the loaders of the same ops as optional (cuda-extension at
+``grasp_gen/models/pointnet/pointnet2_utils.py:46``, lower). The expectation is lower on ROCm and moderate on
+XPU and MPS: those PointNet++ ops only serve the M2T2 scene model and obs_backbone 'pointnet', loaded lazily
+on first use (``models/pointnet/pointnet2_utils.py:20-58``; ``grasp_server.py:62-66``; ``METADATA:72-76``),
+while the released diffusion-discriminator models run on the pure-PyTorch PTv3 vanilla encoder
+(``models/generator.py:141-142``, ``models/discriminator.py:91-92``; ``METADATA:58-63`` 'spconv, torch-scatter
+and a CUDA build are no longer needed'), so on ROCm the README inference runs as shipped through the
+hard-coded ``.cuda()`` (``grasp_server.py:89``, ``:118``), and on XPU and MPS the only main-path work is those
+two .cuda() lines (which envsnap does find, as moderate hardcoded-cuda-device), with float32 DDPM sampling
+(``models/ddpm_scheduler.py:71-73``) and int64 searchsorted/scatter_reduce_/unique in PTv3
+(``ptv3/ptv3_vanilla.py:256-300``, ``:351-390``, ``:902-909``). The shape: .cu sources of an optional, lazily
+JIT-built extension set the verdict through cuda-source even though the same tree's loader is read as optional
+and the package's README says the main models need no CUDA build. Not tuned: a measurement round, one level
+off.
+fade-kv (blind round 507) on xpu and mps: envsnap says moderate, from hardcoded-cuda-device at
+``fade/kernels/int4_attention.py:248`` ("Fails at this line on Intel XPU [Apple MPS]: the build has no 'cuda'
+device; a one-line edit"). The expectation is lower: that ``device = "cuda"`` sits in check_parity, a
+diagnostic that compares the opt-in Triton unpack kernel with the torch fallback, and it returns early at
+``fade/kernels/int4_attention.py:242`` unless ``USE_TRITON_KERNEL``, which is ``_HAS_TRITON and
+torch.cuda.is_available()`` (``:29``, ``:40``), so an XPU or MPS host never reaches it; the README's main use,
+``create_tiered_cache(model, config=FadeConfig.safe())`` with ``model.generate`` (``METADATA:263-270``), is a
+plain PyTorch cache that allocates on the K/V device (``fade/cache.py:618``, ``:630-632``) and attends through
+dequant plus SDPA (``fade/kernels/fused_int4_attn.py:361-365``), the Triton paths only when asked and on
+``q.is_cuda`` (``fused_int4_attn.py:358``, ``int4_attention.py:223``); the same literal in the sibling
+check_fused_parity (``fused_int4_attn.py:383``), guarded inline by ``torch.cuda.is_available()`` at ``:377``,
+is read as fine. The shape: a hard-coded 'cuda' behind an early return on a module-level flag that folds
+``torch.cuda.is_available()`` into a constant is read as unguarded, and a self-test helper is weighed as the
+main path. Not tuned: a measurement round, one level off.
+
+fast-attnres (blind round 507) on mps: envsnap says moderate, from cuda-only-import at
+``attnres/_kernels/fixed_tail.py:25`` ("Triton GPU kernels: no build for Apple MPS exists. The project's
+requirements leave it out on macos (an environment marker): its install there runs without it, so this import
+sits on a path Apple MPS does not take"), with the is_cuda gates (``attnres/api.py:56``,
+``attnres/multiquery.py:161``) as moderate torch-cuda-api. The expectation is higher: every operator the
+package offers is a Triton kernel (``attnres/api.py:51``, ``:60``; ``attnres/multiquery.py:165``;
+``attnres/_kernels/multiquery.py:20-21``), the public API raises for any non-CUDA tensor
+(``attnres/api.py:26-27``, ``:56-57``), and version 2 removed the CPU/FP32 reference (``METADATA:126-127``),
+so a Mac has no code path at all and the operator must be re-implemented (plain PyTorch from the equation,
+``METADATA:191-200``, or Metal kernels); the marker that keeps triton off macOS belongs to the optional
+``[cuda]`` extra (``METADATA:28-30``), and the guarded imports (``fixed_tail.py:24-29``) only let the package
+import on a CPU-only host before it refuses to run. The shape: a Triton import guarded by try/except, or left
+out of a platform's install by an extra's marker, is read as a path the target avoids, though the guard only
+lets the import succeed and the package has no non-Triton implementation behind it. Not tuned: a measurement
+round, one level off.
+sparse-kappa (blind round 510) on xpu: envsnap says lower, from cuda-availability-check at
+``sparse_kappa/backend/sparse/linalg.py:21`` ("Returns False on Intel XPU: the code takes its CPU branch"),
+with hardcoded-cuda-device at ``sparse_kappa/backend/torch_api.py:29`` ("Behind a CUDA check: runs, but falls
+through to the CPU on Intel XPU, so the accelerator sits idle") and float64-on-xpu at
+``backend/torch_api.py:20`` ("Arc client GPUs ... emulate or lack fp64"), all at lower. The expectation is
+moderate: _default_device, cuda if available else cpu (``backend/torch_api.py:28-29``), is where every array
+the estimators build is placed (``torch_api.py:63, 94-127, 233, 240-251, 270-275``;
+``backend/sparse/__init__.py:183-187``; ``backend/sparse/linalg.py:21``), and the README's cond_estimate(A)
+(``PKG-INFO:85-98``) takes no device (``sparse_kappa.py:192-200``), so an Intel GPU host runs every estimator
+on the CPU with no way in short of editing _default_device; the float64 defaults (``torch_api.py:94-127``,
+``norm2/golub_kahan.py:37``) also need FP64 hardware, which Arc-class GPUs lack; borderline against lower,
+since the fix is one function. The shape: a cuda-else-cpu pick inside a library's array shim, feeding every
+tensor of the main path with no argument for another device, is read as a harmless CPU fall-back (the
+views-hydranet shape of round 502). Not tuned: a measurement round, one level off.
+unigradicon (blind round 511) on xpu, mps: envsnap says lower, from 'standard ops, no custom CUDA', its first
+core finding cuda-availability-check at ``unigradicon/finetuning/finetune.py:320`` ("Returns False on Intel
+XPU: the code takes its CPU branch", the same on Apple MPS), with the torch.cuda.set_device and cuDNN flags at
+``finetune.py:327-329`` read as guarded, all at lower. The expectation is moderate: the device is
+icon_registration's module global config.device, cuda if torch.cuda.is_available() else cpu (imported at
+``unigradicon/__init__.py:13``; uncbiag/ICON#9), and it places the pretrained networks (``__init__.py:354``,
+``:372``; ``unicarl.py:36``), the regulariser's noise and finite-difference tensors (``__init__.py:196-227``)
+and, through icon_registration.itk_wrapper.register_pair, the images and the 50-step instance optimisation of
+the README's unigradicon-register (``__init__.py:606-623``, ``unigradicon-1.0.6.dist-info/METADATA:62-75``);
+the CLI has no device option (``__init__.py:459-515``), so an Intel GPU or a Mac registers on the CPU, and
+reaching the accelerator means assigning icon_registration.config.device before get_model_from_model_zoo
+(``__init__.py:519``) or editing the dependency; borderline against lower, since that is one assignment. The
+shape: a cuda-or-cpu pick that lives in a dependency and reaches the package only as ``.to(config.device)``
+through a module global is invisible, so the package reads as device-agnostic code while the target's device
+has no way in (the views-hydranet shape of round 502, one import away). Not tuned: a measurement round, one
+level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

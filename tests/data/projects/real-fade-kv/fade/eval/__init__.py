@@ -1,0 +1,1 @@
+"""Evaluation utilities: perplexity, needle-in-a-haystack, memory tracking, WikiText-2."""

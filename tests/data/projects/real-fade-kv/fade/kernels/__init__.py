@@ -1,0 +1,1 @@
+"""Fused kernels for the tiered KV cache hot paths."""

@@ -1,0 +1,1 @@
+"""CUDA kernel implementations, imported lazily."""

@@ -1,0 +1,4 @@
+
+electron = 0
+muon = 1
+tau = 2

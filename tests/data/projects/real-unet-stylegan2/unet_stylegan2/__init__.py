@@ -1,0 +1,1 @@
+from unet_stylegan2.unet_stylegan2 import Trainer, StyleGAN2, NanException

@@ -1,0 +1,1 @@
+# Copyright (c) 2023 Graphcore Ltd. All rights reserved.

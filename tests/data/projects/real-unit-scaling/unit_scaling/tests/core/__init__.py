@@ -1,0 +1,1 @@
+# Copyright (c) 2024 Graphcore Ltd. All rights reserved.
