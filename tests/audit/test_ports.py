@@ -130,7 +130,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-torchrec", "xpu"),
         ("real-torchrec", "mps"),
         ("real-colbert-ai", "rocm:gfx942"),
-        ("real-cellpose", "xpu"),
         ("real-boltz", "mps"),
         ("real-chatterbox-tts", "xpu"),
         ("real-whisperspeech", "xpu"),
@@ -139,7 +138,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-insanely-fast-whisper", "xpu"),
         ("real-d3rlpy", "xpu"),
         ("real-d3rlpy", "mps"),
-        ("real-neuraloperator", "mps"),
         ("real-torchdrug", "rocm:gfx942"),
         ("real-adapters", "xpu"),
         ("real-adapters", "mps"),
@@ -826,8 +824,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-acetn", "xpu"),
         ("real-armcortnet", "xpu"),
         ("real-armcortnet", "mps"),
-        ("real-arraybridge", "xpu"),
-        ("real-arraybridge", "mps"),
         ("real-celnn", "rocm:gfx942"),
         ("real-celnn", "xpu"),
         ("real-haralick-torch", "xpu"),
@@ -879,27 +875,23 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-gefen", "mps"),
         ("real-geoswe", "xpu"),
         ("real-geoswe", "mps"),
-        ("real-prprop3d", "xpu"),
-        ("real-prprop3d", "mps"),
         ("real-vidmag", "mps"),
         ("real-views-hydranet", "xpu"),
         ("real-opticalflow3d", "rocm:gfx942"),
         ("real-gefen", "rocm:gfx942"),
         ("real-minference", "rocm:gfx942"),
-        ("real-chisao", "xpu"),
-        ("real-chisao", "mps"),
         ("real-choosegpu", "rocm:gfx942"),
         ("real-choosegpu", "xpu"),
-        ("real-chrombpnet-pytorch", "mps"),
         ("real-eden-grasp-gen", "rocm:gfx942"),
         ("real-eden-grasp-gen", "xpu"),
         ("real-eden-grasp-gen", "mps"),
-        ("real-fade-kv", "xpu"),
-        ("real-fade-kv", "mps"),
         ("real-fast-attnres", "mps"),
         ("real-sparse-kappa", "xpu"),
         ("real-unigradicon", "xpu"),
         ("real-unigradicon", "mps"),
+        ("real-avalanche-lib", "xpu"),
+        ("real-deepcache", "xpu"),
+        ("real-neuraloperator", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1179,17 +1171,6 @@ kernel to write. That a CUDA extension has a non-extension twin in the else bran
 a measurement round, one level off. Right since stop 21's fix (CUDA kernels JIT-built only behind a CUDA check
 are a fast path, across_files._jit_only's CHECKED_LOAD), made on torch-encoding (round 149); not tuned on it,
 it stays held out.
-cellpose (blind round 56) on XPU: the device code is a CUDA > MPS > CPU choice, ``cellpose/core.py:82``
-``if torch.cuda.is_available():`` in ``assign_device``, ``models.py:130`` and ``dynamics.py:118``/``:183``
-(``torch.device('cuda') if torch.cuda.is_available() else torch.device('mps') if ... else
-torch.device('cpu')``), which envsnap reads as guarded choices that only idle the accelerator, plus
-``float64-on-xpu`` at ``dynamics.py:38`` rated lower (Arc lacks fp64, Max has it): lower. The expectation is
-moderate: no Intel path anywhere (``assign_device`` sends any device string but 'mps' through ``int()``,
-``core.py:79``; the CLI's ``--gpu_device`` is an integer or 'mps'), the API's ``device=torch.device("xpu")``
-is a maintainer's untested suggestion (MouseLand/cellpose#1075, closed without a report), and the mask QC
-step simulates flows in float64 on every device but MPS (``dynamics.py:38``), which Arc client GPUs lack:
-device plumbing and a float32 edit. The same shape as gfpgan and pykeen above: a guarded choice without the
-target is read as idling, not as a missing path. Not tuned: a measurement round, one level off.
 boltz (blind round 56, kept aside by its draw) on MPS: envsnap finds only lower findings, ``cuda-amp`` on
 ``model/loss/confidencev2.py:149`` (``torch.cuda.amp.autocast(enabled=False)``), ``torch-compile-mps`` on the
 opt-in ``torch.compile(`` wrappers (``model/models/boltz2.py:224`` ...) and guarded ``torch.cuda`` checks
@@ -1261,18 +1242,12 @@ in self._device`` (``base.py:371``), so off CUDA the plain eager functions run; 
 the maintainer's documented path (takuseno/d3rlpy#293) and an XPU device string goes to torch the same way.
 That CUDA calls are reachable only through a flag the project itself ANDs with a 'cuda' device is what envsnap
 does not follow. Not tuned: a measurement round, one level off.
-neuraloperator (blind round 62) on MPS: every counted finding is a guarded CUDA branch of the training setup
-(``cuda-availability-check`` at ``neuralop/training/torch_setup.py:56`` and ``:62``, the ``cuda:0`` choice
-at ``:57``, ``torch.cuda.set_device`` at ``:63``, the cuDNN flag at ``:73``, the ``"cuda"`` autocast default
-at ``training/trainer.py:89``, NCCL in ``mpu/comm.py:117``), all lower; the one ``float64-on-mps`` line is
-in a test (``layers/tests/test_spectral_projection.py:8``, not counted): "standard ops, no custom CUDA". The
-expectation is moderate: the FNO family runs ``torch.fft.rfftn``/``irfftn``
-(``layers/spectral_convolution.py:428`` and ``:521``) and contracts the spectrum with ``torch.cfloat``
-weights (``:345``, ``:353``) through ``tl.einsum`` (``:46``), and on MPS the complex contraction fails
-(neuraloperator#289, open: "MPS device does not support bmm for non-float inputs", and the half-precision
-route "Unsupported dtype Half"; the maintainer calls it PyTorch's MPS support). envsnap reads float64 as an
-MPS dtype gap but has no rule for complex dtypes or FFTs on MPS. Not tuned: a measurement round, one level
-off.
+neuraloperator (blind round 62) on XPU, since stop 31: envsnap says moderate, from hardcoded-cuda-device at
+``neuralop/training/torch_setup.py:34`` (``torch.device(f"cuda:{...}")``, an f-string CUDA device, read since
+stop 31). The expectation is lower: that device is the distributed training setup's, and the FNO models and
+the Trainer take the caller's device. Its MPS cell, one level off before for the complex FFT contraction
+(neuraloperator#289) that envsnap has no rule for, is right since, for the same f-string line rather than for
+that reason. Not a fix target: one level off.
 torch-cluster (blind round 63) on XPU and MPS: eight ``cuda-source`` findings set higher, one per file of
 ``csrc/cuda/`` (e.g. ``csrc/cuda/fps_cuda.cu:1``, ``graclus_cuda.cu:1``, ``knn_cuda.cu:1``, "there is no CUDA
 compiler for Intel GPUs" / "nothing compiles CUDA for Apple GPUs"). The expectation is moderate, as for
@@ -1701,6 +1676,10 @@ a float64 on a tensor created without a device (CPU), and ``.cpu()`` followed by
 Since stop 27 the XPU cell is right: ``set_rng_state`` and ``set_rng_state_all`` are queued until CUDA
 initialises (``_lazy_call``) and never raise, so they bind nothing (python.SAFE_CUDA_CALLS); MPS stays
 moderate on the float64 lines.
+Since stop 31 the XPU cell is one level off again, from a different line:
+``torch.device(f"cuda:{device_id}")`` in the distributed helper
+(``avalanche/distributed/distributed_helper.py:221``), an f-string CUDA device that stop 31 reads; it serves
+the multi-process CUDA setup only.
 lycoris-lora (blind round 91) on MPS: moderate. The deciding findings are cuda-only-import at
 ``lycoris/kernels/triton/boft/apply.py:15`` (+22 more ``import triton`` in ``lycoris/kernels/triton/``, "no
 build for Apple MPS exists", though the same message notes the requirement's Linux-only marker),
@@ -6342,19 +6321,6 @@ on an Intel GPU or a Mac; using the accelerator is an edit to the predictor cons
 lower since CPU inference runs as shipped. The shape: a cuda-else-cpu branch that picks a third-party
 predictor's default (CUDA) device, with no device argument for the caller, is read as a harmless CPU fallback
 rather than a device choice that shuts out XPU and MPS. Not tuned: a measurement round, one level off.
-arraybridge (blind round 473) on xpu and mps: envsnap says lower, from cuda-only-requirement at
-``arraybridge-0.5.2.dist-info/METADATA:52`` ("CuPy built for CUDA: CUDA-only as used here. An optional extra:
-the project installs and runs without it.") and framework-requirement on the optional JAX and TensorFlow
-extras (``arraybridge-0.5.2.dist-info/METADATA:29``, ``:32``), finding nothing in the code. The expectation is
-moderate: the PyTorch accelerator is CUDA-only in code the README's AcceleratorDevice(i) relies on
-(``arraybridge-0.5.2.dist-info/METADATA:100-101``): TorchLibrary.device_of reports any non-CUDA tensor, xpu or
-mps, as HOST (``arraybridge/libraries.py:1403``), counts torch.cuda devices (``:1408-1409``), uploads and
-moves with .to(f'cuda:{i}') (``:1418``, ``:1421``) and queues on torch.cuda.Stream (``:1447``); JAX
-accelerators are platform 'gpu' only (``arraybridge/libraries.py:1739-1746``), and CuPy has no Intel or Metal
-build; host and OpenCL (pyclesperanto) paths run as shipped, borderline against lower. The shape: CUDA device
-strings built with an f-string ('cuda:{i}') and is_cuda tests inside a multi-library device abstraction are
-not read as a hard-coded CUDA device; only the packaging extras are. Not tuned: a measurement round, one level
-off.
 celnn (blind round 474) on rocm:gfx942, xpu: envsnap says lower, from cuda-only-requirement at
 ``celnn-1.0.0.dist-info/METADATA:234`` ("CuPy built for CUDA: CUDA-only as used here. An optional extra: the
 project installs and runs without it"). The expectation is moderate: the package's only GPU path is the CuPy
@@ -6813,23 +6779,6 @@ it runs as shipped, without the GPU, and only the GPU speed needs the kernels po
 borderline against higher for production-scale runs (``METADATA:97``). The shape: CUDA C kernel strings
 compiled through CuPy only on its own backend, beside an automatic NumPy backend that runs the same scheme,
 are read as the only compute path. Not tuned: a measurement round, one level off.
-prprop3d (blind round 500) on xpu, mps: envsnap says lower, from cuda-only-import at ``PRProp3D/model.py:5``
-(x4) ("CuPy built for CUDA: CUDA-only as used here. The import is guarded (try/except): the code has a path
-without it", replacement 'NumPy, or torch tensors on the target device'), with cuda-availability-check at
-``PRProp3D/model.py:4`` ("Returns False on Intel XPU: the code takes its CPU branch", the same on Apple MPS)
-as a low-effort note. The expectation is moderate: the package's whole GPU story is the import switch at
-``PRProp3D/model.py:1-15``, CuPy plus cupyx.scipy gaussian_filter/tukey when torch.cuda.is_available(),
-NumPy/SciPy otherwise, and every array op goes through the cp alias (``model.py:49-51, 529-546, 656-693``). On
-an Intel GPU or a Mac the simulation silently runs on the CPU (a documented mode,
-``prprop3d-0.3.9.dist-info/METADATA:22``; the README times it at 47 s on an M1 Pro against 0.42 s on an A100,
-``METADATA:230``) and the GPU has no way in: CuPy has no Intel or Metal backend, so the switch must be
-re-targeted (dpnp for xpu, with host-side gaussian_filter/tukey and the .get() copies at ``model.py:575-576,
-704, 730-738`` replaced), and for MPS the float64/complex128 fields (``model.py:49-51, 130, 536, 635-644``)
-have no MPS dtype, so a torch or MLX port at complex64 is needed; borderline against lower for the documented
-CPU run (and against higher on mps for the port). The shape: a CUDA-or-NumPy import switch is read as a
-harmless guarded import because the CPU branch runs, as with celnn (blind round 474), though the target's GPU
-is then never used; the guard is an if on torch.cuda.is_available(), not the try/except the finding names. Not
-tuned: a measurement round, one level off.
 vidmag (blind round 502) on mps: envsnap says moderate, from op-not-ported at
 ``src/vidmag/cuda/bindings.cpp:1`` ("No Apple MPS kernel for this op in the project's Apple MPS backend: CUDA
 code (0 kernels, 0 launches, 81 CUDA API calls): nothing compiles CUDA for Apple GPUs"), having found the
@@ -6879,21 +6828,6 @@ minference.cuda extension, which torch's CUDAExtension hipifies when built from 
 before stop 31 every runtime-compiled kernel string was moderate on ROCm, right here. The shape: a legacy
 module's PyCUDA kernel beside the main Triton path weighs as the project's compiler. Not a fix target: the
 draw kept minference aside.
-chisao (blind round 505) (held out) on xpu, mps: envsnap says lower, from cuda-only-requirement at
-``chisao-0.1.1.dist-info/METADATA:28`` ("CuPy built for CUDA: CUDA-only as used here. An optional extra: the
-project installs and runs without it", also ``:30``, ``:32``) and cuda-only-import at ``chisao/_gpu.py:29``,
-``core.py:121``, ``seeding.py:42``, ``single_whip.py:30`` ("The import is guarded (try/except): the code has a
-path without it", replacement 'NumPy, or torch tensors on the target device'), all at lower. The expectation
-is moderate: the package's only GPU backend is CuPy, chosen by the probe at ``chisao/_gpu.py:24-47`` and the
-cp/np switch (``seeding.py:61-77``; ``core.py:2919``; ``single_whip.py:75, 195``), and a 'GPU-native'
-optimizer (``METADATA:4``, ``:50-57``) then runs on NumPy on an Intel GPU box or a Mac (``__init__.py:76-82``;
-``core.py:126`` 'much slower'), the README's documented fallback (``METADATA:82-85``); putting the population
-on the target GPU means re-targeting that switch (dpnp for xpu) and the cp.cuda device queries
-(``core.py:321-371``; ``single_whip.py:346-347``), and for mps a float32 pass since positions, logL and seeds
-are float64 (``core.py:187-188``; ``seeding.py:82, 124``); borderline against lower for the documented CPU
-run, and against higher on mps. The shape: a CUDA-or-NumPy array-module switch is read as a harmless guarded
-import because the CPU branch runs, as with prprop3d (blind round 500) and celnn (blind round 474), though the
-target's GPU is never used. Not tuned: a measurement round, one level off.
 choosegpu (blind round 505) on rocm:gfx942, xpu: envsnap says lower, from cuda-only-import at
 ``choosegpu/__init__.py:327`` ("NVIDIA RAPIDS ...: no build for ROCm exists. The import is guarded
 (try/except): the code has a path without it", the same for Intel XPU) and ``:328`` (CuPy), with
@@ -6909,20 +6843,6 @@ borderline against higher on ROCm since free-GPU detection is the package's whol
 NVIDIA-only management library (NVML through nvitop or pynvml) that the main path depends on is not a rule at
 all, so a GPU chooser with only an NVIDIA and an Apple branch reads as standard ops. Not tuned: a measurement
 round, one level off.
-chrombpnet-pytorch (blind round 505) on mps: envsnap says lower, from framework-import at
-``chrombpnet/bpnet.py:272`` ("TensorFlow reaches Apple GPUs only through Apple's tensorflow-metal plugin ...
-Imported only inside the function that uses it", a lazy Keras export), with default-cuda-device at
-``chrombpnet/interpret.py:26`` and ``:270`` read as "A setting that defaults to 'cuda': pass 'mps' (flag,
-config or argument)", Lightning's MPS accelerator at ``main.py:26`` and the snp_utils cuda-or-cpu checks
-(``snp_utils.py:179-181``), all at lower. The expectation is moderate: training and predict do reach the Apple
-GPU through Lightning's accelerator='gpu'/auto (``main.py:199-200``, ``:256-257``, ``:281``), but the README's
-interpret command and the default pipeline (``chrombpnet_pytorch-0.0.3.dist-info/METADATA:140-148``;
-``main.py:131``, ``:380-384``) hard-code ``model.to(f'cuda:{args.gpu[0]}')`` (``main.py:313``), which envsnap
-does not flag, and call run_modisco_and_shap without a device (``main.py:317-318``), so its device='cuda'
-default (``interpret.py:270``, ``:333``) has no flag or argument to take 'mps' from the CLI; two small edits;
-borderline against lower for training alone. The shape: an f-string 'cuda:{...}' device in .to() is not read
-as a hard-coded CUDA device, and a library default of 'cuda' counts as a setting the user can change even when
-the project's own CLI never passes it. Not tuned: a measurement round, one level off.
 eden-grasp-gen (blind round 506) (held out) on rocm:gfx942, xpu, mps: envsnap says moderate on ROCm and higher
 on XPU and MPS, from cuda-source at ``grasp_gen/pointnet2_ops/_ext-src/src/ball_query_gpu.cu:1`` (+3 more .cu
 files; on XPU and MPS led by ``_ext-src/include/cuda_utils.h:1``) ("CUDA code ... on a ROCm torch,
@@ -6941,21 +6861,6 @@ two .cuda() lines (which envsnap does find, as moderate hardcoded-cuda-device), 
 JIT-built extension set the verdict through cuda-source even though the same tree's loader is read as optional
 and the package's README says the main models need no CUDA build. Not tuned: a measurement round, one level
 off.
-fade-kv (blind round 507) on xpu and mps: envsnap says moderate, from hardcoded-cuda-device at
-``fade/kernels/int4_attention.py:248`` ("Fails at this line on Intel XPU [Apple MPS]: the build has no 'cuda'
-device; a one-line edit"). The expectation is lower: that ``device = "cuda"`` sits in check_parity, a
-diagnostic that compares the opt-in Triton unpack kernel with the torch fallback, and it returns early at
-``fade/kernels/int4_attention.py:242`` unless ``USE_TRITON_KERNEL``, which is ``_HAS_TRITON and
-torch.cuda.is_available()`` (``:29``, ``:40``), so an XPU or MPS host never reaches it; the README's main use,
-``create_tiered_cache(model, config=FadeConfig.safe())`` with ``model.generate`` (``METADATA:263-270``), is a
-plain PyTorch cache that allocates on the K/V device (``fade/cache.py:618``, ``:630-632``) and attends through
-dequant plus SDPA (``fade/kernels/fused_int4_attn.py:361-365``), the Triton paths only when asked and on
-``q.is_cuda`` (``fused_int4_attn.py:358``, ``int4_attention.py:223``); the same literal in the sibling
-check_fused_parity (``fused_int4_attn.py:383``), guarded inline by ``torch.cuda.is_available()`` at ``:377``,
-is read as fine. The shape: a hard-coded 'cuda' behind an early return on a module-level flag that folds
-``torch.cuda.is_available()`` into a constant is read as unguarded, and a self-test helper is weighed as the
-main path. Not tuned: a measurement round, one level off.
-
 fast-attnres (blind round 507) on mps: envsnap says moderate, from cuda-only-import at
 ``attnres/_kernels/fixed_tail.py:25`` ("Triton GPU kernels: no build for Apple MPS exists. The project's
 requirements leave it out on macos (an environment marker): its install there runs without it, so this import
@@ -7000,7 +6905,11 @@ reaching the accelerator means assigning icon_registration.config.device before 
 shape: a cuda-or-cpu pick that lives in a dependency and reaches the package only as ``.to(config.device)``
 through a module global is invisible, so the package reads as device-agnostic code while the target's device
 has no way in (the views-hydranet shape of round 502, one import away). Not tuned: a measurement round, one
-level off."""
+level off.
+deepcache (held out) on XPU, since stop 31: envsnap says moderate, from hardcoded-cuda-device at
+``DeepCache/sd/pipeline_utils.py:1248``, an f-string CUDA device (``f"cuda:{...}"``) that stop 31 reads. The
+expectation is lower: the line is in the diffusers pipeline utilities' CPU-offload helper, which the README's
+DeepCacheSDHelper path does not call. Not a fix target: one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -153,3 +153,79 @@ def test_pycudwt_is_a_cuda_only_library_with_cpu_and_torch_stand_ins() -> None:
     report = _report(project("real-invisible-watermark-gpu"), "rocm:gfx942")
     assert report.verdict.risk == "moderate"
     assert any(f.rule == "cuda-only-import" and "pycudwt" in f.meaning for f in report.findings)
+
+
+CHECK = """import torch
+
+_HAS_TRITON = True
+_HAS_CUDA: bool = torch.cuda.is_available()
+USE_KERNEL: bool = {flag}
+
+
+def check_parity():
+    if not USE_KERNEL:
+        return {{"passed": False}}
+    device = "cuda"
+    return torch.randn(4, device=device)
+"""
+
+
+def test_a_module_flag_bound_to_a_device_test_guards_like_the_test(tmp_path: Path) -> None:
+    """fade-kv 1.1.0's ``check_parity`` returns first unless ``USE_TRITON_KERNEL = _HAS_TRITON and
+    _HAS_CUDA`` (``_HAS_CUDA = torch.cuda.is_available()``): its ``device = "cuda"`` runs only on CUDA."""
+    for target in ("xpu", "mps"):
+        report = _report(project("real-fade-kv"), target)
+        assert report.verdict.risk == "lower", (target, report.verdict.reasons)
+    assert (
+        _report(
+            _module(tmp_path / "flag", CHECK.format(flag="_HAS_TRITON and _HAS_CUDA")), "xpu"
+        ).verdict.risk
+        == "lower"
+    )
+    # Twin: a module flag that is no device test (an environment switch) guards nothing here.
+    plain = CHECK.format(flag='__import__("os").environ.get("KERNEL") == "1"')
+    assert _report(_module(tmp_path / "env", plain), "xpu").verdict.risk == "moderate"
+
+
+def test_an_f_string_cuda_device_at_a_device_argument_is_a_hard_coded_cuda_device(tmp_path: Path) -> None:
+    """chrombpnet-pytorch 0.0.3's interpret step runs ``model.to(f'cuda:{args.gpu[0]}')``: CUDA whatever the
+    index."""
+    findings = _report(project("real-chrombpnet-pytorch"), "mps").findings
+    assert "chrombpnet/main.py:313" in [f.location for f in findings if f.rule == "hardcoded-cuda-device"]
+    body = "import torch\n\n\ndef run(model, rank):\n    {line}\n    return model\n"
+    placed = _module(tmp_path / "to", body.format(line="model.to(f'cuda:{rank}')"))
+    assert [f.risk for f in _report(placed, "xpu").findings if f.rule == "hardcoded-cuda-device"] == [
+        "moderate"
+    ]
+    # Twins: the same f-string in a message, and an f-string of another device type, place nothing.
+    for line in ("print(f'cuda:{rank} is busy')", "model.to(f'xpu:{rank}')"):
+        twin = _module(tmp_path / str(abs(hash(line))), body.format(line=line))
+        assert not [f for f in _report(twin, "xpu").findings if f.rule == "hardcoded-cuda-device"]
+
+
+SWITCH = """import torch
+
+if torch.cuda.is_available():
+    import cupy as cp
+else:
+    import {fallback}
+
+
+def field(n):
+    return cp.zeros((n, n))
+"""
+
+
+def test_a_cupy_or_numpy_array_switch_keeps_the_gpu_out_of_reach_on_xpu_and_mps(tmp_path: Path) -> None:
+    """prprop3d 0.3.9 imports CuPy as ``cp`` when torch.cuda.is_available(), NumPy as ``cp`` otherwise: the
+    code runs on the host off CUDA, and an Intel or Apple GPU has no way in (moderate, not a guarded extra).
+    On ROCm, CuPy's ROCm build takes the same branch: the guard still lowers it there."""
+    tree = project("real-prprop3d")
+    assert _report(tree, "rocm:gfx942").verdict.risk == "lower"
+    for target in ("xpu", "mps"):
+        assert _report(tree, target).verdict.risk == "moderate"
+    switch = _module(tmp_path / "switch", SWITCH.format(fallback="numpy as cp"))
+    assert _report(switch, "xpu").verdict.risk == "moderate"
+    # Twin: a fallback that is no NumPy alias (the module does without CuPy) stays a guarded extra.
+    other = _module(tmp_path / "other", SWITCH.format(fallback="numpy as np"))
+    assert _report(other, "xpu").verdict.risk == "lower"

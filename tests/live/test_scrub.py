@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import msgspec
@@ -58,11 +59,21 @@ def test_run_report_command_yaml_and_json_hold_no_secret(proc_root: Path, tmp_pa
 
 
 def test_watch_records_the_process_command_line_redacted(proc_root: Path) -> None:
-    # Long enough to still be running when watched, even on a loaded machine.
-    target = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(2)", *SECRET_ARGS])
+    # Alive until the watch has read it: a 2 s sleep had exited before a loaded CI machine got there (the
+    # command of a zombie reads as None). The first tick ends the watch; the child is then killed.
+    target = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", *SECRET_ARGS])
+    seen = threading.Event()
     try:
-        report = watch_process(target.pid, thresholds=FAST, sampler=Sampler([]), proc_root=proc_root)
+        report = watch_process(
+            target.pid,
+            thresholds=FAST,
+            sampler=Sampler([]),
+            proc_root=proc_root,
+            on_tick=lambda state: seen.set(),
+            stop=seen,
+        )
     finally:
+        target.kill()
         target.wait()
     assert report.command is not None
     assert report.command[-5:] == (

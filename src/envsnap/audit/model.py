@@ -44,6 +44,9 @@ OPT_IN = "opt-in=1"
 """Signal detail: an import inside ``if <switch>:`` where the switch is a parameter that defaults to False,
 or a module-level flag set to False (python_shapes.module_switches); on Triton inline asm, a ``tl.constexpr``
 parameter off by default (scanners.python _Visitor._constexpr_switches)."""
+ARRAY_SWITCH = "array-switch=1"
+"""Signal detail: ``import cupy as cp`` in a module that binds ``cp`` to NumPy otherwise (``import numpy as
+cp``, ``cp = np``): an array-module switch, whose GPU path is CuPy's alone (python _Visitor._import)."""
 ADAPTER = "adapter=1"
 """Signal detail: an import inside a function of the project's own module for that package
 (integrations/deepspeed.py), or in a function or class named after it (python _Visitor._adapter_for)."""

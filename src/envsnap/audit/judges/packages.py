@@ -20,7 +20,7 @@ from envsnap.audit.judges.base import (
     Context,
     make_finding,
 )
-from envsnap.audit.model import ADAPTER, LAZY, OPT_IN, Finding, Signal, Target
+from envsnap.audit.model import ADAPTER, ARRAY_SWITCH, LAZY, OPT_IN, Finding, Signal, Target
 from envsnap.rules import knowledge as rules_knowledge
 
 # ---------------------------------------------------------------------------- packages
@@ -100,6 +100,15 @@ def package_finding(
             f"{row.what}: the {BACKEND_NAMES[row.device_backend or '']} backend, imported inside a"
             " function or a guard: that"
             f" device's path, loaded only when it is asked for; {NAMES[target.kind]} never takes it."
+        )
+    elif (
+        signal.guarded and signal.kind == "import" and ARRAY_SWITCH in signal.detail and target.kind != "rocm"
+    ):
+        # prprop3d 0.3.9 (#22 stop 31): `import cupy as cp` on CUDA, `import numpy as cp` otherwise; the code
+        # runs, on the host, and no line of it can reach the target's GPU (CuPy has no build there).
+        meaning += (
+            " The module binds the same name to NumPy otherwise: off CUDA the array code runs on the CPU, and"
+            f" the {NAMES[target.kind]} GPU has no way in without a port of the switch."
         )
     elif signal.guarded and signal.kind == "import":
         risk = LOWER_RISK[risk]

@@ -15,13 +15,14 @@ import ast
 import bisect
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import msgspec
 
 from envsnap.audit import knowledge
 from envsnap.audit.model import (
     ADAPTER,
+    ARRAY_SWITCH,
     BUILT_MODULE,
     CLI_SWITCH,
     CUDA_OR_CPU,
@@ -349,6 +350,29 @@ _SELF_TEST_ASSIGNMENT = re.compile(
 """``self.x = <a comparison or a boolean expression>`` on one line: what ``_device_attributes`` tries."""
 
 
+_MODULE_TEST_ASSIGNMENT = re.compile(
+    r"^(?P<name>[A-Za-z_]\w*)(?:[ \t]*:[^=\n]+)?[ \t]*=(?!=)"
+    r"(?P<value>[^\n#]*(?:==|!=|\bis\b|\band\b|\bor\b|\bnot\b|\.is_available\(\))[^\n#]*)",
+    re.MULTILINE,
+)
+"""``NAME = <a test>``, annotated or not, on one line at column 0: what ``_module_device_flags`` tries."""
+
+
+def _device_test(text: str, is_guard: Callable[[ast.AST], bool]) -> bool:
+    """Whether one line's expression is a yes/no test of the device (a comparison, a boolean expression or an
+    availability call that ``is_guard`` accepts); a value continued on the next lines is not read."""
+    try:
+        value = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        return False
+    available = (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr == "is_available"
+    )
+    return (available or isinstance(value, (ast.Compare, ast.BoolOp, ast.UnaryOp))) and is_guard(value)
+
+
 def _returns_without_cuda_version(statement: ast.stmt) -> bool:
     """``if torch.version.cuda is None: return`` (or ``if not torch.version.cuda:``): a guard clause that
     leaves where the build has no CUDA version. Not one that raises: that stops the program off CUDA."""
@@ -424,6 +448,8 @@ class _Visitor(ast.NodeVisitor):
         self.predicates: frozenset[str] | None = None
         """Functions that return False unless a device test passed (``_device_predicates``): guards.
         Read from ``trees`` the first time a test calls a plain name or a ``self.`` method."""
+        self.module_device_flags: frozenset[str] | None = None
+        """Module-level names bound to a yes/no device test (``_module_device_flags``): guards."""
         self.device_attributes: frozenset[str] | None = None
         """``self.`` attributes bound to a yes/no device test (``_device_attributes``): guards. Read from
         ``trees`` the first time a test reads a ``self.`` attribute no other rule knows."""
@@ -703,10 +729,27 @@ class _Visitor(ast.NodeVisitor):
         nested = guarded or self.functions or self.classes or self.conditional
         top = () if nested else ("module-level=1",)
         flags = () if guarded else tuple(CLI_SWITCH + flag for flag in self.flags)
+        switch = (ARRAY_SWITCH,) if row.key == "cupy" and self._numpy_alias(node) else ()
         self.emit(
-            "import", node, module, guarded=guarded, detail=(f"package={row.key}", *script, *top, *flags)
+            "import",
+            node,
+            module,
+            guarded=guarded,
+            detail=(f"package={row.key}", *script, *top, *flags, *switch),
         )
         return True
+
+    def _numpy_alias(self, node: ast.AST) -> bool:
+        """``import cupy as cp`` where the module also binds ``cp`` to NumPy (``import numpy as cp``, ``cp =
+        np``): prprop3d 0.3.9's switch on torch.cuda.is_available() (#22 stop 31), the same array code on
+        either library."""
+        names = [alias.asname for alias in getattr(node, "names", ()) if alias.asname]
+        return any(
+            re.search(
+                rf"\bimport numpy as {name}\b|^\s*{name}\s*=\s*(?:np|numpy)\s*$", self.text, re.MULTILINE
+            )
+            for name in names
+        )
 
     def _optional_module(self, node: ast.AST, module: str) -> None:
         """A module imported inside ``try: ... except ImportError``: the importer runs without it.
@@ -1426,6 +1469,7 @@ class _Visitor(ast.NodeVisitor):
                 or names_backend(sub.id)
                 or (self.function_nodes and sub.id in self._flags_of(self.function_nodes[-1]))
                 or sub.id in self._import_flags()
+                or sub.id in self._module_device_flags()
             ):
                 return True
             if isinstance(sub, ast.Name | ast.Attribute) and switch_word(sub):
@@ -1494,6 +1538,20 @@ class _Visitor(ast.NodeVisitor):
                 flags.add(sub.targets[0].id)
         return frozenset(flags)
 
+    def _module_device_flags(self) -> frozenset[str]:
+        """Module-level names bound to a yes/no device test: fade-kv 1.1.0's ``USE_TRITON_KERNEL: bool =
+        _HAS_TRITON and _HAS_CUDA`` after ``_HAS_CUDA: bool = torch.cuda.is_available()`` (#22 stop 31):
+        ``if not USE_TRITON_KERNEL: return`` tests the device as the comparison would. Read from the text's
+        one-line column-0 assignments, as ``_device_attributes`` reads ``self.`` ones."""
+        if self.module_device_flags is None:
+            self.module_device_flags = frozenset()  # _is_guard asks this again for the names it reads
+            found: set[str] = set()
+            for match in _MODULE_TEST_ASSIGNMENT.finditer(self.text):
+                if _device_test(match["value"], self._is_guard):
+                    found.add(match["name"])
+            self.module_device_flags = frozenset(found)
+        return self.module_device_flags
+
     def _device_attributes(self) -> frozenset[str]:
         """``self.`` attributes bound to a yes/no device test anywhere in the module: stream-transformer
         0.2.2's ``self.is_cuda = self.device.type == 'cuda' and ...`` then ``self.use_double_buffer =
@@ -1504,11 +1562,7 @@ class _Visitor(ast.NodeVisitor):
             self.device_attributes = frozenset()  # _is_guard asks this again for the values it reads
             found: set[str] = set()
             for match in _SELF_TEST_ASSIGNMENT.finditer(self.text):
-                try:
-                    value = ast.parse(match["value"].strip(), mode="eval").body
-                except SyntaxError:  # a value continued on the next lines
-                    continue
-                if isinstance(value, (ast.Compare, ast.BoolOp, ast.UnaryOp)) and self._is_guard(value):
+                if _device_test(match["value"], self._is_guard):
                     found.add(match["attr"])
             self.device_attributes = frozenset(found)
         return self.device_attributes
@@ -1538,6 +1592,15 @@ class _Visitor(ast.NodeVisitor):
                     self.compared.add(id(inner))
             elif is_device_string(sub):
                 self.device_args.add(id(sub))
+            elif (
+                isinstance(sub, ast.JoinedStr)
+                and sub.values
+                and isinstance(head := sub.values[0], ast.Constant)
+                and head.value == "cuda:"
+            ):
+                # `model.to(f'cuda:{args.gpu[0]}')` (chrombpnet-pytorch 0.0.3, #22 stop 31): a CUDA device
+                # whatever index fills it in.
+                self.device_args.add(id(head))
 
     def _device_arguments(self, node: ast.Call, name: str | None) -> None:
         func = node.func
@@ -2218,7 +2281,9 @@ class _Visitor(ast.NodeVisitor):
             return
         if id(node) in self.compared:
             return
-        if DEVICE_STRING.match(value):
+        if value == "cuda:" and id(node) in self.device_args and not self._mirrors_cuda():
+            self.emit("device-hardcode", node, "f'cuda:{...}'")
+        elif DEVICE_STRING.match(value):
             # Only a literal that reaches a device argument (.to(), device=, torch.device()) binds the
             # code to CUDA; one in a table, a default, an annotation or a message does not.
             if id(node) in self.device_args and not self._mirrors_cuda():
