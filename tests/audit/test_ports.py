@@ -892,6 +892,19 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-avalanche-lib", "xpu"),
         ("real-deepcache", "xpu"),
         ("real-neuraloperator", "xpu"),
+        ("real-hyde-images", "xpu"),
+        ("real-hypersloth", "mps"),
+        ("real-hypnettorch", "xpu"),
+        ("real-hypnettorch", "mps"),
+        ("real-glasstrace", "xpu"),
+        ("real-glucotrace", "mps"),
+        ("real-kernel-tuner", "mps"),
+        ("real-moda-attention", "mps"),
+        ("real-moss-tts-lite", "rocm:gfx942"),
+        ("real-paraug", "xpu"),
+        ("real-paraug", "mps"),
+        ("real-reflectorch", "xpu"),
+        ("real-regdiffusion", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -6909,7 +6922,165 @@ level off.
 deepcache (held out) on XPU, since stop 31: envsnap says moderate, from hardcoded-cuda-device at
 ``DeepCache/sd/pipeline_utils.py:1248``, an f-string CUDA device (``f"cuda:{...}"``) that stop 31 reads. The
 expectation is lower: the line is in the diffusers pipeline utilities' CPU-offload helper, which the README's
-DeepCacheSDHelper path does not call. Not a fix target: one level off."""
+DeepCacheSDHelper path does not call. Not a fix target: one level off.
+hyde-images (blind round 513) on xpu: envsnap says moderate, from hardcoded-cuda-device at
+``hyde/nn/comm.py:234`` (+8 more, ``nn/hsi_denoising_gauss.py:79``, ``:96``, ``:145-146``,
+``nn/hsi_denoising_complex.py:72``, ``:89``, ``:119-120``) ("Fails at this line on Intel XPU: the build has no
+'cuda' device") and nccl-backend at ``hyde/nn/comm.py:149`` (+5 more) ("No NCCL on Intel XPU"), with the
+float64 noise estimates (float64-on-xpu at ``hyde/transform_domain/hyres.py:88``,
+``transform_domain/hyminor.py:91``, +6) rightly at lower. The expectation is lower: every finding at moderate
+is in the QRNN3D/MemNet training scripts (the ``main()`` of ``nn/hsi_denoising_gauss.py:39`` and
+``nn/hsi_denoising_complex.py:32``, run as ``__main__``, and the DDP helpers they call through ``comm.init``,
+``nn/comm.py:122-234``), which the package's __init__ never imports and the README does not use; the README's
+main use is hyres = hyde.HyRes(); hyres(input_tens) on a tensor on any device
+(``hyde_images-0.4.3.dist-info/METADATA:102-108``), and HyRes, HyMiNoR, FORPDN, WSRRR and the windowed
+NNInference all follow the input's device (``transform_domain/hyres.py:79``, ``lowlevel/dwt3d.py:195-198``,
+``nn/call_nn_inference.py:68``, ``:109``), with float64 linalg that XPU PyTorch runs on Data Center GPU Max;
+borderline against moderate on consumer Arc (no native fp64). The shape: the training scripts of an optional
+networks subpackage, with their cuda device and nccl backend, are weighed as the main path of a
+device-agnostic denoising library. Not tuned: a measurement round, one level off.
+hypersloth (blind round 513) (held out) on mps: envsnap says moderate, from torch-cuda-api at
+``HyperSloth/nccl_grad_sync.py:151`` ("A CUDA-only call: it raises on MPS") and nccl-backend at
+``nccl_grad_sync.py:160-161`` ("No NCCL on Apple MPS", replacement gloo), its only three findings. The
+expectation is higher: HyperSloth is a per-GPU process launcher around Unsloth ('Built on top of Unsloth',
+``hypersloth-0.1.1.dist-info/METADATA:45``, ``:52``), and every training run goes through unsloth's
+FastModel.from_pretrained/get_peft_model (``HyperSloth/init_modules.py:95-129``), its compiler cache
+(``hp_trainer_setup.py:19-20``) and chat templates (``dataset_utils.py:16``), with bitsandbytes 4-bit models
+by default (``hypersloth_config.py:54-56``); Unsloth's fast paths are Triton kernels with no Metal backend and
+it does not run on Macs (unslothai/unsloth#685, #4; the WIP MPS PR #4259 is partial), so an Apple GPU needs
+the model and trainer layer replaced, not three calls edited; borderline against moderate only if Unsloth's
+MPS work matures. The shape: a required CUDA/Triton-only framework that is missing from Requires-Dist
+(``METADATA:22-28``) and imported only inside function bodies raises no finding, so only the thin launcher's
+own set_device and nccl backend are weighed. Not tuned: a measurement round, one level off.
+hypnettorch (blind round 513) on xpu, mps: envsnap says moderate, from hardcoded-cuda-device at
+``hypnettorch/utils/sim_utils.py:160`` ("Behind a boolean CUDA switch (`if cuda:`): the placement under it is
+CUDA's, so on Intel XPU the switch can only be turned off and the work runs on the CPU", the same on Apple
+MPS), its only finding above lower. The expectation is lower: that line is in setup_environment
+(``utils/sim_utils.py:61``), the helper of the authors' experiment scripts (which the wheel does not ship;
+``hpsearch/gather_random_seeds.py:33`` only names it), while the library's hypernetworks and main networks are
+device-agnostic nn.Modules doing F.linear/conv with generated weights (``hnets/mlp_hnet.py:305``,
+``mnets/mlp.py:683``) and helper tensors on x.device or a passed device (``mnets/simple_rnn.py:1044-1046``,
+``mnets/mnet_interface.py:646-659``), the data handlers cast to float32 before moving to any device
+(``data/dataset.py:785``), and the README's main use (``hypnettorch-0.0.4.dist-info/METADATA:68-79``) names no
+device, so hnet.to('xpu') or .to('mps') runs as shipped; borderline against moderate for users of the
+simulation helper. The shape: a cuda-or-cpu pick in an optional experiment-setup helper of a library whose
+modules take any device is weighed as the main path's device selection (the reverse of the views-hydranet
+shape of round 502). Not tuned: a measurement round, one level off.
+glasstrace (blind round 514) (held out) on xpu: envsnap says lower, from 'standard ops, no custom CUDA', with
+cuda-availability-check at ``glasstrace/cli.py:72`` ("Returns False on Intel XPU: the code takes its CPU
+branch") and torch-cuda-api at ``glasstrace/hooks.py:112-113, 134`` ("A CUDA-only call: it is behind a guard,
+skipped on XPU") and ``hooks.py:75`` ("a memory figure reads 0"), all at lower. The expectation is moderate:
+the tool is a latency profiler, and only device == 'cuda' gets torch.cuda.Event timing with a synchronize
+(``hooks.py:111-116``, ``:132-135``); on an Intel GPU every module time is unsynchronised perf_counter
+wall-clock of asynchronous kernel launches (``hooks.py:117-118``, ``:136-137``), which the README itself calls
+meaningless for async GPU work (``METADATA:112-114``), and the CUDA-only memory sampler (``hooks.py:64-88``)
+leaves the KV-cache line out (``report.py:84-90``); it runs with --device xpu (``cli.py:36-40``, ``:70-71``)
+but its numbers need torch.xpu events and syncs beside the cuda branch, borderline against lower since nothing
+crashes. The shape: a guarded CUDA-only call whose guard skips the very measurement the package exists for
+reads as a harmless skip, where the fall-back silently yields wrong results rather than slower ones. Not
+tuned: a measurement round, one level off.
+
+glucotrace (blind round 514) on mps: envsnap says moderate, from float64-on-mps at
+``glucotrace/probes.py:192`` ("MPS has no float64: 'Cannot convert a MPS Tensor to float64 dtype': fails if
+this tensor lives on the MPS device"), with nine more at ``probes.py:40-229`` and ``rigor.py:89``. The
+expectation is lower: the float64 is host-side evaluation arithmetic, since the probes are fitted on
+embeddings already moved back with .cpu() (``evaluate.py:381``) and build their own CPU tensors (torch.eye
+with no device, ``probes.py:194``), while the README's main use, encode / compare / report
+(``METADATA:65-79``), takes --device mps straight to torch.device (``commands.py:84``,
+``inference.py:117-120``) and runs a float32 nn.TransformerEncoder (``model.py:157-168``); borderline against
+moderate only for the cuda-or-cpu pick of pretrain and train-csv (``pretrain.py:586``, ``train.py:99``), which
+trains on a Mac's CPU, documented as minutes (``METADATA:94-95``). The shape: .double() on tensors that a
+pipeline has already brought to the CPU (statistics probes after an explicit .cpu()) is read as float64 on the
+MPS device. Not tuned: a measurement round, one level off.
+kernel-tuner (blind round 515) (held out) on mps: envsnap says moderate, from cuda-only-requirement at
+``kernel_tuner-1.5.0.dist-info/METADATA:35`` ("NVIDIA cuda-python (driver, runtime, NVRTC bindings): no build
+for Apple MPS exists. An optional extra: the project installs and runs without it"), with the guarded
+cuda-python imports (cuda-only-import at ``kernel_tuner/backends/nvcuda.py:41``, ``observers/nvcuda.py:4``,
+``utils/nvcuda.py:10``), the wrapper kernel it generates for C++ templates (cuda-kernel-string at
+``kernel_tuner/core.py:1104``, ``energy/energy.py:13``) and the CuPy backend (cupy-kernel at
+``backends/cupy.py:138``), all moderate. The expectation is lower: those are the CUDA backend's pieces, one of
+several that tune_kernel picks from the kernel's language (``core.py:85-92``, ``:335-377``;
+``util.py:559-570``), and macOS is a listed platform (``METADATA:19``) reached by the documented OpenCL
+backend on Apple's OpenCL (``METADATA:97-99``, ``backends/opencl.py:10-30``; KernelTuner/kernel_tuner#38 and
+#54 fixed and tested it on OS X) and by the Julia Metal backend (``core.py:235-236``,
+``backends/julia.py:7``), so the tool runs as shipped on a Mac; borderline against moderate, since Apple's
+OpenCL is deprecated at 1.2 without GPU float64 and the README's CUDA kernel (``METADATA:109-116``) must be
+re-expressed in OpenCL C or Julia. On XPU the same kinds of finding leave the verdict at lower, because
+envsnap counts the PyOpenCL import (``backends/opencl.py:12``) as a code path on Intel XPU; on MPS it gives
+OpenCL and Julia's Metal no such credit. The shape: a multi-backend GPU tool whose Apple path is OpenCL or a
+Julia Metal backend, not PyTorch MPS, reads as a CUDA tool with optional extras missing on the Mac, though its
+own backend table covers the target. Not tuned: a measurement round, one level off.
+moda-attention (blind round 516) on mps: envsnap says moderate, from cuda-only-import at
+``moda/kernels/moda_triton.py:12`` ("Triton GPU kernels: no build for Apple MPS exists. The import is guarded
+(try/except): the code has a path without it"), with cuda-only-requirement at
+``moda_attention-0.1.0.dist-info/METADATA:20`` (the optional [triton] extra) at moderate too. The expectation
+is lower: the Triton kernel is opt-in, MoDAConfig.use_triton defaults to False (``moda/config.py:36``) and
+MoDAAttention takes it only when use_triton and HAS_TRITON (``moda/attention.py:48``, ``:87``), so the
+README's main use (``METADATA:43-58``) runs moda_attention_naive, plain matmul/masked_fill/softmax/scatter_ on
+the input's device and dtype (``kernels/moda_naive.py:67-83``; ``moda/cache.py:40-47``, ``:72-76``), and on
+macOS the guarded import just leaves HAS_TRITON False (``kernels/__init__.py:7-12``); nothing is rewritten.
+The shape: a guarded Triton import behind an off-by-default switch, with a complete pure-PyTorch
+implementation as the default path, is still read as work to do on a target without Triton, though envsnap's
+own meaning says the code has a path without it (the reverse of the fast-attnres shape of round 507, where the
+guard hid a package with no non-Triton path). Not tuned: a measurement round, one level off.
+moss-tts-lite (blind round 516) (held out) on rocm:gfx942: envsnap says lower, from default-cuda-device at
+``moss_tts_lite/cli.py:261`` ("A default of 'cuda': the ROCm device, so it works unchanged"), with the
+CUDA-graph capture and streams (``moss_tts_lite/fast.py:104``, ``:281-304``; ``fast_native.py:108-109``,
+``:345-354``) as torch-cuda-api that "Works unchanged on ROCm (HIP behind torch.cuda)". The expectation is
+moderate: the graphs do run on HIP, but the README's recommended main use is the downloaded W4GPTQ standalone
+directory (``moss_tts_lite-1.1.0.dist-info/METADATA:243``, ``:273``, ``:288``), whose int4 weights are stored
+already packed by CUDA's aten._convert_weight_to_int4pack with inner_k_tiles=8 and are only moved to the
+device (``export.py:418-425``, ``:447`` 'CUDA required (int4 kernel)'; ``_wkern.py:54-63``), a
+platform-specific compute layout (pytorch/pytorch#129940) that ROCm's 16-wide MFMA int4pack kernel does not
+share (pytorch/ao#4092), so on an MI300X the user switches to the bf16 weights or on-device RTN --quant w4
+(``_wkern.py:28-39``); borderline against lower, since the bf16 tier runs as shipped. The shape: pre-packed
+quantized weights for a torch._weight_int4pack_mm kernel, whose packed layout is tied to the CUDA backend that
+wrote it, are invisible when the only CUDA-looking code is torch.cuda graph and stream calls that ROCm
+answers. Not tuned: a measurement round, one level off.
+paraug (blind round 517) on xpu, mps: envsnap says lower, from 'standard ops, no custom CUDA', its first core
+finding cuda-availability-check at ``paraug/utils.py:112`` ("Returns False on Intel XPU: the code takes its
+CPU branch", the same on Apple MPS), with the cuDNN determinism flags at ``utils.py:113-114``, all at lower,
+and no finding in ``paraug/photometric.py``. The expectation is moderate: the library's CPU/GPU parity design
+draws all randomness from a CPU torch.Generator (``utils.py:85-91``) and decides where to build the dense
+noise field by ``img.is_cuda``, so on an xpu or mps batch gaussian_noise and jpeg_approx fill a device tensor
+with the CPU generator, ``torch.empty_like(img[0]).normal_(generator=g)`` (``photometric.py:87-93``,
+``:747-753``), which PyTorch rejects ('Expected a mps:0 generator device but found cpu',
+pytorch/pytorch#110820), and the README's OOD_PRINTED_PAPER preset uses both (``presets.py:78-79``,
+``paraug-0.8.0.dist-info/METADATA:345-360``); the fix is one condition (not img.is_cpu) in three places or the
+opt-in set_device_rng(True) that the README reserves for CUDA (``METADATA:326``); borderline against lower,
+since only two of the 35 primitives fail. The shape: an ``x.is_cuda`` test that picks the host-or-device
+branch for a CPU torch.Generator is CUDA-only logic on the main path, while envsnap sees only torch.cuda.*
+calls and reads ``is_cuda`` branches and CPU generators as device-agnostic code. Not tuned: a measurement
+round, one level off.
+reflectorch (blind round 518) on xpu: envsnap says moderate, from hardcoded-cuda-device at
+``reflectorch/data_generation/priors/no_constraints.py:40`` ("Fails at this line on Intel XPU: the build has
+no 'cuda' device ("Torch not compiled with CUDA enabled"); a one-line edit"), with the float64-on-xpu lines
+(``no_constraints.py:41``, ``q_generator.py:186``, ``dataset.py:172``, ``likelihoods.py:62``) and the
+default-cuda-device settings (``inference/inference_model.py:44``, ``runs/utils.py:186``, ``:259``) at lower.
+The expectation is lower: the line is ``DEFAULT_DEVICE: torch.device = torch.device('cuda')``, a module-level
+default-argument value, and constructing a torch.device allocates nothing, so it does not fail on an XPU
+build; the README's InferenceModel takes device='xpu' (``inference/inference_model.py:44-51``) and
+get_trainer_by_name writes it into the network, prior-sampler and q-generator configs and the weight loading
+(``runs/utils.py:202-205``, ``:224``, ``:235``), which replaces that default on the whole inference path, with
+no torch.cuda call outside the Jupyter widget's cuda-or-cpu pick (``extensions/jupyter/widget.py:427``);
+borderline against moderate only for the float64/complex128 main path (``no_constraints.py:41``,
+``inference_model.py:579-582``, ``data_generation/reflectivity/abeles.py:28``) on fp64-less Arc parts. The
+shape: a torch.device('cuda') object kept as a module constant for default arguments is read as a tensor
+placed on CUDA at that line, though every main-path caller passes the user's device over it. Not tuned: a
+measurement round, one level off.
+regdiffusion (blind round 518) (held out) on xpu: envsnap says moderate, from device-choices at
+``regdiffusion/trainer.py:195`` ("The caller's device is kept only where CUDA is available; anywhere else any
+device, 'xpu' included, is replaced by the CPU: Intel XPU sits idle until the check is edited"), with
+default-cuda-device at ``trainer.py:172`` and cuda-availability-check at ``:195`` and ``:24`` at lower. The
+expectation is lower: the check at ``trainer.py:194-199`` sits under ``elif device.startswith('cuda')``, so
+only a 'cuda' request without CUDA falls back to the CPU, and RegDiffusionTrainer(device='xpu') keeps the
+string and places the schedules, model and batches there (``trainer.py:200-201``, ``:214-215``, ``:273``,
+``:489-495``), while compile and bf16 autocast are only used on CUDA and are off by default (``:274-276``,
+``:283``); borderline against moderate since the CLI has no device option and its default 'cuda' lands on the
+CPU of an Intel host (``cli.py:74``). The shape: a cuda-availability fall-back nested under a branch that only
+a 'cuda' device string enters is read as a cuda-or-cpu whitelist for every device (the same finding is right
+in level, for another reason, on MPS, where ``trainer.py:191-193`` raises for 'mps'). Not tuned: a measurement
+round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,7 @@
+"""Basic neural networks."""
+
+from .mlp import MLP
+
+__all__ = [
+    "MLP",
+]

@@ -1,0 +1,3 @@
+from .autoregressive import MaskedAutoregressiveFlow
+from .base import Flow
+from .realnvp import SimpleRealNVP

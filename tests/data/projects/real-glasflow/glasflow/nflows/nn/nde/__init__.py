@@ -1,0 +1,1 @@
+from .made import MixtureOfGaussiansMADE

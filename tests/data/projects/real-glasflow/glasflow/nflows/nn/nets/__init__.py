@@ -1,0 +1,2 @@
+from ..nets.mlp import MLP
+from ..nets.resnet import ConvResidualNet, ResidualNet

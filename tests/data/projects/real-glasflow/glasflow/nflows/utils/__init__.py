@@ -1,0 +1,25 @@
+from .torchutils import (
+    cbrt,
+    create_alternating_binary_mask,
+    create_mid_split_binary_mask,
+    create_random_binary_mask,
+    gaussian_kde_log_eval,
+    get_num_parameters,
+    get_temperature,
+    logabsdet,
+    merge_leading_dims,
+    random_orthogonal,
+    repeat_rows,
+    searchsorted,
+    split_leading_dim,
+    sum_except_batch,
+    tensor2numpy,
+    tile,
+)
+from .typechecks import (
+    is_bool,
+    is_int,
+    is_nonnegative_int,
+    is_positive_int,
+    is_power_of_two,
+)

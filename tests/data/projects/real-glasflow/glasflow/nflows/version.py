@@ -1,0 +1,2 @@
+__version__ = "0.14+glasflow"
+VERSION = __version__

@@ -1,0 +1,4 @@
+# -*- coding: utf-8 -*-
+from .coupling import AffineCouplingTransform
+
+__all__ = ["AffineCouplingTransform"]

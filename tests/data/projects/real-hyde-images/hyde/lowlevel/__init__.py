@@ -1,0 +1,5 @@
+from .add_noise import *
+from .dct import *
+from .dwt3d import *
+from .logging import *
+from .utils import *

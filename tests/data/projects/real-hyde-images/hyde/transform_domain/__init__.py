@@ -1,0 +1,5 @@
+from .forpdn import *
+from .hyminor import *
+from .hyres import *
+from .otvca import *
+from .wsrrr import *

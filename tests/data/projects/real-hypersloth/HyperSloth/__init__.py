@@ -1,0 +1,4 @@
+import pathlib
+
+
+HYPERSLOTH_DATA_DIR = pathlib.Path("~/.cache/hypersloth").expanduser().resolve()

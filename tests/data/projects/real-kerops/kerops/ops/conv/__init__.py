@@ -1,0 +1,2 @@
+from .dwconv import DWConv
+from .dwconv_wgrad import DWConvWGRAD

@@ -1,0 +1,4 @@
+from .linear_bias_relu_linear_add import LinBReLULinAdd
+from .linear_bias_relu_linear_backward import LinBReLULinBackward
+from .relu_linear_add import ReLULinearAdd
+from .relu_linear_backward import ReLULinearBackward

@@ -1,0 +1,5 @@
+from reflectorch.extensions.matplotlib.losses import plot_losses
+
+__all__ = [
+    "plot_losses",
+]

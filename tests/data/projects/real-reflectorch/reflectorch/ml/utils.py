@@ -1,0 +1,2 @@
+def is_divisor(num: int, div: int):
+    return num and not num % div

@@ -1,0 +1,2 @@
+from .regdiffusion import RegDiffusion
+from .regdiffusion_me import RegDiffusionME

@@ -1,0 +1,3 @@
+from tardis_em._version import version
+
+__version__ = version
