@@ -903,7 +903,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-moss-tts-lite", "rocm:gfx942"),
         ("real-paraug", "xpu"),
         ("real-paraug", "mps"),
-        ("real-reflectorch", "xpu"),
         ("real-regdiffusion", "xpu"),
     }
 )
@@ -7052,22 +7051,6 @@ since only two of the 35 primitives fail. The shape: an ``x.is_cuda`` test that 
 branch for a CPU torch.Generator is CUDA-only logic on the main path, while envsnap sees only torch.cuda.*
 calls and reads ``is_cuda`` branches and CPU generators as device-agnostic code. Not tuned: a measurement
 round, one level off.
-reflectorch (blind round 518) on xpu: envsnap says moderate, from hardcoded-cuda-device at
-``reflectorch/data_generation/priors/no_constraints.py:40`` ("Fails at this line on Intel XPU: the build has
-no 'cuda' device ("Torch not compiled with CUDA enabled"); a one-line edit"), with the float64-on-xpu lines
-(``no_constraints.py:41``, ``q_generator.py:186``, ``dataset.py:172``, ``likelihoods.py:62``) and the
-default-cuda-device settings (``inference/inference_model.py:44``, ``runs/utils.py:186``, ``:259``) at lower.
-The expectation is lower: the line is ``DEFAULT_DEVICE: torch.device = torch.device('cuda')``, a module-level
-default-argument value, and constructing a torch.device allocates nothing, so it does not fail on an XPU
-build; the README's InferenceModel takes device='xpu' (``inference/inference_model.py:44-51``) and
-get_trainer_by_name writes it into the network, prior-sampler and q-generator configs and the weight loading
-(``runs/utils.py:202-205``, ``:224``, ``:235``), which replaces that default on the whole inference path, with
-no torch.cuda call outside the Jupyter widget's cuda-or-cpu pick (``extensions/jupyter/widget.py:427``);
-borderline against moderate only for the float64/complex128 main path (``no_constraints.py:41``,
-``inference_model.py:579-582``, ``data_generation/reflectivity/abeles.py:28``) on fp64-less Arc parts. The
-shape: a torch.device('cuda') object kept as a module constant for default arguments is read as a tensor
-placed on CUDA at that line, though every main-path caller passes the user's device over it. Not tuned: a
-measurement round, one level off.
 regdiffusion (blind round 518) (held out) on xpu: envsnap says moderate, from device-choices at
 ``regdiffusion/trainer.py:195`` ("The caller's device is kept only where CUDA is available; anywhere else any
 device, 'xpu' included, is replaced by the CPU: Intel XPU sits idle until the check is edited"), with

@@ -229,3 +229,20 @@ def test_a_cupy_or_numpy_array_switch_keeps_the_gpu_out_of_reach_on_xpu_and_mps(
     # Twin: a fallback that is no NumPy alias (the module does without CuPy) stays a guarded extra.
     other = _module(tmp_path / "other", SWITCH.format(fallback="numpy as np"))
     assert _report(other, "xpu").verdict.risk == "lower"
+
+
+def test_an_annotated_module_level_cuda_device_is_a_setting(tmp_path: Path) -> None:
+    """reflectorch 1.5.1 sets ``DEFAULT_DEVICE: torch.device = torch.device('cuda')`` at module level, the
+    default of a ``device`` parameter every caller may replace; the unannotated form was a setting already."""
+    line = "reflectorch/data_generation/priors/no_constraints.py:40"
+    assert (Path(project("real-reflectorch")) / line.split(":")[0]).is_file()
+    findings = _report(project("real-reflectorch"), "xpu").findings
+    assert line not in [f.location for f in findings if f.rule == "hardcoded-cuda-device"]
+    for head in ("DEVICE: torch.device = ", "DEVICE = "):
+        root = _module(tmp_path / str(len(head)), f"import torch\n\n{head}torch.device('cuda')\n")
+        assert _report(root, "xpu").verdict.risk == "lower"
+    # Twin: the same annotated assignment inside a function that then places a tensor there is a use.
+    body = (
+        "import torch\n\n\ndef make():\n    device: str = 'cuda'\n    return torch.zeros(2, device=device)\n"
+    )
+    assert _report(_module(tmp_path / "use", body), "xpu").verdict.risk == "moderate"

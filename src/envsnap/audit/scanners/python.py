@@ -344,7 +344,7 @@ def _sources_argument(node: ast.Call) -> ast.expr | None:
 
 
 _SELF_TEST_ASSIGNMENT = re.compile(
-    r"^[ \t]*self\.(?P<attr>\w+)[ \t]*=(?!=)(?P<value>[^\n#]*(?:==|!=|\bis\b|\band\b|\bor\b|\bnot\b)[^\n#]*)",
+    r"^[ \t]*self\.(?P<name>\w+)[ \t]*=(?!=)(?P<value>[^\n#]*(?:==|!=|\bis\b|\band\b|\bor\b|\bnot\b)[^\n#]*)",
     re.MULTILINE,
 )
 """``self.x = <a comparison or a boolean expression>`` on one line: what ``_device_attributes`` tries."""
@@ -451,8 +451,8 @@ class _Visitor(ast.NodeVisitor):
         self.module_device_flags: frozenset[str] | None = None
         """Module-level names bound to a yes/no device test (``_module_device_flags``): guards."""
         self.device_attributes: frozenset[str] | None = None
-        """``self.`` attributes bound to a yes/no device test (``_device_attributes``): guards. Read from
-        ``trees`` the first time a test reads a ``self.`` attribute no other rule knows."""
+        """``self.`` attributes bound to a yes/no device test (``_device_attributes``): guards. Read from the
+        text the first time a test reads a ``self.`` attribute no other rule knows."""
         self.trees: list[ast.Module] = []
         self.call_sites: list[tuple[str, str | None, bool]] = []
         """Each ``self.`` (or ``cls.``) method call: the method, the calling unit, whether guarded."""
@@ -1311,6 +1311,7 @@ class _Visitor(ast.NodeVisitor):
         if node.value is not None:
             if self.functions == 0 or isinstance(node.target, ast.Attribute):
                 self._nccl_setting(node.value)  # `dist_backend: str = "nccl"`: a class or module setting
+            self._device_setting(node.target, node.value)
             self.visit(node.value)
 
     def visit_Dict(self, node: ast.Dict) -> None:
@@ -1545,11 +1546,7 @@ class _Visitor(ast.NodeVisitor):
         one-line column-0 assignments, as ``_device_attributes`` reads ``self.`` ones."""
         if self.module_device_flags is None:
             self.module_device_flags = frozenset()  # _is_guard asks this again for the names it reads
-            found: set[str] = set()
-            for match in _MODULE_TEST_ASSIGNMENT.finditer(self.text):
-                if _device_test(match["value"], self._is_guard):
-                    found.add(match["name"])
-            self.module_device_flags = frozenset(found)
+            self.module_device_flags = self._bound_to_device_tests(_MODULE_TEST_ASSIGNMENT)
         return self.module_device_flags
 
     def _device_attributes(self) -> frozenset[str]:
@@ -1560,12 +1557,16 @@ class _Visitor(ast.NodeVisitor):
         assignments: a walk of every tree cost a tenth of the scan of transformers."""
         if self.device_attributes is None:
             self.device_attributes = frozenset()  # _is_guard asks this again for the values it reads
-            found: set[str] = set()
-            for match in _SELF_TEST_ASSIGNMENT.finditer(self.text):
-                if _device_test(match["value"], self._is_guard):
-                    found.add(match["attr"])
-            self.device_attributes = frozenset(found)
+            self.device_attributes = self._bound_to_device_tests(_SELF_TEST_ASSIGNMENT)
         return self.device_attributes
+
+    def _bound_to_device_tests(self, assignment: re.Pattern[str]) -> frozenset[str]:
+        """The names ``assignment`` binds, on one line each, to a yes/no device test."""
+        return frozenset(
+            match["name"]
+            for match in assignment.finditer(self.text)
+            if _device_test(match["value"], self._is_guard)
+        )
 
     def visit_Compare(self, node: ast.Compare) -> None:
         # `device.type == "cuda"` branches on the device: device-agnostic, not a hard-coded device.
@@ -2372,6 +2373,33 @@ class _Visitor(ast.NodeVisitor):
         ):
             self.emit("device-flag", node, node.targets[0].id, guarded=True)
 
+    def _device_setting(self, target: ast.expr, value: ast.expr) -> None:
+        """``device = 'cuda'`` or ``CUDA = torch.device("cuda")`` at module level (or an attribute), with or
+        without an annotation (reflectorch 1.5.1's ``DEFAULT_DEVICE: torch.device = torch.device('cuda')``,
+        #22 stop 31): a setting, not a code path; in a function, a name bound to a device literal waits for
+        a use (``pending``)."""
+        if is_device_string(value):
+            if self.functions == 0 or isinstance(target, ast.Attribute):
+                # `device = 'cuda'` at module level, `C.device = 'cuda'`: a setting, not a code path.
+                self.emit("device-default", value, repr(value.value))  # type: ignore[attr-defined]
+                self.compared.add(id(value))
+            elif isinstance(target, ast.Name) and self.conditional == 0 and self.guard == 0:
+                self.pending[target.id] = value  # type: ignore[assignment]
+                self.compared.add(id(value))
+        if self.functions == 0 and isinstance(value, ast.Call):
+            # `CUDA = torch.device("cuda")` at module level: a constant like `device = 'cuda'` above.
+            # Building a torch.device touches no driver (it works on every build); only a later use
+            # allocates there (gptqmodel 7.7 models/_const.py binds CPU, CUDA, XPU, MPS so, #22 blind
+            # round 9).
+            literal = value.args[0] if value.args else None
+            if (
+                self.dotted(value.func) == "torch.device"
+                and literal is not None
+                and is_device_string(literal)
+            ):
+                self.emit("device-default", literal, repr(literal.value))  # type: ignore[attr-defined]
+                self.compared.add(id(literal))
+
     def _visit_assign(self, node: ast.Assign) -> None:
         self._module_device_flag(node)
         # `device = <selection>` where `device` is a parameter: the caller's value comes first.
@@ -2387,28 +2415,7 @@ class _Visitor(ast.NodeVisitor):
             # `backend = "nccl"` then `if device_type in backend_map: backend = backend_map[device_type]`
             # (torchtune 0.6 training/_distributed.py, #22 blind round 25): a default the lookup replaces.
             self._nccl_setting(node.value)
-        if is_device_string(node.value):
-            target = node.targets[0]
-            if self.functions == 0 or isinstance(target, ast.Attribute):
-                # `device = 'cuda'` at module level, `C.device = 'cuda'`: a setting, not a code path.
-                self.emit("device-default", node.value, repr(node.value.value))  # type: ignore[attr-defined]
-                self.compared.add(id(node.value))
-            elif isinstance(target, ast.Name) and self.conditional == 0 and self.guard == 0:
-                self.pending[target.id] = node.value  # type: ignore[assignment]
-                self.compared.add(id(node.value))
-        if self.functions == 0 and isinstance(node.value, ast.Call):
-            # `CUDA = torch.device("cuda")` at module level: a constant like `device = 'cuda'` above.
-            # Building a torch.device touches no driver (it works on every build); only a later use
-            # allocates there (gptqmodel 7.7 models/_const.py binds CPU, CUDA, XPU, MPS so, #22 blind
-            # round 9).
-            literal = node.value.args[0] if node.value.args else None
-            if (
-                self.dotted(node.value.func) == "torch.device"
-                and literal is not None
-                and is_device_string(literal)
-            ):
-                self.emit("device-default", literal, repr(literal.value))  # type: ignore[attr-defined]
-                self.compared.add(id(literal))
+        self._device_setting(node.targets[0], node.value)
         # os.environ["TORCH_CUDA_ARCH_LIST"] = "8.0;9.0+PTX"
         for target in node.targets:
             if (
