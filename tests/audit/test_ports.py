@@ -904,6 +904,26 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-paraug", "xpu"),
         ("real-paraug", "mps"),
         ("real-regdiffusion", "xpu"),
+        ("real-abracudabra", "rocm:gfx942"),
+        ("real-dysymnet", "rocm:gfx942"),
+        ("real-dytr", "xpu"),
+        ("real-dytr", "mps"),
+        ("real-frame-analytics", "rocm:gfx942"),
+        ("real-freesolo-chalk", "xpu"),
+        ("real-freesolo-chalk", "mps"),
+        ("real-impeller", "xpu"),
+        ("real-impeller", "mps"),
+        ("real-improving-transformers-world-model", "rocm:gfx942"),
+        ("real-imsminer", "rocm:gfx942"),
+        ("real-imsminer", "xpu"),
+        ("real-imsminer", "mps"),
+        ("real-phasenet", "mps"),
+        ("real-phasetorch", "xpu"),
+        ("real-photontorch", "rocm:gfx942"),
+        ("real-photontorch", "xpu"),
+        ("real-whisper-blaze", "rocm:gfx942"),
+        ("real-whisper-blaze", "xpu"),
+        ("real-whisper-blaze", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -7063,7 +7083,196 @@ string and places the schedules, model and batches there (``trainer.py:200-201``
 CPU of an Intel host (``cli.py:74``). The shape: a cuda-availability fall-back nested under a branch that only
 a 'cuda' device string enters is read as a cuda-or-cpu whitelist for every device (the same finding is right
 in level, for another reason, on MPS, where ``trainer.py:191-193`` raises for 'mps'). Not tuned: a measurement
-round, one level off."""
+round, one level off.
+abracudabra (blind round 520) on rocm:gfx942: envsnap says higher, from cuda-only-requirement at
+``abracudabra-0.1.3.dist-info/METADATA:30`` ("NVIDIA RAPIDS (GPU dataframes, ...): no build for ROCm exists"),
+the cudf-cu12 pin of the optional cuda124 extra, with cuda-only-import of cudf at
+``abracudabra/_validate.py:40`` also at higher, while the CuPy pin and imports (``METADATA:31``,
+``_validate.py:22``) sit at moderate with cupy-rocm named as the swap. The expectation is moderate: the code
+accepts a ROCm tensor as shipped, since its device type is 'cuda' under ROCm PyTorch
+(``abracudabra/device/base.py:10-13``, ``device/query.py:80-91``), and the README's main use, a cuda:0 tensor
+to a CuPy array (``METADATA:79-89``, ``conversion/carray.py:35-41``), runs on CuPy's ROCm build through the
+same cupy.cuda namespace (``device/conversion.py:36``); only the dataframe half needs cuDF, imported lazily
+per call (behind an ImportError at ``device/conversion.py:130-133``; at ``_validate.py:39-42`` only once an
+object's module is already cudf) and reached only when a caller asks for a 'cuda' frame, with Pandas as the
+path that keeps working (``device/library.py:14-17``); a swap of the extras for cupy-rocm and no GPU
+dataframes, no rewrite; borderline against higher for users whose main use is to_dataframe/to_series on the
+GPU. The shape: a RAPIDS package that appears only in an optional extra and in lazy, per-call imports of a
+thin conversion layer is read as a required CUDA-only dependency that blocks the whole project, though the
+array and tensor halves run on the target's own CuPy and PyTorch. Not tuned: a measurement round, one level
+off.
+dysymnet (blind round 522) on rocm:gfx942: envsnap says moderate, from torch-pin at
+``DySymNet-0.2.0.dist-info/METADATA:19`` ("torch is capped (==2.2.2): the newest torch allowed, 2.2, publishes
+ROCm 5.7 wheels without code objects for gfx942"), with the use_gpu placement (hardcoded-cuda-device at
+``DySymNet/SymbolicRegression.py:86``, ``scripts/symbolic_network.py:159``) rightly at lower, 'ROCm builds of
+PyTorch expose AMD GPUs as the cuda device'. The expectation is lower: use_gpu=True gives torch.device('cuda')
+(``SymbolicRegression.py:85-86``), which is the MI300X under ROCm PyTorch, everything follows self.device
+(``:126-130``, ``:444-445``, ``:488``, ``:506``), and the controller and symbolic layers are float32 LSTMCell,
+matmul and sin/cos units (``scripts/controller.py:27-31``, ``scripts/symbolic_network.py:40-66``); the truth
+already called the exact torch==2.2.2 pin borderline against moderate, and if the 2.2 ROCm 5.7 wheels do lack
+gfx942 kernels, envsnap has the better of this cell and the fix is relaxing one pin (an edit). The shape: an
+exact research-repo pin of the whole stack (numpy, sympy, scipy, pip and torch all ==, ``METADATA:16-24``) is
+read as a torch ceiling that decides the ROCm wheel, above a code path that needs nothing. Not tuned: a
+measurement round, one level off.
+dytr (blind round 522) on xpu, mps: envsnap says moderate, from device-choices at ``dytr/cli/export.py:48``
+("The device values it admits (cuda, cpu) leave out 'xpu': the setting or flag cannot select Intel XPU without
+an edit, nor does the selection it feeds handle it", the same for 'mps'), with ``cli/train.py:52`` at moderate
+and the cuda-or-cpu defaults (cuda-availability-check at ``core/model.py:648``, ``:731``) at lower. The
+expectation is lower: the README's main use is the Python API, ModelConfig then DynamicTransformer, Trainer
+and generate (``dytr-0.1.5.dist-info/METADATA:143-196``), where the device is a plain ModelConfig string field
+(``core/config.py:174``) that the model, every task head, the batches, EWC and generation follow
+(``core/model.py:231``, ``:243-263``, ``:509-510``; ``training/trainer.py:66``, ``:335``;
+``training/lora.py:414``), and load_model takes a device argument (``model.py:727-734``), so
+ModelConfig(device='xpu'/'mps') runs the float32 matmul/softmax transformer (``core/layers.py:190-212``) as
+shipped; the argparse modules under dytr/cli have no console script; borderline against moderate since nothing
+documents a non-CUDA device and the defaults pick cuda-or-cpu (``config.py:174``,
+``pretrained/loader.py:24``). The shape: a cuda/cpu choices list on a secondary CLI is read as the project's
+only device selection, while the library's own config field accepts any device string and carries it
+everywhere. Not tuned: a measurement round, one level off.
+frame-analytics (blind round 523) (held out) on rocm:gfx942: envsnap says higher, from warp-mask-32bit at
+``frame_analytics/csrc/fa_cuda.cu:124`` ("A 32-bit lane mask (0xffffffff) in a *_sync intrinsic: from HIP 6.2
+on this is a compile error"), with cuda-source at ``fa_cuda.cu:1`` ("on a ROCm torch,
+torch.utils.cpp_extension hipifies it at build") at moderate. The expectation is moderate: fa_cuda.cu is never
+built on ROCm, it ships prebuilt as an NVIDIA binary behind a plain C ABI loaded with ctypes
+(``frame_analytics/_cabi.py:525-546``) and its JIT tier calls nvcc only (``_cabi.py:299-302``), and every
+kernel has a portable PyTorch fallback (``frame_analytics-0.7.0.dist-info/METADATA:678-682``); what breaks on
+an MI300X is that torch.cuda.is_available() makes load() bind that library (``backend.py:111-113``), so the
+inference metrics catch a KernelError and fall back (``backend.py:354-356``, ``:406-408``) while the
+differentiable SSIM/MS-SSIM loss path raises (``backend.py:439-481``, ``functional.py:745-753``) until
+FA_NATIVE=0 or FA_NATIVE_CPU_ONLY=1 (``backend.py:84-88``, ``:110``) or backend_hint='torch' is set: a config
+switch, not a kernel port. The shape: CUDA sources shipped beside a prebuilt, ctypes-loaded binary and a
+pure-PyTorch fallback are read as an extension the target must compile, so a warp-mask finding in code that
+never reaches hipcc sets the verdict, while the real blocker, a CUDA library that ROCm's torch.cuda answers
+for, is not seen. Not tuned: a measurement round, one level off.
+freesolo-chalk (blind round 523) on xpu: envsnap says lower, from the code path it credits to Intel XPU,
+device-agnostic at ``chalk/utils.py:33`` ("names the 'xpu' device"), with the torch-cuda-api
+(``chalk/ops/arch/sm100/gdn_gated_rmsnorm.py:115``, +47) and hardcoded-cuda-device (``chalk/ops/flce.py:424``,
++5) findings demoted to "to check on Intel XPU" and cuda-availability-check at
+``chalk/ops/arch/__init__.py:133`` ("the code takes its CPU branch") at lower. The expectation is moderate:
+infer_device's xpu branch (``chalk/utils.py:19-35``) is called by nothing; the shared loader and every op's
+load and self-test return or raise unless torch.cuda.is_available() (``ops/arch/__init__.py:130-142``,
+``ops/rmsnorm.py:354``, ``swiglu.py:240``, ``flce.py:422``, ``lora.py:748``, ``qkv.py:775``) and the call-time
+checks ask is_cuda (``rmsnorm.py:499``, ``qkv.py:1302``, ``lora.py:892``), so on an Intel GPU
+apply_chalk_kernel_to_qwen35 is a safe no-op (``transformers/__init__.py:21-23``) and none of the package's
+Triton kernels engage; getting them means editing those gates for the XPU device and swapping the triton
+requirement for pytorch-triton-xpu (``freesolo_chalk-0.5.7.dist-info/METADATA:36``); borderline against lower,
+since nothing breaks. The shape: a kernel library whose device helper names 'xpu' but whose every kernel is
+gated on torch.cuda is credited with an Intel path, though for it "falls back to eager" means the package does
+nothing there. Not tuned: a measurement round, one level off.
+freesolo-chalk (blind round 523) on mps: envsnap says higher, from cuda-only-import at
+``chalk/ops/arch/sm100/gdn_gated_rmsnorm.py:22`` (+17) and cuda-only-requirement at
+``freesolo_chalk-0.5.7.dist-info/METADATA:36`` ("Triton GPU kernels: no build for Apple MPS exists"). The
+expectation is moderate: the triton>=2.3.1 requirement has no macOS wheel, so pip install needs --no-deps, but
+the Triton imports sit in the per-arch overlay files and kernel builders that are imported lazily only from
+loaders that first ask torch.cuda.is_available() (``chalk/ops/arch/__init__.py:17-19``, ``:41-50``,
+``:130-142``), so every installer is a no-op off CUDA and training runs on the stock eager Hugging Face path
+(``transformers/__init__.py:21-23``, README 'Safe fallback' ``METADATA:81-92``); nothing required breaks,
+though chalk gives nothing on Apple silicon (borderline against higher). The shape: module-level Triton
+imports in lazily loaded, CUDA-gated kernel files with a documented eager fallback are read as a required
+Triton-only core, the reverse of moda-attention's guarded import. Not tuned: a measurement round, one level
+off.
+impeller (blind round 524) (held out) on xpu and mps: envsnap says higher, from cuda-only-import at
+``Impeller/utils.py:1`` ("DGL has CPU and CUDA builds only: a graph cannot be moved to this target's device
+(DGLGraph.to('mps') raises), so its message passing runs on the CPU at best, and a GPU path means porting the
+kernels or the model to another library"; the xpu message also names 'mps'), with cuda-only-requirement at
+``impeller-0.1.2.dist-info/METADATA:19`` beside it and default-cuda-device at ``Impeller/config.py:23`` and
+cuda-availability-check at ``Impeller/train.py:16``, ``:76`` at lower. The expectation is moderate: DGL does
+no message passing here, it only runs node2vec random walks on a graph moved to the CPU on purpose
+(``Impeller/utils.py:26-36``), and the walks come back as index tensors that a plain Linear/gather model
+consumes (``model.py:80-101``), so the DGL CPU wheel (macOS arm64 included) serves every target; what does
+need an edit is the cuda-or-cpu pick that turns --device xpu or mps into the CPU (``train.py:16``, ``:76``)
+while get_paths still sends the paths to the raw args.device (``utils.py:14``, ``:18``). The shape: a
+CUDA-only graph library imported for CPU-side preprocessing (random walks, sampling) is read as the model's
+GPU message-passing engine, though the code moves the graph to the CPU before using it. Not tuned: a
+measurement round, one level off.
+improving-transformers-world-model (blind round 524) on rocm:gfx942: envsnap says lower, with no finding at
+all ("standard ops, no custom CUDA: install the target build of the framework"). The expectation is moderate:
+the README's WorldModel forward and sample are device-agnostic
+(``improving_transformers_world_model/world_model.py:146-151``, ``:380-393``), but Agent.learn calls
+calc_target_and_gae (``agent.py:614``), whose default use_accelerated=rewards.is_cuda (``agent.py:97``) is
+true on ROCm, and the required assoc-scan then imports accelerated_scan.warp, which JIT-compiles a 32-lane
+warp-shuffle CUDA kernel through load_inline with nvcc-only flags at import; passing use_accelerated=False
+(``agent.py:109``) takes the pure PyTorch scan, a one-line edit; borderline against lower for the README-only
+use. The shape: a CUDA JIT extension that lives in a required dependency and is reached through an
+is_cuda-defaulted flag leaves no trace in the project's own tree, so the scan sees standard ops only. Not
+tuned: a measurement round, one level off.
+imsminer (blind round 524) on rocm:gfx942, xpu and mps: envsnap says lower, from cuda-only-import at
+``iMSminer/data_analysis.py:1102`` ("NVIDIA RAPIDS ...: no build for ROCm exists. The import is guarded
+(try/except): the code has a path without it. The project's requirements do not name it: an opt-in the user
+installs"), with the CuPy imports at ``iMSminer/data_preprocessing.py:42`` and ``iMSminer/utils.py:82`` at
+lower as well. The expectation is moderate: the guards are not whole, since utils.py's try binds no fallback
+name (``utils.py:81-85``) yet evaluates cp.ndarray annotations at import (``utils.py:1065``, ``:1084``,
+``:1590``, ``:1754``), so the package import (``__init__.py:43``) raises NameError without CuPy, and
+DataAnalysis() runs nvidia-smi with no try (``data_analysis.py:100-101``), a FileNotFoundError on ROCm, Intel
+and Mac hosts; two small fixes open the CPU paths that do exist (Aligner_CPU
+``data_preprocessing.py:1114-1140``, scikit-learn ``data_analysis.py:1084-1097``), with cupy-rocm an install
+swap on the MI300X. The shape: an optional-accelerator import guarded with try/except is trusted as a working
+fallback, though the module still names the guarded module unguarded elsewhere (annotations evaluated at
+import) and probes the NVIDIA driver with a bare subprocess call. Not tuned: a measurement round, one level
+off.
+phasenet (blind round 525) (held out) on mps: envsnap says lower, from its lead reason "has a code path on
+Apple MPS: names the 'mps' device (``predict.py:164``)", which turns the moderate findings cuda-grad-scaler at
+``train.py:387`` and torch-cuda-api at ``utils.py:286`` into "to check on Apple MPS" notes; its first core
+finding at lower is cuda-amp at ``phasenet/utils/inference.py:160`` ("Autocast disables itself off CUDA"), and
+the README scripts' device pick is cuda-availability-check at ``scripts/predict_ceed.py:59``,
+``scripts/predict_das.py:61`` and ``scripts/predict_mseed.py:55`` ("Returns False on Apple MPS: the code takes
+its CPU branch"), at lower. The expectation is moderate: the README's main prediction use, python
+scripts/predict_ceed.py and scripts/predict_das.py (``PKG-INFO:50-86``), fixes DEVICE = 'cuda' if
+torch.cuda.is_available() else 'cpu' at module level with no flag, so a Mac predicts on its CPU until that
+constant is edited, although the library's predict_2d would take 'mps' (``phasenet/utils/inference.py:92-94``,
+``:159-163``); borderline against lower, since train.py and predict.py take --device mps and skip autocast for
+it (``train.py:103-107``, ``predict.py:162-166``). The shape: an 'mps' string in the opt-in
+training/prediction CLIs is taken as the project's MPS path for the whole tree, while the README's own entry
+scripts hard-wire a cuda-or-cpu pick that sends MPS to the CPU. Not tuned: a measurement round, one level off.
+
+phasetorch (blind round 525) on xpu: envsnap says lower, from 'standard ops, no custom CUDA', its first core
+finding default-cuda-device at ``phasetorch/mono/_mullpr.py:118`` ("A setting that defaults to 'cuda': pass
+'xpu' (flag, config or argument) on Intel XPU; the code takes the device from it"), with default-cuda-device
+at ``phasetorch/opt/_pytorch_lbfgs/functions/LBFGS.py:212`` and the .cuda() NaN placeholders at
+``LBFGS.py:619``, ``:829-830``, ``:895`` as hardcoded-cuda-device ("Behind a CUDA check: runs, but falls
+through to the CPU on Intel XPU"), all at lower. The expectation is moderate: the device string does reach
+torch everywhere (``util/_tutils.py:32-34``), but NLPR, the package's headline method (``METADATA:18-19``),
+defaults to the vendored 'non-native' LBFGS (``mono/_nonlpr.py:454``, ``:103``), whose constructor asserts
+device == 'cuda' or device == 'cpu' (``LBFGS.py:214``), so nlpr(..., device='xpu') stops with an
+AssertionError; multi-GPU pinning is for 'cuda' only (``util/_proc.py:15-16``) and the docs list only cpu/cuda
+(``mono/_nonlpr.py:229``); borderline against lower, since the documented 'native' solver (``_nonlpr.py:256``)
+avoids the assert. The shape: a cuda-or-cpu whitelist written as a bare assert on the device string inside a
+vendored optimizer is not seen, while the same class's .cuda() calls read as harmless guarded branches. Not
+tuned: a measurement round, one level off.
+
+photontorch (blind round 525) on rocm:gfx942, xpu: envsnap says lower, from 'standard ops, no custom CUDA',
+its first core finding hardcoded-cuda-device at ``photontorch/networks/network.py:336`` ("Works unchanged:
+ROCm builds of PyTorch expose AMD GPUs as the 'cuda' device"; on XPU "Behind a CUDA check: runs, but falls
+through to the CPU on Intel XPU", beside float64-on-xpu at ``components/directionalcouplers.py:237``,
+``mzis.py:77-86``, ``waveguides.py:76``, all at lower). The expectation is moderate: Network.initialize, run
+from every forward (``networks/network.py:753-756``), reduces the circuit with torch.solve(Cmlmc, P) whenever
+it has memory-less nodes (``network.py:522``), an API removed from PyTorch ('deprecated since version 1.9 and
+is now removed'), and the ROCm builds for gfx942 and the XPU builds are all modern PyTorch, so the move forces
+a torch.linalg.solve edit; on XPU the guard at ``network.py:335`` is is_cuda, which is true for any non-CPU
+device (``nn/nn.py:163-166``), so terminate() on a network already on the XPU calls t.cuda() and raises;
+borderline against lower on ROCm, where only the removed API breaks. The shape: a call to a removed torch API
+on the simulation's main path is invisible, and an ``is_cuda`` property that means 'not on the CPU' is read as
+a real CUDA check. Not tuned: a measurement round, one level off.
+whisper-blaze (blind round 527) (held out) on rocm:gfx942, xpu, mps: envsnap says higher on all three, from
+inline-ptx at ``csrc/include/hopper_utils.cuh:121`` (+1 more, ``csrc/include/wgmma_utils.cuh:70``) ("Inline
+PTX is NVIDIA's ISA: nothing translates it for ROCm (hipify leaves it as is, so the build fails)", the same
+for Intel XPU and Apple MPS), with hipify-unsupported cuTensorMapEncodeTiled at ``hopper_utils.cuh:92`` and
+warp-mask-32bit at ``csrc/kernels/flash_attn_hopper.cu:51`` (+3) on ROCm and cuda-source at
+``csrc/kernels/*.cu:1`` ("there is no CUDA compiler for Intel GPUs", "nothing compiles CUDA for Apple GPUs")
+on xpu and mps, while the Python package's default-cuda-device at ``whisper_blaze/model.py:310`` and the
+guarded torch.cuda memory probe at ``model.py:435-436`` sit at lower. The expectation is moderate: the Hopper
+kernels are an optional extension, imported in a try/except (``whisper_blaze/model.py:28-32``) and used only
+for contiguous fp16 CUDA tensors with F.layer_norm, F.linear and matmul-softmax fallbacks (``model.py:80-86``,
+``:151-167``, ``:219-230``), and _patch_layers does nothing without them (``:342-344``), so the README's main
+use, WhisperBlaze.from_pretrained(...).transcribe / transcribe_batch (``PKG-INFO:128-158``), is fp16 Hugging
+Face Whisper on torch.device(device) (``model.py:306-324``, ``:397``, ``:537``), 'cuda' on ROCm and an
+argument the call already takes on XPU and MPS; what breaks is the install, since setup.py builds the sm_90a
+nvcc CUDAExtension whenever torch imports and has no switch to skip it (``setup.py:20-67``), so the port is
+one setup.py edit; borderline against higher, as the fused Hopper LayerNorm the package advertises
+(``PKG-INFO:4``, ``:40``) is lost. The shape: a CUDA extension whose every call site has a torch fallback in
+the shipped Python is weighed as the project's only implementation, because the kernels' unportable PTX
+decides the verdict while the runtime guard that makes the extension optional, and the build switch that is
+the real blocker, are not weighed. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,1 @@
+from .pretrained import pretrained

@@ -1,0 +1,3 @@
+from .tokenizers import ABtokenizer
+from .model import AbLang, AbRep, AbHead
+from .pretrained import pretrained

@@ -1,0 +1,1 @@
+"""Convert dataframes, arrays, and tensors."""

@@ -1,0 +1,1 @@
+"""Handles the device abstraction and conversion."""

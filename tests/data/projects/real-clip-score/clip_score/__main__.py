@@ -1,0 +1,3 @@
+import clip_score.clip_score
+
+clip_score.clip_score.main()

@@ -1,0 +1,3 @@
+from . import data
+from . import models
+from . import utils

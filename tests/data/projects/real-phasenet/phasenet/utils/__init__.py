@@ -1,0 +1,3 @@
+from .postprocess import *
+from .visualization import *
+# from .station_sampler import *  # not yet implemented

@@ -1,0 +1,3 @@
+from quad_torch.quad import QUAD
+
+__all__ = ["QUAD"]

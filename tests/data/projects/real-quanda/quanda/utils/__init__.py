@@ -1,0 +1,5 @@
+"""Utilities."""
+
+from quanda.utils import common, datasets, functions, training
+
+__all__ = ["common", "datasets", "functions", "training"]

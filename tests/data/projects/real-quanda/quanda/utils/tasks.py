@@ -1,0 +1,7 @@
+"""Utilities for tasks."""
+
+from typing import Literal
+
+TaskLiterals = Literal[
+    "image_classification", "text_classification", "causal_lm"
+]

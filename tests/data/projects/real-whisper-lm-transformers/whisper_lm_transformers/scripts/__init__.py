@@ -1,0 +1,1 @@
+"""Package for additional scripts in the whisper_lm_transformers library."""
