@@ -918,7 +918,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-imsminer", "xpu"),
         ("real-imsminer", "mps"),
         ("real-phasenet", "mps"),
-        ("real-phasetorch", "xpu"),
         ("real-photontorch", "rocm:gfx942"),
         ("real-photontorch", "xpu"),
         ("real-whisper-blaze", "rocm:gfx942"),
@@ -7224,21 +7223,6 @@ constant is edited, although the library's predict_2d would take 'mps' (``phasen
 it (``train.py:103-107``, ``predict.py:162-166``). The shape: an 'mps' string in the opt-in
 training/prediction CLIs is taken as the project's MPS path for the whole tree, while the README's own entry
 scripts hard-wire a cuda-or-cpu pick that sends MPS to the CPU. Not tuned: a measurement round, one level off.
-
-phasetorch (blind round 525) on xpu: envsnap says lower, from 'standard ops, no custom CUDA', its first core
-finding default-cuda-device at ``phasetorch/mono/_mullpr.py:118`` ("A setting that defaults to 'cuda': pass
-'xpu' (flag, config or argument) on Intel XPU; the code takes the device from it"), with default-cuda-device
-at ``phasetorch/opt/_pytorch_lbfgs/functions/LBFGS.py:212`` and the .cuda() NaN placeholders at
-``LBFGS.py:619``, ``:829-830``, ``:895`` as hardcoded-cuda-device ("Behind a CUDA check: runs, but falls
-through to the CPU on Intel XPU"), all at lower. The expectation is moderate: the device string does reach
-torch everywhere (``util/_tutils.py:32-34``), but NLPR, the package's headline method (``METADATA:18-19``),
-defaults to the vendored 'non-native' LBFGS (``mono/_nonlpr.py:454``, ``:103``), whose constructor asserts
-device == 'cuda' or device == 'cpu' (``LBFGS.py:214``), so nlpr(..., device='xpu') stops with an
-AssertionError; multi-GPU pinning is for 'cuda' only (``util/_proc.py:15-16``) and the docs list only cpu/cuda
-(``mono/_nonlpr.py:229``); borderline against lower, since the documented 'native' solver (``_nonlpr.py:256``)
-avoids the assert. The shape: a cuda-or-cpu whitelist written as a bare assert on the device string inside a
-vendored optimizer is not seen, while the same class's .cuda() calls read as harmless guarded branches. Not
-tuned: a measurement round, one level off.
 
 photontorch (blind round 525) on rocm:gfx942, xpu: envsnap says lower, from 'standard ops, no custom CUDA',
 its first core finding hardcoded-cuda-device at ``photontorch/networks/network.py:336`` ("Works unchanged:

@@ -246,3 +246,23 @@ def test_an_annotated_module_level_cuda_device_is_a_setting(tmp_path: Path) -> N
         "import torch\n\n\ndef make():\n    device: str = 'cuda'\n    return torch.zeros(2, device=device)\n"
     )
     assert _report(_module(tmp_path / "use", body), "xpu").verdict.risk == "moderate"
+
+
+@pytest.mark.parametrize(
+    ("check", "refused"),
+    [
+        ('device == "cuda" or device == "cpu"', True),
+        ('device in ["cuda", "cpu"]', True),
+        ('device == "cuda" or device == "cpu" or device == "xpu"', False),
+        ('device == "cuda" or x == "cpu"', False),
+    ],
+)
+def test_an_assert_spelling_its_device_menu_as_comparisons_is_a_gate(
+    tmp_path: Path, check: str, refused: bool
+) -> None:
+    """phasetorch 0.2.0's bundled L-BFGS asserts ``device == "cuda" or device == "cpu"`` before every solve,
+    the NLPR method's default optimiser: an Intel GPU is refused there, as by ``device in ["cuda", "cpu"]``.
+    """
+    body = f"import torch\n\n\ndef step(x, device):\n    assert {check}\n    return x.to(device)\n"
+    findings = _report(_module(tmp_path, body), "xpu").findings
+    assert bool([f for f in findings if f.rule == "device-choices"]) is refused

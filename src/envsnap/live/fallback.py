@@ -244,7 +244,9 @@ def watch_process(
     try:
         monitor.start()
         while not stop.wait(0.2) and _alive(target):
-            pass
+            # A process caught mid-exec (a loaded machine, a PID just spawned) has no command line yet.
+            command = command or tree.command_line()
+        command = command or tree.command_line()
         monitor.stop()
     finally:
         for signum, handler in previous.items():

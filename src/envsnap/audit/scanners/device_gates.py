@@ -84,7 +84,27 @@ def _admitted(test: ast.expr, lookup: Lookup, *, any_name: bool = False) -> list
             and (any_name or _device_named(part.left))
         ):
             return _menu(part.comparators[0], lookup)
-    return None
+    return _equal_to_one_of(test)
+
+
+def _equal_to_one_of(test: ast.expr) -> list[str] | None:
+    """``device == "cuda" or device == "cpu"``: the menu spelled as comparisons (phasetorch 0.2.0's bundled
+    L-BFGS, #22 stop 31, asserts it before every solve)."""
+    if not (isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or)):
+        return None
+    names: list[str] = []
+    for part in test.values:
+        if not (
+            isinstance(part, ast.Compare)
+            and len(part.ops) == 1
+            and isinstance(part.ops[0], ast.Eq)
+            and _device_named(part.left)
+            and isinstance(part.comparators[0], ast.Constant)
+            and isinstance(part.comparators[0].value, str)
+        ):
+            return None
+        names.append(part.comparators[0].value)
+    return names if is_gate_menu(names) else None
 
 
 def _refused(test: ast.expr, lookup: Lookup) -> list[str] | None:
