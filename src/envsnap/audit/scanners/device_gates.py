@@ -90,20 +90,25 @@ def _admitted(test: ast.expr, lookup: Lookup, *, any_name: bool = False) -> list
 def _equal_to_one_of(test: ast.expr) -> list[str] | None:
     """``device == "cuda" or device == "cpu"``: the menu spelled as comparisons (phasetorch 0.2.0's bundled
     L-BFGS, #22 stop 31, asserts it before every solve)."""
-    if not (isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or)):
+    return _menu_of_parts(test, ast.Or, ast.Eq, device_left=True)
+
+
+def _menu_of_parts(
+    test: ast.expr, joiner: type[ast.boolop], op: type[ast.cmpop], *, device_left: bool
+) -> list[str] | None:
+    """The names of a menu written one comparison per name, each between the device and a string, joined by
+    ``joiner``: ``device == "a" or device == "b"`` (the device on the left), ``"a" not in device and "b" not
+    in device`` (on the right)."""
+    if not (isinstance(test, ast.BoolOp) and isinstance(test.op, joiner)):
         return None
     names: list[str] = []
     for part in test.values:
-        if not (
-            isinstance(part, ast.Compare)
-            and len(part.ops) == 1
-            and isinstance(part.ops[0], ast.Eq)
-            and _device_named(part.left)
-            and isinstance(part.comparators[0], ast.Constant)
-            and isinstance(part.comparators[0].value, str)
-        ):
+        if not (isinstance(part, ast.Compare) and len(part.ops) == 1 and isinstance(part.ops[0], op)):
             return None
-        names.append(part.comparators[0].value)
+        device, name = (part.left, part.comparators[0]) if device_left else (part.comparators[0], part.left)
+        if not (_device_named(device) and isinstance(name, ast.Constant) and isinstance(name.value, str)):
+            return None
+        names.append(name.value)
     return names if is_gate_menu(names) else None
 
 
@@ -117,21 +122,7 @@ def _refused(test: ast.expr, lookup: Lookup) -> list[str] | None:
         and _device_named(test.left)
     ):
         return _menu(test.comparators[0], lookup)
-    if not (isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And)):
-        return None
-    names: list[str] = []
-    for part in test.values:
-        if not (
-            isinstance(part, ast.Compare)
-            and len(part.ops) == 1
-            and isinstance(part.ops[0], ast.NotIn)
-            and isinstance(part.left, ast.Constant)
-            and isinstance(part.left.value, str)
-            and _device_named(part.comparators[0])
-        ):
-            return None
-        names.append(part.left.value)
-    return names if is_gate_menu(names) else None
+    return _menu_of_parts(test, ast.And, ast.NotIn, device_left=False)
 
 
 def _chain_gate(node: ast.If) -> list[str] | None:
