@@ -19,6 +19,7 @@ from envsnap.audit.model import (
     BUILT_MODULE,
     CONDITIONAL_CUDA,
     CPU_BUILD,
+    CUPY_COMPILER,
     DEFAULT_ONLY,
     DEVICE_CHOICE,
     FALLBACK_BUILD,
@@ -28,6 +29,7 @@ from envsnap.audit.model import (
     OPT_IN_PATH,
     OPTIONAL_BUILD,
     OPTIONAL_DISTRIBUTION,
+    OWN_COMPILER,
     PASS_THROUGH,
     SWALLOWED,
     TENSOR_DISPATCH,
@@ -423,10 +425,6 @@ NATIVE_KINDS = frozenset(
     }
 )
 """Signal kinds of native CUDA sources (what a build compiles)."""
-
-
-OWN_COMPILER = "compiler=own"
-CUPY_COMPILER = "compiler=cupy"
 
 
 def _cupy_compiled_strings(signals: list[Signal]) -> list[Signal]:

@@ -47,6 +47,12 @@ parameter off by default (scanners.python _Visitor._constexpr_switches)."""
 ARRAY_SWITCH = "array-switch=1"
 """Signal detail: ``import cupy as cp`` in a module that binds ``cp`` to NumPy otherwise (``import numpy as
 cp``, ``cp = np``): an array-module switch, whose GPU path is CuPy's alone (python _Visitor._import)."""
+OWN_COMPILER = "compiler=own"
+"""Signal detail on a CUDA kernel string: the project's own NVRTC, nvcc or driver-API path compiles it
+(python _Visitor._kernel_compiler), not CuPy (``CUPY_COMPILER``) or torch's cpp_extension
+(``TORCH_COMPILER``), which have ROCm builds."""
+CUPY_COMPILER = "compiler=cupy"
+TORCH_COMPILER = "compiler=torch"
 ADAPTER = "adapter=1"
 """Signal detail: an import inside a function of the project's own module for that package
 (integrations/deepspeed.py), or in a function or class named after it (python _Visitor._adapter_for)."""

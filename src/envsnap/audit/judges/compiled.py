@@ -24,6 +24,7 @@ from envsnap.audit.judges.base import (
 )
 from envsnap.audit.model import (
     OPT_IN,
+    OWN_COMPILER,
     TORCH_FIRST,
     TRITON_ASM,
     UNREFERENCED,
@@ -705,7 +706,7 @@ def judge_kernel_string(signal: Signal, target: Target, ctx: Context) -> Finding
             f"select the project's {NAMES[target.kind]} backend",
             NVRTC_SOURCE,
         )
-    if facts.get("compiler") == "own":
+    if OWN_COMPILER in signal.detail:
         on_rocm: Said = (
             "CUDA C++ kernel source compiled at run time by the project's own NVRTC, nvcc or driver-API "
             "path (not CuPy's or torch's, which have ROCm builds): there is no HIP path to switch to; the "

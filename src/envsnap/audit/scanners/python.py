@@ -28,6 +28,7 @@ from envsnap.audit.model import (
     CUDA_OR_CPU,
     CUDA_SWITCH,
     CUDA_VERSION_PARSE,
+    CUPY_COMPILER,
     DATA_PARALLEL,
     DATASET,
     DEFAULT_ONLY,
@@ -42,10 +43,12 @@ from envsnap.audit.model import (
     NOT_ROCM_RAISE,
     OFF_MPS,
     OPT_IN,
+    OWN_COMPILER,
     PASS_THROUGH,
     SCALER_SWITCH,
     SWALLOWED,
     TOLERATED,
+    TORCH_COMPILER,
     TRITON_ASM,
     UNREFERENCED,
     USES,
@@ -2204,15 +2207,16 @@ class _Visitor(ast.NodeVisitor):
         return ("member=cuda", f"siblings={','.join(sorted(others))}")
 
     def _kernel_compiler(self) -> str:
-        """What compiles the module's CUDA C++ strings: ``cupy`` (the module uses CuPy, whose ROCm build runs
-        RawKernel source through hiprtc), ``torch`` (torch's cpp_extension, which ROCm torch hipifies), else
-        ``own``: the project's own NVRTC, nvcc or driver-API path (PyCUDA's SourceModule, KeOps' NVRTC binder,
-        spconv's cumm, a subprocess nvcc), which has no HIP twin to switch to (#22 stop 31)."""
+        """What compiles the module's CUDA C++ strings, as a detail: ``cupy`` (the module uses CuPy, whose
+        ROCm build runs RawKernel source through hiprtc), ``torch`` (torch's cpp_extension, which ROCm torch
+        hipifies), else ``own``: the project's own NVRTC, nvcc or driver-API path (PyCUDA's SourceModule,
+        KeOps' NVRTC binder, spconv's cumm, a subprocess nvcc), which has no HIP twin to switch to (#22 stop
+        31)."""
         if "cupy" in self.text:
-            return "cupy"
+            return CUPY_COMPILER
         if "cpp_extension" in self.text or "load_inline" in self.text:
-            return "torch"
-        return "own"
+            return TORCH_COMPILER
+        return OWN_COMPILER
 
     def visit_List(self, node: ast.List | ast.Tuple | ast.Set) -> None:
         self._admitted_dtypes(node)
@@ -2253,7 +2257,7 @@ class _Visitor(ast.NodeVisitor):
             return
         if "__global__" in value and _KERNEL_SOURCE.search(value):
             # CUDA C++ the project generates and compiles at run time (KeOps' f-string kernels).
-            detail = (*self._backend_member(), f"compiler={self._kernel_compiler()}")
+            detail = (*self._backend_member(), self._kernel_compiler())
             self.emit("cuda-kernel-string", node, "CUDA C++ kernel source", detail=detail)
             return
         if value in PORT_STRINGS and not self.vocabulary:
