@@ -923,6 +923,25 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-whisper-blaze", "rocm:gfx942"),
         ("real-whisper-blaze", "xpu"),
         ("real-whisper-blaze", "mps"),
+        ("real-fomo-edge-ai", "xpu"),
+        ("real-asem", "xpu"),
+        ("real-asem", "mps"),
+        ("real-plasmacoll", "xpu"),
+        ("real-plasmacoll", "mps"),
+        ("real-plasmidai", "xpu"),
+        ("real-plasmidai", "mps"),
+        ("real-sykra", "xpu"),
+        ("real-syncnet-python", "xpu"),
+        ("real-syncnet-python", "mps"),
+        ("real-elf-pipeline", "mps"),
+        ("real-elm-prune", "xpu"),
+        ("real-findcrack", "xpu"),
+        ("real-findcrack", "mps"),
+        ("real-gotabpfn", "xpu"),
+        ("real-gotabpfn", "mps"),
+        ("real-gotennet", "xpu"),
+        ("real-hedgehog-dlm", "xpu"),
+        ("real-hessian-eigenthings", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -7256,7 +7275,197 @@ one setup.py edit; borderline against higher, as the fused Hopper LayerNorm the 
 (``PKG-INFO:4``, ``:40``) is lost. The shape: a CUDA extension whose every call site has a torch fallback in
 the shipped Python is weighed as the project's only implementation, because the kernels' unportable PTX
 decides the verdict while the runtime guard that makes the extension optional, and the build switch that is
-the real blocker, are not weighed. Not tuned: a measurement round, one level off."""
+the real blocker, are not weighed. Not tuned: a measurement round, one level off.
+fomo-edge-ai (blind round 528) on xpu: envsnap says moderate, from device-choices at
+``fomo/models/base/model.py:159`` ("The device selection picks among cuda, mps, cpu and never 'xpu': on Intel
+XPU it falls back to the CPU until the selection is edited"), with the same rule at
+``fomo/training/trainer.py:290`` and ``fomo/validation/base.py:66`` and hardcoded-cuda-device at
+``fomo/utils/results.py:34``, ``:36`` beside it. The expectation is lower: the cuda -> mps -> cpu pick runs
+only for device='auto'; every other string, 'xpu' included, becomes torch.device(device) in the model,
+predict, the trainer and the validator (``fomo/models/base/model.py:165-166``,
+``models/base/inference.py:205-214``, ``training/trainer.py:286-303``, ``validation/base.py:72-76``), and the
+README's own calls already pass a device (``fomo_edge_ai-0.0.12.dist-info/METADATA:43``, ``:57``); AMP,
+pin_memory and AutoBatch are skipped off CUDA (``trainer.py:564-565``, ``:481``,
+``training/autobatch.py:121-123``), so device='xpu' trains in float32 on the Intel GPU as shipped, and the
+``results.py:34-36`` .cuda() calls sit in the Results.cuda() helper that a user calls by hand
+(``results.py:164``, ``:635``); borderline against moderate, since 'auto' lands on the CPU. The shape: an
+'auto' device pick that skips xpu is read as the only way in, though the same function hands any other device
+string to torch.device, so the target is one argument away. Not tuned: a measurement round, one level off.
+asem (blind round 529) on xpu and mps: envsnap says lower, from "standard ops, no custom CUDA", its first core
+finding float64-on-host at ``asem/STOI.py:30`` ("float64 on a tensor made from host memory ...: it stays on
+the CPU, where float64 works", +2 at ``:33``, ``:37``), with torch-compile-mps at ``asem/DNSMOS.py:99`` and
+``asem/SpeechBERTScore.py:30`` ("torch.compile on MPS is an early prototype") first on mps, all at lower;
+nothing is found at ``asem/base.py:12``. The expectation is moderate: every metric takes only (sample_rate,
+use_gpu) and BaseMetric turns use_gpu into self.device = 'cuda' if use_gpu else 'cpu', moving the Resample
+module and every input there (``asem/base.py:10-14``, ``:18``; ``PESQ.py:55``, ``STOI.py:11``, ``SDR.py:56``),
+so the README's PESQ/STOI/SDR(use_gpu=True) (``asem-1.0.0.dist-info/METADATA:42-47``) has no way onto an Intel
+or Apple GPU until a device parameter is added; on MPS PESQ also moves float64 Bark and hearing-threshold
+tables to the device, since interp() returns torch.tensor of a float64 NumPy array (``utils/bark.py:79-97``,
+``:132-135``; ``utils/loudness.py:43``); borderline against lower only because use_gpu=False runs on the
+CPU. The shape: a boolean use_gpu flag mapped to the string 'cuda' in an attribute (no torch.device, no
+is_available) is not read as a cuda-only device pick, and float64 built in a helper from NumPy and moved by
+.to(device) elsewhere is not traced to the device, while the CPU-side float64 that is cast before the move is
+the one flagged. Not tuned: a measurement round, one level off.
+plasmacoll (blind round 530) on xpu, mps: envsnap says lower, with no finding at all ("standard ops, no custom
+CUDA: install the target build of the framework"; 38 files seen, 1 parsed). The expectation is moderate: the
+package is NumPy-or-CuPy code that reaches its GPU only through cunumpy (``plasmacoll/mcc.py:74``,
+``markers.py:16``, ``population.py:25``, README ``plasmacoll-0.3.0.dist-info/METADATA:92-96``), with a CuPy
+Generator chosen when xp.get_backend() == 'cupy' (``mcc.py:151-161``, ``:731-743``); CuPy has no Intel or
+Apple backend, so on those hosts cunumpy falls back to NumPy and the README's ZeroDReactor
+(``METADATA:119-153``) runs on the CPU as shipped, and the target's GPU is reachable only through a new array
+backend (dpnp on XPU; on MPS also float32, since markers, cross sections and the collision math are float64,
+``markers.py:74-76``, ``cross_sections.py:62-63``, ``mcc.py:210``); no kernel to write, borderline against
+higher. The shape: a CuPy GPU path wrapped by a NumPy/CuPy switch library (import cunumpy as xp) is not read
+as an array framework at all, so the CUDA-only GPU backend leaves no trace and the project scores as standard
+ops on targets where only its CPU path exists. Not tuned: a measurement round, one level off.
+plasmidai (blind round 530) (held out) on xpu, mps: envsnap says moderate, from cuda-only-requirement at
+``plasmidai-1.2.0.dist-info/METADATA:19`` (+1 more, causal-conv1d at ``METADATA:17``) ("Mamba's selective-scan
+CUDA kernels (mamba_ssm imports its compiled selective_scan_cuda at load): CUDA-only as used here"), with
+cuda-only-import at ``plasmidai/experimental/lit.py:8`` at moderate on both and framework-import at
+``plasmidai/datasets/plasmid.py:2`` (+9) on xpu ("Lightning has no XPU accelerator"). The expectation is
+higher: mamba-ssm and causal-conv1d are required (``METADATA:17``, ``:19``) with no fallback in the tree, the
+model is mamba_ssm's MambaLMHeadModel imported at module top and built with the Mamba2 layer by default
+(``lit.py:8``, ``:24-26``, ``:68-79``), and both packages build only with nvcc or hipcc, so pip install
+plasmidai fails on a Mac and neither the training nor the sampling CLI of the README (``METADATA:94-110``) can
+import on an Intel GPU or Apple silicon; running there means replacing the Mamba backbone with another
+implementation. The shape: a required CUDA/HIP-only extension package that is the model itself, with no guard
+or fallback, is weighed like a swappable requirement, so the finding that says 'CUDA-only as used here' stops
+at moderate instead of making the verdict higher. Not tuned: a measurement round, one level off.
+sykra (blind round 531) on xpu: envsnap says moderate, from device-choices at
+``sykra/train_and_generate.py:66`` ("The device selection picks among cuda, mps, cpu and never 'xpu': on Intel
+XPU it falls back to the CPU until the selection is edited"). The expectation is lower: the README's main use
+is the Hugging Face model itself, SykraForCausalLM(config) moved by the user (``METADATA:111``, ``:149``), and
+the model has no device code of its own: a float32 chunkwise Delta path of solve_triangular, cumsum, exp and
+matmul on q.device under torch.autocast(device_type=q.device.type, enabled=False)
+(``sykra/modeling_sykra.py:83-100``, ``:231``, ``:267-340``) and F.scaled_dot_product_attention with a float
+mask (``:538``), so .to('xpu') runs it; the cuda/mps/cpu pick lives in the bundled demo training script, which
+still trains on the CPU there (``train_and_generate.py:61-87``), borderline against moderate in the truth. The
+shape: a device pick in a secondary script shipped inside the package is weighed as the library's main path,
+while the model classes the README drives are plain device-agnostic PyTorch. Not tuned: a measurement round,
+one level off.
+
+syncnet-python (blind round 531) (held out) on xpu, mps: envsnap says moderate, from device-choices at
+``syncnet_python/cli.py:44`` ("The device values it admits (cuda, cpu) leave out 'xpu'", the same for 'mps')
+and hardcoded-cuda-device at ``syncnet_python/run_syncnet_pipeline_on_1example.py:14`` (+2 more, "Fails at
+this line ... the build has no 'cuda' device"), while the library's default-cuda-device at
+``syncnet_python/syncnet_pipeline.py:87`` sits at lower ("pass 'xpu' ... the code takes the device from it").
+The expectation is lower: the README's main use is the Python API, SyncNetPipeline({...}, device='cpu',  # or
+'cuda') then pipe.inference(...) (``METADATA:87-101``), and the device string reaches
+torch.load(map_location=...) and every .to(device) unchanged (``syncnet_pipeline.py:83-113``,
+``SyncNetInstance.py:52``, ``:110``, ``:118``, ``detectors/s3fd/nets.py:112``, ``:174``), so device='xpu' or
+'mps' is an argument the project already accepts; the float32 Conv2d/Conv3d models (``SyncNetModel.py:22-80``)
+run there with NMS and distances on the CPU (``detectors/s3fd/box_utils.py:155-190``,
+``SyncNetInstance.py:112-141``); the CLI's cuda/cpu choices are a one-word edit, borderline in the truth, and
+the run_syncnet_pipeline_on_*.py files are MoChaBench example scripts that import a sibling module by bare
+name (``run_syncnet_pipeline_on_1example.py:1``), not package entry points. The shape: a console script's
+restricted --device choices and example scripts with a literal device='cuda' outweigh a library API that takes
+any device string and threads it through. Not tuned: a measurement round, one level off.
+elf-pipeline (blind round 532) on mps: envsnap says moderate, from torch-cuda-api at
+``elf/execution/engine.py:116`` (+20 more) ("MPS has no CUDA streams or graphs: this call raises; the capture
+must go"), with hardcoded-cuda-device at ``elf/pipeline.py:287`` (+7 more) ("a one-line edit") and
+float64-on-mps at ``elf/utils.py:23`` (the float64 entry of the metadata dtype table) beside it. The
+expectation is higher: the package is multi-process pipeline parallelism, stages on separate GPUs exchanging
+activations and gradients with torch.distributed point-to-point send/recv over NCCL (``METADATA:32``, ``:36``,
+``:69-88``; ``elf/pipeline.py:140-153``, ``:653-704``; ``utils.py:465-494``), and Apple silicon has one GPU
+and no distributed backend for MPS tensors (gloo carries CPU tensors only), so no stage can live on the Apple
+GPU; the CUDA streams, events and pinned-memory offloader (``execution/engine.py:116``, ``:296-298``,
+``execution/offload.py:207-208``, ``:318-351``) have no MPS counterpart either, and what remains is a CPU/gloo
+run. The shape: a distributed multi-GPU framework whose every device call has a one-line MPS replacement is
+scored call by call, while the missing piece, a collective/P2P backend for the target's tensors, is not a
+rule, so the verdict stops at moderate. Not tuned: a measurement round, one level off.
+elm-prune (blind round 532) (held out) on xpu: envsnap says lower, from float64-on-xpu at
+``elmprune/elm.py:45`` ("Arc client GPUs (DG2, Battlemage) emulate or lack fp64; Data Center GPU Max (pvc) has
+it"), with the three device picks at lower as cuda-availability-check and hardcoded-cuda-device at
+``elmprune/elm.py:9``, ``elm_importance_processor.py:21`` and ``feature_extractor.py:18`` ("Behind a CUDA
+check: runs, but falls through to the CPU on Intel XPU, so the accelerator sits idle"). The expectation is
+moderate: those three picks are self.device = torch.device('cuda' if torch.cuda.is_available() else 'cpu') in
+the classes' __init__ with no device parameter, and PrunePipeline builds its own ImportanceProcessorConfig
+with no device (``prune_pipeline.py:152``), so the package's main entry, the feature extraction over the
+validation set and the ELM solves, runs on the CPU on an XPU machine until those lines are edited; borderline
+against lower since the CPU fallback completes the pipeline. The shape: a cuda-or-cpu pick bound to
+``self.device`` inside a class constructor, with no parameter or setting to reach it, is read as a guarded
+CUDA check that merely idles the accelerator, not as the no-way-in device pick it is when the same expression
+sits at module level (whisper-speaker-id, blind round 527). Not tuned: a measurement round, one level off.
+findcrack (blind round 533) on xpu and mps: envsnap says lower, from default-cuda-device at
+``findcrack/inference/pipeline.py:110`` (+1, ``pipeline.py:27``) ("A setting that defaults to 'cuda': pass
+'xpu' (flag, config or argument) on Intel XPU; the code takes the device from it", the same with 'mps'), with
+cuda-availability-check at ``pipeline.py:46`` and ``models/registry.py:371`` ("Returns False on Intel XPU: the
+code takes its CPU branch") and ort-cuda-provider at ``models/onnx_wrapper.py:157`` (+1) all at lower, and on
+MPS the lead reason "has a code path on Apple MPS: names the 'mps' device
+(``findcrack/models/registry.py:374``)". The expectation is moderate: the device argument is not a way in,
+because CrackInferencePipeline sets self.device = torch.device(device if torch.cuda.is_available() else 'cpu')
+and moves the model there (``inference/pipeline.py:45-48``, from_pretrained ``:110-115``), so device='xpu' or
+'mps' is replaced by the CPU on any machine without CUDA, even after load_model, which documents and checks
+'mps' (``models/registry.py:271``, ``:374-376``), put the weights on the target (``:398``, ``:405``); the ONNX
+wrapper offers only CUDA or CPU providers (``models/onnx_wrapper.py:27-30``); a one-line pick edit puts the
+float32 U-Net/SMP path (``pipeline.py:178-186``, ``:341-346``) on the target; borderline against lower, since
+the README's own use is device='cpu' with ONNX registry models (``METADATA:104-107``,
+``config/registry.yml:38-42``) that run on the CPU anyway. The shape: a conditional expression that keeps the
+caller's device only when torch.cuda.is_available() is read as a default that the caller overrides plus a
+harmless CPU fallback, though its else branch discards every non-CUDA device the caller passes (the same gate
+spelled as an if statement, ``first_breaks/desktop/settings_processing_widget.py:321``, is read as
+device-choices at moderate), and an 'mps' check in the loader is taken as the project's MPS path though the
+pipeline drops it. Not tuned: a measurement round, one level off.
+gotabpfn (blind round 534) (held out) on xpu and mps: envsnap says moderate, from device-choices at
+``gotabpfn/GO-LR.py:98`` (+1 more, ``gotabpfn/gotabpfn.py:27``) ("The device selection picks among cuda, cpu
+and never 'xpu': on Intel XPU it falls back to the CPU until the selection is edited", the same for 'mps'),
+with the cuda-or-cpu defaults of pidf_segpca, TabPFN25Head and the NSC modules as cuda-availability-check at
+lower (``gotabpfn/NSC-P.py:159``, ``gotabpfn/gotabpfn.py:392``, ``:871``). The expectation is lower: the two
+flagged picks belong to GraphFeatureOrdering (and its standalone GO-LR copy), which only places the one-off
+sample k-means and falls back to the shipped scikit-learn KMeans on the CPU (``gotabpfn.py:260-270``), while
+its feature graphs and refinement run on CPU copies on every platform (``gotabpfn.py:108-116``); the parts
+that use an accelerator take the device as an argument the README already passes, pidf_segpca(device=DEVICE)
+and TabPFN25Config(device=DEVICE) (``METADATA:685-709``; ``gotabpfn.py:364``, ``:871``), and tabpfn 6.3.1
+accepts 'mps' (torch>=2.5, autocast off) and any other torch device string (tabpfn/utils.py:157, 175-195);
+borderline against moderate for the fixed GO-LR pick and the README's cuda-or-cpu DEVICE line
+(``METADATA:578``), user code the reader edits. The shape: a cuda-or-cpu pick with no device argument is
+weighed as the project's device story, though it only feeds a CPU-capable preprocessing step while the model
+stages take an explicit device that reaches the target. Not tuned: a measurement round, one level off.
+gotennet (blind round 534) on xpu: envsnap says lower, from framework-requirement at
+``gotennet-1.1.2.dist-info/METADATA:61`` ("Lightning has no XPU accelerator: accelerator='xpu' is an invalid
+name and 'auto' trains on the CPU. ... An optional extra: the project installs and runs without it"), with
+framework-import at ``gotennet/datamodules/components/utils.py:3`` (+11) and float64-on-xpu at
+``gotennet/models/tasks/QM9Task.py:86`` (+3) at lower, and no finding on torch_cluster. The expectation is
+moderate: the required torch-cluster (``METADATA:42``) is imported at module top for radius_graph
+(``gotennet/models/components/layers.py:15``) and called on the positions' device in Distance.forward
+(``layers.py:1589``), which GotenNetWrapper runs on every forward (``models/representation/gotennet.py:1044``)
+and the model config wires into GotenModel, from_pretrained and train_gotennet
+(``configs/model/gotennet.yaml:16-17``); torch_cluster has CPU and CUDA kernels only and rejects an XPU
+tensor, so the graph must be built on a CPU copy or with torch.cdist, and the Lightning trainer
+(``configs/trainer/default.yaml:1-7``) trains on the CPU, which envsnap does name but discounts as an optional
+extra although the README's training and testing (``METADATA:249-286``) need it; the base GotenNet with
+user-supplied edges (``METADATA:180-194``) would run as is. The shape: a required compiled PyG extension
+(torch-cluster's radius_graph) called from the core forward leaves no XPU finding, so only the optional-extra
+Lightning notes remain, all at lower. Not tuned: a measurement round, one level off.
+hedgehog-dlm (blind round 535) on xpu: envsnap says moderate, from cuda-only-requirement at
+``hedgehog_dlm-0.2.0.dist-info/METADATA:28`` ("vLLM serving engine (CUDA kernels) ... the project requires it
+and no Intel XPU build exists: the install pulls the CUDA build or fails to build it, until the requirement
+becomes an extra"), with device-choices at ``hedgehog/trainers/__init__.py:151`` and
+``hedgehog/utils/__init__.py:58`` ("The device selection picks among cuda, mps, cpu and never 'xpu'") at
+moderate beside it. The expectation is lower: the vllm line is already an extra
+(``Requires-Dist: vllm>=0.5.0; extra == "infer"``, ``METADATA:26-30``; the package has no required dependency
+at all) and its imports are guarded and reached only with --backend vllm (``inference/__init__.py:166``,
+``:405-414``); the 'auto' pick skips xpu, but every CLI command takes --device (``cli/__init__.py:156``,
+``:201``, ``:234``, ``:273``) and get_device hands any non-'auto' string to torch.device
+(``utils/__init__.py:54-55``), which run_train forwards into TrainerConfig (``cli/__init__.py:328``, ``:426``)
+and the trainer moves model and batches to (``trainers/__init__.py:109``, ``:157-158``, ``:219``), so --device
+xpu runs the float32 DiT and multinomial samplers (``models/__init__.py:58-66``,
+``samplers/__init__.py:54-75``) as shipped; borderline against moderate since the help text lists only cpu,
+cuda, mps. The shape: an optional extra (``extra == "infer"``) is read as a required CUDA-only dependency, and
+an auto-detect branch that omits xpu is read as the only way to pick a device, though an explicit device
+string passes straight through. Not tuned: a measurement round, one level off.
+hessian-eigenthings (blind round 535) on mps: envsnap says lower, with no finding at all ("standard ops, no
+custom CUDA: install the target build of the framework"; 25 files seen, 2 parsed). The expectation is
+moderate: the README's own example is float64 end to end
+(``hessian_eigenthings-1.0.0a5.dist-info/METADATA:92-93``) and the operators take their dtype and device from
+the model's parameters (``operators/hessian.py:83-85``), so a Mac user must drop to float32; and the headline
+Lanczos builds its tridiagonal on the operator's device and calls torch.linalg.eigh there
+(``algorithms/lanczos.py:94``, ``:155``; ``spectral_density.py:85-92``), an op MPS does not implement, with
+the default hutch++ trace doing torch.linalg.qr on the device too (``algorithms/trace.py:104``, ``:152-153``),
+so lanczos on 'mps' fails until PYTORCH_ENABLE_MPS_FALLBACK=1 is set or the small matrix is moved to the CPU:
+config or small edits, nothing to rewrite. The shape: a library that never names a device and only follows its
+inputs is scanned as plain framework code, so linear-algebra ops missing on MPS (eigh, qr) and a float64
+main-path example in the README go unseen. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

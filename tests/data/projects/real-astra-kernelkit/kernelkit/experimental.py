@@ -1,0 +1,1 @@
+from .geom import suggest_volume_extent

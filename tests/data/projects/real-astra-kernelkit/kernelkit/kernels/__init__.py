@@ -1,0 +1,2 @@
+from .cone_fp import RayDrivenConeFP
+from .cone_bp import VoxelDrivenConeBP

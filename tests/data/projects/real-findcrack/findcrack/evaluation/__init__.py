@@ -1,0 +1,3 @@
+from .metrics import calculate_metrics
+
+__all__ = ["calculate_metrics"]

@@ -1,0 +1,5 @@
+from .blending import PatchBlender
+
+__all__ = [
+    "PatchBlender",
+]

@@ -1,0 +1,5 @@
+"""
+Configuration files for FOMO.
+
+Contains default dataset configurations and model settings.
+"""

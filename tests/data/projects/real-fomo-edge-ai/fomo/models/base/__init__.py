@@ -1,0 +1,3 @@
+from .model import BaseModel
+
+__all__ = ["BaseModel"]

@@ -1,0 +1,5 @@
+"""FOMO point-localization model."""
+
+from .model import FOMO
+
+__all__ = ["FOMO"]

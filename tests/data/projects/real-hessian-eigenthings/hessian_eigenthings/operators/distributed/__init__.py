@@ -1,0 +1,3 @@
+from hessian_eigenthings.operators.distributed.ddp import DDPHessianOperator
+
+__all__ = ["DDPHessianOperator"]

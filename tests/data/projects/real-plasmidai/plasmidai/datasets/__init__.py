@@ -1,0 +1,3 @@
+from plasmidai.datasets.plasmid import PlasmidDataModule
+from plasmidai.datasets.replicons import RepliconDataModule
+from plasmidai.datasets.utils import DNATokenizer

@@ -1,0 +1,5 @@
+"""
+plimai.llm
+
+This package contains LLM provider classes and integrations.
+"""

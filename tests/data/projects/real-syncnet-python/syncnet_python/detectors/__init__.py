@@ -1,0 +1,1 @@
+from .s3fd import S3FD
