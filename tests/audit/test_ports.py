@@ -351,7 +351,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-deepcr", "mps"),
         ("real-imitation", "mps"),
         ("real-mbrl", "mps"),
-        ("real-wtpsplit", "mps"),
         ("real-vsgmfss-fortuna", "rocm:gfx942"),
         ("real-sadtalker-z", "xpu"),
         ("real-rwkv", "rocm:gfx942"),
@@ -694,7 +693,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-tensorcircuit", "mps"),
         ("real-textattack", "xpu"),
         ("real-textattack", "mps"),
-        ("real-batch-nl-torch", "mps"),
         ("real-maestro", "rocm:gfx942"),
         ("real-megadetector", "xpu"),
         ("real-fastrag", "xpu"),
@@ -728,7 +726,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-entropack", "xpu"),
         ("real-entropack", "mps"),
         ("real-framelift-video", "mps"),
-        ("real-inkan", "mps"),
         ("real-kazane", "mps"),
         ("real-kelp-o-matic", "mps"),
         ("real-celldetection", "mps"),
@@ -3114,13 +3111,6 @@ and the spaCy wrapper takes ``device=`` (``spacy_integration.py:73``-``:74``). T
 inside a try/except that falls back to leaving the model where it is, read as an unguarded hard-coded CUDA
 device. Measured one level off; right since stop 22's fix (a ``try`` whose handler catches ``AssertionError``,
 what a CUDA call raises on a torch built without CUDA, and never re-raises guards the CUDA call in it).
-wtpsplit (blind round 184, held out) on MPS: moderate, from torch-compile-mps at ``wtpsplit/extract.py:174``
-("torch.compile on MPS is an early prototype"). The expectation is lower: that call is inside ``optimize()``
-(``extract.py:114``-``:181``), which the README calls optional ("This is **optional**") and which runs only
-when the user calls ``sat.optimize()``; the default path moves inputs to the model's device
-(``extract.py:192``-``:201``) and runs eagerly, so ``sat.to('mps')`` works as shipped. The shape:
-torch.compile behind an opt-in method the user must call, read as on the default inference path. Not tuned: a
-measurement round, one level off.
 vsgmfss-fortuna (blind round 185, held out) on ROCm: higher, from cuda-only-import at
 ``vsgmfss_fortuna/__init__.py:9`` (``import tensorrt``, "no build for ROCm exists"; the torch_tensorrt.fx
 imports at ``:14``-``:16`` too). The expectation is moderate: the imports are unconditional but TensorRT is
@@ -5680,14 +5670,6 @@ for the CPU unless the undocumented TA_DEVICE is set, and training's multi-GPU p
 devices (``textattack/trainer.py:630-637``). The shape: a module-level cuda-else-cpu default device with no
 other backend named is not read as a silent CPU fallback on XPU/MPS. Not tuned: a measurement round, one level
 off.
-batch-nl-torch (blind round 402) on mps: envsnap says moderate, from torch-compile-mps at
-``batch_nl/neighbourlist.py:97`` ("torch.compile on MPS is an early prototype (Inductor's Metal backend):
-expect unsupported ops and fall-backs; validate against eager mode"). The expectation is lower: the compile is
-an option with an eager path the project documents, ``calculate_neighbourlist(use_torch_compile=True)`` at
-``batch_nl/neighbourlist.py:151`` switching at ``:178``, the device is a parameter (``:91``) and the default
-dtype is float32 (``:22``), so an MPS user passes device='mps' and, if Inductor fails,
-use_torch_compile=False, with no edit. The shape: a torch.compile that sits behind a documented on/off switch
-with an eager fallback is read as a required compile on MPS. Not tuned: a measurement round, one level off.
 maestro (blind round 403) (held out) on ROCm: envsnap says moderate, from cuda-only-requirement at
 ``METADATA:258`` ("FlashAttention CUDA kernels: CUDA-only as used here."). The expectation is lower:
 flash-attn is only a Requires-Dist of the florence-2 extra (``METADATA:258``), maestro's own code never
@@ -5867,16 +5849,6 @@ the device choice is auto/cpu/cuda/igpu (``framelift/options.py:17``) and ``Devi
 edited. The shape: a device selection written as a dataclass property returning ``torch.device(f'cuda:{id}')
 if self.is_cuda else torch.device('cpu')``, with the choices held in a tuple constant elsewhere, is not read
 as a CUDA-or-CPU selection. Not tuned: a measurement round, one level off.
-inkan (blind round 421) on mps: envsnap says moderate, from torch-compile-mps at ``inkan/basis.py:149``
-("torch.compile on MPS is an early prototype (Inductor's Metal backend): expect unsupported ops and
-fall-backs; validate against eager mode"). The expectation is lower: the README names MPS among the supported
-devices ('Supported devices: CPU, CUDA (NVIDIA), MPS (Apple Silicon)', ``inkan-0.5.2.dist-info/METADATA:79``)
-and benchmarks on it (``:220``), the compiled basis has an eager twin the layer selects with
-``compile_basis=False`` (``inkan/basis.py:153-157``, ``inkan/layer.py:20-25``, ``:110``), and every tensor
-follows the input's device in float32, so an MPS user moves the model to 'mps' and, if Inductor fails, passes
-compile_basis=False, with no edit. The shape: a module-level torch.compile with a documented eager switch, in
-a project that names MPS as supported, is read as a required compile on MPS. Not tuned: a measurement round,
-one level off.
 kazane (blind round 422) on mps: envsnap says moderate, from float64-on-mps at ``kazane/decimate.py:68`` (+2
 more) ("MPS has no float64: 'Cannot convert a MPS Tensor to float64 dtype': fails if this tensor lives on the
 MPS device"). The expectation is lower: the float64 sinc kernel is built once on the CPU in ``__init__`` and

@@ -464,6 +464,8 @@ class _Visitor(ast.NodeVisitor):
         self.compared: set[int] = set()
         self.stub_class = 0
         self.flags_of_imports: frozenset[str] | None = None
+        self.eager_kept: set[int] = set()
+        """Ids of ``torch.compile`` calls that leave the eager callable in use (``_mark_eager_kept``)."""
         self.off_mps: set[int] = set()
         """Ids of float64 dtype nodes in a branch that runs only off MPS (``_mark_off_mps``)."""
         # Inside the handler of an older torch's fallback (python_shapes.legacy_fallback).
@@ -1720,11 +1722,15 @@ class _Visitor(ast.NodeVisitor):
             # pytorch-optimizer's `compile_foreach_step`): compiling is what a caller asks that function for.
             # So in a method that turns a fast path on (zflows 0.6.2's `enable_for_ladj`, `enable_grad`,
             # #22 blind round 446): the caller calls it to opt in.
+            # So in an `optimize()` method (wtpsplit 2.2's `SaT.optimize`, #22 stop 32): a speed-up the caller
+            # asks for, not the model's path.
             named = any(
-                "compile" in function.lower() or function.startswith("enable_")
+                "compile" in function.lower()
+                or function.startswith("enable_")
+                or (function.lower().startswith("optimiz") and "optimizer" not in function.lower())
                 for function in self.function_names
             )
-            guarded = self.conditional > 0 or self.guard > 0 or named
+            guarded = self.conditional > 0 or self.guard > 0 or named or id(node) in self.eager_kept
             self.emit("torch-compile", node, "torch.compile", guarded=guarded)
         if name == "torch.ops.load_library" and (self.swallowed or self.tolerated) and node.args:
             # torchani 2.9 loads the cuAEV library its `ani build-extensions` command JIT-builds only in
@@ -2351,7 +2357,25 @@ class _Visitor(ast.NodeVisitor):
             value = value.args[0]
         return isinstance(value, ast.Constant) and value.value == "cpu"
 
+    def _mark_eager_kept(self, node: ast.Assign) -> None:
+        """``fast = torch.compile(slow)`` under a new name (inkan 0.2's ``bspline_basis`` beside
+        ``bspline_basis_eager``, batch-nl's ``self._nlist_ON2_compiled`` picked by ``use_torch_compile``, #22
+        stop 32): the eager callable stays bound, so the project keeps a way to run without Inductor.
+        ``model = torch.compile(model)`` rebinds the only name and is the model's path."""
+        value = node.value
+        if not (
+            isinstance(value, ast.Call)
+            and value.args
+            and isinstance(value.args[0], (ast.Name, ast.Attribute))
+            and self.dotted(value.func) == "torch.compile"
+            and len(node.targets) == 1
+        ):
+            return
+        if ast.unparse(node.targets[0]) != ast.unparse(value.args[0]):
+            self.eager_kept.add(id(value))
+
     def visit_Assign(self, node: ast.Assign) -> None:
+        self._mark_eager_kept(node)
         # The value is read before the name is rebound: `w = w.double()` reads the old `w`.
         host = self._host_tensor(node.value)
         self._visit_assign(node)
