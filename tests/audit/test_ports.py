@@ -367,7 +367,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-bindsnet", "mps"),
         ("real-mmdet3d", "rocm:gfx942"),
         ("real-torchquantum", "mps"),
-        ("real-rerankers", "xpu"),
         ("real-lietorch", "rocm:gfx942"),
         ("real-lietorch", "xpu"),
         ("real-lietorch", "mps"),
@@ -3222,17 +3221,6 @@ by einsum or bmm (``functional/gate_wrapper.py:91``, ``:131``), and MPS complex 
 and partial; the docstring names only 'cpu' or 'cuda' (``devices.py:51``). The shape: a complex dtype set
 once as a module constant and used by every op, which MPS supports only in part. Not tuned: a measurement
 round, one level off.
-rerankers (blind round 73, held out) on XPU: right until stop 23, then moderate, from cuda-only-requirement at
-``rerankers-0.10.0.dist-info/METADATA:228`` (``Requires-Dist: flash-attn; extra == "all"``, also under the
-``llmlayerwise`` and ``monovlm`` extras). Before stop 23 no requirement of this METADATA was read: its
-multi-line ``License:`` header has whitespace-only lines, which ended the headers early. Read now, every
-requirement is an extra's, so scanners.build reads the extras as flavours of which one is always installed
-(ipex-llm's ``[xpu]``/``[all]``), and flash-attn as required. The expectation is lower: ``pip install
-rerankers`` installs nothing, the extras are features (api, gpt, transformers, flashrank...), flash-attn is
-in three of about ten, and every ``import flash_attn`` is guarded. The shape: a package whose base install
-has no requirements and whose extras are features, read as flavours. A rule counting only packages most
-extras list as always installed fixed this and broke ipex-llm on ROCm and MPS (its XPU kernels are in five
-of twelve extras), so it was not kept.
 torchaug (blind round 194, held out) on XPU: lower, "standard ops, no custom CUDA", with no finding at all:
 the code follows the input's device (``torchaug/transforms/_color.py:223``,
 ``functional/_utils/_tensor.py:18``-``:23``) and the requirement ``torchvision<0.20,>=0.17.0``

@@ -1,10 +1,15 @@
-"""Fixes after the held-out corpus' torch.compile cells (#22, stop 32), each with the real files and twins.
+"""Fixes in stop 32 (#22): held-out torch.compile cells and round 535's extras, with the real files and twins.
 
 - ``torch.compile`` on MPS (Inductor's Metal prototype) is moderate only where it is the model's path. It is a
   switch (lower) where the eager callable stays bound beside the compiled one (inkan's
   ``bspline_basis_eager``, batch-nl's ``use_torch_compile``), and inside an ``optimize()`` method a caller
   opts into (wtpsplit). Corpus truths: all three lower on MPS; quad-torch's ``@torch.compile`` on every
   optimizer step stays moderate.
+- Where every requirement is an extra's, the extras are the install's flavours (one is always chosen) only
+  where one of them names a device or a framework (``xpu``, ``cuda124``, ``core-cu12``, ``pytorch``):
+  hedgehog-dlm's ``train`` and ``infer`` are features, and vLLM in ``infer`` is optional. Corpus: rerankers'
+  XPU cell (lower; a draw, kept aside) moved right with it; hedgehog-dlm's XPU cell stays moderate on its
+  device pick.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import pytest
 
 from envsnap.audit import audit, parse_target, scan_tree
 from envsnap.audit.model import AuditReport
+from envsnap.audit.scanners.build import scan_metadata
 from tests.audit.conftest import project
 
 
@@ -60,3 +66,34 @@ def _module(root: Path, body: str) -> Path:
 )
 def test_the_twins(tmp_path: Path, body: str, risk: str) -> None:
     assert _compile_risks(_report(_module(tmp_path, body), "mps")) == [risk]
+
+
+def _metadata(extras: dict[str, list[str]]) -> str:
+    lines = ["Metadata-Version: 2.4", "Name: pkg", "Version: 1.0"]
+    for extra, requirements in extras.items():
+        lines.append(f"Provides-Extra: {extra}")
+        lines += [f'Requires-Dist: {requirement}; extra == "{extra}"' for requirement in requirements]
+    return "\n".join(lines) + "\n\nThe README.\n"
+
+
+def _optional_subjects(text: str) -> dict[str, bool]:
+    return {s.subject: "optional=1" in s.detail for s in scan_metadata("pkg-1.0.dist-info/METADATA", text)}
+
+
+def test_feature_extras_stay_optional_where_every_requirement_is_an_extras() -> None:
+    # hedgehog-dlm 0.2.0 declares nothing required: dev, train (deepspeed) and infer (vllm) are features.
+    text = (Path(project("real-hedgehog-dlm")) / "hedgehog_dlm-0.2.0.dist-info" / "METADATA").read_text()
+    subjects = _optional_subjects(text)
+    assert subjects["vllm"] is True
+    assert subjects["deepspeed"] is True
+    assert _optional_subjects(_metadata({"train": ["deepspeed"], "infer": ["vllm"]})) == {
+        "deepspeed": True,
+        "vllm": True,
+    }
+
+
+@pytest.mark.parametrize("extras", [("cpu", "cuda124"), ("core-cu12", "jax"), ("xpu", "serving")])
+def test_build_flavours_still_count_as_the_install(extras: tuple[str, str]) -> None:
+    # ipex-llm installs as ipex-llm[xpu] or [all], abracudabra as [cpu] or [cuda124]: one flavour is chosen.
+    text = _metadata({extras[0]: ["torch"], extras[1]: ["cupy-cuda12x"]})
+    assert _optional_subjects(text) == {"torch": False, "cupy-cuda12x": False}

@@ -273,11 +273,12 @@ def scan_metadata(relative: str, text: str) -> Iterator[Signal]:
     """Requirements of a released package's core metadata (a wheel's METADATA, an sdist's PKG-INFO).
 
     The headers end at the first blank line; the README follows as the body and says nothing here. A
-    ``Requires-Dist`` whose marker names an ``extra`` is that extra's, installed only on request; unless
-    every requirement is one of several extras': then the extras are the install's flavours, one of which is
-    always chosen (ipex-llm 2.2 is installed as ``ipex-llm[xpu]`` or ``ipex-llm[all]``, #22 blind round 15).
-    A single extra is a feature, not a flavour: fair-esm 2.0 declares only ``esmfold`` (DeepSpeed, OpenFold's
-    stack), and ``pip install fair-esm`` is the protein language models alone (#22 blind round 81).
+    ``Requires-Dist`` whose marker names an ``extra`` is that extra's, installed only on request; unless every
+    requirement is one of several extras': then the extras are the install's flavours, one of which is always
+    chosen (ipex-llm 2.2 is installed as ``ipex-llm[xpu]`` or ``ipex-llm[all]``, #22 blind round 15), where
+    one of them names a build (``_names_a_build``). A single extra is a feature, not a flavour: fair-esm 2.0
+    declares only ``esmfold`` (DeepSpeed, OpenFold's stack), and ``pip install fair-esm`` is the protein
+    language models alone (#22 blind round 81).
     """
     found: list[tuple[Signal, bool, set[str]]] = []
     extras: set[str] = set()
@@ -302,12 +303,40 @@ def scan_metadata(relative: str, text: str) -> Iterator[Signal]:
             if signal.subject == "torch":
                 torch_required = torch_required or not named
                 torch_extras |= named
-    flavours = all(extra for _, extra, _ in found) and len(extras) > 1
+    flavours = all(extra for _, extra, _ in found) and len(extras) > 1 and any(map(_names_a_build, extras))
     torch_path = set() if torch_required else _torch_path(torch_extras, [named for _, _, named in found])
     for signal, extra, named in found:
         beside_torch = bool(named & torch_path) and signal.subject != "torch"
         yield _optional(signal) if extra and not flavours and not beside_torch else signal
     yield from _documented_ort_builds(relative, lines, body)
+
+
+_BUILD_WORDS = frozenset(
+    {
+        "cpu",
+        "gpu",
+        "cuda",
+        "cu",
+        "rocm",
+        "hip",
+        "xpu",
+        "npu",
+        "tpu",
+        "mps",
+        "metal",
+        "torch",
+        "pytorch",
+        "jax",
+    }
+    | {"tensorflow", "tf"}
+)
+
+
+def _names_a_build(extra: str) -> bool:
+    """Whether an extra is named for a device or a framework (``xpu``, ``cuda124``, ``core-cu12``,
+    ``pytorch``): a flavour of the install, one of which is chosen. ``train`` and ``infer`` (hedgehog-dlm
+    0.2, #22 stop 32) are features a user adds, flavours or not."""
+    return any(word.rstrip("0123456789") in _BUILD_WORDS for word in re.split(r"[-_.]", extra.lower()))
 
 
 _TORCH_EXTRA_NAMES = frozenset({"torch", "pytorch"})
