@@ -938,6 +938,18 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-gotennet", "xpu"),
         ("real-hedgehog-dlm", "xpu"),
         ("real-hessian-eigenthings", "mps"),
+        ("real-ideeplc", "xpu"),
+        ("real-ideeplc", "mps"),
+        ("real-joetorch", "xpu"),
+        ("real-joetorch", "mps"),
+        ("real-jointbilateralfilter-torch", "rocm:gfx942"),
+        ("real-joyrl", "xpu"),
+        ("real-joyrl", "mps"),
+        ("real-turbot5", "mps"),
+        ("real-vae3d2d", "xpu"),
+        ("real-hojo-asr", "xpu"),
+        ("real-hojo-asr", "mps"),
+        ("real-humancompatible-train", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -7425,7 +7437,132 @@ the default hutch++ trace doing torch.linalg.qr on the device too (``algorithms/
 so lanczos on 'mps' fails until PYTORCH_ENABLE_MPS_FALLBACK=1 is set or the small matrix is moved to the CPU:
 config or small edits, nothing to rewrite. The shape: a library that never names a device and only follows its
 inputs is scanned as plain framework code, so linear-algebra ops missing on MPS (eigh, qr) and a float64
-main-path example in the README go unseen. Not tuned: a measurement round, one level off."""
+main-path example in the README go unseen. Not tuned: a measurement round, one level off.
+ideeplc (blind round 536) on xpu and mps: envsnap says lower, from cuda-availability-check at
+``ideeplc/ideeplc_core.py:69`` ("Returns False on Intel XPU: the code takes its CPU branch", the same for
+Apple MPS), with hardcoded-cuda-device at the same line ("Behind a CUDA check: runs, but falls through to the
+CPU on Intel XPU, so the accelerator sits idle") also at lower; 17 files seen, 2 parsed. The expectation is
+moderate: that line is device = torch.device('cuda' if torch.cuda.is_available() else 'cpu') inside
+ideeplc_core.main, which builds MyNet on it, loads the pretrained weights with map_location=device and hands
+it to the fine-tuner and to predict (``ideeplc/ideeplc_core.py:85``, ``:99``, ``:115``, ``:131``), while the
+console script has no device option (``__main__.py:48-95``) and the GUI calls the same main (``gui.py:7``), so
+the README's ideeplc --input ... --save [--finetune] [--calibrate]
+(``ideeplc-1.4.1.dist-info/METADATA:292-305``) runs on the CPU of an Intel or Apple GPU machine until that
+pick is edited; on MPS the edit is not the last one, since the retention-time labels are float64 pandas values
+(``utilities.py:509``, ``:535``; ``data_initialize.py:19-20``) moved to the device before the .float() cast
+(``predict.py:37``, ``:40``; ``fine_tuning.py:138``, ``:141``), which MPS refuses; borderline against lower on
+XPU since the CPU run completes and the Conv1d/Linear model (``model.py:14-168``) is small. The shape: a
+cuda-or-cpu pick held in a local variable of the CLI's main function, with no argument, flag or setting to
+reach it, is read as a guarded CUDA check that merely idles the accelerator (as elm-prune's self.device picks,
+blind round 532), and float64 labels that reach the device only after that pick is edited go unseen. Not
+tuned: a measurement round, one level off.
+joetorch (blind round 537) (held out) on xpu and mps: envsnap says lower, from hardcoded-cuda-device at
+``joetorch/datasets/dataset.py:150`` ("Behind a CUDA check: runs, but falls through to the CPU on Intel XPU,
+so the accelerator sits idle", the same for Apple MPS) and default-cuda-device at ``dataset.py:95`` ("A
+setting that defaults to 'cuda': pass 'xpu' (flag, config or argument) on Intel XPU; the code takes the device
+from it", the same with 'mps'), and on MPS the lead reason "has a code path on Apple MPS: names the 'mps'
+device (``joetorch/datasets/dataset.py:151``)". The expectation is moderate: the README's main use builds
+MNIST(..., augment=True, device='cuda') (``METADATA:62-65``), and an augmented PreloadedDataset calls
+update_transformed_images() with no argument at construction and again every epoch from train()
+(``dataset.py:35``, ``optim/train.py:93-94``), so the default transform_device=torch.device('cuda')
+(``dataset.py:95``, ``:110``) is never overridden on the main path and the RandomAffine slices are sent to a
+CUDA device the target lacks; line 150 is no CUDA check but the 'cuda' entry of a string-to-device map in
+PreloadedDataset.to that knows only 'cpu', 'cuda' and 'mps' and raises ValueError for 'xpu'
+(``dataset.py:145-172``, reached from ``mnist.py:62``), and the 'mps' entry beside it does not save the
+augmentation path; a one-line change of the default fixes both targets, the train loop itself follows the
+model's device (``train.py:66``, ``:100``); borderline against lower for the unaugmented splits, where the
+transform is None and ``dataset.py:96-98`` returns early. The shape: a keyword default of torch.device('cuda')
+is read as a setting the user passes, though the library calls the method without the argument on the main
+path, and a device-name map is read as a guarded CUDA fallback. Not tuned: a measurement round, one level off.
+jointbilateralfilter-torch (blind round 537) on rocm:gfx942: envsnap says moderate, from cuda-source at
+``csrc/jbf_layer_gpu_backward.cu:1`` (+1 more, ``csrc/jbf_layer_gpu_forward.cu:1``) and cuda-extension at
+``setup.py:19`` ("CUDA code (1 kernels, 1 launches, 17 CUDA API calls) ... the HIPIFY inventory maps each one:
+on a ROCm torch, torch.utils.cpp_extension hipifies it at build"), its own HIPIFY inventory listing 5 CUDA
+APIs, all mapped, none without a HIP equivalent. The expectation is lower: the CUDAExtension
+(``setup.py:19-24``) is hipified when built against ROCm PyTorch, and the kernels are plain per-voxel loops
+over __constant__ memory filled by cudaMemcpyToSymbol and launched with <<<>>> under
+AT_DISPATCH_FLOATING_TYPES_AND_HALF (``csrc/jbf_layer_gpu_forward.cu:25-43``, ``:258-283``;
+``jbf_layer_gpu_backward.cu:223-248``), with no warp intrinsics, inline PTX or CUTLASS, so use_gpu=True
+(``joint_bilateral_filter_layer.py:180``, ``:199-205``) runs on the MI300X after an install against the ROCm
+torch build; borderline against moderate, since the README knows only nvcc and the NVIDIA toolkit
+(``PKG-INFO:92-107``) and the build was tested on torch 1.7/1.9 only (``PKG-INFO:38``). The shape: a small
+CUDA extension whose every API call hipify maps, with nothing hipify cannot map, is still held at moderate for
+being CUDA source, as for its sibling bilateralfilter-torch (blind round 480). Not tuned: a measurement round,
+one level off.
+joyrl (blind round 537) on xpu and mps: envsnap says lower, from cuda-availability-check at
+``joyrl/framework/trainer.py:46`` ("Returns False on Intel XPU: the code takes its CPU branch", the same for
+Apple MPS), with cudnn-setting at ``joyrl/framework/utils.py:367-369`` and hardcoded-cuda-device at
+``utils.py:645`` (an unused DiagGaussian head) at lower, and the lead reason "standard ops, no custom CUDA:
+install the target build of the framework". The expectation is moderate: that CPU branch is
+Trainer._check_gpu, which rewrites device, interactor_device and learner_device to 'cpu' whenever
+torch.cuda.is_available() is False (``trainer.py:46-51``), and only 'cpu' or 'cuda' pass through it
+(``trainer.py:52-55``), so a config device: xpu or mps never reaches BasePolicy.to
+(``algos/base/policy.py:27-33``; ``framework/interactor.py:24``, ``learner.py:25``) and the float32 policies
+(``policy.py:40``, ``:118-123``) stay on the CPU until _check_gpu is edited; borderline against lower because
+the README's CartPole preset runs with device: cpu anyway (``METADATA:73-84``) and small RL MLPs lose little
+there. The shape: a cuda-availability gate that overwrites the user's configured device with 'cpu' is read as
+a harmless CPU fallback that leaves the accelerator idle, not as a device pick with no way in for the target.
+Not tuned: a measurement round, one level off.
+turbot5 (blind round 539) on mps: envsnap says higher, from cuda-only-requirement at
+``turbot5-0.0.2.dist-info/METADATA:18`` ("Triton GPU kernels: no build for Apple MPS exists"), with
+cuda-only-import at ``turbot5/ops/attention_bias.py:2`` (+6 more, every ops module's ``import triton``) at
+higher beside it and the advice to "rewrite the kernels as torch ops". The expectation is moderate: the torch
+ops already exist and are the defaults off CUDA: T5Config defaults to attention_type='basic'
+(``turbot5/model/config.py:99``), which is the einsum-softmax T5Attention (``model/modeling.py:54-61``,
+``model/attentions.py:246-248``, ``ops/naive_attention.py:4-23``), the decoder and cross-attention always use
+it (``modeling.py:133-137``, ``:170``), and the Triton bias, RMSNorm and gated-MLP kernels run only when
+device.type == 'cuda', else torch code (``attentions.py:348-357``, ``model/modules.py:63-66``, ``:94-97``);
+what a Mac needs is install and import edits, dropping triton>=2.2.0 (``METADATA:18``) and guarding the
+module-top ``import triton`` lines that ``model/attentions.py:28-32`` pulls in, then running float32 on 'mps';
+borderline against higher because the README's attention_type='flash' (``METADATA:55-57``) has no Metal path.
+The shape: a package whose Triton kernels sit behind device.type == 'cuda' gates with torch fallbacks is
+scored by its unconditional ``import triton`` lines and requirement, so an import guard is read as a kernel
+rewrite. Not tuned: a measurement round, one level off.
+vae3d2d (blind round 540) (held out) on xpu: envsnap says lower, from cuda-availability-check at
+``vae3d2d/eval_3d.py:127`` (+6 more, among them ``vae3d2d/train_3d.py:206``) ("Returns False on Intel XPU: the
+code takes its CPU branch."), with hardcoded-cuda-device at ``vae3d2d/train_3d.py:206`` ("Behind a CUDA check:
+runs, but falls through to the CPU on Intel XPU, so the accelerator sits idle"), nccl-backend at
+``train_3d.py:197`` and cuda-amp at ``vae3d2d/trainer.py:254`` ("Behind a CUDA check: on Intel XPU the
+project's other branch runs") all at lower. The expectation is moderate: the README's entry point is
+training_3D (``METADATA:70-76``), which has no device parameter (``train_3d.py:16-41``) and sets device =
+'cuda' if torch.cuda.is_available() else 'cpu' (``train_3d.py:206``) before model.to(device) and
+Trainer(device=device) (``:276-285``), so on an Intel GPU the whole VAE trains on the CPU until the pick is
+edited; the torchrun branch hard-codes nccl, torch.cuda.set_device and cuda:local_rank (``:194-201``), and the
+opt-in AMP is autocast(device_type='cuda') under use_amp, not behind a CUDA check (``trainer.py:254``,
+``:436``); borderline against lower because the exported Trainer accepts a device (``trainer.py:39``,
+``:132``). The shape: a cuda-or-cpu pick with no device argument in the function the README calls is scored as
+a harmless CPU fallback, the same as in helpers a caller can override, so the lone way in, bypassing the entry
+point for the Trainer class, is taken as the shipped path. Not tuned: a measurement round, one level off.
+hojo-asr (blind round 542) (held out) on xpu and mps: envsnap says lower, from cuda-amp at
+``hojo_asr/hojo_asr_model.py:100`` ("Autocast disables itself off CUDA ("CUDA is not available. Disabling"):
+on Intel XPU the model runs in float32 as written, slower and with more memory", the same for Apple MPS), with
+default-cuda-device at ``hojo_asr/hojo_asr_model.py:339`` and hardcoded-cuda-device at
+``hojo_asr/utils.py:61`` (+1 more, ``:94``) at lower beside it (35 files seen, 3 parsed). The expectation is
+moderate: load_model(device='xpu'/'mps') does reach model.to(device) and every batch
+(``hojo_asr_model.py:339``, ``:369``, ``:309-312``; ``utils.py:66-69``), but the autocast_context that wraps
+encode_speech and the whole decode step (``hojo_asr_model.py:97-101``, ``:195``, ``:318-319``) is a float16
+autocast on the 'cuda' device type, and once it disables itself the model does not fall back to float32 "as
+written": the float32 Whisper log-mel features (``dataset.py:88-94``) meet the half-precision weights of a
+decoder built with dtype=torch.bfloat16 (``hojo_asr_model.py:131-133``) and of a merged checkpoint assigned as
+stored (``:367-368``), so the first conv or linear layer raises a dtype mismatch until the autocast device
+type follows self.device.type; a one-word edit on the main path; borderline against lower only if the merged
+checkpoint is stored entirely in float32. The shape: a CUDA-only autocast is read as a speed-and-memory cost,
+as if the model's own dtype were float32, when the module builds or loads its weights in half precision and
+relies on autocast to reconcile them with float32 inputs. Not tuned: a measurement round, one level off.
+humancompatible-train (blind round 543) (held out) on mps: envsnap says moderate, from float64-on-mps at
+``humancompatible/train/sqp/nonopt/direction.py:66`` (+2 more, ``direction.py:68``, ``:77``) ("MPS has no
+float64: 'Cannot convert a MPS Tensor to float64 dtype': fails if this tensor lives on the MPS device"), the
+only findings in the tree (30 files seen, 2 parsed). The expectation is lower: the three casts belong to the
+NonOpt bundle-method port, whose dual QP is built in float64 on the gradients' device
+(``sqp/nonopt/direction.py:64-77``), an optimizer the README never mentions; the README's main use is a dual
+optimizer beside an ordinary torch optimizer, ALM(...).forward_update(loss, constraints) then
+lgr.backward() (``humancompatible_train-0.4.2.0.dist-info/METADATA:91-107``), and every dual optimizer takes
+device= for its multipliers (``dual_optim/base.py:104-133``) and builds the Lagrangian by float32 elementwise
+arithmetic on the user's loss and constraints (``base.py:300-330``, ``:395-417``), so an MPS model trains as
+shipped; the ghost SQP does its QP in NumPy on the CPU (``sqp/ghost/oracle.py:36``); borderline against
+moderate for a user who picks NonOpt on an MPS model. The shape: float64 in a secondary algorithm of a
+multi-algorithm toolkit is weighed as the main path, because with no other finding nothing places it off the
+README's use. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

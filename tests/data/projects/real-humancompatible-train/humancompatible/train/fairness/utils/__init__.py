@@ -1,0 +1,1 @@
+from .balanced_batch_sampler import BalancedBatchSampler

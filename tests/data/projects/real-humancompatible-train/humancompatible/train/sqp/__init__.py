@@ -1,0 +1,1 @@
+from .nonopt.optimizer import NonOpt

@@ -1,0 +1,3 @@
+from humming.jit.runtime import KernelRuntime
+
+__all__ = ["KernelRuntime"]

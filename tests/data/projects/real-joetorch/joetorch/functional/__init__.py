@@ -1,0 +1,3 @@
+from joetorch.functional.loss_functions import *
+from joetorch.functional.representations import *
+from joetorch.functional.positional_embeddings import *

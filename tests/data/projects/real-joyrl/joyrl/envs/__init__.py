@@ -1,0 +1,4 @@
+from joyrl.envs import gym
+__all__ = [
+    "gym",
+]

@@ -1,0 +1,2 @@
+from .backend import *
+from .senders import *

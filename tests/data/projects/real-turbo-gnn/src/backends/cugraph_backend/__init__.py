@@ -1,0 +1,7 @@
+from .conv import CugraphBackend
+
+doc = """
+CuGraph backend registration. Importing this module registers the 'cugraph' backend.
+"""
+
+__all__ = ["CugraphBackend"]

@@ -1,0 +1,2 @@
+from .gat_conv import garGATConv, gasGATConv
+from .gcn_conv import garGCNConv, gasGCNConv

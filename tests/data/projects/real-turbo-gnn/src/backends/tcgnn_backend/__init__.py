@@ -1,0 +1,9 @@
+from .conv import TcgnnBackend
+
+doc = """
+Torch-native backend (edge-index + torch.sparse CSR/COO baselines).
+"""
+
+__all__ = [
+    "TCGNNBackedn",
+]

@@ -1,0 +1,5 @@
+from .blocks import ResidualBlock
+
+doc = """
+Layer blocks wrapping backend convolutions with norm/activation/dropout/residual. Other configurations can be added
+"""

@@ -1,0 +1,1 @@
+from yasem.splade_embedder import SpladeEmbedder  # noqa: F401
