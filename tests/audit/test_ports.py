@@ -178,8 +178,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-asteroid", "mps"),
         ("real-deepfilternet", "xpu"),
         ("real-deepfilternet", "mps"),
-        ("real-noisereduce", "xpu"),
-        ("real-noisereduce", "mps"),
         ("real-deepxde", "xpu"),
         ("real-torchdyn", "xpu"),
         ("real-compressed-tensors", "mps"),
@@ -431,8 +429,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-ai-models-panguweather", "mps"),
         ("real-pygod", "xpu"),
         ("real-pygod", "mps"),
-        ("real-nussl", "xpu"),
-        ("real-nussl", "mps"),
         ("real-transkun", "xpu"),
         ("real-transkun", "mps"),
         ("real-torchimize", "xpu"),
@@ -931,8 +927,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-syncnet-python", "mps"),
         ("real-elf-pipeline", "mps"),
         ("real-elm-prune", "xpu"),
-        ("real-findcrack", "xpu"),
-        ("real-findcrack", "mps"),
         ("real-gotabpfn", "xpu"),
         ("real-gotabpfn", "mps"),
         ("real-gotennet", "xpu"),
@@ -950,6 +944,9 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-hojo-asr", "xpu"),
         ("real-hojo-asr", "mps"),
         ("real-humancompatible-train", "mps"),
+        ("real-pfns", "xpu"),
+        ("real-pfns", "mps"),
+        ("real-realtimetts", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -1626,18 +1623,6 @@ runs on the CPU and using the GPU is an edit; on MPS the deep-filter op is compl
 (``torch.view_as_complex`` and a complex ``torch.einsum`` in ``df/multiframe.py:136``/``:170``). envsnap rates
 a sole, project-wide cuda-or-cpu device choice with no device parameter as "runs on the CPU" (lower) rather
 than an edit to reach the target. Not tuned: a measurement round, one level off.
-noisereduce (blind round 83, the draw) on XPU and MPS: lower; the findings are default-cuda-device at
-``noisereduce/noisereduce.py:35`` and ``spectralgate/streamed_torch_gate.py:34`` (``device="cuda"``: "pass
-'xpu'/'mps' ... the code takes the device from it") and cuda-availability-check at
-``streamed_torch_gate.py:53`` ("takes its CPU branch"), all lower. The expectation is moderate: line 53 is
-``self.device = torch.device(device if torch.cuda.is_available() else 'cpu')`` while the TorchGate module
-(``:79``) and the noise clip (``:59``) go ``.to(device)`` with the raw string, so
-``reduce_noise(use_torch=True, device='xpu'/'mps')`` puts the chunks on the CPU and the ``smoothing_filter``
-buffer on the GPU and fails in ``conv2d``; on MPS the chunks are also float64 (``np.zeros`` in
-``spectralgate/base.py:140``, then ``torch.from_numpy``), which the open PR timsainb/noisereduce#120 ("Mps
-support") fixes with PYTORCH_ENABLE_MPS_FALLBACK and a dtype edit. envsnap does not see that the passed device
-and the cuda-gated one diverge within one class, nor a float64 dtype born in numpy. Not tuned: a measurement
-round, one level off.
 deepxde (blind round 84, the draw) on XPU: lower, "standard ops, no custom CUDA"; the findings are
 cuda-availability-check at ``deepxde/backend/pytorch/tensor.py:18``, hardcoded-cuda-device at ``:20``
 (``torch.set_default_device("cuda")``) and torch-cuda-api at ``:22``, all lower, plus the PaddlePaddle
@@ -3820,20 +3805,6 @@ never used until validate_device is edited; the detectors then follow self.devic
 (``pygod/detector/dominant.py:151``-``:159``). The shape: a cuda-or-cpu device validator that builds its
 'cuda:N' string with str.format from an int index, the only route to the GPU, read as a harmless availability
 check with a CPU fallback. Not tuned: a measurement round, one level off.
-nussl (blind round 240, held out) on XPU and MPS: envsnap says lower, from cuda-availability-check at
-``nussl/separation/base/deep_mixin.py:34`` ("Returns False on Intel XPU: the code takes its CPU branch.", and
-the same for Apple MPS), at ``nussl/ml/train/trainer.py:90`` and at
-``nussl/separation/spatial/projet.py:104``, all rated lower, with two cudnn-setting findings
-(``nussl/core/utils.py:45``-``:46``) and nothing else, so the verdict is "standard ops, no custom CUDA:
-install the target build of the framework". The expectation is moderate: every deep separator
-(``nussl/separation/deep/deep_mask_estimation.py:23``, ``deep_clustering.py:31``,
-``deep_audio_estimation.py:21``) loads its model through ``DeepMixin.load_model``, whose ``device = device if
-torch.cuda.is_available() else 'cpu'`` (``deep_mixin.py:34``) throws away the caller's device whenever CUDA is
-absent, so device='xpu' or device='mps' silently runs on the CPU (model and inputs follow that device,
-``:38``, ``:111``); the trainer (``trainer.py:90``) and PROJET (``projet.py:104``) override the same way, and
-using an Intel or Apple GPU needs those three lines edited. The shape: a cuda-or-cpu override that discards
-the device argument the caller passed, read as a harmless availability check with a CPU fallback (pygod's
-shape in round 238). Not tuned: a measurement round, one level off.
 transkun (blind round 240) on XPU and MPS: envsnap says moderate, from hardcoded-cuda-device at
 ``transkun/TrainUtil.py:257`` (+13 more: ``transkun/train.py:149``-``:163``,
 ``transkun/crfMinimalExample.py:11``, ``:15``; "Fails at this line on Intel XPU: the build has no 'cuda'
@@ -7358,26 +7329,6 @@ against lower since the CPU fallback completes the pipeline. The shape: a cuda-o
 ``self.device`` inside a class constructor, with no parameter or setting to reach it, is read as a guarded
 CUDA check that merely idles the accelerator, not as the no-way-in device pick it is when the same expression
 sits at module level (whisper-speaker-id, blind round 527). Not tuned: a measurement round, one level off.
-findcrack (blind round 533) on xpu and mps: envsnap says lower, from default-cuda-device at
-``findcrack/inference/pipeline.py:110`` (+1, ``pipeline.py:27``) ("A setting that defaults to 'cuda': pass
-'xpu' (flag, config or argument) on Intel XPU; the code takes the device from it", the same with 'mps'), with
-cuda-availability-check at ``pipeline.py:46`` and ``models/registry.py:371`` ("Returns False on Intel XPU: the
-code takes its CPU branch") and ort-cuda-provider at ``models/onnx_wrapper.py:157`` (+1) all at lower, and on
-MPS the lead reason "has a code path on Apple MPS: names the 'mps' device
-(``findcrack/models/registry.py:374``)". The expectation is moderate: the device argument is not a way in,
-because CrackInferencePipeline sets self.device = torch.device(device if torch.cuda.is_available() else 'cpu')
-and moves the model there (``inference/pipeline.py:45-48``, from_pretrained ``:110-115``), so device='xpu' or
-'mps' is replaced by the CPU on any machine without CUDA, even after load_model, which documents and checks
-'mps' (``models/registry.py:271``, ``:374-376``), put the weights on the target (``:398``, ``:405``); the ONNX
-wrapper offers only CUDA or CPU providers (``models/onnx_wrapper.py:27-30``); a one-line pick edit puts the
-float32 U-Net/SMP path (``pipeline.py:178-186``, ``:341-346``) on the target; borderline against lower, since
-the README's own use is device='cpu' with ONNX registry models (``METADATA:104-107``,
-``config/registry.yml:38-42``) that run on the CPU anyway. The shape: a conditional expression that keeps the
-caller's device only when torch.cuda.is_available() is read as a default that the caller overrides plus a
-harmless CPU fallback, though its else branch discards every non-CUDA device the caller passes (the same gate
-spelled as an if statement, ``first_breaks/desktop/settings_processing_widget.py:321``, is read as
-device-choices at moderate), and an 'mps' check in the loader is taken as the project's MPS path though the
-pipeline drops it. Not tuned: a measurement round, one level off.
 gotabpfn (blind round 534) (held out) on xpu and mps: envsnap says moderate, from device-choices at
 ``gotabpfn/GO-LR.py:98`` (+1 more, ``gotabpfn/gotabpfn.py:27``) ("The device selection picks among cuda, cpu
 and never 'xpu': on Intel XPU it falls back to the CPU until the selection is edited", the same for 'mps'),
@@ -7562,7 +7513,17 @@ arithmetic on the user's loss and constraints (``base.py:300-330``, ``:395-417``
 shipped; the ghost SQP does its QP in NumPy on the CPU (``sqp/ghost/oracle.py:36``); borderline against
 moderate for a user who picks NonOpt on an MPS model. The shape: float64 in a secondary algorithm of a
 multi-algorithm toolkit is weighed as the main path, because with no other finding nothing places it off the
-README's use. Not tuned: a measurement round, one level off."""
+README's use. Not tuned: a measurement round, one level off.
+pfns (blind round 196) on XPU and MPS, right until stop 32, then moderate, from device-choices at
+``pfns/scripts/tabpfn_model_builder.py:40`` ("The caller's device is kept only where CUDA is available"): the
+legacy TabPFN loader's ``device = device if torch.cuda.is_available() else "cpu"``, a discard of the caller's
+device that stop 32 reads wherever the value is a parameter (findcrack). The expectation is lower: the
+package's path is ``train.py``, whose device passes through (``train.py:95-98``), and ``pfns/scripts/`` is a
+side interface no README call reaches; the folder is not named for a role, so it weighs as core.
+RealtimeTTS (blind round 350) on MPS, the same since stop 32: the discard sits in one of its many engines
+(``RealtimeTTS/engines/style_engine.py:148``), while the README's local engine, Coqui, selects mps
+(``coqui_engine.py:132``, ``:532``); the truth notes it as borderline against moderate. The shape: a discard
+on a side path is read as the main path's. Kept as measured."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

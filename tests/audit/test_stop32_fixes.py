@@ -97,3 +97,39 @@ def test_build_flavours_still_count_as_the_install(extras: tuple[str, str]) -> N
     # ipex-llm installs as ipex-llm[xpu] or [all], abracudabra as [cpu] or [cuda124]: one flavour is chosen.
     text = _metadata({extras[0]: ["torch"], extras[1]: ["cupy-cuda12x"]})
     assert _optional_subjects(text) == {"torch": False, "cupy-cuda12x": False}
+
+
+def _choices(report: AuditReport) -> list[str]:
+    return [f.meaning for f in report.findings if f.rule == "device-choices" and f.risk == "moderate"]
+
+
+@pytest.mark.parametrize("target", ["xpu", "mps"])
+def test_the_callers_device_kept_only_where_cuda_is_is_a_discard(target: str) -> None:
+    # findcrack 0.1.8 (round 533): torch.device(device if torch.cuda.is_available() else "cpu").
+    report = _report(project("real-findcrack"), target)
+    assert report.verdict.risk == "moderate", report.verdict.reasons
+    assert any("kept only where CUDA is available" in meaning for meaning in _choices(report))
+    assert not _choices(_report(project("real-findcrack"), "rocm:gfx942"))
+
+
+TEST = "torch.cuda.is_available()"
+
+
+@pytest.mark.parametrize(
+    ("body", "discarded"),
+    [
+        (f"def place(model, device='xpu'):\n    return model.to(device if {TEST} else 'cpu')\n", True),
+        (
+            "class P:\n    def __init__(self, device):\n"
+            f"        self.device = torch.device(self.device if {TEST} else torch.device('cpu'))\n",
+            True,
+        ),
+        (f"def place(model, args):\n    return model.to(args.device if {TEST} else 'cpu')\n", True),
+        # A local the function made itself is no caller's choice; a literal pick is a selection rule's.
+        (f"def place(model):\n    d = pick()\n    return model.to(d if {TEST} else 'cpu')\n", False),
+        (f"def place(model, device):\n    return model.to(device if {TEST} else 'meta')\n", False),
+    ],
+)
+def test_the_discard_twins(tmp_path: Path, body: str, discarded: bool) -> None:
+    found = _choices(_report(_module(tmp_path, body), "xpu"))
+    assert bool([m for m in found if "kept only where CUDA is available" in m]) is discarded, found

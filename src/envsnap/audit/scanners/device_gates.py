@@ -403,6 +403,23 @@ def discarded_when_unavailable(node: ast.If) -> list[str] | None:
     return ["cuda", "cpu"]
 
 
+def kept_unless_cuda(node: ast.IfExp) -> ast.expr | None:
+    """``device if torch.cuda.is_available() else "cpu"``: the kept value, or None.
+
+    findcrack 0.1.8's pipeline (#22 stop 32) builds ``torch.device(device if torch.cuda.is_available() else
+    "cpu")`` from its ``device`` argument: wherever CUDA is missing the caller's 'xpu' or 'mps' becomes the
+    CPU. The expression twin of ``discarded_when_unavailable``; the scanner checks the value is the caller's.
+    """
+    if not checks_cuda(node.test):
+        return None
+    fallback = node.orelse
+    if isinstance(fallback, ast.Call) and len(fallback.args) == 1 and not fallback.keywords:
+        fallback = fallback.args[0]  # torch.device("cpu")
+    if not (isinstance(fallback, ast.Constant) and fallback.value == "cpu"):
+        return None
+    return node.body if isinstance(node.body, (ast.Name, ast.Attribute)) else None
+
+
 def cpu_unless_cuda(node: ast.If) -> ast.expr | None:
     """``if not torch.cuda.is_available(): [warn]; device = "cpu"``: the name set to the CPU, or None.
 

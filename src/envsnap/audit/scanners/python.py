@@ -72,6 +72,7 @@ from envsnap.audit.scanners.device_gates import (
     discarded_when_unavailable,
     gate_devices,
     is_default_call,
+    kept_unless_cuda,
     returned_gate,
     unset_test,
     unwrapped_device,
@@ -1417,6 +1418,13 @@ class _Visitor(ast.NodeVisitor):
         )
         self._mark_off_mps(node.test, [node.body], [node.orelse])
         self._selection(node)
+        kept = kept_unless_cuda(node)
+        if kept is not None and (
+            self._overridable(kept) or (isinstance(kept, ast.Attribute) and "device" in kept.attr.lower())
+        ):
+            # The caller's device (a parameter, `self.device`, `args.device`) kept only where CUDA is.
+            devices = ("devices=cuda,cpu", "shape=discard-unavailable")
+            self.emit("device-choices", node, "cuda, cpu", guarded=False, detail=devices)
         self.visit(node.test)
         guarded = self._is_guard(node.test)
         self.guard += guarded
