@@ -947,6 +947,19 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-pfns", "xpu"),
         ("real-pfns", "mps"),
         ("real-realtimetts", "mps"),
+        ("real-rlcard", "xpu"),
+        ("real-rlcard", "mps"),
+        ("real-rllte-core", "rocm:gfx942"),
+        ("real-thop", "mps"),
+        ("real-wenda-gpu", "mps"),
+        ("real-zeldarose", "mps"),
+        ("real-olaverse", "xpu"),
+        ("real-ollada", "rocm:gfx942"),
+        ("real-ollada", "xpu"),
+        ("real-ollada", "mps"),
+        ("real-ribodetector", "xpu"),
+        ("real-ribodetector", "mps"),
+        ("real-rictr", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -7523,7 +7536,156 @@ side interface no README call reaches; the folder is not named for a role, so it
 RealtimeTTS (blind round 350) on MPS, the same since stop 32: the discard sits in one of its many engines
 (``RealtimeTTS/engines/style_engine.py:148``), while the README's local engine, Coqui, selects mps
 (``coqui_engine.py:132``, ``:532``); the truth notes it as borderline against moderate. The shape: a discard
-on a side path is read as the main path's. Kept as measured."""
+on a side path is read as the main path's. Kept as measured.
+rlcard (blind round 545) on xpu and mps: envsnap says lower, from cuda-availability-check at
+``rlcard/agents/dqn_agent.py:100`` ("Returns False on Intel XPU: the code takes its CPU branch", the same for
+Apple MPS), with hardcoded-cuda-device at ``dqn_agent.py:100``, ``nfsp_agent.py:111`` and
+``rlcard/utils/utils.py:23`` ("Behind a CUDA check: runs, but falls through to the CPU") and cudnn-setting at
+``utils/utils.py:14`` at lower, and the lead reason "standard ops, no custom CUDA: install the target build of
+the framework"; nothing is found in ``rlcard/agents/dmc_agent/`` (158 files seen, 10 parsed). The expectation
+is moderate: DQN and NFSP do take a device= argument (``dqn_agent.py:98-102``, ``nfsp_agent.py:109-113``), but
+the Deep Monte-Carlo trainer the README highlights as DouZero's algorithm (``PKG-INFO:54``, ``:241``) builds
+every device string as 'cuda:'+index unless 'cpu' for the learner, the actor models, the checkpoint
+map_location and the shared rollout buffers (``dmc_agent/trainer.py:58``, ``:256``; ``model.py:55``;
+``utils.py:73``; ``pettingzoo_utils.py:33``), with cuda='' (CPU) the only alternative
+(``trainer.py:189-192``), and get_device() knows only cuda or cpu (``utils/utils.py:20-28``); upstream added
+Mac GPU support only after this release (rlcard#296) and rlcard#302 reports the DMC Dou Dizhu GPU script
+failing on a Mac "because it's using cuda"; on MPS the shared-memory actors (``trainer.py:196-201``, ``:223``)
+also have to stay on the CPU; borderline against lower for DQN/NFSP. The shape: device strings assembled by
+concatenation ('cuda:'+str(device)) are not read as hard-coded CUDA devices, so a trainer with no way in for
+the target is scored only by its guarded cuda-or-cpu defaults elsewhere. Not tuned: a measurement round, one
+level off.
+rllte-core (blind round 545) on rocm:gfx942: envsnap says lower, from cuda-only-import at
+``rllte/common/prototype/base_agent.py:34`` ("NVIDIA management library bindings (NVML): the CUDA build is
+swapped for the ROCm one; the code stays"), with cuda-only-requirement at
+``rllte_core-1.0.1.dist-info/METADATA:24`` (pynvml==11.5.0) and the advice amdsmi, and the lead reason
+"standard ops, no custom CUDA: install the target build of the framework" (118 files seen, 2 parsed). The
+expectation is moderate: there is no ROCm build of pynvml to swap in, and the NVML calls are not behind any
+guard: ROCm PyTorch reports the MI300X as 'cuda', so both device='auto' (``base_agent.py:100-103``) and the
+README's device='cuda:0' / 'cuda' (``METADATA:148``, ``:264``) take the branch that calls pynvml.nvmlInit()
+and nvmlDeviceGetHandleByIndex only to label the device (``base_agent.py:105-112``), which raises on a host
+without libnvidia-ml, so every agent's constructor fails before training until the label is guarded or
+dropped; the rest is device-agnostic float32 PyTorch (``rllte/env/utils.py:127-140``,
+``xploit/storage/vanilla_rollout_storage.py:73-78``). The shape: an NVML import is scored as a swappable
+monitoring dependency, while its unguarded nvmlInit() sits on the main path that ROCm also takes under the
+'cuda' device name. Not tuned: a measurement round, one level off.
+thop (blind round 546) (held out) on mps: envsnap says moderate, from float64-on-mps at ``thop/__init__.py:6``
+(+3 more, ``thop/profile.py:19``, ``:174``, ``:175``) ("MPS has no float64: 'Cannot convert a MPS Tensor to
+float64 dtype': fails if this tensor lives on the MPS device"), the only findings in the tree (15 files seen,
+3 parsed). The expectation is lower: none of these tensors lives on the MPS device; the two default_dtype
+constants are float64 counters, and profile() registers its total_ops/total_params buffers with torch.zeros(1,
+dtype=torch.float64) and no device argument, so they are made on the CPU and never moved
+(``profile.py:174-175``), every hook adds CPU torch.DoubleTensor values built from shapes and numel()
+(``vision/calc_func.py:18-91``, ``vision/basic_hooks.py:11-136``), and the only device work is the user's own
+float32 forward under no_grad (``profile.py:209-212``), so the README's profile(model, inputs=(input, ))
+(``thop-0.1.1.post2209072238.dist-info/METADATA:26-32``) counts an MPS model as shipped; borderline against
+moderate because the buffers are popped only for hooked modules (``profile.py:239-243``), so a model moved
+.to('mps') after profiling trips on the leftovers. The shape: a float64 tensor created without a device, a
+CPU-side bookkeeping buffer beside the model, is read as if it followed the model onto the device. Not tuned:
+a measurement round, one level off.
+wenda-gpu (blind round 547) on mps: envsnap says lower, from cuda-availability-check at
+``wenda_gpu/LBFGS.py:638`` ("Returns False on Apple MPS: the code takes its CPU branch"), with
+hardcoded-cuda-device at ``LBFGS.py:639`` (+7 more, the L-BFGS NaN placeholders and the unused
+``LBFGS_utils.py`` helpers) and default-cuda-device at ``wenda_gpu/wenda_gpu.py:47`` and ``:118`` ("A setting
+that defaults to 'cuda': pass 'mps' (flag, config or argument) on Apple MPS") all at lower, and the lead
+reason "standard ops, no custom CUDA: install the target build of the framework" (7 files seen, 4 parsed). The
+expectation is moderate: device='mps' does reach the data, likelihood and model (``wenda_gpu.py:152-169``),
+and the L-BFGS placeholders are read only through .item() (``LBFGS.py:976-988``), but every feature model of
+the README's train_feature_models (``wenda_gpu-0.7.5.dist-info/METADATA:42-52``) is an exact GPyTorch GP
+fitted under gpytorch.settings.max_cholesky_size(100000), i.e. dense Cholesky and cholesky_solve on the device
+(``wenda_gpu.py:166-177``, ``utils.py:41-62``, ``:79-99``), and GPyTorch does not support MPS
+(cornellius-gp/gpytorch#2209 open): aten::linalg_cholesky_ex was missing on MPS until recent PyTorch and
+cholesky_solve still falls back to the CPU (cornellius-gp/gpytorch#2748,
+alan-turing-institute/autoemulate#690), so a Mac run needs PYTORCH_ENABLE_MPS_FALLBACK=1 or the newest
+PyTorch, plus a Fortran build of the required glmnet (``METADATA:18``); borderline against lower on the newest
+PyTorch. The shape: a project whose only device code is a passed-through device string is scanned as plain
+framework code, so the linear algebra that a dependency (GPyTorch's Cholesky) runs on the target, an op family
+MPS has lacked, goes unseen, as for hessian-eigenthings' eigh and qr (blind round 535). Not tuned: a
+measurement round, one level off.
+zeldarose (blind round 548) (held out) on mps: envsnap says lower, from "standard ops, no custom CUDA", its
+only findings cuda-availability-check at ``zeldarose/utils.py:33`` (+1, ``:34``) and torch-cuda-api at
+``zeldarose/utils.py:35`` ("Returns False on Apple MPS: the code takes its CPU branch"), the run log's guarded
+GPU listing (19 files seen, 10 parsed). The expectation is moderate: the README's use is the MLM training CLI
+(``zeldarose-0.14.0.dist-info/METADATA:53-61``), whose Lightning 'auto' accelerator does pick MPS
+(``zeldarose/train_transformer.py:73-81``, ``:453-466``), but the masking function it calls on the device
+batch in every training and validation step carries a bare, always-on ``@torch.compile`` decorator with no
+switch (``zeldarose/tasks/mlm.py:24-25``, ``:133-146``, ``:187-190``; RTD likewise, ``tasks/rtd.py:36-37``),
+and Inductor's Metal backend is a prototype before PyTorch 2.9 while torch>=2.0 is allowed (METADATA:34);
+borderline against lower for a fresh install that resolves torch 2.9-2.11. The shape: torch.compile used as a
+bare decorator (an attribute, not a call) is not seen at all, since the torch-compile scan fires on
+``torch.compile(...)`` calls only, so an unconditional compile on the main path reads as standard ops. Not
+tuned: a measurement round, one level off.
+olaverse (blind round 550) (held out) on xpu: envsnap says moderate, from device-choices at
+``olaverse/nlp/diacritizer.py:235`` (+1 more, ``diacritizer.py:991``) ("The device selection picks among mps,
+cuda, cpu and never 'xpu': on Intel XPU it falls back to the CPU until the selection is edited"), with
+cuda-availability-check and hardcoded-cuda-device at ``olaverse/llm/legal.py:65-66``, ``llm/mist.py:261-262``
+and ``llm/mist_tasks.py:90-91`` at lower beside it (42 files seen, 6 parsed). The expectation is lower: the
+two lines are the self-picked devices of the legacy Yoruba-only BiLSTM and XLM-R decoders (diacnet-yor,
+diacnet-yor-x), neither in the README; the README's main use is Diacritizer(model='auto'), which routes to the
+pure-Python Viterbi/KNN diacritizers (``diacritizer.py:1231-1234``, ``:1286-1302``), and the neural models it
+shows take a device string that reaches every .to(): Diacritizer(device=...) defaults to 'cpu' and passes it
+to diactag and diacnet-2.x (``diacritizer.py:1193-1198``, ``:1261-1284``; ``nlp/_diactag/infer.py:154-170``),
+which load float32 off CUDA (``diacritizer.py:440-448``), the LIDs and the MIST task models take device= too
+(``nlp/language_detection.py:156-205``, ``llm/mist_tasks.py:85-94``), so device='xpu' runs them on the Intel
+GPU as shipped, and even the two legacy decoders complete on the CPU; borderline against moderate for the MIST
+class, whose inputs go only to cuda or mps after a device_map='auto' load (``llm/mist.py:153``, ``:261-264``).
+The shape: a mps/cuda/cpu self-pick in a side model of a multi-model toolkit is weighed as the main path,
+though every model the README calls takes the user's device string. Not tuned: a measurement round, one level
+off.
+ollada (blind round 550) on rocm:gfx942, xpu and mps: envsnap says lower, with the lead reason "standard ops,
+no custom CUDA: install the target build of the framework", from cuda-only-import at
+``ollada/adapters/sdar.py:208`` ("FlashAttention CUDA kernels ... The import is guarded (try/except): the code
+has a path without it"; on MPS first ``sdar.py:285``, the guarded triton import), cuda-only-requirement at
+``ollada-0.3.0.dist-info/METADATA:28`` (bitsandbytes, "An optional extra"), and on XPU and MPS
+cuda-availability-check and hardcoded-cuda-device at ``ollada/adapters/dream.py:38-39`` and
+``adapters/diffcoder.py:75-76`` ("Behind a CUDA check: runs, but falls through to the CPU ... so the
+accelerator sits idle"), all at lower (22 files seen, 11 parsed). The expectation is moderate: the README's
+ollada run (``METADATA:52-58``) builds a per-family worker venv whose torch index is chosen by NVIDIA
+detection only, torch.cuda in the manager or nvidia-smi (``fit.py:99-160``), so with no NVIDIA GPU the env
+gets CPU-index torch (``workers.py:29-32``, ``:224-235``, as METADATA:58 says) and every adapter places the
+model only under torch.cuda.is_available() (``dream.py:38-39``, ``diffcoder.py:75-76``, SDAR's CPU plan at
+``sdar.py:885-903``), so the shelf runs on the CPU of an AMD, Intel or Apple GPU machine; a ROCm torch in the
+manager instead sends the env to the cu128 index and the 'reports no CUDA' refusal (``workers.py:46-50``,
+``:237-257``); pointing the index at the target's wheels and adding a device branch to the adapters are the
+edits, and on MPS dream:7b and diffcoder:8b also need their bitsandbytes int8 recipes
+(``catalog/dream-7b.yaml:11``, ``catalog/diffcoder-8b.yaml:11``, ``adapters/base.py:118-130``) switched to
+fp16/bf16; the flash_attn and triton stand-ins (``sdar.py:152-188``, ``:277-312``) mean nothing needs a
+rewrite. The shape: an app that installs its own torch into worker venvs, choosing the CUDA or CPU index by
+nvidia-smi, is scanned only as the code that runs inside them, so the installer's NVIDIA-only index choice,
+which decides the device, goes unseen, and the cuda-or-cpu placements with no way in are read as guarded
+fallbacks that idle the accelerator. Not tuned: a measurement round, one level off.
+ribodetector (blind round 551) (held out) on xpu and mps: envsnap says lower, from cuda-availability-check at
+``ribodetector/base/base_data_loader.py:29`` (+1 more, ``ribodetector/detect.py:109``) ("Returns False on
+Intel XPU: the code takes its CPU branch.", the same for Apple MPS), with default-cuda-device at
+``detect.py:112`` ("A setting that defaults to 'cuda': pass 'xpu' (flag, config or argument) on Intel XPU; the
+code takes the device from it.") at lower beside it and the lead reason "standard ops, no custom CUDA: install
+the target build of the framework" (27 files seen, 3 parsed). The expectation is moderate: the README's GPU
+command, ribodetector -t 20 -l 100 -i ... -m 10 (``METADATA:78-90``), goes through Predictor.load_model, which
+sets self.device = 'cuda' only inside if torch.cuda.is_available() and otherwise logs NVIDIA driver
+diagnostics and raises RuntimeError('CUDA unavailable. See log for details or use ribodetector_cpu.')
+(``detect.py:107-114``, ``:115-167``); there is no device flag to pass ('-d' only sets CUDA_VISIBLE_DEVICES,
+``detect.py:99-100``, ``:820-821``) and no CPU branch to fall into, so on an Intel or Apple GPU the command
+stops before any work until an 'xpu'/'mps' branch (and a map_location for the torch.load at ``detect.py:114``)
+is added; after that the float32 bidirectional LSTM and packed-sequence helpers (``model/model.py:17-38``,
+``:68-124``) are standard ops; borderline against lower only because the documented ribodetector_cpu
+(``METADATA:134-145``) runs as shipped through ONNX Runtime on the CPU (``detect_cpu.py:38-44``), not on the
+target GPU. The shape: a cuda-or-raise pick, a 'cuda' assignment under is_available() whose else branch
+raises, is read as a settable default with a harmless CPU fallback, though the command has neither a device
+option nor a CPU branch; the CPU path is a separate console script. Not tuned: a measurement round, one level
+off.
+rictr (blind round 551) on xpu: envsnap says moderate, from device-choices at ``rictr/utils/device.py:22``
+("The device selection picks among cuda, mps, cpu and never 'xpu': on Intel XPU it falls back to the CPU until
+the selection is edited."), the only finding above lower (34 files seen, 2 parsed). The expectation is lower:
+that selection is auto_device() (``utils/device.py:20-26``), a convenience helper exported at
+``rictr/__init__.py:10`` that nothing in the package calls; the core Distiller takes device: torch.device |
+None, defaulting to the CPU (``core/distiller.py:18``, ``:24``), and moves teacher, student and every batch to
+it (``:29-30``, ``:47``), and AcceleratedDistiller leaves placement to Accelerate
+(``integrations/accelerate.py:36-37``), so Distiller(..., device=torch.device('xpu')) runs the float32
+KL/MSE/Linear work (``losses/kl.py:7-29``, ``strategies/hidden.py:38-59``) as shipped; the wheel carries no
+README to put auto_device on the main path (``METADATA:1-22``); borderline against moderate for a user who
+relies on auto_device(). The shape: a device-enumerating helper that no code path calls is taken as the
+project's device selection, while the class the user drives accepts any torch.device. Not tuned: a measurement
+round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

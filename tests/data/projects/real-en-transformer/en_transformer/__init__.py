@@ -1,0 +1,1 @@
+from en_transformer.en_transformer import EquivariantAttention, EnTransformer

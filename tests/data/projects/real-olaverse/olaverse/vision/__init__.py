@@ -1,0 +1,7 @@
+from olaverse.vision.prism import PrismUpscaler, PrismDenoiser, PrismSteganography
+
+__all__ = [
+    "PrismUpscaler",
+    "PrismDenoiser",
+    "PrismSteganography",
+]

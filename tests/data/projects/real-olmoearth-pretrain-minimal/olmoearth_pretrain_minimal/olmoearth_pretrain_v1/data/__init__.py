@@ -1,0 +1,1 @@
+"""Data utilities for OlmoEarth Pretrain v1."""

@@ -1,0 +1,1 @@
+"""OlmoEarth Pretrain neural network modules."""

@@ -1,0 +1,2 @@
+from .base_data_loader import *
+from .base_model import *

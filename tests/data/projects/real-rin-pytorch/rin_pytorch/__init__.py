@@ -1,0 +1,1 @@
+from rin_pytorch.rin_pytorch import GaussianDiffusion, RIN, Trainer

@@ -1,0 +1,1 @@
+from rlcard.games.bridge.game import BridgeGame as Game

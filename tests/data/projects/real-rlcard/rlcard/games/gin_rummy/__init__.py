@@ -1,0 +1,1 @@
+from rlcard.games.gin_rummy.game import GinRummyGame as Game

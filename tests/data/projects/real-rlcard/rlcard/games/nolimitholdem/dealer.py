@@ -1,0 +1,5 @@
+from rlcard.games.limitholdem import Dealer
+
+
+class NolimitholdemDealer(Dealer):
+    pass

@@ -1,0 +1,5 @@
+from rlcard.games.limitholdem import Judger
+
+
+class NolimitholdemJudger(Judger):
+    pass

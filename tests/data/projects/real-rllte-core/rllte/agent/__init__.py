@@ -1,0 +1,38 @@
+# =============================================================================
+# MIT License
+
+# Copyright (c) 2023 Reinforcement Learning Evolution Foundation
+
+# Permission is hereby granted, free of charge, to any person obtaining a copy
+# of this software and associated documentation files (the "Software"), to deal
+# in the Software without restriction, including without limitation the rights
+# to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+# copies of the Software, and to permit persons to whom the Software is
+# furnished to do so, subject to the following conditions:
+
+# The above copyright notice and this permission notice shall be included in all
+# copies or substantial portions of the Software.
+
+# THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+# IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+# FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+# AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+# LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+# OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+# SOFTWARE.
+# =============================================================================
+
+
+from .daac import DAAC as DAAC
+from .drac import DrAC as DrAC
+from .drdaac import DrDAAC as DrDAAC
+from .drqv2 import DrQv2 as DrQv2
+from .impala import IMPALA as IMPALA
+from .legacy.a2c import A2C as A2C
+from .legacy.ddpg import DDPG as DDPG
+from .legacy.dqn import DQN as DQN
+from .legacy.ppo import PPO as PPO
+from .legacy.sac import SAC as SAC
+from .legacy.sacd import SACDiscrete as SACDiscrete
+from .legacy.td3 import TD3 as TD3
+from .ppg import PPG as PPG

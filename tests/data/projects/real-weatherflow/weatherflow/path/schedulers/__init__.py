@@ -1,0 +1,1 @@
+# Flow matching components

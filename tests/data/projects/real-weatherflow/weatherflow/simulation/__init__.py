@@ -1,0 +1,13 @@
+"""Simulation orchestration utilities for WeatherFlow."""
+
+from .orchestrator import (
+    ResolutionTier,
+    SimulationCoreSpec,
+    SimulationOrchestrator,
+)
+
+__all__ = [
+    "ResolutionTier",
+    "SimulationCoreSpec",
+    "SimulationOrchestrator",
+]

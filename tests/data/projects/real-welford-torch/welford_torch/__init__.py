@@ -1,0 +1,2 @@
+from .welford_torch import *
+from .covariance_torch import *

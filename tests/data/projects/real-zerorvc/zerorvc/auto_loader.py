@@ -1,0 +1,1 @@
+auto_loaded_model = {}

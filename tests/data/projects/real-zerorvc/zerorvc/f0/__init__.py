@@ -1,0 +1,3 @@
+from .extractor import F0Extractor
+from .rmvpe import RMVPE
+from .load import load_rmvpe

@@ -1,0 +1,2 @@
+from .extractor import HubertFeatureExtractor, HubertModel
+from .load import load_hubert

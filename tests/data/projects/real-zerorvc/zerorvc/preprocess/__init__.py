@@ -1,0 +1,2 @@
+from .preprocess import Preprocessor
+from .crop import crop_feats_length

@@ -1,0 +1,1 @@
+from .models import SynthesizerTrnMs768NSFsid, MultiPeriodDiscriminator
