@@ -937,8 +937,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-joetorch", "xpu"),
         ("real-joetorch", "mps"),
         ("real-jointbilateralfilter-torch", "rocm:gfx942"),
-        ("real-joyrl", "xpu"),
-        ("real-joyrl", "mps"),
         ("real-turbot5", "mps"),
         ("real-vae3d2d", "xpu"),
         ("real-hojo-asr", "xpu"),
@@ -7453,20 +7451,6 @@ torch build; borderline against moderate, since the README knows only nvcc and t
 CUDA extension whose every API call hipify maps, with nothing hipify cannot map, is still held at moderate for
 being CUDA source, as for its sibling bilateralfilter-torch (blind round 480). Not tuned: a measurement round,
 one level off.
-joyrl (blind round 537) on xpu and mps: envsnap says lower, from cuda-availability-check at
-``joyrl/framework/trainer.py:46`` ("Returns False on Intel XPU: the code takes its CPU branch", the same for
-Apple MPS), with cudnn-setting at ``joyrl/framework/utils.py:367-369`` and hardcoded-cuda-device at
-``utils.py:645`` (an unused DiagGaussian head) at lower, and the lead reason "standard ops, no custom CUDA:
-install the target build of the framework". The expectation is moderate: that CPU branch is
-Trainer._check_gpu, which rewrites device, interactor_device and learner_device to 'cpu' whenever
-torch.cuda.is_available() is False (``trainer.py:46-51``), and only 'cpu' or 'cuda' pass through it
-(``trainer.py:52-55``), so a config device: xpu or mps never reaches BasePolicy.to
-(``algos/base/policy.py:27-33``; ``framework/interactor.py:24``, ``learner.py:25``) and the float32 policies
-(``policy.py:40``, ``:118-123``) stay on the CPU until _check_gpu is edited; borderline against lower because
-the README's CartPole preset runs with device: cpu anyway (``METADATA:73-84``) and small RL MLPs lose little
-there. The shape: a cuda-availability gate that overwrites the user's configured device with 'cpu' is read as
-a harmless CPU fallback that leaves the accelerator idle, not as a device pick with no way in for the target.
-Not tuned: a measurement round, one level off.
 turbot5 (blind round 539) on mps: envsnap says higher, from cuda-only-requirement at
 ``turbot5-0.0.2.dist-info/METADATA:18`` ("Triton GPU kernels: no build for Apple MPS exists"), with
 cuda-only-import at ``turbot5/ops/attention_bias.py:2`` (+6 more, every ops module's ``import triton``) at

@@ -133,3 +133,40 @@ TEST = "torch.cuda.is_available()"
 def test_the_discard_twins(tmp_path: Path, body: str, discarded: bool) -> None:
     found = _choices(_report(_module(tmp_path, body), "xpu"))
     assert bool([m for m in found if "kept only where CUDA is available" in m]) is discarded, found
+
+
+@pytest.mark.parametrize("target", ["xpu", "mps"])
+def test_config_device_settings_reset_to_the_cpu_without_cuda_are_a_discard(target: str) -> None:
+    # JoyRL 0.6.8 (round 537): `if not torch.cuda.is_available(): ... self.cfg.device = 'cpu'; ...; return`.
+    report = _report(project("real-joyrl"), target)
+    assert report.verdict.risk == "moderate", report.verdict.reasons
+    assert any("kept only where CUDA is available" in meaning for meaning in _choices(report))
+
+
+@pytest.mark.parametrize(
+    ("body", "discarded"),
+    [
+        (
+            f"class T:\n    def check(self):\n        if not {TEST}:\n            log('no CUDA')\n"
+            "            self.cfg.device = 'cpu'\n            self.cfg.learner_device = 'cpu'\n"
+            "            return\n",
+            True,
+        ),
+        # A chain that picked mps and xpu first is the project's own ladder (fish-speech's web UI).
+        (
+            "def main(args):\n    if torch.backends.mps.is_available():\n        args.device = 'mps'\n"
+            f"    elif torch.xpu.is_available():\n        args.device = 'xpu'\n    elif not {TEST}:\n"
+            "        args.device = 'cpu'\n",
+            False,
+        ),
+        # Anything but device settings set to the CPU in the branch is not this shape.
+        (
+            f"class T:\n    def check(self):\n        if not {TEST}:\n            self.cfg.device = 'cpu'\n"
+            "            self.cfg.workers = 0\n",
+            False,
+        ),
+    ],
+)
+def test_the_reset_twins(tmp_path: Path, body: str, discarded: bool) -> None:
+    found = _choices(_report(_module(tmp_path, body), "xpu"))
+    assert bool([m for m in found if "kept only where CUDA is available" in m]) is discarded, found

@@ -433,13 +433,23 @@ def cpu_unless_cuda(node: ast.If) -> ast.expr | None:
         return None
     if not checks_cuda(test.operand):
         return None
-    # Log lines and warnings beside the assignment (`warnings.warn("CUDA is not available ...")`).
-    assigns = [statement for statement in node.body if not isinstance(statement, ast.Expr)]
-    found = branch_value(assigns)
-    if found is None or found[0] == "return" or found[1] != "cpu":
+    # Log lines and warnings beside the assignment (`warnings.warn("CUDA is not available ...")`), and a
+    # bare `return` after it. JoyRL 0.6.8's `Trainer._check_gpu` (#22 stop 32) sets three device settings
+    # of its config (`self.cfg.device`, `interactor_device`, `learner_device`) to 'cpu' so, then returns.
+    body = [
+        statement
+        for statement in node.body
+        if not isinstance(statement, ast.Expr)
+        and not (isinstance(statement, ast.Return) and statement.value is None)
+    ]
+    assigns = [statement for statement in body if isinstance(statement, ast.Assign)]
+    if not assigns or len(assigns) != len(body):
         return None
-    target = assigns[0].targets[0] if isinstance(assigns[0], ast.Assign) else None
-    return target if target is not None and _device_named(target) else None
+    for statement in assigns:
+        found = branch_value([statement])
+        if found is None or found[1] != "cpu" or not _device_named(statement.targets[0]):
+            return None
+    return assigns[0].targets[0]
 
 
 def unset_test(test: ast.expr) -> tuple[bool, bool]:

@@ -1419,9 +1419,7 @@ class _Visitor(ast.NodeVisitor):
         self._mark_off_mps(node.test, [node.body], [node.orelse])
         self._selection(node)
         kept = kept_unless_cuda(node)
-        if kept is not None and (
-            self._overridable(kept) or (isinstance(kept, ast.Attribute) and "device" in kept.attr.lower())
-        ):
+        if kept is not None and self._callers_device(kept):
             # The caller's device (a parameter, `self.device`, `args.device`) kept only where CUDA is.
             devices = ("devices=cuda,cpu", "shape=discard-unavailable")
             self.emit("device-choices", node, "cuda, cpu", guarded=False, detail=devices)
@@ -2094,7 +2092,13 @@ class _Visitor(ast.NodeVisitor):
         shape = "shape=discard"
         if kept is None and (kept := discarded_when_unavailable(node)) is not None:
             shape = "shape=discard-unavailable"
-        if kept is None and (reset := cpu_unless_cuda(node)) is not None and self._overridable(reset):
+        if (
+            kept is None
+            and id(node)
+            not in self.chained  # an `elif` after the project's own mps/xpu branches (fish-speech)
+            and (reset := cpu_unless_cuda(node)) is not None
+            and self._callers_device(reset)
+        ):
             kept, shape = ["cuda", "cpu"], "shape=discard-unavailable"
         if kept is not None:
             devices = (f"devices={','.join(kept)}", shape)
@@ -2137,6 +2141,13 @@ class _Visitor(ast.NodeVisitor):
                 ):
                     return statement.value
         return module_assignment(self.trees, name)
+
+    def _callers_device(self, value: ast.expr) -> bool:
+        """Whether a device value is the caller's: a parameter, or a ``.device``-named attribute
+        (``self.device``, ``args.device``, ``self.cfg.learner_device``) a constructor, flag or config set."""
+        return self._overridable(value) or (
+            isinstance(value, ast.Attribute) and "device" in value.attr.lower()
+        )
 
     def _overridable(self, target: ast.expr) -> bool:
         """Whether an assignment target is a parameter of the enclosing function (a caller's setting)."""
