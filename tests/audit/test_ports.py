@@ -950,7 +950,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-rllte-core", "rocm:gfx942"),
         ("real-thop", "mps"),
         ("real-wenda-gpu", "mps"),
-        ("real-zeldarose", "mps"),
         ("real-olaverse", "xpu"),
         ("real-ollada", "rocm:gfx942"),
         ("real-ollada", "xpu"),
@@ -7586,19 +7585,6 @@ PyTorch. The shape: a project whose only device code is a passed-through device 
 framework code, so the linear algebra that a dependency (GPyTorch's Cholesky) runs on the target, an op family
 MPS has lacked, goes unseen, as for hessian-eigenthings' eigh and qr (blind round 535). Not tuned: a
 measurement round, one level off.
-zeldarose (blind round 548) (held out) on mps: envsnap says lower, from "standard ops, no custom CUDA", its
-only findings cuda-availability-check at ``zeldarose/utils.py:33`` (+1, ``:34``) and torch-cuda-api at
-``zeldarose/utils.py:35`` ("Returns False on Apple MPS: the code takes its CPU branch"), the run log's guarded
-GPU listing (19 files seen, 10 parsed). The expectation is moderate: the README's use is the MLM training CLI
-(``zeldarose-0.14.0.dist-info/METADATA:53-61``), whose Lightning 'auto' accelerator does pick MPS
-(``zeldarose/train_transformer.py:73-81``, ``:453-466``), but the masking function it calls on the device
-batch in every training and validation step carries a bare, always-on ``@torch.compile`` decorator with no
-switch (``zeldarose/tasks/mlm.py:24-25``, ``:133-146``, ``:187-190``; RTD likewise, ``tasks/rtd.py:36-37``),
-and Inductor's Metal backend is a prototype before PyTorch 2.9 while torch>=2.0 is allowed (METADATA:34);
-borderline against lower for a fresh install that resolves torch 2.9-2.11. The shape: torch.compile used as a
-bare decorator (an attribute, not a call) is not seen at all, since the torch-compile scan fires on
-``torch.compile(...)`` calls only, so an unconditional compile on the main path reads as standard ops. Not
-tuned: a measurement round, one level off.
 olaverse (blind round 550) (held out) on xpu: envsnap says moderate, from device-choices at
 ``olaverse/nlp/diacritizer.py:235`` (+1 more, ``diacritizer.py:991``) ("The device selection picks among mps,
 cuda, cpu and never 'xpu': on Intel XPU it falls back to the CPU until the selection is edited"), with

@@ -58,9 +58,19 @@ def _module(root: Path, body: str) -> Path:
     [
         ("def run(model, x):\n    model = torch.compile(model)\n    return model(x)\n", "moderate"),
         ("class M:\n    def __init__(self, m):\n        self.m = torch.compile(self.m)\n", "moderate"),
-        ("def run(model, x):\n    fast = torch.compile(model)\n    return fast(x)\n", "lower"),
+        # A parameter's name ends with its function (pytorch-mppi's `torch.compile(dynamics)` in __init__).
+        ("def run(model, x):\n    fast = torch.compile(model)\n    return fast(x)\n", "moderate"),
+        ("def _step(x):\n    return x * 2\n\n\nstep = torch.compile(_step)\n", "lower"),
+        ("class M:\n    def __init__(self):\n        self.fast = torch.compile(self.step)\n", "lower"),
         ("def run(model):\n    model = torch.compile(model, backend='inductor')\n", "moderate"),
         ("class S:\n    def optimize(self):\n        self.model = torch.compile(self.model)\n", "lower"),
+        # The bare decorator is the same call (zeldarose's masking step; x-transformers, openrlhf, rl-games).
+        ("@torch.compile\ndef step(x):\n    return x * 2\n", "moderate"),
+        (
+            "class S:\n    def enable_compile(self):\n"
+            "        @torch.compile\n        def f(x):\n            return x\n",
+            "lower",
+        ),
         ("class S:\n    def optimizer_step(self):\n        self.m = torch.compile(self.m)\n", "moderate"),
     ],
 )

@@ -1178,6 +1178,13 @@ class _Visitor(ast.NodeVisitor):
                 self.compared.add(id(literal))
             else:
                 self._nccl_setting(default)
+        for decorator in node.decorator_list:
+            if not isinstance(decorator, ast.Call) and self.dotted(decorator) == "torch.compile":
+                # A bare `@torch.compile` (the call form is visit_Call's): the function is compiled wherever
+                # it runs (x-transformers, openrlhf, rl-games, #22 stop 32).
+                self.emit(
+                    "torch-compile", decorator, "torch.compile", guarded=self._compile_switched(decorator)
+                )
         top = self.functions == 0 and self.top_function is None and not self.classes
         if top:
             self.top_function = node.name
@@ -1724,20 +1731,7 @@ class _Visitor(ast.NodeVisitor):
             # Python float in the package's arrays is float64 from then on, on every device.
             self.emit("jax-x64", node, "jax_enable_x64")
         if name == "torch.compile":
-            # In a function named for it (GLiNER's `def compile(self)`, pytorch-mppi's `MPPI.compile()`,
-            # pytorch-optimizer's `compile_foreach_step`): compiling is what a caller asks that function for.
-            # So in a method that turns a fast path on (zflows 0.6.2's `enable_for_ladj`, `enable_grad`,
-            # #22 blind round 446): the caller calls it to opt in.
-            # So in an `optimize()` method (wtpsplit 2.2's `SaT.optimize`, #22 stop 32): a speed-up the caller
-            # asks for, not the model's path.
-            named = any(
-                "compile" in function.lower()
-                or function.startswith("enable_")
-                or (function.lower().startswith("optimiz") and "optimizer" not in function.lower())
-                for function in self.function_names
-            )
-            guarded = self.conditional > 0 or self.guard > 0 or named or id(node) in self.eager_kept
-            self.emit("torch-compile", node, "torch.compile", guarded=guarded)
+            self.emit("torch-compile", node, "torch.compile", guarded=self._compile_switched(node))
         if name == "torch.ops.load_library" and (self.swallowed or self.tolerated) and node.args:
             # torchani 2.9 loads the cuAEV library its `ani build-extensions` command JIT-builds only in
             # `try: torch.ops.load_library(...) except Exception: CUAEV_IS_INSTALLED = False` (#22 round 51):
@@ -2376,11 +2370,29 @@ class _Visitor(ast.NodeVisitor):
             value = value.args[0]
         return isinstance(value, ast.Constant) and value.value == "cpu"
 
+    def _compile_switched(self, node: ast.expr) -> bool:
+        """Whether a ``torch.compile`` (a call or a bare ``@torch.compile``) is behind a switch.
+
+        In a function named for it (GLiNER's ``def compile(self)``, pytorch-mppi's ``MPPI.compile()``,
+        pytorch-optimizer's ``compile_foreach_step``): compiling is what a caller asks that function for. So
+        in a method that turns a fast path on (zflows 0.6.2's ``enable_for_ladj``, ``enable_grad``, #22 blind
+        round 446): the caller calls it to opt in. So in an ``optimize()`` method (wtpsplit 2.2's
+        ``SaT.optimize``, #22 stop 32): a speed-up the caller asks for, not the model's path.
+        """
+        named = any(
+            "compile" in function.lower()
+            or function.startswith("enable_")
+            or (function.lower().startswith("optimiz") and "optimizer" not in function.lower())
+            for function in self.function_names
+        )
+        return self.conditional > 0 or self.guard > 0 or named or id(node) in self.eager_kept
+
     def _mark_eager_kept(self, node: ast.Assign) -> None:
         """``fast = torch.compile(slow)`` under a new name (inkan 0.2's ``bspline_basis`` beside
         ``bspline_basis_eager``, batch-nl's ``self._nlist_ON2_compiled`` picked by ``use_torch_compile``, #22
         stop 32): the eager callable stays bound, so the project keeps a way to run without Inductor.
-        ``model = torch.compile(model)`` rebinds the only name and is the model's path."""
+        ``model = torch.compile(model)`` rebinds the only name and is the model's path.
+        """
         value = node.value
         if not (
             isinstance(value, ast.Call)
@@ -2390,7 +2402,10 @@ class _Visitor(ast.NodeVisitor):
             and len(node.targets) == 1
         ):
             return
-        if ast.unparse(node.targets[0]) != ast.unparse(value.args[0]):
+        # A function's own name (`self._dynamics_fn = torch.compile(dynamics)`, pytorch-mppi) ends with the
+        # call: only an attribute or a module-level name stays bound for a caller to pick.
+        kept = isinstance(value.args[0], ast.Attribute) or self.functions == 0
+        if kept and ast.unparse(node.targets[0]) != ast.unparse(value.args[0]):
             self.eager_kept.add(id(value))
 
     def visit_Assign(self, node: ast.Assign) -> None:
