@@ -957,6 +957,19 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-ribodetector", "xpu"),
         ("real-ribodetector", "mps"),
         ("real-rictr", "xpu"),
+        ("real-skillful-nowcasting", "rocm:gfx942"),
+        ("real-skillful-nowcasting", "mps"),
+        ("real-skoots", "mps"),
+        ("real-ruaccent-predictor", "xpu"),
+        ("real-upet", "rocm:gfx942"),
+        ("real-upet", "xpu"),
+        ("real-upit", "xpu"),
+        ("real-alia-molten", "rocm:gfx942"),
+        ("real-exacta", "xpu"),
+        ("real-lobotomizer", "xpu"),
+        ("real-lobotomizer", "mps"),
+        ("real-longnet", "mps"),
+        ("real-lossless-bs-roformer", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -7655,7 +7668,166 @@ KL/MSE/Linear work (``losses/kl.py:7-29``, ``strategies/hidden.py:38-59``) as sh
 README to put auto_device on the main path (``METADATA:1-22``); borderline against moderate for a user who
 relies on auto_device(). The shape: a device-enumerating helper that no code path calls is taken as the
 project's device selection, while the class the user drives accepts any torch.device. Not tuned: a measurement
-round, one level off."""
+round, one level off.
+skillful-nowcasting (blind round 552) on rocm:gfx942 and mps: envsnap says moderate, from torch-pin at
+``skillful_nowcasting-1.2.3.dist-info/METADATA:22`` ("torch is capped (torchvision~=0.10.0: each of its
+releases is built for one torch release): the newest torch allowed, 1.9, publishes ROCm 4.2 wheels without
+code objects for gfx942.", and for MPS "... predates Apple MPS wheels (from torch 1.12)."), the only finding
+above lower, with framework-import at ``skillful_nowcasting/dgmr.py:9`` read as fine ("Lightning's CUDA
+accelerator runs on ROCm PyTorch", "Lightning's MPS accelerator trains on Apple silicon") (14 files seen, 2
+parsed). The expectation is lower: the package itself is plain device-agnostic PyTorch + Lightning, it names
+no device (``dgmr.py:16-166``), random latents and CoordConv channels follow the input through .type_as
+(``common.py:451-453``, ``layers/CoordConv.py:29-31``), and the ops are Conv2d/Conv3d, AvgPool3d, pixel
+(un)shuffle, spectral norm, einsum attention and BatchNorm (``common.py:148-224``,
+``discriminators.py:47-81``, ``layers/Attention.py:7-19``); the 2021 pins numpy~=1.19.5 and
+torchvision~=0.10.0 (``METADATA:21-22``) cap torch at 1.9 for CUDA users too, so a user who has DGMR training
+on an NVIDIA GPU has already lifted them and installs the ROCm or macOS torch build the same way; on MPS
+borderline against moderate for AvgPool3d, native only since PyTorch 2.9 (pytorch/pytorch#158877, #159089).
+The shape: a stale dependency pin that blocks every modern accelerator, CUDA included, is charged as a
+target-specific porting cost, though the working CUDA install the premise assumes has already overridden it.
+Not tuned: a measurement round, one level off.
+skoots (blind round 552) (held out) on mps: envsnap says higher, from cuda-only-import at
+``skoots/lib/skeleton.py:5`` ("Triton GPU kernels: no build for Apple MPS exists."), with moderate
+hardcoded-cuda-device at ``skoots/lib/eval.py:109``, torch-compile-mps at ``eval.py:93`` and nccl-backend at
+``train/engine.py:55`` beside it (42 files seen, 15 parsed). The expectation is moderate: the module-level
+import triton and @triton.jit (``lib/skeleton.py:5-6``, ``:54``) do break every skoots CLI on macOS at import
+(``lib/eval.py:18``, ``__main__.py:6``), but the one Triton kernel, _min_skeleton_kernel, runs only when
+masks.is_cuda in bake_skeleton, and the same function already has a pure-torch path, _bake_skeleton_torch, for
+every other device (``lib/skeleton.py:324-396``, ``:443-450``); guarding the import is a small edit, like the
+others needed (the cuda-or-cpu pick and hard .cuda() at ``lib/eval.py:54``, ``:109``, the always-on
+torch.compile at ``:93``, 'cuda:{rank}'/'nccl' at ``train/engine.py:55-56``); borderline against higher for
+the number of those edits. The shape: a top-level import of Triton whose only kernel sits behind an is_cuda
+branch with a torch fallback is read as a CUDA-only piece with no target path, because the finding weighs the
+import line rather than the guarded call site. Not tuned: a measurement round, one level off.
+ruaccent-predictor (blind round 554) on xpu: envsnap says moderate, from device-choices at
+``ruaccent/cli.py:51`` ("The device values it admits (auto, cpu, cuda, mps) leave out 'xpu': the setting or
+flag cannot select Intel XPU without an edit, nor does the selection it feeds handle it."), the only finding
+above lower, with cuda-availability-check at ``ruaccent/accentor.py:205`` and ``:279`` and torch-cuda-api at
+``accentor.py:207`` at lower beside it (7 files seen, 3 parsed). The expectation is lower: the choices list
+belongs to the ruaccent CLI's --device flag, but the selection it feeds does handle any device: Accentor wraps
+whatever string it gets in torch.device(device) with no check (``accentor.py:215``), loads the weights with
+map_location=self.device (``:250``) and makes every input tensor on self.device (``:365``, ``:421``, ``:430``,
+``:434``), so the README's Python use with load_accentor(device='xpu')
+(``ruaccent_predictor-1.2.0.dist-info/METADATA:97-109``; ``accentor.py:605-641``) runs the float32
+nn.Transformer encoder-decoder (``accentor.py:95-107``) on the Intel GPU as shipped, and the only CUDA call,
+torch.cuda.empty_cache, is behind is_available() (``:279-280``); borderline against moderate because the
+auto-detect knows only cuda, mps and cpu (``accentor.py:204-213``), so load_accentor() and the CLI, which
+cannot name xpu, run on the CPU. The shape: an argparse choices list on a thin CLI is read as the project's
+device selection, though the library function behind it takes any device string, as with rictr's auto_device()
+(blind round 551). Not tuned: a measurement round, one level off.
+upet (blind round 555) on rocm:gfx942 and xpu: envsnap says lower: on ROCm with no finding at all and the lead
+reason "standard ops, no custom CUDA: install the target build of the framework"; on XPU from float64-on-xpu
+at ``upet/ase/calculator.py:37`` ("Arc client GPUs (DG2, Battlemage) emulate or lack fp64", the STR_TO_DTYPE
+map behind the opt-in dtype= argument), with float64-on-host at ``upet/ase/_uncertainty.py:97`` beside it (25
+files seen, 5 parsed). The expectation is moderate on both. On ROCm: the README's
+UPETCalculator(model='pet-mad-s', version='1.6.0', device='cuda') (``METADATA:54-57``) hands the TorchScripted
+PET (``calculator.py:185``, ``:237-245``) to metatomic_ase, whose neighbour lists go through the required
+nvalchemi-toolkit-ops (``METADATA:29``), NVIDIA Warp kernels, whenever the systems sit on a 'cuda' device
+(metatomic_ase ``_neighbors.py:11-32``, ``:71-80``, ``:124-138``); Warp has no HIP backend, so on the MI300X
+the run fails until nvalchemiops is uninstalled for the vesin fallback (``_neighbors.py:96-121``) or the lists
+are built on the CPU. On XPU: metatrain's PET declares supported devices ['cuda', 'cpu']
+(``metatrain/pet/model.py:69``) and MetatomicCalculator picks its device with
+pick_device(capabilities.supported_devices, device) (metatomic_ase ``_calculator.py:305-308``), so
+device='xpu' is refused and device=None runs on the CPU (``calculator.py:124-125``) until 'xpu' is added to
+the exported model's capabilities, beside the _capabilities.dtype rewrite upet already does
+(``calculator.py:230-235``). MPS is right (moderate), though from the same opt-in float64 map at
+``calculator.py:37`` rather than the device refusal. The shape: a thin wrapper whose device rules live in its
+dependencies, a model's declared supported-device list and a required NVIDIA Warp neighbour-list package that
+the calculator dispatches to on any 'cuda' device, is scanned as plain framework code, so neither the refusal
+of other devices nor the CUDA-only kernel under ROCm's 'cuda' is seen. Not tuned: a measurement round, one
+level off.
+upit (blind round 555) (held out) on xpu: envsnap says lower, from default-cuda-device at
+``upit/inference/cyclegan.py:64`` ("A setting that defaults to 'cuda': pass 'xpu' (flag, config or argument)
+on Intel XPU; the code takes the device from it."), with default-cuda-device at ``upit/metrics.py:48`` and
+cuda-availability-check at ``upit/models/junyanz.py:120`` (the vendored init_net, only with gpu_ids) beside
+it, all at lower (21 files seen, 4 parsed). The expectation is moderate: the README's training,
+get_dls(trainA_path, trainB_path), CycleGAN(3,3,64), cycle_learner(dls, ...), learn.fit_flat_lin(...)
+(``METADATA:73-88``), takes its device from fastai's default_device(), which knows CUDA, mps and the CPU only
+(``fastai/torch_core.py:264-277``, as in the corpus' real-fastai and tsai entries), and get_dls builds
+dsets.dataloaders with no device argument (``upit/data/unpaired.py:59``, ``:100``), so on an Intel GPU
+training silently runs on the CPU until the DataLoaders are moved by hand or get_dls is edited; the device=
+parameters envsnap reads are those of the inference and FID helpers (``inference/cyclegan.py:64-85``,
+``metrics.py:48-66``), not the training path. ROCm and MPS are right (lower: fastai picks the 'cuda' MI300X
+and mps on its own). The shape: a library whose training device is chosen inside a framework dependency
+(fastai's cuda/mps/cpu default_device) that names no XPU, while its own code shows only device= parameters on
+side helpers, as for mmaction2 and MMEngine (blind round 169). Not tuned: a measurement round, one level off.
+alia-molten (blind round 556) on rocm:gfx942: envsnap says higher, from cuda-kernel-string at
+``molten/codegen.py:176`` (+2 more, ``codegen.py:338``, ``:574``) ("CUDA C++ kernel source compiled at run
+time by the project's own NVRTC, nvcc or driver-API path (not CuPy's or torch's, which have ROCm builds):
+there is no HIP path to switch to"), with cuda-only-requirement at ``METADATA:17-18`` (pycuda, cuda-python,
+"An optional extra") at lower beside it (11 files seen, 6 parsed). The expectation is moderate: the generated
+kernels are plain CUDA C, __global__ functions with __shared__ tiles and __syncthreads tree reductions,
+expf/rsqrtf/tanhf and cuda_fp16 conversions, no warp shuffles, PTX or warpSize assumptions
+(``codegen.py:100-106``, ``:163-231``, ``:338-453``, ``:574-595``), and the only run-time build is
+MoltenRuntime's torch.utils.cpp_extension.load on a .cu that includes c10/cuda/CUDAException.h and launches
+with <<<grid, block>>> (``runtime.py:57-96``, ``:170-190``), which ROCm PyTorch hipifies on the fly; @zero
+tries it whenever torch.cuda.is_available(), true on the MI300X, and falls back to the eager function on any
+failure (``decorator.py:50-60``, ``:83-94``); the README's standalone .cu (``METADATA:33-35``, ``:45-62``;
+``compiler.py:142-156``) goes through hipify + hipcc in place of nvcc; no ROCm path is documented or tested
+(``METADATA:123-131``), so it is an untested build, not a rewrite; borderline against higher because all the
+tool emits is CUDA. The shape: CUDA kernel strings that reach the GPU through torch's cpp_extension.load,
+which hipifies them on ROCm PyTorch, are read as a project-own NVRTC/nvcc compile path with no HIP route. Not
+tuned: a measurement round, one level off.
+exacta (blind round 558) on xpu: envsnap says moderate, from torch-pin at ``pyproject.toml:58`` ("torch is
+capped (==2.4.1): the newest torch allowed, 2.4, predates Intel XPU wheels (from torch 2.5)"), with
+torch-cuda-api at ``src/exacta/_triton_counts.py:48`` (+6 more, the torch.cuda.device contexts of the Triton
+launchers, "A CUDA-only call: it raises on XPU") and device-choices at ``src/exacta/losses/geometry.py:65``
+("A check admits only the devices cpu, cuda and raises on any other") beside it, float64-on-xpu (67 places) at
+lower (59 files seen, 28 parsed). The expectation is lower: the pin is the cibuildwheel before-test line that
+installs a CPU torch for the wheel tests, not a requirement (Requires-Dist is torch>=2.4, ``PKG-INFO:14``);
+every torch.cuda.device context sits in a Triton launcher reached only when input.device.type == 'cuda'
+(``losses/segmentation.py:700-716``; ``functional/overlap.py:268-273``; ``functional/surface.py:434-454``), so
+an XPU tensor takes the native PyTorch losses and the torch counts and distance transform on its own device
+(``segmentation.py:79-133``; ``overlap.py:319-325``; ``surface.py:647-670``); the cpu-or-cuda check guards
+distance_maps, a boundary-loss helper outside the README's DiceCELoss-then-evaluate main use
+(``PKG-INFO:59-86``); borderline against moderate only for the float64 ratios and distance maps
+(``overlap.py:368-370``, ``surface.py:655``), native on Data Center GPU Max, emulated on Arc. The shape: a
+build tool's test-time pin is read as the package's torch cap, and CUDA-only calls inside device-type-gated
+Triton launchers are read as the path an XPU tensor takes. Not tuned: a measurement round, one level off.
+lobotomizer (blind round 559) on xpu and mps: envsnap says moderate, from device-choices at
+``lobotomizer/cli.py:28`` ("The device values it admits (cpu, cuda) leave out 'xpu': the setting or flag
+cannot select Intel XPU without an edit, nor does the selection it feeds handle it.", the same for Apple MPS),
+the only finding above lower, with cuda-only-requirement at ``METADATA:34`` (the optional bitsandbytes extra)
+at lower beside it (23 files seen, 3 parsed). The expectation is lower: the README's main uses are the Python
+one-liner lob.compress(model, recipe='balanced') and lob.Pipeline([...]).run(model) (``METADATA:62-81``),
+which default to the CPU and take any device string, device='xpu' or 'mps', that they hand to .to(device) for
+the working copy, the teacher, the adapters and every batch (``lobotomizer/__init__.py:42``, ``:64-69``;
+``core/pipeline.py:33``, ``:50``; ``stages/distill.py:155``, ``:184``, ``:210-224``), and int8 quantization
+runs on a .cpu() copy on every platform by design (``stages/quantize.py:49-52``, ``:74-77``); the cpu/cuda
+choices gate only the lobotomize CLI, whose default is the CPU; borderline against moderate for CLI users who
+want the GPU. The shape: an argparse --device whose choices leave the target out is taken as the project's
+only way in, though the library API the CLI wraps accepts any device string and the CLI's own default, the
+CPU, is where its main work, int8 quantization, runs anyway. Not tuned: a measurement round, one level off.
+longnet (blind round 559) on mps: envsnap says moderate, from cuda-only-requirement at ``METADATA:25``
+("8-bit/4-bit quantization kernels: CUDA-only as used here.", advice "bitsandbytes>=0.50 (Apple Silicon
+support; not every kernel has an MPS path)"), with default-cuda-device at ``long_net/attention.py:47`` ("A
+setting that defaults to 'cuda': pass 'mps' (flag, config or argument) on Apple MPS; the code takes the device
+from it.") at lower beside it (7 files seen, 2 parsed). The expectation is lower: bitsandbytes is a bare
+Requires-Dist (``METADATA:25``) that no module of long_net imports (the package imports torch, einops and
+zeta's FlashAttention, ``long_net/attention.py:1-7``, ``model.py:1-7``), so nothing "as used here" needs its
+kernels; the README's DilatedAttention(..., qk_norm=True) and LongNetTransformer (``METADATA:86``,
+``:102-109``) run with model.to('mps') as float32 Linear/LayerNorm/SDPA (``attention.py:98-119``;
+``model.py:41-62``, ``:292-303``), the 'cuda:0' default reaching only a parameter-less FlashAttention .to()
+(``attention.py:62-64``) and a causal mask that neither path turns on (``:83-87``, ``:128-131``); borderline
+against moderate for causal=True users (pass device='mps'). The shape: a required CUDA-flavoured package is
+graded by what its MPS kernels lack, though the project never imports it; on rocm:gfx942 and xpu the same line
+is graded lower. Not tuned: a measurement round, one level off.
+lossless-bs-roformer (blind round 559) (held out) on xpu: envsnap says lower, from cuda-availability-check at
+``bs_roformer/attend.py:58`` (+1 more, ``bs_roformer/inference.py:200``) ("Returns False on Intel XPU: the
+code takes its CPU branch."), with torch-cuda-api and hardcoded-cuda-device at ``attend.py:61``, cudnn-setting
+at ``inference.py:210`` and cuda-amp at ``utils.py:180`` ("Autocast disables itself off CUDA ... on Intel XPU
+the model runs in float32 as written") all at lower and the lead reason "standard ops, no custom CUDA: install
+the target build of the framework" (11 files seen, 5 parsed). The expectation is moderate: the package's only
+entry, python -m bs_roformer (``bs_roformer/__main__.py:1-6``; the wheel carries no README), picks cpu under
+--force_cpu, else cuda:{device_ids[0]}, else mps, else cpu (``inference.py:197-207``), with no --device option
+(--device_ids are CUDA ids, ``:170``), so on an Intel GPU the whole separation, model, checkpoint and every
+chunk (``:219``, ``:227``; ``utils.py:196``), runs on the CPU until an 'xpu' branch is added at
+``inference.py:200-205``; the CPU branch envsnap calls harmless is the whole workload leaving the accelerator
+idle; borderline against lower because BSRoformer and demix(config, model, mix, device, ...) take any device
+from Python (``utils.py:122-129``). The shape: an inline cuda/mps/cpu if-elif assignment chain in the CLI,
+with no flag to name another device, is read as an availability check with a CPU fallback rather than as a
+device pick that leaves the target out (device-choices fired on rictr's return-based cuda/mps/cpu helper in
+round 551 but stays silent on this assignment chain). Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

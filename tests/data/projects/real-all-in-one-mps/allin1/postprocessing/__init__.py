@@ -1,0 +1,3 @@
+from .functional import postprocess_functional_structure as postprocess_functional_structure
+from .metrical import postprocess_metrical_structure as postprocess_metrical_structure
+from .tempo import estimate_tempo_from_beats as estimate_tempo_from_beats

@@ -1,0 +1,2 @@
+from .utils import create_dataset
+__all__ = [create_dataset]

@@ -1,0 +1,3 @@
+import numpy
+import h5py        
+    

@@ -1,0 +1,56 @@
+from ._correlation import correlation
+from ._derivative import H1_MAE, H1_MSE, H1_RMSE, H1_nMAE, H1_nMSE, H1_nRMSE
+from ._fourier import (
+    fourier_aggregator,
+    fourier_MAE,
+    fourier_MSE,
+    fourier_nMAE,
+    fourier_nMSE,
+    fourier_norm,
+    fourier_nRMSE,
+    fourier_RMSE,
+)
+from ._spatial import (
+    MAE,
+    MSE,
+    RMSE,
+    nMAE,
+    nMSE,
+    nRMSE,
+    sMAE,
+    sMSE,
+    spatial_aggregator,
+    spatial_norm,
+    sRMSE,
+)
+from ._utils import mean_metric
+
+__all__ = [
+    "spatial_aggregator",
+    "spatial_norm",
+    "MAE",
+    "MSE",
+    "RMSE",
+    "nMAE",
+    "nMSE",
+    "nRMSE",
+    "sMAE",
+    "sMSE",
+    "sRMSE",
+    "fourier_aggregator",
+    "fourier_norm",
+    "fourier_MAE",
+    "fourier_MSE",
+    "fourier_RMSE",
+    "fourier_nMAE",
+    "fourier_nMSE",
+    "fourier_nRMSE",
+    "correlation",
+    "H1_MAE",
+    "H1_nMAE",
+    "H1_MSE",
+    "H1_nMSE",
+    "H1_RMSE",
+    "H1_nRMSE",
+    "mean_metric",
+]

@@ -1,0 +1,1 @@
+"""Benchmarking utilities."""

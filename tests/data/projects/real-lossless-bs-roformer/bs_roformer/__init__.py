@@ -1,0 +1,2 @@
+from bs_roformer.bs_roformer import BSRoformer
+from bs_roformer.mel_band_roformer import MelBandRoformer

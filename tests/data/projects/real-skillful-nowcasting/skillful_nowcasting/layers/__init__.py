@@ -1,0 +1,3 @@
+from .Attention import AttentionLayer
+from .ConvGRU import ConvGRU
+from .CoordConv import CoordConv

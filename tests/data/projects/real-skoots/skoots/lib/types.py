@@ -1,0 +1,11 @@
+from typing import *
+from torch import Tensor
+
+
+class DataDict(TypedDict):
+    image: Tensor
+    masks: Tensor
+    skeletons: Dict[int, Tensor]
+    baked_skeletons: Tensor
+    skele_masks: Tensor
+

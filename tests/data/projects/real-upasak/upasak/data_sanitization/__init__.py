@@ -1,0 +1,1 @@
+from .pii import PIISanitizer

@@ -1,0 +1,2 @@
+from .training_engine import TrainingEngine
+from .trainer_config import TrainerConfig

@@ -1,0 +1,1 @@
+from .tokenizer_wrapper import TokenizerWrapper

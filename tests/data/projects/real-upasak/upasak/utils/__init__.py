@@ -1,0 +1,2 @@
+from .common import load_uploaded_dataset, validate_hyperparams
+from .inference_template import generate_inference_script

@@ -1,0 +1,4 @@
+from .calculator import UPETCalculator
+
+
+__all__ = ["UPETCalculator"]

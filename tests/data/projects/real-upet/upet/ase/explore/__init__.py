@@ -1,0 +1,4 @@
+from ._featurizer import PETMADFeaturizer
+
+
+__all__ = ["PETMADFeaturizer"]
