@@ -945,8 +945,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-pfns", "xpu"),
         ("real-pfns", "mps"),
         ("real-realtimetts", "mps"),
-        ("real-rlcard", "xpu"),
-        ("real-rlcard", "mps"),
         ("real-rllte-core", "rocm:gfx942"),
         ("real-thop", "mps"),
         ("real-wenda-gpu", "mps"),
@@ -7533,24 +7531,6 @@ RealtimeTTS (blind round 350) on MPS, the same since stop 32: the discard sits i
 (``RealtimeTTS/engines/style_engine.py:148``), while the README's local engine, Coqui, selects mps
 (``coqui_engine.py:132``, ``:532``); the truth notes it as borderline against moderate. The shape: a discard
 on a side path is read as the main path's. Kept as measured.
-rlcard (blind round 545) on xpu and mps: envsnap says lower, from cuda-availability-check at
-``rlcard/agents/dqn_agent.py:100`` ("Returns False on Intel XPU: the code takes its CPU branch", the same for
-Apple MPS), with hardcoded-cuda-device at ``dqn_agent.py:100``, ``nfsp_agent.py:111`` and
-``rlcard/utils/utils.py:23`` ("Behind a CUDA check: runs, but falls through to the CPU") and cudnn-setting at
-``utils/utils.py:14`` at lower, and the lead reason "standard ops, no custom CUDA: install the target build of
-the framework"; nothing is found in ``rlcard/agents/dmc_agent/`` (158 files seen, 10 parsed). The expectation
-is moderate: DQN and NFSP do take a device= argument (``dqn_agent.py:98-102``, ``nfsp_agent.py:109-113``), but
-the Deep Monte-Carlo trainer the README highlights as DouZero's algorithm (``PKG-INFO:54``, ``:241``) builds
-every device string as 'cuda:'+index unless 'cpu' for the learner, the actor models, the checkpoint
-map_location and the shared rollout buffers (``dmc_agent/trainer.py:58``, ``:256``; ``model.py:55``;
-``utils.py:73``; ``pettingzoo_utils.py:33``), with cuda='' (CPU) the only alternative
-(``trainer.py:189-192``), and get_device() knows only cuda or cpu (``utils/utils.py:20-28``); upstream added
-Mac GPU support only after this release (rlcard#296) and rlcard#302 reports the DMC Dou Dizhu GPU script
-failing on a Mac "because it's using cuda"; on MPS the shared-memory actors (``trainer.py:196-201``, ``:223``)
-also have to stay on the CPU; borderline against lower for DQN/NFSP. The shape: device strings assembled by
-concatenation ('cuda:'+str(device)) are not read as hard-coded CUDA devices, so a trainer with no way in for
-the target is scored only by its guarded cuda-or-cpu defaults elsewhere. Not tuned: a measurement round, one
-level off.
 rllte-core (blind round 545) on rocm:gfx942: envsnap says lower, from cuda-only-import at
 ``rllte/common/prototype/base_agent.py:34`` ("NVIDIA management library bindings (NVML): the CUDA build is
 swapped for the ROCm one; the code stays"), with cuda-only-requirement at

@@ -180,3 +180,26 @@ def test_config_device_settings_reset_to_the_cpu_without_cuda_are_a_discard(targ
 def test_the_reset_twins(tmp_path: Path, body: str, discarded: bool) -> None:
     found = _choices(_report(_module(tmp_path, body), "xpu"))
     assert bool([m for m in found if "kept only where CUDA is available" in m]) is discarded, found
+
+
+@pytest.mark.parametrize("target", ["xpu", "mps"])
+def test_a_cuda_device_built_by_concatenation_is_hard_coded(target: str) -> None:
+    # RLCard 1.2.0 (round 545): the DMC trainer's shared buffers go to `.to('cuda:'+str(device))`.
+    report = _report(project("real-rlcard"), target)
+    assert report.verdict.risk == "moderate", report.verdict.reasons
+    assert [f for f in report.findings if f.rule == "hardcoded-cuda-device" and "dmc_agent" in f.location]
+
+
+@pytest.mark.parametrize(
+    ("call", "hard_coded"),
+    [
+        ("x.to('cuda:' + str(index))", True),
+        ("torch.empty(3, device='cuda:' + rank)", True),
+        ("x.to('cpu:' + str(index))", False),
+        ("x.to(prefix + str(index))", False),
+    ],
+)
+def test_the_concatenation_twins(tmp_path: Path, call: str, hard_coded: bool) -> None:
+    body = f"def place(x, index, rank, prefix):\n    return {call}\n"
+    found = [f for f in _report(_module(tmp_path, body), "xpu").findings if f.rule == "hardcoded-cuda-device"]
+    assert bool(found) is hard_coded

@@ -1620,6 +1620,15 @@ class _Visitor(ast.NodeVisitor):
                 # `model.to(f'cuda:{args.gpu[0]}')` (chrombpnet-pytorch 0.0.3, #22 stop 31): a CUDA device
                 # whatever index fills it in.
                 self.device_args.add(id(head))
+            elif (
+                isinstance(sub, ast.BinOp)
+                and isinstance(sub.op, ast.Add)
+                and isinstance(sub.left, ast.Constant)
+                and sub.left.value == "cuda:"
+            ):
+                # The same built by concatenation: RLCard 1.2's DMC buffers, `.to('cuda:'+str(device))` (#22
+                # stop 32).
+                self.device_args.add(id(sub.left))
 
     def _device_arguments(self, node: ast.Call, name: str | None) -> None:
         func = node.func
