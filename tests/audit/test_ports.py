@@ -968,6 +968,18 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-lobotomizer", "mps"),
         ("real-longnet", "mps"),
         ("real-lossless-bs-roformer", "xpu"),
+        ("real-porcupy", "xpu"),
+        ("real-porcupy", "mps"),
+        ("real-sma-attention", "xpu"),
+        ("real-sma-attention", "mps"),
+        ("real-smap-torch", "mps"),
+        ("real-smi-ted", "xpu"),
+        ("real-smi-ted", "mps"),
+        ("real-supertriplets", "rocm:gfx942"),
+        ("real-supertriplets", "mps"),
+        ("real-suplime", "mps"),
+        ("real-tipo-kgen", "xpu"),
+        ("real-tipo-kgen", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -7807,7 +7819,119 @@ idle; borderline against lower because BSRoformer and demix(config, model, mix, 
 from Python (``utils.py:122-129``). The shape: an inline cuda/mps/cpu if-elif assignment chain in the CLI,
 with no flag to name another device, is read as an availability check with a CPU fallback rather than as a
 device pick that leaves the target out (device-choices fired on rictr's return-based cuda/mps/cpu helper in
-round 551 but stays silent on this assignment chain). Not tuned: a measurement round, one level off."""
+round 551 but stays silent on this assignment chain). Not tuned: a measurement round, one level off.
+porcupy (blind round 560) on xpu and mps: envsnap says moderate, from cuda-only-import at
+``porcupy/gpu_cpo.py:38`` ("CuPy built for CUDA: CUDA-only as used here. The module binds the same name to
+NumPy otherwise: off CUDA the array code runs on the CPU, and the Intel XPU GPU has no way in without a port
+of the switch.", the same for Apple MPS), the only finding above lower, with cuda-only-requirement at
+``METADATA:59``, ``:61``, ``:63``, ``:65`` (the optional cupy-cuda extras) at lower beside it (20 files seen,
+3 parsed). The expectation is lower: the README's main use is the NumPy CPO, CPO(dimensions=dim, bounds=...,
+max_iter=100).optimize(sphere) (``METADATA:109-125``, ``:204-240``), host NumPy with np.random positions,
+np.clip and an optional multiprocessing Pool (``porcupy/cpo_class.py:108-119``, ``:281-326``), which runs as
+shipped on any machine; the CuPy GPUCPO is an optional extra (``METADATA:58-63``, ``:135-152``) with no
+kernels of its own (``gpu_cpo.py:91-133``), imported behind try/except in the package
+(``porcupy/__init__.py:15-35``), and as shipped it raises TypeError on every platform, CUDA included, because
+CPO.optimize passes pool as a third positional argument that GPUCPO._evaluate_population does not take
+(``cpo_class.py:326`` against ``gpu_cpo.py:102-104``), so a CUDA user has no working GPU path to lose;
+borderline against moderate only for the advertised 'Optional CUDA support' (``METADATA:130``), which has no
+XPU or Apple route. The shape: a guarded 'import cupy as cp, else import numpy as cp' switch in an optional
+side module is read as the project's main array path, though the README's main class is plain NumPy on the
+host and the CuPy module is an opt-in (and here broken) wrapper; envsnap already calls the same import lower
+on ROCm. Not tuned: a measurement round, one level off.
+sma-attention (blind round 561) (held out) on xpu and mps: envsnap says moderate, from cuda-only-requirement
+at ``METADATA:23`` ("Mamba's selective-scan CUDA kernels (mamba_ssm imports its compiled selective_scan_cuda
+at load): CUDA-only as used here.", advice "a pure-PyTorch selective scan (mamba_ssm's selective_scan_ref, the
+mambapy package, or transformers' Mamba models, whose slow path needs no kernels)"), with cuda-only-import at
+``sma_attention/sma.py:14`` at moderate beside it, the same for Apple MPS (5 files seen, 2 parsed). The
+expectation is higher: the package is one module built around a mamba_ssm Mamba layer, imported at module top
+(``sma_attention/sma.py:14``) and run twice per forward to make Q and K (``:65-70``, ``:104-105``); mamba-ssm
+builds only for CUDA or HIP (the README: "requires a CUDA-compatible GPU and CUDA toolkit",
+``METADATA:45-46``, ``:110``), so on an Intel GPU or a Mac the package cannot even be imported, and the
+advised replacement means swapping the Q/K generator for another Mamba implementation (mambapy, transformers'
+MambaMixer, whose parameter layouts differ) or vendoring the slow reference scan: the corpus grades a
+required, imported mamba-ssm higher on these targets (real-mamba-ssm, real-mambavision, real-plasmidai). The
+shape: when the CUDA-only package is the project's core computation rather than an optional accelerator, the
+medium-effort "pure-PyTorch replacement" grade understates replacing the package's central layer; the same two
+lines are right on rocm:gfx942 (lower, mamba-ssm's HIP build). Not tuned: a measurement round, one level off.
+smap-torch (blind round 561) on mps: envsnap says lower, with no finding at all and the lead reason "standard
+ops, no custom CUDA: install the target build of the framework" (12 files seen, 1 parsed). The expectation is
+moderate: float64 on the MPS main path: every forward (``smap/smap.py:32``, through ``utils.py:131-153``)
+builds the pixel panels as float64 NumPy arrays (np.where(np.ones(...)) shifted by + .5,
+``smap/utils.py:107-110``) and calls torch.from_numpy(...) and then .to(device) on them before any .float()
+cast (``utils.py:16-19``), which MPS refuses ("Cannot convert a MPS Tensor to float64 dtype"); model.to('mps')
+also meets the camera_matrix and np.linalg.inv(camera_matrix) Parameters, which keep the NumPy float64 dtype
+(``smap.py:18-19``) unless the user passes a float32 matrix; the fix is small (cast .float() before
+.to(device) at ``utils.py:19`` and make the Parameters float32), after which device='mps' (``smap.py:59``) and
+the float32 one_hot/einsum/unfold ops run. ROCm and XPU are right (lower: device is a constructor argument
+threaded to every .to). The shape: float64 that comes from NumPy defaults (integer indices plus a Python
+float, np.linalg.inv of a user matrix) into torch.from_numpy and then .to(device) carries no torch dtype
+token, so nothing on the MPS float64 path is seen. Not tuned: a measurement round, one level off.
+smi-ted (blind round 561) on xpu and mps: envsnap says lower, from cuda-availability-check at
+``smi_ted/load.py:181`` (+3 more, ``:201``, ``:222``, ``:339``) ("Returns False on Intel XPU: the code takes
+its CPU branch."), with hardcoded-cuda-device at ``load.py:188`` (+17 more, "Behind a CUDA check: runs, but
+falls through to the CPU on Intel XPU, so the accelerator sits idle.") and cudnn-setting at ``load.py:375``
+(+1) all at lower and the lead reason "standard ops, no custom CUDA: install the target build of the
+framework", the same for Apple MPS (8 files seen, 2 parsed). The expectation is moderate: a cuda/cpu-only
+device pick with no way in: Smi_ted decides once with torch.cuda.is_available() (``load.py:339``) and takes no
+device argument anywhere, so the README's main use, AutoModel.from_pretrained(...) then model.encode(smiles)
+and model.decode(...) (``METADATA:249-265``), runs the 289M-parameter encoder-decoder on the CPU on an Intel
+GPU or a Mac, and model.to('xpu') by hand breaks because tokenize() returns CPU tensors (``load.py:405-411``);
+the fix is a device attribute in place of the bare .cuda() calls (``:181-232``, ``:408-420``, ``:473-474``,
+``:513-515``), and on MPS the required pytorch-fast-transformers sdist (``METADATA:218``) also needs libomp
+for its -Xpreprocessor -fopenmp C++ build. ROCm is right (lower: ROCm PyTorch answers torch.cuda). The shape:
+the finding itself says the accelerator sits idle, but with no device parameter and the whole workload on the
+fallback branch, "falls through to the CPU" is the moderate cuda/cpu-only pick, as for ribodetector (blind
+round 551) and lossless-bs-roformer (blind round 559). Not tuned: a measurement round, one level off.
+supertriplets (blind round 562) on rocm:gfx942 and mps: envsnap says lower, on ROCm from standard ops with no
+finding at all ("standard ops, no custom CUDA: install the target build of the framework"), on MPS from
+cuda-availability-check at ``supertriplets/evaluate.py:121`` ("Returns False on Apple MPS: the code takes its
+CPU branch."), the only finding (18 files seen, 2 parsed). The expectation is moderate: the required faiss-gpu
+(``METADATA:54``) is PyPI's CUDA build, with no ROCm wheel and no macOS wheel at all (faiss#2928), and the
+package imports faiss at module top (``supertriplets/index.py:3``; ``evaluate.py:13``); on the MI300X
+torch.cuda.is_available() is true under ROCm PyTorch, so the README's
+HardTripletsMiner(use_gpu_powered_index_if_available=True) (``METADATA:167``) takes
+faiss.StandardGpuResources()/index_cpu_to_gpu(gpu_res, 0, index) (``evaluate.py:121``; ``index.py:74-76``),
+which finds no NVIDIA device, until the flag is set False or faiss-cpu (or a from-source ROCm faiss) replaces
+the wheel; on a Mac pip install supertriplets fails on faiss-gpu until faiss-cpu is put in its place, after
+which the CPU index and device='mps' through encode()/move_tensors_to_device work (``encoder.py:141-145``;
+``utils.py:27``); borderline against lower on ROCm because the switch is an existing argument. The shape: a
+required CUDA-only vector-search wheel (faiss-gpu, unknown to the requirement rules) and its GPU index calls
+(faiss.StandardGpuResources, index_cpu_to_gpu) draw no finding, and the torch.cuda.is_available() gate in
+front of them is read as a harmless CPU fallback, though on ROCm it is true and leads into CUDA faiss. Not
+tuned: a measurement round, one level off.
+suplime (blind round 562) on mps: envsnap says moderate, from float64-on-mps at ``suplime/soup.py:109`` ("MPS
+has no float64: 'Cannot convert a MPS Tensor to float64 dtype': fails if this tensor lives on the MPS
+device."), the only finding above lower, with cuda-amp at ``suplime/models/segmentation.py:258`` and
+framework-import at ``suplime/train.py:227`` (+4 more) at lower beside it (14 files seen, 4 parsed). The
+expectation is lower: the .double() averages checkpoint state dicts that suplime-soup loads with
+map_location='cpu' (``soup.py:81-83``, ``:109``), so that tensor never lives on the MPS device, and soup is an
+offline training tool besides; the README's main use, Pipeline.from_pretrained('rewayai/suplime').to(device)
+(``METADATA:63-73``), is pyannote's own Pipeline.to (``suplime/pipeline.py:35-36``, ``:128-151``), which runs
+pyannote diarization on mps unchanged (whisperX#1476), with the WavLM fp16 autocast gated on device.type ==
+'cuda' and fp32 otherwise (``segmentation.py:247-266``); borderline against moderate for the old pyannote 2.1
+mps timestamp bug (pyannote-audio#1337) and bf16-mixed training (``train.py:91``, ``:96``). The shape: a
+.double() on tensors loaded with map_location='cpu' a few lines up is graded as if it lived on the device. Not
+tuned: a measurement round, one level off.
+tipo-kgen (blind round 563) (held out) on xpu and mps: envsnap says moderate, from hardcoded-cuda-device at
+``kgen_exp/metrics/aesthetic.py:22`` (+9 more, all in kgen_exp/metrics: clip.py, fid.py, vendi.py) ("Fails at
+this line on Intel XPU: the build has no 'cuda' device ("Torch not compiled with CUDA enabled"); a one-line
+edit.", the same for Apple MPS) and, on mps only, torch-compile-mps at ``kgen_exp/diff.py:100`` (+3 more)
+("torch.compile on MPS is an early prototype (Inductor's Metal backend): expect unsupported ops and
+fall-backs"), with the kgen package's own findings, cuda-availability-check at ``kgen/models.py:134`` and
+hardcoded-cuda-device at ``kgen/sampling/__init__.py:343`` (+3 more, the sampling modules' __main__ demos),
+all at lower beside them (35 files seen, 16 parsed). The expectation is lower: the product is kgen, LLM prompt
+generation, whose load_model takes any device string with a CPU default and only rewrites 'cuda' when CUDA is
+missing (``kgen/models.py:91-99``, ``:134-135``), then moves the float16 SDPA LlamaForCausalLM there
+(``:138-148``); generate() follows the model's device (``kgen/generate.py:53``, ``:63-68``) and its
+torch.cuda.empty_cache() calls return without CUDA (``:51``, ``:74``); every moderate finding sits in
+kgen_exp, the authors' experiment harness shipped as a second top-level package: CLIP/FID/Vendi/aesthetic
+metrics that hard-code .cuda() and an SDXL diffusers pipeline (diffusers not even a requirement,
+``METADATA:11-19``) that defaults to device='cuda' and torch.compile()s its VAE, text encoders and UNet
+(``kgen_exp/diff.py:66``, ``:97-100``), none of it reached from the prompt-generation path; borderline against
+moderate only for users who run those experiment metrics. The shape: a wheel's second top-level package of
+research/evaluation scripts is graded as core code beside the product package, so its hard-coded .cuda() and
+always-on torch.compile set the verdict that the library's own device-agnostic path does not earn. Not tuned:
+a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,3 @@
+"""
+TODO - implement neural field based on the GeoINR approach.
+"""

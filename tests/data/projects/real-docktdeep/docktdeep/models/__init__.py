@@ -1,0 +1,2 @@
+from .baseline import *
+from .stn import *

@@ -1,0 +1,3 @@
+from .from_kagglers import *
+from .kaggle_data import *
+from .submitter import *

@@ -1,0 +1,3 @@
+from .activation import *
+from .optimizer import *
+from .scheduler import *

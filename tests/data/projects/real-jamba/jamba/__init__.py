@@ -1,0 +1,3 @@
+from jamba.model import JambaBlock, Jamba
+
+__all__ = ["JambaBlock", "Jamba"]

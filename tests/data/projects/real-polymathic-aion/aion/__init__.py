@@ -1,0 +1,3 @@
+from .model import AION
+
+__all__ = ["AION"]

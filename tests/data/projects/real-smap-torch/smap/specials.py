@@ -1,0 +1,2 @@
+INF = 1e32
+OFF_THRESH = 0.5

@@ -1,0 +1,1 @@
+from ._loader import load_pretrained_model

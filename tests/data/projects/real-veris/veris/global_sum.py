@@ -1,0 +1,4 @@
+def global_sum(A):
+    # TODO
+
+    return A

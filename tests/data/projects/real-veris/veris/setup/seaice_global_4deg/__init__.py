@@ -1,0 +1,1 @@
+from veris.setup.seaice_global_4deg.seaice_global_4deg import GlobalFourDegreeSetup  # noqa: F401
