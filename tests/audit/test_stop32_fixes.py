@@ -21,6 +21,7 @@ import pytest
 from envsnap.audit import audit, parse_target, scan_tree
 from envsnap.audit.model import AuditReport
 from envsnap.audit.scanners.build import scan_metadata
+from envsnap.audit.scanners.torch_pin import torch_pins
 from tests.audit.conftest import project
 
 
@@ -203,3 +204,30 @@ def test_the_concatenation_twins(tmp_path: Path, call: str, hard_coded: bool) ->
     body = f"def place(x, index, rank, prefix):\n    return {call}\n"
     found = [f for f in _report(_module(tmp_path, body), "xpu").findings if f.rule == "hardcoded-cuda-device"]
     assert bool(found) is hard_coded
+
+
+def test_a_torch_pin_in_cibuildwheel_tables_sets_up_tests_not_installs() -> None:
+    # exacta 0.0.1a5 (round 558): `before-test = "... pip install --index-url .../whl/cpu torch==2.4.1"`.
+    text = (Path(project("real-exacta")) / "pyproject.toml").read_text(encoding="utf-8")
+    assert "torch==2.4.1" in text
+    assert not list(torch_pins("pyproject.toml", text))
+    twin = (
+        '[project]\ndependencies = ["torch==2.4.1"]\n\n'
+        '[tool.cibuildwheel]\nbefore-test = "pip install torch==2.4.1"\n'
+    )
+    assert [s.line for s in torch_pins("pyproject.toml", twin)] == [2]
+
+
+@pytest.mark.parametrize(
+    ("target", "risk"), [("rocm:gfx942", "moderate"), ("xpu", "lower"), ("mps", "moderate")]
+)
+def test_faiss_gpu_has_a_row(tmp_path: Path, target: str, risk: str) -> None:
+    # supertriplets 1.0.6 (round 562) requires faiss-gpu: CUDA wheels for Linux only, ROCm from source.
+    (tmp_path / "pkg-1.0.dist-info").mkdir()
+    (tmp_path / "pkg-1.0.dist-info" / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: pkg\nVersion: 1.0\n"
+        "Requires-Dist: torch\nRequires-Dist: faiss-gpu\n\nREADME\n",
+        encoding="utf-8",
+    )
+    found = [f for f in _report(tmp_path, target).findings if "Faiss GPU" in f.meaning]
+    assert [f.risk for f in found] == [risk]

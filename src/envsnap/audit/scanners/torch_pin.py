@@ -28,6 +28,10 @@ _COMPANION = re.compile(
 """``torchvision<0.20,>=0.17.0`` (torchaug 0.6.1, #22 blind round 194): each torchvision and torchaudio
 release is built against one torch release, so a cap on them caps torch (judges.packages reads the pairs)."""
 _CAPS = ("<", "<=", "==", "===", "~=")
+_TABLE = re.compile(r"^\[\[?([\w.\-\"']+)")
+_WHEEL_CI = re.compile(r"^tool\.cibuildwheel\b")
+"""cibuildwheel's tables set up the wheel's test run: exacta 0.0.1a5's ``before-test`` installs
+``torch==2.4.1`` from the CPU index there (#22 stop 32), which caps nothing a user installs."""
 FILES = ("setup.py", "setup.cfg", "pyproject.toml")
 
 
@@ -52,9 +56,15 @@ def torch_pins(relative: str, text: str) -> Iterator[Signal]:
     if "torch" not in text:
         return
     metadata = relative.rsplit("/", 1)[-1].lower() in METADATA
+    toml = relative.endswith(".toml")
+    wheel_ci = False
     for number, line in enumerate(text.splitlines(), 1):
         if metadata and ends_headers(line):
             return  # the headers end; the long description (a README's install commands) follows
+        if toml and (table := _TABLE.match(line)) is not None:
+            wheel_ci = _WHEEL_CI.match(table.group(1)) is not None
+        if wheel_ci:
+            continue
         if "torch" not in line or line.lstrip().startswith("#"):
             continue
         if metadata and (not line.startswith("Requires-Dist:") or _EXTRA.search(line)):
