@@ -975,8 +975,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-smap-torch", "mps"),
         ("real-smi-ted", "xpu"),
         ("real-smi-ted", "mps"),
-        ("real-supertriplets", "rocm:gfx942"),
-        ("real-supertriplets", "mps"),
         ("real-suplime", "mps"),
         ("real-tipo-kgen", "xpu"),
         ("real-tipo-kgen", "mps"),
@@ -7882,23 +7880,6 @@ for its -Xpreprocessor -fopenmp C++ build. ROCm is right (lower: ROCm PyTorch an
 the finding itself says the accelerator sits idle, but with no device parameter and the whole workload on the
 fallback branch, "falls through to the CPU" is the moderate cuda/cpu-only pick, as for ribodetector (blind
 round 551) and lossless-bs-roformer (blind round 559). Not tuned: a measurement round, one level off.
-supertriplets (blind round 562) on rocm:gfx942 and mps: envsnap says lower, on ROCm from standard ops with no
-finding at all ("standard ops, no custom CUDA: install the target build of the framework"), on MPS from
-cuda-availability-check at ``supertriplets/evaluate.py:121`` ("Returns False on Apple MPS: the code takes its
-CPU branch."), the only finding (18 files seen, 2 parsed). The expectation is moderate: the required faiss-gpu
-(``METADATA:54``) is PyPI's CUDA build, with no ROCm wheel and no macOS wheel at all (faiss#2928), and the
-package imports faiss at module top (``supertriplets/index.py:3``; ``evaluate.py:13``); on the MI300X
-torch.cuda.is_available() is true under ROCm PyTorch, so the README's
-HardTripletsMiner(use_gpu_powered_index_if_available=True) (``METADATA:167``) takes
-faiss.StandardGpuResources()/index_cpu_to_gpu(gpu_res, 0, index) (``evaluate.py:121``; ``index.py:74-76``),
-which finds no NVIDIA device, until the flag is set False or faiss-cpu (or a from-source ROCm faiss) replaces
-the wheel; on a Mac pip install supertriplets fails on faiss-gpu until faiss-cpu is put in its place, after
-which the CPU index and device='mps' through encode()/move_tensors_to_device work (``encoder.py:141-145``;
-``utils.py:27``); borderline against lower on ROCm because the switch is an existing argument. The shape: a
-required CUDA-only vector-search wheel (faiss-gpu, unknown to the requirement rules) and its GPU index calls
-(faiss.StandardGpuResources, index_cpu_to_gpu) draw no finding, and the torch.cuda.is_available() gate in
-front of them is read as a harmless CPU fallback, though on ROCm it is true and leads into CUDA faiss. Not
-tuned: a measurement round, one level off.
 suplime (blind round 562) on mps: envsnap says moderate, from float64-on-mps at ``suplime/soup.py:109`` ("MPS
 has no float64: 'Cannot convert a MPS Tensor to float64 dtype': fails if this tensor lives on the MPS
 device."), the only finding above lower, with cuda-amp at ``suplime/models/segmentation.py:258`` and
