@@ -1181,7 +1181,7 @@ class _Visitor(ast.NodeVisitor):
         for decorator in node.decorator_list:
             if not isinstance(decorator, ast.Call) and self.dotted(decorator) == "torch.compile":
                 # A bare `@torch.compile` (the call form is visit_Call's): the function is compiled wherever
-                # it runs (x-transformers, openrlhf, rl-games, #22 stop 32).
+                # it runs (Zelda Rose 0.14's MLM masking step, #22 stop 32).
                 self.emit(
                     "torch-compile", decorator, "torch.compile", guarded=self._compile_switched(decorator)
                 )
@@ -2095,10 +2095,11 @@ class _Visitor(ast.NodeVisitor):
         shape = "shape=discard"
         if kept is None and (kept := discarded_when_unavailable(node)) is not None:
             shape = "shape=discard-unavailable"
+        # An `elif` after the project's own mps and xpu branches is its ladder (fish-speech's web UI).
+        link = id(node) in self.chained
         if (
             kept is None
-            and id(node)
-            not in self.chained  # an `elif` after the project's own mps/xpu branches (fish-speech)
+            and not link
             and (reset := cpu_unless_cuda(node)) is not None
             and self._callers_device(reset)
         ):
