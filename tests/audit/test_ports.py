@@ -978,6 +978,21 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-suplime", "mps"),
         ("real-tipo-kgen", "xpu"),
         ("real-tipo-kgen", "mps"),
+        ("real-beamformer-gpu", "rocm:gfx942"),
+        ("real-beamformer-gpu", "xpu"),
+        ("real-beamformer-gpu", "mps"),
+        ("real-nodegam", "xpu"),
+        ("real-nodegam", "mps"),
+        ("real-noflash-attention", "xpu"),
+        ("real-noflash-attention", "mps"),
+        ("real-nonconvexag-gpu", "rocm:gfx942"),
+        ("real-nonconvexag-gpu", "xpu"),
+        ("real-nonconvexag-gpu", "mps"),
+        ("real-soliton-solver", "rocm:gfx942"),
+        ("real-yolotrt", "rocm:gfx942"),
+        ("real-yolotrt", "xpu"),
+        ("real-yolotrt", "mps"),
+        ("real-minibatch-kmeans", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -7912,7 +7927,125 @@ metrics that hard-code .cuda() and an SDXL diffusers pipeline (diffusers not eve
 moderate only for users who run those experiment metrics. The shape: a wheel's second top-level package of
 research/evaluation scripts is graded as core code beside the product package, so its hard-coded .cuda() and
 always-on torch.compile set the verdict that the library's own device-agnostic path does not earn. Not tuned:
-a measurement round, one level off."""
+a measurement round, one level off.
+beamformer-gpu (blind round 569) (held out) on rocm:gfx942, xpu and mps: envsnap says moderate, from
+cuda-only-import at ``beamformer/beamform.py:6`` (+2 more, ``beamformer/souden_mvdr.py:1``,
+``beamformer/utils.py:6``) ("CuPy built for CUDA: CUDA-only as used here."), the only findings, with the
+advice "cupy-rocm-7-0 (CuPy for ROCm 7.x)" at effort low on ROCm and "NumPy, or torch tensors on the target
+device" at effort medium on XPU and MPS (7 files seen, 4 parsed). The expectation is lower on ROCm and higher
+on XPU and MPS: the package is CuPy's NumPy-compatible array API and nothing else, complex cp.einsum PSD
+matrices, a batched cp.linalg.solve with a per-frequency solve/lstsq fallback, cp.median reductions and host
+round-trips (``beamform.py:39``, ``:60-77``, ``:143-169``, ``:181-184``; ``souden_mvdr.py:29-37``;
+``utils.py:133-152``), with no ElementwiseKernel/RawKernel string, no cuDNN and no extension, so on the MI300X
+the README's 'pip install cupy-cuda102' (``METADATA:25``) becomes the ROCm CuPy wheel envsnap itself names and
+the code runs as shipped (borderline against moderate for CuPy's experimental ROCm label); on an Intel GPU or
+a Mac the same unguarded imports in every module, with no NumPy fallback and a README whose main use takes and
+returns CuPy arrays (``METADATA:31-41``), leave nothing that runs: CuPy has no Intel or Metal backend, and the
+port re-targets the whole package to dpnp, torch or MLX (torch's MPS backend lacks the complex solve/lstsq of
+``beamform.py:147``, ``:166-168``), as the corpus grades CuPy-core projects higher there (real-cupy,
+real-sigpy, real-cucim). The shape: an unguarded 'import cupy as cp' is graded the same moderate on every
+target, while what it costs depends on the target and on what the CuPy code does: plain array-API CuPy is an
+install swap on ROCm, and a package whose only array backend is CuPy is a re-targeting on XPU and MPS, not a
+medium-effort replacement of one import. Not tuned: a measurement round, one level off.
+nodegam (blind round 571) (held out) on xpu and mps: envsnap says moderate, from torch-cuda-api at
+``nodegam/utils.py:132`` ("A CUDA-only call: it raises on XPU.", the same for Apple MPS), the only finding
+above lower, with default-cuda-device at ``nodegam/sklearn.py:66`` (+2 more, ``:361``, ``:546``),
+cuda-availability-check at ``nodegam/utils.py:358`` (+1, ``:422``) and the guarded apex cuda-only-import at
+``nodegam/trainer.py:18`` all at lower beside it (25 files seen, 5 parsed). The expectation is lower: the
+torch.cuda.synchronize()/empty_cache() pair sits in free_memory, a 'black magic' notebook helper that nothing
+in the package calls (``utils.py:129-135``); the README's main use, NodeGAMClassifier().fit(X, y) then
+visualize() (``METADATA:105-126``), takes the device as a constructor argument passed straight to .to() and
+torch.as_tensor (``sklearn.py:110``, ``:171``, ``:192``, ``:202``, ``:503``), so device='xpu' or 'mps' trains
+and predicts there on float32 data (``mypreprocessor.py:114-128``) with sort/cumsum entmax and plain
+BCE/CE/MSE (``nn_utils.py:40-160``; ``trainer.py:74-80``), apex fp16 off by default (``sklearn.py:65``);
+borderline against moderate for the 'cuda' default and the cpu/cuda-only docstring (``sklearn.py:410``,
+``:591``). The shape: an unguarded CUDA call inside a helper function with no caller is weighed as a main-path
+call and outranks the settable device the main path actually uses. Not tuned: a measurement round, one level
+off.
+noflash-attention (blind round 571) on xpu and mps: envsnap says lower, with the lead reason "standard ops, no
+custom CUDA: install the target build of the framework", from torch-cuda-api at
+``noflash_attention/detect_gpu.py:138`` (+5 more) ("A CUDA-only call: it is behind a guard, skipped on XPU."),
+cuda-availability-check at ``detect_gpu.py:98`` (+3) ("Returns False on Intel XPU: the code takes its CPU
+branch.") and device-agnostic at ``noflash_attention/patch.py:343`` ("Device-agnostic code: follows whatever
+accelerator the target has."), the same for Apple MPS (9 files seen, 5 parsed). The expectation is moderate:
+the README promises Intel Arc and Apple MPS through NOFLASH_FORCE_PATCH=1 (``METADATA:57``, ``:204``), but
+patched_sdpa runs its chunked tiers only when query.is_cuda (``patch.py:309-317``), so XPU and MPS tensors
+always pass through to the native SDPA (``:397-400``) and the package's O(N) attention, its whole point, never
+happens on the target; enabling it needs small edits to that gate, to the autocast(device_type='cuda',
+enabled=False) that envsnap calls device-agnostic (``:343``) and to the torch.cuda OOM/empty_cache retries
+(``:345-395``); opt-in FFN chunking already runs off CUDA (``ffn.py:224-226``); borderline against lower,
+since nothing fails and the model runs on the target's own SDPA. The shape: a tensor.is_cuda gate in the
+dispatch function that decides whether the package does its job is not read, so guarded CUDA probes and a
+CPU-branch availability check look harmless when the fallback is the package turning itself off. Not tuned: a
+measurement round, one level off.
+nonconvexag-gpu (blind round 571) on rocm:gfx942, xpu and mps: envsnap says moderate on all three, from
+cuda-only-import at ``nonconvexAG_GPU/__init__.py:7`` ("CuPy built for CUDA: CUDA-only as used here."), the
+only finding (4 files seen, 2 parsed). The expectation is lower on rocm:gfx942 and higher on xpu and mps: the
+package is one module of CuPy's NumPy-compatible array API (_cp.where/abs/sign penalties, matmul, mean/var,
+_cp.linalg.norm and eigvalsh, ``__init__.py:36-180``, ``:226-462``) with no RawKernel, ElementwiseKernel or
+CUDA source and a bare Requires-Dist cupy>=8.3.0 (``nonconvexAG_GPU-1.0.8.dist-info/METADATA:676``), so on
+ROCm the user installs the ROCm CuPy wheel and imports as shipped (borderline against moderate for eigvalsh on
+CuPy's experimental HIP solver path, ``:301``, ``:516``); on Intel and Apple GPUs CuPy has no backend, the
+import is unconditional and even function defaults allocate GPU arrays at import (``:263``, ``:425``,
+``:778``), with no NumPy or torch fallback, so the solvers must be re-expressed on dpnp, torch or MLX. The
+shape: the perlin-cupy (blind round 493) and sagesim (blind round 494) pattern again, a package whose whole
+compute layer is CuPy weighed by the import alone, the same moderate for every target, rather than as a wheel
+swap where CuPy has a build (ROCm) and a missing library where it has none (Intel, Apple). Not tuned: a
+measurement round, one level off.
+soliton-solver (blind round 573) on rocm:gfx942: envsnap says moderate, from cuda-only-requirement at
+``METADATA:45`` ("Numba CUDA kernels: CUDA-only as used here.", advice "numba-hip (Numba HIP target)"), with
+cuda-only-requirement at ``METADATA:49`` (cuda-python, advice "hip-python (HIP bindings)") and
+cuda-only-import at ``soliton_solver/core/colormaps.py:12`` (+42 more) at moderate beside it, and the guarded
+``from cuda.bindings import runtime as cudart`` at ``visualization/gl_backend.py:22`` at lower, although its
+except branch imports the same cudart from the older path (106 files seen, 43 parsed). The expectation is
+higher: the whole solver is Numba CUDA, float64 cuda.device_array buffers (``core/simulation.py:85-115``),
+@cuda.jit kernels with cuda.grid launches and shared-memory reductions with syncthreads
+(``core/utils.py:134-228``; ``core/integrator.py:50-99``) and per-theory kernels in 27 files
+(``theories/chiral_magnet/kernels.py:17-253``), with no CPU path and no other backend; the README's main use,
+run_viewer (``METADATA:185-210``), streams CUDA memory into OpenGL through cudart
+cudaGraphicsGLRegisterBuffer/MapResources (``visualization/gl_backend.py:173-267``), pulled in by every theory
+import (``theories/chiral_magnet/__init__.py:19``), and the README requires an NVIDIA GPU and nvcc
+(``METADATA:121-141``, ``:167-171``); AMD's numba-hip is experimental (mcdc#315, gamdpy#18) and would still
+leave the CUDA-GL interop to rewrite on hip-python; borderline against moderate, as the corpus grades a
+numba.cuda GPU path moderate on ROCm where it is an opt-in beside a CPU path (real-stumpy, real-pysdtw) and
+higher where it is the whole product (real-opticalflow3d, real-diffct-mlx). The shape: numba-cuda plus
+cuda-python as the project's only compute and display path, with no CPU fallback, is graded as a library swap
+(numba-hip, hip-python) rather than a port of the whole engine and its graphics interop; the same lines are
+right on xpu and mps (higher). Not tuned: a measurement round, one level off.
+yolotrt (blind round 574) (held out) on rocm:gfx942, xpu and mps: envsnap says lower, with no finding at all
+and the lead reason "standard ops, no custom CUDA: install the target build of the framework" (6 files seen, 1
+parsed). The expectation is moderate: the package's one feature is TensorRT, its README's main call
+ModelLoader('models/best.pt', auto_trt=True, half=True) (``METADATA:76``, ``:101-109``) exports a TensorRT
+FP16 .engine through Ultralytics with YOLO(...).export(format='engine', device=0)
+(``yolotrt/exporter.py:34-37``, ``:71-77``), and TensorRT has no ROCm, Intel or macOS build; off NVIDIA the
+export fails inside a try/except and the loader falls back to an .onnx or the .pt
+(``yolotrt/loader.py:69-97``), so the user gives up the FP16 engine, sets auto_trt=False, passes device=
+through predict()'s **kwargs (``loader.py:106-132``) and deletes any .engine carried over from the NVIDIA box,
+which is loaded first with no fallback (``loader.py:62-67``); on XPU Ultralytics itself has no XPU device
+(ultralytics#21638, #20964), so the fallback runs on the CPU; borderline against lower because the fallback is
+automatic and nothing in the package needs editing. The shape: a wheel with no Requires-Dist and no torch
+import whose whole device story is a string, format='engine', handed to another library (Ultralytics' TensorRT
+export), with the CUDA-only backend named only in the README and keywords (``METADATA:9``, ``:38``,
+``:64-65``); no rule reads an export-format string or the README's TensorRT requirement. Not tuned: a
+measurement round, one level off.
+
+yorzoi (blind round 574), two cells two levels off (envsnap lower, truth higher on xpu and mps; rocm:gfx942
+one off), left the index and is not listed here; its truth is kept in left.txt.
+minibatch-kmeans (blind round 575) on mps: envsnap says moderate, from float64-on-mps at
+``evaluation/metrics.py:129`` (+10 more, ``:130``, ``:135``, ``:137``, ``:54-61``, ``:90-97``) ("MPS has no
+float64: 'Cannot convert a MPS Tensor to float64 dtype': fails if this tensor lives on the MPS device."), the
+only findings above lower, with cuda-availability-check and hardcoded-cuda-device at ``evaluation/run.py:210``
+at lower beside them (17 files seen, 6 parsed). The expectation is lower: the README's main use is
+MiniBatchKMeans(...).fit/predict on float32 tensors (``METADATA:71-94``), the dtype default is torch.float32
+(``minibatch_kmeans/_core.py:69``) and device a constructor argument (``:66-68``, ``:110-111``), the library's
+steps are addmm/argmin/index_add_/bincount (``:33-41``, ``:150-158``, ``:348-365``) with no float64 anywhere,
+and the float64 lines are the WCSS scoring of the benchmark package, wcss_torch and its siblings
+(``evaluation/metrics.py:21-140``), imported only by the evaluation CLIs (``evaluation/run.py:22``,
+``evaluation/perf_test.py:20``) and never by minibatch_kmeans; ROCm and XPU are right (lower, float64 being
+lower there). The shape: a benchmark package that the wheel installs as a second top-level package
+(``evaluation/`` beside ``minibatch_kmeans/``, no tests/ or benchmarks/ in its name) is counted as core code,
+so its float64 reference metrics decide the MPS verdict, though the library itself never touches float64 and
+nothing on the README's path imports the package. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,1 @@
+from .souden_mvdr import beamform_mvdr

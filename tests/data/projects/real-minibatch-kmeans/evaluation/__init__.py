@@ -1,0 +1,3 @@
+"""Clustering evaluation (clustbench quality) and throughput harness (``perf_test``)."""
+
+from __future__ import annotations

@@ -1,0 +1,4 @@
+from evaluation.run import main
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""GAM baselines adapted from https://github.com/zzzace2000/GAMs_models/."""

@@ -1,0 +1,55 @@
+from .callbacks import (
+    AvgLossCallback,
+    CometCallback,
+    CudaCallback,
+    DataAug,
+    GradientCallback,
+    Normalize,
+    PredictionImageGradient,
+    SaveTempCallback,
+    SwitchLoss,
+)
+from .data import (
+    DataBunch,
+    H5DataSet,
+    get_bundles,
+    get_dls,
+    load_data,
+    open_bundle,
+    open_bundle_pack,
+    open_fft_bundle,
+    save_bundle,
+    save_fft_pair,
+)
+from .learner import define_learner, get_learner
+from .logging import setup_logger
+from .model import init_cnn, load_pre_model, save_model, symmetry
+
+__all__ = [
+    "AvgLossCallback",
+    "CometCallback",
+    "CudaCallback",
+    "DataAug",
+    "DataBunch",
+    "GradientCallback",
+    "H5DataSet",
+    "Normalize",
+    "PredictionImageGradient",
+    "SaveTempCallback",
+    "SwitchLoss",
+    "define_learner",
+    "get_bundles",
+    "get_dls",
+    "get_learner",
+    "init_cnn",
+    "load_data",
+    "load_pre_model",
+    "open_bundle",
+    "open_bundle_pack",
+    "open_fft_bundle",
+    "save_bundle",
+    "save_fft_pair",
+    "save_model",
+    "setup_logger",
+    "symmetry",
+]
