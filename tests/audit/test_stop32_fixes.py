@@ -231,3 +231,38 @@ def test_faiss_gpu_has_a_row(tmp_path: Path, target: str, risk: str) -> None:
     )
     found = [f for f in _report(tmp_path, target).findings if "Faiss GPU" in f.meaning]
     assert [f.risk for f in found] == [risk]
+
+
+@pytest.mark.parametrize("target", ["xpu", "mps"])
+def test_cupy_as_the_packages_only_array_library_is_higher_off_rocm(target: str) -> None:
+    # nonconvexAG-GPU 1.0.8 (round 571): `import cupy as cp` atop every solver, no torch, JAX or TensorFlow.
+    report = _report(project("real-nonconvexag-gpu"), target)
+    assert report.verdict.risk == "higher", report.verdict.reasons
+    assert any("only array library" in f.meaning for f in report.findings if f.rule == "cuda-only-import")
+    assert _report(project("real-nonconvexag-gpu"), "rocm:gfx942").verdict.risk != "higher"
+
+
+@pytest.mark.parametrize(
+    ("files", "higher"),
+    [
+        ({"solve.py": "import cupy as cp\n\n\ndef solve(a):\n    return cp.linalg.solve(a, a)\n"}, True),
+        # Beside a framework, CuPy is one helper of a model, not the package's array library.
+        ({"solve.py": "import cupy as cp\n", "model.py": "import torch\n"}, False),
+        # A module loaded only in a guard is one path of a NumPy package (pymatting's CuPy foreground).
+        (
+            {
+                "solve.py": "import cupy as cp\n",
+                "__init__.py": "try:\n    from pkg.solve import cp\nexcept ImportError:\n    cp = None\n",
+            },
+            False,
+        ),
+        ({"solve.py": "try:\n    import cupy as cp\nexcept ImportError:\n    import numpy as cp\n"}, False),
+    ],
+)
+def test_the_array_library_twins(tmp_path: Path, files: dict[str, str], higher: bool) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    for name, body in {"__init__.py": "", **files}.items():
+        (package / name).write_text(body, encoding="utf-8")
+    found = [f for f in _report(tmp_path, "xpu").findings if "only array library" in f.meaning]
+    assert bool(found) is higher

@@ -25,6 +25,7 @@ import msgspec
 from envsnap.audit.across_files import across_files, wrapper_builds
 from envsnap.audit.cli_switches import mark_opt_in, off_options, switch_names
 from envsnap.audit.model import (
+    ARRAY_LIBRARY,
     CUDA_OR_CPU,
     DEFAULT_ONLY,
     DEVICE_CHOICE,
@@ -79,6 +80,7 @@ def scan_tree(
     signals = _alternative_modules(signals, entries)
     signals = _unseen_picker_calls(signals, entries)
     signals = _caller_devices(signals, entries)
+    signals = _cupy_array_library(signals, entries)
     signals = _torch_first_sessions(signals, entries)
     signals = across_files(signals, paths)
     signals = _referenced_elsewhere(signals, entries)
@@ -409,6 +411,39 @@ def _torch_first_sessions(signals: list[Signal], entries: Sequence[Entry]) -> li
         if s.kind == "ort-provider" and not s.guarded
         else s
         for s in signals
+    ]
+
+
+_FRAMEWORK_IMPORT = re.compile(rb"^[ \t]*(?:import|from)[ \t]+(?:torch|jax|jaxlib|tensorflow|keras)\b", re.M)
+
+
+def _cupy_array_library(signals: list[Signal], entries: Sequence[Entry]) -> list[Signal]:
+    """Mark ARRAY_LIBRARY on the unguarded module-level CuPy imports of a project whose core code imports no
+    PyTorch, JAX or TensorFlow: CuPy is then what the package computes with, not a helper beside a model.
+
+    nonconvexAG-GPU 1.0.8 (#22 blind round 571) imports ``cupy as cp`` at the top of its solvers and has no
+    other array library: on an Intel or Apple GPU, where no CuPy build exists, the package is ported to NumPy
+    or torch, not given a swapped install (the same shape as perlin-cupy, SAGESim and cacgmm-gpu, earlier
+    draws). Read only for trees with such an import; tests, examples and the rest (``roles.role_of``) are
+    left out.
+    """
+
+    def marked(s: Signal) -> bool:
+        return (
+            s.kind == "import"
+            and s.facts().get("package") == "cupy"
+            and not s.guarded
+            and "module-level=1" in s.detail
+            and role_of(s.file or "") == "core"
+        )
+
+    if not any(marked(s) for s in signals):
+        return signals
+    core = [e for e in entries if role_of(e.relative) == "core"]
+    if any(_FRAMEWORK_IMPORT.search(data) for _, data in _python_texts(core)):
+        return signals
+    return [
+        msgspec.structs.replace(s, detail=(*s.detail, ARRAY_LIBRARY)) if marked(s) else s for s in signals
     ]
 
 

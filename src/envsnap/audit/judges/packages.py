@@ -20,7 +20,7 @@ from envsnap.audit.judges.base import (
     Context,
     make_finding,
 )
-from envsnap.audit.model import ADAPTER, ARRAY_SWITCH, LAZY, OPT_IN, Finding, Signal, Target
+from envsnap.audit.model import ADAPTER, ARRAY_LIBRARY, ARRAY_SWITCH, LAZY, OPT_IN, Finding, Signal, Target
 from envsnap.rules import knowledge as rules_knowledge
 
 # ---------------------------------------------------------------------------- packages
@@ -100,6 +100,21 @@ def package_finding(
             f"{row.what}: the {BACKEND_NAMES[row.device_backend or '']} backend, imported inside a"
             " function or a guard: that"
             f" device's path, loaded only when it is asked for; {NAMES[target.kind]} never takes it."
+        )
+    elif (
+        ARRAY_LIBRARY in signal.detail
+        and target.kind in ("xpu", "mps")
+        and not signal.guarded
+        and "optional=1" not in signal.detail
+        and LAZY not in signal.detail
+    ):
+        # scan._cupy_array_library: the package computes in CuPy and nothing else; no Intel or Apple build.
+        # A module the package loads only in a guard (pymatting's CuPy foreground estimator, beside its Numba
+        # one: across_files marks it optional) is one path of a NumPy package, not its array library.
+        effort, risk = "high", "higher"
+        meaning = (
+            f"{row.what}: the package's only array library (no PyTorch, JAX or TensorFlow beside it), and no"
+            f" CuPy build exists for {NAMES[target.kind]}: its array code is ported to NumPy or torch."
         )
     elif (
         signal.guarded and signal.kind == "import" and ARRAY_SWITCH in signal.detail and target.kind != "rocm"
