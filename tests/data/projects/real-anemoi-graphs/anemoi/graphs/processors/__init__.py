@@ -1,0 +1,22 @@
+# (C) Copyright 2026 Anemoi contributors.
+#
+# This software is licensed under the terms of the Apache Licence Version 2.0
+# which can be obtained at http://www.apache.org/licenses/LICENSE-2.0.
+#
+# In applying this licence, ECMWF does not waive the privileges and immunities
+# granted to it by virtue of its status as an intergovernmental organisation
+# nor does it submit to any jurisdiction.
+
+from .post_process import RemoveSelfEdges
+from .post_process import RemoveUnconnectedNodes
+from .post_process import RestrictEdgeLength
+from .post_process import SortEdgeIndexBySourceNodes
+from .post_process import SortEdgeIndexByTargetNodes
+
+__all__ = [
+    "RemoveSelfEdges",
+    "RemoveUnconnectedNodes",
+    "RestrictEdgeLength",
+    "SortEdgeIndexByTargetNodes",
+    "SortEdgeIndexBySourceNodes",
+]

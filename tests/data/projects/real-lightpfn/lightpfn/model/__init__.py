@@ -1,0 +1,1 @@
+"""LightPFN architecture; the inference package does not import synthetic priors."""

@@ -1,0 +1,3 @@
+from .registration import Registration
+
+__all__ = ["Registration"]

@@ -1,0 +1,3 @@
+from .scene import visualize_scene
+
+__all__ = ["visualize_scene"]

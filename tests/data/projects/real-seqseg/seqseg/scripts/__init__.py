@@ -1,0 +1,1 @@
+# Script entry points for lightweight SeqSeg utilities.

@@ -1,0 +1,4 @@
+"""
+Signature Analyzer plotting API.
+"""
+from ._gsea import gprof
