@@ -1002,6 +1002,23 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-seqdist", "rocm:gfx942"),
         ("real-seqseg", "xpu"),
         ("real-lightning-sprite", "mps"),
+        ("real-pyamica", "mps"),
+        ("real-pycorre", "mps"),
+        ("real-pytorch-pfn-extras", "xpu"),
+        ("real-pytorch-pfn-extras", "mps"),
+        ("real-augmed", "mps"),
+        ("real-aule-attention", "xpu"),
+        ("real-aisegcell", "mps"),
+        ("real-atomai", "rocm:gfx942"),
+        ("real-attnrank", "rocm:gfx942"),
+        ("real-emltorch", "mps"),
+        ("real-emu-sv", "xpu"),
+        ("real-epact", "xpu"),
+        ("real-epact", "mps"),
+        ("real-epiagent", "rocm:gfx942"),
+        ("real-fugw", "mps"),
+        ("real-fukui-net", "xpu"),
+        ("real-online-face-detection", "xpu"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -8254,6 +8271,250 @@ as its only process-group backend (as torchtitan's MPS cell is read). ROCm and X
 shape: a Lightning plug-in whose own accelerator and precision code name the 'xpu' device, read through the
 generic Lightning requirement as Lightning's MPS path, though every entry point of the package pins another
 vendor's device and its product, collective parallelism, has no backend on the target. Not tuned: a
+measurement round, one level off.
+pyamica (blind round 584) (held out) on mps: envsnap says lower, with the lead reason "has a code path on
+Apple MPS: names the 'mps' device (pyamica/_core.py:980)", the ``torch.mps.synchronize()`` branch of a timing
+helper (``pyamica/_core.py:977-983``), while float64-on-mps at ``pyamica/_core.py:213`` ("MPS has no float64:
+'Cannot convert a MPS Tensor to float64 dtype': fails if this tensor lives on the MPS device.") is found at
+moderate and only listed as "to check", with torch-compile-mps at ``:935-936`` (behind compile=False) and the
+guarded torch.cuda.synchronize at ``:979`` at lower (7 files seen, 3 parsed). The expectation is moderate:
+AMICA's dtype defaults to torch.float64, documented as 'required for numerical agreement with the reference'
+(``_core.py:122-124``, ``:213``), and fit moves its input with .to(device=self.device, dtype=self.dtype)
+(``:370-372``, ``:843``), so the documented device='mps' (``:125-126``; ``_mne.py:216-217``) fails on the
+README's float64 X (``METADATA:78``) and AmicaICA's float64 data (``_mne.py:313``) until dtype=torch.float32
+is passed, after which the default sphering calls torch.linalg.eigh (``_core.py:406``), unimplemented on MPS
+in released torch (pytorch/pytorch#151874); ROCm and XPU are right (lower). The shape: a device name inside a
+time_iters-only synchronize helper is taken as the project's Apple code path and outranks a float64 default
+that every fit moves onto that device. Not tuned: a measurement round, one level off.
+pycorre (blind round 584) on mps: envsnap says lower, with the lead reason "has a code path on Apple MPS:
+names the 'mps' device (pycorre/core/transform_torch.py:19)", the bicubic-to-bilinear switch of the resampling
+step, and cuda-availability-check at ``pycorre/model.py:29`` ("Returns False on Apple MPS: the code takes its
+CPU branch.") and hardcoded-cuda-device at ``:30`` at lower (9 files seen, 4 parsed). The expectation is
+moderate: the module docstring itself says 'torch's Metal backend does not support complex FFTs, which the
+phase-correlation core requires, so shift *detection* runs on CUDA or CPU' and the constructor 'detection
+needs cuda/cpu' (``model.py:10-11``, ``:77``); fit detects on the one model device (``model.py:147-186``) with
+torch.fft.fft2/ifft2 and a complex64 exp/einsum upsampled DFT (``core/numerics_torch.py:58-63``, ``:96-99``),
+complex matmul being unsupported on MPS in torch 2.2 (pytorch/pytorch#77764), and 'auto' gives the CPU on a
+Mac (``model.py:28-31``), so the README's fit_transform (``METADATA:54-68``) reaches the Apple GPU only for
+the transform, after splitting the pipeline by hand; borderline against lower on recent torch with macOS 14
+complex FFT; ROCm and XPU are right (lower). The shape: an 'mps' branch that only adapts a secondary step
+(here the interpolation mode) is read as MPS coverage, though the project's own docstring rules the target out
+for its core computation. Not tuned: a measurement round, one level off.
+pytorch-pfn-extras (blind round 584) on xpu and mps: envsnap says moderate, from torch-cuda-api at
+``pytorch_pfn_extras/cuda/_allocator.py:23`` (+9 more: ``:57``, ``:65``, ``:69`` and
+``profiler/_time_summary.py:14``, ``:42``, ``:67``, ``:100``, ``:112``, ``:126``) ("A CUDA-only call: it
+raises on XPU."; on MPS "MPS has no CUDA streams or graphs: this call raises; the capture must go.") and
+cuda-grad-scaler at ``runtime/_runtime.py:362`` ("A CUDA GradScaler disables itself off CUDA"), with the
+torch.cuda.is_available() gates at ``training/_trainer.py:330``, ``:360``, ``:370`` and
+``profiler/_time_summary.py:167`` at lower (150 files seen, 18 parsed). The expectation is lower: the engine
+looks up a runtime by device type and falls back to PyTorchRuntime, which only calls .to(device_spec)
+(``runtime/_registry.py:19-27``; ``runtime/__init__.py:5``; ``runtime/_runtime.py:368-372``), so
+create_trainer(..., device='xpu' or 'mps') (``engine.py:91``, ``:173-176``) and the README's ExtensionsManager
+loops (``METADATA:66-79``) run as shipped; the _allocator.py lines are ppe.cuda, the opt-in CuPy stream and
+memory-pool interop (``METADATA:49-50``, ``:60``, ``:74``) behind a try-import stub
+(``_cupy/__init__.py:1-19``), and the _time_summary.py CUDA events are built only by a _CUDAWorker created
+when torch.cuda.is_available() (``profiler/_time_summary.py:166-168``) and used when use_cuda is that same
+check (``training/_trainer.py:328-333``); a grad scaler is optional (autocast is off by default,
+``runtime/_runtime.py:352-360``); ROCm is right (lower). The shape: CUDA calls inside a worker class whose
+only constructor call sits behind torch.cuda.is_available(), and inside an opt-in CuPy interop module, are
+counted as unguarded main-path calls, because the guard is at the instantiation site in another method, not
+around the calls themselves. Not tuned: a measurement round, one level off.
+augmed (blind round 585) (held out) on mps: envsnap says lower, with the lead reason "standard ops, no custom
+CUDA: install the target build of the framework" and no finding at all (42 files seen, 2 parsed). The
+expectation is moderate: the README's main use is a Pipeline of RandomCrop/RandomFlip/RandomRotation applied
+to 3-D medical images with labels and points (``METADATA:51-110``), and every resample goes through one
+helper, ``augmed/utils/grid.py:grid_sample``, which calls torch.nn.functional.grid_sample on the 5-D image
+(``utils/grid.py:77``; ``transforms/pipeline.py:316``, dim=3 by default), i.e. aten::grid_sampler_3d, which
+the MPS backend lacked ("not currently implemented for the MPS device", Comfy-Org/ComfyUI#6041,
+teamtomo/teamtomo#69) until a bilinear-only kernel (pytorch/pytorch#160541), while bool label images switch to
+mode 'nearest' (``utils/grid.py:74``), still missing there: PYTORCH_ENABLE_MPS_FALLBACK=1 or CPU resampling is
+needed; borderline against lower on torch>=2.9 for float images. ROCm and XPU are right (lower, standard ops).
+The shape: an operator whose coverage differs by rank and mode on MPS (grid_sample on 5-D input, 'nearest'
+mode) is invisible to the audit, which reads F.grid_sample as a standard op on every target. Not tuned: a
+measurement round, one level off.
+aule-attention (blind round 585) on xpu: envsnap says lower, with the lead reason "standard ops, no custom
+CUDA: install the target build of the framework" and only lower findings, torch-cuda-api at
+``aule/__init__.py:413`` ("A CUDA-only call: it is behind a guard, skipped on XPU."), cuda-availability-check
+at ``aule/triton_flash.py:599`` ("Returns False on Intel XPU: the code takes its CPU branch.") and
+cuda-only-import at ``aule/triton_flash.py:22`` ("the CUDA build is swapped for the Intel XPU one; the code
+stays") (8 files seen, 4 parsed). The expectation is moderate: the Triton FlashAttention kernels the CUDA user
+runs are reached only when torch.cuda.is_available() and query.is_cuda (``triton_flash.py:599-600``;
+``__init__.py:136-138``), so the swapped Triton build never runs them on 'xpu' tensors; those go to the Vulkan
+path, which copies q/k/v to host NumPy and back (``__init__.py:160-171``), casts to float32
+(``vulkan.py:709-712``), refuses head_dim > 64 (``:703-707``) and cuts autograd, so training
+(``METADATA:171``) and fp16/bf16 models under install() (``METADATA:148-154``) break until the gate is opened
+to Intel's Triton; borderline against lower, since the README names Intel Arc and integrated GPUs via Vulkan
+(``METADATA:4``, ``:215-216``). ROCm (lower, the torch.version.hip branch at ``__init__.py:38``) and MPS
+(moderate) are right. The shape: an is_cuda/cuda.is_available() gate in front of Triton kernels is read as a
+guard that merely falls back, and the Triton import as portable to the XPU Triton build, though the gate keeps
+the kernels off the target and the fallback is a host round trip with fewer features. Not tuned: a measurement
+round, one level off.
+aisegcell (blind round 586) on mps: envsnap says lower, with the lead reason "standard ops, no custom CUDA:
+install the target build of the framework" and only lower findings, framework-import at
+``aisegcell/aisegcell.py:16`` (+5: ``:17``, ``:18``, ``models/unet.py:13``, ``utils/callbacks.py:11``,
+``utils/datamodule.py:19``; "Lightning's MPS accelerator trains on Apple silicon: accelerator='mps' or
+'auto'"), four of them said to be "guarded (try/except)" though no import in the package is (21 files seen, 5
+parsed). The expectation is moderate: the README's GPU story is CUDA on Windows/Linux with a "macOS CPU"
+install and the tested stack torch 1.10.2 / pytorch-lightning 1.5.9 (``METADATA:95-121``), and the
+aisegcell_train/test/predict tools map --devices to accelerator='cpu' or accelerator='gpu' with integer gpus
+ids (``aisegcell/aisegcell.py:216-246``, ``:404-414``) handed to pl.Trainer(accelerator=..., gpus=...)
+(``:320-339``, ``:434-440``), where in Lightning 1.5.9 'gpu' is CUDA, so a Mac runs --devices cpu until a
+Lightning 1.7-1.9 (which maps 'gpu' to mps and still takes gpus=) is installed or the Trainer arguments are
+edited; borderline against lower because the U-Net, BCE loss and host-side metrics are float32 ops MPS runs
+(``models/unet.py:64-151``, ``:435-442``; ``utils/evaluation.py:44-50``); ROCm and XPU are right (lower,
+moderate). The shape: a Lightning 1.x project whose CLI builds the Trainer from accelerator='gpu' plus the
+gpus= argument is read through its Lightning imports as Lightning's current 'auto'/'mps' path, though the
+version it pins knows no MPS and the accelerator string is chosen by the project, not left to 'auto'. Not
+tuned: a measurement round, one level off.
+atomai (blind round 587) (held out) on rocm:gfx942: envsnap says lower, from hardcoded-cuda-device at
+``atomai/losses_metrics/metrics.py:52`` ("Works unchanged: ROCm builds of PyTorch expose AMD GPUs as the
+'cuda' device"), with torch-cuda-api at ``atomai/trainers/trainer.py:369`` ("Works unchanged on ROCm (HIP
+behind torch.cuda)") and 21 more such lines all at lower ("standard ops, no custom CUDA"; 55 files seen, 18
+parsed). The expectation is moderate: the README's main use, Segmentor(...).fit(...) (METADATA:102-108),
+reaches ``run()``, which calls ``print_statistics`` at epoch 0 (``atomai/trainers/trainer.py:591-593``), and
+``print_statistics`` calls ``gpu_usage_map(torch.cuda.current_device())`` whenever
+``torch.cuda.is_available()`` (``trainer.py:368-369``), a ``subprocess.check_output(['nvidia-smi', ...])``
+(``atomai/utils/nn.py:126-131``) that an MI300X host does not have, so the first epoch raises until the call
+is edited out or swapped for rocm-smi; the line envsnap read as fine is the argument, not the call that fails.
+XPU (moderate, device-choices at ``atomai/trainers/trainer.py:70``) and MPS (lower, the package's own 'mps'
+pick at ``trainer.py:70-71``) are right. The shape: a vendor command-line tool (nvidia-smi) run through
+subprocess behind a torch.cuda.is_available() guard on the training path, which is true on ROCm, so the guard
+that makes the torch.cuda calls fine does not make the NVIDIA-only binary fine. Not tuned: a measurement
+round, one level off.
+
+attnrank (blind round 587) on rocm:gfx942: envsnap says moderate, from cmake-cuda at ``CMakeLists.txt:21``
+("The CMake build enables the CUDA language"), with cuda-source at ``src/kernels.cu:1`` ("15 kernels, 16
+launches, 29 CUDA API calls ... on a ROCm torch, torch.utils.cpp_extension hipifies it at build") and a HIPIFY
+inventory in which all 16 CUDA APIs map. The expectation is higher: the engine is not a torch extension but a
+scikit-build-core CMake project with ``project(attnrank LANGUAGES CXX CUDA)``, ``find_package(CUDAToolkit
+REQUIRED)`` and CUDA::cudart/CUDA::cublas (``CMakeLists.txt:3``, ``:21``, ``:45-48``; ``pyproject.toml:1-3``),
+so nothing hipifies it at build; its 15 ``__global__`` kernels over cuda_bf16/cuda_fp16
+(``src/kernels.cu:1-210``) and the cuBLAS GEMMs (``src/model.cu:360``, ``:453``, ``:473``) are the whole
+product, ``import attnrank`` fails without that build (``attnrank/engine.py:46-66``), and the README requires
+CUDA 12/13 and an NVIDIA GPU (PKG-INFO:41, 49). XPU and MPS are right (higher, cuda-source). The shape: a
+standalone CMake/pybind11 CUDA engine whose kernels are hipify-clean, read through the torch cpp_extension
+route that hipifies at build, though the project has no torch build step and a HIP port of its build, kernels
+and BLAS calls is new work it does not ship. Not tuned: a measurement round, one level off.
+emltorch (blind round 588) on mps: envsnap says moderate, from float64-on-mps at ``emltorch/evolution.py:69``
+(+1 more, ``emltorch/hybrid.py:57``) ("MPS has no float64: 'Cannot convert a MPS Tensor to float64 dtype':
+fails if this tensor lives on the MPS device."), the only findings above lower, with cuda-availability-check
+at ``emltorch/api.py:180`` (+8 more) and default-cuda-device at ``emltorch/sklearn.py:65`` and
+``emltorch/interp/__init__.py:76`` at lower (18 files seen, 10 parsed). The expectation is lower: both flagged
+lines are the float64 entry of a {'float32': ..., 'float64': ...} lookup behind a dtype: str = "float32"
+default (``evolution.py:38``, ``:67-69``; ``hybrid.py:36``, ``:56-57``) that fit never overrides
+(``api.py:199-236``), so the README's eml.fit(x, y, depth=3) (``METADATA:47-57``) with device='mps', which fit
+accepts and passes everywhere (``api.py:148``, ``:183``, ``:206``, ``:234``), runs the evolution and the Adam
+polish in float32 (``evolution.py:295-296``, ``:304-309``; ``polish.py:228``) on clamp-guarded exp/log, topk
+and randint ops that MPS has (``operator.py:40-57``; ``evolution.py:384-408``), and EMLRegressor casts its
+inputs to float32 (``sklearn.py:204-207``); borderline against moderate since the auto pick never picks mps
+(``api.py:179-180``), EMLRegressor defaults to 'cuda' (``sklearn.py:65``) and a float64 numpy input reaches
+the device before evolve casts it (``api.py:28-35``, ``:71``). ROCm and XPU are right (lower; on XPU the same
+two lines are float64-on-xpu at lower). The shape: a dtype lookup table that offers float64 as an opt-in
+choice beside a float32 default is read as float64 on the MPS main path. Not tuned: a measurement round, one
+level off.
+
+emu-sv (blind round 588) on xpu: envsnap says lower, with the lead reason "standard ops, no custom CUDA:
+install the target build of the framework", from float64-on-xpu at
+``emu_sv/custom_callback_implementations.py:16`` (+2 more, ``emu_sv/utils.py:41``, ``:47``) ("Arc client GPUs
+(DG2, Battlemage) emulate or lack fp64; Data Center GPU Max (pvc) has it"), with cuda-availability-check and
+hardcoded-cuda-device at ``emu_sv/dense_state.py:180`` ("Behind a CUDA check: runs, but falls through to the
+CPU on Intel XPU, so the accelerator sits idle."), all at lower (23 files seen, 10 parsed). The expectation is
+moderate: the emulator's device is chosen by a boolean gpu flag, not a device string
+(``emu_sv/sv_config.py:48-52``, ``:83``; ``sv_backend_impl.py:109-113``), and every placement is 'cuda' if gpu
+and DEVICE_COUNT > 0 else 'cpu' (``dense_state.py:28-29``; ``matrix_operator.py:44-45``;
+``sv_config.py:132``), DEVICE_COUNT being torch.cuda.device_count() in the separate emu-base distribution
+(imported at ``dense_state.py:7``, ``sv_config.py:7``), so on an Intel GPU host the simulation silently runs
+on the CPU with no argument through which 'xpu' can come in, and derived states and operators pass the
+placement on as gpu=self.data.is_cuda (``state_vector.py:138``, ``:153``; ``matrix_operator.py:61``,
+``:86-89``, ``:118``; ``sv_backend_impl.py:149-153``), which would send them back to the CPU even after the
+pick is edited; the line envsnap reads, ``dense_state.py:180``, is only the from_state_amplitudes helper. ROCm
+and MPS are right (lower; moderate, from float64-on-mps at the same lines, beside the complex128 everywhere,
+``state_vector.py:14``, ``hamiltonian.py:145``, that no finding names). The shape: a cuda-or-cpu placement
+keyed on a device count imported from a sibling package and on a boolean gpu flag is not seen as a device pick
+at all, so only the one literal torch.cuda.is_available() ternary, in a helper, is read, as a harmless
+fall-back (the views-hydranet and seqseg shape, one step removed). Not tuned: a measurement round, one level
+off.
+epact (blind round 589) (held out) on xpu and mps: envsnap says lower, with the lead reason "standard ops, no
+custom CUDA: install the target build of the framework", from cuda-availability-check at
+``EPACT/trainer/base.py:18`` ("Returns False on Intel XPU: the code takes its CPU branch.") and
+hardcoded-cuda-device at the same line ("Behind a CUDA check: runs, but falls through to the CPU on Intel XPU,
+so the accelerator sits idle."), with cudnn-setting at ``EPACT/utils/misc.py:18-19``, the same for Apple MPS,
+all at lower (22 files seen, 3 parsed). The expectation is moderate: every trainer inherits BaseTrainer, whose
+only device pick is torch.device(f'cuda:{config.training.gpu_device}' if torch.cuda.is_available() else 'cpu')
+(``EPACT/trainer/base.py:18``) with no argument or config key for another device, and models and batches
+follow self.device (``binding_trainer.py:27``, ``:59-62``; ``interact_trainer.py:29``), so the README's
+pretrain/train/predict scripts (``METADATA:68-149``) run on the CPU on an Intel GPU or a Mac until that line
+is edited; the test/predict loaders also reload checkpoints saved from the training device
+(``model/utils.py:37``) with torch.load(model_location) and no map_location (``binding_trainer.py:179``,
+``:193``, ``:458``, ``:504``; ``interact_trainer.py:225``, ``:243``), which fails on a host without CUDA for
+CUDA-saved weights; the model code itself is device-agnostic float32 (``model/module.py:131``;
+``coembedding.py:55-66``); borderline against lower for CPU training from scratch; ROCm is right (lower). The
+shape: the deepfilternet/robomimic/simple-clip pattern again, a sole cuda-or-CPU pick in a base class with no
+way to name another device, read as a guarded fall-back that runs rather than an edit to reach the target. Not
+tuned: a measurement round, one level off.
+epiagent (blind round 589) on rocm:gfx942: envsnap says moderate, from cuda-only-requirement at
+``epiagent-0.0.3.dist-info/METADATA:24`` (``Requires-Dist: flash-attn (>=2.5.7)``, "FlashAttention CUDA
+kernels: CUDA-only as used here.") and cuda-only-import at ``epiagent/model.py:5`` (``from
+flash_attn.models.bert import BertEncoder``), whose own fix line names "the ROCm build of flash-attn
+(Composable Kernel backend ...)"; the cuda-amp imports at ``inference.py:3`` and ``train.py:5`` are lower (11
+files seen, 4 parsed). The expectation is lower: flash-attn has an upstream ROCm build for MI300 (CK backend)
+that ships the same flash_attn.models.bert BertEncoder, MHA and varlen kernels the model uses (``model.py:5``,
+``:51-53``, ``:117``), the cuda-if-available defaults (``train.py:46-49``) are the AMD GPU under ROCm PyTorch,
+and torch.cuda.amp autocast/GradScaler (``train.py:74``, ``:102``; ``inference.py:41``) run fp16 on HIP;
+borderline against moderate since the README pins flash-attn==2.5.8 and CUDA 11.7 (``METADATA:53``, ``:68``,
+``:93``), older than flash-attn's ROCm support, so a newer source build is needed; XPU and MPS are right
+(moderate: no flash-attn build there, a swap of the encoder to PyTorch attention). The shape: the stripedhyena
+(blind round 231) pattern again, a hard flash-attn requirement whose ROCm build is documented, read on ROCm as
+a CUDA-only package to swap. Not tuned: a measurement round, one level off.
+fugw (blind round 590) (held out) on mps: envsnap says moderate, from float64-on-mps at
+``fugw/scripts/lmds.py:109`` ("MPS has no float64: 'Cannot convert a MPS Tensor to float64 dtype': fails if
+this tensor lives on the MPS device."), the only finding above lower, with cuda-availability-check at
+``fugw/mappings/barycenter.py:229`` (+12 more) and hardcoded-cuda-device at ``barycenter.py:230`` (+6 more) at
+lower beside it (16 files seen, 5 parsed). The expectation is lower: the float64 lines are the LMDS embedding
+script, which takes no device and works on NumPy/gdist data on the CPU (``scripts/lmds.py:48-50``, ``:101``,
+``:104-110``, ``:346``), while the mappings take device= (``mappings/dense.py:29``, ``:116-120``) and cast
+every input to float32 through _make_tensor (``utils.py:40-56``), so FUGW(...).fit(...,
+device=torch.device('mps')) runs the float32 logsumexp/exp/matmul solvers (``solvers/utils.py:230-290``;
+``solvers/dense.py:313-338``) as shipped; borderline against moderate because FUGWSparse needs sparse CSR
+tensors on the device (``solvers/sparse.py:119-120``, ``:433-461``), which MPS lacks, a gap envsnap does not
+name; ROCm and XPU are right (lower). The shape: a .to(torch.float64) in a CPU-only preprocessing helper
+shipped under ``<pkg>/scripts/``, with no device anywhere in its module, is read as float64 on the MPS main
+path. Not tuned: a measurement round, one level off.
+fukui-net (blind round 590) on xpu: envsnap says moderate, from framework-import at
+``fukui_net/utils/train.py:3`` ("Lightning has no XPU accelerator: accelerator='xpu' is an invalid name and
+'auto' trains on the CPU."), with framework-requirement at ``fukui_net-0.1.1.dist-info/METADATA:21`` and the
+guarded cuda-availability-check/torch-cuda-api lines of the CLI's info command (``cli.py:120-123``) and the
+'auto' pick (``predictor.py:37``) at lower (11 files seen, 4 parsed). The expectation is lower: the package
+never builds a Lightning Trainer; MoleculeModel is a LightningModule used as a plain nn.Module for inference
+(``utils/train.py:37``), and the README's main use, fukui_net predict --device / FukuiNetPredictor(...,
+device=) (``METADATA:74-81``, ``:125``), turns any device string into torch.device, loads the checkpoint with
+map_location and moves each torch_geometric batch there (``predictor.py:34-44``, ``:49``, ``:105``, ``:141``),
+so --device xpu runs the float32 ChebConv/scatter_add_/KAN model (``utils/train.py:16-35``, ``:406-411``;
+``utils/efficient_kan.py:163-175``) as shipped; borderline against moderate because 'auto' knows only cuda and
+cpu; ROCm and MPS are right (lower). The shape: a Lightning import whose LightningModule only serves as an
+nn.Module container for an inference predictor, with no Trainer or accelerator anywhere in the package, is
+weighed as Lightning's missing XPU accelerator driving the training path. Not tuned: a measurement round, one
+level off.
+online-face-detection (blind round 591) on xpu: envsnap says moderate, from torch-cuda-api at
+``online_face/runtime/backends/trt_backend.py:78`` (+1 more, ``:79``) ("A CUDA-only call: it raises on XPU.",
+advice "torch.xpu.Stream or torch.accelerator"), the only findings above lower; the tensorrt imports in the
+same module are read as the opt-in integration they are ("Imported in the project's own module for that
+integration (named after it): it runs only for users of the integration"), and the ORT CUDA/TensorRT provider
+picks, the cuda-gated warmup synchronize and device-name lookups are lower (43 files seen, 10 parsed). The
+expectation is lower: the torch.cuda.Stream lines are inside TensorRTBackend, built only when runtime resolves
+to 'trt', which 'auto' picks only for a CUDA or Jetson device with tensorrt importable
+(``runtime/backends/__init__.py:67-77``; ``:83-92``), so an Intel GPU never reaches them; the README's main
+use, FaceDetector('retinaface', device='auto') then det(frame) (``METADATA:82-86``, ``:113-128``), takes
+device='xpu' (or online-face --device xpu, a free string, ``cli/run.py:20``) straight through resolve_device
+(``runtime/device.py:74``), with fp32 off CUDA (``:102-107``) and, with the default [torch] extra, the eager
+TorchBackend doing module.to('xpu') and moving inputs there (``runtime/backends/__init__.py:80``;
+``torch_backend.py:13-25``) for Conv2d/BatchNorm, F.interpolate and torchvision nms
+(``runtime/tensor.py:55-85``; ``families/retinaface.py:75-102``); borderline against moderate because the
+README never names Intel, 'auto' never picks xpu and, with onnxruntime installed, 'auto' runs ONNX Runtime on
+the CPU EP (``onnx_backend.py:21-40``). The shape: CUDA stream calls inside a backend class whose module is
+named after an NVIDIA-only runtime (trt_backend.py) are counted as main-path CUDA calls on XPU, though envsnap
+already sets the same module's tensorrt import aside as an opt-in integration; the same lines are right on
+rocm:gfx942 (lower) and on mps (lower, where the project's own CoreML EP and mps paths lead). Not tuned: a
 measurement round, one level off."""
 
 

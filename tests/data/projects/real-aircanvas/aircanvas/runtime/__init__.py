@@ -1,0 +1,1 @@
+"""Phase-aware pipeline orchestration: encode -> denoise -> decode."""

@@ -1,0 +1,1 @@
+"""One-time model splitting: checkpoint -> per-block quantized shards + manifest."""

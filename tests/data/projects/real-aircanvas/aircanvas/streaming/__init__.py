@@ -1,0 +1,1 @@
+"""Runtime block streaming: meta-device model, hooks, prefetch ring, budget solver."""

@@ -1,0 +1,1 @@
+"""Cross-platform utilities: memory hygiene and hardware probing."""

@@ -1,0 +1,4 @@
+from .dklgpr import dklGPR
+from .gpr import Reconstructor
+
+__all__ = ["dklGPR"]

@@ -1,0 +1,1 @@
+# This doesn't preserve parallel lines, but it does preserve straight lines!

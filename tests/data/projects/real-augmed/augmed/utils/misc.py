@@ -1,0 +1,4 @@
+import sys
+
+def is_windows() -> bool:
+    return 'win' in sys.platform

@@ -1,0 +1,9 @@
+from .interface import BaseStepper
+from .implementations import EvolveDensityMatrix, EvolveMonteCarlo, EvolveStateVector
+
+__all__ = [
+    "EvolveDensityMatrix",
+    "EvolveMonteCarlo",
+    "EvolveStateVector",
+    "BaseStepper",
+]

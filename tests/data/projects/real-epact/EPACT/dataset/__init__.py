@@ -1,0 +1,2 @@
+from .data import *
+from .batch_converter import *

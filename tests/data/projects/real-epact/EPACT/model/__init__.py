@@ -1,0 +1,2 @@
+from .pretrained import *
+from .coembedding import *

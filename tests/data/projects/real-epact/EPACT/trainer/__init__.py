@@ -1,0 +1,3 @@
+from .plm_trainer import *
+from .binding_trainer import *
+from .interact_trainer import *

@@ -1,0 +1,5 @@
+"""Ephris inference-only API."""
+
+from .predictor import EphrisClassifier
+
+__all__ = ["EphrisClassifier"]

@@ -1,0 +1,1 @@
+"""Inference scheduling, precision, and bounded-memory execution."""

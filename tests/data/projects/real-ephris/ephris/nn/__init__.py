@@ -1,0 +1,1 @@
+"""Learned tensor operations for graph inference."""

@@ -1,0 +1,1 @@
+"""Attention, feedforward, scaling, and checkpoint-backed tensor primitives."""

@@ -1,0 +1,4 @@
+"""
+Utilities for Fukui_Net model training and data preparation.
+"""
+

@@ -1,0 +1,1 @@
+"""Benchmark utilities for fused-turboquant."""

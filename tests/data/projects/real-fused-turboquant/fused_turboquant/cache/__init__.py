@@ -1,0 +1,1 @@
+"""KV cache wrappers with TurboQuant compression."""

@@ -1,0 +1,1 @@
+"""Core TurboQuant algorithm: rotation, quantization, packing."""

@@ -1,0 +1,1 @@
+"""Fused Triton kernels for RHT, quantized attention, and pipeline encode/decode."""

@@ -1,0 +1,37 @@
+# Copyright 2025 the ODB team.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Lightweight handle returned by ``odb.apply``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .config import ODBConfig
+
+
+@dataclass(frozen=True)
+class ODBHandle:
+    """Public handle for an ODB-enabled DataLoader."""
+
+    config: ODBConfig
+    step_info_key: str
+
+    @property
+    def token_budget(self) -> int:
+        return self.config.token_budget
+
+    @property
+    def join(self) -> bool:
+        return self.config.join

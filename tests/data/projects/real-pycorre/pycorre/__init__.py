@@ -1,0 +1,11 @@
+from pycorre.model import (
+    MotionCorrection,
+    PWRigidMotionCorrection,
+    RigidMotionCorrection,
+)
+
+__all__ = [
+    "MotionCorrection",
+    "RigidMotionCorrection",
+    "PWRigidMotionCorrection",
+]

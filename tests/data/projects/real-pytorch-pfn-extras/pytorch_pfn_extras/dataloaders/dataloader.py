@@ -1,0 +1,2 @@
+# Kept for backward compatibility
+from torch.utils.data.dataloader import *  # NOQA

@@ -1,0 +1,3 @@
+from pytorch_pfn_extras.nn.parallel.distributed import (  # NOQA
+    DistributedDataParallel,
+)

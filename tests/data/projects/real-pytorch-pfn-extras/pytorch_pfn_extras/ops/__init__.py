@@ -1,0 +1,1 @@
+from pytorch_pfn_extras.ops.register import OpDesc, register  # NOQA

@@ -1,0 +1,3 @@
+from pytorch_pfn_extras.writing import *  # NOQA
+
+# TODO(ecastill) deprecate this

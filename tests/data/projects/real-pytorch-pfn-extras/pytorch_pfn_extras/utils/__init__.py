@@ -1,0 +1,2 @@
+from pytorch_pfn_extras.utils import checkpoint  # NOQA
+from pytorch_pfn_extras.utils import comparer  # NOQA
