@@ -240,7 +240,10 @@ def test_a_cupy_kernel_is_cuda_cpp_source(tmp_path: Path, target: str, risk: str
 
 
 def test_cupy_array_code_without_a_kernel_keeps_its_numpy_swap(tmp_path: Path) -> None:
+    # Beside a framework (here torch), CuPy array code is a helper with a NumPy swap. Since stop 32 a project
+    # whose only array library is CuPy is *higher* off CUDA (scan._cupy_array_library, tests in
+    # test_stop32_fixes.py): 15 of the 17 such corpus projects have *higher* truths on XPU.
     arrays = BLACK_SCHOLES.split("black_scholes_kernel =")[0]
-    result = audit_files(tmp_path, {"black_scholes.py": arrays}, "xpu")
+    result = audit_files(tmp_path, {"black_scholes.py": arrays, "model.py": "import torch\n"}, "xpu")
     assert result.verdict.risk == "moderate"
     assert "cupy-kernel" not in {f.rule for f in result.findings}
