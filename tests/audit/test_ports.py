@@ -1019,6 +1019,27 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-fugw", "mps"),
         ("real-fukui-net", "xpu"),
         ("real-online-face-detection", "xpu"),
+        ("real-object-remove", "xpu"),
+        ("real-obvs", "rocm:gfx942"),
+        ("real-obzai", "xpu"),
+        ("real-orthogonal-matching-pursuit-gpu", "mps"),
+        ("real-otorchmizer", "xpu"),
+        ("real-otorchmizer", "mps"),
+        ("real-otvision", "xpu"),
+        ("real-otvision", "mps"),
+        ("real-xanfis", "xpu"),
+        ("real-xanfis", "mps"),
+        ("real-zotitan", "mps"),
+        ("real-knodle", "xpu"),
+        ("real-knowledge-fidelity", "xpu"),
+        ("real-ultrams", "xpu"),
+        ("real-ultraspy", "rocm:gfx942"),
+        ("real-twincher", "rocm:gfx942"),
+        ("real-twincher", "xpu"),
+        ("real-twincher", "mps"),
+        ("real-twobyfour", "rocm:gfx942"),
+        ("real-twobyfour", "xpu"),
+        ("real-twobyfour", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -8515,7 +8536,252 @@ the CPU EP (``onnx_backend.py:21-40``). The shape: CUDA stream calls inside a ba
 named after an NVIDIA-only runtime (trt_backend.py) are counted as main-path CUDA calls on XPU, though envsnap
 already sets the same module's tensorrt import aside as an opt-in integration; the same lines are right on
 rocm:gfx942 (lower) and on mps (lower, where the project's own CoreML EP and mps paths lead). Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+object-remove (blind round 592) on xpu: envsnap says lower, from cuda-availability-check at
+``object_remove/runtime/device.py:42`` ("Returns False on Intel XPU: the code takes its CPU branch."), with
+hardcoded-cuda-device at ``:43`` ("Behind a CUDA check: runs, but falls through to the CPU on Intel XPU, so
+the accelerator sits idle.") and cuda-availability-check at ``:48``, all at lower and the verdict 'standard
+ops, no custom CUDA' (65 files seen, 2 parsed). The expectation is moderate: resolve_device is the library's
+'hard capability gate for every device= kwarg' (``runtime/device.py:1-2``) and knows only cuda, mps and cpu:
+'auto', the default of RemoveObjectJob and every engine and blender (``pipeline/remove_object_job.py:64-81``;
+``METADATA:63-69``, ``:121-129``), returns None, the plain NumPy path, when neither CUDA nor MPS is there
+(``runtime/device.py:41-46``), and an explicit device='xpu' raises 'Unknown device ... expected one of None,
+auto, cuda, mps, cpu' (``:52-54``), so the README's GPU acceleration (``METADATA:39-41``) cannot reach an
+Intel GPU until resolve_device accepts 'xpu', though the float32 torch engines behind it are device-agnostic
+(``render/poisson_blender_gpu.py:146-148``; ``fillengines/primary/patch_grid_solver_gpu.py:140``); borderline
+against lower because the NumPy path is the full reference implementation and runs as shipped; ROCm and MPS
+are right (lower). The shape: a whitelist device resolver that raises on any name but cuda/mps/cpu is read
+only through its guarded cuda pick, as a fall-back that runs, while the closed list that leaves no way in for
+'xpu' goes unnamed (envsnap's device-choices rule, which fires on obzai's pick, stays silent here). Not tuned:
+a measurement round, one level off.
+obvs (blind round 592) on rocm:gfx942: envsnap says moderate, from torch-pin at
+``obvs-0.1.2.dist-info/METADATA:28`` (``Requires-Dist: torch (==2.2.0)``, "torch is capped (==2.2.0): the
+newest torch allowed, 2.2, publishes ROCm 5.7 wheels without code objects for gfx942."), the only finding (10
+files seen, 3 parsed). The expectation is lower: the package is plain PyTorch through nnsight and
+transformers, the default pick 'cuda' if torch.cuda.is_available() (``obvs/patchscope.py:62``) is the MI300X
+under ROCm PyTorch, LanguageModel(model_name, device_map=device) loads GPT-2 there (``:152-162``,
+``:173-181``) and the trace/generate passes and metrics follow the device (``:213-219``, ``:268-271``;
+``metrics.py:30-47``), with torch.cuda.empty_cache() HIP's own (``lenses.py:390``, ``:445``); borderline
+against moderate, as the truth itself noted, because the exact pin ties the install to torch 2.2.0's ROCm
+5.6/5.7 wheels, older than ROCm 6.0's official MI300X support (``METADATA:28``); XPU (moderate, the same pin
+predating XPU builds) and MPS (lower) are right. The shape: an exact torch pin of a release whose ROCm wheels
+predate gfx942 is weighed as an edit on ROCm, where the truth took the pin as a packaging detail of otherwise
+device-following code; the verdict hangs on whether that release's ROCm wheels carry gfx942 code objects,
+which envsnap states and the truth left open. Not tuned: a measurement round, one level off.
+obzai (blind round 592) (held out) on xpu: envsnap says moderate, from hardcoded-cuda-device at
+``obzai/xai/eval/eval_tool.py:330`` (+2 more, ``:334``, ``:340``) ("Fails at this line on Intel XPU: the build
+has no 'cuda' device ("Torch not compiled with CUDA enabled"); a one-line edit."), with
+cuda-availability-check at ``data_inspection/extractors/deep_extrc.py:19`` and ``eval_tool.py:29`` and
+device-choices at ``eval_tool.py:29`` ("an explicit 'xpu' passes through to Intel XPU") at lower (62 files
+seen, 3 parsed). The expectation is lower: the .cuda() lines are inside box_sensitivity
+(``eval_tool.py:273-350``), a helper that nothing in the package calls (Fidelity uses get_MIF_LIF with its own
+device, ``eval_tool.py:20-32``, ``:47-56``, ``:227-234``), while the XAI module, the package's core
+(``METADATA:61``), explains whatever model and batch the user put on 'xpu' without moving them
+(``xai/tools/xai_tool.py:85-114``; ``xai/tools/cdam.py:229``, ``:299``) and Fidelity takes device='xpu';
+borderline against moderate because DeepExtractor's cuda-or-cpu pick (``deep_extrc.py:19-25``) runs the Data
+Inspector's CLIP features on the CPU, with a device hint only through load_checkpoint
+(``inspectors/base_data_inspector.py:327-364``); ROCm and MPS are right (lower; on MPS the project's own mps
+pick at ``eval_tool.py:29`` leads). The shape: .cuda() calls in an uncalled module-level evaluation helper (a
+public function no package code reaches) are counted as main-path CUDA calls on XPU, though the same lines are
+set aside on MPS once the project's own mps path is seen. Not tuned: a measurement round, one level off.
+orthogonal-matching-pursuit-gpu (blind round 593) (held out) on mps: envsnap says lower, with the lead reason
+"standard ops, no custom CUDA: install the target build of the framework", from cuda-availability-check at
+``src/orthogonal_matching_pursuit_gpu/sklearn_compat.py:73`` ("Returns False on Apple MPS: the code takes its
+CPU branch.") and hardcoded-cuda-device at the same line ("Behind a CUDA check: runs, but falls through to the
+CPU on Apple MPS, so the accelerator sits idle."), the only findings (13 files seen, 5 parsed). The
+expectation is moderate: float64 is on the MPS main path, since the README's quick start builds its dictionary
+and signals as torch.float64 tensors (``PKG-INFO:97-99``) and the drop-in estimator,
+BatchedOrthogonalMatchingPursuit (``PKG-INFO:119-139``), runs sklearn's validate_data(..., dtype="float64")
+(``sklearn_compat.py:79-81``) and then torch.as_tensor(X_c, device=device) (``:107-109``), which MPS refuses
+for float64, while 'auto' picks only cuda or cpu (``:73``), so the Mac path needs a float32 cast in the
+estimator and the docs plus a device pick; run_omp itself follows its tensors' device and dtype through
+matmul/gather/rsqrt/baddbmm_/bmm (``omp.py:8-65``, ``:170-236``), so float32 tensors moved to 'mps' do run;
+borderline against lower for such callers. ROCm and XPU are right (lower; float64 is native on MI300X and Data
+Center GPU Max). The shape: float64 that reaches the device as a NumPy array, cast by a scikit-learn
+validate_data dtype string and then handed to torch.as_tensor(..., device=device), with the torch.float64
+example only in the README, is not seen as float64 at all, so the estimator's cuda-or-cpu pick is read as a
+harmless fall-back. Not tuned: a measurement round, one level off.
+otorchmizer (blind round 594) on xpu and mps: envsnap says moderate, on xpu from torch-cuda-api at
+``otorchmizer/core/device.py:183`` (+5 more, ``:184``, ``:176``, ``:177``, ``:178``, ``:181``) ("CUDA graph
+capture raises on XPU." and "A CUDA-only call: it raises on XPU."), on mps from torch-cuda-api at ``:176`` (+5
+more) ("MPS has no CUDA streams or graphs: this call raises; the capture must go.") with float64-on-mps at
+``otorchmizer/spaces/grid.py:75`` beside it; the 'auto' cuda-or-cpu pick at ``core/device.py:49-50``,
+available_gpus at ``:64``, the guarded TreeSpace cuda index at ``spaces/tree.py:248`` and the opt-in
+torch.compile at ``core/optimizer.py:215`` are found at lower (132 files seen, 7 parsed). The expectation is
+lower: the stream and CUDAGraph lines are the body of DeviceManager.capture_graph, an opt-in static helper
+that raises RuntimeError without CUDA (``core/device.py:144-187``) and that neither Otorchmizer.start nor any
+optimizer calls (``otorchmizer.py:145-200``); the README's main use, Space(..., device='auto');
+Otorchmizer(space, PSO(), sphere).start(n_iterations=100) (``METADATA:94-103``), takes device='xpu' or 'mps'
+straight into torch.device (``core/device.py:53``; ``core/space.py:42``, ``:47``), the population is float32
+by default (``core/population.py:75``, ``:111``) and PSO allocates its state and draws torch.rand on the
+population's device (``optimizers/swarm/pso.py:90-104``, ``:136-137``), with vmap-batched objectives
+(``core/function.py:68``); GridSpace's float64 grid (``spaces/grid.py:75-79``) is not the README's path;
+borderline against moderate because 'auto' knows only cuda/cpu and the README speaks of CPU/CUDA
+(``METADATA:44-45``). ROCm is right (lower, the same stream and graph lines read as HIP behind torch.cuda).
+The shape: CUDA stream and graph calls inside an opt-in capture helper that already raises off CUDA, and that
+the library's own run loop never reaches, are counted as main-path CUDA calls, and a float64 working dtype in
+a secondary search space weighs as much as the main path's dtype. Not tuned: a measurement round, one level
+off.
+otvision (blind round 594) (held out) on xpu and mps: envsnap says lower, with the lead reason "standard ops,
+no custom CUDA: install the target build of the framework" and only lower findings, cuda-availability-check at
+``OTVision/detect/yolo.py:166`` (+3 more, ``:200``, ``:269`` and ``helpers/machine.py:61``) ("Returns False on
+Intel XPU: the code takes its CPU branch."; on MPS "Returns False on Apple MPS: the code takes its CPU
+branch.") (114 files seen, 3 parsed). The expectation is moderate: the package's one device decision is
+device=0 if torch.cuda.is_available() else 'cpu', handed to Ultralytics' YOLO.predict at preload and for every
+frame (``detect/yolo.py:158-170``, ``:191-205``; ``detect/builder.py:193-200``), and neither the detect CLI
+(``detect/cli.py:29-158``, --half but no device flag) nor DetectConfig/YoloConfig
+(``application/config.py:217-300``) offers a way in, so the README's detect.py --paths ... --weights yolov8s
+(``METADATA:130-136``), and the macOS release it offers (``METADATA:71``), run YOLOv8 on the CPU until that
+line is edited to pass 'xpu' or 'mps'; ROCm is right (lower, torch.cuda.is_available() true there). The shape:
+a cuda-or-cpu ternary written inline as a keyword argument to another library's predict call (device=0 if
+torch.cuda.is_available() else 'cpu') is read as a guarded CUDA check that merely falls back, though it is the
+project's only device choice and no option reaches the target, as with seqseg's if/return picker, while the
+same choice written as torch.device('cuda' if torch.cuda.is_available() else 'cpu') fires device-choices at
+moderate (real-seq2squiggle ``modules.py:14``). Not tuned: a measurement round, one level off.
+xanfis (blind round 595) on xpu and mps: envsnap says lower, with the lead reason "standard ops, no custom
+CUDA: install the target build of the framework", from cuda-availability-check at
+``xanfis/models/base_anfis.py:1094`` (+2 more, ``:180``, ``:801``) ("Returns False on Intel XPU: the code
+takes its CPU branch.") and default-cuda-device at ``base_anfis.py:1095`` (+1 more, ``:802``) ("A setting that
+defaults to 'cuda': pass 'xpu' (flag, config or argument) on Intel XPU; the code takes the device from it."),
+the same for Apple MPS, all at lower (15 files seen, 2 parsed). The expectation is moderate: the 'cuda' is not
+a default the user can override but the one branch of a closed pick, if device == 'gpu' then 'cuda' when
+torch.cuda.is_available() else ValueError('GPU is not available'), and every other value, None and 'xpu' or
+'mps' included, becomes 'cpu' (``base_anfis.py:800-806``, ``:1093-1099``), so the advice "pass 'xpu'" lands on
+the CPU; the network and data then follow self.device (``:833-835``, ``:1123-1125``;
+``models/gd_anfis.py:133-148``; ``classic_anfis.py:137-152``), and the README's GdAnfisClassifier fit/predict
+(``METADATA:183-194``) cannot reach an Intel GPU or a Mac without editing the two device branches, while the
+Bio models have no device at all (``models/bio_anfis.py:121-154``); once edited, the ops are float32 einsum
+and per-batch torch.linalg.pinv/solve (``base_anfis.py:326-366``), with pinv's SVD long a CPU fallback on MPS
+(pytorch/pytorch#125537); borderline against lower because the README's Iris-sized main use passes no device
+and runs on the CPU as shipped. ROCm is right (lower: 'gpu' gives 'cuda', the HIP device there). The shape: a
+device argument whose only accepted accelerator value is a vendor-neutral alias ('gpu') mapped to 'cuda', with
+an else that forces 'cpu', is read as a 'cuda' default the user can replace, so the closed cuda-or-CPU pick
+(the epact/emu-sv pattern) is taken for a guarded fall-back that runs. Not tuned: a measurement round, one
+level off.
+zotitan (blind round 596) (held out) on mps: envsnap says moderate, from torch-cuda-api at
+``zotitan/data.py:100`` (+1 more, ``:78``) ("MPS has no CUDA streams or graphs: this call raises; the capture
+must go.") and hardcoded-cuda-device at ``zotitan/eval.py:42`` (+3 more, ``eval.py:45``, ``model.py:35``,
+``:41``), while cuda-only-import at ``zotitan/train_zo.py:6`` (``import triton``, x2) is lower: "Triton GPU
+kernels: no build for Apple MPS exists. Imported only inside the function that uses it, and the project's
+requirements do not name it: an opt-in the user installs.", with torch-compile-mps at ``schedule.py:43``
+lower too (21 files seen, 8 parsed). The expectation is higher: triton is imported at module top
+(``train_zo.py:6-7``), and train.py imports train_zo (``train.py:13``), so the zotitan_train CLI fails at
+import on a Mac; the default MeZO path (``train.py:67``) draws every parameter's perturbation with a
+hand-written @triton.jit Philox kernel that has no torch fallback (``train_zo.py:18-28``, ``:295-316``); the
+default scijudge objective uses Liger's Triton fused linear cross-entropy (``objective.py:78``;
+``losses.py:12-21``), and the required liger-kernel (``METADATA:215``) itself requires triton, which has no
+macOS wheel, so the install fails before anything runs; with the hard-coded device_map='cuda' and .cuda()
+(``model.py:35``, ``:41``) on top, the README's own 'a CUDA GPU' (``METADATA:237``) holds: the sampler has to
+be rewritten and Liger removed; borderline against moderate because the kernel is a small seeded Gaussian
+generator and fused=False is already an objective kwarg (``METADATA:274``); ROCm (lower) and XPU (moderate)
+are right. The shape: a module-top ``import triton`` feeding a @triton.jit kernel on the default path is read
+as an opt-in import inside a function, and a required dependency that pulls in triton (liger-kernel, whose
+import sits inside a function, ``losses.py:21``) is not weighed at all, so the MPS verdict rests on the
+cuda-device lines alone. Not tuned: a measurement round, one level off.
+knodle (blind round 597) on xpu: envsnap says moderate, from device-choices at
+``knodle/trainer/utils/utils.py:66`` ("The device selection picks among cuda, cpu and never 'xpu': on Intel
+XPU it falls back to the CPU until the selection is edited.") and hardcoded-cuda-device at
+``knodle/trainer/wscrossweigh/utils.py:71`` ("Behind a boolean CUDA switch (`if cuda:`): the placement under
+it is CUDA's, so on Intel XPU the switch can only be turned off and the work runs on the CPU"), with the
+cuda-availability-check lines at ``utils.py:66`` and ``wscrossweigh/utils.py:69`` at lower (56 files seen, 3
+parsed). The expectation is lower: the cuda/cpu picker is only the fallback of TrainerConfig, which takes
+device: str = None and uses torch.device(device) whenever it is given (``trainer/config.py:30``, ``:78``), so
+trainer_config=MajorityConfig(device='xpu') sends the model and every batch of the README's
+MajorityVoteTrainer(...).train() (``METADATA:84-93``) there through .to(device)
+(``trainer/trainer.py:128-141``, ``:232``), and the wscrossweigh set_device(enable_cuda) is never called
+anywhere in the package (``wscrossweigh/utils.py:67-74``); borderline against moderate because the README's
+call passes no config, so the default pick trains on the CPU, and the probabilistic labels are float64
+(``transformation/majority.py:78``; ``torch_input.py:12``), native on Data Center GPU Max only; ROCm (lower)
+and MPS (moderate, though envsnap's reason is the same picker, not the float64 labels that .to('mps') rejects
+at ``trainer/trainer.py:131``) are right. The shape: a cuda-or-cpu picker in a utils module that serves only
+as the default of a config object's device argument, set in another file, is read as the only way to choose
+the device; and a helper defined but never called is counted as a placement. Not tuned: a measurement round,
+one level off.
+knowledge-fidelity (blind round 597) on xpu: envsnap says moderate, from device-choices at
+``knowledge_fidelity/utils.py:35`` ("The device selection picks among mps, cuda, cpu and never 'xpu': on Intel
+XPU it falls back to the CPU until the selection is edited."), the only finding above lower, with the
+cuda-availability-check lines (``cartography/engine.py:86``; ``utils.py:37``, ``:45``) and the darwin-only mlx
+extra (``METADATA:41``) at lower (17 files seen, 4 parsed). The expectation is lower: get_device feeds only
+the cartography engine's load_model when no device is passed (``cartography/engine.py:52``), while the
+README's main use compress_and_audit(...) (``METADATA:54-61``, ``:211-222``) and the knowledge-fidelity CLI
+take the device as a free string, default 'cpu', and pass it to .to() (``core.py:30``, ``:84-88``;
+``__main__.py:56-58``, ``:192``; ``denoise.py:35``, ``:90``), so device='xpu' or --device xpu runs the float32
+HF forwards and the importance backward (``svd/importance.py:40-65``) with the SVD on the CPU
+(``svd/compress.py:63-66``) as shipped; borderline against moderate because analyze_confidence with a model
+name falls to the CPU on an Intel GPU unless a device is passed; ROCm and MPS are right (lower). The shape: an
+auto-pick helper used by a side module's default is weighed as the main path's device selection, though the
+main entry points default to the CPU and take any device string. Not tuned: a measurement round, one level
+off.
+ultrams (blind round 598) on xpu: envsnap says moderate, from device-choices at ``ultrams/cli.py:46`` ("The
+device selection picks among cuda, mps, cpu and never 'xpu': on Intel XPU it falls back to the CPU until the
+selection is edited."), with a cuda-availability-check on the same line at lower (9 files seen, 2 parsed). The
+expectation is lower: that line is only the CLI's --device auto branch (``cli.py:43-47``), and --device is a
+free string (``cli.py:34``, 'auto, cpu, cuda, or mps' in its help) passed straight to
+UltraMS.from_pretrained/from_checkpoint(device=...) (``cli.py:49-53``); the README's main use,
+UltraMS.from_pretrained('unsupervised') then model.encode(...) with device= for an accelerator
+(``METADATA:37-50``), moves the model with .to(device) (``inference.py:282-303``) and puts inputs on the
+parameters' device (``inference.py:247-251``, ``:262-275``, ``:345-348``), and finetune follows the model's
+device (``finetune.py:168-173``), so device='xpu' runs the float32 BertModel with softmax/matmul codebook
+lookups (``_architecture.py:45-134``, ``:169-223``) as shipped; borderline against moderate because the README
+never names Intel and 'auto' never picks xpu; ROCm and MPS are right (lower, MPS from the project's own mps
+branch). The shape: a cuda/mps/cpu 'auto' pick in a CLI whose --device flag is a free string already handed to
+the loaders is read as a closed device choice that shuts the target out. Not tuned: a measurement round, one
+level off.
+ultraspy (blind round 598) (held out) on rocm:gfx942: envsnap says higher, from cuda-source at
+``ultraspy/gpu/kernels/beamformers/capon.cu:1`` (+22 more) ("CUDA code (4 kernels, 0 launches, 0 CUDA API
+calls) compiled at run time (the project builds no extension): on ROCm, hiprtc compiles the same dialect
+(CuPy's ROCm build uses it)") and cupy-kernel at ``gpu/kernels/utils.py:95``, every one of them rated moderate
+on its own, with the verdict raised by the count ("23 CUDA-only kernels or compiled packages to port and
+validate"; 6 cuda-only-import lines at lower; 116 files seen, 43 parsed). The expectation is moderate: the GPU
+path is CuPy (``config.py:16-21``; ``gpu/gpu_utils.py:13-34``) with plain __global__ CUDA C kernels compiled
+by cupy.RawModule (``gpu/kernels/utils.py:61-97``), with no warp intrinsics, inline PTX or atomics,
+cupy/complex.cuh (``headers/cupy_header.cu:5``) and cuComplex.h through translate_cucomplex
+(``beamformers/das3.cu:6``; ``beamformers_kernels.py:19-21``), so a ROCm CuPy build compiles them with hiprtc:
+swapping the experimental, source-built CuPy for ROCm (E4S-Project/e4s#147; the README installs only
+cupy-cudaXXx, ``METADATA:94-99``) and validating the kernels, not a rewrite; borderline against higher if
+hiprtc rejects a kernel; XPU and MPS are right (higher: no CuPy backend there). The shape: many run-time
+compiled CuPy kernel files, each judged a moderate hiprtc recompile, are counted up into a higher verdict on
+ROCm as if each were a port. Not tuned: a measurement round, one level off.
+twincher (blind round 599) on rocm:gfx942, xpu, mps: envsnap says moderate, from cmake-cuda at
+``CMakeLists.txt:27`` (+1 more, ``:97``) ("The CMake build enables the CUDA language", replacement
+enable_language(HIP) on ROCm, 'a build without the CUDA language' on XPU and MPS) and cuda-kernel-cpu-build at
+``src/shuttle_gpu.cu:1`` ("Built only where nvcc is found: the project's CMake build goes on without CUDA and
+compiles its CPU implementation, so on ROCm tensors move to the CPU around the call", adding on ROCm that
+"torch.utils.cpp_extension hipifies it at build"), with the Python side's device="cuda" allocations, the
+torch.cuda stream hand-off and the auto/cpu/cuda device check (``python/twincher/shuttle.py:58``, ``:202``,
+``:206``; ``tw_util.py:46``) read as lower on ROCm and moderate on XPU and MPS, and the CPU core's float64 as
+moderate float64-on-mps (``learner.py:49``; ``hs_solver.py:25``; ``hs_monitor_p2.py:26``). The expectation is
+higher: the only GPU backend is the CUDA C++ Shuttle (6 __global__ kernels and cub::DeviceSegmentedReduce on
+cudaStream_t, ``src/shuttle_gpu.cu:6-8``, ``:40-230``, ``:261``, ``:278``) that CMake builds only with nvcc
+and links to cudart_static (``CMakeLists.txt:18-38``, ``:94-107``), and it is driven by scikit-build-core, not
+torch's cpp_extension, so nothing hipifies it; on every target the install is the OpenMP float64 CPU core,
+select_device warns and returns 'cpu' (``python/twincher/tw_util.py:38-73``; ``learner.py:47-49``,
+``:215-216``), and putting the forward/backward passes on the MI300X, an Intel GPU or the Apple GPU means a
+HIP build path with hipified kernels, SYCL, or Metal/float32 torch re-implementations of the core; borderline
+against moderate on ROCm only, where the kernels are plain CUDA C++ and the Python side's 'cuda' tensors and
+torch.cuda stream would carry over. The shape: a CUDA backend compiled by the project's own CMake, with a CPU
+backend as the only other build, is weighed like a torch extension whose inputs move to the CPU around one op,
+though here the CPU build is the whole solver and the GPU runs nothing (the keops and mujoco-warp shape, 'only
+the CPU path runs', that past truths put at higher). Not tuned: a measurement round, one level off.
+
+twobyfour (blind round 599) (held out) on rocm:gfx942, xpu, mps: envsnap says higher, from cuda-kernel-string
+at ``twobyfour/_cuda/_cuda_kernels.py:9`` ("CUDA C++ kernel source compiled at run time by the project's own
+NVRTC, nvcc or driver-API path ... there is no HIP path to switch to" on ROCm; "nothing compiles CUDA for
+Intel XPU" / "Apple MPS" on the others), its only finding on every target; the required cutex
+(``twobyfour-1.0.3.dist-info/METADATA:26``) and its import (``_cuda/_cuda_kernels.py:7``) raise nothing. The
+expectation is moderate: the two kernelled ops, quaternion_mul and quaternion_conjugate, send only is_cuda
+tensors to the cutex kernels and every other tensor to pure-torch cat/unbind/stack versions
+(``twobyfour/operators.py:23-45``; ``_cpu/_cpu_operations.py:11-50``), and the rest of the API composes those
+two (``operators.py:48-155``), so an XPU or MPS tensor already takes a device-agnostic path; what breaks is
+the unconditional import of the CUDA side, which compiles the kernels through cutex/PyCUDA at load
+(``operators.py:12``; ``_cuda/_cuda_kernels.py:246``), and the required cutex, which has no install without
+the CUDA toolkit: a guarded import and an install without cutex; on ROCm the is_cuda gate
+(``operators.py:26``, ``:37``) also needs a HIP test, still a small edit that trades the kernels for the torch
+ops; borderline against higher because the kernels are the package's point ('A double quaternion library for
+pytorch using cuda', ``METADATA:4``, ``:32-36``). The shape: a runtime-compiled CUDA kernel string is weighed
+as the project's only implementation, though the dispatcher beside it already routes non-CUDA tensors to a
+complete pure-torch twin (the fallback is the cure, the import is the bug). Not tuned: a measurement round,
+one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

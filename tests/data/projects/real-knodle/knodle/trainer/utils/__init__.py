@@ -1,0 +1,1 @@
+from knodle.trainer.utils.utils import log_section

@@ -1,0 +1,7 @@
+"""Pipeline orchestration."""
+
+from .remove_object_job import (
+    RemoveObjectJob, EngineTier, JobResult, ProgressFn, CancelFn,
+)
+
+__all__ = ["RemoveObjectJob", "EngineTier", "JobResult", "ProgressFn", "CancelFn"]

@@ -1,0 +1,4 @@
+"""Module entrypoint."""
+from __future__ import annotations
+
+__version__ = "0.1.0"

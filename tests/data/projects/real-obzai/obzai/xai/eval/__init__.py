@@ -1,0 +1,1 @@
+from .eval_tool import Fidelity, Compactness

@@ -1,0 +1,1 @@
+from .regionizer import Regionizer

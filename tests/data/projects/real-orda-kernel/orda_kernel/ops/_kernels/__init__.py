@@ -1,0 +1,3 @@
+"""Private Triton kernels and custom autograd implementations for public ops."""
+
+from __future__ import annotations

@@ -1,0 +1,4 @@
+# Copyright (c) 2021-2026 Gustavo de Rosa.
+# Licensed under the Apache License, Version 2.0.
+
+"""Utility package for shared helpers."""

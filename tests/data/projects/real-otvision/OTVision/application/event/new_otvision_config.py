@@ -1,0 +1,6 @@
+from dataclasses import dataclass
+
+
+@dataclass(slots=True)
+class NewOtvisionConfigEvent:
+    pass

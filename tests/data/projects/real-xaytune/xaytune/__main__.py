@@ -1,0 +1,3 @@
+from xaytune.cli import main
+
+raise SystemExit(main())

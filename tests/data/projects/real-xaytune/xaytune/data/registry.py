@@ -1,0 +1,3 @@
+from xaytune.utils.registry import Registry
+
+format_registry = Registry("format")

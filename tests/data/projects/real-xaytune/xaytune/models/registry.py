@@ -1,0 +1,3 @@
+from xaytune.utils.registry import Registry
+
+model_registry = Registry("model")

@@ -1,0 +1,3 @@
+from xaytune.utils.registry import Registry
+
+__all__ = ["Registry"]

@@ -1,0 +1,1 @@
+from zorro_pytorch.zorro_pytorch import Zorro, TokenTypes
