@@ -288,7 +288,9 @@ def test_unset_tests() -> None:
 
     assert test_of("if device is None: pass") == (True, False)
     assert test_of("if not self.device: pass") == (True, False)
-    assert test_of("if args.device == 'auto': pass") == (False, False)
+    # "auto" asks the project to choose (since stop 33): the caller named no device.
+    assert test_of("if args.device == 'auto': pass") == (True, False)
+    assert test_of("if args.device != 'auto': pass") == (False, True)
     assert test_of("if device is not None: pass") == (False, True)
     assert test_of("if self.device: pass") == (False, True)
     assert test_of("if model is None: pass") == (False, False)

@@ -529,7 +529,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-fairchem-core", "mps"),
         ("real-pylance", "xpu"),
         ("real-ragatouille", "rocm:gfx942"),
-        ("real-be-great", "xpu"),
         ("real-moosez", "xpu"),
         ("real-mattergen", "rocm:gfx942"),
         ("real-metatrain", "rocm:gfx942"),
@@ -833,7 +832,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-bilateralfilter-torch", "rocm:gfx942"),
         ("real-flashscenic", "mps"),
         ("real-grid-fusion-pytorch", "rocm:gfx942"),
-        ("real-grizzlyme", "xpu"),
         ("real-grizzlyme", "mps"),
         ("real-hiera-optim", "xpu"),
         ("real-hiera-optim", "mps"),
@@ -1032,7 +1030,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-zotitan", "mps"),
         ("real-knodle", "xpu"),
         ("real-knowledge-fidelity", "xpu"),
-        ("real-ultrams", "xpu"),
         ("real-ultraspy", "rocm:gfx942"),
         ("real-twincher", "rocm:gfx942"),
         ("real-twincher", "xpu"),
@@ -4777,15 +4774,6 @@ decompress_residuals.cu and packbits.cu, and packbits.cu's 32-lane __ballot_sync
 (the colbert-ai row): borderline against lower. The shape: a pure-Python wrapper whose required dependency
 carries the CUDA kernels, so the tree shows only standard ops and the port cost lives in a package outside it.
 Not tuned: a measurement round, one level off.
-be-great (blind round 298) on XPU: envsnap says moderate, from device-choices at ``be_great/great.py:436``
-("The device selection picks among cuda, mps, cpu and never 'xpu': on Intel XPU it falls back to the CPU until
-the selection is edited."). The expectation is lower: the 'auto' branch of ``_resolve_device`` does pick only
-cuda, mps or cpu (``be_great/great.py:432-441``), but any other string goes straight to torch.device and the
-model is moved there (``be_great/great.py:451-457``), so sample(device='xpu') reaches the Intel GPU with no
-edit, and fit trains through Hugging Face's Trainer (``be_great/great.py:511-515``), which picks the XPU by
-itself; only the default 'auto' sampling lands on the CPU: borderline against moderate. The shape: an
-auto-detect list that omits XPU in front of a pass-through for any explicit device string, read as a selection
-that must be edited. Not tuned: a measurement round, one level off.
 moosez (blind round 299) on XPU: envsnap says lower, from the standard-ops default ("standard ops, no custom
 CUDA: install the target build of the framework"); the device selection at ``moosez/system.py:221``-``:242``
 is not read as a device choice, though it names 'mps' at ``:225`` and ``:239``. The expectation is moderate:
@@ -6536,17 +6524,6 @@ borderline against moderate since the README asks for 'PyTorch ... with CUDA sup
 shape: a small, hipify-clean cpp_extension kernel on a JIT load path is weighed as a port rather than as a
 ROCm build that runs as shipped (as neural-admixture in round 479). Not tuned: a measurement round, one level
 off.
-
-grizzlyme (blind round 482) on xpu: envsnap says moderate, from device-choices at ``grizzly/utils.py:7`` ("The
-device selection picks among cuda, mps, cpu and never 'xpu': on Intel XPU it falls back to the CPU until the
-selection is edited"). The expectation is lower: only device='auto' is that cuda, mps, cpu ladder
-(``grizzly/utils.py:6-12``); any other string is returned as torch.device(name) (``grizzly/utils.py:13``), the
-quick start already passes the device (``METADATA:65``), GrizzlyExperiment(device='xpu') keeps it
-(``grizzly/experiment.py:26``) and every tensor follows it (``grizzly/engine.py:23-36``,
-``grizzly/hamiltonian.py:114-128``), float64/complex128 being native on Data Center GPU Max; borderline
-against moderate since compute_all_Mk sizes batches from host RAM for non-CUDA devices
-(``grizzly/engine.py:158-163``). The shape: an 'auto' ladder that passes any named device through is read as a
-closed cuda/mps/cpu choice with no way in for the target. Not tuned: a measurement round, one level off.
 
 grizzlyme (blind round 482) on mps: envsnap says lower, from the mps code path at
 ``grizzly/radint_torch.py:224`` ("names the 'mps' device") and torch.mps at ``grizzly/utils.py:9``, which turn
@@ -8712,21 +8689,6 @@ name falls to the CPU on an Intel GPU unless a device is passed; ROCm and MPS ar
 auto-pick helper used by a side module's default is weighed as the main path's device selection, though the
 main entry points default to the CPU and take any device string. Not tuned: a measurement round, one level
 off.
-ultrams (blind round 598) on xpu: envsnap says moderate, from device-choices at ``ultrams/cli.py:46`` ("The
-device selection picks among cuda, mps, cpu and never 'xpu': on Intel XPU it falls back to the CPU until the
-selection is edited."), with a cuda-availability-check on the same line at lower (9 files seen, 2 parsed). The
-expectation is lower: that line is only the CLI's --device auto branch (``cli.py:43-47``), and --device is a
-free string (``cli.py:34``, 'auto, cpu, cuda, or mps' in its help) passed straight to
-UltraMS.from_pretrained/from_checkpoint(device=...) (``cli.py:49-53``); the README's main use,
-UltraMS.from_pretrained('unsupervised') then model.encode(...) with device= for an accelerator
-(``METADATA:37-50``), moves the model with .to(device) (``inference.py:282-303``) and puts inputs on the
-parameters' device (``inference.py:247-251``, ``:262-275``, ``:345-348``), and finetune follows the model's
-device (``finetune.py:168-173``), so device='xpu' runs the float32 BertModel with softmax/matmul codebook
-lookups (``_architecture.py:45-134``, ``:169-223``) as shipped; borderline against moderate because the README
-never names Intel and 'auto' never picks xpu; ROCm and MPS are right (lower, MPS from the project's own mps
-branch). The shape: a cuda/mps/cpu 'auto' pick in a CLI whose --device flag is a free string already handed to
-the loaders is read as a closed device choice that shuts the target out. Not tuned: a measurement round, one
-level off.
 ultraspy (blind round 598) (held out) on rocm:gfx942: envsnap says higher, from cuda-source at
 ``ultraspy/gpu/kernels/beamformers/capon.cu:1`` (+22 more) ("CUDA code (4 kernels, 0 launches, 0 CUDA API
 calls) compiled at run time (the project builds no extension): on ROCm, hiprtc compiles the same dialect

@@ -454,10 +454,11 @@ def cpu_unless_cuda(node: ast.If) -> ast.expr | None:
 
 def unset_test(test: ast.expr) -> tuple[bool, bool]:
     """Whether the body, and whether the ``else``, of ``if <test>:`` runs only where the caller gave
-    no device: ``device is None``, ``not device`` (and the negations for the ``else``).
+    no device: ``device is None``, ``not device``, ``device == "auto"`` (and the negations for the ``else``).
 
-    ``device == "auto"`` is not one: an "auto" setting comes with its own closed list of the other values
-    (infinity-emb's ``Device`` enum: cpu, cuda, mps, ...), which the auto ladder mirrors (#22 round 17).
+    "auto" is the caller's "choose for me": UltraMS's ``--device`` (default "auto", any other string passed
+    to the model) runs on 'xpu' as shipped. A setting closed by an enum elsewhere (infinity-emb's ``Device``:
+    cpu, cuda, mps, ...) is not seen from here; the corpus moved 3 cells right and none wrong (stop 33).
     """
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and _device_named(test.operand):
         return True, False
@@ -466,7 +467,7 @@ def unset_test(test: ast.expr) -> tuple[bool, bool]:
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and _device_named(test.left)):
         return False, False
     value = test.comparators[0]
-    unset = isinstance(value, ast.Constant) and value.value is None
+    unset = isinstance(value, ast.Constant) and (value.value is None or value.value == "auto")
     if not unset:
         return False, False
     op = test.ops[0]

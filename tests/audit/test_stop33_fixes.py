@@ -1,0 +1,75 @@
+"""Fixes in stop 33 (#22), with the real files and twins that keep the old reading.
+
+- ``if device == "auto":`` runs only where the caller asked the project to choose: like ``device is None``,
+  the ladder under it is a default, and an explicit 'xpu' passes through (UltraMS's ``--device``, round 598;
+  corpus: be-great and grizzlyme on XPU moved right with it, none wrong). The same ladder with no caller's
+  value before it stays the project's only device (moderate).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from envsnap.audit import audit, parse_target, scan_tree
+from envsnap.audit.model import AuditReport
+from tests.audit.conftest import project
+
+
+def _report(tree: Path | str, target: str) -> AuditReport:
+    return audit(scan_tree(str(tree)), None, parse_target(target))
+
+
+def _choices(report: AuditReport) -> list[str]:
+    return [f.risk for f in report.findings if f.rule == "device-choices" and f.role == "core"]
+
+
+def test_an_auto_setting_that_passes_any_device_through_is_lower_on_xpu() -> None:
+    report = _report(project("real-ultrams"), "xpu")
+    assert report.verdict.risk == "lower", report.verdict.reasons
+    assert _choices(report) == ["lower"]
+
+
+# ultrams 0.3.0 ultrams/cli.py:34, 43-53 (trimmed): "auto" is the default of a free-text option.
+AUTO = """\
+import argparse
+
+import torch
+
+from ultrams.inference import UltraMS
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--device", default="auto", help="auto, cpu, cuda, or mps")
+    args = parser.parse_args(argv)
+    device = args.device
+    if device == "auto":
+        device = (
+            "cuda" if torch.cuda.is_available() else "mps" if torch.backends.mps.is_available() else "cpu"
+        )
+    return UltraMS.from_pretrained("unsupervised", device=device)
+"""
+# Twin: the same ladder is the only device; no option reaches it.
+ALWAYS = """\
+import torch
+
+from ultrams.inference import UltraMS
+
+
+def main():
+    device = "cuda" if torch.cuda.is_available() else "mps" if torch.backends.mps.is_available() else "cpu"
+    return UltraMS.from_pretrained("unsupervised", device=device)
+"""
+
+
+@pytest.mark.parametrize(("body", "risk"), [(AUTO, "lower"), (ALWAYS, "moderate")], ids=["auto", "always"])
+def test_the_auto_twins(tmp_path: Path, body: str, risk: str) -> None:
+    package = tmp_path / "ultrams"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "cli.py").write_text(body, encoding="utf-8")
+    report = _report(tmp_path, "xpu")
+    assert _choices(report) == [risk]
+    assert report.verdict.risk == risk
