@@ -4,6 +4,10 @@
   the ladder under it is a default, and an explicit 'xpu' passes through (UltraMS's ``--device``, round 598;
   corpus: be-great and grizzlyme on XPU moved right with it, none wrong). The same ladder with no caller's
   value before it stays the project's only device (moderate).
+- A whole module's helper whose only caller sits under ``if device is None:`` in a function with no trigger
+  token outside its docstring was guarded when every line was visited and not with the hot lines alone
+  (origami-ml 2.0.1's utils/device.py, round 593): the callers' lines are now visited again, as in a long
+  module. No verdict of the corpus moved; the scan-speedup test over the corpus caught it.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ import pytest
 
 from envsnap.audit import audit, parse_target, scan_tree
 from envsnap.audit.model import AuditReport
+from envsnap.audit.scanners.python import scan_python
+from envsnap.audit.scanners.python_trigger import trigger_lines
 from tests.audit.conftest import project
 
 
@@ -73,3 +79,12 @@ def test_the_auto_twins(tmp_path: Path, body: str, risk: str) -> None:
     report = _report(tmp_path, "xpu")
     assert _choices(report) == [risk]
     assert report.verdict.risk == risk
+
+
+def test_a_helper_called_only_where_no_device_was_given_is_guarded_with_the_hot_lines_alone() -> None:
+    path = Path(project("real-origami-ml")) / "origami" / "utils" / "device.py"
+    data = path.read_bytes()
+    hot = trigger_lines(data)
+    assert 40 not in hot  # `return auto_device()` has no trigger token
+    found = [s for s in scan_python("device.py", data.decode(), hot) if s.kind == "device-choices"]
+    assert [(s.line, s.guarded) for s in found] == [(20, True)]

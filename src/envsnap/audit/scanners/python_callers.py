@@ -151,7 +151,15 @@ def guard_by_callers(visitor: _Visitor, tree: ast.Module, text: str) -> None:
             first = statement.decorator_list[0].lineno if statement.decorator_list else statement.lineno
             spans.append((first, statement.end_lineno or statement.lineno, statement.name))
     lines_of = _word_lines(visitor.lines, set(visitor.inside.values()))
-    guarded_calls = visitor.guarded_calls if whole else _probed_calls(visitor, tree, text, lines_of)
+    guarded_calls = visitor.guarded_calls
+    if not whole or (
+        visitor.hot is not None
+        and any(references.get(f, 0) > guarded_calls.get(f, 0) for f in set(visitor.inside.values()))
+    ):
+        # The visit skipped statements with no trigger token: a whole module's `return auto_device()`
+        # under `if device is None:` in a function whose only "cuda" is in its docstring (origami-ml's
+        # utils/device.py, round 593) was never counted, where every line's visit counts it.
+        guarded_calls = _probed_calls(visitor, tree, text, lines_of)
     for index, function in set(visitor.inside.items()):
         uses = lines_of.get(function, [])
         definitions = [n for n in uses if _DEF.match(visitor.lines[n - 1].lstrip())]
@@ -175,7 +183,7 @@ def guard_by_callers(visitor: _Visitor, tree: ast.Module, text: str) -> None:
 def _probed_calls(
     visitor: _Visitor, tree: ast.Module, text: str, lines_of: dict[str, list[int]]
 ) -> dict[str, int]:
-    """The guarded calls per helper in a long module, its callers' lines parsed again.
+    """The guarded calls per helper, its callers' lines visited again (in a long module, parsed again).
 
     The main tree of a long module holds only the statements with a trigger token, and a call such as
     ``self.device = _gpu_if_available()`` under ``if device is None:`` has none (opensoundscape 0.13.2's
