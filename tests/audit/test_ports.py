@@ -1037,6 +1037,19 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-twobyfour", "rocm:gfx942"),
         ("real-twobyfour", "xpu"),
         ("real-twobyfour", "mps"),
+        ("real-guava-ml", "xpu"),
+        ("real-guava-ml", "mps"),
+        ("real-guertena", "mps"),
+        ("real-ilt-deep-phonemizer", "xpu"),
+        ("real-ilt-deep-phonemizer", "mps"),
+        ("real-iltm", "mps"),
+        ("real-irontorch", "mps"),
+        ("real-irtorch", "mps"),
+        ("real-ivae", "xpu"),
+        ("real-ivae", "mps"),
+        ("real-ivrit", "rocm:gfx942"),
+        ("real-ivrit", "mps"),
+        ("real-kolmgformers", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -8743,7 +8756,175 @@ ops; borderline against higher because the kernels are the package's point ('A d
 pytorch using cuda', ``METADATA:4``, ``:32-36``). The shape: a runtime-compiled CUDA kernel string is weighed
 as the project's only implementation, though the dispatcher beside it already routes non-CUDA tensors to a
 complete pure-torch twin (the fallback is the cure, the import is the bug). Not tuned: a measurement round,
-one level off."""
+one level off.
+guava-ml (blind round 600) on xpu, mps: envsnap says lower, with the lead reason "standard ops, no custom
+CUDA: install the target build of the framework", its first core finding cuda-availability-check at
+``guava/base_worker.py:107`` ("Returns False on Intel XPU: the code takes its CPU branch."; on MPS "Returns
+False on Apple MPS: the code takes its CPU branch."), with hardcoded-cuda-device at the same line and at
+``network_worker.py:354``, ``:633``, ``:1493`` ("Behind a CUDA check: runs, but falls through to the CPU ...
+so the accelerator sits idle") and the guarded pynvml import and requirements (``energy_monitor.py:27``;
+``guava_ml-0.1.0.dist-info/METADATA:23-24``, ``:31-32``), all at lower (17 files seen, 4 parsed). The
+expectation is moderate: cuda:{gpu_id}-else-cpu is the only device choice, repeated in BaseWorker
+(``base_worker.py:107``) and twice in NetworkWorker (``network_worker.py:631-635``, ``:1491-1495``), with the
+tensor-parallel receive path doing t.cuda(gpu_id) if CUDA is available (``:352-354``), and DistributedConfig
+has no device field (``config.py:26-60``), so the package's main use, Orchestrator plus
+NetworkWorker(gpu_id=0, ...).connect_and_train() (``guava/__init__.py:19-32``), trains every worker on the CPU
+of an Intel GPU host or a Mac until those lines are edited; nothing else needs changing, since the transport
+is TCP sockets with CPU pickles (``network_worker.py:347-380``) and batches are float32 or long
+(``:1509-1519``); ROCm is right (lower: torch.cuda.is_available() is true there). The shape: a GPU-per-worker
+distributed trainer whose one device rule, cuda:{gpu_id} when CUDA is available else the CPU, is spread over
+several inline ternaries and if/else blocks with no setting that reaches them, is read as guarded CUDA checks
+that merely fall back (the xanfis and otvision shape), though no option takes the workers to the target. Not
+tuned: a measurement round, one level off.
+
+guertena (blind round 600) (held out) on mps: envsnap says lower, with the lead reason "standard ops, no
+custom CUDA: install the target build of the framework", from cuda-availability-check at
+``guertena/styletransfernet.py:19`` ("Returns False on Apple MPS: the code takes its CPU branch.") and
+hardcoded-cuda-device at the same line ("Behind a CUDA check: runs, but falls through to the CPU on Apple MPS,
+so the accelerator sits idle."), its only findings (6 files seen, 2 parsed); the torch (<2,>=1.9) pin
+(``guertena-0.0.5.dist-info/METADATA:23``) that makes ROCm and XPU moderate raises nothing on MPS, rightly,
+since torch 1.12/1.13 have MPS. The expectation is moderate: get_device() at ``styletransfernet.py:17-19`` is
+the package's only device choice, evaluated for the VGG19 normalization class attributes at import
+(``:24-25``) and for the network and images (``driver.py:56``, ``:60``, ``:213-217``), and style_transfer
+takes no device argument (``driver.py:102-104``), so on a Mac the README's style_transfer(content_image,
+style_image), a 5-15-minute GPU job (``METADATA:74-77``), runs L-BFGS over VGG19 on the CPU until get_device
+is edited to return 'mps'; after that the float32 convolutions, mm, mse and L-BFGS
+(``styletransfernet.py:119-174``; ``driver.py:64-94``) run as they are; ROCm and XPU are right (moderate, from
+the torch pin). The shape: a cuda-or-cpu get_device() helper that is the project's only device choice, with no
+argument or setting that reaches it, is read as a guarded check that merely falls back, the same shape as
+guava-ml in this round, while the very same expression assigned at module level, device = torch.device('cuda'
+if torch.cuda.is_available() else 'cpu'), fires device-choices at moderate on MPS (real-seq2squiggle
+``modules.py:14``, rerun this round): written as a helper's return value it is not seen as a device selection.
+Not tuned: a measurement round, one level off.
+ilt-deep-phonemizer (blind round 602) on xpu and mps: envsnap says lower, with the lead reason "standard ops,
+no custom CUDA: install the target build of the framework", from hardcoded-cuda-device at
+``deep_phonemizer/train.py:72`` ("Behind a CUDA check: runs, but falls through to the CPU on Intel XPU, so the
+accelerator sits idle."; on MPS the same for Apple MPS), its only finding (26 files seen, 2 parsed). The
+expectation is moderate: the project's GPU path is training, and train(rank, num_gpus, config_file) picks
+torch.device(f'cuda:{rank}') when num_gpus > 0 and the CPU otherwise (``deep_phonemizer/train.py:71-74``),
+with the README counting GPUs by torch.cuda.device_count() and passing that count in, so there is no argument,
+flag or config key that reaches 'xpu' or 'mps': the line has to be edited (or train() rebuilt around Trainer,
+which does take a torch.device, ``training/trainer.py:26-33``, ``:84-90``, ``:141``); on MPS the forward
+transformer also trains with torch.nn.CTCLoss (``train.py:69``; ``training/trainer.py:53-54``;
+``training/losses.py:35-65``), which had no MPS kernel (pytorch/pytorch#160829) and needs
+PYTORCH_ENABLE_MPS_FALLBACK=1 or a newer torch, and losses.py was not among the 2 files parsed; inference runs
+on the CPU by default (``phonemizer.py:208``) just as on CUDA, where from_checkpoint(device=...) leaves the
+token tensors on the CPU (``model/predictor.py:98-115``); borderline against lower because the edit is one
+line. ROCm is right (lower: cuda:{rank} is the HIP device). The shape: a cuda-or-cpu pick keyed on a GPU count
+(if num_gpus > 0: cuda:{rank} else cpu), the training entry point's only device choice, is read as a guarded
+CUDA call that merely falls back, though no option reaches the target (the otvision and xanfis pattern), and a
+CTC loss on the MPS training path is not weighed. Not tuned: a measurement round, one level off.
+
+iltm (blind round 602) (held out) on mps: envsnap says moderate, from float64-on-mps at
+``iltm/inference_interface.py:2408`` (+1 more, ``:2409``) ("MPS has no float64: 'Cannot convert a MPS Tensor
+to float64 dtype': fails if this tensor lives on the MPS device."), the only findings above lower, with
+default-cuda-device at ``:180``, ``:2499``, ``:2822`` ("pass 'mps' (flag, config or argument) on Apple MPS;
+the code takes the device from it."), the guarded torch.cuda stream and memory calls (``utils.py:694``,
+``:703``, ``:1690-1700``) and float64-on-host at ``inference_interface.py:2410`` at lower (13 files seen, 6
+parsed). The expectation is lower: the two .double() lines act on main_outputs and retrieval_outputs that were
+just made .detach().float().cpu() (``inference_interface.py:2399-2400``), in the CPU-side regression
+calibration of the retrieval alpha, so no float64 reaches the MPS device; the README says iLTM works on macOS
+(``METADATA:64``) and documents device as a torch device string (``:120``), stored as torch.device(device)
+(``inference_interface.py:316-325``), every CUDA-only helper sits behind device.type == 'cuda'
+(``utils.py:690-703``, ``:928-929``, ``:1215``, ``:1688``), the XGBoost/CatBoost embedders go to the CPU for a
+non-cuda string (``tree_embedding.py:133-149``) and the preprocessing hands float32 to torch
+(``inference_interface.py:1140-1143``); borderline against moderate because the default 'cuda:0' must be
+overridden and the default PCA runs torch.linalg.svd on the n x 32768 random features on the device
+(``inference_interface.py:218``, ``:220``; ``utils.py:105-110``), long a CPU fallback on MPS
+(pytorch/pytorch#125537). ROCm and XPU are right (lower). The shape: a .double() on a tensor whose chain ends
+in .float().cpu() nine lines above is read as float64 on the device, while the torch.as_tensor(...,
+dtype=torch.float64) beside it is rightly seen as host memory. Not tuned: a measurement round, one level off.
+irontorch (blind round 603) on mps: envsnap says moderate, from torch-cuda-api at
+``irontorch/distributed/launch.py:68`` ("A CUDA-only call: it raises on MPS."), torch.cuda.set_device in the
+elastic worker, with the cuda-availability-check lines (``distributed/launch.py:50``, ``:62``, ``:65``;
+``distributed/config.py:62``, ``:65``), the cudnn flags of set_seed (``utils/helper.py:46-65``) and the
+GradScaler('cuda') (cuda-grad-scaler at ``utils/scaler.py:20``) at lower (18 files seen, 6 parsed). The
+expectation is lower: elastic_worker is only reached when distributed.run sees a world size above one
+(``distributed/launch.py:32-37``), and a Mac has one GPU, so run calls fn directly (``:38-39``) and none of
+the torch.cuda/NCCL lines executes; the comm helpers answer rank 0 and world size 1 without a process group
+(``distributed/comm.py:21-27``, ``:83-91``), ModelEMA follows the model's device (``models/ema.py:44-68``) and
+set_seed's torch.cuda.manual_seed and cudnn flags are no-ops without CUDA (``utils/helper.py:41-65``);
+borderline against moderate because the GradScaler is pinned to 'cuda' and disables itself on mps when
+mixed_precision is on (``utils/scaler.py:20-22``). XPU (moderate, where multi-card launches do reach the
+CUDA/NCCL worker) and ROCm (lower) are right. The shape: CUDA-only calls inside a multi-process launcher that
+a single-device target never enters (the world_size > 1 branch) are weighed like main-path calls, so a
+distributed helper's torch.cuda.set_device decides the verdict on a one-GPU platform. Not tuned: a measurement
+round, one level off.
+
+irtorch (blind round 603) (held out) on mps: envsnap says moderate, from float64-on-mps at
+``irtorch/models/base_irt_model.py:1024`` (+1 more, ``utils.py:274``) ("MPS has no float64: 'Cannot convert a
+MPS Tensor to float64 dtype': fails if this tensor lives on the MPS device"), with float64-opt-in-mps at
+``base_irt_model.py:1049`` and the cuda-or-cpu device defaults (cuda-availability-check at
+``estimation_algorithms/ae.py:51``, ``mml.py:59``, ``vae.py:39``, ``jml.py:40``, ``base_irt_model.py:554``) at
+lower (56 files seen, 12 parsed). The expectation is lower: both float64 lines are host-side, the EAP scorer
+builds its grid, prior and training thetas on the CPU (``base_irt_model.py:965-992``,
+``training_theta_scores.to("cpu")`` at ``:985``) and scores the CPU-resident model that every estimator moves
+back after fitting (``estimation_algorithms/ae.py:152-156``; ``mml.py:152-164``), and gauss_hermite's float64
+Cholesky runs on a CPU covariance before MML casts the points to float32 on the move (``utils.py:268-277``;
+``mml.py:131-135``, ``:157-158``); fit(..., device='mps'), the estimators' documented device argument
+(``base_irt_model.py:101-120``; ``ae.py:51``, ``:128``, ``:152-156``) trains float32 on the Apple GPU as
+shipped; borderline against moderate because latent_scores(device='mps') mixes devices through the 'cuda'-only
+move (``base_irt_model.py:663-712``, ``:891-897``), which no finding names. ROCm and XPU (lower) are right.
+The shape: a .to(dtype=torch.float64) on tensors that a scorer built on the CPU from a model the library keeps
+CPU-resident between device-argument calls is read as float64 on the MPS device (the glucotrace pattern of
+round 514). Not tuned: a measurement round, one level off.
+iVAE (blind round 605) on xpu and mps: envsnap says lower, with the lead reason "standard ops, no custom CUDA:
+install the target build of the framework" and only lower findings, cuda-availability-check at
+``iVAE/agent.py:62`` (+1 more, ``iVAE/cli.py:46``) ("Returns False on Intel XPU: the code takes its CPU
+branch."; on MPS "Returns False on Apple MPS: the code takes its CPU branch.") and hardcoded-cuda-device at
+the same two lines ("Behind a CUDA check: runs, but falls through to the CPU on Intel XPU, so the accelerator
+sits idle.") (12 files seen, 3 parsed). The expectation is moderate: the README's main use is the iVAE console
+script with a flag list that has no device (``METADATA:42-65``; ``entry_points.txt:1-2``), and main passes
+device=args.device if hasattr(args, 'device') else torch.device('cuda') if torch.cuda.is_available() else
+torch.device('cpu') (``iVAE/cli.py:46``) while argparse never defines --device (``cli.py:11-27``), so the
+hasattr branch is dead and the README's run trains on the CPU of an Intel or Apple machine until a flag is
+added or the user writes Python against agent(device=...) (``agent.py:62``), which the README does not show;
+the model is float32 Linear/softplus/Normal.rsample with lgamma, cov and RBF losses (``module.py:11-97``;
+``mixin.py:25-146``), with lgamma on MPS only in torch 2.x while Requires-Dist allows 1.13.1
+(``METADATA:20``); borderline against lower because agent takes any torch.device and each step's KMeans and
+metrics run on the CPU anyway (``environment.py:51-58``); ROCm is right (lower, hardcoded-cuda-device at
+``iVAE/agent.py:62``, the MI300X under ROCm PyTorch). The shape: a cuda-or-cpu ternary of two torch.device
+calls, as a function-signature default and as the else of a CLI fallback whose flag is never defined, is read
+as a guarded CUDA check that merely falls back, though on the README's path it is the only device choice and
+no option reaches the target (the otvision and seqseg shape), while the same choice written as
+torch.device('cuda' if torch.cuda.is_available() else 'cpu') fires device-choices at moderate
+(real-seq2squiggle ``modules.py:14``). Not tuned: a measurement round, one level off.
+
+ivrit (blind round 605) on rocm:gfx942 and mps: envsnap says lower, on ROCm with the lead reason "standard
+ops, no custom CUDA: install the target build of the framework" and no finding at all, on MPS with the lead
+reason "has a code path on Apple MPS: uses torch.mps (ivrit/utils.py:258)" ("names the 'mps' device",
+``:259``) and cuda-availability-check at ``ivrit/utils.py:256`` ("Returns False on Apple MPS: the code takes
+its CPU branch.") at lower (7 files seen, 3 parsed). The expectation is moderate: guess_device's pick
+(``ivrit/utils.py:252-261``) is not for torch but for the README's engine, load_model(engine='faster-whisper',
+...) (``METADATA:50-62``), which hands it to faster_whisper.WhisperModel, i.e. CTranslate2, with float16 on
+'cuda' (``audio.py:959``, ``:971``, ``:987-1004``; stable-ts the same, ``:1186-1201``); on ROCm
+torch.cuda.is_available() is true, so 'cuda' goes to CTranslate2's CUDA-only PyPI build and fails with 'CUDA
+failed' (collabora/WhisperLive#520) until its HIP wheel from the GitHub release is installed
+(OpenNMT/CTranslate2#1989; SYSTRAN/faster-whisper#1370) or device='cpu' is passed; on a Mac the 'mps' pick
+raises 'ValueError: unsupported device mps' (CTranslate2#1562; faster-whisper#911), so the default path
+crashes, device='cpu' (``METADATA:57-58``) runs it on the CPU, and the Apple GPU needs engine='whisper-cpp'
+with GGML weights (``audio.py:1348-1391``); borderline against lower since device and engine are arguments the
+package takes, and on ROCm since HIP wheels now exist; XPU is right (moderate, device-choices at
+``ivrit/utils.py:256``). The shape: the inference engine is a native non-torch library (CTranslate2 through
+faster-whisper) imported inside a loader method and named only in an extra (``METADATA:20``), so its CUDA-only
+wheel and its cpu/cuda-only device list are invisible, and the torch device guesser that feeds it is read as
+torch placement: 'cuda' as the ROCm device and an 'mps' branch as MPS coverage (the pycorre shape). Not tuned:
+a measurement round, one level off.
+kolmgformers (blind round 607) on mps: envsnap says moderate, from device-choices at
+``kolmgformers/training.py:1001`` (+1 more, ``:1351``) ("The caller's device is kept only where CUDA is
+available; anywhere else any device, 'mps' included, is replaced by the CPU"), and reads the KOLMOG trainer's
+own mps branch (``kolmgformers/kolmog_training.py:112-113``) as 'a code path, but a device setting replaces it
+with the CPU'. The expectation is lower: the README's training main use is KOLMOGTrainer
+(``METADATA:131-153``), whose TrainingArguments.device falls to mps when torch.backends.mps.is_available()
+(``kolmog_training.py:108-114``) and moves the model and every batch there (``:376-378``, ``:449``), with fp16
+GradScaler only on cuda and bf16 off by default (``:79-80``, ``:401-402``, ``:451-460``), over float32
+KAN/PLKAN/cumsum layers (``modeling_kolmogformer.py:113-390``) and SDPA documented for 'CPU/MPS/any device'
+(``attention.py:180-187``); the two cuda-or-cpu picks belong to the second family's OMG Trainer/TrainingConfig
+(``training.py:104-131``, ``:986-1002``, ``:1334-1352``), which the README never trains with (it only calls
+OMGModel.generate on a CPU tensor, ``METADATA:166-174``). The shape: a package that ships two trainers, the
+README's one covering the target and a secondary one that drops non-CUDA devices to the CPU; envsnap lets the
+secondary trainer's device-choices outrank the main path's explicit mps branch. Not tuned: a measurement
+round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,4 @@
+
+from .basemodel import *
+from .xgbmodel  import *
+from .RFmodel   import *

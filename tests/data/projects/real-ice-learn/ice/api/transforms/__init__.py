@@ -1,0 +1,2 @@
+from ice.llutil.dictprocess import Compose, Collect
+from . import image, semseg, random

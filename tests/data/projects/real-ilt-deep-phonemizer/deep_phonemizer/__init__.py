@@ -1,0 +1,1 @@
+from deep_phonemizer.result import PhonemizerResult, Prediction

@@ -1,0 +1,3 @@
+from .analyzer import EntropyAnalyzer
+
+__all__ = ['EntropyAnalyzer']

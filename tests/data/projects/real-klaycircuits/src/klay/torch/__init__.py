@@ -1,0 +1,6 @@
+from .circuit_modules import CircuitModule, ProbabilisticCircuitModule
+
+__all__ = [
+    "CircuitModule",
+    "ProbabilisticCircuitModule",
+]

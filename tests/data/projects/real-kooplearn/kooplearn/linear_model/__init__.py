@@ -1,0 +1,5 @@
+from kooplearn.linear_model._base import Ridge
+
+__all__ = [
+    "Ridge",
+    ]
