@@ -310,8 +310,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-satlaspretrain-models", "mps"),
         ("real-yolort", "xpu"),
         ("real-yolort", "mps"),
-        ("real-mct-quantizers", "xpu"),
-        ("real-mct-quantizers", "mps"),
         ("real-kraken", "mps"),
         ("real-fuxictr", "xpu"),
         ("real-fuxictr", "mps"),
@@ -1039,7 +1037,6 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-twobyfour", "mps"),
         ("real-guava-ml", "xpu"),
         ("real-guava-ml", "mps"),
-        ("real-guertena", "mps"),
         ("real-ilt-deep-phonemizer", "xpu"),
         ("real-ilt-deep-phonemizer", "mps"),
         ("real-iltm", "mps"),
@@ -2867,18 +2864,6 @@ Lightning trainer is an optional module that ``yolort/__init__.py`` does not imp
 ``pytorch_lightning`` the METADATA does not require. The shape: a device-following model package that vendors
 a cuda-or-cpu helper and an optional Lightning trainer beside the deployment path. Not tuned: a measurement
 round, one level off.
-mct-quantizers (blind round 163, held out) on XPU and MPS: lower ("standard ops, no custom CUDA"): the
-cuda-or-cpu ``get_working_device()`` at ``mct_quantizers/pytorch/quantizer_utils.py:31`` is read as
-cuda-availability-check and hardcoded-cuda-device "behind a CUDA check: runs, but falls through to the CPU",
-both lower. The expectation is moderate: that function is the package's only device choice, and the weight
-quantizers pin their scales, zero points and LUT values to it at construction
-(``weights_symmetric_inferable_quantizer.py:114``-``:115``,
-``weights_uniform_inferable_quantizer.py:126``-``:127``) then hand them to
-``torch.fake_quantize_per_channel_affine`` with the wrapped layer's weights (``:139``, ``:153``), so a model
-on 'xpu' or 'mps' meets CPU quantization parameters: a device mismatch, not a slow CPU run, fixed by a
-one-line edit (on MPS the fake_quantize ops also lack kernels). The shape: a cuda-or-cpu helper whose result
-is stored as module state that must sit on the same device as tensors the caller places. Not tuned: a
-measurement round, one level off.
 cherry-rl (blind round 164, the draw; fixed on in stop 22, so no longer blind) on MPS: moderate, from
 float64-on-mps at ``cherry/experience_replay.py:154`` (``Transition.double()``) and ``:585``
 (``ExperienceReplay.double()``). The expectation is lower: both are cast methods that mirror
@@ -8777,25 +8762,6 @@ several inline ternaries and if/else blocks with no setting that reaches them, i
 that merely fall back (the xanfis and otvision shape), though no option takes the workers to the target. Not
 tuned: a measurement round, one level off.
 
-guertena (blind round 600) (held out) on mps: envsnap says lower, with the lead reason "standard ops, no
-custom CUDA: install the target build of the framework", from cuda-availability-check at
-``guertena/styletransfernet.py:19`` ("Returns False on Apple MPS: the code takes its CPU branch.") and
-hardcoded-cuda-device at the same line ("Behind a CUDA check: runs, but falls through to the CPU on Apple MPS,
-so the accelerator sits idle."), its only findings (6 files seen, 2 parsed); the torch (<2,>=1.9) pin
-(``guertena-0.0.5.dist-info/METADATA:23``) that makes ROCm and XPU moderate raises nothing on MPS, rightly,
-since torch 1.12/1.13 have MPS. The expectation is moderate: get_device() at ``styletransfernet.py:17-19`` is
-the package's only device choice, evaluated for the VGG19 normalization class attributes at import
-(``:24-25``) and for the network and images (``driver.py:56``, ``:60``, ``:213-217``), and style_transfer
-takes no device argument (``driver.py:102-104``), so on a Mac the README's style_transfer(content_image,
-style_image), a 5-15-minute GPU job (``METADATA:74-77``), runs L-BFGS over VGG19 on the CPU until get_device
-is edited to return 'mps'; after that the float32 convolutions, mm, mse and L-BFGS
-(``styletransfernet.py:119-174``; ``driver.py:64-94``) run as they are; ROCm and XPU are right (moderate, from
-the torch pin). The shape: a cuda-or-cpu get_device() helper that is the project's only device choice, with no
-argument or setting that reaches it, is read as a guarded check that merely falls back, the same shape as
-guava-ml in this round, while the very same expression assigned at module level, device = torch.device('cuda'
-if torch.cuda.is_available() else 'cpu'), fires device-choices at moderate on MPS (real-seq2squiggle
-``modules.py:14``, rerun this round): written as a helper's return value it is not seen as a device selection.
-Not tuned: a measurement round, one level off.
 ilt-deep-phonemizer (blind round 602) on xpu and mps: envsnap says lower, with the lead reason "standard ops,
 no custom CUDA: install the target build of the framework", from hardcoded-cuda-device at
 ``deep_phonemizer/train.py:72`` ("Behind a CUDA check: runs, but falls through to the CPU on Intel XPU, so the

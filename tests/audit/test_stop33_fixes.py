@@ -8,6 +8,10 @@
   token outside its docstring was guarded when every line was visited and not with the hot lines alone
   (origami-ml 2.0.1's utils/device.py, round 593): the callers' lines are now visited again, as in a long
   module. No verdict of the corpus moved; the scan-speedup test over the corpus caught it.
+- ``return torch.device("cuda" if torch.cuda.is_available() else "cpu")`` in a function is a cuda-or-cpu pick
+  the callers place work with, as ``device = ...`` bound and read again is (guertena's ``get_device()``,
+  round 600; corpus: mct-quantizers on XPU and MPS moved right too, none wrong). Where the project's own
+  functions take a device, the caller chooses and the pick is a default (scan._caller_devices), as before.
 """
 
 from __future__ import annotations
@@ -88,3 +92,38 @@ def test_a_helper_called_only_where_no_device_was_given_is_guarded_with_the_hot_
     assert 40 not in hot  # `return auto_device()` has no trigger token
     found = [s for s in scan_python("device.py", data.decode(), hot) if s.kind == "device-choices"]
     assert [(s.line, s.guarded) for s in found] == [(20, True)]
+
+
+def test_a_returned_cuda_or_cpu_pick_is_the_projects_device_on_mps() -> None:
+    report = _report(project("real-guertena"), "mps")
+    assert report.verdict.risk == "moderate", report.verdict.reasons
+    assert "moderate" in _choices(report)
+
+
+PICKER = """\
+import torch
+
+
+def get_device():
+    return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Net(torch.nn.Module):
+    def __init__(self{parameter}):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.ones(3).to(get_device()))
+"""
+
+
+@pytest.mark.parametrize(
+    ("parameter", "risk"),
+    [("", "moderate"), (", device=None", "lower")],
+    ids=["the-only-device", "the-caller-passes-one"],
+)
+def test_the_returned_pick_twins(tmp_path: Path, parameter: str, risk: str) -> None:
+    package = tmp_path / "style"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "net.py").write_text(PICKER.format(parameter=parameter), encoding="utf-8")
+    report = _report(tmp_path, "xpu")
+    assert report.verdict.risk == risk, report.verdict.reasons

@@ -439,6 +439,7 @@ class _Visitor(ast.NodeVisitor):
         """Depth inside ``if __name__ == "__main__":``: a guard for what runs there, not for what it calls."""
         self.chained: set[int] = set()
         self.assigned_picks: dict[int, ast.expr] = {}
+        self.returned_picks: set[int] = set()
         self.params: list[set[str]] = []
         self.host_names: list[set[str]] = []
         """Per function: local names bound to a tensor made from host memory (``torch.from_numpy``)."""
@@ -2035,7 +2036,9 @@ class _Visitor(ast.NodeVisitor):
         Only CUDA availability is asked (not a setting: an "auto" value beside it means the user chooses),
         and the pick is bound to a name read again (``self.device``, ``device``), so the work follows it:
         off CUDA that work runs on the CPU with the GPU idle. DaisyRec 2.3's recommenders (``self.device =
-        'cuda' if torch.cuda.is_available() else 'cpu'``, #22 blind round 214).
+        'cuda' if torch.cuda.is_available() else 'cpu'``, #22 blind round 214). A function returning the
+        pick is a picker whose callers place the work (guertena 0.0.5's ``get_device()``, round 600), as the
+        ``if``/``return`` form of it always was.
         """
         if not all(checks_cuda(test) for test in tests):
             return False
@@ -2045,6 +2048,8 @@ class _Visitor(ast.NodeVisitor):
             first = node.body[0]
             target = first.targets[0] if isinstance(first, ast.Assign) else None
             return target is None or self._placed_later(target)
+        if id(node) in self.returned_picks:
+            return True
         target = self.assigned_picks.get(id(node))
         return target is not None and self._placed_later(target)
 
@@ -2417,6 +2422,13 @@ class _Visitor(ast.NodeVisitor):
         kept = isinstance(value.args[0], ast.Attribute) or self.functions == 0
         if kept and ast.unparse(node.targets[0]) != ast.unparse(value.args[0]):
             self.eager_kept.add(id(value))
+
+    def visit_Return(self, node: ast.Return) -> None:
+        # `return torch.device("cuda" if ... else "cpu")`: the pick handed to its callers (_own_device).
+        picked = unwrapped_device(node.value) if node.value is not None else None
+        if isinstance(picked, ast.IfExp) and self.function_nodes:
+            self.returned_picks.add(id(picked))
+        self.generic_visit(node)
 
     def visit_Assign(self, node: ast.Assign) -> None:
         self._mark_eager_kept(node)
