@@ -1047,6 +1047,16 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-ivrit", "rocm:gfx942"),
         ("real-ivrit", "mps"),
         ("real-kolmgformers", "mps"),
+        ("real-lynxkite-graph-analytics", "rocm:gfx942"),
+        ("real-myanmartts", "xpu"),
+        ("real-nvbenjo", "xpu"),
+        ("real-nvbenjo", "mps"),
+        ("real-osam", "xpu"),
+        ("real-outlines", "rocm:gfx942"),
+        ("real-outlines", "xpu"),
+        ("real-outofcuda", "xpu"),
+        ("real-outofcuda", "mps"),
+        ("real-vogent-turn", "rocm:gfx942"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -8890,7 +8900,144 @@ KAN/PLKAN/cumsum layers (``modeling_kolmogformer.py:113-390``) and SDPA document
 OMGModel.generate on a CPU tensor, ``METADATA:166-174``). The shape: a package that ships two trainers, the
 README's one covering the target and a secondary one that drops non-CUDA devices to the CPU; envsnap lets the
 secondary trainer's device-choices outrank the main path's explicit mps branch. Not tuned: a measurement
-round, one level off."""
+round, one level off.
+lynxkite-graph-analytics (blind round 608) (held out) on rocm:gfx942: envsnap says lower, with the lead reason
+"standard ops, no custom CUDA: install the target build of the framework", its first core finding
+cuda-only-requirement at ``lynxkite_graph_analytics-0.3.0.dist-info/METADATA:24`` (+3 more, ``:25``, ``:26``,
+``:28``) ("NVIDIA RAPIDS ...: no build for ROCm exists. An optional extra: the project installs and runs
+without it. The project runs on ROCm without it (its PyTorch code, whose torch.cuda device is the AMD GPU
+under ROCm PyTorch): this extra is one of its engines, chosen on request."), with cuda-only-import at
+``lynxkite_graph_analytics/__init__.py:7`` and at the guarded cuml import ``ml_ops.py:246``, and
+hardcoded-cuda-device at ``pykeen_ops.py:230``, ``:360``, ``:473``, ``:1054`` ("Works unchanged: ROCm builds
+of PyTorch expose AMD GPUs as the 'cuda' device."), all at lower (11 files seen, 5 parsed). The expectation is
+moderate: the README's only device statement is its GPU mode, 'a collection of GPU-accelerated graph data
+science operations' switched on by running with NX_CUGRAPH_AUTOCONFIG=True (``METADATA:36-37``, ``:46``), and
+that mode is NVIDIA RAPIDS throughout: cudf.pandas installed over pandas at import (``__init__.py:6-9``),
+nx-cugraph dispatch for the NetworkX boxes (``networkx_ops.py:196-197``), the polars GPU engine for SQL
+(``lynxkite_ops.py:162-165``) and cuML's UMAP (``ml_ops.py:245-248``), none with a ROCm build (the gpu extra,
+``METADATA:24-28``), so a CUDA user's setting fails at import and the graph work falls back to
+pandas/polars/NetworkX on the CPU once the variable is unset (``lynxkite_ops.py:168-169``); the torch code
+that does reach the MI300X is the PyKEEN embedding boxes (``pykeen_ops.py:229-230``, ``:359-360``), while the
+PyTorch model builder trains on CPU tensors with no device at all (``pytorch/pytorch_ops.py:74``;
+``pytorch/pytorch_core.py:170-179``); borderline against lower because nothing fails with the variable unset.
+XPU and MPS are right (moderate, cuda-only-requirement at ``METADATA:24``). The shape: a package whose
+advertised GPU acceleration is an optional RAPIDS extra switched on by an environment variable, beside torch
+code that happens to run under ROCm, is read on ROCm as 'PyTorch code on the AMD GPU, RAPIDS one engine chosen
+on request', though the torch parts are side features (one of them CPU-only) and the README's GPU story is
+lost on the target (the simpleppt shape, whose lost RAPIDS branch is moderate on every target). Not tuned: a
+measurement round, one level off.
+MyanmarTTS (blind round 609) on xpu: envsnap says moderate, from nccl-backend at
+``myanmar_tts/vocoders/vocos/train.py:30`` ("No NCCL on Intel XPU: init_process_group fails with the 'nccl'
+backend.") and torch-cuda-api at ``:45`` ("A CUDA-only call: it raises on XPU."), with default-cuda-device at
+``myanmar_tts/__init__.py:14`` ("pass 'xpu' (flag, config or argument) on Intel XPU; the code takes the device
+from it."), cuda-availability-check at ``vocoders/vocos/train.py:164`` and cudnn-setting at ``:25`` at lower
+(57 files seen, 5 parsed). The expectation is lower: the README's main use is inference,
+StableTTSAPI(...).to('cuda') and model.inference(text, ref_path, 'burmese', step=32, solver='dopri5', cfg=3.0)
+(``METADATA:97-116``), and the packaged MyanmarTTS(device=...) keeps the device it is given
+(``myanmar_tts/__init__.py:14``, ``:30``); inference takes its device from the parameters and builds the
+tokens, reference mel (torch.stft), flow-matching ODE and Vocos irfft/fold head there (``api.py:57-77``;
+``utils/audio.py:23``; ``models/flow_matching.py:45-55``; ``vocoders/vocos/models/head.py:53-73``), all
+float32 ops of the XPU build; the nccl and torch.cuda.set_device lines are the vocoder's own multi-GPU
+training script, a __main__ run by torch.multiprocessing.spawn over torch.cuda.device_count()
+(``vocoders/vocos/train.py:30``, ``:45``, ``:164``) that the README never mentions and a user moving the TTS
+never runs; borderline against moderate because dopri5 keeps float64 step tensors on the device (torchdiffeq
+``rk_common.py:174-193``), emulated on Intel client GPUs. MPS is right by level (moderate) but from the same
+training-script lines, not from the dopri5 float64 state on the MPS device that the expectation rests on
+(``models/flow_matching.py:54``; rtqichen/torchdiffeq#223); ROCm is right (lower). The shape: a side training
+script shipped inside the package (a vendored vocoder's DDP trainer under vocoders/vocos/) is weighed as core,
+so its NCCL backend and torch.cuda.set_device decide the verdict for an inference package whose main path is
+device-agnostic, while an ODE library's float64 internals reached through odeint(method='dopri5') are not
+seen. Not tuned: a measurement round, one level off.
+nvbenjo (blind round 610) on xpu and mps: envsnap says lower, with the lead reason "standard ops, no custom
+CUDA: install the target build of the framework" and only lower findings, led by torch-cuda-api at
+``nvbenjo/torch_utils.py:677`` on XPU ("CUDA graph capture is behind a guard, skipped on XPU.") and at
+``nvbenjo/torch_utils.py:667`` on MPS ("MPS has no CUDA streams or graphs: this call is behind a guard,
+skipped; the capture must go."), with the guarded CUDA-event timing (``torch_utils.py:419``), the NVML imports
+(``system_info.py:8``, ``utils.py:14``) and cuda-availability-check at ``utils.py:284`` (28 files seen, 9
+parsed); every line of ``nvbenjo/benchmark.py`` is filed as a benchmark and not counted. The expectation is
+moderate: benchmark.py is the package's core, and its _get_device matches torch.device(device).type against
+'cpu' and 'cuda' only and raises ValueError('Invalid device ... Must be one of cpu or cuda') for anything else
+(``benchmark.py:225-233``, ``:301``), so devices: ['xpu'] or ['mps'] in a config stops the run, while the
+shipped 'cuda:0' configs (``conf/example.yaml:19``, ``:52``; ``torchvision.yaml:13``) drop every torch model
+to the CPU when torch.cuda.is_available() is false (``benchmark.py:272-279``); benchmarking the README's
+models (``METADATA:35-36``, ``:60-77``) on an Intel or Apple GPU needs a new branch there plus a device
+synchronize in the non-CUDA timing path, which is plain perf_counter (``torch_utils.py:418-432``), and the
+memory columns are cuda-only (``:317-350``); the models themselves are device-following .to(device)
+torchvision/Hugging Face networks (``torch_utils.py:127``, ``:137``) under autocast(device.type)
+(``:267-278``). ROCm is right (lower, cuda-only-requirement at ``nvbenjo-0.4.0.dist-info/METADATA:26``, the
+optional onnxruntime-gpu extra, with 'cuda:0' the MI300X). The shape: a cpu/cuda whitelist written as a match
+statement on torch.device(...).type whose default case raises is no finding at all, and it sits in a core
+module named benchmark.py that the test/benchmark path filter drops, so only guarded CUDA-only calls remain
+and read as 'skipped on the target'; with --include-tests the verdict is still lower (the
+cuda-availability-check lines at ``benchmark.py:275``, ``:285`` read as fall-backs). Not tuned: a measurement
+round, one level off.
+osam (blind round 613) on xpu: envsnap says lower, with the lead reason "standard ops, no custom CUDA: install
+the target build of the framework", from ort-cuda-provider at ``osam/types/_model.py:31`` (+1 more, ``:32``)
+("ONNX Runtime's CUDAExecutionProvider ships only in onnxruntime-gpu, and the project installs onnxruntime: as
+installed its sessions take another provider on NVIDIA machines too, so Intel XPU runs them as the source
+does."), advising OpenVINOExecutionProvider (device_type GPU) with onnxruntime-openvino, its only findings (38
+files seen, 2 parsed). The expectation is moderate: the README's provider list names CoreML, DirectML,
+TensorRT and ROCm but no Intel path (``METADATA:127-141``), the default list on an Intel GPU host is CPU only
+(``osam/types/_model.py:31-33``), and OSAM_ONNX_PROVIDERS carries provider names only, passed as
+onnxruntime.InferenceSession(blob.path, providers=providers) with no provider options (``_model.py:26-30``,
+``:119``), so after swapping in onnxruntime-openvino the OpenVINO EP still runs on its default CPU device
+until resolve_providers/_load_inference_session are edited to pass device_type='GPU'; envsnap's own
+replacement names that option, which the project has no way to set; borderline against lower because
+everything runs as shipped on the CPU and DirectML, documented for Windows, drives Intel GPUs there. ROCm and
+MPS are right (lower: the README names ROCm and 'CoreML on macOS' with an OSAM_ONNX_PROVIDERS example,
+``METADATA:129-136``). The shape: an ONNX Runtime project whose only CUDA reference is the default provider
+pick, installed as the plain onnxruntime wheel, is read as provider-agnostic, so the target's EP is taken as
+reachable by a package swap, though the project's provider setting cannot carry the options (device_type GPU)
+the Intel EP needs to leave the CPU. Not tuned: a measurement round, one level off.
+outlines (blind round 614) (held out) on rocm:gfx942 and xpu: envsnap says moderate, from
+framework-requirement at ``outlines-1.3.3.dist-info/METADATA:42`` (the mlxlm extra's ``mlx``) and
+framework-import at ``outlines/backends/xgrammar.py:79`` (+1 more, ``processors/tensor_adapters/mlx.py:10``)
+("MLX has no backend for this GPU: it runs on the CPU here; the GPU needs the code on another framework.
+Declared only in an optional extra: this module is that feature's, and the project runs without it."), with
+cuda-only-import at ``models/vllm_offline.py:131`` and the jax/tensorflow test-extra requirements at lower (54
+files seen, 5 parsed). The expectation is lower: the README's main use on every example is
+from_transformers(..., device_map='auto') (``METADATA:206-209``), and the package names no device at all:
+inputs go .to(self.model.device) (``models/transformers.py:272-277``), the default outlines_core bitmask is
+moved to the logits' device and back (``backends/outlines_core.py:104-122``;
+``processors/tensor_adapters/torch.py:35-39``) and dynamo errors are suppressed around the compiled masking
+kernel (``processors/base_logits_processor.py:35-39``); the MLX lines are the Apple-only mlxlm integration, an
+opt-in extra (``METADATA:40-43``) whose ``_bias_logits_mlx`` branch (``backends/xgrammar.py:75-79``) and
+tensor adapter (``tensor_adapters/mlx.py:5-12``) run only for an mlx_lm model; MPS is right (lower). The
+shape: an Apple-only framework that a multi-backend library offers as one optional integration is weighed as a
+framework the project needs on ROCm and XPU, though the finding itself says the project runs without it. Not
+tuned: a measurement round, one level off.
+outofcuda (blind round 614) on xpu and mps: envsnap says lower, with the lead reason "standard ops, no custom
+CUDA: install the target build of the framework" and only lower findings, cuda-availability-check at
+``outofcuda/monitor.py:71`` (+5 more: ``optimizer.py:71``, ``:111``, ``:193``, ``:301``, ``:305``) ("Returns
+False on Intel XPU: the code takes its CPU branch."), torch-cuda-api at ``monitor.py:72`` (+9 more) ("A
+CUDA-only call: it is behind a guard, skipped on XPU."), default-cuda-device at ``optimizer.py:204`` and
+cudnn-setting at ``:83``, ``:88``, ``:92`` (9 files seen, 6 parsed). The expectation is moderate: the package
+is its torch.cuda calls, a 'Zero-code CUDA memory & compute optimizer' (``METADATA:42``, ``:100-168``) whose
+apply() returns False when torch.cuda.is_available() is false (``optimizer.py:71-73``), so on an Intel or
+Apple GPU no allocator, memory-fraction, SDPA or AMP setting is applied, memory_report returns {}
+(``:301-302``), clear_cache and the MemoryMonitor watchdog never touch the device (``:193-195``;
+``monitor.py:71-75``) and autocast_context's default device='cuda' (``optimizer.py:204``, ``:222``) disables
+autocast; the port is swapping each call for torch.xpu/torch.mps equivalents (as pytorch-memlab's XPU and MPS
+cells are read), no kernels; borderline against lower since nothing fails; ROCm is right (lower). The shape: a
+utility whose whole function is guarded torch.cuda calls is read like a model whose CUDA extras are guarded
+side paths, so 'skipped on the target' counts as runs-as-shipped although skipping them leaves the package
+doing nothing. Not tuned: a measurement round, one level off.
+vogent-turn (blind round 615) on rocm:gfx942: envsnap says moderate, from cuda-only-requirement at
+``vogent_turn-0.1.1.dist-info/METADATA:29`` ("ONNX Runtime built for CUDA (CUDA and TensorRT execution
+providers): CUDA-only as used here."), the only finding above lower (the rest are torch-cuda-api at
+``vogent_turn/inference.py:59`` and hardcoded-cuda-device at ``:88``, ``:137-139``, ``:281-283``,
+``:420-422``, all lower). The expectation is lower: the README's TurnDetector(compile_model=True, warmup=True)
+(``METADATA:126``) picks 'cuda' when torch.cuda.is_available() (``inference.py:55``), the MI300X under ROCm
+PyTorch, gets bfloat16 from get_device_capability() (gfx942 reports major 9, ``:58-60``), moves model and
+inputs with .cuda() (``:87-88``, ``:264-283``) and compiles with inductor max-autotune, which ROCm's Triton
+serves (``:93-100``); onnxruntime-gpu is a platform-marked Requires-Dist (``METADATA:29-30``) that installs on
+any x86_64 Linux, and no module imports onnx or onnxruntime at all (``vogent_turn/*.py``), so the wrong-vendor
+execution providers are never asked for; borderline against moderate because torch.compile max-autotune is on
+by default (``inference.py:39``, ``:93-100``); XPU and MPS are right (moderate: cuda-only-requirement at
+``METADATA:29`` and device-choices at ``vogent_turn/predict.py:114``, the moves gated on self.device ==
+'cuda'). The shape: a CUDA build of a runtime pinned in Requires-Dist that the shipped code never imports is
+graded as a CUDA-only dependency of the main path, with no check that any module imports it. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

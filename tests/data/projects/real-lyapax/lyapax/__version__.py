@@ -1,0 +1,3 @@
+"""Package version."""
+
+__version__ = "0.3.0"

@@ -1,0 +1,4 @@
+from .modeling_bit_llama import (
+    BitLlamaConfig,
+    BitLlamaForCausalLM,
+)

@@ -1,0 +1,2 @@
+# -*- coding: utf-8 -*-
+from .seed import set_random_seed

@@ -1,0 +1,1 @@
+__all__ = ["craft_text_detector", "strhub", "configs"]

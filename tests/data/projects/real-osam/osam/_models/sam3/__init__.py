@@ -1,0 +1,1 @@
+from ._models import Sam3  # noqa: F401

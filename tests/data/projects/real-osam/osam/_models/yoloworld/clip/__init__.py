@@ -1,0 +1,1 @@
+from .clip import tokenize  # noqa: F401

@@ -1,0 +1,3 @@
+from outformer.formatters.highlight import highlight_values
+
+__all__ = ["highlight_values"]

@@ -1,0 +1,7 @@
+"""Locale-specific regex patterns."""
+
+from . import us
+
+__all__ = [
+    "us",
+]
