@@ -1057,6 +1057,23 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-outofcuda", "xpu"),
         ("real-outofcuda", "mps"),
         ("real-vogent-turn", "rocm:gfx942"),
+        ("real-psmpredict", "xpu"),
+        ("real-psmpredict", "mps"),
+        ("real-purlin", "rocm:gfx942"),
+        ("real-purlin", "xpu"),
+        ("real-purlin", "mps"),
+        ("real-apeiron-lm", "mps"),
+        ("real-apollo-torch", "xpu"),
+        ("real-apollo-torch", "mps"),
+        ("real-advsecurenet", "xpu"),
+        ("real-africanwhisper", "xpu"),
+        ("real-africanwhisper", "mps"),
+        ("real-afterthoughts", "xpu"),
+        ("real-agent-torch", "mps"),
+        ("real-ambient-utils", "xpu"),
+        ("real-ambient-utils", "mps"),
+        ("real-amclap", "xpu"),
+        ("real-amclap", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -9037,7 +9054,204 @@ by default (``inference.py:39``, ``:93-100``); XPU and MPS are right (moderate: 
 ``METADATA:29`` and device-choices at ``vogent_turn/predict.py:114``, the moves gated on self.device ==
 'cuda'). The shape: a CUDA build of a runtime pinned in Requires-Dist that the shipped code never imports is
 graded as a CUDA-only dependency of the main path, with no check that any module imports it. Not tuned: a
-measurement round, one level off."""
+measurement round, one level off.
+psmpredict (blind round 616) on xpu and mps: envsnap says lower, with the lead reason "standard ops, no custom
+CUDA: install the target build of the framework" and only lower findings, cuda-availability-check at
+``psmpredict/workflows.py:25`` (+1 more, ``:65``) ("Returns False on Intel XPU: the code takes its CPU
+branch."; on MPS "Returns False on Apple MPS: the code takes its CPU branch."), hardcoded-cuda-device at the
+same two lines ("Behind a CUDA check: runs, but falls through to the CPU on Intel XPU, so the accelerator sits
+idle.") and cuda-grad-scaler at ``:28`` (8 files seen, 3 parsed). The expectation is moderate: the README's
+main use is the psmpredict console script, prepare / train --epochs 100 / predict --checkpoint
+(``METADATA:95-100``, ``:115-117``; ``entry_points.txt:1-2``), whose subcommands take no device flag
+(``psmpredict/cli.py:8-17``), and both train and predict_file choose torch.device("cuda" if
+torch.cuda.is_available() else "cpu") (``workflows.py:25``, ``:65``), so on an Intel or Apple GPU the README's
+training and prediction run on the CPU until the two picks (and the cuda-only bfloat16 autocast and GradScaler
+gates, ``:28``, ``:34``) are edited; the model is a float32 nn.TransformerEncoder with embeddings, a Softplus
+head and an acos spectral angle (``core.py:155-170``), no float64; borderline against lower because it runs
+correctly on the CPU as shipped and the model is small. ROCm is right (lower, cuda-grad-scaler at
+``workflows.py:28``; the README installs it into LUMI's ROCm PyTorch container, ``METADATA:85-89``). The
+shape: a cuda-or-cpu pick in a CLI package with no device option is read as a guarded CUDA check that merely
+falls back (the iVAE shape of round 605), here even in the one-ternary torch.device('cuda' if
+torch.cuda.is_available() else 'cpu') form that round 605 says fires device-choices at moderate, though on the
+README's path it is the only device choice and no option reaches the target. Not tuned: a measurement round,
+one level off.
+purlin (blind round 617) on rocm:gfx942, xpu, mps: envsnap says moderate, from cmake-cuda at
+``purlin/CMakeLists.txt:2`` (+1 more, ``:40``) ("The CMake build enables the CUDA language.", replacement
+enable_language(HIP), find_package(hip), CMAKE_HIP_ARCHITECTURES on ROCm, 'a build without the CUDA language'
+on XPU and MPS), its only findings (8 files seen, 5 parsed). The expectation is higher: the package is nothing
+but a CUDA extension JIT-built at first use, purlin.initialize calling jit.get_compiled
+(``purlin/__init__.py:62-72``), which writes generated sources and runs cmake -G Ninja with
+-DCMAKE_CUDA_ARCHITECTURES=<arch> and cmake --build through subprocess (``jit.py:112-202``, ``:164-191``)
+against CUDA headers CPM fetches from GitHub, compiled with -gencode sm_<arch>[a] (``CMakeLists.txt:59-62``,
+``:88-92``, ``:102``); the .cu sources are Python string templates, including cuda_runtime.h and
+purlin/core.cuh, calling cudaMallocAsync/cudaMemcpyAsync on a cudaStream_t, multimem pointers and
+__nv_bfloat16/__nv_fp8 collectives (``bindings.py:4-13``, ``:84-117``, ``:243-255``, ``:461-485``), over torch
+symmetric-memory buffers with a multicast pointer (``__init__.py:63``, ``:74-90``), and the README's Python
+use needs torch.cuda.current_stream and get_device_capability and an NVLink server (``METADATA:16``,
+``:143-163``); there is no HIP, SYCL, Metal or CPU path and no fallback to torch.distributed collectives, so
+each target needs the kernels rewritten (an MI300X's capability 9.4 would even be built as sm_94a). The shape:
+a CUDA build whose .cu sources live in Python string templates and whose nvcc step is a subprocess cmake call
+in a jit module is seen only through its CMakeLists' CUDA language line, graded as a build-file edit, though
+no .cu file, kernel or CUDA API call is visible to the scan and the whole product is that CUDA code (the
+kage-cucounter, attnrank and twincher shape: a project-owned CMake CUDA build outside torch's cpp_extension,
+here without even a CPU twin). Not tuned: a measurement round, one level off.
+apeiron-lm (blind round 618) (held out) on mps: envsnap says lower, with the lead reason "has a code path on
+Apple MPS: uses torch.mps (apeiron_lm/convert.py:167)" and float64-on-mps at ``apeiron_lm/sdps.py:1084`` (+4
+more, ``:145``, ``:164``, ``:217``, ``:218``) ("MPS has no float64: 'Cannot convert a MPS Tensor to float64
+dtype': fails if this tensor lives on the MPS device.") demoted to a 'to check' line; its first core finding
+at lower is cuda-only-import at ``apeiron_lm/attention.py:68`` (the guarded, opt-in flash_attn import), beside
+cuda-availability-check/hardcoded-cuda-device on the cuda-then-mps device picks
+(``training/trainer.py:142-143``, ``convert.py:165-166``) (33 files seen, 9 parsed). The expectation is
+moderate: SDPS, the README's headline 'gradient-free' training (``METADATA:47``, ``:111-131``), does every
+closed-form solve in float64 on the model's own device (``sdps.py:145``, ``:164``, ``:217-218``, ``:1084``;
+the device comes from the parameters, ``:310-313``), and the README's apeiron-convert / ModelConverter
+(``METADATA:365-387``) picks mps itself (``convert.py:167-168``), moves the student there (``:200``) and runs
+the SDPS warm-up by default (``:109``, ``:217-220``), so conversion on a Mac fails at the first .double()
+until SDPS's linear algebra moves to the CPU or --no-sdps is passed (``:523``); borderline against lower
+because the quick start and Options A-C as written leave the model on the CPU for sdps_fit
+(``METADATA:103-118``, ``:180``) and the gradient trainer is float32 on mps; ROCm and XPU are right (lower:
+cuda-only-import at ``attention.py:68``). The shape: a project with its own mps device pick is trusted to have
+an MPS path, so float64 in code that runs on the model's device is demoted to 'to check', although one of the
+project's own mps-picking entry points (the converter, SDPS warm-up on by default) puts that float64 on the
+Apple GPU. Not tuned: a measurement round, one level off.
+
+apollo-torch (blind round 618) on xpu and mps: envsnap says moderate, from torch-cuda-api at
+``apollo_torch/adamw8bit.py:65`` (+3 more, ``:80``, ``q_apollo.py:196``, ``:257``) ("A CUDA-only call: it
+raises on XPU."), and on mps also cuda-only-requirement at ``apollo_torch-1.0.3.dist-info/METADATA:17`` and
+cuda-only-import at ``adamw8bit.py:1`` (+1 more, ``q_apollo.py:17``) ("8-bit/4-bit quantization kernels:
+CUDA-only as used here."), while on xpu the same bitsandbytes findings are lower ("the CUDA build is swapped
+for the Intel XPU one; the code stays.") (11 files seen, 4 parsed). The expectation is lower: the README's use
+is APOLLOAdamW (``METADATA:113-129``), a plain torch.optim.Optimizer whose state, norms and in-place update
+follow each parameter (``apollo.py:130-217``) and whose random projection is torch.randn from a seeded
+torch.Generator on the parameter's device (``random_projector.py:36-39``, ``:159-166``), with no float64
+tensor (the np.sqrt(scale) factors are Python scalars, ``apollo.py:185``, ``:204``); the
+torch.cuda.synchronize() calls sit only in the secondary GaLoreAdamW8bit and Q-APOLLO optimizers
+(``adamw8bit.py:65``, ``:80``; ``q_apollo.py:196``, ``:257``), and bitsandbytes is required only because
+``__init__.py:6``, ``:10`` import those two at package load, which bitsandbytes >= 0.50 does on Intel XPU and
+Apple Silicon; borderline against moderate because Q-APOLLO, the README's 'Low-End GPU' story
+(``METADATA:47``, ``:232``), does crash at its unconditional synchronize off CUDA. ROCm is right (lower:
+cuda-only-requirement at ``METADATA:17``). The shape: CUDA-only calls in the secondary optimizer classes of an
+optimizer package are weighed as the package's path, although the README's optimizer is a separate,
+device-following class; on MPS a required-at-import bitsandbytes is also graded CUDA-only though its
+replacement line names bitsandbytes >= 0.50's Apple Silicon support. Not tuned: a measurement round, one level
+off.
+advsecurenet (blind round 619) on xpu: envsnap says moderate, from hardcoded-cuda-device at
+``advsecurenet/distributed/ddp_base_task.py:30`` (+2 more, ``trainer/ddp_trainer.py:46``,
+``utils/device_manager.py:23``) ("Fails at this line on Intel XPU: the build has no 'cuda' device ... a
+one-line edit.") and torch-cuda-api at ``distributed/ddp_base_task.py:29`` (+1 more,
+``utils/device_manager.py:23``) ("A CUDA-only call: it raises on XPU."), the only findings above lower, while
+nccl-backend at ``distributed/ddp_coordinator.py:36`` stays lower because "a single-device run never opens a
+process group" (222 files seen, 13 parsed). The expectation is lower: the README's recommended use is the CLI
+with YAML configs (``METADATA:190-216``), whose device is a free string, processor: cpu with 'Options: [CPU,
+CUDA, MPS]' (``cli/configs/shared/device_config.yml:6``; ``cli/shared/types/utils/device.py:12``), passed
+unchanged to torch.device/.to() by the Attacker, Trainer and Tester
+(``advsecurenet/attacks/attacker/attacker.py:39-40``, ``:57-61``; ``trainer/trainer.py:52-58``;
+``evaluation/tester.py:21-39``), so processor: xpu runs attacks, adversarial training and evaluation on an
+Intel GPU as shipped; every flagged line sits on the opt-in use_ddp path (``device_config.yml:2``;
+``cli/logic/attack/attacker.py:45-54``): torch.cuda.set_device/cuda:{rank} in the DDP task, .cuda(rank) in the
+DDP trainer and DeviceManager's distributed branch (``utils/device_manager.py:22-23``), which set_visible_gpus
+already refuses without CUDA (``utils/ddp.py:17-21``); borderline against moderate because the README
+advertises multi-GPU (``METADATA:61``, ``:109``) and the attack command's -p override offers only cpu/cuda/mps
+(``cli/commands/attack/commands.py:42-47``). ROCm and MPS are right (lower; on MPS the same DDP findings are
+demoted to "to check" because the project names 'mps' at ``cli/commands/attack/commands.py:45``). The shape:
+.cuda()/cuda:{rank} lines inside a DistributedDataParallel task are weighed as the main path, though envsnap's
+own nccl-backend rule knows a single-device run never reaches them, and a device taken as a free config string
+(no 'xpu' literal anywhere) gives the target no way in that envsnap can see. Not tuned: a measurement round,
+one level off.
+africanwhisper (blind round 620) (held out) on xpu and mps: envsnap says higher, from cuda-only-requirement at
+``africanwhisper-0.9.23.dist-info/METADATA:98`` (the deployment extra's ctranslate2==4.4.0, "CTranslate2
+inference engine (CPU and CUDA backends): no build for Intel XPU exists.", the same for Apple MPS) and
+cuda-only-import at ``deployment/faster_whisper/asr.py:4`` (+1 more, ``deployment/speech_inference.py:8``),
+advising "none on this GPU: CTranslate2 runs on the CPU here (device='cpu'); using the GPU means another
+engine (the PyTorch model)", with the same pin in the all and training extras at moderate (``METADATA:40``,
+``:56``, ``:81``) and bitsandbytes==0.42.0 (``METADATA:23``, ``:64``), the cuda-or-cpu picks
+(``speech_inference.py:31``, ``:72``, ``:114``; ``training/whisper_model_prep.py:135``;
+``training/model_trainer.py:137``) and the tensorflow pins at lower (29 files seen, 5 parsed). The expectation
+is moderate: the package is a Whisper fine-tuning framework first (``METADATA:121``, ``:126``), and its
+training is Hugging Face Seq2SeqTrainer code that reaches an Intel or Apple GPU once the documented
+use_peft=True 8-bit LoRA (``whisper_model_prep.py:101-114``) and the default optim='adamw_bnb_8bit'
+(``model_trainer.py:134``), both CUDA-only at the pinned bitsandbytes 0.42.0 (``METADATA:64``;
+bitsandbytes#252), are swapped for use_peft=False and optim='adamw_torch', arguments the code already takes;
+the CTranslate2 inference already falls back by itself to the CPU in float32 (``speech_inference.py:31``,
+``:72``, ``:114``), so the deployment runs as shipped, off the GPU: a CUDA-only dependency with a working
+fallback, not a rewrite; borderline against higher, since the corpus grades CTranslate2-engine packages
+(faster-whisper, whisperx, whisper-ctranslate2) higher on XPU and MPS when the engine is the whole product.
+ROCm is right (moderate, cuda-only-requirement at ``METADATA:98``, 'CTranslate2 4.7 ROCm build, device=cuda
+stays'). The shape: a framework whose main feature is PyTorch/HF training and whose CTranslate2 serving is one
+half with a built-in CPU fallback is graded as if the engine were the product, so 'using the GPU means another
+engine' outranks the CPU path the code already takes. Not tuned: a measurement round, one level off.
+afterthoughts (blind round 620) on xpu: envsnap says moderate, from device-choices at
+``afterthoughts/utils.py:616`` ("The device selection picks among cuda, mps, cpu and never 'xpu': on Intel XPU
+it falls back to the CPU until the selection is edited."), with cuda-availability-check at the same line at
+lower (11 files seen, 3 parsed). The expectation is lower: the selection is get_device, the fallback for
+LateEncoder's device=None only (``afterthoughts/utils.py:600-620``; ``encode.py:235-236``), while the
+constructor takes any device, torch.device, str or int (``encode.py:179``, ``:211-213``) and hands it to
+transformers as device_map={'': device} (``:237-241``), batches follow self.device (``:863``) and autocast
+takes its device type (``:860``), so LateEncoder(..., device='xpu') runs the README's encode
+(``METADATA:61-70``) on the Intel GPU with no edit, passing a device argument the project already accepts;
+borderline against moderate because the README call without a device silently runs on the CPU. ROCm and MPS
+are right (lower: standard ops, and torch-compile-mps at ``encode.py:308``, the opt-in compile, with mps in
+get_device, ``utils.py:618-619``). The shape: an auto-detect helper that lists cuda/mps/cpu is read as the
+project's only way to a device, though it only fills in a device argument that the public constructor takes
+for any device string. Not tuned: a measurement round, one level off.
+agent-torch (blind round 621) on mps: envsnap says lower, with the lead reason "standard ops, no custom CUDA:
+install the target build of the framework" and only lower findings, torch-cuda-api at
+``agent_torch/core/helpers/general.py:141`` (+1 more, ``:142``) ("No error without CUDA: on Apple MPS this
+call answers False, 0 or nothing, so a branch on it takes its other path and a memory figure reads 0.") and
+cuda-availability-check at ``agent_torch/models/covid/trainer.py:36`` ("Returns False on Apple MPS: the code
+takes its CPU branch.") (118 files seen, 7 parsed). The expectation is moderate: the device is the config
+string simulation_metadata.device handed to torch.device (``core/initializer.py:13``;
+``models/covid/yamls/config.yaml:24``), so device: mps is accepted, but on the README's main path,
+Executor(model=covid, pop_loader=LoadPopulation(astoria)) (``METADATA:103-120``), the disease_stage property
+is built by read_from_file, torch.from_numpy(pd.read_csv(...).values) with no cast
+(``models/covid/substeps/utils.py:72-83``), from a population CSV whose values are written as floats, and the
+Initializer ignores the YAML's dtype: int (``config.yaml:81-92``; ``initializer.py:83-99``) and moves that
+float64 tensor with .to(self.device) (``initializer.py:77``, ``:99``), which MPS refuses ('Cannot convert a
+MPS Tensor to float64 dtype') until a float32 cast is added; the rest is float32 device-following torch and
+PyG MessagePassing code (``core/substep.py:90-92``). ROCm and XPU are right (lower). The shape: float64 that
+enters through data, torch.from_numpy of a pandas frame read from CSV with no dtype named in the code, then
+moved to the configured device, is invisible to the float64-on-mps check, which looks for float64/double
+written in the source. Not tuned: a measurement round, one level off.
+ambient-utils (blind round 622) (held out) on xpu and mps: envsnap says moderate, from hardcoded-cuda-device
+at ``ambient_utils/diffusers.py:148`` (+2 more, ``:196``, ``:200``) ("Fails at this line on Intel XPU: the
+build has no 'cuda' device ("Torch not compiled with CUDA enabled"); a one-line edit."), and on MPS also
+float64-on-mps at ``ambient_utils/eval.py:56`` (+4 more, ``:57``, ``:71``, ``:77``, ``:80``) ("MPS has no
+float64: 'Cannot convert a MPS Tensor to float64 dtype': fails if this tensor lives on the MPS device."), with
+default-cuda-device at ``noise.py:31``, ``:71``, ``utils.py:28``, ``classifier.py:9`` and ``eval.py:15``,
+nccl-backend at ``dist.py:25`` and float64-on-xpu at ``eval.py:56`` at lower (15 files seen, 7 parsed). The
+expectation is lower: the README's main use is four steps added to the user's own diffusion training loop
+(``METADATA:88-199``): per-sample (sigma_min, sigma_max) annotations, the AmbientSampler, which is NumPy index
+logic with no tensor work (``dataset.py:245-308``), two-step noising in plain torch, and the ambient loss
+helpers, broadcast tensor arithmetic on whatever device the user's tensors live (``__init__.py:42-58``;
+``utils.py:15-25``), so model.to('xpu') or model.to('mps') carries all of it; the .cuda() lines are the SDXL
+interoperability helpers that the README calls 'Not under active development' (``METADATA:206``), and the
+float64 FID accumulators sit in eval.calculate_inception_stats, whose device is an argument defaulting to cuda
+(``eval.py:15``, ``:56-57``); borderline against moderate for a user who runs those helpers on the target.
+ROCm is right (lower). The shape: a utility library whose package __init__ star-imports every helper module
+(``__init__.py:1-8``) has each module weighed as core, so side helpers (an SDXL bridge, an FID routine) decide
+the verdict though the README's main use touches only the sampler and loss functions, which name no device.
+Not tuned: a measurement round, one level off.
+amclap (blind round 622) on xpu and mps: envsnap says moderate, on XPU from framework-import at
+``amclap/__init__.py:7`` (+40 more) ("Lightning has no XPU accelerator: accelerator='xpu' is an invalid name
+and 'auto' trains on the CPU.") and on both targets from hardcoded-cuda-device at
+``amclap/downstream/downstream_jamendo.py:433`` (+1 more, ``downstream_mtt.py:416``) ("Fails at this line on
+Apple MPS: the build has no 'cuda' device ("Torch not compiled with CUDA enabled"); a one-line edit."), with
+default-cuda-device at ``downstream/downstream_retrieval.py:30`` and ``downstream_musicaps_clap.py:25``,
+cuda-availability-check at ``extract_omarrq_audio_embeddings.py:108`` and the optional vllm extra
+(cuda-only-requirement at ``METADATA:37``) at lower (73 files seen, 36 parsed). The expectation is lower: the
+README's main use is get_model(model_id=..., device=...) then model.forward_audio(x_a) and
+model.forward_text(x_t) (``METADATA:86-101``), and get_model ends in module.to(device) (``__init__.py:47-54``,
+``:207-211``), so device='xpu' or 'mps' puts the whole float32 CLAP module there, forward_text hands
+device=self.device to sentence-transformers' encode (``clap_modules/clap.py:196-198``), SDPA's backend list
+ends in MATH (``nets/common_former.py:38-43``, ``:71-79``) and the rotary autocast('cuda', enabled=False) is
+inert off CUDA (``nets/rope.py:45``, ``:286``); inference never builds a Lightning Trainer, which only the
+gin-configured training script (``train.py:137``) and the evaluation scripts use; the device='cuda' lines are
+get_model calls in two research evaluation scripts under downstream/ (``downstream_jamendo.py:431-437``);
+borderline against moderate for training on XPU through Lightning. ROCm is right (lower, the vllm extra at
+``METADATA:37``). The shape: a LightningModule used as a plain nn.Module for inference is read as
+Lightning-Trainer code on XPU at every import of lightning, and research evaluation scripts shipped inside the
+package (a downstream/ folder) count as core, so their hard-coded device decides the verdict over a main path
+that takes the device as an argument. Not tuned: a measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

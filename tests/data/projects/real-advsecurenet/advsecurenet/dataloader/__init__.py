@@ -1,0 +1,3 @@
+from advsecurenet.dataloader.data_loader_factory import DataLoaderFactory
+
+__all__ = ["DataLoaderFactory"]

@@ -1,0 +1,1 @@
+from advsecurenet.datasets.Custom.CustomDataset import CustomDataset

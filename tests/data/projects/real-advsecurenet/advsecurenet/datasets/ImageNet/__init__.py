@@ -1,0 +1,1 @@
+from advsecurenet.datasets.ImageNet.imagenet_dataset import ImageNetDataset

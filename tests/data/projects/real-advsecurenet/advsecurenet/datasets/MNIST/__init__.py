@@ -1,0 +1,1 @@
+from advsecurenet.datasets.MNIST.mnist_dataset import FashionMNISTDataset, MNISTDataset

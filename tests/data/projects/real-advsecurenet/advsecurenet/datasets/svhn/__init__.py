@@ -1,0 +1,1 @@
+from advsecurenet.datasets.svhn.svhn_dataset import SVHNDataset

@@ -1,0 +1,3 @@
+from advsecurenet.defenses.adversarial_training import AdversarialTraining
+
+__all__ = ["AdversarialTraining"]

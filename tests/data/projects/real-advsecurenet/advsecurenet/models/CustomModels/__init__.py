@@ -1,0 +1,2 @@
+from advsecurenet.models.CustomModels.CustomCifar10Model import CustomCifar10Model
+from advsecurenet.models.CustomModels.CustomMnistModel import CustomMnistModel

@@ -1,0 +1,1 @@
+from advsecurenet.shared.colors import *

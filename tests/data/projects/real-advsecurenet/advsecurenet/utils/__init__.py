@@ -1,0 +1,6 @@
+# __init__.py
+
+from .logging import setup_logging
+
+# Initialize logging
+setup_logging()

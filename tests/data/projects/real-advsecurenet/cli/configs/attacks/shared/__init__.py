@@ -1,0 +1,2 @@
+# Flag to include this module in CLI configurations
+INCLUDE_IN_CLI_CONFIGS = False

@@ -1,0 +1,5 @@
+from cli.shared.types.evaluation.evaluation import AdversarialEvaluationCliConfigType
+
+__all__ = [
+    "AdversarialEvaluationCliConfigType",
+]

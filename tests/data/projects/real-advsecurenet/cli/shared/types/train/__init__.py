@@ -1,0 +1,5 @@
+from cli.shared.types.train.training import TrainingCliConfigType
+
+__all__ = [
+    "TrainingCliConfigType",
+]

@@ -1,0 +1,2 @@
+# Generate Job profiles using LLMs
+# Assign Job profiles to agents

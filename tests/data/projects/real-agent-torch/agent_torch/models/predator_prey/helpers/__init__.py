@@ -1,0 +1,2 @@
+from helpers.random import *
+from helpers.map import *

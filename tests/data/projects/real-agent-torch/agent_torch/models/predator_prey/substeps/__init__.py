@@ -1,0 +1,4 @@
+from substeps.move import *
+from substeps.eat import *
+from substeps.hunt import *
+from substeps.grow import *

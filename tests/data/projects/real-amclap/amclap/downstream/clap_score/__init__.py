@@ -1,0 +1,3 @@
+from .musiceval_dataset import MusicEval
+
+__all__ = ["MusicEval"]

@@ -1,0 +1,5 @@
+from .transformer import Transformer
+
+NETS = {
+    "transformer": Transformer,
+}

@@ -1,0 +1,9 @@
+__docformat__ = "restructuredtext"
+
+from .eris_forge import (
+    Forge,
+)
+
+__all__ = [
+    "Forge",
+]

@@ -1,0 +1,11 @@
+__docformat__ = "restructuredtext"
+
+from .layers import (
+    AblationDecoderLayer,
+    AdditionDecoderLayer,
+)
+
+__all__ = [
+    "AdditionDecoderLayer",
+    "AblationDecoderLayer",
+]

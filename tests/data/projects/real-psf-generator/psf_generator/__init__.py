@@ -1,0 +1,7 @@
+# Copyright Biomedical Imaging Group, EPFL 2025
+from .propagators import (
+    ScalarCartesianPropagator,
+    ScalarSphericalPropagator,
+    VectorialCartesianPropagator,
+    VectorialSphericalPropagator,
+)

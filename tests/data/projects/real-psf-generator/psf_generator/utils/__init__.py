@@ -1,0 +1,1 @@
+# Copyright Biomedical Imaging Group, EPFL 2025
