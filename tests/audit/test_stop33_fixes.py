@@ -12,6 +12,9 @@
   the callers place work with, as ``device = ...`` bound and read again is (guertena's ``get_device()``,
   round 600; corpus: mct-quantizers on XPU and MPS moved right too, none wrong). Where the project's own
   functions take a device, the caller chooses and the pick is a default (scan._caller_devices), as before.
+- A ``keywords``/``classifiers`` list in pyproject.toml or setup.py names topics, not requirements:
+  erfi-pytorch 1.0.0's ``keywords = ["pytorch", "cuda", "triton", ...]`` read as Triton required (*higher* on
+  MPS for a package whose MPS path is plain PyTorch; round 623, two levels off, so it left the corpus).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import pytest
 
 from envsnap.audit import audit, parse_target, scan_tree
 from envsnap.audit.model import AuditReport
+from envsnap.audit.scanners.build import scan_build
 from envsnap.audit.scanners.python import scan_python
 from envsnap.audit.scanners.python_trigger import trigger_lines
 from tests.audit.conftest import project
@@ -127,3 +131,53 @@ def test_the_returned_pick_twins(tmp_path: Path, parameter: str, risk: str) -> N
     (package / "net.py").write_text(PICKER.format(parameter=parameter), encoding="utf-8")
     report = _report(tmp_path, "xpu")
     assert report.verdict.risk == risk, report.verdict.reasons
+
+
+# erfi-pytorch 1.0.0 pyproject.toml:1-16 (trimmed).
+KEYWORDS = """\
+[project]
+name = "erfi-pytorch"
+version = "1.0.0"
+keywords = ["pytorch", "cuda", "triton", "special-functions", "erfi"]
+dependencies = ["torch>=2.0"]
+"""
+
+
+def _requirements(relative: str, text: str) -> list[tuple[str, int]]:
+    return [(s.subject, s.line or 0) for s in scan_build(relative, text, "build") if s.kind == "requirement"]
+
+
+@pytest.mark.parametrize(
+    ("relative", "text", "required"),
+    [
+        ("pyproject.toml", KEYWORDS, []),
+        # Twin: the same word in the dependency list is a requirement.
+        ("pyproject.toml", KEYWORDS.replace('"torch>=2.0"', '"torch>=2.0", "triton"'), [("triton", 5)]),
+        # A list over several lines, and classifiers.
+        (
+            "pyproject.toml",
+            '[project]\nkeywords = [\n  "triton",\n  "cupy",\n]\n'
+            'classifiers = ["Environment :: GPU :: NVIDIA CUDA :: 12"]\ndependencies = ["cupy-cuda12x"]\n',
+            [("cupy-cuda12x", 7)],
+        ),
+        # setup() on one line: what follows the keywords stays read.
+        (
+            "setup.py",
+            'setup(name="x", keywords=["triton"], install_requires=["triton>=2.1"])\n',
+            [("triton", 1)],
+        ),
+    ],
+    ids=["keywords", "dependency-twin", "multi-line", "one-line-setup"],
+)
+def test_a_keyword_list_is_no_requirement(relative: str, text: str, required: list[tuple[str, int]]) -> None:
+    assert _requirements(relative, text) == required
+
+
+def test_a_keyword_naming_triton_leaves_a_plain_torch_package_lower_on_mps(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(KEYWORDS, encoding="utf-8")
+    package = tmp_path / "erfi_pytorch"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "import torch\n\n\ndef erfi(x):\n    return x * 2\n", encoding="utf-8"
+    )
+    assert _report(tmp_path, "mps").verdict.risk == "lower"

@@ -112,6 +112,35 @@ _DEPENDENCY_LIST = re.compile(
 """A line that opens a list of requirements: pyproject's ``dependencies``/``requires``, setup.py's
 ``install_requires=[``, a ``REQUIREMENTS = [`` variable."""
 _STRING = re.compile(r"\"[^\"]*\"|'[^']*'")
+_WORD_LIST = re.compile(r"""["']?\b(?:keywords|classifiers)["']?\s*[=:]\s*[\[(]""")
+"""A pyproject/setup.py list of search words or trove classifiers: ``keywords = ["pytorch", "triton"]``
+names topics, not requirements (erfi-pytorch 1.0.0's, #22 blind round 623, read as Triton required)."""
+
+
+def _without_word_list(line: str) -> tuple[str, int]:
+    """``line`` with its keywords/classifiers list cut out, and the brackets it leaves open (a list that
+    goes on to the next lines). What follows the list on the line (a one-line ``setup(keywords=[...],
+    install_requires=[...])``) is kept."""
+    found = _WORD_LIST.search(line)
+    if found is None:
+        return line, 0
+    depth, quote = 1, ""
+    for at in range(found.end(), len(line)):
+        char = line[at]
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "\"'":
+            quote = char
+        elif char in "[(":
+            depth += 1
+        elif char in "])":
+            depth -= 1
+            if depth == 0:
+                rest, still_open = _without_word_list(line[at + 1 :])
+                return line[: found.start()] + rest, still_open
+    return line[: found.start()], depth
+
+
 _FILE_VALUE = re.compile(r"\bfile\s*=\s*(\[[^\]]*\]|\"[^\"]*\"|'[^']*')")
 _PATH_STRING = re.compile(r"""["']([^"']+)["']""")
 
@@ -409,6 +438,7 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
     optional = dynamic_extras = settings = False
     poetry: str | None = None  # "main" or "dev" inside Poetry's dependency tables
     depth = 0  # open brackets of a dependency list (`dependencies = [` ... `]`)
+    words = 0  # open brackets of a keywords/classifiers list (_WORD_LIST)
     # The conditions of the CMake if() blocks a line sits in, one per level: whether each tests for CUDA.
     cmake_ifs: list[bool] = []
     cmake = relative.endswith(("CMakeLists.txt", ".cmake"))
@@ -424,6 +454,14 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
             poetry = None if table is None else "main" if table.group(1) is None else "dev"
         if not line or line.startswith("#") or settings:
             continue
+        if kind == "build" and depth == 0:
+            if words > 0:  # inside a keywords/classifiers list spanning lines
+                bare = _STRING.sub("", line)
+                words = max(words + bare.count("[") + bare.count("(") - bare.count("]") - bare.count(")"), 0)
+                continue
+            line, words = _without_word_list(line)
+            if not line.strip():
+                continue
         if poetry is not None and raw[:1] not in (" ", "\t"):
             signal = _poetry_requirement(line, relative, number, poetry)
             if signal is not None:
