@@ -1074,6 +1074,24 @@ KNOWN_NEAR_MISSES: frozenset[tuple[str, str]] = frozenset(
         ("real-ambient-utils", "mps"),
         ("real-amclap", "xpu"),
         ("real-amclap", "mps"),
+        ("real-oxrl", "xpu"),
+        ("real-oxrl", "mps"),
+        ("real-oxs", "rocm:gfx942"),
+        ("real-esm-efficient", "rocm:gfx942"),
+        ("real-esm-efficient", "xpu"),
+        ("real-esm-efficient", "mps"),
+        ("real-etap-clf", "mps"),
+        ("real-etflow", "mps"),
+        ("real-etnn", "mps"),
+        ("real-euclid-ml", "xpu"),
+        ("real-euclid-ml", "mps"),
+        ("real-eulerforge", "mps"),
+        ("real-eumovie", "rocm:gfx942"),
+        ("real-eumovie", "xpu"),
+        ("real-eumovie", "mps"),
+        ("real-kudioenhance", "xpu"),
+        ("real-kudioenhance", "mps"),
+        ("real-kuwahara-torch", "mps"),
     }
 )
 """Cells envsnap gets one level off, each with why. DeepSpeed's MPS accelerator is in its dispatch table, so
@@ -9251,7 +9269,214 @@ borderline against moderate for training on XPU through Lightning. ROCm is right
 ``METADATA:37``). The shape: a LightningModule used as a plain nn.Module for inference is read as
 Lightning-Trainer code on XPU at every import of lightning, and research evaluation scripts shipped inside the
 package (a downstream/ folder) count as core, so their hard-coded device decides the verdict over a main path
-that takes the device as an argument. Not tuned: a measurement round, one level off."""
+that takes the device as an argument. Not tuned: a measurement round, one level off.
+oxrl (blind round 624) on xpu and mps: envsnap says lower on XPU, with the lead reason "standard ops, no
+custom CUDA: install the target build of the framework" and only lower findings, cuda-only-requirement at
+``oxrl-1.7.2.dist-info/METADATA:27`` (+3 more, ``:30``, ``:32``, ``:33``) ("vLLM serving engine (CUDA
+kernels): CUDA-only as used here. An optional extra: the project installs and runs without it."),
+cuda-only-import at ``oxrl/rollouts/vllm_engine.py:6`` and ``rollouts/sampling.py:6`` ("Declared only in an
+optional extra: this module is that feature's"), and the torch.cuda guards in ``utils/setup.py:226-263``
+("Returns False on Intel XPU: the code takes its CPU branch."); on MPS it says moderate, from float64-on-mps
+at ``oxrl/utils/utils.py:28`` ("MPS has no float64: 'Cannot convert a MPS Tensor to float64 dtype'"), with the
+same vLLM/DeepSpeed findings at lower (119 files seen, 12 parsed). The expectation is moderate on XPU and
+higher on MPS: the README's main use, Trainer(model=...).train(task='reasoning') (``METADATA:77-87``), runs
+python -m oxrl.main_rl (``oxrl/trainer.py:97-107``), which imports ray and, through the engine factory, vllm
+at module top (``main_rl.py:12``, ``:21``; ``setup/engine_factory.py:6``; ``rollouts/vllm_engine.py:6``), so
+the 'rl' extra is the product, not an option; it places one DeepSpeed ZeRO-3 training actor per GPU and vLLM
+rollout actors with Ray num_gpus (``setup/engine_factory.py:81``, ``:123-126``; ``algs/grpo.py:100``,
+``:145-165``). On an Intel GPU each piece (Ray's Intel GPU resource, DeepSpeed's XPU accelerator with oneCCL,
+a VLLM_TARGET_DEVICE=xpu vLLM) exists but must be assembled by hand, and the project's own device setup knows
+only torch.cuda (``utils/setup.py:226-234``), borderline against lower; on a Mac no Apple GPU satisfies
+num_gpus=1 and vLLM has no Metal backend, so the RL loop needs a new rollout engine and actor layout. The
+flagged float64 is the dtype-string table's 'fp64' branch (``utils/utils.py:27-28``), which the default
+bfloat16 config (``swarm/config_generator.py:270``) never takes. ROCm is right (lower, cuda-only-requirement
+at ``METADATA:27``, 'vLLM's ROCm build'). The shape: a framework whose README path imports its 'optional'
+extra (vllm, ray) unconditionally is read as installable and runnable without it, and Ray actors that request
+num_gpus are not seen as a device requirement at all, so on MPS a dormant float64 literal decides the verdict
+instead of the missing rollout engine. Not tuned: a measurement round, one level off.
+oxs (blind round 624) (held out) on rocm:gfx942: envsnap says moderate, from cmake-cuda at
+``oxs/CMakeLists.txt:2`` (+1 more, ``:30``) ("The CMake build enables the CUDA language."), with cuda-source
+at ``oxs/src/cuda/maxwell_cuda.cu:1`` ("CUDA code (4 kernels, 2 launches, 28 CUDA API calls) ... on a ROCm
+torch, torch.utils.cpp_extension hipifies it at build") and cuda-library at ``maxwell_cuda.cu:16`` ("Uses WMMA
+(mma.h).") at the same level, and a HIPIFY inventory in which all 7 CUDA APIs map (23 files seen, 12 parsed).
+The expectation is higher: oxs is not a torch extension, so nothing hipifies it at build: it is a standalone
+pybind11 module built by CMake with LANGUAGES CXX CUDA, find_package(CUDAToolkit REQUIRED), CUDA architectures
+61/75/86 and CUDA::cudart_static (``oxs/CMakeLists.txt:2``, ``:30-32``, ``:52``; driven by
+``setup.py:13-71``), and the README's oxs.Linear forward/backward run only through its CUDA kernels
+(``oxs/layers.py:2``, ``:36``, ``:48-52``), whose bindings raise 'CUDA not compiled' otherwise
+(``oxs/src/maxwell_wrapper.cpp:36-78``), with no Python-visible CPU path (the OpenMP kernels in
+``maxwell_lib.hpp:191-600`` are not bound); an MI300X needs the .cu hipified by hand and the build rewritten
+for HIP; borderline against moderate, since the kernels on the Python path are plain fp32 with atomicAdd and
+no warp shuffles, and the WMMA code sits behind __CUDA_ARCH__ >= 750 (``maxwell_cuda.cu:15-20``) off that
+path. XPU and MPS are right (higher, cuda-source at ``maxwell_cuda.cu:1``). The shape: a CMake/pybind11 CUDA
+module with no torch involved is credited with torch.utils.cpp_extension's automatic hipify, which only a
+torch CUDAExtension build gets, so a required nvcc-only extension reads as a build-switch job. Not tuned: a
+measurement round, one level off.
+esm-efficient (blind round 626) on rocm:gfx942, xpu and mps: envsnap says moderate on all three, from
+cuda-only-requirement at ``esm_efficient-0.0.9.dist-info/METADATA:14`` and cuda-only-import at
+``esme/attention.py:5`` (+2 more, ``esme/esm.py:8``, ``esme/pooling.py:5``) ("FlashAttention CUDA kernels:
+CUDA-only as used here."), advising on ROCm "the ROCm build of flash-attn (Composable Kernel backend ...), or
+torch.nn.functional.scaled_dot_product_attention" and on XPU and MPS
+"torch.nn.functional.scaled_dot_product_attention (SDPA picks the target's fused attention)", with
+framework-import at ``esme/data.py:3`` (Lightning has no XPU accelerator) also moderate on XPU, and the opt-in
+deepspeed and bitsandbytes imports (``esme/deepspeed.py:3``, ``esme/esm.py:422``) and default-cuda-device at
+``esme/quantization.py:89`` at lower (22 files seen, 8 parsed). The expectation on ROCm is lower: the one hard
+dependency, flash_attn (``METADATA:14``, ``:45``), has an upstream ROCm build for MI300 (CK backend) exposing
+the same flash_attn_varlen_func and bert_padding helpers, so the packed varlen attention
+(``attention.py:113-124``) runs in the default bfloat16 (``esm.py:140``) and the README's device=0
+(``METADATA:67``) is the MI300X; envsnap names that very build as its fix but keeps moderate; borderline
+against moderate since flash-attn is a source build on ROCm. On XPU and MPS the expectation is higher:
+flash_attn is imported at package import (``esme/__init__.py:1`` -> ``esm.py:8``, ``:12`` ->
+``attention.py:5``), every layer's attention is flash_attn_varlen_func over packed cu_lens batches with
+unpad_input/pad_input around the stack (``esm.py:238-239``, ``:255``) and there is no SDPA or eager fallback,
+so nothing of the README (``METADATA:51-79``) imports on an Intel or Apple host, not even on the default
+device='cpu' (``esm.py:31``); flash-attn has no Intel or macOS build (Dao-AILab/flash-attention#770), and
+replacing it means rewriting the attention core and padding helpers of a library whose whole design is that
+packed layout (``METADATA:37``); borderline against moderate because the replacement is Python (SDPA with a
+block-diagonal mask), no kernel to write. The shape: the stripedhyena (blind round 231) and ring-flash-attn
+(blind round 117) pattern again, a hard flash-attn requirement read as one swappable import on every target,
+kept at moderate both where the ROCm build makes it lower and where a required, unconditionally imported
+varlen kernel with no fallback makes it higher. Not tuned: a measurement round, one level off.
+etap-clf (blind round 627) on mps: envsnap says lower, under the lead reason "has a code path on Apple MPS:
+names the 'mps' device (etap/data.py:135)", from cuda-availability-check at ``etap/eval.py:41`` (+1 more,
+``train.py:65``) ("Returns False on Apple MPS: the code takes its CPU branch.") and hardcoded-cuda-device at
+``eval.py:42`` (+1 more, ``train.py:66``), with device-agnostic at ``data.py:136``, ``eval.py:102`` and
+``train.py:158``, all at lower (10 files seen, 4 parsed). The expectation is moderate: the project's own code
+is MPS-ready, picking mps when CUDA is absent, keeping AMP off and emptying the MPS cache (``train.py:65-76``;
+``eval.py:41-50``, ``:101-102``; ``data.py:135-136``), but the first step of the README's etap --train/--eval
+(``METADATA:52-53``, ``:76-77``) is an ESM3 forward on that device (``data.py:112-113``; ``utils.py:36-39``),
+and ESM3.forward always builds backbone affines through _graham_schmidt under esm's
+fp32_autocast_context(device.type) (esm/models/esm3.py:354; esm/utils/structure/affine3d.py:310), which in the
+released esm 3.2.1.post1 raises ValueError('Unsupported device type') for anything but cpu and cuda
+(esm/utils/misc.py:184-199; Biohub/esm#74, maintainers 'not planning to support apple silicon'), so a small
+patch of that helper or running ESM3 on the CPU is needed first. ROCm and XPU are right (lower:
+device-agnostic at ``data.py:136``; moderate: device-choices at ``eval.py:41``). The shape: a project that
+names 'mps' is trusted to run there, though its required dependency's model code refuses the MPS device type
+at run time, a failure that lives in the dependency and that no finding in the tree can show. Not tuned: a
+measurement round, one level off.
+
+etflow (blind round 627) on mps: envsnap says lower, with the lead reason "standard ops, no custom CUDA:
+install the target build of the framework", from cuda-availability-check at ``etflow/eval.py:41`` (+3 more,
+``eval_prop.py:31``, ``eval_xl.py:63``, ``models/model.py:715``) ("Returns False on Apple MPS: the code takes
+its CPU branch."), hardcoded-cuda-device at ``eval.py:53`` (+3 more), default-cuda-device at
+``models/model.py:195`` and framework-import of Lightning ("Lightning's MPS accelerator trains on Apple
+silicon"), all at lower (35 files seen, 10 parsed). The expectation is moderate: the README's
+from_default/predict snippet (``METADATA:61-65``) samples on the CPU on every machine (the model is never
+moved and predict defaults to device='cpu', ``models/model.py:213-223``, ``:606``), but the GPU work the
+README describes, evaluation (``METADATA:121-133``) and training, picks cuda-else-cpu with no way in for mps
+(``eval.py:40-56``; ``eval_xl.py:76-81``), and every forward builds its radius graph with
+torch_cluster.radius_graph (``commons/utils.py:9``, ``:178``; ``models/utils.py:63-70``), a compiled PyG
+extension with CPU and CUDA kernels only, so the network cannot run on the Apple GPU until the radius graph is
+built on the CPU or in plain torch and the picks are edited. ROCm and XPU are right (lower:
+framework-requirement at ``METADATA:37``; moderate: framework-import at ``commons/sample.py:3``, Lightning's
+missing XPU accelerator, a different reason from the truth's torch_cluster). The shape: a required compiled
+PyG extension (torch-cluster, Requires-Dist at ``METADATA:39``) imported and called on the model's device in
+every forward draws no finding at all, so only the guarded cuda-or-cpu picks are read, as harmless fall-backs.
+Not tuned: a measurement round, one level off.
+
+etnn (blind round 627) (held out) on mps: envsnap says lower, with the lead reason "standard ops, no custom
+CUDA: install the target build of the framework" and no finding (27 files seen, 2 parsed). The expectation is
+moderate: the package names no device, and ETNN.forward follows graph.pos.device (``etnn/model.py:137-146``),
+but the default model (sparse_invariant_computation=False, ``model.py:33``, ``:58-63``) calls
+graph.cell_list(i, format='padded') in every forward, which builds a strided nested tensor with
+torch.nested.as_nested_tensor(...).to_padded_tensor(nan) from the batch's cells on their device
+(``combinatorial_data.py:87-89``), and PyTorch asserts nested-tensor storage is CPU, CUDA, XPU, HPU or
+PrivateUse1 ('NestedTensorImpl storage must be either CUDA, CPU, XPU ... but got mps:0'), so the README's ETNN
+model (``METADATA:63-73``) fails on an MPS batch until the cells are padded on the CPU (``model.py:146``
+already moves them .to(device)); the sparse option leans on index_reduce amin/amax (``utils.py:31-52``). ROCm
+and XPU are right (lower: standard ops). The shape: a prototype API with a per-backend storage whitelist,
+torch.nested on the strided layout, used on the main forward path, is not among the ops checked for MPS
+coverage. Not tuned: a measurement round, one level off.
+euclid-ml (blind round 628) on xpu and mps: envsnap says moderate, from cuda-only-import at
+``euclid/backend.py:11`` (+1 more) ("CuPy built for CUDA: CUDA-only as used here. The module binds the same
+name to NumPy otherwise: off CUDA the array code runs on the CPU, and the Intel XPU GPU has no way in without
+a port of the switch.", the same for Apple MPS) and device-choices at ``euclid/utils/utils.py:49`` ("A check
+admits only the devices cpu, gpu and raises on any other: 'xpu' is refused before any device code runs, until
+the check is edited."), with the live switch, cuda-only-import at ``euclid/settings.py:46``, at lower as
+"guarded (try/except) ... an opt-in the user installs" (72 files seen, 4 parsed). The expectation is higher:
+the framework's only GPU backend is CuPy (``settings.py:44-51``; ``METADATA:18``, ``:162-171``), which has no
+Intel or Apple build, so set_backend('gpu') silently falls back to NumPy (``settings.py:52-55``;
+``utils/utils.py:62-64``) and the user's CUDA GPU runs become CPU runs; reaching an Intel or Apple GPU needs a
+new array backend (dpnp, MLX or torch) behind the xp proxy, re-doing the as_strided im2col
+(``core/math.py:79-83``), the cp.cuda device queries (``utils/utils.py:66-73``) and the .get()/asnumpy
+transfers (``:10-19``); borderline against moderate because there is no CUDA C and every op goes through one
+proxy (``settings.py:7-19``). ROCm is right (lower: cuda-only-import at ``backend.py:11``, 'cupy-rocm-7-0').
+The shape: a NumPy-or-CuPy array framework with a silent CPU fallback is graded as a device switch to extend
+(a moderate 'port of the switch' and an 'admits only cpu, gpu' check), though no array library behind that
+switch exists on the target and the port is a new backend; the lead finding also sits in
+``euclid/backend.py``, an older module that nothing imports. Not tuned: a measurement round, one level off.
+
+eulerforge (blind round 628) on mps: envsnap says moderate, from cuda-only-requirement at
+``eulerforge-0.1.0.dist-info/METADATA:14`` (bitsandbytes>=0.46.1, "8-bit/4-bit quantization kernels: CUDA-only
+as used here. Every import of it is guarded (try/except), so the code runs without it, but the project
+requires it and no Apple MPS build exists: the install pulls the CUDA build or fails to build it, until the
+requirement becomes an extra."), with cuda-availability-check at ``cli/train.py:2580`` and ``:2485``,
+torch-cuda-api at ``modules/moe.py:317`` (+5 more), cuda-only-import at ``phase_schedules/groups.py:284`` and
+default-cuda-device at ``utils/validator.py:1600`` at lower (61 files seen, 11 parsed). The expectation is
+lower: bitsandbytes publishes a macOS arm64 wheel (bitsandbytes-0.50.2-py3-none-macosx_14_0_arm64.whl), so the
+required dependency installs on a Mac, and it is used only by the opt-in int4/int8 load precision
+(``utils/load_precision.py:23-28``; ``cli/train.py:2633-2666``), which the validator already ties to a 'cuda'
+device (``utils/validator.py:1598-1607``); the README's eulerforge train dense-LoRA SFT (``METADATA:71-79``)
+is bf16 HF transformers with plain-torch LoRA and routing on the base weight's device
+(``modules/lora.py:80-95``; ``modules/moe.py:107``) and AdamW (``cli/train.py:474-478``), and --set device=mps
+reaches the device pick (``:2580-2582``), with autocast off outside CUDA (``:2030``); borderline against
+moderate because the default pick is cuda-else-cpu with no documented switch and bf16 needs macOS 14+. ROCm
+and XPU are right (lower: cuda-only-requirement at ``METADATA:14``, where the same bitsandbytes requirement is
+'swapped for the ROCm one' or the Intel build). The shape: a required bitsandbytes whose every import is
+guarded and whose only use is an opt-in quantisation is still graded an uninstallable CUDA-only requirement on
+MPS, although the XPU and ROCm verdicts credit bitsandbytes >= 0.50's other backends and it ships Apple
+Silicon wheels. Not tuned: a measurement round, one level off.
+
+eumovie (blind round 628) (held out) on rocm:gfx942, xpu and mps: envsnap says moderate, from cupy-kernel at
+``eumovie/eumovie.py:367`` (on ROCm "A CuPy kernel in CUDA C++: CuPy's ROCm build compiles it with hiprtc, so
+what HIP lacks (inline PTX, 32-lane warp assumptions) must be ported."; on XPU and MPS "no CuPy build for
+Intel XPU compiles it. CuPy is an optional extra here: without it the project runs its CPU (NumPy) path, so on
+Intel XPU this GPU path is missing, not the project."), with cuda-only-import at ``eumovie.py:118`` at lower
+("The import is guarded (try/except): the code has a path without it.") (6 files seen, 2 parsed). The
+expectation is higher: the README requires an NVIDIA GPU with CUDA 12+, CuPy, OpenCV built with CUDA and
+ffmpeg with h264_nvenc/hevc_nvenc (``METADATA:34-40``), and the code has no CPU path: the except ImportError
+around import cupy prints an install hint and calls sys.exit(1) (``eumovie.py:117-125``), GPU init exits
+without a CUDA device (``:783-806``), and the tool exits unless cv2.cuda.getCudaEnabledDeviceCount() > 0
+(``:809-816``); every frame is cropped, resized, warped and remapped with cv2.cuda on GpuMats shared with CuPy
+through gm.cudaPtr() (``:621``, ``:719``, ``:905-908``), and the default flat output is encoded with
+h264_nvenc with no fallback (``:1067-1080``; ``METADATA:97``); OpenCV's CUDA module and NVENC have no ROCm,
+Intel or Apple build, so even on the MI300X, where CuPy and its ElementwiseKernel (``:366-372``) could go
+through cupy-rocm, the OpenCV-CUDA stages must be rewritten and the encoder swapped. The shape: an except
+ImportError that prints and exits is read as a guarded import with a CPU path, and the OpenCV CUDA module
+(cv2.cuda_GpuMat, cv2.cuda.remap) and an ffmpeg NVENC encoder named in a subprocess argument list are not seen
+as CUDA-only requirements, so a small CuPy kernel is taken for the whole GPU story. Not tuned: a measurement
+round, one level off.
+kudioenhance (blind round 630) on xpu and mps: envsnap says lower, with the lead reason "standard ops, no
+custom CUDA: install the target build of the framework" and only lower findings, cuda-availability-check at
+``kudioenhance/train.py:52`` (+1 more, ``:53``) ("Returns False on Intel XPU: the code takes its CPU branch.")
+and hardcoded-cuda-device at ``train.py:52`` ("Behind a CUDA check: runs, but falls through to the CPU on
+Intel XPU, so the accelerator sits idle.") (23 files seen, 3 parsed). The expectation is moderate: the
+README's kudioenhance run and denoise (``METADATA:103-123``) get their device from train.device, whose auto
+resolves to cuda if torch.cuda.is_available() else cpu (``train.py:51-52``), and the config refuses anything
+but auto, cpu, cuda or cuda:<index> with 'unknown device' (``config.py:211``, ``:273-278``), while denoise
+passes no device at all (``cli.py:130``); the README says outright that Apple's GPUs are not used and training
+runs on the CPU on a Mac (``METADATA:87-91``; ``config.py:207-210``), so reaching an Intel or Apple GPU needs
+an edit of DEVICES and resolve_device, after which the float32 Linear/Conv/BatchNorm/LSTM models follow the
+device (``models/_defaults.py:25-56``; ``train.py:201``, ``:295``); borderline against lower because nothing
+fails and Python callers can pass Enhancer.load(..., device='xpu'), which resolve_device hands to torch.device
+(``train.py:57``). ROCm is right (lower: hardcoded-cuda-device at ``train.py:52``, the cuda pick that is the
+MI300X under HIP). The shape: a cuda-else-cpu pick is read as a harmless fallback because it sits behind a
+CUDA check, though the only way in for another device is a config field validated against a closed list that
+names no accelerator but cuda, and the README itself says the target is not used. Not tuned: a measurement
+round, one level off.
+kuwahara-torch (blind round 630) (held out) on mps: envsnap says lower, with the lead reason "standard ops, no
+custom CUDA: install the target build of the framework" and no finding at all (7 files seen, 1 parsed). The
+expectation is moderate: the README's generalized Kuwahara (``METADATA:52-63``) converts every helper to the
+input's legacy type string, rgb_to_gray(arr).type(arr.type()) first (``kuwahara_torch/functional.py:146``; the
+same at ``:149``, ``:154``, ``:163``, ``:172-173``), and on an Apple GPU tensor arr.type() is
+'torch.mps.FloatTensor', which Tensor.type() rejects with "ValueError: invalid type: 'torch.mps.FloatTensor'"
+(pytorch/pytorch#118517, open), while the same strings parse for CUDA, ROCm ('torch.cuda.*') and XPU
+('torch.xpu.*', pytorch/pytorch#96656); the fix is small (.to(arr) or dtype=/device= instead of the type
+strings); the standard kuwahara() moves its weights with .to(rgb.device) and runs on MPS
+(``functional.py:19``, ``:23-65``); borderline against lower for that half of the API. ROCm and XPU are right
+(lower: standard ops). The shape: Tensor.type(other.type()), the deprecated type-string way to follow another
+tensor's device and dtype, is device-following everywhere but on MPS, and no rule reads it. Not tuned: a
+measurement round, one level off."""
 
 
 def test_scores_meet_the_issue_bar(capsys: pytest.CaptureFixture[str]) -> None:

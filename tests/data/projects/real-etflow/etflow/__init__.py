@@ -1,0 +1,1 @@
+from etflow.models.model import BaseFlow as BaseFlow

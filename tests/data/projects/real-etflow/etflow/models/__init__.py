@@ -1,0 +1,3 @@
+from .model import BaseFlow
+
+__all__ = ["BaseFlow"]

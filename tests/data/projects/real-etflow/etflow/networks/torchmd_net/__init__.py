@@ -1,0 +1,3 @@
+from .model_dynamics import TorchMDDynamics
+
+__all__ = ["TorchMDDynamics"]

@@ -1,0 +1,3 @@
+from .CosineAnnealingWarmRestarts import CosineAnnealingWarmupRestarts
+
+__all__ = ["CosineAnnealingWarmupRestarts"]

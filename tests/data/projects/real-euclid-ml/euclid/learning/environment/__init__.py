@@ -1,0 +1,5 @@
+"""Environment interfaces."""
+
+from .environment import Environment
+
+__all__ = ["Environment"]

@@ -1,0 +1,2 @@
+# -*- coding: utf-8 -*-
+"""Self-contained HF model templates for EulerForge MoE export."""

@@ -1,0 +1,2 @@
+# eulerforge/handoff/__init__.py
+"""LoRA Handoff Scheduling — gradual LoRA fade for knowledge transfer."""

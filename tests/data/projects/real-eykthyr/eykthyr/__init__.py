@@ -1,0 +1,2 @@
+from . import plotting as pl
+from .__about__ import __version__

@@ -1,0 +1,162 @@
+import torch
+import torch.nn.functional as F
+from typing import Dict, Any
+
+class BCO:
+    """
+    BCO: Binary Classifier Optimization (Pairwise Variant).
+
+    Reference: "Binary Classifier Optimization for Large Language Model
+    Alignment" (Jung et al., 2024). https://arxiv.org/abs/2404.04656
+
+    BCO trains a binary classifier whose logit serves as a reward, mapping
+    chosen completions to label 1 and rejected completions to label 0.
+    Unlike DPO which uses the *difference* between chosen and rejected
+    log-ratios, BCO optimizes each response's absolute reward independently.
+
+    This is the paired variant (bco_pair), where chosen and rejected share
+    the same prompt. For unpaired data, see the dedicated BCO trainer.
+
+    Loss:
+        L_bco = -logsigmoid(beta * logr_w) - logsigmoid(-beta * logr_l)
+
+    where:
+        logr_w = log(pi(y_w|x) / pi_ref(y_w|x))  (chosen log-ratio)
+        logr_l = log(pi(y_l|x) / pi_ref(y_l|x))  (rejected log-ratio)
+
+    Note: BCO differs from DPO in that the two terms are independent --
+    chosen and rejected responses are not coupled through a difference.
+
+    Pro:  Decomposes into independent per-response optimization; robust to
+          distribution mismatch between chosen and rejected data.
+    Con:  Does not directly model the *relative* preference between pairs;
+          may overfit chosen reward upward without adequate regularization.
+    """
+    def __init__(self,
+                model_engine,
+                ref_model_engine,
+                optimizer,
+                beta=0.1,
+                use_cache=False,
+                normalize_loss=False):
+
+        self.model_engine = model_engine
+        self.ref_model_engine = ref_model_engine
+        self.optimizer = optimizer
+        self.beta = beta
+        self.use_cache = use_cache
+        self.normalize_loss = normalize_loss
+
+    def compute_logps(self, logits, target_ids, loss_mask):
+        '''
+           Computes log probabilities for the given logits and targets.
+           logits: [B, T-1, vocab_size]
+           target_ids: [B, T-1]
+           loss_mask: [B, T-1]
+           Returns:
+               logps: [B]
+        '''
+        log_probs = F.log_softmax(logits, dim=-1)
+        per_token_logps = torch.gather(log_probs, dim=2, index=target_ids.unsqueeze(2)).squeeze(2)
+
+        # Apply mask and sum across sequence length
+        logps = (per_token_logps * loss_mask).sum(-1)
+        return logps
+
+    def forward(self, input_ids, attn_mask, loss_mask, model_engine):
+        '''
+            Forward pass through the given model engine.
+        '''
+        token_type_ids = torch.zeros_like(input_ids)
+
+        output = model_engine(input_ids=input_ids,
+                              attention_mask=attn_mask,
+                              token_type_ids=token_type_ids,
+                              use_cache=self.use_cache)
+
+        logits = output.logits[:, :-1, :].contiguous()
+        target_ids = input_ids[:, 1:].contiguous()
+
+        logps = self.compute_logps(logits, target_ids, loss_mask)
+        return logps
+
+    def compute_loss(self, pi_logps_w, pi_logps_l, ref_logps_w, ref_logps_l):
+        '''
+           BCO Pairwise Loss:
+           L = -logsigmoid(beta * logr_w) - logsigmoid(-beta * logr_l)
+        '''
+        pi_logr_w = pi_logps_w - ref_logps_w
+        pi_logr_l = pi_logps_l - ref_logps_l
+
+        chosen_rewards = self.beta * pi_logr_w
+        rejected_rewards = self.beta * pi_logr_l
+
+        loss = (-F.logsigmoid(chosen_rewards) - F.logsigmoid(-rejected_rewards)).mean()
+
+        with torch.no_grad():
+            margin = (chosen_rewards - rejected_rewards).mean()
+            reward_acc = (chosen_rewards > rejected_rewards).float().mean()
+
+        return loss, margin, reward_acc
+
+    def train_step(self, micro_batch):
+        '''
+           One training step for BCO.
+        '''
+        self.model_engine.train()
+        if self.ref_model_engine is not None:
+            self.ref_model_engine.eval()
+
+        batch_size = micro_batch['chosen_input_ids'].shape[0]
+        input_ids = torch.cat([micro_batch['chosen_input_ids'], micro_batch['rejected_input_ids']], dim=0)
+        attn_mask = torch.cat([micro_batch['chosen_attn_mask'], micro_batch['rejected_attn_mask']], dim=0)
+        loss_mask = torch.cat([micro_batch['chosen_loss_mask'], micro_batch['rejected_loss_mask']], dim=0)
+
+        # Reference model logps
+        with torch.no_grad():
+            ref_logps = self.forward(input_ids, attn_mask, loss_mask, self.ref_model_engine)
+            ref_logps_w, ref_logps_l = torch.split(ref_logps, batch_size, dim=0)
+
+        # Policy model logps
+        pi_logps = self.forward(input_ids, attn_mask, loss_mask, self.model_engine)
+        pi_logps_w, pi_logps_l = torch.split(pi_logps, batch_size, dim=0)
+
+        # Compute BCO loss
+        loss, margin, reward_acc = self.compute_loss(
+            pi_logps_w, pi_logps_l, ref_logps_w, ref_logps_l)
+
+        # Backward and Step
+        self.model_engine.backward(loss)
+        self.model_engine.step()
+
+        return {
+            "loss": loss.item(),
+            "margin": margin.item(),
+            "reward_acc": reward_acc.item(),
+        }
+
+    def eval_step(self, micro_batch):
+        '''
+           Validation step.
+        '''
+        self.model_engine.eval()
+        with torch.no_grad():
+            batch_size = micro_batch['chosen_input_ids'].shape[0]
+            input_ids = torch.cat([micro_batch['chosen_input_ids'], micro_batch['rejected_input_ids']], dim=0)
+            attn_mask = torch.cat([micro_batch['chosen_attn_mask'], micro_batch['rejected_attn_mask']], dim=0)
+            loss_mask = torch.cat([micro_batch['chosen_loss_mask'], micro_batch['rejected_loss_mask']], dim=0)
+
+            ref_logps = self.forward(input_ids, attn_mask, loss_mask, self.ref_model_engine)
+            ref_logps_w, ref_logps_l = torch.split(ref_logps, batch_size, dim=0)
+
+            pi_logps = self.forward(input_ids, attn_mask, loss_mask, self.model_engine)
+            pi_logps_w, pi_logps_l = torch.split(pi_logps, batch_size, dim=0)
+
+            loss, margin, reward_acc = self.compute_loss(
+                pi_logps_w, pi_logps_l, ref_logps_w, ref_logps_l)
+
+        return {
+            "loss": loss.item(),
+            "margin": margin.item(),
+            "reward_acc": reward_acc.item(),
+        }
