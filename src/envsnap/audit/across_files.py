@@ -22,6 +22,7 @@ from envsnap.audit.model import (
     CUPY_COMPILER,
     DEFAULT_ONLY,
     DEVICE_CHOICE,
+    EXTRA_ONLY,
     FALLBACK_BUILD,
     IF_FLAG,
     IS_CUDA_ASSERT,
@@ -150,8 +151,8 @@ def _optional_distributions(signals: list[Signal], files: set[str]) -> list[Sign
     The folder is matched by name to an optional distribution of the root project's own build files.
     """
     declared = [s for s in signals if s.kind == "declared" and s.file in _PROJECT_FILES]
-    required = {canonicalize_name(s.subject) for s in declared if "optional=1" not in s.detail}
-    optional = {canonicalize_name(s.subject) for s in declared if "optional=1" in s.detail} - required
+    required = {canonicalize_name(s.subject) for s in declared if EXTRA_ONLY not in s.detail}
+    optional = {canonicalize_name(s.subject) for s in declared if EXTRA_ONLY in s.detail} - required
     if not optional:
         return signals
     folders = {
@@ -636,9 +637,6 @@ def _unbuilt_rocm_branches(signals: list[Signal]) -> list[Signal]:
     if any(s.kind == "cuda-extension" and posixpath.basename(s.file or "") == "setup.py" for s in signals):
         return signals
     return [s for s in signals if not (s.kind == "port" and s.subject == "rocm")]
-
-
-EXTRA_ONLY = "optional=1"
 
 
 def _extra_files(signals: list[Signal]) -> list[Signal]:
@@ -1390,7 +1388,7 @@ def _extra_only_lazy(signals: list[Signal]) -> set[str]:
     for s in signals:
         if s.kind == "requirement":
             key = s.facts().get("package", "")
-            optional[key] = optional.get(key, True) and "optional=1" in s.detail
+            optional[key] = optional.get(key, True) and EXTRA_ONLY in s.detail
     return {
         package
         for s in signals

@@ -47,6 +47,9 @@ parameter off by default (scanners.python _Visitor._constexpr_switches)."""
 ARRAY_SWITCH = "array-switch=1"
 """Signal detail: ``import cupy as cp`` in a module that binds ``cp`` to NumPy otherwise (``import numpy as
 cp``, ``cp = np``): an array-module switch, whose GPU path is CuPy's alone (python _Visitor._import)."""
+EXTRA_ONLY = "optional=1"
+"""Signal detail: a requirement (or the import of a package) that only an optional extra installs (``pip
+install project[flash]``): the project installs and runs without it (scanners.build, across_files)."""
 ARRAY_LIBRARY = "array-library=1"
 """Signal detail: an unguarded module-level CuPy import in a project whose core code imports no PyTorch, JAX
 or TensorFlow (scan._cupy_array_library): CuPy is the package's array library, not one backend of a model."""

@@ -16,9 +16,9 @@ from collections.abc import Iterable
 import msgspec
 
 from envsnap.audit import knowledge
-from envsnap.audit.across_files import CUDA_BACKEND_KINDS, EXTRA_ONLY, GPU_MEMBER, JIT_ONLY, UNPORTED
+from envsnap.audit.across_files import CUDA_BACKEND_KINDS, GPU_MEMBER, JIT_ONLY, UNPORTED
 from envsnap.audit.judges.base import NAMES, where
-from envsnap.audit.model import TRITON_ASM, Finding, Signal, Target
+from envsnap.audit.model import EXTRA_ONLY, TRITON_ASM, Finding, Signal, Target
 from envsnap.audit.ports import is_cuda_backend, other_backend
 from envsnap.audit.roles import role_of
 

@@ -20,7 +20,17 @@ from envsnap.audit.judges.base import (
     Context,
     make_finding,
 )
-from envsnap.audit.model import ADAPTER, ARRAY_LIBRARY, ARRAY_SWITCH, LAZY, OPT_IN, Finding, Signal, Target
+from envsnap.audit.model import (
+    ADAPTER,
+    ARRAY_LIBRARY,
+    ARRAY_SWITCH,
+    EXTRA_ONLY,
+    LAZY,
+    OPT_IN,
+    Finding,
+    Signal,
+    Target,
+)
 from envsnap.rules import knowledge as rules_knowledge
 
 # ---------------------------------------------------------------------------- packages
@@ -105,7 +115,7 @@ def package_finding(
         ARRAY_LIBRARY in signal.detail
         and target.kind in ("xpu", "mps")
         and not signal.guarded
-        and "optional=1" not in signal.detail
+        and EXTRA_ONLY not in signal.detail
         and LAZY not in signal.detail
     ):
         # scan._cupy_array_library: the package computes in CuPy and nothing else; no Intel or Apple build.
@@ -172,7 +182,7 @@ def package_finding(
         else:
             risk = LOWER_RISK[risk]
             meaning += " Every import of it is guarded (try/except): the project runs without it."
-    elif "optional=1" in signal.detail:
+    elif EXTRA_ONLY in signal.detail:
         risk = LOWER_RISK[risk]
         if signal.kind == "import":
             meaning += (

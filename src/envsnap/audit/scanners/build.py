@@ -22,7 +22,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
 from envsnap.audit import knowledge
-from envsnap.audit.model import CONDITIONAL_CUDA, Signal
+from envsnap.audit.model import CONDITIONAL_CUDA, EXTRA_ONLY, Signal
 from envsnap.snapshot.redact import redact_text
 
 # Linear time on any line (files up to 2 MB are scanned): no pattern below restarts a long scan at
@@ -115,6 +115,12 @@ _STRING = re.compile(r"\"[^\"]*\"|'[^']*'")
 _WORD_LIST = re.compile(r"""["']?\b(?:keywords|classifiers)["']?\s*[=:]\s*[\[(]""")
 """A pyproject/setup.py list of search words or trove classifiers: ``keywords = ["pytorch", "triton"]``
 names topics, not requirements (erfi-pytorch 1.0.0's, #22 blind round 623, read as Triton required)."""
+
+
+def _brackets_opened(line: str) -> int:
+    """Brackets and parentheses ``line`` opens, less those it closes, outside its quoted strings."""
+    bare = _STRING.sub("", line)
+    return bare.count("[") + bare.count("(") - bare.count("]") - bare.count(")")
 
 
 def _without_word_list(line: str) -> tuple[str, int]:
@@ -336,7 +342,7 @@ def scan_metadata(relative: str, text: str) -> Iterator[Signal]:
     torch_path = set() if torch_required else _torch_path(torch_extras, [named for _, _, named in found])
     for signal, extra, named in found:
         beside_torch = bool(named & torch_path) and signal.subject != "torch"
-        yield _optional(signal) if extra and not flavours and not beside_torch else signal
+        yield optional_extra(signal) if extra and not flavours and not beside_torch else signal
     yield from _documented_ort_builds(relative, lines, body)
 
 
@@ -456,8 +462,7 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
             continue
         if kind == "build" and depth == 0:
             if words > 0:  # inside a keywords/classifiers list spanning lines
-                bare = _STRING.sub("", line)
-                words = max(words + bare.count("[") + bare.count("(") - bare.count("]") - bare.count(")"), 0)
+                words = max(words + _brackets_opened(line), 0)
                 continue
             line, words = _without_word_list(line)
             if not line.strip():
@@ -469,8 +474,7 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
                 continue
         in_list = depth > 0 or optional or _DEPENDENCY_LIST.search(line) is not None
         if kind == "build" and (depth > 0 or _DEPENDENCY_LIST.search(line) is not None):
-            bare = _STRING.sub("", line)
-            depth = max(depth + bare.count("[") + bare.count("(") - bare.count("]") - bare.count(")"), 0)
+            depth = max(depth + _brackets_opened(line), 0)
         shown = shown_code(line)
 
         def make(
@@ -547,7 +551,7 @@ def scan_build(relative: str, text: str, kind: str) -> Iterator[Signal]:
                 # Any quoted CUDA package is a lead; that the project declares a package is known only
                 # from a dependency list (a version or a linter's rule code is no requirement).
                 if signal is not None and (signal.kind != "declared" or kind != "build" or in_list):
-                    yield _optional(signal) if optional else signal
+                    yield optional_extra(signal) if optional else signal
 
 
 _POETRY_TABLE = re.compile(r"^\[tool\.poetry\.(?:(dev-|group\.[\w.-]{1,100}\.)?dependencies)\]")
@@ -572,7 +576,7 @@ def _poetry_requirement(line: str, relative: str, number: int, table: str) -> Si
         f"{name}=={exact.group(1)}" if exact else name, relative, number, shown_code(line)
     )
     if signal is not None and (table == "dev" or _POETRY_OPTIONAL.search(value)):
-        return _optional(signal)
+        return optional_extra(signal)
     return signal
 
 
@@ -586,11 +590,11 @@ def _extra_files(relative: str, line: str, make: Callable[..., Signal]) -> Itera
         yield make("extra-file", posixpath.normpath(posixpath.join(folder, path)))
 
 
-def _optional(signal: Signal) -> Signal:
+def optional_extra(signal: Signal) -> Signal:
     """The requirement is an optional extra (``pip install project[flash]``): the project runs without it."""
     import msgspec
 
-    return msgspec.structs.replace(signal, detail=(*signal.detail, "optional=1"), guarded=True)
+    return msgspec.structs.replace(signal, detail=(*signal.detail, EXTRA_ONLY), guarded=True)
 
 
 def _pip_arguments(line: str) -> list[str]:

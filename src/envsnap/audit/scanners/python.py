@@ -17,8 +17,6 @@ import posixpath
 import re
 from collections.abc import Callable, Iterator
 
-import msgspec
-
 from envsnap.audit import knowledge
 from envsnap.audit.model import (
     ADAPTER,
@@ -2581,14 +2579,12 @@ def _built_module(node: ast.Call, keywords: dict[str, ast.expr]) -> tuple[str, .
 
 
 def _requirement(visitor: _Visitor, node: ast.Constant, *, optional: bool = False) -> None:
-    from envsnap.audit.scanners.build import requirement_signal
+    from envsnap.audit.scanners.build import optional_extra, requirement_signal
 
     assert isinstance(node.value, str)
     signal = requirement_signal(node.value, visitor.relative, getattr(node, "lineno", 0), visitor.code(node))
     if signal is not None:
-        if optional:
-            signal = msgspec.structs.replace(signal, detail=(*signal.detail, "optional=1"), guarded=True)
-        visitor.signals.append(signal)
+        visitor.signals.append(optional_extra(signal) if optional else signal)
 
 
 _MAIN_BLOCK = re.compile(r"""^if\s+__name__\s*==\s*["']__main__["']\s*:""", re.MULTILINE)
